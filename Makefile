@@ -1,0 +1,117 @@
+# umpire: one non-recursive Makefile.
+#
+#   make run     install what is missing, build, serve on 127.0.0.1:8080
+#   make test    install what is missing, build, run every test, lint the spec
+#   make asan    the test suite under AddressSanitizer + UBSan
+#   make bench   load test against a release build (see bench/README.md)
+#   make valgrind, format, clean
+#
+# Quiet unless V=1.  Warnings are errors in CI (CI=true) or with WERROR=1.
+
+BUILD   ?= build
+CC      ?= cc
+PKGS    := libmicrohttpd jansson sqlite3 libsodium
+ARGS    ?=
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wformat=2 -Wpointer-arith -Wvla
+ifneq ($(filter true 1,$(CI) $(WERROR)),)
+WARN += -Werror
+endif
+
+OPT ?= -O2 -g
+ifeq ($(SAN),1)
+OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+       -fno-sanitize-recover=undefined
+SANLD := -fsanitize=address,undefined
+endif
+
+# Expanded when a recipe runs, i.e. after the deps step installed pkg-config.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread
+CHECK_CFLAGS = $(shell pkg-config --cflags check)
+CHECK_LIBS   = $(shell pkg-config --libs check)
+
+CPPFLAGS := -D_DEFAULT_SOURCE -Icore -Idb -Iserver
+CFLAGS_ALL = -std=c11 $(WARN) $(OPT) $(CPPFLAGS) $(PKG_CFLAGS)
+
+CORE_SRC   := $(wildcard core/*.c)
+DB_SRC     := $(wildcard db/*.c)
+SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
+TEST_SRC   := $(wildcard tests/*.c tests/*/*.c)
+LIB_SRC    := $(CORE_SRC) $(DB_SRC) $(SERVER_SRC)
+
+LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ   := $(BUILD)/server/main.o
+TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: all run test check-tests lint-spec asan valgrind bench format clean deps
+
+all: $(BUILD)/umpire
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): deploy/install-deps.sh
+	$(Q)./deploy/install-deps.sh
+	$(Q)mkdir -p $(@D) && touch $@
+
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -MMD -MP -c $< -o $@
+
+$(BUILD)/umpire: $(LIB_OBJ) $(MAIN_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(SANLD) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/umpire-tests: $(LIB_OBJ) $(TEST_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(SANLD) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS)
+
+
+run: $(BUILD)/umpire
+	$(Q)mkdir -p data
+	./$(BUILD)/umpire $(ARGS)
+
+# CK_FORK=no keeps one process per suite so ASan sees everything; the
+# runner sets its own defaults (see tests/run_tests.c).
+test: $(BUILD)/umpire-tests $(BUILD)/umpire
+	$(Q)UMPIRE_TEST_VECTORS=tests/vectors ./$(BUILD)/umpire-tests
+	$(Q)$(MAKE) --no-print-directory lint-spec
+
+lint-spec:
+	$(Q)./tests/lint_spec.sh
+
+asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SAN=1 \
+	    build/asan/umpire-tests build/asan/umpire
+	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    UMPIRE_TEST_VECTORS=tests/vectors ./build/asan/umpire-tests
+
+valgrind: $(BUILD)/umpire-tests
+	$(Q)CK_FORK=no UMPIRE_TEST_VECTORS=tests/vectors valgrind \
+	    --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	    ./$(BUILD)/umpire-tests
+
+bench: $(BUILD)/umpire $(BUILD)/bench-bare
+	$(Q)./deploy/install-deps.sh --bench
+	$(Q)./bench/run.sh $(BUILD)
+
+$(BUILD)/bench-bare: bench/bare.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(PKG_LIBS)
+
+format:
+	clang-format -i core/*.[ch] db/*.[ch] server/*.[ch] tests/*.[ch] \
+	    tests/*/*.[ch] bench/*.c
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -1,0 +1,41 @@
+/*
+ * registry.h: the table of combat systems.
+ *
+ * Each system is one core file exporting one descriptor: its name as it
+ * appears in URLs and reports, and resolve/cleanup entry points taking its
+ * own input and result structs through void pointers.  Generic code (the
+ * combat route, replay) drives any system through this table; adding a
+ * system means one new core file and one line in registry.c.
+ */
+#ifndef UMPIRE_REGISTRY_H
+#define UMPIRE_REGISTRY_H
+
+#include <stddef.h>
+
+#include "dice.h"
+#include "err.h"
+
+typedef struct combat_system {
+    const char *name;  /* e.g. "scrud": URL segment and report label */
+    const char *title; /* human name */
+    const char *rules; /* the rules document for users */
+    size_t input_size;  /* sizeof the system's input struct */
+    size_t result_size; /* sizeof the system's result struct */
+    /* Resolves input with dice into result (which must then be released
+     * with result_cleanup, also on failure). */
+    err_code (*resolve)(const void *input, dice_source *dice, void *result,
+                        err_info *e);
+    void (*result_cleanup)(void *result);
+} combat_system;
+
+/* The systems, in the order they were added. */
+extern const combat_system *const registry_systems[];
+extern const size_t registry_n_systems;
+
+/* The system called name, or NULL (borrowed, static). */
+const combat_system *registry_find(const char *name);
+
+/* Each system's descriptor, defined in its own file. */
+extern const combat_system scrud_system;
+
+#endif

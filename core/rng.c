@@ -1,0 +1,108 @@
+/*
+ * rng.c: the rng v1 stream; see rng.h and docs/dice.md.
+ */
+#include "rng.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include <sodium.h>
+
+void rng_v1_init(rng_v1 *r, const uint8_t seed[RNG_SEED_LEN],
+                 const uint8_t *client_seed, size_t client_seed_len)
+{
+    static const uint8_t empty[1];
+
+    crypto_auth_hmacsha256(r->key, client_seed ? client_seed : empty,
+                           client_seed ? client_seed_len : 0, seed);
+    r->counter = 0;
+    r->pos = sizeof r->block;
+    r->n_words = 0;
+}
+
+void rng_v1_cleanup(rng_v1 *r)
+{
+    if (r != NULL)
+        sodium_memzero(r, sizeof *r);
+}
+
+uint32_t rng_v1_word(rng_v1 *r)
+{
+    static const uint8_t zero_block[64];
+    static const uint8_t nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
+    const uint8_t *b;
+
+    if (r->pos >= sizeof r->block) {
+        crypto_stream_chacha20_ietf_xor_ic(r->block, zero_block,
+                                           sizeof r->block, nonce,
+                                           r->counter, r->key);
+        r->counter++;
+        r->pos = 0;
+    }
+    b = r->block + r->pos;
+    r->pos += 4;
+    r->n_words++;
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+           (uint32_t)b[3] << 24;
+}
+
+int rng_v1_die(rng_v1 *r, int faces)
+{
+    uint64_t f, limit;
+    uint32_t w;
+
+    assert(faces >= RNG_FACES_MIN && faces <= RNG_FACES_MAX);
+    f = (uint64_t)faces;
+    /* 2^32 - (2^32 mod F): the largest multiple of F that fits. */
+    limit = (UINT64_C(1) << 32) - ((UINT64_C(1) << 32) % f);
+    do {
+        w = rng_v1_word(r);
+    } while ((uint64_t)w >= limit);
+    return (int)(w % f) + 1;
+}
+
+void rng_commitment(const uint8_t seed[RNG_SEED_LEN], char hex_out[65])
+{
+    uint8_t h[crypto_hash_sha256_BYTES];
+
+    crypto_hash_sha256(h, seed, RNG_SEED_LEN);
+    rng_hex(h, sizeof h, hex_out);
+}
+
+void rng_hex(const uint8_t *bytes, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        out[2 * i] = digits[bytes[i] >> 4];
+        out[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int rng_unhex(const char *hex, uint8_t *out, size_t n)
+{
+    size_t i;
+
+    if (strlen(hex) != 2 * n)
+        return -1;
+    for (i = 0; i < n; i++) {
+        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * run_tests.c: runs every suite of tests/suites.h and exits non-zero if any
+ * test failed.  UMPIRE_TEST_VECTORS names the folder of test vectors
+ * (default tests/vectors); CK_RUN_SUITE selects one suite by name.
+ */
+#include <stdlib.h>
+
+#include <sodium.h>
+
+#include "suites.h"
+
+int main(void)
+{
+    SRunner *sr;
+    int n_failed;
+
+    if (sodium_init() < 0)
+        return 2;
+    sr = srunner_create(suite_rng());
+    srunner_add_suite(sr, suite_dice());
+    srunner_add_suite(sr, suite_scrud());
+    srunner_add_suite(sr, suite_db());
+    srunner_add_suite(sr, suite_http());
+    srunner_add_suite(sr, suite_api());
+    srunner_add_suite(sr, suite_scrud_http());
+    srunner_add_suite(sr, suite_spec());
+    srunner_run_all(sr, CK_NORMAL);
+    n_failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return n_failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
