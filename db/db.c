@@ -1,0 +1,478 @@
+/*
+ * db.c: opening, migrations, the read pool and the group-commit writer.
+ *
+ * The writer thread takes every queued job at once, runs each under its own
+ * SAVEPOINT inside one BEGIN IMMEDIATE ... COMMIT, then reports each job's
+ * fate.  One fsync thus covers every request that arrived while the last
+ * one was on disk: the durable service is no longer bound to one commit per
+ * request.  A failed job is rolled back to its savepoint alone; a failed
+ * COMMIT fails every job of the batch.
+ */
+#include "db.h"
+#include "migrations.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#define DB_BATCH_MAX 512
+
+typedef struct db_job {
+    db_job_fn run;
+    db_done_fn done;
+    void *arg;
+    struct db_job *next;
+} db_job;
+
+struct db {
+    char *path;
+    sqlite3 *writer;          /* owned by the writer thread once started */
+    sqlite3 **readers;        /* the read pool */
+    bool *is_lent;
+    int n_readers;
+    pthread_mutex_t pool_lock;
+    pthread_cond_t pool_free;
+
+    pthread_t thread;
+    pthread_mutex_t queue_lock;
+    pthread_cond_t queue_ready;
+    db_job *head, *tail;
+    bool is_stopping;
+    bool is_running;
+    unsigned long n_jobs, n_commits;
+};
+
+err_code db_fail(sqlite3 *conn, err_info *e, const char *what)
+{
+    int rc = sqlite3_extended_errcode(conn);
+
+    if ((rc & 0xff) == SQLITE_CONSTRAINT)
+        return err_set(e, ERR_CONFLICT, NULL, "%s: %s", what,
+                       sqlite3_errmsg(conn));
+    return err_set(e, ERR_DB, NULL, "%s: %s", what, sqlite3_errmsg(conn));
+}
+
+err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
+                    err_info *e)
+{
+    if (sqlite3_prepare_v2(conn, sql, -1, st, NULL) != SQLITE_OK)
+        return db_fail(conn, e, "prepare");
+    return ERR_OK;
+}
+
+void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+
+    snprintf(buf, n, "%s", t ? (const char *)t : "");
+}
+
+char *db_column_dup(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+
+    return t ? strdup((const char *)t) : NULL;
+}
+
+int db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s == NULL || s[0] == '\0')
+        return sqlite3_bind_null(st, i);
+    return sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+void db_new_id(const char *prefix, char out[DB_ID_MAX])
+{
+    uint8_t raw[12];
+    char hex[25];
+    size_t i;
+
+    randombytes_buf(raw, sizeof raw);
+    for (i = 0; i < sizeof raw; i++)
+        snprintf(hex + 2 * i, 3, "%02x", raw[i]);
+    snprintf(out, DB_ID_MAX, "%s_%s", prefix, hex);
+}
+
+void db_now(char out[DB_TIME_MAX])
+{
+    struct timespec ts;
+    struct tm tm;
+
+    char date[24];
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out, DB_TIME_MAX, "%.19s.%03dZ", date,
+             (int)(ts.tv_nsec / 1000000L) % 1000);
+}
+
+static err_code exec(sqlite3 *conn, const char *sql, err_info *e)
+{
+    char *msg = NULL;
+
+    if (sqlite3_exec(conn, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        err_set(e, ERR_DB, NULL, "%s", msg ? msg : sqlite3_errmsg(conn));
+        sqlite3_free(msg);
+        return ERR_DB;
+    }
+    return ERR_OK;
+}
+
+static int user_version(sqlite3 *conn)
+{
+    sqlite3_stmt *st = NULL;
+    int v = -1;
+
+    if (sqlite3_prepare_v2(conn, "PRAGMA user_version", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static err_code migrate(sqlite3 *conn, err_info *e)
+{
+    int v = user_version(conn);
+    char sql[64];
+
+    if (v < 0)
+        return err_set(e, ERR_DB, NULL, "cannot read the schema version");
+    if (v > db_n_migrations_known)
+        return err_set(e, ERR_DB, NULL,
+                       "the database has schema version %d, newer than this "
+                       "build's %d",
+                       v, db_n_migrations_known);
+    for (; v < db_n_migrations_known; v++) {
+        if (exec(conn, "BEGIN IMMEDIATE", e) != ERR_OK)
+            return ERR_DB;
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
+        if (exec(conn, db_migrations[v], e) != ERR_OK ||
+            exec(conn, sql, e) != ERR_OK) {
+            exec(conn, "ROLLBACK", NULL);
+            return ERR_DB;
+        }
+        if (exec(conn, "COMMIT", e) != ERR_OK)
+            return ERR_DB;
+    }
+    return ERR_OK;
+}
+
+static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
+                          err_info *e)
+{
+    int flags = is_writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                          : SQLITE_OPEN_READONLY;
+    sqlite3 *conn = NULL;
+
+    flags |= SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &conn, flags, NULL) != SQLITE_OK) {
+        err_set(e, ERR_DB, "db", "cannot open the database %s: %s", path,
+                conn ? sqlite3_errmsg(conn) : "out of memory");
+        sqlite3_close(conn);
+        return ERR_DB;
+    }
+    sqlite3_busy_timeout(conn, 5000);
+    sqlite3_extended_result_codes(conn, 1);
+    if (is_writer &&
+        (exec(conn, "PRAGMA journal_mode = WAL", e) != ERR_OK ||
+         exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
+         exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {
+        sqlite3_close(conn);
+        return ERR_DB;
+    }
+    *out = conn;
+    return ERR_OK;
+}
+
+/* Runs one batch: every job under a savepoint, one commit. */
+static void run_batch(db *d, db_job *jobs)
+{
+    err_code rcs[DB_BATCH_MAX];
+    err_info errs[DB_BATCH_MAX];
+    db_job *j;
+    err_info e;
+    int i, n;
+    err_code batch_rc;
+
+    err_clear(&e);
+    batch_rc = exec(d->writer, "BEGIN IMMEDIATE", &e);
+    for (j = jobs, n = 0; j != NULL; j = j->next, n++) {
+        err_clear(&errs[n]);
+        if (batch_rc != ERR_OK) {
+            rcs[n] = batch_rc;
+            errs[n] = e;
+            continue;
+        }
+        if (exec(d->writer, "SAVEPOINT job", &errs[n]) != ERR_OK) {
+            rcs[n] = ERR_DB;
+            continue;
+        }
+        rcs[n] = j->run(d->writer, j->arg, &errs[n]);
+        if (rcs[n] != ERR_OK && errs[n].code == ERR_OK)
+            err_set(&errs[n], rcs[n], NULL, "the write failed");
+        if (rcs[n] != ERR_OK)
+            exec(d->writer, "ROLLBACK TO job", NULL);
+        exec(d->writer, "RELEASE job", NULL);
+    }
+    if (batch_rc == ERR_OK && exec(d->writer, "COMMIT", &e) != ERR_OK) {
+        exec(d->writer, "ROLLBACK", NULL);
+        for (i = 0; i < n; i++)
+            if (rcs[i] == ERR_OK) {
+                rcs[i] = ERR_DB;
+                errs[i] = e;
+            }
+    }
+    d->n_commits++;
+    for (j = jobs, i = 0; j != NULL; i++) {
+        db_job *next = j->next;
+        d->n_jobs++;
+        j->done(j->arg, rcs[i], &errs[i]);
+        free(j);
+        j = next;
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    db *d = arg;
+
+    for (;;) {
+        db_job *batch, *last;
+        int n;
+
+        pthread_mutex_lock(&d->queue_lock);
+        while (d->head == NULL && !d->is_stopping)
+            pthread_cond_wait(&d->queue_ready, &d->queue_lock);
+        if (d->head == NULL && d->is_stopping) {
+            pthread_mutex_unlock(&d->queue_lock);
+            break;
+        }
+        batch = last = d->head;
+        for (n = 1; n < DB_BATCH_MAX && last->next != NULL; n++)
+            last = last->next;
+        d->head = last->next;
+        if (d->head == NULL)
+            d->tail = NULL;
+        last->next = NULL;
+        pthread_mutex_unlock(&d->queue_lock);
+        run_batch(d, batch);
+    }
+    return NULL;
+}
+
+err_code db_open(const char *path, int n_readers, db **out, err_info *e)
+{
+    db *d;
+    int i;
+
+    *out = NULL;
+    if (strcmp(path, ":memory:") == 0 || path[0] == '\0')
+        return err_set(e, ERR_INVALID, "db",
+                       "the database must be a file, not \"%s\"", path);
+    d = calloc(1, sizeof *d);
+    if (d == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    d->path = strdup(path);
+    d->n_readers = n_readers < 1 ? 1 : n_readers;
+    d->readers = calloc((size_t)d->n_readers, sizeof *d->readers);
+    d->is_lent = calloc((size_t)d->n_readers, sizeof *d->is_lent);
+    pthread_mutex_init(&d->pool_lock, NULL);
+    pthread_cond_init(&d->pool_free, NULL);
+    pthread_mutex_init(&d->queue_lock, NULL);
+    pthread_cond_init(&d->queue_ready, NULL);
+    if (!d->path || !d->readers || !d->is_lent) {
+        db_close(d);
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    }
+    if (open_conn(path, true, &d->writer, e) != ERR_OK ||
+        migrate(d->writer, e) != ERR_OK) {
+        db_close(d);
+        return e ? e->code : ERR_DB;
+    }
+    for (i = 0; i < d->n_readers; i++)
+        if (open_conn(path, false, &d->readers[i], e) != ERR_OK) {
+            db_close(d);
+            return ERR_DB;
+        }
+    if (pthread_create(&d->thread, NULL, writer_main, d) != 0) {
+        db_close(d);
+        return err_set(e, ERR_INTERNAL, NULL, "cannot start the writer");
+    }
+    d->is_running = true;
+    *out = d;
+    return ERR_OK;
+}
+
+void db_close(db *d)
+{
+    int i;
+
+    if (d == NULL)
+        return;
+    if (d->is_running) {
+        pthread_mutex_lock(&d->queue_lock);
+        d->is_stopping = true;
+        pthread_cond_signal(&d->queue_ready);
+        pthread_mutex_unlock(&d->queue_lock);
+        pthread_join(d->thread, NULL);
+    }
+    for (i = 0; d->readers && i < d->n_readers; i++)
+        sqlite3_close(d->readers[i]);
+    if (d->writer) {
+        sqlite3_exec(d->writer, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
+                     NULL);
+        sqlite3_close(d->writer);
+    }
+    pthread_mutex_destroy(&d->pool_lock);
+    pthread_cond_destroy(&d->pool_free);
+    pthread_mutex_destroy(&d->queue_lock);
+    pthread_cond_destroy(&d->queue_ready);
+    free(d->readers);
+    free(d->is_lent);
+    free(d->path);
+    free(d);
+}
+
+int db_schema_version(db *d)
+{
+    sqlite3 *c = db_read_acquire(d);
+    int v = user_version(c);
+
+    db_read_release(d, c);
+    return v;
+}
+
+int db_n_migrations(void)
+{
+    return db_n_migrations_known;
+}
+
+sqlite3 *db_read_acquire(db *d)
+{
+    sqlite3 *c = NULL;
+    int i;
+
+    pthread_mutex_lock(&d->pool_lock);
+    for (;;) {
+        for (i = 0; i < d->n_readers; i++)
+            if (!d->is_lent[i]) {
+                d->is_lent[i] = true;
+                c = d->readers[i];
+                break;
+            }
+        if (c != NULL)
+            break;
+        pthread_cond_wait(&d->pool_free, &d->pool_lock);
+    }
+    pthread_mutex_unlock(&d->pool_lock);
+    return c;
+}
+
+void db_read_release(db *d, sqlite3 *conn)
+{
+    int i;
+
+    if (conn == NULL)
+        return;
+    pthread_mutex_lock(&d->pool_lock);
+    for (i = 0; i < d->n_readers; i++)
+        if (d->readers[i] == conn)
+            d->is_lent[i] = false;
+    pthread_cond_signal(&d->pool_free);
+    pthread_mutex_unlock(&d->pool_lock);
+}
+
+err_code db_submit(db *d, db_job_fn run, db_done_fn done, void *arg)
+{
+    db_job *j = calloc(1, sizeof *j);
+
+    if (j == NULL)
+        return ERR_NOMEM;
+    j->run = run;
+    j->done = done;
+    j->arg = arg;
+    pthread_mutex_lock(&d->queue_lock);
+    if (d->is_stopping) {
+        pthread_mutex_unlock(&d->queue_lock);
+        free(j);
+        return ERR_INTERNAL;
+    }
+    if (d->tail)
+        d->tail->next = j;
+    else
+        d->head = j;
+    d->tail = j;
+    pthread_cond_signal(&d->queue_ready);
+    pthread_mutex_unlock(&d->queue_lock);
+    return ERR_OK;
+}
+
+typedef struct sync_wait {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool is_done;
+    err_code rc;
+    err_info *e;
+    db_job_fn run;
+    void *arg;
+} sync_wait;
+
+static err_code sync_run(sqlite3 *conn, void *arg, err_info *e)
+{
+    sync_wait *w = arg;
+
+    return w->run(conn, w->arg, e);
+}
+
+static void sync_done(void *arg, err_code rc, const err_info *e)
+{
+    sync_wait *w = arg;
+
+    pthread_mutex_lock(&w->lock);
+    w->rc = rc;
+    if (rc != ERR_OK && w->e != NULL && e != NULL)
+        *w->e = *e;
+    w->is_done = true;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->lock);
+}
+
+err_code db_write(db *d, db_job_fn run, void *arg, err_info *e)
+{
+    sync_wait w;
+    err_code rc;
+
+    memset(&w, 0, sizeof w);
+    pthread_mutex_init(&w.lock, NULL);
+    pthread_cond_init(&w.cond, NULL);
+    w.e = e;
+    w.run = run;
+    w.arg = arg;
+    rc = db_submit(d, sync_run, sync_done, &w);
+    if (rc == ERR_OK) {
+        pthread_mutex_lock(&w.lock);
+        while (!w.is_done)
+            pthread_cond_wait(&w.cond, &w.lock);
+        pthread_mutex_unlock(&w.lock);
+        rc = w.rc;
+    } else {
+        err_set(e, rc, NULL, "the database writer has stopped");
+    }
+    pthread_mutex_destroy(&w.lock);
+    pthread_cond_destroy(&w.cond);
+    return rc;
+}
+
+void db_writer_stats(db *d, unsigned long *n_jobs, unsigned long *n_commits)
+{
+    pthread_mutex_lock(&d->queue_lock);
+    *n_jobs = d->n_jobs;
+    *n_commits = d->n_commits;
+    pthread_mutex_unlock(&d->queue_lock);
+}

@@ -1,0 +1,47 @@
+/*
+ * api.h: the route handlers, one per route of router.c, grouped by file:
+ * api_campaigns.c (service, campaigns, sides, units, history) and
+ * api_combats.c (combats of every system, reports, replay).
+ */
+#ifndef UMPIRE_API_H
+#define UMPIRE_API_H
+
+#include "http.h"
+
+void api_health(request *r);
+void api_systems(request *r);
+void api_campaign_create(request *r);
+void api_campaign_get(request *r);
+void api_sides_list(request *r);
+void api_side_create(request *r);
+void api_units_list(request *r);
+void api_unit_create(request *r);
+void api_unit_get(request *r);
+void api_unit_patch(request *r);
+void api_unit_resupply(request *r);
+void api_unit_history(request *r);
+
+void api_campaign_scrud(request *r);
+void api_campaign_combats_list(request *r);
+void api_campaign_combat_get(request *r);
+void api_campaign_combat_replay(request *r);
+void api_oneoff_scrud(request *r);
+void api_oneoff_combat_get(request *r);
+void api_oneoff_combat_replay(request *r);
+
+/* Shared by the handlers: documents of a unit. */
+json_t *api_unit_json(const db_unit *u);
+json_t *api_unit_state_json(const db_unit *u);
+
+/*
+ * Records a history event of a unit (in c, inside the write transaction):
+ * its state before (NULL for "created") and after, what caused it (a
+ * combat id or NULL), who (token id or NULL), a note, and the unit's
+ * result in a combat (stolen; NULL for none).
+ */
+err_code api_unit_event(sqlite3 *c, const db_unit *before,
+                        const db_unit *after, const char *kind,
+                        const char *combat_id, const char *token_id,
+                        const char *note, json_t *result, err_info *e);
+
+#endif

@@ -1,0 +1,460 @@
+/*
+ * http.c: the libmicrohttpd daemon and the request lifecycle; see http.h.
+ *
+ * Threads: libmicrohttpd's pool runs access handlers; the database writer
+ * runs jobs and resumes suspended connections.  A request is touched by one
+ * thread at a time: the writer only sets job_rc/job_err and resumes.
+ */
+#include "http.h"
+#include "problem.h"
+#include "router.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+struct server {
+    server_config cfg;
+    struct MHD_Daemon *daemon;
+    db *db;
+    FILE *log;             /* access log, or NULL when off */
+    bool is_log_owned;
+    pthread_mutex_t log_lock;
+    atomic_int n_in_flight;
+    int port;
+};
+
+void server_config_default(server_config *cfg)
+{
+    cfg->listen = "127.0.0.1";
+    cfg->port = 8080;
+    cfg->db_path = "data/umpire.db";
+    cfg->threads = 2;
+    cfg->connection_timeout = 30;
+    cfg->connection_limit = 1024;
+    cfg->body_limit = 64 * 1024;
+    cfg->access_log = "-";
+}
+
+static double now_monotonic(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+db *server_db(server *s)
+{
+    return s->db;
+}
+
+int server_port(const server *s)
+{
+    return s->port;
+}
+
+/* ---- responses ---- */
+
+static void set_body(request *r, int status, char *body, const char *type)
+{
+    free(r->resp_body);
+    r->status = status;
+    r->resp_body = body;
+    r->resp_len = body ? strlen(body) : 0;
+    r->content_type = type;
+    r->is_ready = true;
+}
+
+void reply_json(request *r, int status, json_t *json)
+{
+    char *s = json ? json_dumps(json, JSON_COMPACT) : NULL;
+
+    json_decref(json);
+    if (s == NULL) {
+        reply_problem_raw(r, 500, "internal_error", "Internal error",
+                          "the server failed to build the response");
+        return;
+    }
+    set_body(r, status, s, "application/json");
+}
+
+static void reply_problem_doc(request *r, json_t *p)
+{
+    int status = (int)json_integer_value(json_object_get(p, "status"));
+    char *s = json_dumps(p, JSON_COMPACT);
+
+    json_decref(p);
+    set_body(r, status, s, "application/problem+json");
+}
+
+void reply_problem(request *r, const err_info *e)
+{
+    if (problem_status(e->code) >= 500)
+        fprintf(stderr, "error: %s %s: %s: %s\n", r->method, r->path,
+                err_code_name(e->code), e->message);
+    reply_problem_doc(r, problem_json(e));
+}
+
+void reply_problem_raw(request *r, int status, const char *code,
+                       const char *title, const char *detail)
+{
+    reply_problem_doc(r, problem_make(status, code, title, detail, NULL));
+}
+
+const char *http_query(request *r, const char *key)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
+}
+
+json_t *http_body_object(request *r)
+{
+    json_error_t jerr;
+    json_t *v;
+    char detail[256];
+
+    if (r->body_len == 0) {
+        reply_problem_raw(r, 400, "invalid_json", "Malformed JSON",
+                          "the request needs a JSON object body");
+        return NULL;
+    }
+    v = json_loadb(r->body, r->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    if (v == NULL) {
+        snprintf(detail, sizeof detail,
+                 "the body is not valid JSON: %s (line %d, column %d)",
+                 jerr.text, jerr.line, jerr.column);
+        reply_problem_raw(r, 400, "invalid_json", "Malformed JSON", detail);
+        return NULL;
+    }
+    if (!json_is_object(v)) {
+        json_decref(v);
+        reply_problem_raw(r, 422, "invalid_value", "Invalid value",
+                          "the body must be a JSON object");
+        return NULL;
+    }
+    return v;
+}
+
+/* ---- deferred writes ---- */
+
+static void write_done(void *arg, err_code rc, const err_info *e)
+{
+    request *r = arg;
+
+    r->job_rc = rc;
+    err_clear(&r->job_err);
+    if (rc != ERR_OK && e != NULL)
+        r->job_err = *e;
+    r->is_resumed = true;
+    MHD_resume_connection(r->conn);
+}
+
+/* Runs the handler's job with the handler's state. */
+static err_code run_job(sqlite3 *conn, void *arg, err_info *e)
+{
+    request *r = arg;
+
+    return r->job(conn, r->state, e);
+}
+
+void http_defer_write(request *r, db_job_fn run, finish_fn finish)
+{
+    err_info e;
+
+    err_clear(&e);
+    r->job = run;
+    r->finish = finish;
+    r->is_pending = true;
+    /* Suspend first: the job may finish before this function returns. */
+    MHD_suspend_connection(r->conn);
+    if (db_submit(r->srv->db, run_job, write_done, r) != ERR_OK) {
+        err_set(&e, ERR_INTERNAL, NULL, "the database writer has stopped");
+        write_done(r, ERR_INTERNAL, &e);
+    }
+}
+
+/* ---- the access log ---- */
+
+static void access_log(request *r)
+{
+    server *s = r->srv;
+    const union MHD_ConnectionInfo *ci;
+    char addr[INET6_ADDRSTRLEN] = "-", at[DB_TIME_MAX];
+
+    if (s->log == NULL)
+        return;
+    ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci && ci->client_addr) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+                      addr, sizeof addr);
+        else if (sa->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr,
+                      addr, sizeof addr);
+    }
+    db_now(at);
+    pthread_mutex_lock(&s->log_lock);
+    fprintf(s->log, "%s %s \"%s %s\" %d %zu %.3fms\n", at, addr, r->method,
+            r->path, r->status, r->resp_len,
+            (now_monotonic() - r->started) * 1000.0);
+    pthread_mutex_unlock(&s->log_lock);
+}
+
+/* ---- the lifecycle ---- */
+
+static void request_free(request *r)
+{
+    if (r == NULL)
+        return;
+    if (r->state_free)
+        r->state_free(r->state);
+    free(r->path);
+    free(r->param_buf);
+    free(r->body);
+    free(r->resp_body);
+    free(r);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn,
+                         void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    server *s = cls;
+    request *r = *con_cls;
+
+    (void)conn;
+    (void)toe;
+    if (r == NULL)
+        return;
+    access_log(r);
+    request_free(r);
+    *con_cls = NULL;
+    atomic_fetch_sub(&s->n_in_flight, 1);
+}
+
+static enum MHD_Result queue(request *r)
+{
+    struct MHD_Response *resp;
+    enum MHD_Result ret;
+
+    resp = MHD_create_response_from_buffer(r->resp_len, r->resp_body,
+                                           MHD_RESPMEM_MUST_FREE);
+    if (resp == NULL)
+        return MHD_NO;
+    r->resp_body = NULL; /* now the response's */
+    MHD_add_response_header(resp, "Content-Type", r->content_type);
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    if (r->location[0])
+        MHD_add_response_header(resp, "Location", r->location);
+    if (r->allow[0])
+        MHD_add_response_header(resp, "Allow", r->allow);
+    if (r->status == 401)
+        MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+    ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+static request *request_new(server *s, struct MHD_Connection *conn,
+                            const char *url, const char *method)
+{
+    request *r = calloc(1, sizeof *r);
+
+    if (r == NULL)
+        return NULL;
+    r->srv = s;
+    r->conn = conn;
+    r->method = method;
+    r->path = strdup(url);
+    r->started = now_monotonic();
+    r->status = 500;
+    if (r->path == NULL) {
+        free(r);
+        return NULL;
+    }
+    atomic_fetch_add(&s->n_in_flight, 1);
+    return r;
+}
+
+static bool is_json_type(const char *ct)
+{
+    size_t n = strlen("application/json");
+
+    return strncasecmp(ct, "application/json", n) == 0 &&
+           (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
+                                  const char *url, const char *method,
+                                  const char *version, const char *upload,
+                                  size_t *upload_size, void **con_cls)
+{
+    server *s = cls;
+    request *r = *con_cls;
+
+    (void)version;
+    if (r == NULL) {
+        const char *cl;
+        r = request_new(s, conn, url, method);
+        if (r == NULL)
+            return MHD_NO;
+        *con_cls = r;
+        cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                         MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > s->cfg.body_limit)
+            r->is_too_large = true;
+        return MHD_YES;
+    }
+    if (*upload_size > 0) {
+        if (!r->is_too_large && r->body_len + *upload_size <= s->cfg.body_limit) {
+            char *b = realloc(r->body, r->body_len + *upload_size + 1);
+            if (b == NULL)
+                return MHD_NO;
+            memcpy(b + r->body_len, upload, *upload_size);
+            r->body = b;
+            r->body_len += *upload_size;
+            r->body[r->body_len] = '\0';
+        } else {
+            r->is_too_large = true;
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (r->is_pending) {
+        if (!r->is_resumed)
+            return MHD_YES; /* spurious call while suspended */
+        r->is_pending = false;
+        r->finish(r, r->job_rc, &r->job_err);
+    } else if (!r->is_ready) {
+        const char *ct = MHD_lookup_connection_value(
+            conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+        if (r->is_too_large) {
+            char detail[96];
+            snprintf(detail, sizeof detail,
+                     "the request body is over the limit of %zu bytes",
+                     s->cfg.body_limit);
+            reply_problem_raw(r, 413, "body_too_large",
+                              "Request body too large", detail);
+        } else if (r->body_len > 0 && ct != NULL && !is_json_type(ct)) {
+            reply_problem_raw(r, 415, "unsupported_media_type",
+                              "Unsupported media type",
+                              "request bodies must be application/json");
+        } else {
+            router_dispatch(r);
+        }
+        if (r->is_pending)
+            return MHD_YES;
+    }
+    if (!r->is_ready)
+        reply_problem_raw(r, 500, "internal_error", "Internal error",
+                          "the handler gave no response");
+    return queue(r);
+}
+
+err_code server_start(const server_config *cfg, server **out, err_info *e)
+{
+    struct sockaddr_storage ss;
+    socklen_t ss_len;
+    unsigned flags;
+    server *s;
+    const union MHD_DaemonInfo *info;
+
+    *out = NULL;
+    memset(&ss, 0, sizeof ss);
+    {
+        struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
+        struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
+        if (inet_pton(AF_INET, cfg->listen, &a4->sin_addr) == 1) {
+            a4->sin_family = AF_INET;
+            a4->sin_port = htons((uint16_t)cfg->port);
+            ss_len = sizeof *a4;
+        } else if (inet_pton(AF_INET6, cfg->listen, &a6->sin6_addr) == 1) {
+            a6->sin6_family = AF_INET6;
+            a6->sin6_port = htons((uint16_t)cfg->port);
+            ss_len = sizeof *a6;
+        } else {
+            return err_set(e, ERR_INVALID, "listen",
+                           "\"%s\" is not an IPv4 or IPv6 address",
+                           cfg->listen);
+        }
+    }
+    (void)ss_len;
+    s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    s->cfg = *cfg;
+    pthread_mutex_init(&s->log_lock, NULL);
+    if (strcmp(cfg->access_log, "off") == 0) {
+        s->log = NULL;
+    } else if (strcmp(cfg->access_log, "-") == 0) {
+        s->log = stderr;
+    } else {
+        s->log = fopen(cfg->access_log, "a");
+        if (s->log == NULL) {
+            free(s);
+            return err_set(e, ERR_INVALID, "access_log",
+                           "cannot open the access log %s", cfg->access_log);
+        }
+        setvbuf(s->log, NULL, _IOLBF, 0);
+        s->is_log_owned = true;
+    }
+    if (db_open(cfg->db_path, cfg->threads + 2, &s->db, e) != ERR_OK) {
+        server_stop(s);
+        return e ? e->code : ERR_DB;
+    }
+    flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+            MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+    if (((struct sockaddr *)&ss)->sa_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    s->daemon = MHD_start_daemon(
+        flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &ss,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(cfg->threads > 1 ? cfg->threads : 1),
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->connection_limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+    if (s->daemon == NULL) {
+        server_stop(s);
+        return err_set(e, ERR_INTERNAL, "port",
+                       "cannot listen on %s port %d (in use?)", cfg->listen,
+                       cfg->port);
+    }
+    info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : cfg->port;
+    *out = s;
+    return ERR_OK;
+}
+
+void server_stop(server *s)
+{
+    double deadline;
+
+    if (s == NULL)
+        return;
+    if (s->daemon) {
+        MHD_socket fd = MHD_quiesce_daemon(s->daemon);
+        /* In-flight requests finish; idle keep-alive connections don't
+         * hold the stop up. */
+        deadline = now_monotonic() + 10.0;
+        while (atomic_load(&s->n_in_flight) > 0 && now_monotonic() < deadline)
+            usleep(10 * 1000);
+        MHD_stop_daemon(s->daemon);
+        if (fd != MHD_INVALID_SOCKET)
+            close(fd);
+    }
+    db_close(s->db);
+    if (s->is_log_owned)
+        fclose(s->log);
+    pthread_mutex_destroy(&s->log_lock);
+    free(s);
+}

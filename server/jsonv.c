@@ -1,0 +1,203 @@
+/*
+ * jsonv.c: strict request validation; see jsonv.h.
+ */
+#include "jsonv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void jv_path(char *out, const char *base, const char *key)
+{
+    if (base == NULL || base[0] == '\0')
+        snprintf(out, JV_PATH_MAX, "%s", key);
+    else
+        snprintf(out, JV_PATH_MAX, "%.*s.%s", JV_PATH_MAX / 2, base, key);
+}
+
+void jv_index(char *out, const char *base, size_t i)
+{
+    snprintf(out, JV_PATH_MAX, "%.*s[%zu]", JV_PATH_MAX / 2, base, i);
+}
+
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
+}
+
+err_code jv_object_only(const json_t *v, const char *path,
+                        const char *const allowed[], err_info *e)
+{
+    const char *key;
+    json_t *val;
+    char f[JV_PATH_MAX];
+
+    if (!json_is_object(v))
+        return err_set(e, ERR_INVALID, path[0] ? path : NULL,
+                       "must be an object, not %s", type_name(v));
+    json_object_foreach((json_t *)v, key, val) {
+        size_t i;
+        bool is_known = false;
+        for (i = 0; allowed[i]; i++)
+            if (strcmp(allowed[i], key) == 0)
+                is_known = true;
+        if (!is_known) {
+            jv_path(f, path, key);
+            return err_set(e, ERR_UNKNOWN_FIELD, f, "unknown field \"%s\"",
+                           key);
+        }
+    }
+    return ERR_OK;
+}
+
+/* The member, or NULL; ERR_MISSING when required and absent. */
+static err_code member(const json_t *obj, const char *path, const char *key,
+                       bool required, json_t **v, char *f, err_info *e)
+{
+    jv_path(f, path, key);
+    *v = json_object_get(obj, key);
+    if (*v == NULL && required)
+        return err_set(e, ERR_MISSING, f, "the field \"%s\" is required", key);
+    return ERR_OK;
+}
+
+err_code jv_int(const json_t *obj, const char *path, const char *key,
+                bool required, int lo, int hi, int *out, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    json_t *v;
+    json_int_t n;
+
+    if (member(obj, path, key, required, &v, f, e))
+        return ERR_MISSING;
+    if (v == NULL)
+        return ERR_OK;
+    if (!json_is_integer(v))
+        return err_set(e, ERR_INVALID, f, "must be an integer, not %s",
+                       type_name(v));
+    n = json_integer_value(v);
+    if (n < lo || n > hi)
+        return err_set(e, ERR_RANGE, f,
+                       "must be between %d and %d, not %" JSON_INTEGER_FORMAT,
+                       lo, hi, n);
+    *out = (int)n;
+    return ERR_OK;
+}
+
+err_code jv_bool(const json_t *obj, const char *path, const char *key,
+                 bool required, bool *out, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    json_t *v;
+
+    if (member(obj, path, key, required, &v, f, e))
+        return ERR_MISSING;
+    if (v == NULL)
+        return ERR_OK;
+    if (!json_is_boolean(v))
+        return err_set(e, ERR_INVALID, f, "must be true or false, not %s",
+                       type_name(v));
+    *out = json_is_true(v);
+    return ERR_OK;
+}
+
+err_code jv_string(const json_t *obj, const char *path, const char *key,
+                   bool required, size_t max_len, const char **out,
+                   err_info *e)
+{
+    char f[JV_PATH_MAX];
+    json_t *v;
+    size_t len;
+
+    if (member(obj, path, key, required, &v, f, e))
+        return ERR_MISSING;
+    if (v == NULL)
+        return ERR_OK;
+    if (!json_is_string(v))
+        return err_set(e, ERR_INVALID, f, "must be a string, not %s",
+                       type_name(v));
+    len = json_string_length(v);
+    if (len == 0 || len > max_len)
+        return err_set(e, ERR_RANGE, f,
+                       "must be 1 to %zu bytes long, not %zu", max_len, len);
+    if (strlen(json_string_value(v)) != len)
+        return err_set(e, ERR_INVALID, f, "must not contain NUL characters");
+    *out = json_string_value(v);
+    return ERR_OK;
+}
+
+err_code jv_array(const json_t *obj, const char *path, const char *key,
+                  bool required, size_t min, size_t max, json_t **out,
+                  err_info *e)
+{
+    char f[JV_PATH_MAX];
+    json_t *v;
+    size_t n;
+
+    if (member(obj, path, key, required, &v, f, e))
+        return ERR_MISSING;
+    if (v == NULL)
+        return ERR_OK;
+    if (!json_is_array(v))
+        return err_set(e, ERR_INVALID, f, "must be an array, not %s",
+                       type_name(v));
+    n = json_array_size(v);
+    if (n > max)
+        return err_set(e, ERR_LIMIT, f, "holds at most %zu items, not %zu",
+                       max, n);
+    if (n < min)
+        return err_set(e, ERR_RANGE, f, "needs at least %zu items, not %zu",
+                       min, n);
+    *out = v;
+    return ERR_OK;
+}
+
+err_code jv_object(const json_t *obj, const char *path, const char *key,
+                   bool required, json_t **out, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    json_t *v;
+
+    if (member(obj, path, key, required, &v, f, e))
+        return ERR_MISSING;
+    if (v == NULL)
+        return ERR_OK;
+    if (!json_is_object(v))
+        return err_set(e, ERR_INVALID, f, "must be an object, not %s",
+                       type_name(v));
+    *out = v;
+    return ERR_OK;
+}
+
+err_code jv_enum(const json_t *obj, const char *path, const char *key,
+                 bool required, const char *const choices[], int *out,
+                 err_info *e)
+{
+    char f[JV_PATH_MAX], list[160] = "";
+    const char *s = NULL;
+    int i;
+
+    if (jv_string(obj, path, key, required, 64, &s, e))
+        return e ? e->code : ERR_INVALID;
+    if (s == NULL)
+        return ERR_OK;
+    for (i = 0; choices[i]; i++) {
+        if (strcmp(choices[i], s) == 0) {
+            *out = i;
+            return ERR_OK;
+        }
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                 i ? ", " : "", choices[i]);
+    }
+    jv_path(f, path, key);
+    return err_set(e, ERR_INVALID, f, "must be one of %s, not \"%s\"", list, s);
+}

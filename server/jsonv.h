@@ -1,0 +1,53 @@
+/*
+ * jsonv.h: strict validation of request JSON.
+ *
+ * Every getter takes the object, the JSON path of that object ("" for the
+ * top level) and a key, and reports errors with the full field path
+ * (e.g. "sides[0].units[2].quality") and, for numbers, the allowed range.
+ * A getter whose key is absent leaves *out alone and returns ERR_OK unless
+ * the field is required (ERR_MISSING).  JSON null counts as absent only
+ * where a getter says so.
+ */
+#ifndef UMPIRE_JSONV_H
+#define UMPIRE_JSONV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "err.h"
+
+#define JV_PATH_MAX ERR_FIELD_MAX
+
+/* out = base.key (or key when base is ""). */
+void jv_path(char *out, const char *base, const char *key);
+/* out = base[i]. */
+void jv_index(char *out, const char *base, size_t i);
+
+/* ERR_INVALID unless v is an object; ERR_UNKNOWN_FIELD for a key not in
+ * allowed (NULL-terminated). */
+err_code jv_object_only(const json_t *v, const char *path,
+                        const char *const allowed[], err_info *e);
+
+err_code jv_int(const json_t *obj, const char *path, const char *key,
+                bool required, int lo, int hi, int *out, err_info *e);
+err_code jv_bool(const json_t *obj, const char *path, const char *key,
+                 bool required, bool *out, err_info *e);
+/* A string of 1..max_len bytes (min 0 if allow_empty); *out borrowed. */
+err_code jv_string(const json_t *obj, const char *path, const char *key,
+                   bool required, size_t max_len, const char **out,
+                   err_info *e);
+/* An array of min..max elements; *out borrowed. */
+err_code jv_array(const json_t *obj, const char *path, const char *key,
+                  bool required, size_t min, size_t max, json_t **out,
+                  err_info *e);
+/* An object; *out borrowed. */
+err_code jv_object(const json_t *obj, const char *path, const char *key,
+                   bool required, json_t **out, err_info *e);
+/* One of the strings in choices (NULL-terminated); *out its index. */
+err_code jv_enum(const json_t *obj, const char *path, const char *key,
+                 bool required, const char *const choices[], int *out,
+                 err_info *e);
+
+#endif

@@ -1,0 +1,251 @@
+/*
+ * main.c: the umpire command: settings from defaults, UMPIRE_DB, a config
+ * file and flags (later ones win), then serve until SIGTERM or SIGINT and
+ * shut down gracefully.
+ */
+#include "http.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <sodium.h>
+
+#define UMPIRE_VERSION "0.1.0"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: umpire [options]\n"
+            "\n"
+            "Serves the umpire REST API (see README.md and "
+            "api-spec/openapi.yaml).\n"
+            "\n"
+            "  --config FILE              read settings from FILE (key = value)\n"
+            "  --listen ADDR              address to listen on (127.0.0.1)\n"
+            "  --port N                   TCP port, 0 for any free one (8080)\n"
+            "  --db PATH                  SQLite database file "
+            "(data/umpire.db, or $UMPIRE_DB)\n"
+            "  --threads N                HTTP worker threads (2)\n"
+            "  --connection-timeout SEC   close idle connections after SEC (30)\n"
+            "  --connection-limit N       open connections at most (1024)\n"
+            "  --body-limit BYTES         largest request body (65536)\n"
+            "  --access-log DEST          - (stderr), a file, or off (-)\n"
+            "  --help                     this text\n"
+            "  --version                  the version\n"
+            "\n"
+            "Flags override the config file, which overrides UMPIRE_DB.\n"
+            "SIGTERM or SIGINT stops it gracefully: requests in flight finish\n"
+            "and the database is closed cleanly.\n");
+}
+
+/* Kept alive for the whole run: settings point into these. */
+static char *config_strings[16];
+static int n_config_strings;
+
+static int parse_int(const char *key, const char *v, long lo, long hi,
+                     long *out)
+{
+    char *end;
+    long n;
+
+    errno = 0;
+    n = strtol(v, &end, 10);
+    if (errno || end == v || *end || n < lo || n > hi) {
+        fprintf(stderr, "umpire: %s must be a number from %ld to %ld, not "
+                        "\"%s\"\n",
+                key, lo, hi, v);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+/* Applies one setting (key spelled with _ or -). */
+static int apply(server_config *cfg, const char *key, const char *v)
+{
+    char k[64];
+    long n;
+    size_t i;
+
+    snprintf(k, sizeof k, "%s", key);
+    for (i = 0; k[i]; i++)
+        if (k[i] == '-')
+            k[i] = '_';
+    if (strcmp(k, "listen") == 0)
+        cfg->listen = v;
+    else if (strcmp(k, "db") == 0)
+        cfg->db_path = v;
+    else if (strcmp(k, "access_log") == 0)
+        cfg->access_log = v;
+    else if (strcmp(k, "port") == 0) {
+        if (parse_int(key, v, 0, 65535, &n))
+            return -1;
+        cfg->port = (int)n;
+    } else if (strcmp(k, "threads") == 0) {
+        if (parse_int(key, v, 1, 64, &n))
+            return -1;
+        cfg->threads = (int)n;
+    } else if (strcmp(k, "connection_timeout") == 0) {
+        if (parse_int(key, v, 1, 3600, &n))
+            return -1;
+        cfg->connection_timeout = (int)n;
+    } else if (strcmp(k, "connection_limit") == 0) {
+        if (parse_int(key, v, 1, 100000, &n))
+            return -1;
+        cfg->connection_limit = (int)n;
+    } else if (strcmp(k, "body_limit") == 0) {
+        if (parse_int(key, v, 1024, 16L * 1024 * 1024, &n))
+            return -1;
+        cfg->body_limit = (size_t)n;
+    } else {
+        fprintf(stderr, "umpire: unknown setting \"%s\"\n", key);
+        return -1;
+    }
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    char *end;
+
+    while (*s == ' ' || *s == '\t')
+        s++;
+    end = s + strlen(s);
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
+                       end[-1] == '\n' || end[-1] == '\r'))
+        *--end = '\0';
+    return s;
+}
+
+static int load_config(server_config *cfg, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int lineno = 0;
+
+    if (f == NULL) {
+        fprintf(stderr, "umpire: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *s = trim(line), *eq, *v;
+        lineno++;
+        if (*s == '\0' || *s == '#')
+            continue;
+        eq = strchr(s, '=');
+        if (eq == NULL || n_config_strings == 16) {
+            fprintf(stderr, "umpire: %s:%d: expected key = value\n", path,
+                    lineno);
+            fclose(f);
+            return -1;
+        }
+        *eq = '\0';
+        v = strdup(trim(eq + 1));
+        if (v == NULL) {
+            fclose(f);
+            return -1;
+        }
+        config_strings[n_config_strings++] = v;
+        if (apply(cfg, trim(s), v)) {
+            fprintf(stderr, "umpire: in %s:%d\n", path, lineno);
+            fclose(f);
+            return -1;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+/* Creates the database's directory if it is missing (one level). */
+static int ensure_dir(const char *db_path)
+{
+    char dir[PATH_MAX];
+    char *slash;
+
+    snprintf(dir, sizeof dir, "%s", db_path);
+    slash = strrchr(dir, '/');
+    if (slash == NULL || slash == dir)
+        return 0;
+    *slash = '\0';
+    if (mkdir(dir, 0750) == 0 || errno == EEXIST)
+        return 0;
+    fprintf(stderr, "umpire: cannot create %s: %s\n", dir, strerror(errno));
+    return -1;
+}
+
+static void free_config_strings(void)
+{
+    while (n_config_strings > 0)
+        free(config_strings[--n_config_strings]);
+}
+
+int main(int argc, char **argv)
+{
+    server_config cfg;
+    server *srv = NULL;
+    sigset_t sigs;
+    err_info e;
+    int i, sig, status = 1;
+
+    server_config_default(&cfg);
+    if (getenv("UMPIRE_DB") && getenv("UMPIRE_DB")[0])
+        cfg.db_path = getenv("UMPIRE_DB");
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("umpire %s\n", UMPIRE_VERSION);
+            return 0;
+        }
+    }
+    for (i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--config") == 0 && load_config(&cfg, argv[i + 1]))
+            goto out;
+    for (i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--", 2) != 0 || i + 1 >= argc) {
+            fprintf(stderr, "umpire: unexpected argument \"%s\"\n", argv[i]);
+            usage(stderr);
+            goto out;
+        }
+        if (strcmp(argv[i], "--config") != 0 && apply(&cfg, argv[i] + 2,
+                                                      argv[i + 1]))
+            goto out;
+        i++;
+    }
+    if (sodium_init() < 0) {
+        fprintf(stderr, "umpire: libsodium failed to start\n");
+        goto out;
+    }
+    if (ensure_dir(cfg.db_path))
+        goto out;
+    /* Block the stop signals in every thread; main waits for them. */
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    err_clear(&e);
+    if (server_start(&cfg, &srv, &e) != ERR_OK) {
+        fprintf(stderr, "umpire: %s\n", e.message);
+        goto out;
+    }
+    fprintf(stderr, "umpire %s listening on http://%s:%d (database %s)\n",
+            UMPIRE_VERSION, cfg.listen, server_port(srv), cfg.db_path);
+    sigwait(&sigs, &sig);
+    fprintf(stderr, "umpire: %s received, stopping\n",
+            sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    server_stop(srv);
+    fprintf(stderr, "umpire: stopped cleanly\n");
+    status = 0;
+out:
+    free_config_strings();
+    return status;
+}

@@ -1,0 +1,191 @@
+/*
+ * router.c: the route table and dispatch; see router.h.  Every route here
+ * is in api-spec/openapi.yaml and the other way round (tests/server/
+ * test_spec.c checks both directions).
+ */
+#include "router.h"
+#include "api.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <microhttpd.h>
+#include <sodium.h>
+
+const route router_routes[] = {
+    {"GET", "/health", api_health, AUTH_PUBLIC},
+    {"GET", "/v1/systems", api_systems, AUTH_PUBLIC},
+    {"POST", "/v1/campaigns", api_campaign_create, AUTH_PUBLIC},
+    {"GET", "/v1/campaigns/{campaign_id}", api_campaign_get, AUTH_READ},
+    {"GET", "/v1/campaigns/{campaign_id}/sides", api_sides_list, AUTH_READ},
+    {"POST", "/v1/campaigns/{campaign_id}/sides", api_side_create,
+     AUTH_UMPIRE},
+    {"GET", "/v1/campaigns/{campaign_id}/units", api_units_list, AUTH_READ},
+    {"POST", "/v1/campaigns/{campaign_id}/units", api_unit_create,
+     AUTH_UMPIRE},
+    {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}", api_unit_get,
+     AUTH_READ},
+    {"PATCH", "/v1/campaigns/{campaign_id}/units/{unit_id}", api_unit_patch,
+     AUTH_UMPIRE},
+    {"POST", "/v1/campaigns/{campaign_id}/units/{unit_id}/resupply",
+     api_unit_resupply, AUTH_UMPIRE},
+    {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}/history",
+     api_unit_history, AUTH_READ},
+    {"POST", "/v1/campaigns/{campaign_id}/combats/scrud", api_campaign_scrud,
+     AUTH_UMPIRE},
+    {"GET", "/v1/campaigns/{campaign_id}/combats", api_campaign_combats_list,
+     AUTH_READ},
+    {"GET", "/v1/campaigns/{campaign_id}/combats/{combat_id}",
+     api_campaign_combat_get, AUTH_READ},
+    {"POST", "/v1/campaigns/{campaign_id}/combats/{combat_id}/replay",
+     api_campaign_combat_replay, AUTH_READ},
+    {"POST", "/v1/combats/scrud", api_oneoff_scrud, AUTH_PUBLIC},
+    {"GET", "/v1/combats/{combat_id}", api_oneoff_combat_get, AUTH_PUBLIC},
+    {"POST", "/v1/combats/{combat_id}/replay", api_oneoff_combat_replay,
+     AUTH_PUBLIC},
+};
+const size_t router_n_routes = sizeof router_routes / sizeof router_routes[0];
+
+/* Matches path against a template; fills r's params on success. */
+static bool match(const char *tmpl, const char *path, request *r,
+                  bool is_filling)
+{
+    const char *t = tmpl, *p = path;
+    int n = 0;
+
+    while (*t && *p) {
+        if (*t != '/' || *p != '/')
+            return false;
+        t++;
+        p++;
+        if (*t == '{') {
+            const char *end = strchr(p, '/');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            if (len == 0 || n >= HTTP_MAX_PARAMS)
+                return false;
+            if (is_filling)
+                r->params[n] = (char *)p;
+            n++;
+            t = strchr(t, '}') + 1;
+            p += len;
+        } else {
+            size_t len = strcspn(t, "/");
+            if (strncmp(t, p, len) != 0 || (p[len] != '/' && p[len] != '\0'))
+                return false;
+            t += len;
+            p += len;
+        }
+    }
+    if (*t || *p)
+        return false;
+    if (is_filling)
+        r->n_params = n;
+    return true;
+}
+
+/* Parameters point into r->param_buf; cut them apart after matching. */
+static void terminate_params(request *r)
+{
+    int i;
+
+    for (i = 0; i < r->n_params; i++) {
+        char *slash = strchr(r->params[i], '/');
+        if (slash)
+            *slash = '\0';
+    }
+}
+
+static void authenticate(request *r, route_auth need)
+{
+    const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                MHD_HTTP_HEADER_AUTHORIZATION);
+    uint8_t hash[crypto_hash_sha256_BYTES];
+    char hex[2 * sizeof hash + 1];
+    err_info e;
+    sqlite3 *c;
+    err_code rc;
+    size_t i;
+
+    err_clear(&e);
+    if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0 || h[7] == '\0') {
+        err_set(&e, ERR_UNAUTHORIZED, NULL,
+                "this route needs an Authorization: Bearer token");
+        reply_problem(r, &e);
+        return;
+    }
+    crypto_hash_sha256(hash, (const unsigned char *)h + 7, strlen(h + 7));
+    for (i = 0; i < sizeof hash; i++)
+        snprintf(hex + 2 * i, 3, "%02x", hash[i]);
+    c = db_read_acquire(server_db(r->srv));
+    rc = db_token_find(c, hex, &r->token, &e);
+    db_read_release(server_db(r->srv), c);
+    if (rc == ERR_NOT_FOUND) {
+        err_clear(&e);
+        err_set(&e, ERR_UNAUTHORIZED, NULL, "the token is not valid");
+        reply_problem(r, &e);
+        return;
+    }
+    if (rc != ERR_OK) {
+        reply_problem(r, &e);
+        return;
+    }
+    r->has_token = true;
+    /* The campaign is always the route's first parameter. */
+    if (strcmp(r->token.campaign_id, r->params[0]) != 0) {
+        err_set(&e, ERR_FORBIDDEN, NULL,
+                "the token does not give access to this campaign");
+        reply_problem(r, &e);
+        return;
+    }
+    if (need == AUTH_UMPIRE && !r->token.is_umpire) {
+        err_set(&e, ERR_FORBIDDEN, NULL,
+                "a player token can read its campaign but not change it");
+        reply_problem(r, &e);
+        return;
+    }
+}
+
+void router_dispatch(request *r)
+{
+    char allow[64] = "";
+    const route *found = NULL;
+    size_t i;
+
+    for (i = 0; i < router_n_routes; i++) {
+        const route *rt = &router_routes[i];
+        if (!match(rt->path, r->path, r, false))
+            continue;
+        snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
+                 allow[0] ? ", " : "", rt->method);
+        if (strcmp(rt->method, r->method) == 0)
+            found = rt;
+    }
+    if (found == NULL && allow[0]) {
+        char detail[128];
+        snprintf(r->allow, sizeof r->allow, "%s", allow);
+        snprintf(detail, sizeof detail, "%s is not allowed here; allowed: %s",
+                 r->method, allow);
+        reply_problem_raw(r, 405, "method_not_allowed", "Method not allowed",
+                          detail);
+        return;
+    }
+    if (found == NULL) {
+        reply_problem_raw(r, 404, "no_such_route", "Not found",
+                          "no route matches this path");
+        return;
+    }
+    r->param_buf = strdup(r->path);
+    if (r->param_buf == NULL) {
+        reply_problem_raw(r, 500, "internal_error", "Internal error",
+                          "out of memory");
+        return;
+    }
+    match(found->path, r->param_buf, r, true);
+    terminate_params(r);
+    if (found->auth != AUTH_PUBLIC) {
+        authenticate(r, found->auth);
+        if (r->is_ready)
+            return;
+    }
+    found->handler(r);
+}

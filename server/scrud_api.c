@@ -1,0 +1,608 @@
+/*
+ * scrud_api.c: SCRUD requests and reports as JSON; see scrud_api.h.
+ * Field names follow api-spec/openapi.yaml; the rules live in core/scrud.c.
+ */
+#include "scrud_api.h"
+#include "jsonv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define L SCRUD_MODIFIER_LIMIT
+
+static const char *const extra_names[] = {"beat_lowest", "ignore", "half",
+                                          NULL};
+
+err_code scrud_api_options(const json_t *obj, const char *path,
+                           scrud_options *o, err_info *e)
+{
+    static const char *const fields[] = {
+        "cap", "floor", "extra_dice", "attrition", "max_penalty_per_combat",
+        "eliminate_below", "defeats_per_elimination", NULL};
+    char f[JV_PATH_MAX];
+    json_t *v;
+    int extra = (int)o->extra_dice;
+    err_code rc;
+
+    if ((rc = jv_object_only(obj, path, fields, e)))
+        return rc;
+    v = json_object_get(obj, "cap");
+    if (v != NULL) {
+        jv_path(f, path, "cap");
+        if (json_is_null(v)) {
+            o->cap_kind = SCRUD_CAP_NONE;
+        } else if (json_is_string(v) &&
+                   strcmp(json_string_value(v), "faces") == 0) {
+            o->cap_kind = SCRUD_CAP_FACES;
+        } else if (json_is_integer(v)) {
+            if ((rc = jv_int(obj, path, "cap", true, -L, RNG_FACES_MAX + L,
+                             &o->cap, e)))
+                return rc;
+            o->cap_kind = SCRUD_CAP_FIXED;
+        } else {
+            return err_set(e, ERR_INVALID, f,
+                           "must be \"faces\", an integer or null");
+        }
+    }
+    v = json_object_get(obj, "floor");
+    if (v != NULL && json_is_null(v)) {
+        o->has_floor = false;
+    } else if (v != NULL) {
+        if ((rc = jv_int(obj, path, "floor", true, -L, L, &o->floor, e)))
+            return rc;
+        o->has_floor = true;
+    }
+    if ((rc = jv_enum(obj, path, "extra_dice", false, extra_names, &extra, e)) ||
+        (rc = jv_bool(obj, path, "attrition", false, &o->attrition, e)) ||
+        (rc = jv_int(obj, path, "max_penalty_per_combat", false, 0, 2,
+                     &o->max_penalty_per_combat, e)) ||
+        (rc = jv_int(obj, path, "eliminate_below", false, -L, L,
+                     &o->eliminate_below, e)) ||
+        (rc = jv_int(obj, path, "defeats_per_elimination", false, 0, L,
+                     &o->defeats_per_elimination, e)))
+        return rc;
+    o->extra_dice = (scrud_extra_rule)extra;
+    if (o->has_floor && o->cap_kind == SCRUD_CAP_FIXED && o->floor > o->cap) {
+        jv_path(f, path, "floor");
+        return err_set(e, ERR_RANGE, f, "the floor %d is above the cap %d",
+                       o->floor, o->cap);
+    }
+    return ERR_OK;
+}
+
+json_t *scrud_api_options_json(const scrud_options *o)
+{
+    json_t *cap = o->cap_kind == SCRUD_CAP_FACES   ? json_string("faces")
+                  : o->cap_kind == SCRUD_CAP_FIXED ? json_integer(o->cap)
+                                                   : json_null();
+
+    return json_pack("{s:o, s:o, s:s, s:b, s:i, s:i, s:i}", "cap", cap,
+                     "floor", o->has_floor ? json_integer(o->floor) : json_null(),
+                     "extra_dice", scrud_extra_rule_name(o->extra_dice),
+                     "attrition", o->attrition, "max_penalty_per_combat",
+                     o->max_penalty_per_combat, "eliminate_below",
+                     o->eliminate_below, "defeats_per_elimination",
+                     o->defeats_per_elimination);
+}
+
+static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
+                           bool is_entered, scrud_plan *plan, int s, int i,
+                           err_info *e)
+{
+    static const char *const campaign_fields[] = {"unit", "reserve",
+                                                  "modifier", "die", NULL};
+    static const char *const inline_fields[] = {
+        "name", "quality", "defeat_penalty", "fatigue_penalty", "faces",
+        "reserve", "modifier", "die", NULL};
+    scrud_unit *su = &plan->units[s][i];
+    const char *ref = NULL;
+    char f[JV_PATH_MAX];
+    err_code rc;
+
+    scrud_unit_default(su);
+    if ((rc = jv_object_only(u, path, is_campaign ? campaign_fields
+                                                  : inline_fields, e)))
+        return rc;
+    if (is_campaign) {
+        if ((rc = jv_string(u, path, "unit", true, 64, &ref, e)))
+            return rc;
+        snprintf(plan->unit_ref[s][i], DB_NAME_MAX, "%s", ref);
+    } else {
+        if ((rc = jv_string(u, path, "name", true, 64, &ref, e)) ||
+            (rc = jv_int(u, path, "quality", false, -L, L, &su->quality, e)) ||
+            (rc = jv_int(u, path, "defeat_penalty", false, 0, L,
+                         &su->defeat_penalty, e)) ||
+            (rc = jv_int(u, path, "fatigue_penalty", false, 0, L,
+                         &su->fatigue_penalty, e)) ||
+            (rc = jv_int(u, path, "faces", false, RNG_FACES_MIN,
+                         RNG_FACES_MAX, &su->faces, e)))
+            return rc;
+        snprintf(plan->unit_name[s][i], DB_NAME_MAX, "%s", ref);
+    }
+    if ((rc = jv_bool(u, path, "reserve", false, &su->is_reserve, e)) ||
+        (rc = jv_int(u, path, "modifier", false, -L, L, &su->modifier, e)))
+        return rc;
+    jv_path(f, path, "die");
+    if (json_object_get(u, "die") != NULL) {
+        if (!is_entered)
+            return err_set(e, ERR_INVALID, f,
+                           "dice are seeded: give \"die\" only with "
+                           "dice.source \"entered\"");
+        if ((rc = jv_int(u, path, "die", true, 1, RNG_FACES_MAX,
+                         &plan->die[s][i], e)))
+            return rc;
+        plan->has_die[s][i] = true;
+    } else if (is_entered) {
+        return err_set(e, ERR_MISSING, f,
+                       "entered dice need a \"die\" for every unit");
+    }
+    return ERR_OK;
+}
+
+/* Unit names (one-off) or references (campaign) must not repeat. */
+static err_code check_repeats(const scrud_plan *plan, bool is_campaign,
+                              err_info *e)
+{
+    int s, i, t, j;
+    char f[JV_PATH_MAX];
+
+    for (s = 0; s < 2; s++)
+        for (i = 0; i < (int)plan->in.sides[s].n_units; i++)
+            for (t = 0; t <= s; t++)
+                for (j = 0; j < (t == s ? i : (int)plan->in.sides[t].n_units);
+                     j++) {
+                    const char *a = is_campaign ? plan->unit_ref[s][i]
+                                                : plan->unit_name[s][i];
+                    const char *b = is_campaign ? plan->unit_ref[t][j]
+                                                : plan->unit_name[t][j];
+                    if (strcmp(a, b) != 0)
+                        continue;
+                    snprintf(f, sizeof f, "sides[%d].units[%d].%s", s, i,
+                             is_campaign ? "unit" : "name");
+                    return err_set(e, ERR_INVALID, f,
+                                   "\"%s\" is already in this combat", a);
+                }
+    return ERR_OK;
+}
+
+err_code scrud_api_parse_sides(const json_t *body, bool is_campaign,
+                               bool is_entered, scrud_plan *plan, err_info *e)
+{
+    static const char *const campaign_side[] = {"side", "modifier", "units",
+                                                NULL};
+    static const char *const inline_side[] = {"name", "modifier", "units",
+                                              NULL};
+    json_t *sides = NULL, *units = NULL;
+    char sp[JV_PATH_MAX], up[JV_PATH_MAX], sf[JV_PATH_MAX];
+    err_code rc;
+    int s;
+    size_t i;
+
+    if ((rc = jv_array(body, "", "sides", true, 2, 2, &sides, e)))
+        return rc == ERR_LIMIT ? err_set(e, ERR_RANGE, "sides",
+                                         "a SCRUD combat has exactly two "
+                                         "sides")
+                               : rc;
+    for (s = 0; s < 2; s++) {
+        const json_t *side = json_array_get(sides, (size_t)s);
+        const char *name = NULL;
+        jv_index(sp, "sides", (size_t)s);
+        if ((rc = jv_object_only(side, sp, is_campaign ? campaign_side
+                                                       : inline_side, e)) ||
+            (rc = jv_string(side, sp, is_campaign ? "side" : "name", true, 64,
+                            &name, e)) ||
+            (rc = jv_int(side, sp, "modifier", false, -L, L,
+                         &plan->in.sides[s].modifier, e)) ||
+            (rc = jv_array(side, sp, "units", true, 1,
+                           SCRUD_MAX_UNITS_PER_SIDE, &units, e)))
+            return rc;
+        snprintf(plan->side_name[s], DB_NAME_MAX, "%s", name);
+        jv_path(up, sp, "units");
+        for (i = 0; i < json_array_size(units); i++) {
+            char p[JV_PATH_MAX];
+            jv_index(p, up, i);
+            if ((rc = parse_unit(json_array_get(units, i), p, is_campaign,
+                                 is_entered, plan, s, (int)i, e)))
+                return rc;
+        }
+        plan->in.sides[s].units = plan->units[s];
+        plan->in.sides[s].n_units = json_array_size(units);
+    }
+    if (strcmp(plan->side_name[0], plan->side_name[1]) == 0) {
+        jv_path(sf, "sides[1]", is_campaign ? "side" : "name");
+        return err_set(e, ERR_INVALID, sf,
+                       "a combat is between two different sides");
+    }
+    return check_repeats(plan, is_campaign, e);
+}
+
+/* Every entered die must fit its unit's die. */
+static err_code check_dice_fit(const scrud_plan *plan, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    size_t s, i;
+
+    for (s = 0; s < 2; s++)
+        for (i = 0; i < plan->in.sides[s].n_units; i++) {
+            int faces = plan->units[s][i].faces;
+            if (!plan->has_die[s][i] || plan->die[s][i] <= faces)
+                continue;
+            snprintf(f, sizeof f, "sides[%zu].units[%zu].die", s, i);
+            return err_set(e, ERR_RANGE, f,
+                           "must be between 1 and %d (a d%d), not %d", faces,
+                           faces, plan->die[s][i]);
+        }
+    return ERR_OK;
+}
+
+err_code scrud_api_bind_units(sqlite3 *c, const char *campaign_id,
+                              scrud_plan *plan, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    db_side side;
+    db_unit u;
+    size_t s, i;
+    err_code rc;
+
+    for (s = 0; s < 2; s++) {
+        snprintf(f, sizeof f, "sides[%zu].side", s);
+        rc = db_side_find(c, campaign_id, plan->side_name[s], &side, NULL);
+        if (rc == ERR_NOT_FOUND)
+            return err_set(e, ERR_INVALID, f, "the campaign has no side \"%s\"",
+                           plan->side_name[s]);
+        if (rc != ERR_OK)
+            return err_set(e, rc, NULL, "cannot read sides");
+        snprintf(plan->side_id[s], DB_ID_MAX, "%s", side.id);
+        snprintf(plan->side_name[s], DB_NAME_MAX, "%s", side.name);
+        for (i = 0; i < plan->in.sides[s].n_units; i++) {
+            scrud_unit *su = &plan->units[s][i];
+            snprintf(f, sizeof f, "sides[%zu].units[%zu].unit", s, i);
+            rc = db_unit_find(c, campaign_id, plan->unit_ref[s][i], &u, NULL);
+            if (rc == ERR_NOT_FOUND)
+                return err_set(e, ERR_INVALID, f,
+                               "the campaign has no unit \"%s\"",
+                               plan->unit_ref[s][i]);
+            if (rc != ERR_OK)
+                return err_set(e, rc, NULL, "cannot read units");
+            if (strcmp(u.side_id, side.id) != 0)
+                return err_set(e, ERR_INVALID, f,
+                               "the unit %s belongs to the side \"%s\", not "
+                               "\"%s\"",
+                               u.name, u.side_name, side.name);
+            snprintf(plan->unit_id[s][i], DB_ID_MAX, "%s", u.id);
+            snprintf(plan->unit_name[s][i], DB_NAME_MAX, "%s", u.name);
+            su->quality = u.scrud.quality;
+            su->defeat_penalty = u.scrud.defeat_penalty;
+            su->fatigue_penalty = u.scrud.fatigue_penalty;
+            su->faces = u.scrud.faces;
+            su->is_eliminated = u.is_eliminated;
+        }
+    }
+    if (strcmp(plan->side_id[0], plan->side_id[1]) == 0)
+        return err_set(e, ERR_INVALID, "sides[1].side",
+                       "a combat is between two different sides");
+    /* The same unit named once by id and once by name. */
+    for (s = 0; s < 2; s++)
+        for (i = 0; i < plan->in.sides[s].n_units; i++) {
+            size_t t, j;
+            for (t = 0; t <= s; t++)
+                for (j = 0; j < (t == s ? i : plan->in.sides[t].n_units); j++)
+                    if (strcmp(plan->unit_id[s][i], plan->unit_id[t][j]) == 0) {
+                        snprintf(f, sizeof f, "sides[%zu].units[%zu].unit", s,
+                                 i);
+                        return err_set(e, ERR_INVALID, f,
+                                       "the unit %s is already in this combat",
+                                       plan->unit_name[s][i]);
+                    }
+        }
+    return check_dice_fit(plan, e);
+}
+
+void scrud_api_entered_values(const scrud_plan *plan, int *values, size_t *n)
+{
+    size_t s, i;
+
+    *n = 0;
+    for (s = 0; s < 2; s++)
+        for (i = 0; i < plan->in.sides[s].n_units; i++)
+            if (plan->has_die[s][i])
+                values[(*n)++] = plan->die[s][i];
+}
+
+json_t *scrud_api_input_json(const scrud_plan *plan)
+{
+    json_t *sides = json_array();
+    size_t s, i;
+
+    for (s = 0; s < 2; s++) {
+        json_t *units = json_array();
+        for (i = 0; i < plan->in.sides[s].n_units; i++) {
+            const scrud_unit *u = &plan->units[s][i];
+            json_array_append_new(
+                units,
+                json_pack("{s:s, s:o, s:i, s:i, s:i, s:i, s:b, s:i}", "name",
+                          plan->unit_name[s][i], "unit_id",
+                          plan->unit_id[s][i][0]
+                              ? json_string(plan->unit_id[s][i])
+                              : json_null(),
+                          "quality", u->quality, "defeat_penalty",
+                          u->defeat_penalty, "fatigue_penalty",
+                          u->fatigue_penalty, "faces", u->faces, "reserve",
+                          u->is_reserve, "modifier", u->modifier));
+        }
+        json_array_append_new(
+            sides, json_pack("{s:s, s:o, s:i, s:o}", "name",
+                             plan->side_name[s], "side_id",
+                             plan->side_id[s][0] ? json_string(plan->side_id[s])
+                                                 : json_null(),
+                             "modifier", plan->in.sides[s].modifier, "units",
+                             units));
+    }
+    return json_pack("{s:o, s:o}", "sides", sides, "options",
+                     scrud_api_options_json(&plan->in.options));
+}
+
+static void copy_opt_string(const json_t *obj, const char *key, char *out,
+                            size_t n)
+{
+    const char *s = json_string_value(json_object_get(obj, key));
+
+    snprintf(out, n, "%s", s ? s : "");
+}
+
+err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan,
+                               err_info *e)
+{
+    json_t *sides = json_object_get(doc, "sides");
+    json_t *opts = json_object_get(doc, "options");
+    size_t s, i;
+    err_code rc;
+
+    memset(plan, 0, sizeof *plan);
+    scrud_options_default(&plan->in.options);
+    if (!json_is_object(opts) || json_array_size(sides) != 2)
+        return err_set(e, ERR_INTERNAL, NULL, "the stored input is malformed");
+    if ((rc = scrud_api_options(opts, "options", &plan->in.options, e)))
+        return rc;
+    for (s = 0; s < 2; s++) {
+        json_t *side = json_array_get(sides, s);
+        json_t *units = json_object_get(side, "units");
+        if (json_array_size(units) > SCRUD_MAX_UNITS_PER_SIDE)
+            return err_set(e, ERR_INTERNAL, NULL, "the stored input is malformed");
+        copy_opt_string(side, "name", plan->side_name[s], DB_NAME_MAX);
+        copy_opt_string(side, "side_id", plan->side_id[s], DB_ID_MAX);
+        plan->in.sides[s].modifier =
+            (int)json_integer_value(json_object_get(side, "modifier"));
+        for (i = 0; i < json_array_size(units); i++) {
+            json_t *u = json_array_get(units, i);
+            scrud_unit *su = &plan->units[s][i];
+            scrud_unit_default(su);
+            copy_opt_string(u, "name", plan->unit_name[s][i], DB_NAME_MAX);
+            copy_opt_string(u, "unit_id", plan->unit_id[s][i], DB_ID_MAX);
+#define GET(field, key) su->field = (int)json_integer_value(json_object_get(u, key))
+            GET(quality, "quality");
+            GET(defeat_penalty, "defeat_penalty");
+            GET(fatigue_penalty, "fatigue_penalty");
+            GET(faces, "faces");
+            GET(modifier, "modifier");
+#undef GET
+            su->is_reserve = json_is_true(json_object_get(u, "reserve"));
+        }
+        plan->in.sides[s].units = plan->units[s];
+        plan->in.sides[s].n_units = json_array_size(units);
+    }
+    return scrud_validate(&plan->in, e);
+}
+
+static json_t *id_or_null(const char *id)
+{
+    return id[0] ? json_string(id) : json_null();
+}
+
+static json_t *unit_json(const scrud_plan *plan, const scrud_result *res,
+                         int s, int i)
+{
+    const scrud_unit *u = &plan->units[s][i];
+    const scrud_unit_result *r = &res->units[s][i];
+
+    return json_pack(
+        "{s:s, s:o, s:b, s:i, s:i, s:o, s:i, s:i, s:b,"
+        " s:{s:i, s:i}, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i}, s:o}",
+        "unit", plan->unit_name[s][i], "unit_id",
+        id_or_null(plan->unit_id[s][i]), "reserve", u->is_reserve, "natural",
+        r->natural, "score", r->score, "rank",
+        r->rank >= 0 ? json_integer(r->rank + 1) : json_null(),
+        "reserve_bonus", r->reserve_bonus, "defeats", r->defeats,
+        "heavy_fighting", r->is_heavy_fighting, "penalties_added", "defeat",
+        r->defeat_penalty_added, "fatigue", r->fatigue_penalty_added, "before",
+        "defeat_penalty", u->defeat_penalty, "fatigue_penalty",
+        u->fatigue_penalty, "modifier", r->modifier_before, "after",
+        "defeat_penalty", r->defeat_penalty, "fatigue_penalty",
+        r->fatigue_penalty, "modifier", r->modifier_after, "eliminated",
+        r->eliminated == SCRUD_ELIM_NONE
+            ? json_null()
+            : json_string(scrud_elimination_name(r->eliminated)));
+}
+
+static json_t *side_json(const scrud_plan *plan, const scrud_result *res,
+                         int s)
+{
+    json_t *lined = json_array(), *units = json_array(), *elim = json_array();
+    size_t k, i;
+
+    for (k = 0; k < res->n_line_up[s]; k++) {
+        int u = res->line_up[s][k];
+        json_array_append_new(
+            lined, json_pack("{s:s, s:o, s:i, s:i}", "unit",
+                             plan->unit_name[s][u], "unit_id",
+                             id_or_null(plan->unit_id[s][u]), "natural",
+                             res->units[s][u].natural, "score",
+                             res->units[s][u].score));
+    }
+    for (i = 0; i < plan->in.sides[s].n_units; i++)
+        json_array_append_new(units, unit_json(plan, res, s, (int)i));
+    for (k = 0; k < res->n_eliminated[s]; k++) {
+        int u = res->eliminated[s][k];
+        json_array_append_new(
+            elim, json_pack("{s:s, s:o, s:s}", "unit", plan->unit_name[s][u],
+                            "unit_id", id_or_null(plan->unit_id[s][u]),
+                            "reason",
+                            scrud_elimination_name(res->units[s][u].eliminated)));
+    }
+    return json_pack("{s:s, s:o, s:i, s:i, s:o, s:o, s:o}", "name",
+                     plan->side_name[s], "side_id",
+                     id_or_null(plan->side_id[s]), "modifier",
+                     plan->in.sides[s].modifier, "defeats_suffered",
+                     res->defeats[s], "lined_up", lined, "units", units,
+                     "eliminated", elim);
+}
+
+json_t *scrud_api_outcome_json(const scrud_plan *plan, const scrud_result *res)
+{
+    json_t *pairs = json_array(), *extra = json_array();
+    size_t k;
+
+    for (k = 0; k < res->n_pairs; k++) {
+        const scrud_pair *p = &res->pairs[k];
+        json_array_append_new(
+            pairs, json_pack("{s:s, s:s, s:i, s:i, s:s}", "first",
+                             plan->unit_name[0][p->unit[0]], "second",
+                             plan->unit_name[1][p->unit[1]], "first_score",
+                             p->score[0], "second_score", p->score[1],
+                             "winner", scrud_winner_name(p->winner)));
+    }
+    for (k = 0; k < res->n_extra; k++) {
+        const scrud_extra_die *x = &res->extra[k];
+        const scrud_unit_result *r = &res->units[x->side][x->unit];
+        json_array_append_new(
+            extra, json_pack("{s:i, s:s, s:i, s:i, s:o, s:s}", "side", x->side,
+                             "unit", plan->unit_name[x->side][x->unit],
+                             "score", r->score, "natural", r->natural,
+                             "defeated",
+                             x->target >= 0
+                                 ? json_string(
+                                       plan->unit_name[1 - x->side][x->target])
+                                 : json_null(),
+                             "result", x->target >= 0 ? "defeat" : "ignored"));
+    }
+    return json_pack("{s:[o, o], s:o, s:o}", "sides", side_json(plan, res, 0),
+                     side_json(plan, res, 1), "pairs", pairs, "extra", extra);
+}
+
+/* Appends printf output to a growing buffer. */
+typedef struct buf {
+    char *s;
+    size_t len, cap;
+    bool is_failed;
+} buf;
+
+static void bprintf(buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void bprintf(buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (b->is_failed)
+        return;
+    for (;;) {
+        size_t room = b->cap - b->len;
+        va_start(ap, fmt);
+        n = vsnprintf(b->s ? b->s + b->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->is_failed = true;
+            return;
+        }
+        if ((size_t)n < room) {
+            b->len += (size_t)n;
+            return;
+        }
+        {
+            size_t cap = (b->cap + (size_t)n + 1) * 2;
+            char *s = realloc(b->s, cap);
+            if (s == NULL) {
+                b->is_failed = true;
+                return;
+            }
+            b->s = s;
+            b->cap = cap;
+        }
+    }
+}
+
+char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
+                         const char *dice_note)
+{
+    buf b = {0};
+    size_t k;
+    int s;
+
+    bprintf(&b, "**SCRUD: %s vs %s**\n", plan->side_name[0],
+            plan->side_name[1]);
+    for (s = 0; s < 2; s++) {
+        bprintf(&b, "%s lined up:", plan->side_name[s]);
+        for (k = 0; k < res->n_line_up[s]; k++) {
+            int u = res->line_up[s][k];
+            bprintf(&b, " %s %d", plan->unit_name[s][u],
+                    res->units[s][u].score);
+        }
+        bprintf(&b, "\n");
+    }
+    for (k = 0; k < res->n_pairs; k++) {
+        const scrud_pair *p = &res->pairs[k];
+        bprintf(&b, "- %s %d vs %s %d: %s\n", plan->unit_name[0][p->unit[0]],
+                p->score[0], plan->unit_name[1][p->unit[1]], p->score[1],
+                p->winner == SCRUD_TIE ? "tie"
+                : p->winner == SCRUD_FIRST ? plan->unit_name[0][p->unit[0]]
+                                           : plan->unit_name[1][p->unit[1]]);
+    }
+    for (k = 0; k < res->n_extra; k++) {
+        const scrud_extra_die *x = &res->extra[k];
+        if (x->target >= 0)
+            bprintf(&b, "- extra die %s defeats %s\n",
+                    plan->unit_name[x->side][x->unit],
+                    plan->unit_name[1 - x->side][x->target]);
+    }
+    for (s = 0; s < 2; s++) {
+        bprintf(&b, "**%s**: %d defeat%s", plan->side_name[s], res->defeats[s],
+                res->defeats[s] == 1 ? "" : "s");
+        for (k = 0; k < res->n_eliminated[s]; k++) {
+            int u = res->eliminated[s][k];
+            bprintf(&b, "%s%s eliminated (%s)", k ? ", " : "; ",
+                    plan->unit_name[s][u],
+                    res->units[s][u].eliminated == SCRUD_ELIM_THRESHOLD
+                        ? "below the threshold"
+                        : "three defeats");
+        }
+        bprintf(&b, "\n");
+    }
+    bprintf(&b, "_Dice: %s._\n", dice_note);
+    if (b.is_failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+char *scrud_api_summary(const scrud_plan *plan, const scrud_result *res)
+{
+    buf b = {0};
+    size_t k;
+    int s, n_elim = 0;
+
+    bprintf(&b, "%s vs %s: %d and %d defeats", plan->side_name[0],
+            plan->side_name[1], res->defeats[0], res->defeats[1]);
+    for (s = 0; s < 2; s++)
+        for (k = 0; k < res->n_eliminated[s]; k++)
+            bprintf(&b, "%s%s", n_elim++ ? ", " : "; eliminated: ",
+                    plan->unit_name[s][res->eliminated[s][k]]);
+    if (b.is_failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}

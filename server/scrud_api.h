@@ -1,0 +1,73 @@
+/*
+ * scrud_api.h: SCRUD between JSON and core: options, combat requests
+ * (campaign and one-off), the report and its Markdown summary.
+ */
+#ifndef UMPIRE_SCRUD_API_H
+#define UMPIRE_SCRUD_API_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "dice.h"
+#include "err.h"
+#include "scrud.h"
+#include "store.h"
+
+/* Applies the fields present in obj (at path) onto o. */
+err_code scrud_api_options(const json_t *obj, const char *path,
+                           scrud_options *o, err_info *e);
+/* A new JSON object of every option. */
+json_t *scrud_api_options_json(const scrud_options *o);
+
+/* Everything a SCRUD combat needs besides its dice. */
+typedef struct scrud_plan {
+    scrud_input in;
+    scrud_unit units[2][SCRUD_MAX_UNITS_PER_SIDE];
+    char side_name[2][DB_NAME_MAX];
+    char side_id[2][DB_ID_MAX];                      /* "" one-off */
+    char unit_ref[2][SCRUD_MAX_UNITS_PER_SIDE][DB_NAME_MAX]; /* as asked */
+    char unit_name[2][SCRUD_MAX_UNITS_PER_SIDE][DB_NAME_MAX];
+    char unit_id[2][SCRUD_MAX_UNITS_PER_SIDE][DB_ID_MAX];    /* "" one-off */
+    bool has_die[2][SCRUD_MAX_UNITS_PER_SIDE];
+    int die[2][SCRUD_MAX_UNITS_PER_SIDE];
+    json_t *options; /* the request's options object (a reference) or NULL */
+} scrud_plan;
+
+/*
+ * Parses a combat request body into plan.  is_campaign: sides name campaign
+ * sides and units by reference ("side", "unit"); otherwise units are
+ * inline.  is_entered says whether every unit must carry "die".  Unit
+ * state of campaign units is filled later by scrud_api_bind_units.
+ */
+err_code scrud_api_parse_sides(const json_t *body, bool is_campaign,
+                               bool is_entered, scrud_plan *plan,
+                               err_info *e);
+
+/* Campaign combats: looks up sides and units (in c, inside the write
+ * transaction) and fills their current state into plan. */
+err_code scrud_api_bind_units(sqlite3 *c, const char *campaign_id,
+                              scrud_plan *plan, err_info *e);
+
+/* The entered dice in draw order into values (2 * max); *n their count. */
+void scrud_api_entered_values(const scrud_plan *plan, int *values, size_t *n);
+
+/* The stored input document: inline units with their state before, the
+ * resolved options (replay parses it back with scrud_api_parse_input). */
+json_t *scrud_api_input_json(const scrud_plan *plan);
+err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan,
+                               err_info *e);
+
+/* The outcome part of the report: "sides", "pairs", "extra" (new). */
+json_t *scrud_api_outcome_json(const scrud_plan *plan,
+                               const scrud_result *res);
+
+/* The Markdown summary (new string, free()). dice_note says how the dice
+ * were produced, e.g. "entered at the table". */
+char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
+                         const char *dice_note);
+
+/* A one-line summary for combat lists (new string, free()). */
+char *scrud_api_summary(const scrud_plan *plan, const scrud_result *res);
+
+#endif
