@@ -64,7 +64,7 @@ $(DEPS_STAMP): deploy/install-deps.sh
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter tests/%,$<),$(CHECK_CFLAGS)) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter tests/%,$<),-Itests -Itests/server $(CHECK_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(BUILD)/umpire: $(LIB_OBJ) $(MAIN_OBJ)
 	@$(if $(Q),echo "  LD      $@")

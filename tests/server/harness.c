@@ -1,0 +1,274 @@
+#define _GNU_SOURCE /* vasprintf */
+/*
+ * harness.c: test server and HTTP client; see harness.h.
+ */
+#include "harness.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+test_server *ts_start_with(size_t body_limit)
+{
+    test_server *ts = calloc(1, sizeof *ts);
+    server_config cfg;
+    err_info e;
+
+    ck_assert_ptr_nonnull(ts);
+    snprintf(ts->dir, sizeof ts->dir, "/tmp/umpire-test-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(ts->dir));
+    snprintf(ts->db_path, sizeof ts->db_path, "%s/umpire.db", ts->dir);
+    server_config_default(&cfg);
+    cfg.port = 0;
+    cfg.db_path = ts->db_path;
+    cfg.access_log = "off";
+    cfg.body_limit = body_limit;
+    err_clear(&e);
+    if (server_start(&cfg, &ts->srv, &e) != ERR_OK)
+        ck_abort_msg("server_start: %s", e.message);
+    ts->port = server_port(ts->srv);
+    ck_assert_int_gt(ts->port, 0);
+    return ts;
+}
+
+test_server *ts_start(void)
+{
+    return ts_start_with(64 * 1024);
+}
+
+void ts_stop(test_server *ts)
+{
+    char path[192];
+
+    if (ts == NULL)
+        return;
+    server_stop(ts->srv);
+    snprintf(path, sizeof path, "%s/umpire.db", ts->dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/umpire.db-wal", ts->dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/umpire.db-shm", ts->dir);
+    unlink(path);
+    rmdir(ts->dir);
+    free(ts);
+}
+
+void http_resp_cleanup(http_resp *r)
+{
+    if (r == NULL)
+        return;
+    free(r->body);
+    json_decref(r->json);
+    memset(r, 0, sizeof *r);
+}
+
+static void header_value(const char *headers, const char *name, char *out,
+                         size_t n)
+{
+    const char *p = headers;
+    size_t len = strlen(name);
+
+    out[0] = '\0';
+    while ((p = strchr(p, '\n')) != NULL) {
+        p++;
+        if (strncasecmp(p, name, len) == 0 && p[len] == ':') {
+            const char *v = p + len + 1, *end;
+            while (*v == ' ')
+                v++;
+            end = strpbrk(v, "\r\n");
+            snprintf(out, n, "%.*s", (int)(end ? end - v : (long)strlen(v)),
+                     v);
+            return;
+        }
+    }
+}
+
+int ts_raw(test_server *ts, const char *raw, size_t len, http_resp *out)
+{
+    struct sockaddr_in a;
+    char *buf = NULL, *body;
+    size_t n = 0, cap = 0;
+    ssize_t got;
+    int fd;
+
+    memset(out, 0, sizeof *out);
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)ts->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    while (len > 0) {
+        ssize_t w = send(fd, raw, len, MSG_NOSIGNAL);
+        if (w <= 0)
+            break; /* the server may answer before reading everything */
+        raw += w;
+        len -= (size_t)w;
+    }
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            buf = realloc(buf, cap);
+            ck_assert_ptr_nonnull(buf);
+        }
+        got = recv(fd, buf + n, cap - n - 1, 0);
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
+    if (buf == NULL || n == 0) {
+        free(buf);
+        return -1;
+    }
+    buf[n] = '\0';
+    if (sscanf(buf, "HTTP/1.%*d %d", &out->status) != 1) {
+        free(buf);
+        return -1;
+    }
+    body = strstr(buf, "\r\n\r\n");
+    if (body) {
+        *body = '\0';
+        body += 4;
+    } else {
+        body = buf + n;
+    }
+    header_value(buf, "Content-Type", out->content_type,
+                 sizeof out->content_type);
+    header_value(buf, "Location", out->location, sizeof out->location);
+    header_value(buf, "Allow", out->allow, sizeof out->allow);
+    out->body = strdup(body);
+    out->json = out->body[0] ? json_loads(out->body, 0, NULL) : NULL;
+    free(buf);
+    return 0;
+}
+
+int ts_request(test_server *ts, const char *method, const char *path,
+               const char *token, const char *body, http_resp *out)
+{
+    size_t blen = body ? strlen(body) : 0;
+    size_t cap = blen + strlen(path) + 512;
+    char *req = malloc(cap);
+    int n, rc;
+
+    ck_assert_ptr_nonnull(req);
+    n = snprintf(req, cap,
+                 "%s %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                 "%s%s%s%s"
+                 "Content-Length: %zu\r\n\r\n",
+                 method, path, token ? "Authorization: Bearer " : "",
+                 token ? token : "", token ? "\r\n" : "",
+                 body ? "Content-Type: application/json\r\n" : "", blen);
+    if (body)
+        memcpy(req + n, body, blen);
+    rc = ts_raw(ts, req, (size_t)n + blen, out);
+    free(req);
+    return rc;
+}
+
+json_t *ts_call(test_server *ts, int expect_status, const char *method,
+                const char *path, const char *token, const char *body_fmt,
+                ...)
+{
+    char *body = NULL;
+    http_resp r;
+    json_t *j;
+    va_list ap;
+
+    if (body_fmt) {
+        va_start(ap, body_fmt);
+        ck_assert_int_ge(vasprintf(&body, body_fmt, ap), 0);
+        va_end(ap);
+    }
+    ck_assert_int_eq(ts_request(ts, method, path, token, body, &r), 0);
+    if (r.status != expect_status)
+        ck_abort_msg("%s %s: expected %d, got %d: %s", method, path,
+                     expect_status, r.status, r.body);
+    free(body);
+    j = r.json;
+    r.json = NULL;
+    http_resp_cleanup(&r);
+    return j;
+}
+
+void ts_campaign(test_server *ts, test_campaign *c, const char *options_json,
+                 const char *const sides[])
+{
+    char list[512] = "";
+    json_t *j, *js;
+    int i;
+
+    memset(c, 0, sizeof *c);
+    for (i = 0; sides[i]; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list),
+                 "%s{\"name\":\"%s\"}", i ? "," : "", sides[i]);
+    if (options_json)
+        j = ts_call(ts, 201, "POST", "/v1/campaigns", NULL,
+                    "{\"name\":\"test\",\"sides\":[%s],\"options\":{"
+                    "\"scrud\":%s}}",
+                    list, options_json);
+    else
+        j = ts_call(ts, 201, "POST", "/v1/campaigns", NULL,
+                    "{\"name\":\"test\",\"sides\":[%s]}", list);
+    snprintf(c->id, sizeof c->id, "%s",
+             json_string_value(json_object_get(j, "id")));
+    snprintf(c->umpire, sizeof c->umpire, "%s",
+             json_string_value(json_object_get(j, "umpire_token")));
+    js = json_object_get(j, "sides");
+    c->n_sides = (int)json_array_size(js);
+    for (i = 0; i < c->n_sides && i < 4; i++) {
+        json_t *s = json_array_get(js, (size_t)i);
+        snprintf(c->player[i], sizeof c->player[i], "%s",
+                 json_string_value(json_object_get(s, "player_token")));
+        snprintf(c->side_id[i], sizeof c->side_id[i], "%s",
+                 json_string_value(json_object_get(s, "id")));
+    }
+    json_decref(j);
+}
+
+void ts_unit(test_server *ts, const test_campaign *c, const char *name,
+             const char *side, int quality, int faces, char *id_out)
+{
+    char path[128];
+    json_t *j;
+
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units", c->id);
+    j = ts_call(ts, 201, "POST", path, c->umpire,
+                "{\"name\":\"%s\",\"side\":\"%s\",\"scrud\":{\"quality\":%d,"
+                "\"faces\":%d}}",
+                name, side, quality, faces);
+    if (id_out)
+        snprintf(id_out, 64, "%s", json_string_value(json_object_get(j, "id")));
+    json_decref(j);
+}
+
+const char *ts_vectors_dir(void)
+{
+    const char *d = getenv("UMPIRE_TEST_VECTORS");
+
+    return d && d[0] ? d : "tests/vectors";
+}
+
+json_t *ts_load_vector(const char *file)
+{
+    char path[512];
+    json_error_t jerr;
+    json_t *j;
+
+    snprintf(path, sizeof path, "%s/%s", ts_vectors_dir(), file);
+    j = json_load_file(path, 0, &jerr);
+    if (j == NULL)
+        ck_abort_msg("cannot load %s: %s", path, jerr.text);
+    return j;
+}

@@ -1,0 +1,348 @@
+/*
+ * test_http.c: server/http.c and server/router.c through real HTTP: the
+ * service routes, router errors (404, 405 with Allow), body limits (413),
+ * media types (415), malformed JSON, keep-alive, many concurrent durable
+ * combats sharing commits, and a graceful stop with requests in flight.
+ */
+#define _GNU_SOURCE
+#include "harness.h"
+#include "suites.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const small_combat =
+    "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"a1\"},{\"name\":"
+    "\"a2\",\"quality\":1}]},{\"name\":\"b\",\"units\":[{\"name\":\"b1\"}]}]}";
+
+static void assert_problem(const http_resp *r, int status, const char *code)
+{
+    ck_assert_int_eq(r->status, status);
+    ck_assert_str_eq(r->content_type, "application/problem+json");
+    ck_assert_ptr_nonnull(r->json);
+    ck_assert_int_eq(json_integer_value(json_object_get(r->json, "status")),
+                     status);
+    ck_assert_str_eq(json_string_value(json_object_get(r->json, "code")),
+                     code);
+    ck_assert_ptr_nonnull(json_string_value(json_object_get(r->json, "title")));
+    ck_assert_ptr_nonnull(
+        json_string_value(json_object_get(r->json, "detail")));
+    ck_assert(strncmp(json_string_value(json_object_get(r->json, "type")),
+                      "urn:umpire:problem:", 19) == 0);
+}
+
+START_TEST(test_health_and_systems)
+{
+    test_server *ts = ts_start();
+    json_t *h = ts_call(ts, 200, "GET", "/health", NULL, NULL);
+    json_t *s = ts_call(ts, 200, "GET", "/v1/systems", NULL, NULL);
+    json_t *first = json_array_get(json_object_get(s, "items"), 0);
+
+    ck_assert_str_eq(json_string_value(json_object_get(h, "status")), "ok");
+    ck_assert_int_ge(
+        json_integer_value(json_object_get(h, "schema_version")), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(first, "name")),
+                     "scrud");
+    json_decref(h);
+    json_decref(s);
+    ts_stop(ts);
+}
+END_TEST
+
+START_TEST(test_unknown_route_is_404)
+{
+    test_server *ts = ts_start();
+    static const char *const paths[] = {"/", "/v2/campaigns", "/v1/campaign",
+                                        "/v1/campaigns/x/units/y/z",
+                                        "/v1/combats/", "/health/more"};
+    size_t i;
+
+    for (i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        http_resp r;
+        ck_assert_int_eq(ts_request(ts, "GET", paths[i], NULL, NULL, &r), 0);
+        assert_problem(&r, 404, "no_such_route");
+        http_resp_cleanup(&r);
+    }
+    ts_stop(ts);
+}
+END_TEST
+
+START_TEST(test_wrong_method_is_405_with_allow)
+{
+    test_server *ts = ts_start();
+    http_resp r;
+
+    ck_assert_int_eq(ts_request(ts, "DELETE", "/v1/campaigns", NULL, NULL, &r),
+                     0);
+    assert_problem(&r, 405, "method_not_allowed");
+    ck_assert_str_eq(r.allow, "POST");
+    http_resp_cleanup(&r);
+    ck_assert_int_eq(ts_request(ts, "PUT", "/v1/campaigns/c/units/u", NULL,
+                                "{}", &r),
+                     0);
+    assert_problem(&r, 405, "method_not_allowed");
+    ck_assert_str_eq(r.allow, "GET, PATCH");
+    http_resp_cleanup(&r);
+    ts_stop(ts);
+}
+END_TEST
+
+START_TEST(test_body_over_limit_is_413_and_changes_nothing)
+{
+    test_server *ts = ts_start_with(2048);
+    char *big = malloc(8192);
+    http_resp r;
+    json_t *list;
+    test_campaign c;
+    static const char *const sides[] = {"a", "b", NULL};
+    char path[128];
+
+    ck_assert_ptr_nonnull(big);
+    ts_campaign(ts, &c, NULL, sides);
+    /* A valid unit body padded past the limit with a long note. */
+    snprintf(big, 8192, "{\"name\":\"u\",\"side\":\"a\",\"note\":\"%0*d\"}",
+             4000, 0);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units", c.id);
+    ck_assert_int_eq(ts_request(ts, "POST", path, c.umpire, big, &r), 0);
+    assert_problem(&r, 413, "body_too_large");
+    ck_assert_ptr_nonnull(strstr(
+        json_string_value(json_object_get(r.json, "detail")), "2048"));
+    http_resp_cleanup(&r);
+    list = ts_call(ts, 200, "GET", path, c.umpire, NULL);
+    ck_assert_int_eq(json_array_size(json_object_get(list, "items")), 0);
+    json_decref(list);
+    free(big);
+    ts_stop(ts);
+}
+END_TEST
+
+START_TEST(test_chunked_body_over_limit_is_413)
+{
+    test_server *ts = ts_start_with(1024);
+    char req[4096];
+    int n = snprintf(req, sizeof req,
+                     "POST /v1/combats/scrud HTTP/1.1\r\nHost: x\r\n"
+                     "Content-Type: application/json\r\n"
+                     "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                     "800\r\n%0*d\r\n0\r\n\r\n",
+                     2048, 0);
+    http_resp r;
+
+    ck_assert_int_eq(ts_raw(ts, req, (size_t)n, &r), 0);
+    assert_problem(&r, 413, "body_too_large");
+    http_resp_cleanup(&r);
+    ts_stop(ts);
+}
+END_TEST
+
+START_TEST(test_non_json_media_type_is_415)
+{
+    test_server *ts = ts_start();
+    const char *req = "POST /v1/campaigns HTTP/1.1\r\nHost: x\r\n"
+                      "Content-Type: text/plain\r\nContent-Length: 2\r\n"
+                      "Connection: close\r\n\r\n{}";
+    http_resp r;
+
+    ck_assert_int_eq(ts_raw(ts, req, strlen(req), &r), 0);
+    assert_problem(&r, 415, "unsupported_media_type");
+    http_resp_cleanup(&r);
+    ts_stop(ts);
+}
+END_TEST
+
+START_TEST(test_malformed_json_is_400)
+{
+    test_server *ts = ts_start();
+    static const char *const bodies[] = {"{", "{\"name\": }", "nope", "",
+                                         "{\"a\":1,\"a\":2}"};
+    size_t i;
+
+    for (i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        http_resp r;
+        ck_assert_int_eq(
+            ts_request(ts, "POST", "/v1/combats/scrud", NULL, bodies[i], &r),
+            0);
+        assert_problem(&r, 400, "invalid_json");
+        http_resp_cleanup(&r);
+    }
+    ts_stop(ts);
+}
+END_TEST
+
+START_TEST(test_keep_alive_serves_two_requests)
+{
+    test_server *ts = ts_start();
+    const char *req = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+                      "GET /v1/systems HTTP/1.1\r\nHost: x\r\n"
+                      "Connection: close\r\n\r\n";
+    http_resp r;
+
+    ck_assert_int_eq(ts_raw(ts, req, strlen(req), &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    /* The second response follows the first on the same connection. */
+    ck_assert_ptr_nonnull(strstr(r.body, "HTTP/1.1 200"));
+    ck_assert_ptr_nonnull(strstr(r.body, "scrud"));
+    http_resp_cleanup(&r);
+    ts_stop(ts);
+}
+END_TEST
+
+typedef struct load {
+    test_server *ts;
+    int n_requests;
+    atomic_int n_created;
+    atomic_int n_failed;
+    atomic_int n_unreachable;
+    char (*ids)[64];
+    atomic_int n_ids;
+    bool is_until_refused;
+} load;
+
+static void *post_combats(void *arg)
+{
+    load *l = arg;
+    int i;
+
+    for (i = 0; l->is_until_refused || i < l->n_requests; i++) {
+        http_resp r;
+        if (ts_request(l->ts, "POST", "/v1/combats/scrud", NULL, small_combat,
+                       &r) != 0) {
+            atomic_fetch_add(&l->n_unreachable, 1);
+            if (l->is_until_refused)
+                break;
+            continue;
+        }
+        if (r.status == 201) {
+            int k = atomic_fetch_add(&l->n_ids, 1);
+            atomic_fetch_add(&l->n_created, 1);
+            if (k < 4096)
+                snprintf(l->ids[k], 64, "%s",
+                         json_string_value(json_object_get(r.json, "id")));
+        } else {
+            atomic_fetch_add(&l->n_failed, 1);
+        }
+        http_resp_cleanup(&r);
+        if (l->is_until_refused && i > 2000)
+            break;
+    }
+    return NULL;
+}
+
+START_TEST(test_concurrent_combats_share_commits)
+{
+    test_server *ts = ts_start();
+    pthread_t th[16];
+    load l;
+    unsigned long n_jobs, n_commits;
+    int i;
+
+    memset(&l, 0, sizeof l);
+    l.ts = ts;
+    l.n_requests = 25;
+    l.ids = calloc(4096, sizeof *l.ids);
+    for (i = 0; i < 16; i++)
+        pthread_create(&th[i], NULL, post_combats, &l);
+    for (i = 0; i < 16; i++)
+        pthread_join(th[i], NULL);
+    ck_assert_int_eq(atomic_load(&l.n_created), 16 * 25);
+    ck_assert_int_eq(atomic_load(&l.n_failed), 0);
+    db_writer_stats(server_db(ts->srv), &n_jobs, &n_commits);
+    ck_assert_uint_eq(n_jobs, 16 * 25);
+    /* Requests arriving together share a commit. */
+    ck_assert_uint_lt(n_commits, n_jobs);
+    /* Every id answered is readable, with its rolls. */
+    for (i = 0; i < 16 * 25; i += 37) {
+        char path[128];
+        json_t *j;
+        snprintf(path, sizeof path, "/v1/combats/%s", l.ids[i]);
+        j = ts_call(ts, 200, "GET", path, NULL, NULL);
+        ck_assert_int_eq(json_array_size(json_object_get(j, "rolls")), 3);
+        json_decref(j);
+    }
+    free(l.ids);
+    ts_stop(ts);
+}
+END_TEST
+
+static int count_combat(sqlite3 *conn, const char *id)
+{
+    sqlite3_stmt *st;
+    int n = -1;
+
+    sqlite3_prepare_v2(conn, "SELECT count(*) FROM combats WHERE id = ?", -1,
+                       &st, NULL);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+START_TEST(test_graceful_stop_keeps_every_answered_combat)
+{
+    test_server *ts = ts_start();
+    char db_path[128], wal[160];
+    pthread_t th[8];
+    sqlite3 *conn;
+    sqlite3_stmt *st;
+    struct stat sb;
+    load l;
+    int i;
+
+    memset(&l, 0, sizeof l);
+    l.ts = ts;
+    l.is_until_refused = true;
+    l.ids = calloc(4096, sizeof *l.ids);
+    for (i = 0; i < 8; i++)
+        pthread_create(&th[i], NULL, post_combats, &l);
+    usleep(300 * 1000);
+    snprintf(db_path, sizeof db_path, "%s", ts->db_path);
+    server_stop(ts->srv); /* what SIGTERM does */
+    ts->srv = NULL;
+    for (i = 0; i < 8; i++)
+        pthread_join(th[i], NULL);
+    ck_assert_int_gt(atomic_load(&l.n_created), 0);
+    ck_assert_int_eq(atomic_load(&l.n_failed), 0);
+    /* The database closed cleanly: checkpointed, and every combat a client
+     * was told about is there. */
+    snprintf(wal, sizeof wal, "%s-wal", db_path);
+    ck_assert(stat(wal, &sb) != 0 || sb.st_size == 0);
+    ck_assert_int_eq(sqlite3_open_v2(db_path, &conn, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    for (i = 0; i < atomic_load(&l.n_ids) && i < 4096; i++)
+        ck_assert_int_eq(count_combat(conn, l.ids[i]), 1);
+    sqlite3_prepare_v2(conn, "PRAGMA integrity_check", -1, &st, NULL);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "ok");
+    sqlite3_finalize(st);
+    sqlite3_close(conn);
+    free(l.ids);
+    ts_stop(ts);
+}
+END_TEST
+
+Suite *suite_http(void)
+{
+    Suite *s = suite_create("http");
+    TCase *tc = tcase_create("server");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_health_and_systems);
+    tcase_add_test(tc, test_unknown_route_is_404);
+    tcase_add_test(tc, test_wrong_method_is_405_with_allow);
+    tcase_add_test(tc, test_body_over_limit_is_413_and_changes_nothing);
+    tcase_add_test(tc, test_chunked_body_over_limit_is_413);
+    tcase_add_test(tc, test_non_json_media_type_is_415);
+    tcase_add_test(tc, test_malformed_json_is_400);
+    tcase_add_test(tc, test_keep_alive_serves_two_requests);
+    tcase_add_test(tc, test_concurrent_combats_share_commits);
+    tcase_add_test(tc, test_graceful_stop_keeps_every_answered_combat);
+    suite_add_tcase(s, tc);
+    return s;
+}
