@@ -12,6 +12,7 @@
 #include "migrations.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,8 @@ struct db {
     db_job *head, *tail;
     bool is_stopping;
     bool is_running;
-    unsigned long n_jobs, n_commits;
+    atomic_ulong n_jobs;    /* jobs run */
+    atomic_ulong n_commits; /* batches committed */
 };
 
 err_code db_fail(sqlite3 *conn, err_info *e, const char *what)
@@ -179,6 +181,15 @@ static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
     }
     sqlite3_busy_timeout(conn, 5000);
     sqlite3_extended_result_codes(conn, 1);
+    /* Refuse a newer schema before changing anything in the file. */
+    if (is_writer && user_version(conn) > db_n_migrations_known) {
+        err_set(e, ERR_DB, "db",
+                "the database has schema version %d, newer than this "
+                "build's %d",
+                user_version(conn), db_n_migrations_known);
+        sqlite3_close(conn);
+        return ERR_DB;
+    }
     if (is_writer &&
         (exec(conn, "PRAGMA journal_mode = WAL", e) != ERR_OK ||
          exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
@@ -222,16 +233,18 @@ static void run_batch(db *d, db_job *jobs)
     }
     if (batch_rc == ERR_OK && exec(d->writer, "COMMIT", &e) != ERR_OK) {
         exec(d->writer, "ROLLBACK", NULL);
+        batch_rc = ERR_DB;
         for (i = 0; i < n; i++)
             if (rcs[i] == ERR_OK) {
                 rcs[i] = ERR_DB;
                 errs[i] = e;
             }
     }
-    d->n_commits++;
+    if (batch_rc == ERR_OK)
+        atomic_fetch_add(&d->n_commits, 1);
     for (j = jobs, i = 0; j != NULL; i++) {
         db_job *next = j->next;
-        d->n_jobs++;
+        atomic_fetch_add(&d->n_jobs, 1);
         j->done(j->arg, rcs[i], &errs[i]);
         free(j);
         j = next;
@@ -293,7 +306,7 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
     if (open_conn(path, true, &d->writer, e) != ERR_OK ||
         migrate(d->writer, e) != ERR_OK) {
         db_close(d);
-        return e ? e->code : ERR_DB;
+        return ERR_DB;
     }
     for (i = 0; i < d->n_readers; i++)
         if (open_conn(path, false, &d->readers[i], e) != ERR_OK) {
@@ -436,7 +449,8 @@ static void sync_done(void *arg, err_code rc, const err_info *e)
 
     pthread_mutex_lock(&w->lock);
     w->rc = rc;
-    if (rc != ERR_OK && w->e != NULL && e != NULL)
+    /* The first error wins: keep one the caller already holds. */
+    if (rc != ERR_OK && w->e != NULL && e != NULL && w->e->code == ERR_OK)
         *w->e = *e;
     w->is_done = true;
     pthread_cond_signal(&w->cond);
@@ -471,8 +485,6 @@ err_code db_write(db *d, db_job_fn run, void *arg, err_info *e)
 
 void db_writer_stats(db *d, unsigned long *n_jobs, unsigned long *n_commits)
 {
-    pthread_mutex_lock(&d->queue_lock);
-    *n_jobs = d->n_jobs;
-    *n_commits = d->n_commits;
-    pthread_mutex_unlock(&d->queue_lock);
+    *n_jobs = atomic_load(&d->n_jobs);
+    *n_commits = atomic_load(&d->n_commits);
 }

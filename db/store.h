@@ -20,7 +20,7 @@
 #include "err.h"
 #include "scrud.h"
 
-#define DB_NAME_MAX 101   /* names: campaigns <= 100 bytes, others <= 64 */
+#define DB_NAME_MAX 65 /* names are 1..64 bytes */
 #define DB_REASON_MAX 24
 
 typedef struct db_campaign {

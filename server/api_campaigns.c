@@ -225,7 +225,7 @@ void api_campaign_create(request *r)
     }
     scrud_options_default(&cn->cmp.scrud);
     if (jv_object_only(body, "", fields, &e) ||
-        jv_string(body, "", "name", true, 100, &name, &e) ||
+        jv_string(body, "", "name", true, 64, &name, &e) ||
         jv_array(body, "", "sides", true, 1, MAX_SIDES, &sides, &e) ||
         jv_object(body, "", "options", false, &opts, &e))
         goto fail;
@@ -581,16 +581,18 @@ static err_code parse_scrud_state(const json_t *obj, const char *path,
     static const char *const fields[] = {"quality", "faces", "defeat_penalty",
                                          "fatigue_penalty", NULL};
     const int lim = SCRUD_MODIFIER_LIMIT;
+    err_code rc;
 
-    if (jv_object_only(obj, path, fields, e) ||
-        jv_int(obj, path, "quality", false, -lim, lim, &u->quality, e) ||
-        jv_int(obj, path, "faces", false, RNG_FACES_MIN, RNG_FACES_MAX,
-               &u->faces, e) ||
-        jv_int(obj, path, "defeat_penalty", false, 0, lim, &u->defeat_penalty,
-               e) ||
-        jv_int(obj, path, "fatigue_penalty", false, 0, lim,
-               &u->fatigue_penalty, e))
-        return e ? e->code : ERR_INVALID;
+    if ((rc = jv_object_only(obj, path, fields, e)) ||
+        (rc = jv_int(obj, path, "quality", false, -lim, lim, &u->quality,
+                     e)) ||
+        (rc = jv_int(obj, path, "faces", false, RNG_FACES_MIN, RNG_FACES_MAX,
+                     &u->faces, e)) ||
+        (rc = jv_int(obj, path, "defeat_penalty", false, 0, lim,
+                     &u->defeat_penalty, e)) ||
+        (rc = jv_int(obj, path, "fatigue_penalty", false, 0, lim,
+                     &u->fatigue_penalty, e)))
+        return rc;
     return ERR_OK;
 }
 

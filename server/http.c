@@ -127,7 +127,8 @@ json_t *http_body_object(request *r)
                           "the request needs a JSON object body");
         return NULL;
     }
-    v = json_loadb(r->body, r->body_len, JSON_REJECT_DUPLICATES, &jerr);
+    v = json_loadb(r->body, r->body_len,
+                  JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (v == NULL) {
         snprintf(detail, sizeof detail,
                  "the body is not valid JSON: %s (line %d, column %d)",
@@ -410,7 +411,7 @@ err_code server_start(const server_config *cfg, server **out, err_info *e)
     }
     if (db_open(cfg->db_path, cfg->threads + 2, &s->db, e) != ERR_OK) {
         server_stop(s);
-        return e ? e->code : ERR_DB;
+        return ERR_DB;
     }
     flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;

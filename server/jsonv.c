@@ -184,10 +184,11 @@ err_code jv_enum(const json_t *obj, const char *path, const char *key,
 {
     char f[JV_PATH_MAX], list[160] = "";
     const char *s = NULL;
+    err_code rc;
     int i;
 
-    if (jv_string(obj, path, key, required, 64, &s, e))
-        return e ? e->code : ERR_INVALID;
+    if ((rc = jv_string(obj, path, key, required, 64, &s, e)))
+        return rc;
     if (s == NULL)
         return ERR_OK;
     for (i = 0; choices[i]; i++) {

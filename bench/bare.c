@@ -1,0 +1,137 @@
+/*
+ * bare.c: the baseline of `make bench`: a libmicrohttpd server that answers
+ * every request with the same small JSON body and does nothing else.
+ *
+ *   bench-bare PORT [THREADS]
+ *
+ * PORT 0 takes any free port.  Once listening it prints one line,
+ * "bench-bare listening on http://127.0.0.1:PORT", on stdout, then nothing
+ * per request; SIGTERM or SIGINT stops it cleanly.
+ *
+ * It is configured like the real server (server/http.c) so that the ratio
+ * of the two measures umpire's own work, not a different setup: internal
+ * polling thread with a pool of THREADS (2), epoll (MHD_USE_AUTO),
+ * suspend/resume and inter-thread communication enabled, the same timeout,
+ * connection limit and per-connection memory, the same response headers,
+ * and the response queued on the second call of the access handler, not
+ * the first (queueing on the first makes libmicrohttpd close the connection:
+ * see shared/PERF.md).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <microhttpd.h>
+
+static const char BODY[] = "{\"status\":\"ok\"}";
+
+/* The one response, shared by every request (libmicrohttpd counts its
+ * references; it never changes). */
+static struct MHD_Response *response;
+
+/* Distinct from NULL: marks a connection whose first call has been seen. */
+static int seen;
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
+                                  const char *url, const char *method,
+                                  const char *version, const char *upload,
+                                  size_t *upload_size, void **con_cls)
+{
+    (void)cls;
+    (void)url;
+    (void)method;
+    (void)version;
+    (void)upload;
+    if (*con_cls == NULL) {
+        *con_cls = &seen;
+        return MHD_YES;
+    }
+    if (*upload_size > 0) {
+        *upload_size = 0; /* a body is read and ignored */
+        return MHD_YES;
+    }
+    return MHD_queue_response(conn, MHD_HTTP_OK, response);
+}
+
+static int parse_num(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long n;
+
+    errno = 0;
+    n = strtol(s, &end, 10);
+    if (errno || end == s || *end || n < lo || n > hi)
+        return -1;
+    *out = n;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct sockaddr_in addr;
+    struct MHD_Daemon *d;
+    const union MHD_DaemonInfo *info;
+    sigset_t sigs;
+    long port, threads = 2;
+    int sig;
+
+    if (argc < 2 || argc > 3 || parse_num(argv[1], 0, 65535, &port) ||
+        (argc == 3 && parse_num(argv[2], 1, 64, &threads))) {
+        fprintf(stderr, "usage: bench-bare PORT [THREADS]\n");
+        return 2;
+    }
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons((uint16_t)port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+
+    response = MHD_create_response_from_buffer(
+        sizeof BODY - 1, (void *)BODY, MHD_RESPMEM_PERSISTENT);
+    if (response == NULL ||
+        MHD_add_response_header(response, "Content-Type",
+                                "application/json") != MHD_YES ||
+        MHD_add_response_header(response, "Cache-Control", "no-store") !=
+            MHD_YES ||
+        MHD_add_response_header(response, "X-Content-Type-Options",
+                                "nosniff") != MHD_YES) {
+        fprintf(stderr, "bench-bare: cannot build the response\n");
+        return 1;
+    }
+
+    /* Stop signals go to sigwait below, not to the daemon's threads. */
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+            MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
+        0, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, &addr,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
+        MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_CONNECTION_LIMIT,
+        1024u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
+        MHD_OPTION_END);
+    if (d == NULL) {
+        fprintf(stderr, "bench-bare: cannot listen on 127.0.0.1 port %ld\n",
+                port);
+        MHD_destroy_response(response);
+        return 1;
+    }
+    info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    printf("bench-bare listening on http://127.0.0.1:%u (%ld threads)\n",
+           info ? (unsigned)info->port : (unsigned)port, threads);
+    fflush(stdout);
+
+    sigwait(&sigs, &sig);
+    MHD_stop_daemon(d);
+    MHD_destroy_response(response);
+    return 0;
+}
