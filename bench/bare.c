@@ -91,11 +91,11 @@ int main(int argc, char **argv)
     addr.sin_port = htons((uint16_t)port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 
-    response = MHD_create_response_from_buffer(
-        sizeof BODY - 1, (void *)BODY, MHD_RESPMEM_PERSISTENT);
+    response = MHD_create_response_from_buffer(sizeof BODY - 1, (void *)BODY,
+                                               MHD_RESPMEM_PERSISTENT);
     if (response == NULL ||
-        MHD_add_response_header(response, "Content-Type",
-                                "application/json") != MHD_YES ||
+        MHD_add_response_header(response, "Content-Type", "application/json") !=
+            MHD_YES ||
         MHD_add_response_header(response, "Cache-Control", "no-store") !=
             MHD_YES ||
         MHD_add_response_header(response, "X-Content-Type-Options",
@@ -111,14 +111,14 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
-            MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
-        0, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, &addr,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
-        MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_CONNECTION_LIMIT,
-        1024u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
-        MHD_OPTION_END);
+    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+                             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
+                         0, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR,
+                         &addr, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
+                         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+                         MHD_OPTION_CONNECTION_LIMIT, 1024u,
+                         MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+                         (size_t)(128 * 1024), MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr, "bench-bare: cannot listen on 127.0.0.1 port %ld\n",
                 port);

@@ -53,6 +53,7 @@ case $WRK_THREADS in '' | *[!0-9]*) die "BENCH_WRK_THREADS must be a number" ;; 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/umpire-bench.XXXXXX") || die "mktemp failed"
 BARE_PID=""
 UMPIRE_PID=""
+WRK_PID=""
 
 stop() { # stop PID: SIGTERM, wait up to 15 s, then SIGKILL
     local pid=$1
@@ -69,6 +70,7 @@ stop() { # stop PID: SIGTERM, wait up to 15 s, then SIGKILL
 
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
+    [ -z "$WRK_PID" ] || kill -KILL "$WRK_PID" 2>/dev/null
     stop "$BARE_PID"
     stop "$UMPIRE_PID"
     BARE_PID=""
@@ -139,8 +141,12 @@ WRK_ARGS=(-t"$WRK_THREADS" -c"$CONNECTIONS" --timeout 10s --latency)
 run_wrk() {
     local name=$1 dur=$2
     shift 2
-    wrk "${WRK_ARGS[@]}" -d"$dur" "$@" >"$TMP/$name.out" 2>&1
+    # In the background so that a signal stops the script at once.
+    wrk "${WRK_ARGS[@]}" -d"$dur" "$@" >"$TMP/$name.out" 2>&1 &
+    WRK_PID=$!
+    wait "$WRK_PID"
     local rc=$?
+    WRK_PID=""
     if [ "$VERBOSE" = 1 ] || [ $rc -ne 0 ]; then
         echo "--- wrk $name (exit $rc)"
         cat "$TMP/$name.out"
@@ -179,8 +185,9 @@ field() {
         }' "$TMP/$1.out"
 }
 
+case $WARMUP in 0 | 0s) WARMUP_NOTE="no warm-up" ;; *) WARMUP_NOTE="after a -d$WARMUP warm-up" ;; esac
 echo "umpire bench: $(nproc) CPUs, $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2)," \
-    "wrk ${WRK_ARGS[*]} -d$DURATION (warm-up -d$WARMUP) on loopback"
+    "wrk ${WRK_ARGS[*]} -d$DURATION ($WARMUP_NOTE) on loopback"
 echo "  bare:   $BARE_BIN, GET / -> 200 {\"status\":\"ok\"}," \
     "$SERVER_THREADS threads"
 echo "  combat: $UMPIRE_BIN --threads $SERVER_THREADS --access-log off," \
@@ -191,11 +198,11 @@ echo "  durability: every 201 follows the commit of its combat (SQLite WAL," \
 echo
 
 status=0
-if [ "$WARMUP" != 0 ] && [ "$WARMUP" != 0s ]; then
+if [ "$WARMUP_NOTE" != "no warm-up" ]; then
     run_wrk bare-warmup "$WARMUP" "$BARE_URL" || status=1
 fi
 run_wrk bare "$DURATION" "$BARE_URL" || status=1
-if [ "$WARMUP" != 0 ] && [ "$WARMUP" != 0s ]; then
+if [ "$WARMUP_NOTE" != "no warm-up" ]; then
     run_wrk combat-warmup "$WARMUP" -s "$SCRIPT" "$UMPIRE_URL" || status=1
 fi
 run_wrk combat "$DURATION" -s "$SCRIPT" "$UMPIRE_URL" || status=1

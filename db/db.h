@@ -67,7 +67,8 @@ err_code db_write(db *d, db_job_fn run, void *arg, err_info *e);
 /* Statistics of the writer: jobs and commits so far. */
 void db_writer_stats(db *d, unsigned long *n_jobs, unsigned long *n_commits);
 
-/* A new random id "<prefix>_<24 hex digits>" into out (DB_ID_MAX bytes). */
+/* A new id "<prefix>_<24 hex digits>" into out (DB_ID_MAX bytes): the
+ * time in milliseconds (12 digits), then 48 random bits. */
 void db_new_id(const char *prefix, char out[DB_ID_MAX]);
 
 /* The current UTC time as RFC 3339 with milliseconds. */

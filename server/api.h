@@ -37,11 +37,11 @@ json_t *api_unit_state_json(const db_unit *u);
  * Records a history event of a unit (in c, inside the write transaction):
  * its state before (NULL for "created") and after, what caused it (a
  * combat id or NULL), who (token id or NULL), a note, and the unit's
- * result in a combat (stolen; NULL for none).
+ * result in a combat (a JSON document, borrowed; NULL for none).
  */
-err_code api_unit_event(sqlite3 *c, const db_unit *before,
-                        const db_unit *after, const char *kind,
-                        const char *combat_id, const char *token_id,
-                        const char *note, json_t *result, err_info *e);
+err_code api_unit_event(sqlite3 *c, const db_unit *before, const db_unit *after,
+                        const char *kind, const char *combat_id,
+                        const char *token_id, const char *note,
+                        const char *result, err_info *e);
 
 #endif

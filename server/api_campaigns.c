@@ -17,11 +17,11 @@
 
 #include <sodium.h>
 
-#define UMPIRE_VERSION "0.1.0"
-#define MAX_SIDES 16
+#define UMPIRE_VERSION         "0.1.0"
+#define MAX_SIDES              16
 #define MAX_UNITS_PER_CAMPAIGN 10000
-#define NOTE_MAX 500
-#define TOKEN_MAX 64
+#define NOTE_MAX               500
+#define TOKEN_MAX              64
 
 /* ---- helpers ---- */
 
@@ -70,13 +70,12 @@ json_t *api_unit_state_json(const db_unit *u)
 
 json_t *api_unit_json(const db_unit *u)
 {
-    return json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:b, s:o, s:o, s:o}", "id",
-                     u->id, "name", u->name, "side", "id", u->side_id, "name",
-                     u->side_name, "created_at", u->created_at, "eliminated",
-                     u->is_eliminated, "eliminated_reason",
-                     str_or_null(u->eliminated_reason), "eliminated_by",
-                     str_or_null(u->eliminated_by), "scrud",
-                     scrud_state_json(&u->scrud));
+    return json_pack(
+        "{s:s, s:s, s:{s:s, s:s}, s:s, s:b, s:o, s:o, s:o}", "id", u->id,
+        "name", u->name, "side", "id", u->side_id, "name", u->side_name,
+        "created_at", u->created_at, "eliminated", u->is_eliminated,
+        "eliminated_reason", str_or_null(u->eliminated_reason), "eliminated_by",
+        str_or_null(u->eliminated_by), "scrud", scrud_state_json(&u->scrud));
 }
 
 /* A document as text for the history, or NULL (json is stolen). */
@@ -128,10 +127,9 @@ void api_systems(request *r)
 
     for (i = 0; i < registry_n_systems; i++) {
         const combat_system *cs = registry_systems[i];
-        json_array_append_new(items,
-                              json_pack("{s:s, s:s, s:s}", "name", cs->name,
-                                        "title", cs->title, "rules",
-                                        cs->rules));
+        json_array_append_new(items, json_pack("{s:s, s:s, s:s}", "name",
+                                               cs->name, "title", cs->title,
+                                               "rules", cs->rules));
     }
     reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
@@ -169,8 +167,8 @@ static err_code campaign_create_job(sqlite3 *c, void *arg, err_info *e)
         db_new_id("tok", t.id);
         t.is_umpire = false;
         snprintf(t.side_id, DB_ID_MAX, "%s", cn->sides[i].id);
-        if ((rc = db_token_insert(c, &t, cn->player_hash[i],
-                                  cn->cmp.created_at, e)))
+        if ((rc = db_token_insert(c, &t, cn->player_hash[i], cn->cmp.created_at,
+                                  e)))
             return rc;
     }
     return ERR_OK;
@@ -189,16 +187,16 @@ static void campaign_create_finish(request *r, err_code rc, const err_info *e)
     sides = json_array();
     for (i = 0; i < cn->n_sides; i++)
         json_array_append_new(
-            sides, json_pack("{s:s, s:s, s:s}", "id", cn->sides[i].id, "name",
-                             cn->sides[i].name, "player_token",
-                             cn->player_token[i]));
+            sides,
+            json_pack("{s:s, s:s, s:s}", "id", cn->sides[i].id, "name",
+                      cn->sides[i].name, "player_token", cn->player_token[i]));
     snprintf(r->location, sizeof r->location, "/v1/campaigns/%s", cn->cmp.id);
     reply_json(r, 201,
-               json_pack("{s:s, s:s, s:s, s:{s:o}, s:s, s:o}", "id",
-                         cn->cmp.id, "name", cn->cmp.name, "created_at",
-                         cn->cmp.created_at, "options", "scrud",
-                         scrud_api_options_json(&cn->cmp.scrud),
-                         "umpire_token", cn->umpire_token, "sides", sides));
+               json_pack("{s:s, s:s, s:s, s:{s:o}, s:s, s:o}", "id", cn->cmp.id,
+                         "name", cn->cmp.name, "created_at", cn->cmp.created_at,
+                         "options", "scrud",
+                         scrud_api_options_json(&cn->cmp.scrud), "umpire_token",
+                         cn->umpire_token, "sides", sides));
 }
 
 void api_campaign_create(request *r)
@@ -295,10 +293,9 @@ void api_campaign_get(request *r)
     free(sides);
     reply_json(r, 200,
                json_pack("{s:s, s:s, s:s, s:{s:o}, s:o, s:{s:s, s:o}}", "id",
-                         cmp.id, "name", cmp.name, "created_at",
-                         cmp.created_at, "options", "scrud",
-                         scrud_api_options_json(&cmp.scrud), "sides", js,
-                         "you", "role",
+                         cmp.id, "name", cmp.name, "created_at", cmp.created_at,
+                         "options", "scrud", scrud_api_options_json(&cmp.scrud),
+                         "sides", js, "you", "role",
                          r->token.is_umpire ? "umpire" : "player", "side_id",
                          str_or_null(r->token.side_id)));
 }
@@ -346,11 +343,10 @@ static err_code side_create_job(sqlite3 *c, void *arg, err_info *e)
     if (n >= MAX_SIDES)
         return err_set(e, ERR_LIMIT, NULL, "a campaign has at most %d sides",
                        MAX_SIDES);
-    if (db_side_find(c, sn->side.campaign_id, sn->side.name, &existing,
-                     NULL) == ERR_OK)
+    if (db_side_find(c, sn->side.campaign_id, sn->side.name, &existing, NULL) ==
+        ERR_OK)
         return err_set(e, ERR_CONFLICT, "name",
-                       "the campaign already has a side \"%s\"",
-                       sn->side.name);
+                       "the campaign already has a side \"%s\"", sn->side.name);
     if ((rc = db_side_insert(c, &sn->side, e)))
         return rc;
     memset(&t, 0, sizeof t);
@@ -461,13 +457,13 @@ void api_units_list(request *r)
 
 /* A unit write: create, correct or resupply, with its history event. */
 typedef struct unit_write {
-    db_unit unit;       /* the unit as it is to be */
+    db_unit unit; /* the unit as it is to be */
     char side_ref[DB_NAME_MAX];
     char note[NOTE_MAX + 1];
     bool has_note;
-    const char *kind;   /* history event kind */
+    const char *kind; /* history event kind */
     /* correction: which fields the body set */
-    json_t *changes;    /* the PATCH body (a reference) */
+    json_t *changes;          /* the PATCH body (a reference) */
     char token_id[DB_ID_MAX]; /* who made the change */
 } unit_write;
 
@@ -480,10 +476,10 @@ static void unit_write_free(void *p)
     free(uw);
 }
 
-err_code api_unit_event(sqlite3 *c, const db_unit *before,
-                        const db_unit *after, const char *kind,
-                        const char *combat_id, const char *token_id,
-                        const char *note, json_t *result, err_info *e)
+err_code api_unit_event(sqlite3 *c, const db_unit *before, const db_unit *after,
+                        const char *kind, const char *combat_id,
+                        const char *token_id, const char *note,
+                        const char *result, err_info *e)
 {
     db_event ev;
     err_code rc;
@@ -498,14 +494,13 @@ err_code api_unit_event(sqlite3 *c, const db_unit *before,
     ev.note = (char *)note;
     ev.before = before ? doc(api_unit_state_json(before)) : NULL;
     ev.after = doc(api_unit_state_json(after));
-    ev.result = result ? doc(result) : NULL;
-    if ((before && !ev.before) || !ev.after || (result && !ev.result))
+    ev.result = (char *)result;
+    if ((before && !ev.before) || !ev.after)
         rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
     else
         rc = db_event_insert(c, &ev, e);
     free(ev.before);
     free(ev.after);
-    free(ev.result);
     return rc;
 }
 
@@ -528,18 +523,16 @@ static err_code unit_create_job(sqlite3 *c, void *arg, err_info *e)
     if ((rc = db_units_count(c, uw->unit.campaign_id, &n, e)))
         return rc;
     if (n >= MAX_UNITS_PER_CAMPAIGN)
-        return err_set(e, ERR_LIMIT, NULL,
-                       "a campaign has at most %d units",
+        return err_set(e, ERR_LIMIT, NULL, "a campaign has at most %d units",
                        MAX_UNITS_PER_CAMPAIGN);
-    if (db_unit_find(c, uw->unit.campaign_id, uw->unit.name, &existing,
-                     NULL) == ERR_OK)
+    if (db_unit_find(c, uw->unit.campaign_id, uw->unit.name, &existing, NULL) ==
+        ERR_OK)
         return err_set(e, ERR_CONFLICT, "name",
-                       "the campaign already has a unit \"%s\"",
-                       uw->unit.name);
+                       "the campaign already has a unit \"%s\"", uw->unit.name);
     if ((rc = db_unit_insert(c, &uw->unit, e)))
         return rc;
     return api_unit_event(c, NULL, &uw->unit, "created", NULL, uw->token_id,
-                     uw->has_note ? uw->note : NULL, NULL, e);
+                          uw->has_note ? uw->note : NULL, NULL, e);
 }
 
 static void unit_finish(request *r, err_code rc, const err_info *e)
@@ -584,8 +577,7 @@ static err_code parse_scrud_state(const json_t *obj, const char *path,
     err_code rc;
 
     if ((rc = jv_object_only(obj, path, fields, e)) ||
-        (rc = jv_int(obj, path, "quality", false, -lim, lim, &u->quality,
-                     e)) ||
+        (rc = jv_int(obj, path, "quality", false, -lim, lim, &u->quality, e)) ||
         (rc = jv_int(obj, path, "faces", false, RNG_FACES_MIN, RNG_FACES_MAX,
                      &u->faces, e)) ||
         (rc = jv_int(obj, path, "defeat_penalty", false, 0, lim,
@@ -665,8 +657,7 @@ void api_unit_get(request *r)
 static err_code load_unit(sqlite3 *c, unit_write *uw, db_unit *before,
                           err_info *e)
 {
-    err_code rc = db_unit_find(c, uw->unit.campaign_id, uw->unit.id, before,
-                               e);
+    err_code rc = db_unit_find(c, uw->unit.campaign_id, uw->unit.id, before, e);
 
     if (rc == ERR_OK)
         uw->unit = *before;
@@ -701,8 +692,9 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
     uw->unit.scrud.is_eliminated = uw->unit.is_eliminated;
     if ((rc = db_unit_update(c, &uw->unit, e)))
         return rc;
-    return api_unit_event(c, &before, &uw->unit, "correction", NULL, uw->token_id,
-                     uw->has_note ? uw->note : NULL, NULL, e);
+    return api_unit_event(c, &before, &uw->unit, "correction", NULL,
+                          uw->token_id, uw->has_note ? uw->note : NULL, NULL,
+                          e);
 }
 
 void api_unit_patch(request *r)
@@ -766,7 +758,7 @@ static err_code unit_resupply_job(sqlite3 *c, void *arg, err_info *e)
     if ((rc = db_unit_update(c, &uw->unit, e)))
         return rc;
     return api_unit_event(c, &before, &uw->unit, "resupply", NULL, uw->token_id,
-                     uw->has_note ? uw->note : NULL, NULL, e);
+                          uw->has_note ? uw->note : NULL, NULL, e);
 }
 
 void api_unit_resupply(request *r)
@@ -829,7 +821,7 @@ void api_unit_history(request *r)
         json_array_append_new(
             items,
             json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
-                      (json_int_t)ev->seq, "at", ev->at, "kind", ev->kind,
+                      (json_int_t)(i + 1), "at", ev->at, "kind", ev->kind,
                       "combat_id", str_or_null(ev->combat_id), "actor", actor,
                       "note", str_or_null(ev->note), "before",
                       parse_doc(ev->before), "after", parse_doc(ev->after),

@@ -9,6 +9,8 @@
  */
 #include "api.h"
 #include "jsonv.h"
+#include "jsonw.h"
+#include "text.h"
 #include "registry.h"
 #include "scrud_api.h"
 
@@ -35,16 +37,15 @@ typedef struct combat_dice {
 typedef struct scrud_job {
     scrud_plan plan;
     combat_dice dice;
-    json_t *options;   /* the request's options (a reference) or NULL */
+    json_t *options; /* the request's options (a reference) or NULL */
     char note[NOTE_MAX + 1];
     bool has_note;
     char campaign_id[DB_ID_MAX]; /* "" one-off */
     char token_id[DB_ID_MAX];
     /* results */
-    db_combat cb;
+    db_combat cb; /* cb.report: the stored report, without rolls */
     db_roll *rolls;
     size_t n_rolls;
-    json_t *report;    /* the stored report (without rolls) */
 } scrud_job;
 
 static void scrud_job_free(void *p)
@@ -54,7 +55,6 @@ static void scrud_job_free(void *p)
     if (j == NULL)
         return;
     json_decref(j->options);
-    json_decref(j->report);
     free(j->rolls);
     free(j->cb.summary);
     free(j->cb.input);
@@ -81,11 +81,11 @@ static err_code parse_dice(const json_t *body, combat_dice *d, err_info *e)
     memset(d, 0, sizeof *d);
     if ((rc = jv_object(body, "", "dice", false, &obj, e)))
         return rc;
-    if (obj && ((rc = jv_object_only(obj, "dice", fields, e)) ||
-                (rc = jv_enum(obj, "dice", "source", false, sources, &source,
-                              e)) ||
-                (rc = jv_string(obj, "dice", "client_seed", false,
-                                RNG_CLIENT_SEED_MAX, &cs, e))))
+    if (obj &&
+        ((rc = jv_object_only(obj, "dice", fields, e)) ||
+         (rc = jv_enum(obj, "dice", "source", false, sources, &source, e)) ||
+         (rc = jv_string(obj, "dice", "client_seed", false, RNG_CLIENT_SEED_MAX,
+                         &cs, e))))
         return rc;
     d->kind = source == 1 ? DICE_ENTERED : DICE_SEEDED;
     if (cs && d->kind == DICE_ENTERED)
@@ -104,35 +104,57 @@ static err_code parse_dice(const json_t *body, combat_dice *d, err_info *e)
     return ERR_OK;
 }
 
-static json_t *dice_json(const db_combat *cb)
+static void dice_write(jw *w, const db_combat *cb)
 {
-    bool is_seeded = strcmp(cb->dice_source, "seeded") == 0;
-
-    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:b}", "source",
-                     cb->dice_source, "rng", str_or_null(cb->rng),
-                     "commitment", str_or_null(cb->commitment), "server_seed",
-                     str_or_null(cb->server_seed), "client_seed",
-                     cb->client_seed ? json_string(cb->client_seed)
-                                     : json_null(),
-                     "verifiable", is_seeded);
+    jw_object(w);
+    jw_kstring(w, "source", cb->dice_source);
+    jw_kstring_or_null(w, "rng", cb->rng);
+    jw_kstring_or_null(w, "commitment", cb->commitment);
+    jw_kstring_or_null(w, "server_seed", cb->server_seed);
+    jw_kstring_or_null(w, "client_seed", cb->client_seed);
+    jw_kbool(w, "verifiable", strcmp(cb->dice_source, "seeded") == 0);
+    jw_object_end(w);
 }
 
-static json_t *rolls_json(const db_roll *rolls, size_t n)
+static void rolls_write(jw *w, const db_roll *rolls, size_t n)
 {
-    json_t *a = json_array();
     size_t i;
 
+    jw_array(w);
     for (i = 0; i < n; i++) {
         const db_roll *r = &rolls[i];
-        json_array_append_new(
-            a, json_pack("{s:i, s:s, s:s, s:o, s:s, s:i, s:i, s:i, s:s, s:o}",
-                         "seq", r->seq, "side", r->side_name, "unit",
-                         r->unit_name, "unit_id", str_or_null(r->unit_id),
-                         "reason", r->reason, "faces", r->faces, "natural",
-                         r->natural, "modified", r->modified, "source",
-                         r->source, "rng", str_or_null(r->rng)));
+        jw_object(w);
+        jw_kint(w, "seq", r->seq);
+        jw_kstring(w, "side", r->side_name);
+        jw_kstring(w, "unit", r->unit_name);
+        jw_kstring_or_null(w, "unit_id", r->unit_id);
+        jw_kstring(w, "reason", r->reason);
+        jw_kint(w, "faces", r->faces);
+        jw_kint(w, "natural", r->natural);
+        jw_kint(w, "modified", r->modified);
+        jw_kstring(w, "source", r->source);
+        jw_kstring_or_null(w, "rng", r->rng);
+        jw_object_end(w);
     }
-    return a;
+    jw_array_end(w);
+}
+
+/* The report as served: the stored report text with its roll log spliced
+ * in as the last member (new string, or NULL). */
+static char *report_with_rolls(const char *report, const db_roll *rolls,
+                               size_t n)
+{
+    size_t len = strlen(report);
+    jw w;
+
+    if (len < 2 || report[len - 1] != '}')
+        return NULL;
+    jw_init(&w);
+    jw_raw(&w, report, len - 1);
+    jw_raw(&w, ",\"rolls\":", 9);
+    rolls_write(&w, rolls, n);
+    jw_raw(&w, "}", 1);
+    return jw_take(&w, NULL);
 }
 
 /* The roll log of a resolved SCRUD combat as rows to store. */
@@ -151,17 +173,16 @@ static err_code scrud_rolls(const scrud_plan *plan, const dice_source *src,
         const dice_roll *d = &src->log[i];
         db_roll *r = &v[i];
         r->seq = (int)i + 1;
-        snprintf(r->side_name, DB_NAME_MAX, "%s", plan->side_name[d->side]);
-        snprintf(r->unit_id, DB_ID_MAX, "%s", plan->unit_id[d->side][d->unit]);
-        snprintf(r->unit_name, DB_NAME_MAX, "%s",
-                 plan->unit_name[d->side][d->unit]);
-        snprintf(r->reason, sizeof r->reason, "%s", d->reason);
+        text_copy(r->side_name, DB_NAME_MAX, plan->side_name[d->side]);
+        text_copy(r->unit_id, DB_ID_MAX, plan->unit_id[d->side][d->unit]);
+        text_copy(r->unit_name, DB_NAME_MAX, plan->unit_name[d->side][d->unit]);
+        text_copy(r->reason, sizeof r->reason, d->reason);
         r->faces = d->faces;
         r->natural = d->natural;
         r->modified = d->modified;
-        snprintf(r->source, sizeof r->source, "%s", source);
-        snprintf(r->rng, sizeof r->rng, "%s",
-                 strcmp(source, "seeded") == 0 ? RNG_VERSION : "");
+        text_copy(r->source, sizeof r->source, source);
+        text_copy(r->rng, sizeof r->rng,
+                  strcmp(source, "seeded") == 0 ? RNG_VERSION : "");
     }
     *out = v;
     *n = src->n_log;
@@ -178,8 +199,8 @@ static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
     size_t n_values;
     dice_source src;
     db_combat *cb = &j->cb;
-    json_t *input = NULL, *report = NULL;
     char *md = NULL;
+    jw w;
     err_code rc;
 
     if (j->dice.kind == DICE_SEEDED) {
@@ -194,20 +215,18 @@ static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
         (rc = dice_check_all_used(&src, e)))
         goto out;
     db_new_id("cbt", cb->id);
-    snprintf(cb->campaign_id, DB_ID_MAX, "%s", j->campaign_id);
+    text_copy(cb->campaign_id, DB_ID_MAX, j->campaign_id);
     snprintf(cb->system, sizeof cb->system, "scrud");
     db_now(cb->created_at);
-    snprintf(cb->dice_source, sizeof cb->dice_source, "%s",
-             dice_kind_name(j->dice.kind));
+    text_copy(cb->dice_source, sizeof cb->dice_source,
+              dice_kind_name(j->dice.kind));
     if (j->dice.kind == DICE_SEEDED) {
         snprintf(cb->rng, sizeof cb->rng, RNG_VERSION);
-        snprintf(cb->commitment, sizeof cb->commitment, "%s",
-                 j->dice.commitment);
-        snprintf(cb->server_seed, sizeof cb->server_seed, "%s",
-                 j->dice.seed_hex);
+        text_copy(cb->commitment, sizeof cb->commitment, j->dice.commitment);
+        text_copy(cb->server_seed, sizeof cb->server_seed, j->dice.seed_hex);
         cb->client_seed = j->dice.has_client_seed ? j->dice.client_seed : NULL;
     }
-    snprintf(cb->actor_token_id, DB_ID_MAX, "%s", j->token_id);
+    text_copy(cb->actor_token_id, DB_ID_MAX, j->token_id);
     cb->note = j->has_note ? j->note : NULL;
     if ((rc = scrud_rolls(&j->plan, &src, cb->dice_source, &j->rolls,
                           &j->n_rolls, e)))
@@ -219,31 +238,28 @@ static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
                                 : "entered by the umpire from a real table "
                                   "(recorded, not verifiable)");
     cb->summary = scrud_api_summary(&j->plan, res);
-    input = scrud_api_input_json(&j->plan);
-    report = scrud_api_outcome_json(&j->plan, res);
-    if (!md || !cb->summary || !input || !report) {
+    jw_init(&w);
+    scrud_api_input_write(&w, &j->plan);
+    cb->input = jw_take(&w, NULL);
+    jw_init(&w);
+    jw_object(&w);
+    jw_kstring(&w, "id", cb->id);
+    jw_kstring(&w, "system", "scrud");
+    jw_kstring_or_null(&w, "campaign_id", cb->campaign_id);
+    jw_kstring(&w, "created_at", cb->created_at);
+    jw_kstring_or_null(&w, "note", cb->note);
+    jw_key(&w, "options");
+    scrud_api_options_write(&w, &j->plan.in.options);
+    jw_key(&w, "dice");
+    dice_write(&w, cb);
+    scrud_api_outcome_write(&w, &j->plan, res);
+    jw_kstring(&w, "summary_markdown", md ? md : "");
+    jw_object_end(&w);
+    cb->report = jw_take(&w, NULL);
+    if (!md || !cb->summary || !cb->input || !cb->report)
         rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-        goto out;
-    }
-    json_object_set_new(report, "id", json_string(cb->id));
-    json_object_set_new(report, "system", json_string("scrud"));
-    json_object_set_new(report, "campaign_id", str_or_null(cb->campaign_id));
-    json_object_set_new(report, "created_at", json_string(cb->created_at));
-    json_object_set_new(report, "note", str_or_null(cb->note));
-    json_object_set_new(report, "options",
-                        scrud_api_options_json(&j->plan.in.options));
-    json_object_set_new(report, "dice", dice_json(cb));
-    json_object_set_new(report, "summary_markdown", json_string(md));
-    cb->input = json_dumps(input, JSON_COMPACT);
-    cb->report = json_dumps(report, JSON_COMPACT);
-    if (!cb->input || !cb->report)
-        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-    j->report = report;
-    report = NULL;
 out:
     free(md);
-    json_decref(input);
-    json_decref(report);
     dice_cleanup(&src);
     return rc;
 }
@@ -270,16 +286,17 @@ static scrud_job *scrud_job_parse(request *r, bool is_campaign, err_info *e)
     if (jv_object_only(body, "", fields, e) || parse_dice(body, &j->dice, e) ||
         jv_object(body, "", "options", false, &opts, e) ||
         jv_string(body, "", "note", false, NOTE_MAX, &note, e) ||
-        scrud_api_parse_sides(body, is_campaign,
-                              j->dice.kind == DICE_ENTERED, &j->plan, e))
+        scrud_api_parse_sides(body, is_campaign, j->dice.kind == DICE_ENTERED,
+                              &j->plan, e))
         goto fail;
     if (note) {
-        snprintf(j->note, sizeof j->note, "%s", note);
+        text_copy(j->note, sizeof j->note, note);
         j->has_note = true;
     }
-    /* Options apply over the defaults now, and over the campaign's in the
-     * job; checking them here refuses bad ones before any work. */
-    if (opts && scrud_api_options(opts, "options", &j->plan.in.options, e))
+    /* One-off options apply over the defaults now; a campaign combat's
+     * apply over the campaign's, in the job. */
+    if (!is_campaign && opts &&
+        scrud_api_options(opts, "options", &j->plan.in.options, e))
         goto fail;
     j->options = json_incref(opts);
     json_decref(body);
@@ -293,20 +310,18 @@ fail:
 static void combat_finish(request *r, err_code rc, const err_info *e)
 {
     scrud_job *j = r->state;
-    json_t *out;
 
     if (rc != ERR_OK) {
         reply_problem(r, e);
         return;
     }
-    out = json_deep_copy(j->report);
-    json_object_set_new(out, "rolls", rolls_json(j->rolls, j->n_rolls));
     if (j->campaign_id[0])
-        snprintf(r->location, sizeof r->location,
-                 "/v1/campaigns/%s/combats/%s", j->campaign_id, j->cb.id);
+        snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/combats/%s",
+                 j->campaign_id, j->cb.id);
     else
         snprintf(r->location, sizeof r->location, "/v1/combats/%s", j->cb.id);
-    reply_json(r, 201, out);
+    reply_json_text(r, 201,
+                    report_with_rolls(j->cb.report, j->rolls, j->n_rolls));
 }
 
 static err_code oneoff_job(sqlite3 *c, void *arg, err_info *e)
@@ -341,7 +356,8 @@ static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
 {
     const scrud_unit_result *ur = &res->units[s][i];
     db_unit before, after;
-    json_t *units, *result;
+    char *result;
+    jw w;
     err_code rc;
 
     if ((rc = db_unit_find(c, j->campaign_id, j->plan.unit_id[s][i], &before,
@@ -353,20 +369,25 @@ static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
     if (ur->eliminated != SCRUD_ELIM_NONE) {
         after.is_eliminated = true;
         after.scrud.is_eliminated = true;
-        snprintf(after.eliminated_reason, DB_REASON_MAX, "%s",
-                 scrud_elimination_name(ur->eliminated));
-        snprintf(after.eliminated_by, DB_ID_MAX, "%s", j->cb.id);
+        text_copy(after.eliminated_reason, DB_REASON_MAX,
+                  scrud_elimination_name(ur->eliminated));
+        text_copy(after.eliminated_by, DB_ID_MAX, j->cb.id);
     }
     if ((rc = db_unit_update(c, &after, e)))
         return rc;
-    units = json_object_get(json_array_get(json_object_get(j->report, "sides"),
-                                           (size_t)s),
-                            "units");
-    result = json_deep_copy(json_array_get(units, (size_t)i));
-    json_object_set_new(result, "system", json_string("scrud"));
-    json_object_set_new(result, "side", json_string(j->plan.side_name[s]));
-    return api_unit_event(c, &before, &after, "combat", j->cb.id, j->token_id,
-                          j->has_note ? j->note : NULL, result, e);
+    /* The unit's result, as in the report, for its history. */
+    jw_init(&w);
+    jw_object(&w);
+    scrud_api_unit_write(&w, &j->plan, res, s, i);
+    jw_kstring(&w, "system", "scrud");
+    jw_kstring(&w, "side", j->plan.side_name[s]);
+    jw_object_end(&w);
+    if ((result = jw_take(&w, NULL)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    rc = api_unit_event(c, &before, &after, "combat", j->cb.id, j->token_id,
+                        j->has_note ? j->note : NULL, result, e);
+    free(result);
+    return rc;
 }
 
 static err_code campaign_scrud_job(sqlite3 *c, void *arg, err_info *e)
@@ -382,9 +403,8 @@ static err_code campaign_scrud_job(sqlite3 *c, void *arg, err_info *e)
     if ((rc = db_campaign_get(c, j->campaign_id, &cmp, e)))
         return rc;
     j->plan.in.options = cmp.scrud;
-    if ((j->options &&
-         (rc = scrud_api_options(j->options, "options", &j->plan.in.options,
-                                 e))) ||
+    if ((j->options && (rc = scrud_api_options(j->options, "options",
+                                               &j->plan.in.options, e))) ||
         (rc = scrud_api_bind_units(c, j->campaign_id, &j->plan, e)) ||
         (rc = scrud_run(j, &res, e)) ||
         (rc = db_combat_insert(c, &j->cb, j->rolls, j->n_rolls, e)))
@@ -406,8 +426,8 @@ void api_campaign_scrud(request *r)
     err_clear(&e);
     if ((j = scrud_job_parse(r, true, &e)) == NULL)
         return;
-    snprintf(j->campaign_id, DB_ID_MAX, "%s", r->params[0]);
-    snprintf(j->token_id, DB_ID_MAX, "%s", r->token.id);
+    text_copy(j->campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(j->token_id, DB_ID_MAX, r->token.id);
     http_defer_write(r, campaign_scrud_job, combat_finish);
 }
 
@@ -425,7 +445,8 @@ static err_code load_combat(request *r, const char *campaign_id,
     *rolls = NULL;
     *n = 0;
     rc = db_combat_get(c, combat_id, cb, e);
-    if (rc == ERR_OK && strcmp(cb->campaign_id, campaign_id ? campaign_id : "")) {
+    if (rc == ERR_OK &&
+        strcmp(cb->campaign_id, campaign_id ? campaign_id : "")) {
         db_combat_cleanup(cb);
         err_clear(e);
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s here", combat_id);
@@ -442,7 +463,7 @@ static void reply_combat(request *r, const char *campaign_id)
     db_combat cb;
     db_roll *rolls;
     size_t n;
-    json_t *report;
+    char *report;
     err_info e;
 
     err_clear(&e);
@@ -451,14 +472,13 @@ static void reply_combat(request *r, const char *campaign_id)
         reply_problem(r, &e);
         return;
     }
-    report = json_loads(cb.report, 0, NULL);
+    report = report_with_rolls(cb.report, rolls, n);
     if (report == NULL) {
         err_set(&e, ERR_INTERNAL, NULL, "the stored report of %s is malformed",
                 id);
         reply_problem(r, &e);
     } else {
-        json_object_set_new(report, "rolls", rolls_json(rolls, n));
-        reply_json(r, 200, report);
+        reply_json_text(r, 200, report);
     }
     free(rolls);
     db_combat_cleanup(&cb);
@@ -492,13 +512,13 @@ void api_campaign_combats_list(request *r)
     db_read_release(d, c);
     items = json_array();
     for (i = 0; i < n; i++)
-        json_array_append_new(
-            items, json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "id", cbs[i].id,
-                             "system", cbs[i].system, "created_at",
-                             cbs[i].created_at, "note",
-                             str_or_null(cbs[i].note), "dice_source",
-                             cbs[i].dice_source, "summary",
-                             cbs[i].summary ? cbs[i].summary : ""));
+        json_array_append_new(items,
+                              json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "id",
+                                        cbs[i].id, "system", cbs[i].system,
+                                        "created_at", cbs[i].created_at, "note",
+                                        str_or_null(cbs[i].note), "dice_source",
+                                        cbs[i].dice_source, "summary",
+                                        cbs[i].summary ? cbs[i].summary : ""));
     db_combats_free(cbs, n);
     reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
@@ -572,6 +592,51 @@ out:
     return rc;
 }
 
+/*
+ * Re-derives every seeded die from the revealed seed and the client seed
+ * (docs/dice.md), whatever the system: the log must be the stream.
+ * Returns true when every natural matches; entered dice are not checked.
+ */
+static bool check_seeded_dice(const db_combat *cb, const db_roll *rolls,
+                              size_t n, json_t *diffs)
+{
+    uint8_t seed[RNG_SEED_LEN];
+    char commitment[65];
+    rng_v1 rng;
+    size_t i;
+    bool is_ok = true;
+
+    if (rng_unhex(cb->server_seed, seed, sizeof seed) != 0) {
+        differ(diffs, "the stored server seed is malformed");
+        return false;
+    }
+    rng_commitment(seed, commitment);
+    if (strcmp(commitment, cb->commitment) != 0) {
+        differ(diffs, "the seed does not match its commitment");
+        is_ok = false;
+    }
+    rng_v1_init(&rng, seed, (const uint8_t *)cb->client_seed,
+                cb->client_seed ? strlen(cb->client_seed) : 0);
+    for (i = 0; i < n; i++) {
+        int natural;
+        if (rolls[i].faces < RNG_FACES_MIN || rolls[i].faces > RNG_FACES_MAX) {
+            differ(diffs, "roll %zu: a d%d cannot be rolled", i + 1,
+                   rolls[i].faces);
+            is_ok = false;
+            break;
+        }
+        natural = rng_v1_die(&rng, rolls[i].faces);
+        if (natural != rolls[i].natural) {
+            differ(diffs, "roll %zu: the seed gives %d, the log says %d", i + 1,
+                   natural, rolls[i].natural);
+            is_ok = false;
+        }
+    }
+    rng_v1_cleanup(&rng);
+    sodium_memzero(seed, sizeof seed);
+    return is_ok;
+}
+
 /* One replay function per system, by name. */
 static const struct {
     const char *system;
@@ -590,6 +655,7 @@ static void replay(request *r, const char *campaign_id)
     json_t *diffs;
     err_info e;
     err_code rc = ERR_INTERNAL;
+    bool is_seeded, is_seed_ok;
 
     err_clear(&e);
     memset(&cb, 0, sizeof cb);
@@ -598,6 +664,8 @@ static void replay(request *r, const char *campaign_id)
         return;
     }
     diffs = json_array();
+    is_seeded = strcmp(cb.dice_source, "seeded") == 0;
+    is_seed_ok = is_seeded && check_seeded_dice(&cb, rolls, n, diffs);
     for (i = 0; i < sizeof replayers / sizeof replayers[0]; i++)
         if (strcmp(replayers[i].system, cb.system) == 0)
             rc = replayers[i].replay(&cb, rolls, n, diffs, &e);
@@ -609,9 +677,11 @@ static void replay(request *r, const char *campaign_id)
         json_decref(diffs);
     } else {
         reply_json(r, 200,
-                   json_pack("{s:s, s:s, s:i, s:b, s:o}", "combat_id", cb.id,
-                             "system", cb.system, "n_rolls", (int)n,
+                   json_pack("{s:s, s:s, s:i, s:b, s:o, s:o}", "combat_id",
+                             cb.id, "system", cb.system, "n_rolls", (int)n,
                              "reproduced", json_array_size(diffs) == 0,
+                             "seeded_dice_verified",
+                             is_seeded ? json_boolean(is_seed_ok) : json_null(),
                              "differences", diffs));
     }
     free(rolls);

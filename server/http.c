@@ -26,7 +26,7 @@ struct server {
     server_config cfg;
     struct MHD_Daemon *daemon;
     db *db;
-    FILE *log;             /* access log, or NULL when off */
+    FILE *log; /* access log, or NULL when off */
     bool is_log_owned;
     pthread_mutex_t log_lock;
     atomic_int n_in_flight;
@@ -88,6 +88,16 @@ void reply_json(request *r, int status, json_t *json)
     set_body(r, status, s, "application/json");
 }
 
+void reply_json_text(request *r, int status, char *text)
+{
+    if (text == NULL) {
+        reply_problem_raw(r, 500, "internal_error", "Internal error",
+                          "the server failed to build the response");
+        return;
+    }
+    set_body(r, status, text, "application/json");
+}
+
 static void reply_problem_doc(request *r, json_t *p)
 {
     int status = (int)json_integer_value(json_object_get(p, "status"));
@@ -128,7 +138,7 @@ json_t *http_body_object(request *r)
         return NULL;
     }
     v = json_loadb(r->body, r->body_len,
-                  JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+                   JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (v == NULL) {
         snprintf(detail, sizeof detail,
                  "the body is not valid JSON: %s (line %d, column %d)",
@@ -226,8 +236,8 @@ static void request_free(request *r)
     free(r);
 }
 
-static void on_completed(void *cls, struct MHD_Connection *conn,
-                         void **con_cls, enum MHD_RequestTerminationCode toe)
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
 {
     server *s = cls;
     request *r = *con_cls;
@@ -317,7 +327,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         return MHD_YES;
     }
     if (*upload_size > 0) {
-        if (!r->is_too_large && r->body_len + *upload_size <= s->cfg.body_limit) {
+        if (!r->is_too_large &&
+            r->body_len + *upload_size <= s->cfg.body_limit) {
             char *b = realloc(r->body, r->body_len + *upload_size + 1);
             if (b == NULL)
                 return MHD_NO;
@@ -419,10 +430,10 @@ err_code server_start(const server_config *cfg, server **out, err_info *e)
         flags |= MHD_USE_IPv6;
     s->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &ss,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(cfg->threads > 1 ? cfg->threads : 1),
+        MHD_OPTION_THREAD_POOL_SIZE,
+        (unsigned)(cfg->threads > 1 ? cfg->threads : 1),
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->connection_limit,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
     if (s->daemon == NULL) {
         server_stop(s);

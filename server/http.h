@@ -26,8 +26,8 @@
 #include "store.h"
 
 typedef struct server_config {
-    const char *listen;     /* IPv4 or IPv6 address, default 127.0.0.1 */
-    int port;               /* 0 picks a free port */
+    const char *listen; /* IPv4 or IPv6 address, default 127.0.0.1 */
+    int port;           /* 0 picks a free port */
     const char *db_path;
     int threads;            /* HTTP worker threads */
     int connection_timeout; /* seconds idle before a connection is closed */
@@ -61,21 +61,21 @@ typedef void (*finish_fn)(request *r, err_code rc, const err_info *e);
 struct request {
     server *srv;
     struct MHD_Connection *conn;
-    const char *method;           /* borrowed from libmicrohttpd */
-    char *path;                   /* owned copy of the URL path */
-    char *body;                   /* owned, NUL-terminated */
+    const char *method; /* borrowed from libmicrohttpd */
+    char *path;         /* owned copy of the URL path */
+    char *body;         /* owned, NUL-terminated */
     size_t body_len;
     bool is_too_large;
-    double started;               /* monotonic seconds */
-    char *param_buf;              /* owned copy of path, cut into params */
-    char *params[HTTP_MAX_PARAMS];/* path parameters, in param_buf */
+    double started;                /* monotonic seconds */
+    char *param_buf;               /* owned copy of path, cut into params */
+    char *params[HTTP_MAX_PARAMS]; /* path parameters, in param_buf */
     int n_params;
     bool has_token;
-    db_token token;               /* the caller's token, when has_token */
+    db_token token; /* the caller's token, when has_token */
 
     /* The response. */
     int status;
-    char *resp_body;              /* owned */
+    char *resp_body; /* owned */
     size_t resp_len;
     const char *content_type;
     char location[160];
@@ -87,14 +87,17 @@ struct request {
     bool is_resumed;
     err_code job_rc;
     err_info job_err;
-    db_job_fn job;                /* runs with state on the writer */
+    db_job_fn job; /* runs with state on the writer */
     finish_fn finish;
-    void *state;                  /* the handler's, freed by state_free */
+    void *state; /* the handler's, freed by state_free */
     void (*state_free)(void *state);
 };
 
-/* Responses.  json is stolen (decref'd) by reply_json. */
+/* Responses.  json is stolen (decref'd) by reply_json; text (JSON already
+ * serialized, malloc'd) is taken by reply_json_text (NULL means out of
+ * memory). */
 void reply_json(request *r, int status, json_t *json);
+void reply_json_text(request *r, int status, char *text);
 void reply_problem(request *r, const err_info *e);
 /* A problem with an explicit status and code (router errors). */
 void reply_problem_raw(request *r, int status, const char *code,

@@ -44,7 +44,8 @@ err_code jv_object_only(const json_t *v, const char *path,
     if (!json_is_object(v))
         return err_set(e, ERR_INVALID, path[0] ? path : NULL,
                        "must be an object, not %s", type_name(v));
-    json_object_foreach((json_t *)v, key, val) {
+    json_object_foreach((json_t *)v, key, val)
+    {
         size_t i;
         bool is_known = false;
         for (i = 0; allowed[i]; i++)
@@ -59,14 +60,16 @@ err_code jv_object_only(const json_t *v, const char *path,
     return ERR_OK;
 }
 
-/* The member, or NULL; ERR_MISSING when required and absent. */
+/* The member, or NULL; ERR_MISSING when required and absent.  The field
+ * path f is formatted only when there is an error to report. */
 static err_code member(const json_t *obj, const char *path, const char *key,
                        bool required, json_t **v, char *f, err_info *e)
 {
-    jv_path(f, path, key);
     *v = json_object_get(obj, key);
-    if (*v == NULL && required)
+    if (*v == NULL && required) {
+        jv_path(f, path, key);
         return err_set(e, ERR_MISSING, f, "the field \"%s\" is required", key);
+    }
     return ERR_OK;
 }
 
@@ -81,14 +84,18 @@ err_code jv_int(const json_t *obj, const char *path, const char *key,
         return ERR_MISSING;
     if (v == NULL)
         return ERR_OK;
-    if (!json_is_integer(v))
+    if (!json_is_integer(v)) {
+        jv_path(f, path, key);
         return err_set(e, ERR_INVALID, f, "must be an integer, not %s",
                        type_name(v));
+    }
     n = json_integer_value(v);
-    if (n < lo || n > hi)
+    if (n < lo || n > hi) {
+        jv_path(f, path, key);
         return err_set(e, ERR_RANGE, f,
                        "must be between %d and %d, not %" JSON_INTEGER_FORMAT,
                        lo, hi, n);
+    }
     *out = (int)n;
     return ERR_OK;
 }
@@ -103,16 +110,17 @@ err_code jv_bool(const json_t *obj, const char *path, const char *key,
         return ERR_MISSING;
     if (v == NULL)
         return ERR_OK;
-    if (!json_is_boolean(v))
+    if (!json_is_boolean(v)) {
+        jv_path(f, path, key);
         return err_set(e, ERR_INVALID, f, "must be true or false, not %s",
                        type_name(v));
+    }
     *out = json_is_true(v);
     return ERR_OK;
 }
 
 err_code jv_string(const json_t *obj, const char *path, const char *key,
-                   bool required, size_t max_len, const char **out,
-                   err_info *e)
+                   bool required, size_t max_len, const char **out, err_info *e)
 {
     char f[JV_PATH_MAX];
     json_t *v;
@@ -122,15 +130,21 @@ err_code jv_string(const json_t *obj, const char *path, const char *key,
         return ERR_MISSING;
     if (v == NULL)
         return ERR_OK;
-    if (!json_is_string(v))
+    if (!json_is_string(v)) {
+        jv_path(f, path, key);
         return err_set(e, ERR_INVALID, f, "must be a string, not %s",
                        type_name(v));
+    }
     len = json_string_length(v);
-    if (len == 0 || len > max_len)
-        return err_set(e, ERR_RANGE, f,
-                       "must be 1 to %zu bytes long, not %zu", max_len, len);
-    if (strlen(json_string_value(v)) != len)
+    if (len == 0 || len > max_len) {
+        jv_path(f, path, key);
+        return err_set(e, ERR_RANGE, f, "must be 1 to %zu bytes long, not %zu",
+                       max_len, len);
+    }
+    if (strlen(json_string_value(v)) != len) {
+        jv_path(f, path, key);
         return err_set(e, ERR_INVALID, f, "must not contain NUL characters");
+    }
     *out = json_string_value(v);
     return ERR_OK;
 }
@@ -147,16 +161,20 @@ err_code jv_array(const json_t *obj, const char *path, const char *key,
         return ERR_MISSING;
     if (v == NULL)
         return ERR_OK;
-    if (!json_is_array(v))
+    if (!json_is_array(v)) {
+        jv_path(f, path, key);
         return err_set(e, ERR_INVALID, f, "must be an array, not %s",
                        type_name(v));
+    }
     n = json_array_size(v);
-    if (n > max)
-        return err_set(e, ERR_LIMIT, f, "holds at most %zu items, not %zu",
-                       max, n);
-    if (n < min)
+    if (n > max || n < min) {
+        jv_path(f, path, key);
+        if (n > max)
+            return err_set(e, ERR_LIMIT, f, "holds at most %zu items, not %zu",
+                           max, n);
         return err_set(e, ERR_RANGE, f, "needs at least %zu items, not %zu",
                        min, n);
+    }
     *out = v;
     return ERR_OK;
 }
@@ -171,9 +189,11 @@ err_code jv_object(const json_t *obj, const char *path, const char *key,
         return ERR_MISSING;
     if (v == NULL)
         return ERR_OK;
-    if (!json_is_object(v))
+    if (!json_is_object(v)) {
+        jv_path(f, path, key);
         return err_set(e, ERR_INVALID, f, "must be an object, not %s",
                        type_name(v));
+    }
     *out = v;
     return ERR_OK;
 }

@@ -20,28 +20,29 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: umpire [options]\n"
-            "\n"
-            "Serves the umpire REST API (see README.md and "
-            "api-spec/openapi.yaml).\n"
-            "\n"
-            "  --config FILE              read settings from FILE (key = value)\n"
-            "  --listen ADDR              address to listen on (127.0.0.1)\n"
-            "  --port N                   TCP port, 0 for any free one (8080)\n"
-            "  --db PATH                  SQLite database file "
-            "(data/umpire.db, or $UMPIRE_DB)\n"
-            "  --threads N                HTTP worker threads (2)\n"
-            "  --connection-timeout SEC   close idle connections after SEC (30)\n"
-            "  --connection-limit N       open connections at most (1024)\n"
-            "  --body-limit BYTES         largest request body (65536)\n"
-            "  --access-log DEST          - (stderr), a file, or off (-)\n"
-            "  --help                     this text\n"
-            "  --version                  the version\n"
-            "\n"
-            "Flags override the config file, which overrides UMPIRE_DB.\n"
-            "SIGTERM or SIGINT stops it gracefully: requests in flight finish\n"
-            "and the database is closed cleanly.\n");
+    fprintf(
+        out,
+        "usage: umpire [options]\n"
+        "\n"
+        "Serves the umpire REST API (see README.md and "
+        "api-spec/openapi.yaml).\n"
+        "\n"
+        "  --config FILE              read settings from FILE (key = value)\n"
+        "  --listen ADDR              address to listen on (127.0.0.1)\n"
+        "  --port N                   TCP port, 0 for any free one (8080)\n"
+        "  --db PATH                  SQLite database file "
+        "(data/umpire.db, or $UMPIRE_DB)\n"
+        "  --threads N                HTTP worker threads (2)\n"
+        "  --connection-timeout SEC   close idle connections after SEC (30)\n"
+        "  --connection-limit N       open connections at most (1024)\n"
+        "  --body-limit BYTES         largest request body (65536)\n"
+        "  --access-log DEST          - (stderr), a file, or off (-)\n"
+        "  --help                     this text\n"
+        "  --version                  the version\n"
+        "\n"
+        "Flags override the config file, which overrides UMPIRE_DB.\n"
+        "SIGTERM or SIGINT stops it gracefully: requests in flight finish\n"
+        "and the database is closed cleanly.\n");
 }
 
 /* Kept alive for the whole run: settings point into these. */
@@ -57,8 +58,9 @@ static int parse_int(const char *key, const char *v, long lo, long hi,
     errno = 0;
     n = strtol(v, &end, 10);
     if (errno || end == v || *end || n < lo || n > hi) {
-        fprintf(stderr, "umpire: %s must be a number from %ld to %ld, not "
-                        "\"%s\"\n",
+        fprintf(stderr,
+                "umpire: %s must be a number from %ld to %ld, not "
+                "\"%s\"\n",
                 key, lo, hi, v);
         return -1;
     }
@@ -117,8 +119,8 @@ static char *trim(char *s)
     while (*s == ' ' || *s == '\t')
         s++;
     end = s + strlen(s);
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
-                       end[-1] == '\n' || end[-1] == '\r'))
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' ||
+                       end[-1] == '\r'))
         *--end = '\0';
     return s;
 }
@@ -215,8 +217,8 @@ int main(int argc, char **argv)
             usage(stderr);
             goto out;
         }
-        if (strcmp(argv[i], "--config") != 0 && apply(&cfg, argv[i] + 2,
-                                                      argv[i + 1]))
+        if (strcmp(argv[i], "--config") != 0 &&
+            apply(&cfg, argv[i] + 2, argv[i + 1]))
             goto out;
         i++;
     }

@@ -4,6 +4,8 @@
  */
 #include "scrud_api.h"
 #include "jsonv.h"
+#include "jsonw.h"
+#include "text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,9 +20,14 @@ static const char *const extra_names[] = {"beat_lowest", "ignore", "half",
 err_code scrud_api_options(const json_t *obj, const char *path,
                            scrud_options *o, err_info *e)
 {
-    static const char *const fields[] = {
-        "cap", "floor", "extra_dice", "attrition", "max_penalty_per_combat",
-        "eliminate_below", "defeats_per_elimination", NULL};
+    static const char *const fields[] = {"cap",
+                                         "floor",
+                                         "extra_dice",
+                                         "attrition",
+                                         "max_penalty_per_combat",
+                                         "eliminate_below",
+                                         "defeats_per_elimination",
+                                         NULL};
     char f[JV_PATH_MAX];
     json_t *v;
     int extra = (int)o->extra_dice;
@@ -54,7 +61,8 @@ err_code scrud_api_options(const json_t *obj, const char *path,
             return rc;
         o->has_floor = true;
     }
-    if ((rc = jv_enum(obj, path, "extra_dice", false, extra_names, &extra, e)) ||
+    if ((rc =
+             jv_enum(obj, path, "extra_dice", false, extra_names, &extra, e)) ||
         (rc = jv_bool(obj, path, "attrition", false, &o->attrition, e)) ||
         (rc = jv_int(obj, path, "max_penalty_per_combat", false, 0, 2,
                      &o->max_penalty_per_combat, e)) ||
@@ -72,43 +80,73 @@ err_code scrud_api_options(const json_t *obj, const char *path,
     return ERR_OK;
 }
 
+void scrud_api_options_write(jw *w, const scrud_options *o)
+{
+    jw_object(w);
+    jw_key(w, "cap");
+    if (o->cap_kind == SCRUD_CAP_FACES)
+        jw_string(w, "faces");
+    else if (o->cap_kind == SCRUD_CAP_FIXED)
+        jw_int(w, o->cap);
+    else
+        jw_null(w);
+    jw_key(w, "floor");
+    if (o->has_floor)
+        jw_int(w, o->floor);
+    else
+        jw_null(w);
+    jw_kstring(w, "extra_dice", scrud_extra_rule_name(o->extra_dice));
+    jw_kbool(w, "attrition", o->attrition);
+    jw_kint(w, "max_penalty_per_combat", o->max_penalty_per_combat);
+    jw_kint(w, "eliminate_below", o->eliminate_below);
+    jw_kint(w, "defeats_per_elimination", o->defeats_per_elimination);
+    jw_object_end(w);
+}
+
+/* Parses what a writer produced (NULL on failure). */
+static json_t *written_json(jw *w)
+{
+    char *text = jw_take(w, NULL);
+    json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+
+    free(text);
+    return j;
+}
+
 json_t *scrud_api_options_json(const scrud_options *o)
 {
-    json_t *cap = o->cap_kind == SCRUD_CAP_FACES   ? json_string("faces")
-                  : o->cap_kind == SCRUD_CAP_FIXED ? json_integer(o->cap)
-                                                   : json_null();
+    jw w;
 
-    return json_pack("{s:o, s:o, s:s, s:b, s:i, s:i, s:i}", "cap", cap,
-                     "floor", o->has_floor ? json_integer(o->floor) : json_null(),
-                     "extra_dice", scrud_extra_rule_name(o->extra_dice),
-                     "attrition", o->attrition, "max_penalty_per_combat",
-                     o->max_penalty_per_combat, "eliminate_below",
-                     o->eliminate_below, "defeats_per_elimination",
-                     o->defeats_per_elimination);
+    jw_init(&w);
+    scrud_api_options_write(&w, o);
+    return written_json(&w);
 }
+
+static err_code check_dice_fit(const scrud_plan *plan, err_info *e);
 
 static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
                            bool is_entered, scrud_plan *plan, int s, int i,
                            err_info *e)
 {
-    static const char *const campaign_fields[] = {"unit", "reserve",
-                                                  "modifier", "die", NULL};
+    static const char *const campaign_fields[] = {"unit", "reserve", "modifier",
+                                                  "die", NULL};
     static const char *const inline_fields[] = {
-        "name", "quality", "defeat_penalty", "fatigue_penalty", "faces",
-        "reserve", "modifier", "die", NULL};
+        "name",  "quality", "defeat_penalty", "fatigue_penalty",
+        "faces", "reserve", "modifier",       "die",
+        NULL};
     scrud_unit *su = &plan->units[s][i];
     const char *ref = NULL;
     char f[JV_PATH_MAX];
     err_code rc;
 
     scrud_unit_default(su);
-    if ((rc = jv_object_only(u, path, is_campaign ? campaign_fields
-                                                  : inline_fields, e)))
+    if ((rc = jv_object_only(u, path,
+                             is_campaign ? campaign_fields : inline_fields, e)))
         return rc;
     if (is_campaign) {
         if ((rc = jv_string(u, path, "unit", true, 64, &ref, e)))
             return rc;
-        snprintf(plan->unit_ref[s][i], DB_NAME_MAX, "%s", ref);
+        text_copy(plan->unit_ref[s][i], DB_NAME_MAX, ref);
     } else {
         if ((rc = jv_string(u, path, "name", true, 64, &ref, e)) ||
             (rc = jv_int(u, path, "quality", false, -L, L, &su->quality, e)) ||
@@ -116,10 +154,10 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
                          &su->defeat_penalty, e)) ||
             (rc = jv_int(u, path, "fatigue_penalty", false, 0, L,
                          &su->fatigue_penalty, e)) ||
-            (rc = jv_int(u, path, "faces", false, RNG_FACES_MIN,
-                         RNG_FACES_MAX, &su->faces, e)))
+            (rc = jv_int(u, path, "faces", false, RNG_FACES_MIN, RNG_FACES_MAX,
+                         &su->faces, e)))
             return rc;
-        snprintf(plan->unit_name[s][i], DB_NAME_MAX, "%s", ref);
+        text_copy(plan->unit_name[s][i], DB_NAME_MAX, ref);
     }
     if ((rc = jv_bool(u, path, "reserve", false, &su->is_reserve, e)) ||
         (rc = jv_int(u, path, "modifier", false, -L, L, &su->modifier, e)))
@@ -180,25 +218,26 @@ err_code scrud_api_parse_sides(const json_t *body, bool is_campaign,
     int s;
     size_t i;
 
-    if ((rc = jv_array(body, "", "sides", true, 2, 2, &sides, e)))
-        return rc == ERR_LIMIT ? err_set(e, ERR_RANGE, "sides",
-                                         "a SCRUD combat has exactly two "
-                                         "sides")
-                               : rc;
+    if ((rc = jv_array(body, "", "sides", true, 0, 64, &sides, e)))
+        return rc;
+    if (json_array_size(sides) != 2)
+        return err_set(e, ERR_RANGE, "sides",
+                       "a SCRUD combat has exactly two sides, not %zu",
+                       json_array_size(sides));
     for (s = 0; s < 2; s++) {
         const json_t *side = json_array_get(sides, (size_t)s);
         const char *name = NULL;
         jv_index(sp, "sides", (size_t)s);
-        if ((rc = jv_object_only(side, sp, is_campaign ? campaign_side
-                                                       : inline_side, e)) ||
+        if ((rc = jv_object_only(
+                 side, sp, is_campaign ? campaign_side : inline_side, e)) ||
             (rc = jv_string(side, sp, is_campaign ? "side" : "name", true, 64,
                             &name, e)) ||
             (rc = jv_int(side, sp, "modifier", false, -L, L,
                          &plan->in.sides[s].modifier, e)) ||
-            (rc = jv_array(side, sp, "units", true, 1,
-                           SCRUD_MAX_UNITS_PER_SIDE, &units, e)))
+            (rc = jv_array(side, sp, "units", true, 1, SCRUD_MAX_UNITS_PER_SIDE,
+                           &units, e)))
             return rc;
-        snprintf(plan->side_name[s], DB_NAME_MAX, "%s", name);
+        text_copy(plan->side_name[s], DB_NAME_MAX, name);
         jv_path(up, sp, "units");
         for (i = 0; i < json_array_size(units); i++) {
             char p[JV_PATH_MAX];
@@ -215,7 +254,10 @@ err_code scrud_api_parse_sides(const json_t *body, bool is_campaign,
         return err_set(e, ERR_INVALID, sf,
                        "a combat is between two different sides");
     }
-    return check_repeats(plan, is_campaign, e);
+    if ((rc = check_repeats(plan, is_campaign, e)))
+        return rc;
+    /* Campaign units' faces are known once they are bound. */
+    return is_campaign ? ERR_OK : check_dice_fit(plan, e);
 }
 
 /* Every entered die must fit its unit's die. */
@@ -254,8 +296,8 @@ err_code scrud_api_bind_units(sqlite3 *c, const char *campaign_id,
                            plan->side_name[s]);
         if (rc != ERR_OK)
             return err_set(e, rc, NULL, "cannot read sides");
-        snprintf(plan->side_id[s], DB_ID_MAX, "%s", side.id);
-        snprintf(plan->side_name[s], DB_NAME_MAX, "%s", side.name);
+        text_copy(plan->side_id[s], DB_ID_MAX, side.id);
+        text_copy(plan->side_name[s], DB_NAME_MAX, side.name);
         for (i = 0; i < plan->in.sides[s].n_units; i++) {
             scrud_unit *su = &plan->units[s][i];
             snprintf(f, sizeof f, "sides[%zu].units[%zu].unit", s, i);
@@ -271,8 +313,8 @@ err_code scrud_api_bind_units(sqlite3 *c, const char *campaign_id,
                                "the unit %s belongs to the side \"%s\", not "
                                "\"%s\"",
                                u.name, u.side_name, side.name);
-            snprintf(plan->unit_id[s][i], DB_ID_MAX, "%s", u.id);
-            snprintf(plan->unit_name[s][i], DB_NAME_MAX, "%s", u.name);
+            text_copy(plan->unit_id[s][i], DB_ID_MAX, u.id);
+            text_copy(plan->unit_name[s][i], DB_NAME_MAX, u.name);
             su->quality = u.scrud.quality;
             su->defeat_penalty = u.scrud.defeat_penalty;
             su->fatigue_penalty = u.scrud.fatigue_penalty;
@@ -311,37 +353,40 @@ void scrud_api_entered_values(const scrud_plan *plan, int *values, size_t *n)
                 values[(*n)++] = plan->die[s][i];
 }
 
-json_t *scrud_api_input_json(const scrud_plan *plan)
+void scrud_api_input_write(jw *w, const scrud_plan *plan)
 {
-    json_t *sides = json_array();
     size_t s, i;
 
+    jw_object(w);
+    jw_key(w, "sides");
+    jw_array(w);
     for (s = 0; s < 2; s++) {
-        json_t *units = json_array();
+        jw_object(w);
+        jw_kstring(w, "name", plan->side_name[s]);
+        jw_kstring_or_null(w, "side_id", plan->side_id[s]);
+        jw_kint(w, "modifier", plan->in.sides[s].modifier);
+        jw_key(w, "units");
+        jw_array(w);
         for (i = 0; i < plan->in.sides[s].n_units; i++) {
             const scrud_unit *u = &plan->units[s][i];
-            json_array_append_new(
-                units,
-                json_pack("{s:s, s:o, s:i, s:i, s:i, s:i, s:b, s:i}", "name",
-                          plan->unit_name[s][i], "unit_id",
-                          plan->unit_id[s][i][0]
-                              ? json_string(plan->unit_id[s][i])
-                              : json_null(),
-                          "quality", u->quality, "defeat_penalty",
-                          u->defeat_penalty, "fatigue_penalty",
-                          u->fatigue_penalty, "faces", u->faces, "reserve",
-                          u->is_reserve, "modifier", u->modifier));
+            jw_object(w);
+            jw_kstring(w, "name", plan->unit_name[s][i]);
+            jw_kstring_or_null(w, "unit_id", plan->unit_id[s][i]);
+            jw_kint(w, "quality", u->quality);
+            jw_kint(w, "defeat_penalty", u->defeat_penalty);
+            jw_kint(w, "fatigue_penalty", u->fatigue_penalty);
+            jw_kint(w, "faces", u->faces);
+            jw_kbool(w, "reserve", u->is_reserve);
+            jw_kint(w, "modifier", u->modifier);
+            jw_object_end(w);
         }
-        json_array_append_new(
-            sides, json_pack("{s:s, s:o, s:i, s:o}", "name",
-                             plan->side_name[s], "side_id",
-                             plan->side_id[s][0] ? json_string(plan->side_id[s])
-                                                 : json_null(),
-                             "modifier", plan->in.sides[s].modifier, "units",
-                             units));
+        jw_array_end(w);
+        jw_object_end(w);
     }
-    return json_pack("{s:o, s:o}", "sides", sides, "options",
-                     scrud_api_options_json(&plan->in.options));
+    jw_array_end(w);
+    jw_key(w, "options");
+    scrud_api_options_write(w, &plan->in.options);
+    jw_object_end(w);
 }
 
 static void copy_opt_string(const json_t *obj, const char *key, char *out,
@@ -349,11 +394,10 @@ static void copy_opt_string(const json_t *obj, const char *key, char *out,
 {
     const char *s = json_string_value(json_object_get(obj, key));
 
-    snprintf(out, n, "%s", s ? s : "");
+    text_copy(out, n, s ? s : "");
 }
 
-err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan,
-                               err_info *e)
+err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan, err_info *e)
 {
     json_t *sides = json_object_get(doc, "sides");
     json_t *opts = json_object_get(doc, "options");
@@ -370,7 +414,8 @@ err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan,
         json_t *side = json_array_get(sides, s);
         json_t *units = json_object_get(side, "units");
         if (json_array_size(units) > SCRUD_MAX_UNITS_PER_SIDE)
-            return err_set(e, ERR_INTERNAL, NULL, "the stored input is malformed");
+            return err_set(e, ERR_INTERNAL, NULL,
+                           "the stored input is malformed");
         copy_opt_string(side, "name", plan->side_name[s], DB_NAME_MAX);
         copy_opt_string(side, "side_id", plan->side_id[s], DB_ID_MAX);
         plan->in.sides[s].modifier =
@@ -381,7 +426,8 @@ err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan,
             scrud_unit_default(su);
             copy_opt_string(u, "name", plan->unit_name[s][i], DB_NAME_MAX);
             copy_opt_string(u, "unit_id", plan->unit_id[s][i], DB_ID_MAX);
-#define GET(field, key) su->field = (int)json_integer_value(json_object_get(u, key))
+#define GET(field, key)                                                        \
+    su->field = (int)json_integer_value(json_object_get(u, key))
             GET(quality, "quality");
             GET(defeat_penalty, "defeat_penalty");
             GET(fatigue_penalty, "fatigue_penalty");
@@ -396,99 +442,145 @@ err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan,
     return scrud_validate(&plan->in, e);
 }
 
-static json_t *id_or_null(const char *id)
-{
-    return id[0] ? json_string(id) : json_null();
-}
-
-static json_t *unit_json(const scrud_plan *plan, const scrud_result *res,
-                         int s, int i)
+void scrud_api_unit_write(jw *w, const scrud_plan *plan,
+                          const scrud_result *res, int s, int i)
 {
     const scrud_unit *u = &plan->units[s][i];
     const scrud_unit_result *r = &res->units[s][i];
 
-    return json_pack(
-        "{s:s, s:o, s:b, s:i, s:i, s:o, s:i, s:i, s:b,"
-        " s:{s:i, s:i}, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i}, s:o}",
-        "unit", plan->unit_name[s][i], "unit_id",
-        id_or_null(plan->unit_id[s][i]), "reserve", u->is_reserve, "natural",
-        r->natural, "score", r->score, "rank",
-        r->rank >= 0 ? json_integer(r->rank + 1) : json_null(),
-        "reserve_bonus", r->reserve_bonus, "defeats", r->defeats,
-        "heavy_fighting", r->is_heavy_fighting, "penalties_added", "defeat",
-        r->defeat_penalty_added, "fatigue", r->fatigue_penalty_added, "before",
-        "defeat_penalty", u->defeat_penalty, "fatigue_penalty",
-        u->fatigue_penalty, "modifier", r->modifier_before, "after",
-        "defeat_penalty", r->defeat_penalty, "fatigue_penalty",
-        r->fatigue_penalty, "modifier", r->modifier_after, "eliminated",
-        r->eliminated == SCRUD_ELIM_NONE
-            ? json_null()
-            : json_string(scrud_elimination_name(r->eliminated)));
+    jw_kstring(w, "unit", plan->unit_name[s][i]);
+    jw_kstring_or_null(w, "unit_id", plan->unit_id[s][i]);
+    jw_kbool(w, "reserve", u->is_reserve);
+    jw_kint(w, "natural", r->natural);
+    jw_kint(w, "score", r->score);
+    jw_key(w, "rank");
+    if (r->rank >= 0)
+        jw_int(w, r->rank + 1);
+    else
+        jw_null(w);
+    jw_kint(w, "reserve_bonus", r->reserve_bonus);
+    jw_kint(w, "defeats", r->defeats);
+    jw_kbool(w, "heavy_fighting", r->is_heavy_fighting);
+    jw_key(w, "penalties_added");
+    jw_object(w);
+    jw_kint(w, "defeat", r->defeat_penalty_added);
+    jw_kint(w, "fatigue", r->fatigue_penalty_added);
+    jw_object_end(w);
+    jw_key(w, "before");
+    jw_object(w);
+    jw_kint(w, "defeat_penalty", u->defeat_penalty);
+    jw_kint(w, "fatigue_penalty", u->fatigue_penalty);
+    jw_kint(w, "modifier", r->modifier_before);
+    jw_object_end(w);
+    jw_key(w, "after");
+    jw_object(w);
+    jw_kint(w, "defeat_penalty", r->defeat_penalty);
+    jw_kint(w, "fatigue_penalty", r->fatigue_penalty);
+    jw_kint(w, "modifier", r->modifier_after);
+    jw_object_end(w);
+    jw_key(w, "eliminated");
+    if (r->eliminated == SCRUD_ELIM_NONE)
+        jw_null(w);
+    else
+        jw_string(w, scrud_elimination_name(r->eliminated));
 }
 
-static json_t *side_json(const scrud_plan *plan, const scrud_result *res,
-                         int s)
+static void side_write(jw *w, const scrud_plan *plan, const scrud_result *res,
+                       int s)
 {
-    json_t *lined = json_array(), *units = json_array(), *elim = json_array();
     size_t k, i;
 
+    jw_object(w);
+    jw_kstring(w, "name", plan->side_name[s]);
+    jw_kstring_or_null(w, "side_id", plan->side_id[s]);
+    jw_kint(w, "modifier", plan->in.sides[s].modifier);
+    jw_kint(w, "defeats_suffered", res->defeats[s]);
+    jw_key(w, "lined_up");
+    jw_array(w);
     for (k = 0; k < res->n_line_up[s]; k++) {
         int u = res->line_up[s][k];
-        json_array_append_new(
-            lined, json_pack("{s:s, s:o, s:i, s:i}", "unit",
-                             plan->unit_name[s][u], "unit_id",
-                             id_or_null(plan->unit_id[s][u]), "natural",
-                             res->units[s][u].natural, "score",
-                             res->units[s][u].score));
+        jw_object(w);
+        jw_kstring(w, "unit", plan->unit_name[s][u]);
+        jw_kstring_or_null(w, "unit_id", plan->unit_id[s][u]);
+        jw_kint(w, "natural", res->units[s][u].natural);
+        jw_kint(w, "score", res->units[s][u].score);
+        jw_object_end(w);
     }
-    for (i = 0; i < plan->in.sides[s].n_units; i++)
-        json_array_append_new(units, unit_json(plan, res, s, (int)i));
+    jw_array_end(w);
+    jw_key(w, "units");
+    jw_array(w);
+    for (i = 0; i < plan->in.sides[s].n_units; i++) {
+        jw_object(w);
+        scrud_api_unit_write(w, plan, res, s, (int)i);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+    jw_key(w, "eliminated");
+    jw_array(w);
     for (k = 0; k < res->n_eliminated[s]; k++) {
         int u = res->eliminated[s][k];
-        json_array_append_new(
-            elim, json_pack("{s:s, s:o, s:s}", "unit", plan->unit_name[s][u],
-                            "unit_id", id_or_null(plan->unit_id[s][u]),
-                            "reason",
-                            scrud_elimination_name(res->units[s][u].eliminated)));
+        jw_object(w);
+        jw_kstring(w, "unit", plan->unit_name[s][u]);
+        jw_kstring_or_null(w, "unit_id", plan->unit_id[s][u]);
+        jw_kstring(w, "reason",
+                   scrud_elimination_name(res->units[s][u].eliminated));
+        jw_object_end(w);
     }
-    return json_pack("{s:s, s:o, s:i, s:i, s:o, s:o, s:o}", "name",
-                     plan->side_name[s], "side_id",
-                     id_or_null(plan->side_id[s]), "modifier",
-                     plan->in.sides[s].modifier, "defeats_suffered",
-                     res->defeats[s], "lined_up", lined, "units", units,
-                     "eliminated", elim);
+    jw_array_end(w);
+    jw_object_end(w);
+}
+
+void scrud_api_outcome_write(jw *w, const scrud_plan *plan,
+                             const scrud_result *res)
+{
+    size_t k;
+
+    jw_key(w, "sides");
+    jw_array(w);
+    side_write(w, plan, res, 0);
+    side_write(w, plan, res, 1);
+    jw_array_end(w);
+    jw_key(w, "pairs");
+    jw_array(w);
+    for (k = 0; k < res->n_pairs; k++) {
+        const scrud_pair *p = &res->pairs[k];
+        jw_object(w);
+        jw_kstring(w, "first", plan->unit_name[0][p->unit[0]]);
+        jw_kstring(w, "second", plan->unit_name[1][p->unit[1]]);
+        jw_kint(w, "first_score", p->score[0]);
+        jw_kint(w, "second_score", p->score[1]);
+        jw_kstring(w, "winner", scrud_winner_name(p->winner));
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+    jw_key(w, "extra");
+    jw_array(w);
+    for (k = 0; k < res->n_extra; k++) {
+        const scrud_extra_die *x = &res->extra[k];
+        const scrud_unit_result *r = &res->units[x->side][x->unit];
+        jw_object(w);
+        jw_kstring(w, "side", plan->side_name[x->side]);
+        jw_kstring(w, "unit", plan->unit_name[x->side][x->unit]);
+        jw_kint(w, "score", r->score);
+        jw_kint(w, "natural", r->natural);
+        jw_kstring_or_null(
+            w, "defeated",
+            x->target >= 0 ? plan->unit_name[1 - x->side][x->target] : NULL);
+        jw_kstring(w, "result", x->target >= 0 ? "defeat" : "ignored");
+        jw_object_end(w);
+    }
+    jw_array_end(w);
 }
 
 json_t *scrud_api_outcome_json(const scrud_plan *plan, const scrud_result *res)
 {
-    json_t *pairs = json_array(), *extra = json_array();
-    size_t k;
+    jw w;
 
-    for (k = 0; k < res->n_pairs; k++) {
-        const scrud_pair *p = &res->pairs[k];
-        json_array_append_new(
-            pairs, json_pack("{s:s, s:s, s:i, s:i, s:s}", "first",
-                             plan->unit_name[0][p->unit[0]], "second",
-                             plan->unit_name[1][p->unit[1]], "first_score",
-                             p->score[0], "second_score", p->score[1],
-                             "winner", scrud_winner_name(p->winner)));
-    }
-    for (k = 0; k < res->n_extra; k++) {
-        const scrud_extra_die *x = &res->extra[k];
-        const scrud_unit_result *r = &res->units[x->side][x->unit];
-        json_array_append_new(
-            extra, json_pack("{s:i, s:s, s:i, s:i, s:o, s:s}", "side", x->side,
-                             "unit", plan->unit_name[x->side][x->unit],
-                             "score", r->score, "natural", r->natural,
-                             "defeated",
-                             x->target >= 0
-                                 ? json_string(
-                                       plan->unit_name[1 - x->side][x->target])
-                                 : json_null(),
-                             "result", x->target >= 0 ? "defeat" : "ignored"));
-    }
-    return json_pack("{s:[o, o], s:o, s:o}", "sides", side_json(plan, res, 0),
-                     side_json(plan, res, 1), "pairs", pairs, "extra", extra);
+    jw_init(&w);
+    jw_object(&w);
+    scrud_api_outcome_write(&w, plan, res);
+    jw_object_end(&w);
+    return written_json(&w);
 }
 
 /* Appends printf output to a growing buffer. */
@@ -506,8 +598,10 @@ static void bprintf(buf *b, const char *fmt, ...)
     va_list ap;
     int n;
 
-    if (b->is_failed)
+    if (b->is_failed || (b->cap > 0 && b->s == NULL)) {
+        b->is_failed = true;
         return;
+    }
     for (;;) {
         size_t room = b->cap - b->len;
         va_start(ap, fmt);
@@ -537,7 +631,7 @@ static void bprintf(buf *b, const char *fmt, ...)
 char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
                          const char *dice_note)
 {
-    buf b = {0};
+    buf b = {.s = malloc(2048), .cap = 2048};
     size_t k;
     int s;
 
@@ -556,7 +650,7 @@ char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
         const scrud_pair *p = &res->pairs[k];
         bprintf(&b, "- %s %d vs %s %d: %s\n", plan->unit_name[0][p->unit[0]],
                 p->score[0], plan->unit_name[1][p->unit[1]], p->score[1],
-                p->winner == SCRUD_TIE ? "tie"
+                p->winner == SCRUD_TIE     ? "tie"
                 : p->winner == SCRUD_FIRST ? plan->unit_name[0][p->unit[0]]
                                            : plan->unit_name[1][p->unit[1]]);
     }

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "dice.h"
+#include "jsonw.h"
 #include "err.h"
 #include "scrud.h"
 #include "store.h"
@@ -17,7 +18,8 @@
 /* Applies the fields present in obj (at path) onto o. */
 err_code scrud_api_options(const json_t *obj, const char *path,
                            scrud_options *o, err_info *e);
-/* A new JSON object of every option. */
+/* Every option, as a JSON object written to w, or as a new json_t. */
+void scrud_api_options_write(jw *w, const scrud_options *o);
 json_t *scrud_api_options_json(const scrud_options *o);
 
 /* Everything a SCRUD combat needs besides its dice. */
@@ -25,10 +27,10 @@ typedef struct scrud_plan {
     scrud_input in;
     scrud_unit units[2][SCRUD_MAX_UNITS_PER_SIDE];
     char side_name[2][DB_NAME_MAX];
-    char side_id[2][DB_ID_MAX];                      /* "" one-off */
+    char side_id[2][DB_ID_MAX];                              /* "" one-off */
     char unit_ref[2][SCRUD_MAX_UNITS_PER_SIDE][DB_NAME_MAX]; /* as asked */
     char unit_name[2][SCRUD_MAX_UNITS_PER_SIDE][DB_NAME_MAX];
-    char unit_id[2][SCRUD_MAX_UNITS_PER_SIDE][DB_ID_MAX];    /* "" one-off */
+    char unit_id[2][SCRUD_MAX_UNITS_PER_SIDE][DB_ID_MAX]; /* "" one-off */
     bool has_die[2][SCRUD_MAX_UNITS_PER_SIDE];
     int die[2][SCRUD_MAX_UNITS_PER_SIDE];
     json_t *options; /* the request's options object (a reference) or NULL */
@@ -41,8 +43,7 @@ typedef struct scrud_plan {
  * state of campaign units is filled later by scrud_api_bind_units.
  */
 err_code scrud_api_parse_sides(const json_t *body, bool is_campaign,
-                               bool is_entered, scrud_plan *plan,
-                               err_info *e);
+                               bool is_entered, scrud_plan *plan, err_info *e);
 
 /* Campaign combats: looks up sides and units (in c, inside the write
  * transaction) and fills their current state into plan. */
@@ -54,13 +55,20 @@ void scrud_api_entered_values(const scrud_plan *plan, int *values, size_t *n);
 
 /* The stored input document: inline units with their state before, the
  * resolved options (replay parses it back with scrud_api_parse_input). */
-json_t *scrud_api_input_json(const scrud_plan *plan);
+void scrud_api_input_write(jw *w, const scrud_plan *plan);
 err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan,
                                err_info *e);
 
-/* The outcome part of the report: "sides", "pairs", "extra" (new). */
-json_t *scrud_api_outcome_json(const scrud_plan *plan,
-                               const scrud_result *res);
+/* The outcome part of the report: the members "sides", "pairs" and
+ * "extra", written into the object open in w; or as a new json_t object. */
+void scrud_api_outcome_write(jw *w, const scrud_plan *plan,
+                             const scrud_result *res);
+json_t *scrud_api_outcome_json(const scrud_plan *plan, const scrud_result *res);
+
+/* One unit's result (the members of its report entry) into the object
+ * open in w. */
+void scrud_api_unit_write(jw *w, const scrud_plan *plan,
+                          const scrud_result *res, int s, int i);
 
 /* The Markdown summary (new string, free()). dice_note says how the dice
  * were produced, e.g. "entered at the table". */

@@ -19,10 +19,14 @@ int main(void)
     sr = srunner_create(suite_rng());
     srunner_add_suite(sr, suite_dice());
     srunner_add_suite(sr, suite_scrud());
+    srunner_add_suite(sr, suite_scrud_examples());
     srunner_add_suite(sr, suite_db());
+    srunner_add_suite(sr, suite_store());
     srunner_add_suite(sr, suite_http());
     srunner_add_suite(sr, suite_api());
+    srunner_add_suite(sr, suite_auth());
     srunner_add_suite(sr, suite_scrud_http());
+    srunner_add_suite(sr, suite_scrud_vectors());
     srunner_add_suite(sr, suite_spec());
     srunner_run_all(sr, CK_NORMAL);
     n_failed = srunner_ntests_failed(sr);

@@ -1,7 +1,9 @@
 /*
  * suites.h: every Check suite of the project, one per source module, run by
  * tests/run_tests.c.  Test files mirror the source tree: tests/core/test_X.c
- * tests core/X.c.
+ * tests core/X.c.  A module whose tests would not fit one file of ~800 lines
+ * gets more suites, each in its own file (scrud and scrud_examples; api and
+ * auth; scrud_http and scrud_vectors), with their shared helpers beside them.
  */
 #ifndef UMPIRE_TESTS_SUITES_H
 #define UMPIRE_TESTS_SUITES_H
@@ -11,10 +13,14 @@
 Suite *suite_rng(void);
 Suite *suite_dice(void);
 Suite *suite_scrud(void);
+Suite *suite_scrud_examples(void);
 Suite *suite_db(void);
+Suite *suite_store(void);
 Suite *suite_http(void);
 Suite *suite_api(void);
+Suite *suite_auth(void);
 Suite *suite_scrud_http(void);
+Suite *suite_scrud_vectors(void);
 Suite *suite_spec(void);
 
 #endif

@@ -1,0 +1,90 @@
+/*
+ * db_fixture.h: what the database suites (tests/db/test_db.c and
+ * tests/db/test_store.c) share: a fresh database file per test in its own
+ * mkdtemp folder, SQL probes that read it directly, the writer held in
+ * place by a "blocker" job, and rows written through the writer.
+ *
+ * Every test gets a folder under a per-TCase folder (db_fixture_suite_make,
+ * an unchecked fixture), which is swept at the end for tests that failed in
+ * a forked child before their teardown could run.  Helpers abort the test
+ * (Check) on failure.
+ */
+#ifndef UMPIRE_TESTS_DB_FIXTURE_H
+#define UMPIRE_TESTS_DB_FIXTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "db.h"
+#include "store.h"
+
+/* The longest a test waits for the writer. */
+#define DB_FIXTURE_WAIT_SECONDS 30
+
+/* The open database of the test, or NULL; db_fixture_teardown closes it. */
+extern db *db_fixture_db;
+/* The test's database file: <test folder>/umpire.db. */
+extern char db_fixture_path[192];
+
+/* Unchecked fixture: makes and removes the per-TCase folder. */
+void db_fixture_suite_make(void);
+void db_fixture_suite_remove(void);
+
+/* Checked fixture: a fresh test folder (no database open yet) and a reset
+ * blocker; teardown releases the blocker, closes the database and removes
+ * the file with its -wal, -shm and -journal files and the folder. */
+void db_fixture_setup(void);
+void db_fixture_teardown(void);
+
+/* Opens db_fixture_path with db_open (every migration runs), two readers. */
+void db_fixture_open(void);
+
+/* ---- SQL probes -------------------------------------------------------- */
+
+bool db_fixture_file_exists(const char *path);
+/* The first column of the first row of sql as an int, or -1. */
+int db_fixture_query_int(sqlite3 *c, const char *sql);
+/* The same as text into buf (n bytes), or "(none)". */
+void db_fixture_query_text(sqlite3 *c, const char *sql, char *buf, size_t n);
+/* Rows of table (a literal name) whose id is id, or -1. */
+int db_fixture_count_rows(sqlite3 *c, const char *table, const char *id);
+/* Runs sql on db_fixture_path with a plain connection, outside db_open. */
+void db_fixture_raw_exec(const char *sql);
+/* db_fixture_query_int on db_fixture_path, opened read-only. */
+int db_fixture_raw_query_int(const char *sql);
+
+/* ---- the writer -------------------------------------------------------- */
+
+/* Now plus DB_FIXTURE_WAIT_SECONDS on the real-time clock. */
+void db_fixture_deadline(struct timespec *ts);
+
+/* Queues the blocker and returns once the writer is inside it, so every
+ * job submitted before db_fixture_release_writer lands in the next batch.
+ * The blocker gives up by itself after DB_FIXTURE_WAIT_SECONDS. */
+void db_fixture_hold_writer(void);
+void db_fixture_release_writer(void);
+
+/* db_write of run(arg); returns its code, the details in *e. */
+err_code db_fixture_write_rc(db_job_fn run, void *arg, err_info *e);
+/* db_write of run(arg), which must succeed; what names it in a failure. */
+void db_fixture_write_ok(db_job_fn run, void *arg, const char *what);
+
+/* Job wrappers: one store call each, the row as arg. */
+err_code db_fixture_job_campaign(sqlite3 *c, void *arg, err_info *e);
+err_code db_fixture_job_side(sqlite3 *c, void *arg, err_info *e);
+
+/* A campaign with a new id, the given name, default options; "add" also
+ * inserts it through the writer. */
+void db_fixture_new_campaign(db_campaign *c, const char *name);
+void db_fixture_add_campaign(db_campaign *c, const char *name);
+
+/* A side of campaign_id; id NULL: a random one.  "add" also inserts it. */
+void db_fixture_new_side(db_side *s, const char *campaign_id, const char *id,
+                         const char *name);
+void db_fixture_add_side(db_side *s, const char *campaign_id, const char *id,
+                         const char *name);
+
+#endif

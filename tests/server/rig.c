@@ -1,0 +1,119 @@
+/*
+ * rig.c: the test rig of the SCRUD-over-HTTP suites; see rig.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "rig.h"
+
+test_server *rig_ts;
+char rig_ctx[192];
+
+void rig_setup(void)
+{
+    rig_ts = ts_start();
+}
+
+void rig_teardown(void)
+{
+    ts_stop(rig_ts);
+    rig_ts = NULL;
+}
+
+/* Shorthands for jansson lookups (borrowed; NULL when absent). */
+static json_t *get(const json_t *o, const char *k)
+{
+    return json_object_get(o, k);
+}
+
+static json_t *at(const json_t *a, size_t i)
+{
+    return json_array_get(a, i);
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+/* An integer member that must be there. */
+long long rig_inum(const json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+
+    ck_assert_msg(json_is_integer(v), "%s: \"%s\" is not an integer", rig_ctx,
+                  k);
+    return (long long)json_integer_value(v);
+}
+
+/* The element of items whose member key is name, or NULL. */
+json_t *rig_find_by(const json_t *items, const char *key, const char *name)
+{
+    size_t i;
+    json_t *v;
+
+    json_array_foreach(items, i, v) {
+        const char *s = str(v, key);
+        if (s && strcmp(s, name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+/* A unit's entry in a report (either side), asserted present. */
+json_t *rig_report_unit(const json_t *rep, const char *name)
+{
+    json_t *u =
+        rig_find_by(get(at(get(rep, "sides"), 0), "units"), "unit", name);
+
+    if (u == NULL)
+        u = rig_find_by(get(at(get(rep, "sides"), 1), "units"), "unit", name);
+    ck_assert_msg(u != NULL, "%s: no unit %s in the report", rig_ctx, name);
+    return u;
+}
+
+/* A request with a printf path; asserts status, returns the body. */
+json_t *rig_call(int status, const char *method, const char *token,
+                 const char *body, const char *path_fmt, ...)
+{
+    char path[512];
+    va_list ap;
+
+    va_start(ap, path_fmt);
+    vsnprintf(path, sizeof path, path_fmt, ap);
+    va_end(ap);
+    return body ? ts_call(rig_ts, status, method, path, token, "%s", body)
+                : ts_call(rig_ts, status, method, path, token, NULL);
+}
+
+/* GET /v1/campaigns/{id}/<what> as the umpire. */
+json_t *rig_cget(const test_campaign *c, const char *what_fmt, ...)
+{
+    char what[256];
+    va_list ap;
+
+    va_start(ap, what_fmt);
+    vsnprintf(what, sizeof what, what_fmt, ap);
+    va_end(ap);
+    return rig_call(200, "GET", c->umpire, NULL, "/v1/campaigns/%s/%s", c->id,
+                    what);
+}
+
+/* Posts a campaign SCRUD combat; body is the JSON text. */
+json_t *rig_campaign_combat(const test_campaign *c, int status,
+                            const char *body)
+{
+    return rig_call(status, "POST", c->umpire, body,
+                    "/v1/campaigns/%s/combats/scrud", c->id);
+}
+
+/* POST .../replay (path without it) reproduces the combat. */
+void rig_check_replay(const char *path, const char *token)
+{
+    json_t *r = rig_call(200, "POST", token, NULL, "%s/replay", path);
+
+    ck_assert_msg(json_is_true(get(r, "reproduced")), "%s: not reproduced: %s",
+                  rig_ctx, json_dumps(get(r, "differences"), 0));
+    RIG_EQ_INT(json_array_size(get(r, "differences")), 0);
+    json_decref(r);
+}
