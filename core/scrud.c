@@ -55,39 +55,48 @@ err_code scrud_validate(const scrud_input *in, err_info *e)
     for (s = 0; s < 2; s++) {
         const scrud_side *side = &in->sides[s];
         if (side->n_units == 0)
-            return err_set(e, ERR_INVALID, s ? "sides[1].units" : "sides[0].units",
+            return err_set(e, ERR_INVALID,
+                           s ? "sides[1].units" : "sides[0].units",
                            "a side needs at least one unit");
         if (side->n_units > SCRUD_MAX_UNITS_PER_SIDE) {
             snprintf(f, sizeof f, "sides[%zu].units", s);
-            return err_set(e, ERR_LIMIT, f, "a side has at most %d units, not %zu",
+            return err_set(e, ERR_LIMIT, f,
+                           "a side has at most %d units, not %zu",
                            SCRUD_MAX_UNITS_PER_SIDE, side->n_units);
         }
-        snprintf(f, sizeof f, "sides[%zu].modifier", s);
-        if (check_limit(side->modifier, -L, L, f, e))
-            return ERR_RANGE;
+        if (side->modifier < -L || side->modifier > L) {
+            snprintf(f, sizeof f, "sides[%zu].modifier", s);
+            return check_limit(side->modifier, -L, L, f, e);
+        }
         n_front = 0;
         for (i = 0; i < side->n_units; i++) {
             const scrud_unit *u = &side->units[i];
             int m = scrud_unit_modifier(u);
-#define CHECK(name, lo, hi)                                             \
-            snprintf(f, sizeof f, "sides[%zu].units[%zu].%s", s, i, #name); \
-            if (check_limit(u->name, lo, hi, f, e))                     \
-                return ERR_RANGE;
+/* The field path is formatted only for an error. */
+#define CHECK(name, lo, hi)                                                    \
+    if (u->name < (lo) || u->name > (hi)) {                                    \
+        snprintf(f, sizeof f, "sides[%zu].units[%zu].%s", s, i, #name);        \
+        return check_limit(u->name, lo, hi, f, e);                             \
+    }
             CHECK(quality, -L, L)
             CHECK(defeat_penalty, 0, L)
             CHECK(fatigue_penalty, 0, L)
             CHECK(faces, RNG_FACES_MIN, RNG_FACES_MAX)
             CHECK(modifier, -L, L)
 #undef CHECK
-            snprintf(f, sizeof f, "sides[%zu].units[%zu]", s, i);
-            if (u->is_eliminated)
+            if (u->is_eliminated) {
+                snprintf(f, sizeof f, "sides[%zu].units[%zu]", s, i);
                 return err_set(e, ERR_RULE, f,
                                "the unit is eliminated and cannot fight");
-            if (m < in->options.eliminate_below)
-                return err_set(e, ERR_RULE, f,
-                               "the unit's modifier %d is below the elimination "
-                               "threshold %d: it is eliminated and cannot fight",
-                               m, in->options.eliminate_below);
+            }
+            if (m < in->options.eliminate_below) {
+                snprintf(f, sizeof f, "sides[%zu].units[%zu]", s, i);
+                return err_set(
+                    e, ERR_RULE, f,
+                    "the unit's modifier %d is below the elimination "
+                    "threshold %d: it is eliminated and cannot fight",
+                    m, in->options.eliminate_below);
+            }
             if (!u->is_reserve)
                 n_front++;
         }
@@ -106,10 +115,12 @@ err_code scrud_validate(const scrud_input *in, err_info *e)
             return ERR_RANGE;
         if (o->has_floor && o->cap_kind == SCRUD_CAP_FIXED && o->floor > o->cap)
             return err_set(e, ERR_RANGE, "options.floor",
-                           "the floor %d is above the cap %d", o->floor, o->cap);
+                           "the floor %d is above the cap %d", o->floor,
+                           o->cap);
         if (check_limit(o->max_penalty_per_combat, 0, 2,
                         "options.max_penalty_per_combat", e) ||
-            check_limit(o->eliminate_below, -L, L, "options.eliminate_below", e) ||
+            check_limit(o->eliminate_below, -L, L, "options.eliminate_below",
+                        e) ||
             check_limit(o->defeats_per_elimination, 0, L,
                         "options.defeats_per_elimination", e))
             return ERR_RANGE;
@@ -167,10 +178,10 @@ static err_code alloc_result(const scrud_input *in, scrud_result *out,
             return err_set(e, ERR_NOMEM, NULL, "out of memory");
     }
     n_min = in->sides[0].n_units < in->sides[1].n_units ? in->sides[0].n_units
-                                                         : in->sides[1].n_units;
+                                                        : in->sides[1].n_units;
     out->pairs = calloc(n_min ? n_min : 1, sizeof *out->pairs);
-    out->extra = calloc(in->sides[0].n_units + in->sides[1].n_units,
-                        sizeof *out->extra);
+    out->extra =
+        calloc(in->sides[0].n_units + in->sides[1].n_units, sizeof *out->extra);
     if (!out->pairs || !out->extra)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     return ERR_OK;
@@ -188,10 +199,10 @@ static err_code roll_and_line_up(const scrud_input *in, dice_source *dice,
         for (i = 0; i < side->n_units; i++) {
             const scrud_unit *u = &side->units[i];
             scrud_unit_result *r = &out->units[s][i];
-            err_code rc = dice_roll_die(dice, u->faces, (int)s, (int)i,
-                                        u->is_reserve ? "scrud.reserve"
-                                                      : "scrud.front",
-                                        &r->natural, &r->roll, e);
+            err_code rc =
+                dice_roll_die(dice, u->faces, (int)s, (int)i,
+                              u->is_reserve ? "scrud.reserve" : "scrud.front",
+                              &r->natural, &r->roll, e);
             if (rc != ERR_OK)
                 return rc;
             r->modifier_before = scrud_unit_modifier(u);
@@ -281,12 +292,8 @@ static void fight(const scrud_input *in, scrud_result *out)
         case SCRUD_EXTRA_BEAT_LOWEST:
             is_defeat = r->score > out->units[small][lowest].score;
             break;
-        case SCRUD_EXTRA_IGNORE:
-            is_defeat = false;
-            break;
-        case SCRUD_EXTRA_HALF:
-            is_defeat = 2 * r->natural > faces;
-            break;
+        case SCRUD_EXTRA_IGNORE: is_defeat = false; break;
+        case SCRUD_EXTRA_HALF: is_defeat = 2 * r->natural > faces; break;
         }
         out->extra[out->n_extra].side = big;
         out->extra[out->n_extra].unit = u;
@@ -330,7 +337,8 @@ static void attrition(const scrud_input *in, scrud_result *out)
             }
             r->defeat_penalty += r->defeat_penalty_added;
             r->fatigue_penalty += r->fatigue_penalty_added;
-            r->modifier_after = u->quality - r->defeat_penalty - r->fatigue_penalty;
+            r->modifier_after =
+                u->quality - r->defeat_penalty - r->fatigue_penalty;
             if (!u->is_reserve && r->modifier_after < o->eliminate_below) {
                 r->eliminated = SCRUD_ELIM_THRESHOLD;
                 out->eliminated[s][out->n_eliminated[s]++] = (int)i;

@@ -32,8 +32,8 @@ typedef struct db_job {
 
 struct db {
     char *path;
-    sqlite3 *writer;          /* owned by the writer thread once started */
-    sqlite3 **readers;        /* the read pool */
+    sqlite3 *writer;   /* owned by the writer thread once started */
+    sqlite3 **readers; /* the read pool */
     bool *is_lent;
     int n_readers;
     pthread_mutex_t pool_lock;
@@ -59,12 +59,49 @@ err_code db_fail(sqlite3 *conn, err_info *e, const char *what)
     return err_set(e, ERR_DB, NULL, "%s: %s", what, sqlite3_errmsg(conn));
 }
 
+/*
+ * Statements are kept on their connection for reuse: db_prepare looks for
+ * an idle statement of the same SQL among the connection's own statements
+ * (sqlite3_next_stmt), so no cache lives outside SQLite; db_done resets a
+ * statement instead of finalizing it.  Each connection is used by one
+ * thread at a time and a store function finishes its statement before it
+ * returns, so an idle (reset) statement is free to reuse.
+ */
 err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
                     err_info *e)
 {
-    if (sqlite3_prepare_v2(conn, sql, -1, st, NULL) != SQLITE_OK)
+    sqlite3_stmt *s = NULL;
+
+    while ((s = sqlite3_next_stmt(conn, s)) != NULL)
+        if (!sqlite3_stmt_busy(s) && sqlite3_sql(s) != NULL &&
+            strcmp(sqlite3_sql(s), sql) == 0) {
+            *st = s;
+            return ERR_OK;
+        }
+    if (sqlite3_prepare_v3(conn, sql, -1, SQLITE_PREPARE_PERSISTENT, st,
+                           NULL) != SQLITE_OK)
         return db_fail(conn, e, "prepare");
     return ERR_OK;
+}
+
+void db_done(sqlite3_stmt *st)
+{
+    if (st == NULL)
+        return;
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+/* Finalizes the statements kept on conn, then closes it. */
+static void close_conn(sqlite3 *conn)
+{
+    sqlite3_stmt *st;
+
+    if (conn == NULL)
+        return;
+    while ((st = sqlite3_next_stmt(conn, NULL)) != NULL)
+        sqlite3_finalize(st);
+    sqlite3_close(conn);
 }
 
 void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n)
@@ -92,17 +129,25 @@ void db_new_id(const char *prefix, char out[DB_ID_MAX])
 {
     struct timespec ts;
     uint64_t ms;
-    uint8_t raw[6];
+    uint8_t raw[6], when[6];
     char hex[13];
+    size_t n = strlen(prefix), i;
 
-    /* Milliseconds first: new rows append to the B-trees instead of
-     * landing on random pages; 48 random bits keep ids unguessable. */
+    /* The time in milliseconds first: new rows append to the B-trees
+     * instead of landing on random pages; 48 random bits keep ids
+     * unguessable. */
     clock_gettime(CLOCK_REALTIME, &ts);
     ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
     randombytes_buf(raw, sizeof raw);
+    for (i = 0; i < sizeof when; i++)
+        when[i] = (uint8_t)(ms >> (8 * (sizeof when - 1 - i)));
+    if (n > DB_ID_MAX - 26)
+        n = DB_ID_MAX - 26;
+    memcpy(out, prefix, n);
+    out[n] = '_';
+    rng_hex(when, sizeof when, out + n + 1);
     rng_hex(raw, sizeof raw, hex);
-    snprintf(out, DB_ID_MAX, "%s_%012llx%s", prefix,
-             (unsigned long long)(ms & 0xffffffffffffULL), hex);
+    memcpy(out + n + 13, hex, sizeof hex);
 }
 
 void db_now(char out[DB_TIME_MAX])
@@ -209,6 +254,20 @@ static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
     return ERR_OK;
 }
 
+/* Runs one transaction-control statement through the statement cache. */
+static err_code control(sqlite3 *conn, const char *sql, err_info *e)
+{
+    sqlite3_stmt *st;
+    err_code rc;
+
+    if ((rc = db_prepare(conn, sql, &st, e)) != ERR_OK)
+        return rc;
+    if (sqlite3_step(st) != SQLITE_DONE)
+        rc = db_fail(conn, e, sql);
+    db_done(st);
+    return rc;
+}
+
 /* Runs one batch: every job under a savepoint, one commit. */
 static void run_batch(db *d, db_job *jobs)
 {
@@ -220,7 +279,7 @@ static void run_batch(db *d, db_job *jobs)
     err_code batch_rc;
 
     err_clear(&e);
-    batch_rc = exec(d->writer, "BEGIN IMMEDIATE", &e);
+    batch_rc = control(d->writer, "BEGIN IMMEDIATE", &e);
     for (j = jobs, n = 0; j != NULL; j = j->next, n++) {
         err_clear(&errs[n]);
         if (batch_rc != ERR_OK) {
@@ -228,7 +287,7 @@ static void run_batch(db *d, db_job *jobs)
             errs[n] = e;
             continue;
         }
-        if (exec(d->writer, "SAVEPOINT job", &errs[n]) != ERR_OK) {
+        if (control(d->writer, "SAVEPOINT job", &errs[n]) != ERR_OK) {
             rcs[n] = ERR_DB;
             continue;
         }
@@ -236,15 +295,15 @@ static void run_batch(db *d, db_job *jobs)
         if (rcs[n] != ERR_OK && errs[n].code == ERR_OK)
             err_set(&errs[n], rcs[n], NULL, "the write failed");
         if (rcs[n] != ERR_OK)
-            exec(d->writer, "ROLLBACK TO job", NULL);
-        exec(d->writer, "RELEASE job", NULL);
+            control(d->writer, "ROLLBACK TO job", NULL);
+        control(d->writer, "RELEASE job", NULL);
     }
-    if (batch_rc == ERR_OK && exec(d->writer, "COMMIT", &e) != ERR_OK) {
-        exec(d->writer, "ROLLBACK", NULL);
+    if (batch_rc == ERR_OK && control(d->writer, "COMMIT", &e) != ERR_OK) {
+        control(d->writer, "ROLLBACK", NULL);
         batch_rc = ERR_DB;
         for (i = 0; i < n; i++)
             if (rcs[i] == ERR_OK) {
-                rcs[i] = ERR_DB;
+                rcs[i] = e.code != ERR_OK ? e.code : ERR_DB;
                 errs[i] = e;
             }
     }
@@ -353,11 +412,11 @@ void db_close(db *d)
         pthread_join(d->thread, NULL);
     }
     for (i = 0; d->readers && i < d->n_readers; i++)
-        sqlite3_close(d->readers[i]);
+        close_conn(d->readers[i]);
     if (d->writer) {
         sqlite3_exec(d->writer, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
                      NULL);
-        sqlite3_close(d->writer);
+        close_conn(d->writer);
     }
     pthread_mutex_destroy(&d->pool_lock);
     pthread_cond_destroy(&d->pool_free);

@@ -30,7 +30,7 @@ typedef err_code (*db_job_fn)(sqlite3 *conn, void *arg, err_info *e);
  * means committed.  e is the job's error (borrowed for the call). */
 typedef void (*db_done_fn)(void *arg, err_code rc, const err_info *e);
 
-#define DB_ID_MAX 40   /* ids such as "cmp_0123456789abcdef01234567" */
+#define DB_ID_MAX   40 /* ids such as "cmp_0123456789abcdef01234567" */
 #define DB_TIME_MAX 32 /* "2026-11-22T10:00:00.123Z" */
 
 /*
@@ -74,10 +74,15 @@ void db_new_id(const char *prefix, char out[DB_ID_MAX]);
 /* The current UTC time as RFC 3339 with milliseconds. */
 void db_now(char out[DB_TIME_MAX]);
 
-/* Helpers for the stores: prepare a statement, and map a SQLite failure
- * to ERR_DB (or ERR_CONFLICT for a constraint) with a message. */
+/*
+ * Helpers for the stores.  db_prepare gives a statement for sql on conn,
+ * reusing one kept on the connection when it is idle; release it with
+ * db_done (never sqlite3_finalize).  db_fail maps a SQLite failure to
+ * ERR_DB (or ERR_CONFLICT for a constraint) with a message.
+ */
 err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
                     err_info *e);
+void db_done(sqlite3_stmt *st);
 err_code db_fail(sqlite3 *conn, err_info *e, const char *what);
 
 /* A copy of column col as text into buf (size n); "" for NULL. */

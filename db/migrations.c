@@ -3,8 +3,8 @@
  *
  * Migration N (1-based) brings PRAGMA user_version from N-1 to N.  Never
  * edit a migration that has shipped: add the next one.  Columns that hold
- * documents (combat input and report, history states) are opaque text to
- * the database layer; the server writes and reads them.
+ * documents (combat reports, history states) are opaque text to the
+ * database layer; the server writes and reads them.
  */
 #include "migrations.h"
 
@@ -68,7 +68,6 @@ const char *const db_migrations[] = {
     "  client_seed TEXT,"
     "  actor_token_id TEXT,"
     "  summary TEXT NOT NULL,"
-    "  input TEXT NOT NULL,"
     "  report TEXT NOT NULL"
     ");"
     "CREATE INDEX combats_by_campaign ON combats (campaign_id, created_at);"

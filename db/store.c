@@ -1,7 +1,7 @@
 /*
  * store.c: SQL for campaigns, sides, tokens, units, history, combats and
  * rolls; see store.h.  Prepared statements only; every statement is
- * finalized at the function's single exit.
+ * released (db_done) at the function's single exit.
  */
 #include "store.h"
 
@@ -59,7 +59,7 @@ err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
     sqlite3_bind_int(st, 12, o->defeats_per_elimination);
     rc = step_done(c, st, e, "insert campaign");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -103,7 +103,7 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
     out->scrud.eliminate_below = sqlite3_column_int(st, 10);
     out->scrud.defeats_per_elimination = sqlite3_column_int(st, 11);
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -123,7 +123,7 @@ err_code db_side_insert(sqlite3 *c, const db_side *s, err_info *e)
     TEXT(st, 4, s->created_at);
     rc = step_done(c, st, e, "insert side");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -166,7 +166,7 @@ err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
     if (step != SQLITE_DONE)
         rc = db_fail(c, e, "list sides");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     if (rc != ERR_OK) {
         free(v);
         v = NULL;
@@ -196,12 +196,12 @@ err_code db_side_find(sqlite3 *c, const char *campaign_id,
     if (step == SQLITE_ROW)
         read_side(st, out);
     else if (step == SQLITE_DONE)
-        rc = err_set(e, ERR_NOT_FOUND, NULL,
-                     "the campaign has no side \"%s\"", id_or_name);
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no side \"%s\"",
+                     id_or_name);
     else
         rc = db_fail(c, e, "find side");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -224,7 +224,7 @@ err_code db_token_insert(sqlite3 *c, const db_token *t, const char *hash_hex,
     TEXT(st, 6, created_at);
     rc = step_done(c, st, e, "insert token");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -255,7 +255,7 @@ err_code db_token_find(sqlite3 *c, const char *hash_hex, db_token *out,
         rc = db_fail(c, e, "find token");
     }
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -291,7 +291,7 @@ err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
     TEXT(st, 12, u->created_at);
     rc = step_done(c, st, e, "insert unit");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -316,14 +316,14 @@ err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e)
         sqlite3_changes(c) != 1)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no unit %s", u->id);
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
-#define UNIT_COLUMNS                                                        \
-    "u.id, u.campaign_id, u.side_id, s.name, u.name, u.created_at, "        \
-    "u.eliminated, u.eliminated_reason, u.eliminated_by, u.scrud_quality, " \
-    "u.scrud_faces, u.scrud_defeat_penalty, u.scrud_fatigue_penalty "       \
+#define UNIT_COLUMNS                                                           \
+    "u.id, u.campaign_id, u.side_id, s.name, u.name, u.created_at, "           \
+    "u.eliminated, u.eliminated_reason, u.eliminated_by, u.scrud_quality, "    \
+    "u.scrud_faces, u.scrud_defeat_penalty, u.scrud_fatigue_penalty "          \
     "FROM units u JOIN sides s ON s.id = u.side_id "
 
 static void read_unit(sqlite3_stmt *st, db_unit *u)
@@ -371,13 +371,12 @@ err_code db_unit_find(sqlite3 *c, const char *campaign_id,
     else
         rc = db_fail(c, e, "find unit");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
-err_code db_units_list(sqlite3 *c, const char *campaign_id,
-                       const char *side_id, int eliminated, db_unit **out,
-                       size_t *n, err_info *e)
+err_code db_units_list(sqlite3 *c, const char *campaign_id, const char *side_id,
+                       int eliminated, db_unit **out, size_t *n, err_info *e)
 {
     sqlite3_stmt *st = NULL;
     db_unit *v = NULL;
@@ -411,7 +410,7 @@ err_code db_units_list(sqlite3 *c, const char *campaign_id,
     if (step != SQLITE_DONE)
         rc = db_fail(c, e, "list units");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     if (rc != ERR_OK) {
         free(v);
         v = NULL;
@@ -437,7 +436,7 @@ err_code db_units_count(sqlite3 *c, const char *campaign_id, int *n,
     else
         rc = db_fail(c, e, "count units");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -464,7 +463,7 @@ err_code db_event_insert(sqlite3 *c, const db_event *ev, err_info *e)
     db_bind_text_or_null(st, 10, ev->result);
     rc = step_done(c, st, e, "insert history event");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -514,7 +513,7 @@ err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
     if (step != SQLITE_DONE)
         rc = db_fail(c, e, "list history");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     if (rc != ERR_OK) {
         db_events_free(v, *n);
         v = NULL;
@@ -537,8 +536,8 @@ void db_events_free(db_event *evs, size_t n)
     free(evs);
 }
 
-err_code db_combat_insert(sqlite3 *c, const db_combat *cb,
-                          const db_roll *rolls, size_t n_rolls, err_info *e)
+err_code db_combat_insert(sqlite3 *c, const db_combat *cb, const db_roll *rolls,
+                          size_t n_rolls, err_info *e)
 {
     sqlite3_stmt *st = NULL;
     err_code rc;
@@ -548,7 +547,7 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb,
                          "INSERT INTO combats (id, campaign_id, system, "
                          "created_at, note, dice_source, rng, commitment, "
                          "server_seed, client_seed, actor_token_id, summary, "
-                         "input, report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         "report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
     TEXT(st, 1, cb->id);
@@ -564,11 +563,10 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb,
         TEXT(st, 10, cb->client_seed);
     db_bind_text_or_null(st, 11, cb->actor_token_id);
     TEXT(st, 12, cb->summary);
-    TEXT(st, 13, cb->input);
-    TEXT(st, 14, cb->report);
+    TEXT(st, 13, cb->report);
     if ((rc = step_done(c, st, e, "insert combat")))
         goto out;
-    sqlite3_finalize(st);
+    db_done(st);
     st = NULL;
     if ((rc = db_prepare(c,
                          "INSERT INTO rolls (combat_id, seq, side_name, "
@@ -595,7 +593,7 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb,
             goto out;
     }
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -614,28 +612,24 @@ static void read_combat(sqlite3_stmt *st, db_combat *cb, bool has_docs)
     cb->client_seed = db_column_dup(st, 9);
     db_column_copy(st, 10, cb->actor_token_id, sizeof cb->actor_token_id);
     cb->summary = db_column_dup(st, 11);
-    if (has_docs) {
-        cb->input = db_column_dup(st, 12);
-        cb->report = db_column_dup(st, 13);
-    }
+    if (has_docs)
+        cb->report = db_column_dup(st, 12);
 }
 
-#define COMBAT_COLUMNS                                                      \
-    "id, campaign_id, system, created_at, note, dice_source, rng, "         \
+#define COMBAT_COLUMNS                                                         \
+    "id, campaign_id, system, created_at, note, dice_source, rng, "            \
     "commitment, server_seed, client_seed, actor_token_id, summary "
 
-err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out,
-                       err_info *e)
+err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out, err_info *e)
 {
     sqlite3_stmt *st = NULL;
     err_code rc;
     int step;
 
     memset(out, 0, sizeof *out);
-    if ((rc = db_prepare(c,
-                         "SELECT " COMBAT_COLUMNS
-                         ", input, report FROM combats WHERE id = ?",
-                         &st, e)))
+    if ((rc = db_prepare(
+             c, "SELECT " COMBAT_COLUMNS ", report FROM combats WHERE id = ?",
+             &st, e)))
         goto out;
     TEXT(st, 1, id);
     step = sqlite3_step(st);
@@ -646,7 +640,7 @@ err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out,
     else
         rc = db_fail(c, e, "read combat");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     return rc;
 }
 
@@ -657,13 +651,12 @@ void db_combat_cleanup(db_combat *cb)
     free(cb->note);
     free(cb->client_seed);
     free(cb->summary);
-    free(cb->input);
     free(cb->report);
     memset(cb, 0, sizeof *cb);
 }
 
-err_code db_combats_list(sqlite3 *c, const char *campaign_id,
-                         db_combat **out, size_t *n, err_info *e)
+err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
+                         size_t *n, err_info *e)
 {
     sqlite3_stmt *st = NULL;
     db_combat *v = NULL;
@@ -693,7 +686,7 @@ err_code db_combats_list(sqlite3 *c, const char *campaign_id,
     if (step != SQLITE_DONE)
         rc = db_fail(c, e, "list combats");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     if (rc != ERR_OK) {
         db_combats_free(v, *n);
         v = NULL;
@@ -756,7 +749,7 @@ err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
     if (step != SQLITE_DONE)
         rc = db_fail(c, e, "list rolls");
 out:
-    sqlite3_finalize(st);
+    db_done(st);
     if (rc != ERR_OK) {
         free(v);
         v = NULL;

@@ -6,7 +6,7 @@
  * reads, or the writer's connection inside a db_job_fn for writes (so a
  * combat's unit changes, combat row and roll log share one transaction).
  * Lookups that find nothing return ERR_NOT_FOUND.  Text documents (combat
- * input and report, history states) are opaque strings here.
+ * reports, history states) are opaque strings here.
  */
 #ifndef UMPIRE_STORE_H
 #define UMPIRE_STORE_H
@@ -20,7 +20,7 @@
 #include "err.h"
 #include "scrud.h"
 
-#define DB_NAME_MAX 65 /* names are 1..64 bytes */
+#define DB_NAME_MAX   65 /* names are 1..64 bytes */
 #define DB_REASON_MAX 24
 
 typedef struct db_campaign {
@@ -84,8 +84,7 @@ typedef struct db_combat {
     char *note;        /* may be NULL */
     char *client_seed; /* may be NULL */
     char *summary;
-    char *input;       /* the combat's input document */
-    char *report;      /* the report document */
+    char *report; /* the report document: the combat's record */
 } db_combat;
 
 typedef struct db_roll {
@@ -123,9 +122,8 @@ err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e);
 err_code db_unit_find(sqlite3 *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e);
 /* *out is new (free()); side_id NULL for all; eliminated -1 any, 0, 1. */
-err_code db_units_list(sqlite3 *c, const char *campaign_id,
-                       const char *side_id, int eliminated, db_unit **out,
-                       size_t *n, err_info *e);
+err_code db_units_list(sqlite3 *c, const char *campaign_id, const char *side_id,
+                       int eliminated, db_unit **out, size_t *n, err_info *e);
 err_code db_units_count(sqlite3 *c, const char *campaign_id, int *n,
                         err_info *e);
 
@@ -137,15 +135,14 @@ err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
 void db_events_free(db_event *evs, size_t n);
 
 /* Combats and their roll log. */
-err_code db_combat_insert(sqlite3 *c, const db_combat *cb,
-                          const db_roll *rolls, size_t n_rolls, err_info *e);
+err_code db_combat_insert(sqlite3 *c, const db_combat *cb, const db_roll *rolls,
+                          size_t n_rolls, err_info *e);
 /* out's strings are new: release with db_combat_cleanup. */
-err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out,
-                       err_info *e);
+err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out, err_info *e);
 void db_combat_cleanup(db_combat *cb);
-/* Summaries (no input/report) of a campaign's combats, oldest first. */
-err_code db_combats_list(sqlite3 *c, const char *campaign_id,
-                         db_combat **out, size_t *n, err_info *e);
+/* Summaries (no report) of a campaign's combats, oldest first. */
+err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
+                         size_t *n, err_info *e);
 void db_combats_free(db_combat *cbs, size_t n);
 /* *out is new (free()); in seq order. */
 err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,

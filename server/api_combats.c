@@ -57,7 +57,6 @@ static void scrud_job_free(void *p)
     json_decref(j->options);
     free(j->rolls);
     free(j->cb.summary);
-    free(j->cb.input);
     free(j->cb.report);
     sodium_memzero(j->dice.seed, sizeof j->dice.seed);
     free(j);
@@ -239,9 +238,6 @@ static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
                                   "(recorded, not verifiable)");
     cb->summary = scrud_api_summary(&j->plan, res);
     jw_init(&w);
-    scrud_api_input_write(&w, &j->plan);
-    cb->input = jw_take(&w, NULL);
-    jw_init(&w);
     jw_object(&w);
     jw_kstring(&w, "id", cb->id);
     jw_kstring(&w, "system", "scrud");
@@ -256,7 +252,7 @@ static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
     jw_kstring(&w, "summary_markdown", md ? md : "");
     jw_object_end(&w);
     cb->report = jw_take(&w, NULL);
-    if (!md || !cb->summary || !cb->input || !cb->report)
+    if (!md || !cb->summary || !cb->report)
         rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
 out:
     free(md);
@@ -538,14 +534,14 @@ static void differ(json_t *diffs, const char *fmt, ...)
     json_array_append_new(diffs, json_string(line));
 }
 
-/* SCRUD replay: the stored input and logged naturals through core again. */
+/* SCRUD replay: the combat as its report records it, and the logged
+ * naturals, through core again. */
 static err_code scrud_replay(const db_combat *cb, const db_roll *rolls,
                              size_t n, json_t *diffs, err_info *e)
 {
     static const char *const parts[] = {"sides", "pairs", "extra"};
     scrud_plan *plan = calloc(1, sizeof *plan);
     int *values = calloc(n ? n : 1, sizeof *values);
-    json_t *input = json_loads(cb->input, 0, NULL);
     json_t *stored = json_loads(cb->report, 0, NULL), *outcome = NULL;
     scrud_result res;
     dice_source src;
@@ -554,14 +550,14 @@ static err_code scrud_replay(const db_combat *cb, const db_roll *rolls,
 
     memset(&res, 0, sizeof res);
     dice_init_values(&src, DICE_REPLAY, values, 0);
-    if (!plan || !values || !input || !stored) {
+    if (!plan || !values || !stored) {
         rc = err_set(e, ERR_INTERNAL, NULL, "cannot read the stored combat");
         goto out;
     }
     for (i = 0; i < n; i++)
         values[i] = rolls[i].natural;
     dice_init_values(&src, DICE_REPLAY, values, n);
-    if ((rc = scrud_api_parse_input(input, plan, e)))
+    if ((rc = scrud_api_parse_input(stored, plan, e)))
         goto out;
     if (scrud_resolve(&plan->in, &src, &res, NULL) != ERR_OK ||
         dice_check_all_used(&src, NULL) != ERR_OK) {
@@ -585,7 +581,6 @@ out:
     scrud_result_cleanup(&res);
     dice_cleanup(&src);
     json_decref(outcome);
-    json_decref(input);
     json_decref(stored);
     free(values);
     free(plan);

@@ -6,17 +6,42 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Appends n bytes of p at out[*len], truncating at JV_PATH_MAX. */
+static void append(char *out, size_t *len, const char *p, size_t n)
+{
+    if (*len + n >= JV_PATH_MAX)
+        n = JV_PATH_MAX - 1 - *len;
+    memcpy(out + *len, p, n);
+    *len += n;
+    out[*len] = '\0';
+}
+
 void jv_path(char *out, const char *base, const char *key)
 {
-    if (base == NULL || base[0] == '\0')
-        snprintf(out, JV_PATH_MAX, "%s", key);
-    else
-        snprintf(out, JV_PATH_MAX, "%.*s.%s", JV_PATH_MAX / 2, base, key);
+    size_t len = 0;
+
+    out[0] = '\0';
+    if (base != NULL && base[0] != '\0') {
+        append(out, &len, base, strlen(base));
+        append(out, &len, ".", 1);
+    }
+    append(out, &len, key, strlen(key));
 }
 
 void jv_index(char *out, const char *base, size_t i)
 {
-    snprintf(out, JV_PATH_MAX, "%.*s[%zu]", JV_PATH_MAX / 2, base, i);
+    char num[24], *p = num + sizeof num;
+    size_t len = 0;
+
+    *--p = ']';
+    do {
+        *--p = (char)('0' + i % 10);
+        i /= 10;
+    } while (i > 0);
+    *--p = '[';
+    out[0] = '\0';
+    append(out, &len, base, strlen(base));
+    append(out, &len, p, (size_t)(num + sizeof num - p));
 }
 
 static const char *type_name(const json_t *v)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,6 +223,10 @@ int main(int argc, char **argv)
             goto out;
         i++;
     }
+    /* Keep freed memory in the allocator's arenas: a busy server would
+     * otherwise give it back and take it again (an mprotect each time). */
+    mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+    mallopt(M_TOP_PAD, 4 * 1024 * 1024);
     if (sodium_init() < 0) {
         fprintf(stderr, "umpire: libsodium failed to start\n");
         goto out;

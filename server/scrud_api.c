@@ -353,42 +353,6 @@ void scrud_api_entered_values(const scrud_plan *plan, int *values, size_t *n)
                 values[(*n)++] = plan->die[s][i];
 }
 
-void scrud_api_input_write(jw *w, const scrud_plan *plan)
-{
-    size_t s, i;
-
-    jw_object(w);
-    jw_key(w, "sides");
-    jw_array(w);
-    for (s = 0; s < 2; s++) {
-        jw_object(w);
-        jw_kstring(w, "name", plan->side_name[s]);
-        jw_kstring_or_null(w, "side_id", plan->side_id[s]);
-        jw_kint(w, "modifier", plan->in.sides[s].modifier);
-        jw_key(w, "units");
-        jw_array(w);
-        for (i = 0; i < plan->in.sides[s].n_units; i++) {
-            const scrud_unit *u = &plan->units[s][i];
-            jw_object(w);
-            jw_kstring(w, "name", plan->unit_name[s][i]);
-            jw_kstring_or_null(w, "unit_id", plan->unit_id[s][i]);
-            jw_kint(w, "quality", u->quality);
-            jw_kint(w, "defeat_penalty", u->defeat_penalty);
-            jw_kint(w, "fatigue_penalty", u->fatigue_penalty);
-            jw_kint(w, "faces", u->faces);
-            jw_kbool(w, "reserve", u->is_reserve);
-            jw_kint(w, "modifier", u->modifier);
-            jw_object_end(w);
-        }
-        jw_array_end(w);
-        jw_object_end(w);
-    }
-    jw_array_end(w);
-    jw_key(w, "options");
-    scrud_api_options_write(w, &plan->in.options);
-    jw_object_end(w);
-}
-
 static void copy_opt_string(const json_t *obj, const char *key, char *out,
                             size_t n)
 {
@@ -397,17 +361,23 @@ static void copy_opt_string(const json_t *obj, const char *key, char *out,
     text_copy(out, n, s ? s : "");
 }
 
-err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan, err_info *e)
+static int int_at(const json_t *obj, const char *key)
 {
-    json_t *sides = json_object_get(doc, "sides");
-    json_t *opts = json_object_get(doc, "options");
+    return (int)json_integer_value(json_object_get(obj, key));
+}
+
+err_code scrud_api_parse_input(const json_t *report, scrud_plan *plan,
+                               err_info *e)
+{
+    json_t *sides = json_object_get(report, "sides");
+    json_t *opts = json_object_get(report, "options");
     size_t s, i;
     err_code rc;
 
     memset(plan, 0, sizeof *plan);
     scrud_options_default(&plan->in.options);
     if (!json_is_object(opts) || json_array_size(sides) != 2)
-        return err_set(e, ERR_INTERNAL, NULL, "the stored input is malformed");
+        return err_set(e, ERR_INTERNAL, NULL, "the stored report is malformed");
     if ((rc = scrud_api_options(opts, "options", &plan->in.options, e)))
         return rc;
     for (s = 0; s < 2; s++) {
@@ -415,26 +385,23 @@ err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan, err_info *e)
         json_t *units = json_object_get(side, "units");
         if (json_array_size(units) > SCRUD_MAX_UNITS_PER_SIDE)
             return err_set(e, ERR_INTERNAL, NULL,
-                           "the stored input is malformed");
+                           "the stored report is malformed");
         copy_opt_string(side, "name", plan->side_name[s], DB_NAME_MAX);
         copy_opt_string(side, "side_id", plan->side_id[s], DB_ID_MAX);
-        plan->in.sides[s].modifier =
-            (int)json_integer_value(json_object_get(side, "modifier"));
+        plan->in.sides[s].modifier = int_at(side, "modifier");
         for (i = 0; i < json_array_size(units); i++) {
             json_t *u = json_array_get(units, i);
+            json_t *before = json_object_get(u, "before");
             scrud_unit *su = &plan->units[s][i];
             scrud_unit_default(su);
-            copy_opt_string(u, "name", plan->unit_name[s][i], DB_NAME_MAX);
+            copy_opt_string(u, "unit", plan->unit_name[s][i], DB_NAME_MAX);
             copy_opt_string(u, "unit_id", plan->unit_id[s][i], DB_ID_MAX);
-#define GET(field, key)                                                        \
-    su->field = (int)json_integer_value(json_object_get(u, key))
-            GET(quality, "quality");
-            GET(defeat_penalty, "defeat_penalty");
-            GET(fatigue_penalty, "fatigue_penalty");
-            GET(faces, "faces");
-            GET(modifier, "modifier");
-#undef GET
+            su->quality = int_at(u, "quality");
+            su->faces = int_at(u, "faces");
+            su->modifier = int_at(u, "combat_modifier");
             su->is_reserve = json_is_true(json_object_get(u, "reserve"));
+            su->defeat_penalty = int_at(before, "defeat_penalty");
+            su->fatigue_penalty = int_at(before, "fatigue_penalty");
         }
         plan->in.sides[s].units = plan->units[s];
         plan->in.sides[s].n_units = json_array_size(units);
@@ -450,7 +417,10 @@ void scrud_api_unit_write(jw *w, const scrud_plan *plan,
 
     jw_kstring(w, "unit", plan->unit_name[s][i]);
     jw_kstring_or_null(w, "unit_id", plan->unit_id[s][i]);
+    jw_kint(w, "quality", u->quality);
+    jw_kint(w, "faces", u->faces);
     jw_kbool(w, "reserve", u->is_reserve);
+    jw_kint(w, "combat_modifier", u->modifier);
     jw_kint(w, "natural", r->natural);
     jw_kint(w, "score", r->score);
     jw_key(w, "rank");
@@ -583,55 +553,83 @@ json_t *scrud_api_outcome_json(const scrud_plan *plan, const scrud_result *res)
     return written_json(&w);
 }
 
-/* Appends printf output to a growing buffer. */
+/* A growing text buffer for the Markdown. */
 typedef struct buf {
     char *s;
     size_t len, cap;
     bool is_failed;
 } buf;
 
+static void bput(buf *b, const char *p, size_t n)
+{
+    if (b->is_failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        char *s;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        if ((s = realloc(b->s, cap)) == NULL) {
+            b->is_failed = true;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, p, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+/*
+ * Appends fmt with its arguments.  Only %s and %d (and %%) are understood:
+ * enough for reports, and without the printf machinery on the hot path.
+ */
 static void bprintf(buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static void bprintf(buf *b, const char *fmt, ...)
 {
+    const char *run = fmt, *p;
     va_list ap;
-    int n;
 
-    if (b->is_failed || (b->cap > 0 && b->s == NULL)) {
-        b->is_failed = true;
-        return;
-    }
-    for (;;) {
-        size_t room = b->cap - b->len;
-        va_start(ap, fmt);
-        n = vsnprintf(b->s ? b->s + b->len : NULL, room, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->is_failed = true;
-            return;
-        }
-        if ((size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        {
-            size_t cap = (b->cap + (size_t)n + 1) * 2;
-            char *s = realloc(b->s, cap);
-            if (s == NULL) {
-                b->is_failed = true;
-                return;
+    va_start(ap, fmt);
+    for (p = fmt; *p; p++) {
+        if (*p != '%')
+            continue;
+        bput(b, run, (size_t)(p - run));
+        p++;
+        if (*p == 's') {
+            const char *v = va_arg(ap, const char *);
+            bput(b, v, strlen(v));
+        } else if (*p == 'd') {
+            char num[16], *q = num + sizeof num;
+            int v = va_arg(ap, int);
+            unsigned u = v < 0 ? 0U - (unsigned)v : (unsigned)v;
+            do {
+                *--q = (char)('0' + u % 10);
+                u /= 10;
+            } while (u > 0);
+            if (v < 0)
+                *--q = '-';
+            bput(b, q, (size_t)(num + sizeof num - q));
+        } else {
+            bput(b, "%", 1); /* "%%", or a conversion not supported */
+            if (*p == '\0') {
+                run = p;
+                break;
             }
-            b->s = s;
-            b->cap = cap;
         }
+        run = p + 1;
     }
+    bput(b, run, strlen(run));
+    va_end(ap);
 }
 
 char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
                          const char *dice_note)
 {
-    buf b = {.s = malloc(2048), .cap = 2048};
+    buf b = {0};
     size_t k;
     int s;
 

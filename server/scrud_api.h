@@ -53,10 +53,10 @@ err_code scrud_api_bind_units(sqlite3 *c, const char *campaign_id,
 /* The entered dice in draw order into values (2 * max); *n their count. */
 void scrud_api_entered_values(const scrud_plan *plan, int *values, size_t *n);
 
-/* The stored input document: inline units with their state before, the
- * resolved options (replay parses it back with scrud_api_parse_input). */
-void scrud_api_input_write(jw *w, const scrud_plan *plan);
-err_code scrud_api_parse_input(const json_t *doc, scrud_plan *plan,
+/* The combat's input read back from its stored report (every unit's
+ * quality, faces, penalties before, reserve flag and modifiers, and the
+ * options), for replay. */
+err_code scrud_api_parse_input(const json_t *report, scrud_plan *plan,
                                err_info *e);
 
 /* The outcome part of the report: the members "sides", "pairs" and

@@ -23,11 +23,13 @@ int main(void)
     srunner_add_suite(sr, suite_db());
     srunner_add_suite(sr, suite_store());
     srunner_add_suite(sr, suite_http());
+    srunner_add_suite(sr, suite_jsonw());
     srunner_add_suite(sr, suite_api());
     srunner_add_suite(sr, suite_auth());
     srunner_add_suite(sr, suite_scrud_http());
     srunner_add_suite(sr, suite_scrud_vectors());
     srunner_add_suite(sr, suite_spec());
+    srunner_add_suite(sr, suite_regressions());
     srunner_run_all(sr, CK_NORMAL);
     n_failed = srunner_ntests_failed(sr);
     srunner_free(sr);

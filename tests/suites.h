@@ -4,6 +4,8 @@
  * tests core/X.c.  A module whose tests would not fit one file of ~800 lines
  * gets more suites, each in its own file (scrud and scrud_examples; api and
  * auth; scrud_http and scrud_vectors), with their shared helpers beside them.
+ * suite_regressions (tests/server/test_regressions.c) is the exception: one
+ * test per fixed bug, named after it, whatever module it was in.
  */
 #ifndef UMPIRE_TESTS_SUITES_H
 #define UMPIRE_TESTS_SUITES_H
@@ -17,10 +19,12 @@ Suite *suite_scrud_examples(void);
 Suite *suite_db(void);
 Suite *suite_store(void);
 Suite *suite_http(void);
+Suite *suite_jsonw(void);
 Suite *suite_api(void);
 Suite *suite_auth(void);
 Suite *suite_scrud_http(void);
 Suite *suite_scrud_vectors(void);
 Suite *suite_spec(void);
+Suite *suite_regressions(void);
 
 #endif

@@ -1,0 +1,541 @@
+/*
+ * test_regressions.c: one test per fixed bug, named after it, through real
+ * HTTP on a fresh server (rig.h).  Each test asserts what the fixed code
+ * answers and, where it shows, what the buggy code answered instead, so it
+ * fails if the bug comes back.
+ *
+ * Covered elsewhere, so not repeated here: db_write keeping the caller's
+ * first error (tests/db/test_db.c, test_db_write_keeps_first_error), a
+ * campaign name of 65 bytes refused out_of_range on "name" (tests/server/
+ * test_api.c, test_refused_changes_nothing), and the body "x" refused
+ * invalid_value on campaign creation (same table; the other scalars and
+ * routes are here).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "harness.h"
+#include "rig.h"
+#include "suites.h"
+
+/* Shorthands for jansson lookups (borrowed; NULL when absent). */
+static json_t *get(const json_t *o, const char *k)
+{
+    return json_object_get(o, k);
+}
+
+static json_t *at(const json_t *a, size_t i)
+{
+    return json_array_get(a, i);
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+/* p is a 422 problem with this code and, unless NULL, this field. */
+static void expect_problem(const json_t *p, const char *code, const char *field)
+{
+    char type[96];
+    size_t i;
+
+    RIG_IS_TRUE(json_is_object(p));
+    RIG_EQ_INT(rig_inum(p, "status"), 422);
+    RIG_EQ_STR(str(p, "code"), code);
+    snprintf(type, sizeof type, "urn:umpire:problem:%s", code);
+    for (i = 0; type[i]; i++)
+        type[i] = type[i] == '_' ? '-' : type[i];
+    RIG_EQ_STR(str(p, "type"), type);
+    if (field)
+        RIG_EQ_STR(str(p, "field"), field);
+    RIG_IS_TRUE(get(p, "id") == NULL); /* a problem, not a combat */
+}
+
+/* The integer the query sql gives, from the server's database file. */
+static long long db_int(const char *sql, const char *arg)
+{
+    sqlite3 *sq = NULL;
+    sqlite3_stmt *st = NULL;
+    long long v;
+
+    ck_assert_int_eq(
+        sqlite3_open_v2(rig_ts->db_path, &sq, SQLITE_OPEN_READONLY, NULL),
+        SQLITE_OK);
+    sqlite3_busy_timeout(sq, 5000);
+    ck_assert_int_eq(sqlite3_prepare_v2(sq, sql, -1, &st, NULL), SQLITE_OK);
+    if (arg)
+        sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(sq);
+    return v;
+}
+
+/* Runs an UPDATE with one text argument and one id on the database file;
+ * asserts that it changed exactly one row. */
+static void db_update(const char *sql, const char *value, const char *id)
+{
+    sqlite3 *sq = NULL;
+    sqlite3_stmt *st = NULL;
+
+    ck_assert_int_eq(
+        sqlite3_open_v2(rig_ts->db_path, &sq, SQLITE_OPEN_READWRITE, NULL),
+        SQLITE_OK);
+    sqlite3_busy_timeout(sq, 5000);
+    ck_assert_int_eq(sqlite3_prepare_v2(sq, sql, -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_text(st, 1, value, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, id, -1, SQLITE_TRANSIENT);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+    ck_assert_int_eq(sqlite3_changes(sq), 1);
+    sqlite3_finalize(st);
+    sqlite3_close(sq);
+}
+
+static long long n_combats(void)
+{
+    return db_int("SELECT count(*) FROM combats", NULL);
+}
+
+/* Request bodies, written compactly: campaign units (U), one-off units
+ * (N: name and die; NF: with faces), sides of each kind. */
+#define U(n, d)     "{\"unit\":\"" n "\",\"die\":" #d "}"
+#define N(n, d)     "{\"name\":\"" n "\",\"die\":" #d "}"
+#define NF(n, f, d) "{\"name\":\"" n "\",\"faces\":" #f ",\"die\":" #d "}"
+#define SIDE(s, u)  "{\"side\":\"" s "\",\"units\":[" u "]}"
+#define NSIDE(s, u) "{\"name\":\"" s "\",\"units\":[" u "]}"
+#define ENTERED_LIST(list)                                                     \
+    "{\"sides\":[" list "],\"dice\":{\"source\":\"entered\"}}"
+#define ENTERED(s0, s1) ENTERED_LIST(s0 "," s1)
+#define ENTERED_OPTS(opts, s0, s1)                                             \
+    "{\"sides\":[" s0 "," s1 "],\"dice\":{\"source\":\"entered\"},"            \
+    "\"options\":" opts "}"
+
+static const char *const AB[] = {"a", "b", NULL};
+
+/* ---- campaign combat options apply over the campaign's ---- */
+
+/*
+ * Bug: a campaign combat's "options" were applied over the default options
+ * instead of the campaign's.  With the campaign's floor null, the body's
+ * cap 0 was refused (out_of_range on options.floor: the default floor 1
+ * is above it).  Now it is accepted and the report shows the merge.
+ */
+START_TEST(test_campaign_combat_options_over_campaign_options)
+{
+    test_campaign c, d;
+    json_t *cmp, *rep, *o, *p;
+
+    ts_campaign(rig_ts, &c, "{\"floor\":null}", AB);
+    ts_unit(rig_ts, &c, "A1", "a", 0, 6, NULL);
+    ts_unit(rig_ts, &c, "B1", "b", 0, 6, NULL);
+    snprintf(rig_ctx, sizeof rig_ctx, "campaign with floor null");
+    cmp = rig_call(200, "GET", c.umpire, NULL, "/v1/campaigns/%s", c.id);
+    RIG_IS_TRUE(json_is_null(get(get(get(cmp, "options"), "scrud"), "floor")));
+    json_decref(cmp);
+
+    rep = rig_campaign_combat(&c, 201,
+                              ENTERED_OPTS("{\"cap\":0}", SIDE("a", U("A1", 2)),
+                                           SIDE("b", U("B1", 5))));
+    snprintf(rig_ctx, sizeof rig_ctx, "cap 0 over floor null");
+    o = get(rep, "options");
+    RIG_EQ_INT(rig_inum(o, "cap"), 0);
+    RIG_IS_TRUE(json_is_null(get(o, "floor")));
+    RIG_EQ_STR(str(o, "extra_dice"), "beat_lowest"); /* the rest as before */
+    /* cap 0 took effect: 2 and 5 both score 0, a tie instead of B1's win */
+    RIG_EQ_INT(rig_inum(rig_report_unit(rep, "A1"), "score"), 0);
+    RIG_EQ_INT(rig_inum(rig_report_unit(rep, "B1"), "score"), 0);
+    RIG_EQ_STR(str(at(get(rep, "pairs"), 0), "winner"), "tie");
+    RIG_IS_TRUE(str(rep, "id") != NULL);
+    json_decref(rep);
+
+    /* The campaign keeps its own options */
+    cmp = rig_call(200, "GET", c.umpire, NULL, "/v1/campaigns/%s", c.id);
+    RIG_EQ_STR(str(get(get(cmp, "options"), "scrud"), "cap"), "faces");
+    RIG_IS_TRUE(json_is_null(get(get(get(cmp, "options"), "scrud"), "floor")));
+    json_decref(cmp);
+
+    /* Over a campaign with the default floor 1, the same body is refused */
+    ts_campaign(rig_ts, &d, NULL, AB);
+    ts_unit(rig_ts, &d, "A1", "a", 0, 6, NULL);
+    ts_unit(rig_ts, &d, "B1", "b", 0, 6, NULL);
+    snprintf(rig_ctx, sizeof rig_ctx, "cap 0 over floor 1");
+    p = rig_campaign_combat(&d, 422,
+                            ENTERED_OPTS("{\"cap\":0}", SIDE("a", U("A1", 2)),
+                                         SIDE("b", U("B1", 5))));
+    expect_problem(p, "out_of_range", "options.floor");
+    json_decref(p);
+    RIG_EQ_INT(n_combats(), 1);
+}
+END_TEST
+
+/* ---- a combat of other than two sides is out_of_range ---- */
+
+/*
+ * Bug: a SCRUD combat with 3 sides was refused limit_exceeded; "exactly
+ * two" is a range (1 and 0 sides too), so it is out_of_range on "sides".
+ */
+START_TEST(test_combat_sides_not_two_out_of_range)
+{
+    static const char *const ABC[] = {"a", "b", "c", NULL};
+    static const char *const oneoff[] = {
+        "{\"sides\":[" NSIDE("x", "{\"name\":\"X\"}") "," NSIDE(
+            "y", "{\"name\":\"Y\"}") "," NSIDE("z", "{\"name\":\"Z\"}") "]}",
+        "{\"sides\":[" NSIDE("x", "{\"name\":\"X\"}") "]}",
+        "{\"sides\":[]}",
+    };
+    static const char *const campaign[] = {
+        ENTERED_LIST(SIDE("a", U("A1", 3)) "," SIDE("b", U("B1", 2)) "," SIDE(
+            "c", U("C1", 4))),
+        ENTERED_LIST(SIDE("a", U("A1", 3))),
+    };
+    test_campaign c;
+    json_t *p, *cb;
+    size_t i;
+
+    for (i = 0; i < sizeof oneoff / sizeof oneoff[0]; i++) {
+        snprintf(rig_ctx, sizeof rig_ctx, "one-off %.150s", oneoff[i]);
+        p = rig_call(422, "POST", NULL, oneoff[i], "/v1/combats/scrud");
+        expect_problem(p, "out_of_range", "sides");
+        json_decref(p);
+    }
+    ts_campaign(rig_ts, &c, NULL, ABC);
+    ts_unit(rig_ts, &c, "A1", "a", 0, 6, NULL);
+    ts_unit(rig_ts, &c, "B1", "b", 0, 6, NULL);
+    ts_unit(rig_ts, &c, "C1", "c", 0, 6, NULL);
+    for (i = 0; i < sizeof campaign / sizeof campaign[0]; i++) {
+        snprintf(rig_ctx, sizeof rig_ctx, "campaign %.150s", campaign[i]);
+        p = rig_campaign_combat(&c, 422, campaign[i]);
+        expect_problem(p, "out_of_range", "sides");
+        json_decref(p);
+    }
+    snprintf(rig_ctx, sizeof rig_ctx, "after the refusals");
+    cb = rig_cget(&c, "combats");
+    RIG_EQ_INT(json_array_size(get(cb, "items")), 0);
+    json_decref(cb);
+    RIG_EQ_INT(n_combats(), 0);
+    /* two sides are fine */
+    json_decref(rig_campaign_combat(
+        &c, 201, ENTERED(SIDE("a", U("A1", 3)), SIDE("c", U("C1", 4)))));
+}
+END_TEST
+
+/* ---- an entered die above its unit's faces names the die ---- */
+
+/*
+ * Bug: a one-off combat with an entered die above its unit's faces (7 on
+ * a d6) was refused dice_unavailable on "dice", after resolving started.
+ * Now it is out_of_range on the die itself, and nothing is stored.
+ */
+START_TEST(test_oneoff_die_above_faces_out_of_range)
+{
+    static const struct {
+        const char *body, *field;
+    } bad[] = {
+        {ENTERED(NSIDE("x", N("X1", 3) "," NF("X2", 10, 10)),
+                 NSIDE("y", N("Y1", 7))),
+         "sides[1].units[0].die"},
+        {ENTERED(NSIDE("x", N("X1", 3) "," N("X2", 7)), NSIDE("y", N("Y1", 2))),
+         "sides[0].units[1].die"},
+        {ENTERED(NSIDE("x", N("X1", 3)),
+                 NSIDE("y", N("Y1", 2) "," NF("Y2", 2, 3))),
+         "sides[1].units[1].die"},
+    };
+    json_t *p, *rep;
+    size_t i;
+
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(rig_ctx, sizeof rig_ctx, "die over faces %zu", i);
+        p = rig_call(422, "POST", NULL, bad[i].body, "/v1/combats/scrud");
+        expect_problem(p, "out_of_range", bad[i].field);
+        json_decref(p);
+        RIG_EQ_INT(n_combats(), 0);
+        RIG_EQ_INT(db_int("SELECT count(*) FROM rolls", NULL), 0);
+    }
+    /* The same combat with dice that fit (10 on the d10, 6 on a d6) */
+    rep = rig_call(201, "POST", NULL,
+                   ENTERED(NSIDE("x", N("X1", 3) "," NF("X2", 10, 10)),
+                           NSIDE("y", N("Y1", 6))),
+                   "/v1/combats/scrud");
+    snprintf(rig_ctx, sizeof rig_ctx, "dice that fit");
+    RIG_IS_TRUE(str(rep, "id") != NULL);
+    RIG_EQ_INT(rig_inum(rig_report_unit(rep, "X2"), "natural"), 10);
+    RIG_EQ_INT(rig_inum(rig_report_unit(rep, "Y1"), "natural"), 6);
+    RIG_EQ_INT(json_array_size(get(rep, "rolls")), 3);
+    RIG_EQ_INT(n_combats(), 1);
+    RIG_EQ_INT(
+        db_int("SELECT count(*) FROM combats WHERE id = ?", str(rep, "id")), 1);
+    json_decref(rep);
+}
+END_TEST
+
+/* ---- extra dice name their side ---- */
+
+/* rep's only extra die is unit's, of the side named side, and it defeated
+ * defeated; the roll log names the same side for that unit. */
+static void check_extra(const json_t *rep, const char *side, size_t big,
+                        const char *unit, const char *defeated)
+{
+    json_t *x = at(get(rep, "extra"), 0), *r;
+    size_t i;
+    int n_found = 0;
+
+    RIG_EQ_INT(json_array_size(get(rep, "extra")), 1);
+    RIG_IS_TRUE(json_is_string(get(x, "side")));
+    RIG_EQ_STR(str(x, "side"), side);
+    RIG_EQ_STR(str(x, "side"), str(at(get(rep, "sides"), big), "name"));
+    RIG_EQ_STR(str(x, "unit"), unit);
+    RIG_EQ_STR(str(x, "defeated"), defeated);
+    RIG_EQ_STR(str(x, "result"), "defeat");
+    json_array_foreach(get(rep, "rolls"), i, r)
+    {
+        if (strcmp(str(r, "unit"), unit) != 0)
+            continue;
+        RIG_EQ_STR(str(r, "side"), str(x, "side"));
+        n_found++;
+    }
+    RIG_EQ_INT(n_found, 1);
+}
+
+/*
+ * Bug: a report's "extra" entries gave their side as an index (0 or 1)
+ * where the roll log gives its name.  Checked with the larger side first
+ * (one-off) and second (campaign), so neither index could pass.
+ */
+START_TEST(test_extra_dice_name_their_side)
+{
+    static const char *const sides[] = {"West", "East", NULL};
+    test_campaign c;
+    json_t *rep;
+
+    /* North 6 beats South 2; North's extra 5 beats the lowest, S1's 2 */
+    rep = rig_call(201, "POST", NULL,
+                   ENTERED(NSIDE("North", N("N1", 6) "," N("N2", 5)),
+                           NSIDE("South", N("S1", 2))),
+                   "/v1/combats/scrud");
+    snprintf(rig_ctx, sizeof rig_ctx, "one-off extra die");
+    check_extra(rep, "North", 0, "N2", "S1");
+    json_decref(rep);
+
+    ts_campaign(rig_ts, &c, NULL, sides);
+    ts_unit(rig_ts, &c, "W1", "West", 0, 6, NULL);
+    ts_unit(rig_ts, &c, "E1", "East", 0, 6, NULL);
+    ts_unit(rig_ts, &c, "E2", "East", 0, 6, NULL);
+    rep = rig_campaign_combat(&c, 201,
+                              ENTERED(SIDE("West", U("W1", 3)),
+                                      SIDE("East", U("E1", 4) "," U("E2", 5))));
+    snprintf(rig_ctx, sizeof rig_ctx, "campaign extra die");
+    check_extra(rep, "East", 1, "E1", "W1"); /* E2 5 pairs; E1 4 is extra */
+    json_decref(rep);
+}
+END_TEST
+
+/* ---- unit history seq is per unit ---- */
+
+/* The unit's history has these kinds, numbered 1, 2, 3... */
+static void check_history(const test_campaign *c, const char *id,
+                          const char *name, const char *const kinds[], size_t n)
+{
+    json_t *h = rig_cget(c, "units/%s/history", id), *items, *ev;
+    size_t i;
+
+    items = get(h, "items");
+    snprintf(rig_ctx, sizeof rig_ctx, "history of %s", name);
+    RIG_EQ_INT(json_array_size(items), n);
+    json_array_foreach(items, i, ev)
+    {
+        snprintf(rig_ctx, sizeof rig_ctx, "history of %s, event %zu", name,
+                 i + 1);
+        RIG_EQ_INT(rig_inum(ev, "seq"), (long long)i + 1);
+        RIG_EQ_STR(str(ev, "kind"), kinds[i]);
+    }
+    json_decref(h);
+}
+
+/*
+ * Bug: a unit's history numbered its events with a counter shared by every
+ * unit, so the second unit's history started at 2.  Corrections of the two
+ * units are interleaved, and a combat adds to both.
+ */
+START_TEST(test_unit_history_seq_per_unit)
+{
+    static const char *const k_alpha[] = {"created", "correction", "combat"};
+    static const char *const k_bravo[] = {"created", "correction", "correction",
+                                          "combat"};
+    test_campaign c;
+    char alpha[64], bravo[64];
+
+    ts_campaign(rig_ts, &c, NULL, AB);
+    ts_unit(rig_ts, &c, "Alpha", "a", 0, 6, alpha);
+    ts_unit(rig_ts, &c, "Bravo", "b", 0, 6, bravo);
+    json_decref(rig_call(200, "PATCH", c.umpire, "{\"scrud\":{\"quality\":1}}",
+                         "/v1/campaigns/%s/units/%s", c.id, bravo));
+    check_history(&c, bravo, "Bravo", k_bravo, 2);
+    json_decref(rig_call(200, "PATCH", c.umpire, "{\"scrud\":{\"quality\":2}}",
+                         "/v1/campaigns/%s/units/%s", c.id, alpha));
+    json_decref(rig_call(200, "PATCH", c.umpire, "{\"scrud\":{\"quality\":3}}",
+                         "/v1/campaigns/%s/units/%s", c.id, bravo));
+    check_history(&c, bravo, "Bravo", k_bravo, 3);
+    check_history(&c, alpha, "Alpha", k_alpha, 2);
+    json_decref(rig_campaign_combat(
+        &c, 201, ENTERED(SIDE("a", U("Alpha", 4)), SIDE("b", U("Bravo", 2)))));
+    check_history(&c, alpha, "Alpha", k_alpha, 3);
+    check_history(&c, bravo, "Bravo", k_bravo, 4);
+}
+END_TEST
+
+/* ---- replay verifies seeded dice ---- */
+
+/* POST path/replay; the answer (new). */
+static json_t *replay(const char *path)
+{
+    return rig_call(200, "POST", NULL, NULL, "%s/replay", path);
+}
+
+/* Some difference of the replay r mentions what. */
+static int mentions(const json_t *r, const char *what)
+{
+    json_t *d;
+    size_t i;
+
+    json_array_foreach(get(r, "differences"), i, d)
+    {
+        if (json_is_string(d) && strstr(json_string_value(d), what))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * Bug: replay did not check seeded dice against their seed: it re-ran the
+ * combat with the logged naturals, so a server seed changed in the
+ * database went unnoticed.  Now "seeded_dice_verified" says whether the
+ * seed matches its commitment and gives every logged die (null for
+ * entered dice), and a mismatch is a difference.
+ */
+START_TEST(test_replay_verifies_seeded_dice)
+{
+    json_t *rep, *r;
+    char path[128], seed[65];
+
+    rep = rig_call(
+        201, "POST", NULL,
+        "{\"sides\":[" NSIDE(
+            "x",
+            "{\"name\":\"X1\"},{\"name\":"
+            "\"X2\",\"faces\":20}") "," NSIDE("y", "{\"name\":\"Y1\"}") "]}",
+        "/v1/combats/scrud");
+    snprintf(rig_ctx, sizeof rig_ctx, "seeded combat");
+    RIG_EQ_STR(str(get(rep, "dice"), "source"), "seeded");
+    snprintf(path, sizeof path, "/v1/combats/%s", str(rep, "id"));
+    snprintf(seed, sizeof seed, "%s", str(get(rep, "dice"), "server_seed"));
+    RIG_EQ_INT(strlen(seed), 64);
+    r = replay(path);
+    RIG_IS_TRUE(json_is_true(get(r, "seeded_dice_verified")));
+    RIG_IS_TRUE(json_is_true(get(r, "reproduced")));
+    RIG_EQ_INT(json_array_size(get(r, "differences")), 0);
+    RIG_EQ_INT(rig_inum(r, "n_rolls"), 3);
+    json_decref(r);
+
+    /* Another 64-hex seed: the first digit changed */
+    seed[0] = seed[0] == '0' ? '1' : '0';
+    db_update("UPDATE combats SET server_seed = ? WHERE id = ?", seed,
+              str(rep, "id"));
+    snprintf(rig_ctx, sizeof rig_ctx, "seed changed");
+    /* it took (the served report keeps the text stored with the combat;
+     * replay reads the column) */
+    RIG_EQ_INT(
+        db_int("SELECT count(*) FROM combats WHERE server_seed = ?", seed), 1);
+    r = replay(path);
+    RIG_IS_TRUE(json_is_false(get(r, "seeded_dice_verified")));
+    RIG_IS_TRUE(json_is_false(get(r, "reproduced")));
+    ck_assert_msg(mentions(r, "commitment"),
+                  "no difference mentions the commitment: %s",
+                  json_string_value(at(get(r, "differences"), 0)));
+    json_decref(r);
+    json_decref(rep);
+
+    /* Entered dice cannot be verified: null, and still reproduced */
+    rep = rig_call(201, "POST", NULL,
+                   ENTERED(NSIDE("x", N("X1", 4)), NSIDE("y", N("Y1", 3))),
+                   "/v1/combats/scrud");
+    snprintf(path, sizeof path, "/v1/combats/%s", str(rep, "id"));
+    snprintf(rig_ctx, sizeof rig_ctx, "entered combat");
+    r = replay(path);
+    RIG_IS_TRUE(json_is_null(get(r, "seeded_dice_verified")));
+    RIG_IS_TRUE(json_is_true(get(r, "reproduced")));
+    RIG_EQ_INT(json_array_size(get(r, "differences")), 0);
+    json_decref(r);
+    json_decref(rep);
+}
+END_TEST
+
+/* ---- a scalar JSON body is invalid_value ---- */
+
+/*
+ * Bug: a body that is valid JSON but not an object ("x", 42, null) was
+ * refused 400 invalid_json, as if it were malformed.  It is 422
+ * invalid_value, on every route that takes a body, and changes nothing.
+ */
+START_TEST(test_scalar_body_invalid_value)
+{
+    static const char *const bodies[] = {"\"x\"", "42",   "null", "true",
+                                         "-1.5",  "\"\"", " 7 "};
+    test_campaign c;
+    char unit[64], paths[4][160];
+    const char *tokens[4];
+    http_resp r;
+    size_t i, k;
+
+    ts_campaign(rig_ts, &c, NULL, AB);
+    ts_unit(rig_ts, &c, "A1", "a", 0, 6, unit);
+    snprintf(paths[0], sizeof paths[0], "/v1/campaigns");
+    snprintf(paths[1], sizeof paths[1], "/v1/combats/scrud");
+    snprintf(paths[2], sizeof paths[2], "/v1/campaigns/%s/units/%s", c.id,
+             unit);
+    snprintf(paths[3], sizeof paths[3], "/v1/campaigns/%s/combats/scrud", c.id);
+    tokens[0] = tokens[1] = NULL;
+    tokens[2] = tokens[3] = c.umpire;
+    for (k = 0; k < 4; k++)
+        for (i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+            const char *method = k == 2 ? "PATCH" : "POST";
+            snprintf(rig_ctx, sizeof rig_ctx, "%s %s body %s", method, paths[k],
+                     bodies[i]);
+            ck_assert_int_eq(
+                ts_request(rig_ts, method, paths[k], tokens[k], bodies[i], &r),
+                0);
+            RIG_EQ_INT(r.status, 422);
+            RIG_EQ_STR(r.content_type, "application/problem+json");
+            expect_problem(r.json, "invalid_value", NULL);
+            http_resp_cleanup(&r);
+        }
+    snprintf(rig_ctx, sizeof rig_ctx, "after the scalar bodies");
+    RIG_EQ_INT(db_int("SELECT count(*) FROM campaigns", NULL), 1);
+    RIG_EQ_INT(n_combats(), 0);
+    RIG_EQ_INT(db_int("SELECT count(*) FROM unit_events", NULL), 1);
+}
+END_TEST
+
+Suite *suite_regressions(void)
+{
+    Suite *s = suite_create("regressions");
+    TCase *tc = tcase_create("regressions");
+
+    tcase_add_checked_fixture(tc, rig_setup, rig_teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_campaign_combat_options_over_campaign_options);
+    tcase_add_test(tc, test_combat_sides_not_two_out_of_range);
+    tcase_add_test(tc, test_oneoff_die_above_faces_out_of_range);
+    tcase_add_test(tc, test_extra_dice_name_their_side);
+    tcase_add_test(tc, test_unit_history_seq_per_unit);
+    tcase_add_test(tc, test_replay_verifies_seeded_dice);
+    tcase_add_test(tc, test_scalar_body_invalid_value);
+    suite_add_tcase(s, tc);
+    return s;
+}
