@@ -632,6 +632,33 @@ static bool check_seeded_dice(const db_combat *cb, const db_roll *rolls,
     return is_ok;
 }
 
+/* The report's "dice" must say what the combat's row says. */
+static void check_report_dice(const db_combat *cb, json_t *diffs)
+{
+    static const char *const keys[] = {"source", "rng", "commitment",
+                                       "server_seed", "client_seed"};
+    json_t *report = json_loads(cb->report, 0, NULL);
+    json_t *dice = json_object_get(report, "dice");
+    const char *row[5];
+    size_t i;
+
+    row[0] = cb->dice_source;
+    row[1] = cb->rng;
+    row[2] = cb->commitment;
+    row[3] = cb->server_seed;
+    row[4] = cb->client_seed;
+    for (i = 0; i < 5; i++) {
+        const char *in_report =
+            json_string_value(json_object_get(dice, keys[i]));
+        const char *in_row = row[i] && row[i][0] ? row[i] : NULL;
+        if ((in_report == NULL) != (in_row == NULL) ||
+            (in_report && strcmp(in_report, in_row) != 0))
+            differ(diffs, "the report's dice.%s differs from the log's",
+                   keys[i]);
+    }
+    json_decref(report);
+}
+
 /* One replay function per system, by name. */
 static const struct {
     const char *system;
@@ -659,6 +686,7 @@ static void replay(request *r, const char *campaign_id)
         return;
     }
     diffs = json_array();
+    check_report_dice(&cb, diffs);
     is_seeded = strcmp(cb.dice_source, "seeded") == 0;
     is_seed_ok = is_seeded && check_seeded_dice(&cb, rolls, n, diffs);
     for (i = 0; i < sizeof replayers / sizeof replayers[0]; i++)

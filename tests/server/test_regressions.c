@@ -458,6 +458,9 @@ START_TEST(test_replay_verifies_seeded_dice)
     ck_assert_msg(mentions(r, "commitment"),
                   "no difference mentions the commitment: %s",
                   json_string_value(at(get(r, "differences"), 0)));
+    /* ...and the report's own dice no longer agree with the row. */
+    ck_assert_msg(mentions(r, "dice.server_seed"),
+                  "no difference names the report's dice.server_seed");
     json_decref(r);
     json_decref(rep);
 
