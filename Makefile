@@ -95,6 +95,7 @@ asan:
 	    UMPIRE_TEST_VECTORS=tests/vectors ./build/asan/umpire-tests
 
 valgrind: $(BUILD)/umpire-tests
+	$(Q)command -v valgrind >/dev/null || ./deploy/install-deps.sh --valgrind
 	$(Q)CK_FORK=no UMPIRE_TEST_VECTORS=tests/vectors valgrind \
 	    --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 	    ./$(BUILD)/umpire-tests

@@ -14,8 +14,8 @@
  * suspend/resume and inter-thread communication enabled, the same timeout,
  * connection limit and per-connection memory, the same response headers,
  * and the response queued on the second call of the access handler, not
- * the first (queueing on the first makes libmicrohttpd close the connection:
- * see shared/PERF.md).
+ * the first (queueing on the first makes libmicrohttpd close the
+ * connection).
  */
 #include <arpa/inet.h>
 #include <errno.h>

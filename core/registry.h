@@ -1,11 +1,13 @@
 /*
  * registry.h: the table of combat systems.
  *
- * Each system is one core file exporting one descriptor: its name as it
- * appears in URLs and reports, and resolve/cleanup entry points taking its
- * own input and result structs through void pointers.  Generic code (the
- * combat route, replay) drives any system through this table; adding a
- * system means one new core file and one line in registry.c.
+ * Each system's rules are one core file exporting one descriptor: its name
+ * as it appears in URLs and reports, and resolve/cleanup entry points that
+ * take its own input and result structs through void pointers.  Adding a
+ * system's rules means one new core file and one line in registry.c; the
+ * server pairs it with a JSON adapter (server/<system>_api.c), its routes
+ * and a replay entry (server/api_combats.c).  /v1/systems lists the table,
+ * and replay looks a stored combat's system up in it.
  */
 #ifndef UMPIRE_REGISTRY_H
 #define UMPIRE_REGISTRY_H

@@ -71,7 +71,7 @@ err_code scrud_validate(const scrud_input *in, err_info *e)
         n_front = 0;
         for (i = 0; i < side->n_units; i++) {
             const scrud_unit *u = &side->units[i];
-            int m = scrud_unit_modifier(u);
+            int m;
 /* The field path is formatted only for an error. */
 #define CHECK(name, lo, hi)                                                    \
     if (u->name < (lo) || u->name > (hi)) {                                    \
@@ -84,6 +84,7 @@ err_code scrud_validate(const scrud_input *in, err_info *e)
             CHECK(faces, RNG_FACES_MIN, RNG_FACES_MAX)
             CHECK(modifier, -L, L)
 #undef CHECK
+            m = scrud_unit_modifier(u); /* in range now: no overflow */
             if (u->is_eliminated) {
                 snprintf(f, sizeof f, "sides[%zu].units[%zu]", s, i);
                 return err_set(e, ERR_RULE, f,
@@ -96,6 +97,15 @@ err_code scrud_validate(const scrud_input *in, err_info *e)
                     "the unit's modifier %d is below the elimination "
                     "threshold %d: it is eliminated and cannot fight",
                     m, in->options.eliminate_below);
+            }
+            if (in->options.has_floor &&
+                in->options.cap_kind == SCRUD_CAP_FACES &&
+                in->options.floor > u->faces) {
+                snprintf(f, sizeof f, "sides[%zu].units[%zu].faces", s, i);
+                return err_set(e, ERR_RANGE, f,
+                               "the floor %d is above the cap of this unit's "
+                               "d%d",
+                               in->options.floor, u->faces);
             }
             if (!u->is_reserve)
                 n_front++;

@@ -216,6 +216,21 @@ static err_code migrate(sqlite3 *conn, err_info *e)
     return ERR_OK;
 }
 
+/* Switches conn to WAL and says whether SQLite really did. */
+static bool is_wal(sqlite3 *conn)
+{
+    sqlite3_stmt *st = NULL;
+    bool ok = false;
+
+    if (sqlite3_prepare_v2(conn, "PRAGMA journal_mode = WAL", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        ok = sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal") ==
+             0;
+    sqlite3_finalize(st);
+    return ok;
+}
+
 static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
                           err_info *e)
 {
@@ -241,9 +256,16 @@ static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
         sqlite3_close(conn);
         return ERR_DB;
     }
+    if (is_writer && !is_wal(conn)) {
+        err_set(e, ERR_DB, "db",
+                "the database %s cannot run in WAL mode, which durability "
+                "needs",
+                path);
+        sqlite3_close(conn);
+        return ERR_DB;
+    }
     if (is_writer &&
-        (exec(conn, "PRAGMA journal_mode = WAL", e) != ERR_OK ||
-         exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
+        (exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
          exec(conn, "PRAGMA cache_size = -65536", e) != ERR_OK ||
          exec(conn, "PRAGMA wal_autocheckpoint = 4000", e) != ERR_OK ||
          exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {
@@ -294,6 +316,17 @@ static void run_batch(db *d, db_job *jobs)
         rcs[n] = j->run(d->writer, j->arg, &errs[n]);
         if (rcs[n] != ERR_OK && errs[n].code == ERR_OK)
             err_set(&errs[n], rcs[n], NULL, "the write failed");
+        /* Some failures (disk full, I/O, out of memory) make SQLite roll
+         * back the whole transaction.  Then every job of the batch, done
+         * or not, has failed; the next SAVEPOINT would otherwise start a
+         * transaction of its own and commit it behind the batch's back. */
+        if (rcs[n] != ERR_OK && sqlite3_get_autocommit(d->writer)) {
+            batch_rc = ERR_DB;
+            err_set(&e, ERR_DB, NULL,
+                    "the batch's transaction was rolled back: %s",
+                    errs[n].message);
+            continue;
+        }
         if (rcs[n] != ERR_OK)
             control(d->writer, "ROLLBACK TO job", NULL);
         control(d->writer, "RELEASE job", NULL);
@@ -301,12 +334,13 @@ static void run_batch(db *d, db_job *jobs)
     if (batch_rc == ERR_OK && control(d->writer, "COMMIT", &e) != ERR_OK) {
         control(d->writer, "ROLLBACK", NULL);
         batch_rc = ERR_DB;
+    }
+    if (batch_rc != ERR_OK)
         for (i = 0; i < n; i++)
             if (rcs[i] == ERR_OK) {
                 rcs[i] = e.code != ERR_OK ? e.code : ERR_DB;
                 errs[i] = e;
             }
-    }
     if (batch_rc == ERR_OK)
         atomic_fetch_add(&d->n_commits, 1);
     for (j = jobs, i = 0; j != NULL; i++) {
@@ -432,6 +466,17 @@ int db_schema_version(db *d)
 {
     sqlite3 *c = db_read_acquire(d);
     int v = user_version(c);
+
+    db_read_release(d, c);
+    return v;
+}
+
+int db_ping(db *d)
+{
+    sqlite3 *c = db_read_acquire(d);
+    int ok = sqlite3_exec(c, "SELECT count(*) FROM sqlite_schema", NULL, NULL,
+                          NULL) == SQLITE_OK;
+    int v = ok ? user_version(c) : -1;
 
     db_read_release(d, c);
     return v;

@@ -46,6 +46,10 @@ void db_close(db *d);
 /* The schema version after migrations (PRAGMA user_version). */
 int db_schema_version(db *d);
 
+/* Reads the schema through a pooled connection: the schema version, or -1
+ * when the database cannot be read. */
+int db_ping(db *d);
+
 /* Number of migrations this build knows. */
 int db_n_migrations(void);
 

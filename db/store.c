@@ -93,6 +93,13 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
     db_column_copy(st, 0, out->id, sizeof out->id);
     db_column_copy(st, 1, out->name, sizeof out->name);
     db_column_copy(st, 2, out->created_at, sizeof out->created_at);
+    if (sqlite3_column_int(st, 3) < SCRUD_CAP_FACES ||
+        sqlite3_column_int(st, 3) > SCRUD_CAP_NONE ||
+        sqlite3_column_int(st, 7) < SCRUD_EXTRA_BEAT_LOWEST ||
+        sqlite3_column_int(st, 7) > SCRUD_EXTRA_HALF) {
+        rc = err_set(e, ERR_DB, NULL, "campaign %s has unknown options", id);
+        goto out;
+    }
     out->scrud.cap_kind = (scrud_cap_kind)sqlite3_column_int(st, 3);
     out->scrud.cap = sqlite3_column_int(st, 4);
     out->scrud.has_floor = sqlite3_column_int(st, 5) != 0;

@@ -5,6 +5,7 @@ set -eu
 
 PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libsodium-dev check"
 [ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk"
+[ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
 
 missing=""
 for p in $PKGS; do

@@ -1,7 +1,8 @@
 /*
  * api.h: the route handlers, one per route of router.c, grouped by file:
- * api_campaigns.c (service, campaigns, sides, units, history) and
- * api_combats.c (combats of every system, reports, replay).
+ * api_campaigns.c (service, campaigns, sides, and the shared helpers
+ * below), api_units.c (units, corrections, resupply, history) and
+ * api_combats.c (combats, reports, replay).
  */
 #ifndef UMPIRE_API_H
 #define UMPIRE_API_H
@@ -29,7 +30,19 @@ void api_oneoff_scrud(request *r);
 void api_oneoff_combat_get(request *r);
 void api_oneoff_combat_replay(request *r);
 
-/* Shared by the handlers: documents of a unit. */
+#define API_NOTE_MAX 500 /* bytes of a note */
+
+/* Shared by the handlers. */
+
+/* A JSON string, or null for NULL or "" (new reference). */
+json_t *api_str_or_null(const char *s);
+/* json as compact text with sorted keys (new, free()), or NULL; json is
+ * stolen. */
+char *api_doc(json_t *json);
+/* Replies e's problem, or a generic one for rc when e holds none. */
+void api_reply_err(request *r, err_code rc, const err_info *e);
+
+/* Documents of a unit (new references). */
 json_t *api_unit_json(const db_unit *u);
 json_t *api_unit_state_json(const db_unit *u);
 

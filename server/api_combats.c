@@ -21,8 +21,6 @@
 
 #include <sodium.h>
 
-#define NOTE_MAX 500
-
 /* How a combat's dice are produced. */
 typedef struct combat_dice {
     dice_kind kind;
@@ -38,7 +36,7 @@ typedef struct scrud_job {
     scrud_plan plan;
     combat_dice dice;
     json_t *options; /* the request's options (a reference) or NULL */
-    char note[NOTE_MAX + 1];
+    char note[API_NOTE_MAX + 1];
     bool has_note;
     char campaign_id[DB_ID_MAX]; /* "" one-off */
     char token_id[DB_ID_MAX];
@@ -60,11 +58,6 @@ static void scrud_job_free(void *p)
     free(j->cb.report);
     sodium_memzero(j->dice.seed, sizeof j->dice.seed);
     free(j);
-}
-
-static json_t *str_or_null(const char *s)
-{
-    return s && s[0] ? json_string(s) : json_null();
 }
 
 /* Parses "dice" and, for seeded dice, draws the server seed. */
@@ -281,7 +274,7 @@ static scrud_job *scrud_job_parse(request *r, bool is_campaign, err_info *e)
     scrud_options_default(&j->plan.in.options);
     if (jv_object_only(body, "", fields, e) || parse_dice(body, &j->dice, e) ||
         jv_object(body, "", "options", false, &opts, e) ||
-        jv_string(body, "", "note", false, NOTE_MAX, &note, e) ||
+        jv_string(body, "", "note", false, API_NOTE_MAX, &note, e) ||
         scrud_api_parse_sides(body, is_campaign, j->dice.kind == DICE_ENTERED,
                               &j->plan, e))
         goto fail;
@@ -447,8 +440,8 @@ static err_code load_combat(request *r, const char *campaign_id,
         err_clear(e);
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s here", combat_id);
     }
-    if (rc == ERR_OK)
-        rc = db_rolls_list(c, combat_id, rolls, n, e);
+    if (rc == ERR_OK && (rc = db_rolls_list(c, combat_id, rolls, n, e)))
+        db_combat_cleanup(cb);
     db_read_release(d, c);
     return rc;
 }
@@ -508,13 +501,13 @@ void api_campaign_combats_list(request *r)
     db_read_release(d, c);
     items = json_array();
     for (i = 0; i < n; i++)
-        json_array_append_new(items,
-                              json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "id",
-                                        cbs[i].id, "system", cbs[i].system,
-                                        "created_at", cbs[i].created_at, "note",
-                                        str_or_null(cbs[i].note), "dice_source",
-                                        cbs[i].dice_source, "summary",
-                                        cbs[i].summary ? cbs[i].summary : ""));
+        json_array_append_new(
+            items,
+            json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "id", cbs[i].id,
+                      "system", cbs[i].system, "created_at", cbs[i].created_at,
+                      "note", api_str_or_null(cbs[i].note), "dice_source",
+                      cbs[i].dice_source, "summary",
+                      cbs[i].summary ? cbs[i].summary : ""));
     db_combats_free(cbs, n);
     reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
@@ -546,7 +539,7 @@ static err_code scrud_replay(const db_combat *cb, const db_roll *rolls,
     scrud_result res;
     dice_source src;
     size_t i;
-    err_code rc;
+    err_code rc = ERR_OK;
 
     memset(&res, 0, sizeof res);
     dice_init_values(&src, DICE_REPLAY, values, 0);
@@ -557,9 +550,12 @@ static err_code scrud_replay(const db_combat *cb, const db_roll *rolls,
     for (i = 0; i < n; i++)
         values[i] = rolls[i].natural;
     dice_init_values(&src, DICE_REPLAY, values, n);
-    if ((rc = scrud_api_parse_input(stored, plan, e)))
+    if (scrud_api_parse_input(stored, plan, NULL) != ERR_OK) {
+        differ(diffs, "the stored report does not describe a combat that "
+                      "can be resolved");
         goto out;
-    if (scrud_resolve(&plan->in, &src, &res, NULL) != ERR_OK ||
+    }
+    if (scrud_system.resolve(&plan->in, &src, &res, NULL) != ERR_OK ||
         dice_check_all_used(&src, NULL) != ERR_OK) {
         differ(diffs, "the logged dice do not fit the combat (%zu dice)", n);
         goto out;
@@ -683,6 +679,14 @@ static void replay(request *r, const char *campaign_id)
     memset(&cb, 0, sizeof cb);
     if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &e)) {
         reply_problem(r, &e);
+        return;
+    }
+    if (registry_find(cb.system) == NULL) {
+        err_set(&e, ERR_INTERNAL, NULL, "combat %s has an unknown system %s",
+                cb.id, cb.system);
+        reply_problem(r, &e);
+        free(rolls);
+        db_combat_cleanup(&cb);
         return;
     }
     diffs = json_array();

@@ -29,7 +29,9 @@ struct server {
     FILE *log; /* access log, or NULL when off */
     bool is_log_owned;
     pthread_mutex_t log_lock;
-    atomic_int n_in_flight;
+    atomic_int n_in_flight;  /* requests between first call and completion */
+    atomic_int n_pending;    /* requests suspended for a database write */
+    atomic_bool is_stopping; /* new requests are turned away (503) */
     int port;
 };
 
@@ -157,6 +159,12 @@ json_t *http_body_object(request *r)
 
 /* ---- deferred writes ---- */
 
+static void reply_stopping(request *r)
+{
+    reply_problem_raw(r, 503, "service_stopping", "Service unavailable",
+                      "the service is stopping; retry shortly");
+}
+
 static void write_done(void *arg, err_code rc, const err_info *e)
 {
     request *r = arg;
@@ -182,6 +190,14 @@ void http_defer_write(request *r, db_job_fn run, finish_fn finish)
     err_info e;
 
     err_clear(&e);
+    /* Counted before the stop flag is read, so server_stop either sees this
+     * write and waits for it, or this write sees the flag and backs out. */
+    atomic_fetch_add(&r->srv->n_pending, 1);
+    if (atomic_load(&r->srv->is_stopping)) {
+        atomic_fetch_sub(&r->srv->n_pending, 1);
+        reply_stopping(r);
+        return;
+    }
     r->job = run;
     r->finish = finish;
     r->is_pending = true;
@@ -195,11 +211,32 @@ void http_defer_write(request *r, db_job_fn run, finish_fn finish)
 
 /* ---- the access log ---- */
 
+/* The path as one log line can hold it: control characters, quotes and
+ * backslashes escaped (libmicrohttpd has decoded %0a and the like). */
+static void log_safe(const char *in, char *out, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+
+    for (; *in && o + 5 < n; in++) {
+        unsigned char c = (unsigned char)*in;
+        if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
+            out[o++] = '\\';
+            out[o++] = 'x';
+            out[o++] = hex[c >> 4];
+            out[o++] = hex[c & 15];
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    out[o] = '\0';
+}
+
 static void access_log(request *r)
 {
     server *s = r->srv;
     const union MHD_ConnectionInfo *ci;
-    char addr[INET6_ADDRSTRLEN] = "-", at[DB_TIME_MAX];
+    char addr[INET6_ADDRSTRLEN] = "-", at[DB_TIME_MAX], path[512];
 
     if (s->log == NULL)
         return;
@@ -214,9 +251,10 @@ static void access_log(request *r)
                       addr, sizeof addr);
     }
     db_now(at);
+    log_safe(r->path, path, sizeof path);
     pthread_mutex_lock(&s->log_lock);
     fprintf(s->log, "%s %s \"%s %s\" %d %zu %.3fms\n", at, addr, r->method,
-            r->path, r->status, r->resp_len,
+            path, r->status, r->resp_len,
             (now_monotonic() - r->started) * 1000.0);
     pthread_mutex_unlock(&s->log_lock);
 }
@@ -271,6 +309,8 @@ static enum MHD_Result queue(request *r)
         MHD_add_response_header(resp, "Allow", r->allow);
     if (r->status == 401)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+    if (atomic_load(&r->srv->is_stopping))
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -347,6 +387,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             return MHD_YES; /* spurious call while suspended */
         r->is_pending = false;
         r->finish(r, r->job_rc, &r->job_err);
+        atomic_fetch_sub(&s->n_pending, 1);
     } else if (!r->is_ready) {
         const char *ct = MHD_lookup_connection_value(
             conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
@@ -357,6 +398,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                      s->cfg.body_limit);
             reply_problem_raw(r, 413, "body_too_large",
                               "Request body too large", detail);
+        } else if (atomic_load(&s->is_stopping)) {
+            reply_stopping(r);
         } else if (r->body_len > 0 && ct != NULL && !is_json_type(ct)) {
             reply_problem_raw(r, 415, "unsupported_media_type",
                               "Unsupported media type",
@@ -454,12 +497,20 @@ void server_stop(server *s)
     if (s == NULL)
         return;
     if (s->daemon) {
-        MHD_socket fd = MHD_quiesce_daemon(s->daemon);
-        /* In-flight requests finish; idle keep-alive connections don't
-         * hold the stop up. */
-        deadline = now_monotonic() + 10.0;
+        MHD_socket fd;
+
+        /* Stop taking connections and requests (new ones get 503 and
+         * Connection: close), then let every suspended write reach its
+         * commit and be answered: libmicrohttpd must not be stopped with a
+         * connection still suspended, and the writer's callbacks touch the
+         * requests.  Other requests in flight get a short grace. */
+        atomic_store(&s->is_stopping, true);
+        fd = MHD_quiesce_daemon(s->daemon);
+        while (atomic_load(&s->n_pending) > 0)
+            usleep(5 * 1000);
+        deadline = now_monotonic() + 2.0;
         while (atomic_load(&s->n_in_flight) > 0 && now_monotonic() < deadline)
-            usleep(10 * 1000);
+            usleep(5 * 1000);
         MHD_stop_daemon(s->daemon);
         if (fd != MHD_INVALID_SOCKET)
             close(fd);

@@ -4,6 +4,7 @@
  * shut down gracefully.
  */
 #include "http.h"
+#include "version.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -16,8 +17,6 @@
 #include <sys/stat.h>
 
 #include <sodium.h>
-
-#define UMPIRE_VERSION "0.1.0"
 
 static void usage(FILE *out)
 {

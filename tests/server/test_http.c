@@ -8,12 +8,15 @@
 #include "harness.h"
 #include "suites.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -327,6 +330,129 @@ START_TEST(test_graceful_stop_keeps_every_answered_combat)
 }
 END_TEST
 
+/* A keep-alive client: POSTs combats on one connection until the server
+ * closes it, counting answers by status. */
+typedef struct keep_alive_client {
+    int port;
+    int n_created, n_stopping, n_other;
+    char ids[512][64];
+} keep_alive_client;
+
+/* Reads one response (headers, then Content-Length bytes); 0 at EOF. */
+static int read_response(int fd, int *status, char *body, size_t cap)
+{
+    char head[4096];
+    size_t n = 0, len = 0, got = 0;
+    const char *cl;
+
+    while (n + 1 < sizeof head) {
+        ssize_t k = recv(fd, head + n, 1, 0);
+        if (k <= 0)
+            return 0;
+        n++;
+        if (n >= 4 && memcmp(head + n - 4, "\r\n\r\n", 4) == 0)
+            break;
+    }
+    head[n] = '\0';
+    if (sscanf(head, "HTTP/1.1 %d", status) != 1)
+        return 0;
+    cl = strcasestr(head, "Content-Length:");
+    if (cl)
+        len = strtoul(cl + 15, NULL, 10);
+    if (len >= cap)
+        return 0;
+    while (got < len) {
+        ssize_t k = recv(fd, body + got, len - got, 0);
+        if (k <= 0)
+            return 0;
+        got += (size_t)k;
+    }
+    body[len] = '\0';
+    return 1;
+}
+
+static void *keep_alive_combats(void *arg)
+{
+    keep_alive_client *k = arg;
+    struct sockaddr_in a;
+    char *body = malloc(65536);
+    char req[1024];
+    int fd = socket(AF_INET, SOCK_STREAM, 0), n, status, i;
+
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)k->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (body == NULL || fd < 0 ||
+        connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        if (fd >= 0)
+            close(fd);
+        free(body);
+        return NULL;
+    }
+    n = snprintf(req, sizeof req,
+                 "POST /v1/combats/scrud HTTP/1.1\r\nHost: x\r\n"
+                 "Content-Type: application/json\r\n"
+                 "Content-Length: %zu\r\n\r\n%s",
+                 strlen(small_combat), small_combat);
+    for (i = 0; i < 100000; i++) {
+        if (send(fd, req, (size_t)n, MSG_NOSIGNAL) != n ||
+            !read_response(fd, &status, body, 65536))
+            break;
+        if (status == 201) {
+            json_t *j = json_loads(body, 0, NULL);
+            if (k->n_created < 512)
+                snprintf(k->ids[k->n_created], 64, "%s",
+                         json_string_value(json_object_get(j, "id")));
+            k->n_created++;
+            json_decref(j);
+        } else if (status == 503) {
+            k->n_stopping++;
+        } else {
+            k->n_other++;
+        }
+    }
+    close(fd);
+    free(body);
+    return NULL;
+}
+
+/* Regression: stopping under keep-alive load aborted the process
+ * (libmicrohttpd stopped with connections still suspended). */
+START_TEST(test_stop_under_keep_alive_load)
+{
+    test_server *ts = ts_start();
+    static keep_alive_client k[4];
+    pthread_t th[4];
+    char db_path[128];
+    sqlite3 *conn;
+    int i, j;
+
+    memset(k, 0, sizeof k);
+    snprintf(db_path, sizeof db_path, "%s", ts->db_path);
+    for (i = 0; i < 4; i++) {
+        k[i].port = ts->port;
+        pthread_create(&th[i], NULL, keep_alive_combats, &k[i]);
+    }
+    usleep(300 * 1000);
+    server_stop(ts->srv);
+    ts->srv = NULL;
+    for (i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    ck_assert_int_eq(sqlite3_open_v2(db_path, &conn, SQLITE_OPEN_READONLY,
+                                     NULL),
+                     SQLITE_OK);
+    for (i = 0; i < 4; i++) {
+        ck_assert_int_gt(k[i].n_created, 0);
+        ck_assert_int_eq(k[i].n_other, 0); /* only 201s, then 503s */
+        for (j = 0; j < k[i].n_created && j < 512; j++)
+            ck_assert_int_eq(count_combat(conn, k[i].ids[j]), 1);
+    }
+    sqlite3_close(conn);
+    ts_stop(ts);
+}
+END_TEST
+
 Suite *suite_http(void)
 {
     Suite *s = suite_create("http");
@@ -343,6 +469,7 @@ Suite *suite_http(void)
     tcase_add_test(tc, test_keep_alive_serves_two_requests);
     tcase_add_test(tc, test_concurrent_combats_share_commits);
     tcase_add_test(tc, test_graceful_stop_keeps_every_answered_combat);
+    tcase_add_test(tc, test_stop_under_keep_alive_load);
     suite_add_tcase(s, tc);
     return s;
 }

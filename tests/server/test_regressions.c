@@ -11,9 +11,12 @@
  * invalid_value on campaign creation (same table; the other scalars and
  * routes are here).
  */
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <check.h>
 #include <jansson.h>
@@ -525,6 +528,127 @@ START_TEST(test_scalar_body_invalid_value)
 }
 END_TEST
 
+/* A floor above a unit's die with the cap at its faces made every such die
+ * score the floor (a d6 scoring 7); it is refused now, naming the unit. */
+START_TEST(test_floor_above_faces_cap_refused)
+{
+    http_resp r;
+
+    ck_assert_int_eq(
+        ts_request(rig_ts, "POST", "/v1/combats/scrud", NULL,
+                   "{\"options\":{\"floor\":7},\"sides\":["
+                   "{\"name\":\"a\",\"units\":[{\"name\":\"a1\",\"faces\":8},"
+                   "{\"name\":\"a2\"}]},"
+                   "{\"name\":\"b\",\"units\":[{\"name\":\"b1\",\"faces\":10}"
+                   "]}]}",
+                   &r),
+        0);
+    RIG_EQ_INT(r.status, 422);
+    expect_problem(r.json, "out_of_range", "sides[0].units[1].faces");
+    http_resp_cleanup(&r);
+}
+END_TEST
+
+/* ---- the writer when SQLite drops the whole transaction ---- */
+
+typedef struct lost_job {
+    const char *sql; /* what the job runs */
+    bool is_failing; /* then it fails, whatever the SQL did */
+    err_code rc;     /* its fate, once done */
+    atomic_int *n_done;
+} lost_job;
+
+static err_code lost_run(sqlite3 *c, void *arg, err_info *e)
+{
+    lost_job *j = arg;
+
+    if (sqlite3_exec(c, j->sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fail(c, e, "job");
+    if (j->is_failing)
+        return err_set(e, ERR_DB, NULL, "disk I/O error");
+    return ERR_OK;
+}
+
+static void lost_done(void *arg, err_code rc, const err_info *e)
+{
+    lost_job *j = arg;
+
+    (void)e;
+    j->rc = rc;
+    atomic_fetch_add(j->n_done, 1);
+}
+
+static err_code hold_run(sqlite3 *c, void *arg, err_info *e)
+{
+    (void)c;
+    (void)e;
+    usleep(*(int *)arg * 1000);
+    return ERR_OK;
+}
+
+static void hold_done(void *arg, err_code rc, const err_info *e)
+{
+    (void)arg;
+    (void)rc;
+    (void)e;
+}
+
+/*
+ * Some failures (an I/O error, out of memory) make SQLite roll back the
+ * whole transaction; the second job below does what SQLite does then.  The
+ * writer used to carry on: the next job's SAVEPOINT opened a transaction of
+ * its own and its RELEASE committed it, while the batch's COMMIT failed, so
+ * a stored write was answered as failed.  Now every job of that batch fails
+ * and none of them is stored.
+ */
+START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
+{
+    test_server *ts = ts_start();
+    db *d = server_db(ts->srv);
+    atomic_int n_done = 0;
+    lost_job jobs[3] = {
+        {"INSERT INTO sides (id, campaign_id, name, created_at) SELECT "
+         "'sd_before', id, 'before', 'now' FROM campaigns LIMIT 1",
+         false, ERR_OK, &n_done},
+        {"ROLLBACK", true, ERR_OK, &n_done},
+        {"INSERT INTO sides (id, campaign_id, name, created_at) SELECT "
+         "'sd_after', id, 'after', 'now' FROM campaigns LIMIT 1",
+         false, ERR_OK, &n_done}};
+    int hold_ms = 200, i, waited;
+    sqlite3 *r;
+    test_campaign c;
+    static const char *const sides[] = {"a", NULL};
+
+    ts_campaign(ts, &c, NULL, sides);
+    /* The three jobs queue behind a job that holds the writer, so they
+     * share one batch. */
+    ck_assert_int_eq(db_submit(d, hold_run, hold_done, &hold_ms), ERR_OK);
+    for (i = 0; i < 3; i++)
+        ck_assert_int_eq(db_submit(d, lost_run, lost_done, &jobs[i]), ERR_OK);
+    for (waited = 0; atomic_load(&n_done) < 3 && waited < 10000; waited += 10)
+        usleep(10 * 1000);
+    ck_assert_int_eq(atomic_load(&n_done), 3);
+    for (i = 0; i < 3; i++)
+        ck_assert_msg(jobs[i].rc != ERR_OK, "job %d was answered as stored",
+                      i);
+    r = db_read_acquire(d);
+    {
+        sqlite3_stmt *st;
+        ck_assert_int_eq(sqlite3_prepare_v2(r,
+                                            "SELECT count(*) FROM sides "
+                                            "WHERE id IN ('sd_before', "
+                                            "'sd_after')",
+                                            -1, &st, NULL),
+                         SQLITE_OK);
+        ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+        ck_assert_int_eq(sqlite3_column_int(st, 0), 0);
+        sqlite3_finalize(st);
+    }
+    db_read_release(d, r);
+    ts_stop(ts);
+}
+END_TEST
+
 Suite *suite_regressions(void)
 {
     Suite *s = suite_create("regressions");
@@ -539,6 +663,8 @@ Suite *suite_regressions(void)
     tcase_add_test(tc, test_unit_history_seq_per_unit);
     tcase_add_test(tc, test_replay_verifies_seeded_dice);
     tcase_add_test(tc, test_scalar_body_invalid_value);
+    tcase_add_test(tc, test_floor_above_faces_cap_refused);
+    tcase_add_test(tc, test_writer_fails_whole_batch_when_transaction_is_lost);
     suite_add_tcase(s, tc);
     return s;
 }

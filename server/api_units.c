@@ -1,0 +1,469 @@
+/*
+ * api_units.c: units of a campaign: creating, reading and listing them,
+ * corrections, resupply, and their history.  Every change is one writer
+ * job that also records the history event (api_unit_event), so a unit's
+ * history can never miss a change.
+ */
+#include "api.h"
+#include "jsonv.h"
+#include "scrud_api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_UNITS_PER_CAMPAIGN 10000
+
+/* ---- documents of a unit ---- */
+
+static json_t *scrud_state_json(const scrud_unit *u)
+{
+    return json_pack("{s:i, s:i, s:i, s:i, s:i}", "quality", u->quality,
+                     "faces", u->faces, "defeat_penalty", u->defeat_penalty,
+                     "fatigue_penalty", u->fatigue_penalty, "modifier",
+                     scrud_unit_modifier(u));
+}
+
+json_t *api_unit_state_json(const db_unit *u)
+{
+    return json_pack("{s:s, s:s, s:b, s:o, s:o}", "name", u->name, "side_id",
+                     u->side_id, "eliminated", u->is_eliminated,
+                     "eliminated_reason", api_str_or_null(u->eliminated_reason),
+                     "scrud", scrud_state_json(&u->scrud));
+}
+
+json_t *api_unit_json(const db_unit *u)
+{
+    return json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:b, s:o, s:o, s:o}", "id",
+                     u->id, "name", u->name, "side", "id", u->side_id, "name",
+                     u->side_name, "created_at", u->created_at, "eliminated",
+                     u->is_eliminated, "eliminated_reason",
+                     api_str_or_null(u->eliminated_reason), "eliminated_by",
+                     api_str_or_null(u->eliminated_by), "scrud",
+                     scrud_state_json(&u->scrud));
+}
+
+/* ---- units ---- */
+
+void api_units_list(request *r)
+{
+    db *d = server_db(r->srv);
+    const char *side_q = http_query(r, "side");
+    const char *elim_q = http_query(r, "eliminated");
+    sqlite3 *c;
+    db_side side;
+    db_unit *units = NULL;
+    size_t n = 0, i;
+    int elim = -1;
+    json_t *items;
+    err_info e;
+
+    err_clear(&e);
+    if (elim_q != NULL) {
+        if (strcmp(elim_q, "true") == 0)
+            elim = 1;
+        else if (strcmp(elim_q, "false") == 0)
+            elim = 0;
+        else {
+            err_set(&e, ERR_INVALID, "eliminated",
+                    "the eliminated filter is true or false");
+            reply_problem(r, &e);
+            return;
+        }
+    }
+    c = db_read_acquire(d);
+    if (side_q != NULL && db_side_find(c, r->params[0], side_q, &side, &e)) {
+        db_read_release(d, c);
+        reply_problem(r, &e);
+        return;
+    }
+    if (db_units_list(c, r->params[0], side_q ? side.id : NULL, elim, &units,
+                      &n, &e)) {
+        db_read_release(d, c);
+        reply_problem(r, &e);
+        return;
+    }
+    db_read_release(d, c);
+    items = json_array();
+    for (i = 0; i < n; i++)
+        json_array_append_new(items, api_unit_json(&units[i]));
+    free(units);
+    reply_json(r, 200, json_pack("{s:o}", "items", items));
+}
+
+/* A unit write: create, correct or resupply, with its history event. */
+typedef struct unit_write {
+    db_unit unit; /* the unit as it is to be */
+    char side_ref[DB_NAME_MAX];
+    char note[API_NOTE_MAX + 1];
+    bool has_note;
+    const char *kind; /* history event kind */
+    /* correction: which fields the body set */
+    json_t *changes;          /* the PATCH body (a reference) */
+    char token_id[DB_ID_MAX]; /* who made the change */
+} unit_write;
+
+static void unit_write_free(void *p)
+{
+    unit_write *uw = p;
+
+    if (uw)
+        json_decref(uw->changes);
+    free(uw);
+}
+
+err_code api_unit_event(sqlite3 *c, const db_unit *before, const db_unit *after,
+                        const char *kind, const char *combat_id,
+                        const char *token_id, const char *note,
+                        const char *result, err_info *e)
+{
+    db_event ev;
+    err_code rc;
+
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.unit_id, DB_ID_MAX, "%s", after->id);
+    snprintf(ev.campaign_id, DB_ID_MAX, "%s", after->campaign_id);
+    db_now(ev.at);
+    snprintf(ev.kind, sizeof ev.kind, "%s", kind);
+    snprintf(ev.combat_id, DB_ID_MAX, "%s", combat_id ? combat_id : "");
+    snprintf(ev.actor_token_id, DB_ID_MAX, "%s", token_id ? token_id : "");
+    ev.note = (char *)note;
+    ev.before = before ? api_doc(api_unit_state_json(before)) : NULL;
+    ev.after = api_doc(api_unit_state_json(after));
+    ev.result = (char *)result;
+    if ((before && !ev.before) || !ev.after)
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+    else
+        rc = db_event_insert(c, &ev, e);
+    free(ev.before);
+    free(ev.after);
+    return rc;
+}
+
+static err_code unit_create_job(sqlite3 *c, void *arg, err_info *e)
+{
+    unit_write *uw = arg;
+    db_side side;
+    db_unit existing;
+    int n;
+    err_code rc;
+
+    rc = db_side_find(c, uw->unit.campaign_id, uw->side_ref, &side, NULL);
+    if (rc == ERR_NOT_FOUND)
+        return err_set(e, ERR_INVALID, "side",
+                       "the campaign has no side \"%s\"", uw->side_ref);
+    if (rc != ERR_OK)
+        return err_set(e, rc, NULL, "cannot read sides");
+    snprintf(uw->unit.side_id, DB_ID_MAX, "%s", side.id);
+    snprintf(uw->unit.side_name, DB_NAME_MAX, "%s", side.name);
+    if ((rc = db_units_count(c, uw->unit.campaign_id, &n, e)))
+        return rc;
+    if (n >= MAX_UNITS_PER_CAMPAIGN)
+        return err_set(e, ERR_LIMIT, NULL, "a campaign has at most %d units",
+                       MAX_UNITS_PER_CAMPAIGN);
+    if (db_unit_find(c, uw->unit.campaign_id, uw->unit.name, &existing, NULL) ==
+        ERR_OK)
+        return err_set(e, ERR_CONFLICT, "name",
+                       "the campaign already has a unit \"%s\"", uw->unit.name);
+    if ((rc = db_unit_insert(c, &uw->unit, e)))
+        return rc;
+    return api_unit_event(c, NULL, &uw->unit, "created", NULL, uw->token_id,
+                          uw->has_note ? uw->note : NULL, NULL, e);
+}
+
+static void unit_finish(request *r, err_code rc, const err_info *e)
+{
+    unit_write *uw = r->state;
+
+    if (rc != ERR_OK) {
+        api_reply_err(r, rc, e);
+        return;
+    }
+    if (strcmp(uw->kind, "created") == 0) {
+        snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/units/%s",
+                 uw->unit.campaign_id, uw->unit.id);
+        reply_json(r, 201, api_unit_json(&uw->unit));
+    } else {
+        reply_json(r, 200, api_unit_json(&uw->unit));
+    }
+}
+
+static unit_write *unit_write_new(request *r, const char *kind)
+{
+    unit_write *uw = calloc(1, sizeof *uw);
+
+    r->state = uw;
+    r->state_free = unit_write_free;
+    if (uw == NULL)
+        reply_problem_raw(r, 500, "internal_error", "Internal error",
+                          "out of memory");
+    else {
+        uw->kind = kind;
+        snprintf(uw->token_id, DB_ID_MAX, "%s", r->token.id);
+    }
+    return uw;
+}
+
+static err_code parse_scrud_state(const json_t *obj, const char *path,
+                                  scrud_unit *u, err_info *e)
+{
+    static const char *const fields[] = {"quality", "faces", "defeat_penalty",
+                                         "fatigue_penalty", NULL};
+    const int lim = SCRUD_MODIFIER_LIMIT;
+    err_code rc;
+
+    if ((rc = jv_object_only(obj, path, fields, e)) ||
+        (rc = jv_int(obj, path, "quality", false, -lim, lim, &u->quality, e)) ||
+        (rc = jv_int(obj, path, "faces", false, RNG_FACES_MIN, RNG_FACES_MAX,
+                     &u->faces, e)) ||
+        (rc = jv_int(obj, path, "defeat_penalty", false, 0, lim,
+                     &u->defeat_penalty, e)) ||
+        (rc = jv_int(obj, path, "fatigue_penalty", false, 0, lim,
+                     &u->fatigue_penalty, e)))
+        return rc;
+    return ERR_OK;
+}
+
+static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
+{
+    const char *note = NULL;
+
+    if (jv_string(body, "", "note", false, API_NOTE_MAX, &note, e))
+        return false;
+    if (note) {
+        snprintf(uw->note, sizeof uw->note, "%s", note);
+        uw->has_note = true;
+    }
+    return true;
+}
+
+void api_unit_create(request *r)
+{
+    static const char *const fields[] = {"name", "side", "scrud", "note", NULL};
+    json_t *body = http_body_object(r), *scrud = NULL;
+    const char *name = NULL, *side = NULL;
+    unit_write *uw;
+    err_info e;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    if ((uw = unit_write_new(r, "created")) == NULL) {
+        json_decref(body);
+        return;
+    }
+    scrud_unit_default(&uw->unit.scrud);
+    if (jv_object_only(body, "", fields, &e) ||
+        jv_string(body, "", "name", true, 64, &name, &e) ||
+        jv_string(body, "", "side", true, 64, &side, &e) ||
+        jv_object(body, "", "scrud", false, &scrud, &e) ||
+        (scrud && parse_scrud_state(scrud, "scrud", &uw->unit.scrud, &e)) ||
+        !parse_note(body, uw, &e)) {
+        json_decref(body);
+        reply_problem(r, &e);
+        return;
+    }
+    db_new_id("unit", uw->unit.id);
+    snprintf(uw->unit.campaign_id, DB_ID_MAX, "%s", r->params[0]);
+    snprintf(uw->unit.name, DB_NAME_MAX, "%s", name);
+    snprintf(uw->side_ref, DB_NAME_MAX, "%s", side);
+    db_now(uw->unit.created_at);
+    json_decref(body);
+    http_defer_write(r, unit_create_job, unit_finish);
+}
+
+void api_unit_get(request *r)
+{
+    db *d = server_db(r->srv);
+    sqlite3 *c = db_read_acquire(d);
+    db_unit u;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    rc = db_unit_find(c, r->params[0], r->params[1], &u, &e);
+    db_read_release(d, c);
+    if (rc != ERR_OK)
+        reply_problem(r, &e);
+    else
+        reply_json(r, 200, api_unit_json(&u));
+}
+
+/* Loads the unit named in the path into uw->unit; keeps a copy before. */
+static err_code load_unit(sqlite3 *c, unit_write *uw, db_unit *before,
+                          err_info *e)
+{
+    err_code rc = db_unit_find(c, uw->unit.campaign_id, uw->unit.id, before, e);
+
+    if (rc == ERR_OK)
+        uw->unit = *before;
+    return rc;
+}
+
+static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
+{
+    unit_write *uw = arg;
+    db_unit before, other;
+    json_t *scrud = json_object_get(uw->changes, "scrud");
+    const char *name = json_string_value(json_object_get(uw->changes, "name"));
+    json_t *elim = json_object_get(uw->changes, "eliminated");
+    err_code rc;
+
+    if ((rc = load_unit(c, uw, &before, e)))
+        return rc;
+    if (name && strcmp(name, before.name) != 0) {
+        if (db_unit_find(c, before.campaign_id, name, &other, NULL) == ERR_OK)
+            return err_set(e, ERR_CONFLICT, "name",
+                           "the campaign already has a unit \"%s\"", name);
+        snprintf(uw->unit.name, DB_NAME_MAX, "%s", name);
+    }
+    if (scrud && (rc = parse_scrud_state(scrud, "scrud", &uw->unit.scrud, e)))
+        return rc;
+    if (elim) {
+        uw->unit.is_eliminated = json_is_true(elim);
+        snprintf(uw->unit.eliminated_reason, DB_REASON_MAX, "%s",
+                 uw->unit.is_eliminated ? "correction" : "");
+        uw->unit.eliminated_by[0] = '\0';
+    }
+    uw->unit.scrud.is_eliminated = uw->unit.is_eliminated;
+    if ((rc = db_unit_update(c, &uw->unit, e)))
+        return rc;
+    return api_unit_event(c, &before, &uw->unit, "correction", NULL,
+                          uw->token_id, uw->has_note ? uw->note : NULL, NULL,
+                          e);
+}
+
+void api_unit_patch(request *r)
+{
+    static const char *const fields[] = {"name", "eliminated", "scrud", "note",
+                                         NULL};
+    json_t *body = http_body_object(r), *scrud = NULL;
+    const char *name = NULL;
+    bool elim = false;
+    scrud_unit probe;
+    unit_write *uw;
+    err_info e;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    if ((uw = unit_write_new(r, "correction")) == NULL) {
+        json_decref(body);
+        return;
+    }
+    scrud_unit_default(&probe);
+    /* Validate everything here; the job applies it to the stored unit. */
+    if (jv_object_only(body, "", fields, &e) ||
+        jv_string(body, "", "name", false, 64, &name, &e) ||
+        jv_bool(body, "", "eliminated", false, &elim, &e) ||
+        jv_object(body, "", "scrud", false, &scrud, &e) ||
+        (scrud && parse_scrud_state(scrud, "scrud", &probe, &e)) ||
+        !parse_note(body, uw, &e)) {
+        json_decref(body);
+        reply_problem(r, &e);
+        return;
+    }
+    if (!name && !json_object_get(body, "eliminated") &&
+        (!scrud || json_object_size(scrud) == 0)) {
+        json_decref(body);
+        err_set(&e, ERR_MISSING, NULL,
+                "a correction changes at least one of name, eliminated, "
+                "scrud");
+        reply_problem(r, &e);
+        return;
+    }
+    uw->changes = body;
+    snprintf(uw->unit.campaign_id, DB_ID_MAX, "%s", r->params[0]);
+    snprintf(uw->unit.id, DB_ID_MAX, "%s", r->params[1]);
+    http_defer_write(r, unit_patch_job, unit_finish);
+}
+
+static err_code unit_resupply_job(sqlite3 *c, void *arg, err_info *e)
+{
+    unit_write *uw = arg;
+    db_unit before;
+    err_code rc;
+
+    if ((rc = load_unit(c, uw, &before, e)))
+        return rc;
+    if (before.is_eliminated)
+        return err_set(e, ERR_RULE, NULL,
+                       "the unit %s is eliminated and cannot be resupplied",
+                       before.name);
+    uw->unit.scrud.fatigue_penalty = 0;
+    if ((rc = db_unit_update(c, &uw->unit, e)))
+        return rc;
+    return api_unit_event(c, &before, &uw->unit, "resupply", NULL, uw->token_id,
+                          uw->has_note ? uw->note : NULL, NULL, e);
+}
+
+void api_unit_resupply(request *r)
+{
+    static const char *const fields[] = {"note", NULL};
+    json_t *body = NULL;
+    unit_write *uw;
+    err_info e;
+
+    err_clear(&e);
+    if ((uw = unit_write_new(r, "resupply")) == NULL)
+        return;
+    if (r->body_len > 0) {
+        if ((body = http_body_object(r)) == NULL)
+            return;
+        if (jv_object_only(body, "", fields, &e) || !parse_note(body, uw, &e)) {
+            json_decref(body);
+            reply_problem(r, &e);
+            return;
+        }
+        json_decref(body);
+    }
+    snprintf(uw->unit.campaign_id, DB_ID_MAX, "%s", r->params[0]);
+    snprintf(uw->unit.id, DB_ID_MAX, "%s", r->params[1]);
+    http_defer_write(r, unit_resupply_job, unit_finish);
+}
+
+static json_t *parse_doc(const char *s)
+{
+    json_t *j = s ? json_loads(s, 0, NULL) : NULL;
+
+    return j ? j : json_null();
+}
+
+void api_unit_history(request *r)
+{
+    db *d = server_db(r->srv);
+    sqlite3 *c = db_read_acquire(d);
+    db_event *evs = NULL;
+    size_t n = 0, i;
+    db_unit u;
+    json_t *items;
+    err_info e;
+
+    err_clear(&e);
+    if (db_unit_find(c, r->params[0], r->params[1], &u, &e) ||
+        db_events_list(c, u.id, &evs, &n, &e)) {
+        db_read_release(d, c);
+        reply_problem(r, &e);
+        return;
+    }
+    db_read_release(d, c);
+    items = json_array();
+    for (i = 0; i < n; i++) {
+        const db_event *ev = &evs[i];
+        json_t *actor = ev->actor_token_id[0]
+                            ? json_pack("{s:s, s:s}", "role", "umpire",
+                                        "token_id", ev->actor_token_id)
+                            : json_null();
+        json_array_append_new(
+            items,
+            json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
+                      (json_int_t)(i + 1), "at", ev->at, "kind", ev->kind,
+                      "combat_id", api_str_or_null(ev->combat_id), "actor",
+                      actor, "note", api_str_or_null(ev->note), "before",
+                      parse_doc(ev->before), "after", parse_doc(ev->after),
+                      "result", parse_doc(ev->result)));
+    }
+    db_events_free(evs, n);
+    reply_json(r, 200,
+               json_pack("{s:s, s:o}", "unit_id", u.id, "items", items));
+}
