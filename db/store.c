@@ -30,6 +30,54 @@ static void *grow(void *p, size_t *cap, size_t size)
     return q;
 }
 
+/* Reads a row into the element at elem (zeroed beforehand). */
+typedef void (*row_reader)(sqlite3_stmt *st, void *elem);
+
+/*
+ * Steps st (prepared and bound) to the end, reading each row with read into
+ * a growing array of size-byte elements: *out (new) and *n.  On failure the
+ * array is released, with release (may be NULL) first, and *out is NULL.
+ * st is released in any case.
+ */
+static err_code read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
+                          row_reader read, void (*release)(void *, size_t),
+                          void **out, size_t *n, const char *what, err_info *e)
+{
+    char *v = NULL;
+    size_t cap = 0;
+    err_code rc = ERR_OK;
+    int step;
+
+    *out = NULL;
+    *n = 0;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            char *g = grow(v, &cap, size);
+            if (g == NULL) {
+                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+                break;
+            }
+            v = g;
+        }
+        memset(v + *n * size, 0, size);
+        read(st, v + *n * size);
+        (*n)++;
+    }
+    if (rc == ERR_OK && step != SQLITE_DONE)
+        rc = db_fail(c, e, what);
+    db_done(st);
+    if (rc != ERR_OK) {
+        if (release)
+            release(v, *n);
+        else
+            free(v);
+        v = NULL;
+        *n = 0;
+    }
+    *out = v;
+    return rc;
+}
+
 err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
 {
     const scrud_options *o = &cmp->scrud;
@@ -142,14 +190,17 @@ static void read_side(sqlite3_stmt *st, db_side *s)
     db_column_copy(st, 3, s->created_at, sizeof s->created_at);
 }
 
+static void read_side_row(sqlite3_stmt *st, void *elem)
+{
+    read_side(st, elem);
+}
+
 err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
                        size_t *n, err_info *e)
 {
     sqlite3_stmt *st = NULL;
-    db_side *v = NULL;
-    size_t cap = 0;
+    void *rows;
     err_code rc;
-    int step;
 
     *out = NULL;
     *n = 0;
@@ -157,29 +208,11 @@ err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
                          "SELECT id, campaign_id, name, created_at FROM sides "
                          "WHERE campaign_id = ? ORDER BY rowid",
                          &st, e)))
-        goto out;
+        return rc;
     TEXT(st, 1, campaign_id);
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            db_side *g = grow(v, &cap, sizeof *v);
-            if (g == NULL) {
-                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-                goto out;
-            }
-            v = g;
-        }
-        read_side(st, &v[(*n)++]);
-    }
-    if (step != SQLITE_DONE)
-        rc = db_fail(c, e, "list sides");
-out:
-    db_done(st);
-    if (rc != ERR_OK) {
-        free(v);
-        v = NULL;
-        *n = 0;
-    }
-    *out = v;
+    rc = read_rows(c, st, sizeof **out, read_side_row, NULL, &rows, n,
+                   "list sides", e);
+    *out = rows;
     return rc;
 }
 
@@ -382,14 +415,17 @@ out:
     return rc;
 }
 
+static void read_unit_row(sqlite3_stmt *st, void *elem)
+{
+    read_unit(st, elem);
+}
+
 err_code db_units_list(sqlite3 *c, const char *campaign_id, const char *side_id,
                        int eliminated, db_unit **out, size_t *n, err_info *e)
 {
     sqlite3_stmt *st = NULL;
-    db_unit *v = NULL;
-    size_t cap = 0;
+    void *rows;
     err_code rc;
-    int step;
 
     *out = NULL;
     *n = 0;
@@ -399,31 +435,13 @@ err_code db_units_list(sqlite3 *c, const char *campaign_id, const char *side_id,
                          "u.side_id = ?2) AND (?3 < 0 OR u.eliminated = ?3) "
                          "ORDER BY u.rowid",
                          &st, e)))
-        goto out;
+        return rc;
     TEXT(st, 1, campaign_id);
     db_bind_text_or_null(st, 2, side_id);
     sqlite3_bind_int(st, 3, eliminated);
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            db_unit *g = grow(v, &cap, sizeof *v);
-            if (g == NULL) {
-                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-                goto out;
-            }
-            v = g;
-        }
-        read_unit(st, &v[(*n)++]);
-    }
-    if (step != SQLITE_DONE)
-        rc = db_fail(c, e, "list units");
-out:
-    db_done(st);
-    if (rc != ERR_OK) {
-        free(v);
-        v = NULL;
-        *n = 0;
-    }
-    *out = v;
+    rc = read_rows(c, st, sizeof **out, read_unit_row, NULL, &rows, n,
+                   "list units", e);
+    *out = rows;
     return rc;
 }
 
@@ -474,14 +492,34 @@ out:
     return rc;
 }
 
+static void read_event_row(sqlite3_stmt *st, void *elem)
+{
+    db_event *ev = elem;
+
+    ev->seq = sqlite3_column_int64(st, 0);
+    db_column_copy(st, 1, ev->unit_id, sizeof ev->unit_id);
+    db_column_copy(st, 2, ev->campaign_id, sizeof ev->campaign_id);
+    db_column_copy(st, 3, ev->at, sizeof ev->at);
+    db_column_copy(st, 4, ev->kind, sizeof ev->kind);
+    db_column_copy(st, 5, ev->combat_id, sizeof ev->combat_id);
+    db_column_copy(st, 6, ev->actor_token_id, sizeof ev->actor_token_id);
+    ev->note = db_column_dup(st, 7);
+    ev->before = db_column_dup(st, 8);
+    ev->after = db_column_dup(st, 9);
+    ev->result = db_column_dup(st, 10);
+}
+
+static void release_events(void *v, size_t n)
+{
+    db_events_free(v, n);
+}
+
 err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
                         size_t *n, err_info *e)
 {
     sqlite3_stmt *st = NULL;
-    db_event *v = NULL;
-    size_t cap = 0;
+    void *rows;
     err_code rc;
-    int step;
 
     *out = NULL;
     *n = 0;
@@ -491,42 +529,11 @@ err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
                          "result FROM unit_events WHERE unit_id = ? "
                          "ORDER BY seq",
                          &st, e)))
-        goto out;
+        return rc;
     TEXT(st, 1, unit_id);
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        db_event *ev;
-        if (*n == cap) {
-            db_event *g = grow(v, &cap, sizeof *v);
-            if (g == NULL) {
-                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-                goto out;
-            }
-            v = g;
-        }
-        ev = &v[(*n)++];
-        memset(ev, 0, sizeof *ev);
-        ev->seq = sqlite3_column_int64(st, 0);
-        db_column_copy(st, 1, ev->unit_id, sizeof ev->unit_id);
-        db_column_copy(st, 2, ev->campaign_id, sizeof ev->campaign_id);
-        db_column_copy(st, 3, ev->at, sizeof ev->at);
-        db_column_copy(st, 4, ev->kind, sizeof ev->kind);
-        db_column_copy(st, 5, ev->combat_id, sizeof ev->combat_id);
-        db_column_copy(st, 6, ev->actor_token_id, sizeof ev->actor_token_id);
-        ev->note = db_column_dup(st, 7);
-        ev->before = db_column_dup(st, 8);
-        ev->after = db_column_dup(st, 9);
-        ev->result = db_column_dup(st, 10);
-    }
-    if (step != SQLITE_DONE)
-        rc = db_fail(c, e, "list history");
-out:
-    db_done(st);
-    if (rc != ERR_OK) {
-        db_events_free(v, *n);
-        v = NULL;
-        *n = 0;
-    }
-    *out = v;
+    rc = read_rows(c, st, sizeof **out, read_event_row, release_events, &rows,
+                   n, "list history", e);
+    *out = rows;
     return rc;
 }
 
@@ -662,14 +669,22 @@ void db_combat_cleanup(db_combat *cb)
     memset(cb, 0, sizeof *cb);
 }
 
+static void read_combat_row(sqlite3_stmt *st, void *elem)
+{
+    read_combat(st, elem, false);
+}
+
+static void release_combats(void *v, size_t n)
+{
+    db_combats_free(v, n);
+}
+
 err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
                          size_t *n, err_info *e)
 {
     sqlite3_stmt *st = NULL;
-    db_combat *v = NULL;
-    size_t cap = 0;
+    void *rows;
     err_code rc;
-    int step;
 
     *out = NULL;
     *n = 0;
@@ -677,29 +692,11 @@ err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
                          "SELECT " COMBAT_COLUMNS
                          "FROM combats WHERE campaign_id = ? ORDER BY rowid",
                          &st, e)))
-        goto out;
+        return rc;
     TEXT(st, 1, campaign_id);
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            db_combat *g = grow(v, &cap, sizeof *v);
-            if (g == NULL) {
-                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-                goto out;
-            }
-            v = g;
-        }
-        read_combat(st, &v[(*n)++], false);
-    }
-    if (step != SQLITE_DONE)
-        rc = db_fail(c, e, "list combats");
-out:
-    db_done(st);
-    if (rc != ERR_OK) {
-        db_combats_free(v, *n);
-        v = NULL;
-        *n = 0;
-    }
-    *out = v;
+    rc = read_rows(c, st, sizeof **out, read_combat_row, release_combats, &rows,
+                   n, "list combats", e);
+    *out = rows;
     return rc;
 }
 
@@ -712,14 +709,28 @@ void db_combats_free(db_combat *cbs, size_t n)
     free(cbs);
 }
 
+static void read_roll_row(sqlite3_stmt *st, void *elem)
+{
+    db_roll *r = elem;
+
+    r->seq = sqlite3_column_int(st, 0);
+    db_column_copy(st, 1, r->side_name, sizeof r->side_name);
+    db_column_copy(st, 2, r->unit_id, sizeof r->unit_id);
+    db_column_copy(st, 3, r->unit_name, sizeof r->unit_name);
+    db_column_copy(st, 4, r->reason, sizeof r->reason);
+    r->faces = sqlite3_column_int(st, 5);
+    r->natural = sqlite3_column_int(st, 6);
+    r->modified = sqlite3_column_int(st, 7);
+    db_column_copy(st, 8, r->source, sizeof r->source);
+    db_column_copy(st, 9, r->rng, sizeof r->rng);
+}
+
 err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e)
 {
     sqlite3_stmt *st = NULL;
-    db_roll *v = NULL;
-    size_t cap = 0;
+    void *rows;
     err_code rc;
-    int step;
 
     *out = NULL;
     *n = 0;
@@ -728,40 +739,10 @@ err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
                          "faces, natural, modified, source, rng FROM rolls "
                          "WHERE combat_id = ? ORDER BY seq",
                          &st, e)))
-        goto out;
+        return rc;
     TEXT(st, 1, combat_id);
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        db_roll *r;
-        if (*n == cap) {
-            db_roll *g = grow(v, &cap, sizeof *v);
-            if (g == NULL) {
-                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-                goto out;
-            }
-            v = g;
-        }
-        r = &v[(*n)++];
-        memset(r, 0, sizeof *r);
-        r->seq = sqlite3_column_int(st, 0);
-        db_column_copy(st, 1, r->side_name, sizeof r->side_name);
-        db_column_copy(st, 2, r->unit_id, sizeof r->unit_id);
-        db_column_copy(st, 3, r->unit_name, sizeof r->unit_name);
-        db_column_copy(st, 4, r->reason, sizeof r->reason);
-        r->faces = sqlite3_column_int(st, 5);
-        r->natural = sqlite3_column_int(st, 6);
-        r->modified = sqlite3_column_int(st, 7);
-        db_column_copy(st, 8, r->source, sizeof r->source);
-        db_column_copy(st, 9, r->rng, sizeof r->rng);
-    }
-    if (step != SQLITE_DONE)
-        rc = db_fail(c, e, "list rolls");
-out:
-    db_done(st);
-    if (rc != ERR_OK) {
-        free(v);
-        v = NULL;
-        *n = 0;
-    }
-    *out = v;
+    rc = read_rows(c, st, sizeof **out, read_roll_row, NULL, &rows, n,
+                   "list rolls", e);
+    *out = rows;
     return rc;
 }

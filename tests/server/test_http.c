@@ -227,6 +227,9 @@ static void *post_combats(void *arg)
             if (k < 4096)
                 snprintf(l->ids[k], 64, "%s",
                          json_string_value(json_object_get(r.json, "id")));
+        } else if (r.status == 503 && l->is_until_refused) {
+            /* Stopping: turned away, not failed. */
+            atomic_fetch_add(&l->n_unreachable, 1);
         } else {
             atomic_fetch_add(&l->n_failed, 1);
         }
