@@ -38,7 +38,8 @@ static err_code log_append(dice_source *d, err_info *e)
         size_t cap = d->log_cap ? 2 * d->log_cap : 16;
         dice_roll *log = realloc(d->log, cap * sizeof *log);
         if (log == NULL)
-            return err_set(e, ERR_NOMEM, NULL, "out of memory for the roll log");
+            return err_set(e, ERR_NOMEM, NULL,
+                           "out of memory for the roll log");
         d->log = log;
         d->log_cap = cap;
     }
@@ -53,8 +54,9 @@ err_code dice_roll_die(dice_source *d, int faces, int side, int unit,
     int value;
 
     if (faces < RNG_FACES_MIN || faces > RNG_FACES_MAX)
-        return err_set(e, ERR_RANGE, "faces", "a die has %d to %d faces, not %d",
-                       RNG_FACES_MIN, RNG_FACES_MAX, faces);
+        return err_set(e, ERR_RANGE, "faces",
+                       "a die has %d to %d faces, not %d", RNG_FACES_MIN,
+                       RNG_FACES_MAX, faces);
     if (log_append(d, e) != ERR_OK)
         return ERR_NOMEM;
     if (d->kind == DICE_SEEDED) {

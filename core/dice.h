@@ -32,11 +32,11 @@ typedef struct dice_roll {
 
 typedef struct dice_source {
     dice_kind kind;
-    rng_v1 rng;          /* DICE_SEEDED only */
-    const int *values;   /* DICE_ENTERED, DICE_REPLAY: borrowed naturals */
+    rng_v1 rng;        /* DICE_SEEDED only */
+    const int *values; /* DICE_ENTERED, DICE_REPLAY: borrowed naturals */
     size_t n_values;
-    size_t next_value;   /* index of the next value to hand out */
-    dice_roll *log;      /* the roll log, owned */
+    size_t next_value; /* index of the next value to hand out */
+    dice_roll *log;    /* the roll log, owned */
     size_t n_log;
     size_t log_cap;
 } dice_source;

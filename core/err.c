@@ -16,8 +16,8 @@ void err_clear(err_info *e)
     e->message[0] = '\0';
 }
 
-err_code err_set(err_info *e, err_code code, const char *field,
-                 const char *fmt, ...)
+err_code err_set(err_info *e, err_code code, const char *field, const char *fmt,
+                 ...)
 {
     va_list ap;
 

@@ -21,22 +21,22 @@ typedef enum err_code {
     ERR_TOO_LARGE,     /* a request body over the size limit */
     ERR_NOT_FOUND,     /* no such resource (or not visible to the caller) */
     ERR_CONFLICT,      /* the request contradicts the resource's state */
-    ERR_RULE,          /* the rules forbid it (e.g. an eliminated unit fights) */
-    ERR_UNAUTHORIZED,  /* no credentials or unknown credentials */
-    ERR_FORBIDDEN,     /* credentials valid but not for this */
-    ERR_DICE,          /* the dice source cannot give a die (entered/replay) */
+    ERR_RULE,         /* the rules forbid it (e.g. an eliminated unit fights) */
+    ERR_UNAUTHORIZED, /* no credentials or unknown credentials */
+    ERR_FORBIDDEN,    /* credentials valid but not for this */
+    ERR_DICE,         /* the dice source cannot give a die (entered/replay) */
     ERR_NOMEM,
-    ERR_DB,            /* the database failed */
+    ERR_DB, /* the database failed */
     ERR_INTERNAL
 } err_code;
 
-#define ERR_FIELD_MAX 160
+#define ERR_FIELD_MAX   160
 #define ERR_MESSAGE_MAX 320
 
 typedef struct err_info {
-    err_code code;                /* ERR_OK while no error is recorded */
-    char field[ERR_FIELD_MAX];    /* JSON path of the offending field, or "" */
-    char message[ERR_MESSAGE_MAX];/* one sentence for a human */
+    err_code code;                 /* ERR_OK while no error is recorded */
+    char field[ERR_FIELD_MAX];     /* JSON path of the offending field, or "" */
+    char message[ERR_MESSAGE_MAX]; /* one sentence for a human */
 } err_info;
 
 /* Clears e (NULL allowed). */
@@ -46,9 +46,8 @@ void err_clear(err_info *e);
  * Records an error in e unless e is NULL or already holds one.  field may be
  * NULL.  Returns code, so callers can write `return err_set(e, ...)`.
  */
-err_code err_set(err_info *e, err_code code, const char *field,
-                 const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+err_code err_set(err_info *e, err_code code, const char *field, const char *fmt,
+                 ...) __attribute__((format(printf, 4, 5)));
 
 /* A stable lower-case name for code, e.g. "out_of_range". */
 const char *err_code_name(err_code code);

@@ -2,16 +2,17 @@
  * registry.c: the combat systems this build knows; see registry.h.
  */
 #include "registry.h"
+#include "scrud.h"
 
 #include <string.h>
 
-const combat_system *const registry_systems[] = {
+const registry_system *const registry_systems[] = {
     &scrud_system,
 };
 const size_t registry_n_systems =
     sizeof registry_systems / sizeof registry_systems[0];
 
-const combat_system *registry_find(const char *name)
+const registry_system *registry_find(const char *name)
 {
     size_t i;
 

@@ -17,10 +17,10 @@
 #include "dice.h"
 #include "err.h"
 
-typedef struct combat_system {
-    const char *name;  /* e.g. "scrud": URL segment and report label */
-    const char *title; /* human name */
-    const char *rules; /* the rules document for users */
+typedef struct registry_system {
+    const char *name;   /* e.g. "scrud": URL segment and report label */
+    const char *title;  /* human name */
+    const char *rules;  /* the rules document for users */
     size_t input_size;  /* sizeof the system's input struct */
     size_t result_size; /* sizeof the system's result struct */
     /* Resolves input with dice into result (which must then be released
@@ -28,16 +28,13 @@ typedef struct combat_system {
     err_code (*resolve)(const void *input, dice_source *dice, void *result,
                         err_info *e);
     void (*result_cleanup)(void *result);
-} combat_system;
+} registry_system;
 
 /* The systems, in the order they were added. */
-extern const combat_system *const registry_systems[];
+extern const registry_system *const registry_systems[];
 extern const size_t registry_n_systems;
 
 /* The system called name, or NULL (borrowed, static). */
-const combat_system *registry_find(const char *name);
-
-/* Each system's descriptor, defined in its own file. */
-extern const combat_system scrud_system;
+const registry_system *registry_find(const char *name);
 
 #endif

@@ -33,9 +33,8 @@ uint32_t rng_v1_word(rng_v1 *r)
     const uint8_t *b;
 
     if (r->pos >= sizeof r->block) {
-        crypto_stream_chacha20_ietf_xor_ic(r->block, zero_block,
-                                           sizeof r->block, nonce,
-                                           r->counter, r->key);
+        crypto_stream_chacha20_ietf_xor_ic(
+            r->block, zero_block, sizeof r->block, nonce, r->counter, r->key);
         r->counter++;
         r->pos = 0;
     }

@@ -16,18 +16,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RNG_SEED_LEN 32
+#define RNG_SEED_LEN        32
 #define RNG_CLIENT_SEED_MAX 256
-#define RNG_FACES_MIN 2
-#define RNG_FACES_MAX 1000
-#define RNG_VERSION "v1"
+#define RNG_FACES_MIN       2
+#define RNG_FACES_MAX       1000
+#define RNG_VERSION         "v1"
 
 typedef struct rng_v1 {
-    uint8_t key[32];       /* the derived ChaCha20 key */
-    uint8_t block[64];     /* the current keystream block */
-    uint32_t counter;      /* block counter of the next block to generate */
-    unsigned pos;          /* next unread byte of block; 64 when empty */
-    uint64_t n_words;      /* words consumed so far, rejected ones included */
+    uint8_t key[32];   /* the derived ChaCha20 key */
+    uint8_t block[64]; /* the current keystream block */
+    uint32_t counter;  /* block counter of the next block to generate */
+    unsigned pos;      /* next unread byte of block; 64 when empty */
+    uint64_t n_words;  /* words consumed so far, rejected ones included */
 } rng_v1;
 
 /* Derives the key and positions the stream at its first word. */

@@ -472,7 +472,7 @@ static void cleanup_any(void *result)
     scrud_result_cleanup(result);
 }
 
-const combat_system scrud_system = {
+const registry_system scrud_system = {
     .name = "scrud",
     .title = "SCRUD: Simple Combat Resolution Using Dice",
     .rules = "docs/rules/scrud.md",

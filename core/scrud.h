@@ -19,9 +19,10 @@
 
 #include "dice.h"
 #include "err.h"
+#include "registry.h"
 
 #define SCRUD_MAX_UNITS_PER_SIDE 100 /* documented request limit */
-#define SCRUD_MODIFIER_LIMIT 100     /* |any modifier or penalty| <= this */
+#define SCRUD_MODIFIER_LIMIT     100 /* |any modifier or penalty| <= this */
 
 typedef enum scrud_cap_kind {
     SCRUD_CAP_FACES, /* cap = the unit's die faces (default) */
@@ -37,9 +38,9 @@ typedef enum scrud_extra_rule {
 
 typedef struct scrud_options {
     scrud_cap_kind cap_kind;
-    int cap;                     /* SCRUD_CAP_FIXED only */
-    bool has_floor;              /* false: no floor */
-    int floor;                   /* lowest modified score, default 1 */
+    int cap;        /* SCRUD_CAP_FIXED only */
+    bool has_floor; /* false: no floor */
+    int floor;      /* lowest modified score, default 1 */
     scrud_extra_rule extra_dice;
     bool attrition;              /* lasting penalties, default on */
     int max_penalty_per_combat;  /* default 1 */
@@ -79,45 +80,45 @@ typedef enum scrud_winner { SCRUD_FIRST, SCRUD_SECOND, SCRUD_TIE } scrud_winner;
 
 /* What happened to one unit. */
 typedef struct scrud_unit_result {
-    size_t roll;          /* its row in the dice source's log */
+    size_t roll; /* its row in the dice source's log */
     int natural;
-    int modifier_before;  /* quality - defeat - fatigue penalties */
-    int reserve_bonus;    /* pips added by its side's reserves */
-    int score;            /* final modified score (reserves: the natural) */
-    int rank;             /* 0-based place in the line-up; -1 for reserves */
-    int defeats;          /* defeats it suffered */
+    int modifier_before; /* quality - defeat - fatigue penalties */
+    int reserve_bonus;   /* pips added by its side's reserves */
+    int score;           /* final modified score (reserves: the natural) */
+    int rank;            /* 0-based place in the line-up; -1 for reserves */
+    int defeats;         /* defeats it suffered */
     bool is_heavy_fighting;
     int defeat_penalty_added;
     int fatigue_penalty_added;
-    int defeat_penalty;   /* after the combat */
-    int fatigue_penalty;  /* after the combat */
+    int defeat_penalty;  /* after the combat */
+    int fatigue_penalty; /* after the combat */
     int modifier_after;
     scrud_elimination eliminated;
 } scrud_unit_result;
 
 typedef struct scrud_pair {
-    int unit[2];  /* unit index on side 0 and on side 1 */
+    int unit[2]; /* unit index on side 0 and on side 1 */
     int score[2];
     scrud_winner winner;
 } scrud_pair;
 
 /* An unpaired die of the larger side. */
 typedef struct scrud_extra_die {
-    int side;       /* the larger side */
-    int unit;       /* unit index within it */
-    int target;     /* unit of the smaller side defeated, or -1 (ignored) */
+    int side;   /* the larger side */
+    int unit;   /* unit index within it */
+    int target; /* unit of the smaller side defeated, or -1 (ignored) */
 } scrud_extra_die;
 
 typedef struct scrud_result {
     scrud_unit_result *units[2]; /* per side, in listed order; owned */
     int *line_up[2];             /* unit indices, lined-up order; owned */
     size_t n_line_up[2];
-    scrud_pair *pairs;           /* owned */
+    scrud_pair *pairs; /* owned */
     size_t n_pairs;
-    scrud_extra_die *extra;      /* owned, in lined-up order */
+    scrud_extra_die *extra; /* owned, in lined-up order */
     size_t n_extra;
-    int defeats[2];              /* defeats each side suffered */
-    int *eliminated[2];          /* units eliminated, in order; owned */
+    int defeats[2];     /* defeats each side suffered */
+    int *eliminated[2]; /* units eliminated, in order; owned */
     size_t n_eliminated[2];
 } scrud_result;
 
@@ -147,6 +148,9 @@ err_code scrud_resolve(const scrud_input *in, dice_source *dice,
 
 /* Frees what out owns; NULL allowed. */
 void scrud_result_cleanup(scrud_result *out);
+
+/* SCRUD's entry in the registry of combat systems. */
+extern const registry_system scrud_system;
 
 const char *scrud_extra_rule_name(scrud_extra_rule r);
 const char *scrud_elimination_name(scrud_elimination el);

@@ -196,16 +196,16 @@ static err_code migrate(sqlite3 *conn, err_info *e)
 
     if (v < 0)
         return err_set(e, ERR_DB, NULL, "cannot read the schema version");
-    if (v > db_n_migrations_known)
+    if (v > migrations_count)
         return err_set(e, ERR_DB, NULL,
                        "the database has schema version %d, newer than this "
                        "build's %d",
-                       v, db_n_migrations_known);
-    for (; v < db_n_migrations_known; v++) {
+                       v, migrations_count);
+    for (; v < migrations_count; v++) {
         if (exec(conn, "BEGIN IMMEDIATE", e) != ERR_OK)
             return ERR_DB;
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
-        if (exec(conn, db_migrations[v], e) != ERR_OK ||
+        if (exec(conn, migrations_sql[v], e) != ERR_OK ||
             exec(conn, sql, e) != ERR_OK) {
             exec(conn, "ROLLBACK", NULL);
             return ERR_DB;
@@ -248,11 +248,11 @@ static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
     sqlite3_busy_timeout(conn, 5000);
     sqlite3_extended_result_codes(conn, 1);
     /* Refuse a newer schema before changing anything in the file. */
-    if (is_writer && user_version(conn) > db_n_migrations_known) {
+    if (is_writer && user_version(conn) > migrations_count) {
         err_set(e, ERR_DB, "db",
                 "the database has schema version %d, newer than this "
                 "build's %d",
-                user_version(conn), db_n_migrations_known);
+                user_version(conn), migrations_count);
         sqlite3_close(conn);
         return ERR_DB;
     }
@@ -484,7 +484,7 @@ int db_ping(db *d)
 
 int db_n_migrations(void)
 {
-    return db_n_migrations_known;
+    return migrations_count;
 }
 
 sqlite3 *db_read_acquire(db *d)

@@ -8,7 +8,7 @@
  */
 #include "migrations.h"
 
-const char *const db_migrations[] = {
+const char *const migrations_sql[] = {
     /* 1: campaigns, sides, tokens, units, combats, the roll log, history. */
     "CREATE TABLE campaigns ("
     "  id TEXT PRIMARY KEY,"
@@ -102,5 +102,5 @@ const char *const db_migrations[] = {
     "CREATE INDEX unit_events_by_unit ON unit_events (unit_id, seq);",
 };
 
-const int db_n_migrations_known =
-    (int)(sizeof db_migrations / sizeof db_migrations[0]);
+const int migrations_count =
+    (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

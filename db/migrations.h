@@ -4,7 +4,7 @@
 #ifndef UMPIRE_MIGRATIONS_H
 #define UMPIRE_MIGRATIONS_H
 
-extern const char *const db_migrations[];
-extern const int db_n_migrations_known;
+extern const char *const migrations_sql[];
+extern const int migrations_count;
 
 #endif

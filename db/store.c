@@ -1,9 +1,10 @@
 /*
  * store.c: SQL for campaigns, sides, tokens, units, history, combats and
- * rolls; see store.h.  Prepared statements only; every statement is
+ * rolls; declared in db.h.  Prepared statements only; every statement is
  * released (db_done) at the function's single exit.
  */
-#include "store.h"
+
+#include "db.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,26 +9,26 @@
 
 #include "http.h"
 
-void api_health(request *r);
-void api_systems(request *r);
-void api_campaign_create(request *r);
-void api_campaign_get(request *r);
-void api_sides_list(request *r);
-void api_side_create(request *r);
-void api_units_list(request *r);
-void api_unit_create(request *r);
-void api_unit_get(request *r);
-void api_unit_patch(request *r);
-void api_unit_resupply(request *r);
-void api_unit_history(request *r);
+void api_health(http_request *r);
+void api_systems(http_request *r);
+void api_campaign_create(http_request *r);
+void api_campaign_get(http_request *r);
+void api_sides_list(http_request *r);
+void api_side_create(http_request *r);
+void api_units_list(http_request *r);
+void api_unit_create(http_request *r);
+void api_unit_get(http_request *r);
+void api_unit_patch(http_request *r);
+void api_unit_resupply(http_request *r);
+void api_unit_history(http_request *r);
 
-void api_campaign_scrud(request *r);
-void api_campaign_combats_list(request *r);
-void api_campaign_combat_get(request *r);
-void api_campaign_combat_replay(request *r);
-void api_oneoff_scrud(request *r);
-void api_oneoff_combat_get(request *r);
-void api_oneoff_combat_replay(request *r);
+void api_campaign_scrud(http_request *r);
+void api_campaign_combats_list(http_request *r);
+void api_campaign_combat_get(http_request *r);
+void api_campaign_combat_replay(http_request *r);
+void api_oneoff_scrud(http_request *r);
+void api_oneoff_combat_get(http_request *r);
+void api_oneoff_combat_replay(http_request *r);
 
 #define API_NOTE_MAX 500 /* bytes of a note */
 
@@ -40,7 +40,7 @@ json_t *api_str_or_null(const char *s);
  * stolen. */
 char *api_doc(json_t *json);
 /* Replies e's problem, or a generic one for rc when e holds none. */
-void api_reply_err(request *r, err_code rc, const err_info *e);
+void api_reply_err(http_request *r, err_code rc, const err_info *e);
 
 /* Documents of a unit (new references). */
 json_t *api_unit_json(const db_unit *u);

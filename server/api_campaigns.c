@@ -59,48 +59,48 @@ char *api_doc(json_t *json)
     return s;
 }
 
-void api_reply_err(request *r, err_code rc, const err_info *e)
+void api_reply_err(http_request *r, err_code rc, const err_info *e)
 {
     err_info fallback;
 
     if (e != NULL && e->code != ERR_OK) {
-        reply_problem(r, e);
+        http_reply_problem(r, e);
         return;
     }
     err_clear(&fallback);
     err_set(&fallback, rc, NULL, "the request failed");
-    reply_problem(r, &fallback);
+    http_reply_problem(r, &fallback);
 }
 
 /* ---- service ---- */
 
-void api_health(request *r)
+void api_health(http_request *r)
 {
-    int version = db_ping(server_db(r->srv));
+    int version = db_ping(http_db(r->srv));
 
     if (version < 0) {
-        reply_problem_raw(r, 503, "database_error", "Service unavailable",
-                          "the database cannot be read");
+        http_reply_problem_raw(r, 503, "database_error", "Service unavailable",
+                               "the database cannot be read");
         return;
     }
-    reply_json(r, 200,
-               json_pack("{s:s, s:s, s:s, s:i}", "status", "ok", "database",
-                         "ok", "version", UMPIRE_VERSION, "schema_version",
-                         version));
+    http_reply_json(r, 200,
+                    json_pack("{s:s, s:s, s:s, s:i}", "status", "ok",
+                              "database", "ok", "version", UMPIRE_VERSION,
+                              "schema_version", version));
 }
 
-void api_systems(request *r)
+void api_systems(http_request *r)
 {
     json_t *items = json_array();
     size_t i;
 
     for (i = 0; i < registry_n_systems; i++) {
-        const combat_system *cs = registry_systems[i];
+        const registry_system *cs = registry_systems[i];
         json_array_append_new(items, json_pack("{s:s, s:s, s:s}", "name",
                                                cs->name, "title", cs->title,
                                                "rules", cs->rules));
     }
-    reply_json(r, 200, json_pack("{s:o}", "items", items));
+    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 /* ---- campaigns ---- */
@@ -143,7 +143,8 @@ static err_code campaign_create_job(sqlite3 *c, void *arg, err_info *e)
     return ERR_OK;
 }
 
-static void campaign_create_finish(request *r, err_code rc, const err_info *e)
+static void campaign_create_finish(http_request *r, err_code rc,
+                                   const err_info *e)
 {
     campaign_new *cn = r->state;
     json_t *sides;
@@ -160,15 +161,15 @@ static void campaign_create_finish(request *r, err_code rc, const err_info *e)
             json_pack("{s:s, s:s, s:s}", "id", cn->sides[i].id, "name",
                       cn->sides[i].name, "player_token", cn->player_token[i]));
     snprintf(r->location, sizeof r->location, "/v1/campaigns/%s", cn->cmp.id);
-    reply_json(r, 201,
-               json_pack("{s:s, s:s, s:s, s:{s:o}, s:s, s:o}", "id", cn->cmp.id,
-                         "name", cn->cmp.name, "created_at", cn->cmp.created_at,
-                         "options", "scrud",
-                         scrud_api_options_json(&cn->cmp.scrud), "umpire_token",
-                         cn->umpire_token, "sides", sides));
+    http_reply_json(
+        r, 201,
+        json_pack("{s:s, s:s, s:s, s:{s:o}, s:s, s:o}", "id", cn->cmp.id,
+                  "name", cn->cmp.name, "created_at", cn->cmp.created_at,
+                  "options", "scrud", scrud_api_options_json(&cn->cmp.scrud),
+                  "umpire_token", cn->umpire_token, "sides", sides));
 }
 
-void api_campaign_create(request *r)
+void api_campaign_create(http_request *r)
 {
     static const char *const fields[] = {"name", "sides", "options", NULL};
     static const char *const side_fields[] = {"name", NULL};
@@ -234,12 +235,12 @@ void api_campaign_create(request *r)
     return;
 fail:
     json_decref(body);
-    reply_problem(r, &e);
+    http_reply_problem(r, &e);
 }
 
-void api_campaign_get(request *r)
+void api_campaign_get(http_request *r)
 {
-    db *d = server_db(r->srv);
+    db *d = http_db(r->srv);
     sqlite3 *c = db_read_acquire(d);
     db_campaign cmp;
     db_side *sides = NULL;
@@ -251,7 +252,7 @@ void api_campaign_get(request *r)
     if (db_campaign_get(c, r->params[0], &cmp, &e) ||
         db_sides_list(c, r->params[0], &sides, &n, &e)) {
         db_read_release(d, c);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     db_read_release(d, c);
@@ -260,18 +261,18 @@ void api_campaign_get(request *r)
         json_array_append_new(js, json_pack("{s:s, s:s}", "id", sides[i].id,
                                             "name", sides[i].name));
     free(sides);
-    reply_json(r, 200,
-               json_pack("{s:s, s:s, s:s, s:{s:o}, s:o, s:{s:s, s:o}}", "id",
-                         cmp.id, "name", cmp.name, "created_at", cmp.created_at,
-                         "options", "scrud", scrud_api_options_json(&cmp.scrud),
-                         "sides", js, "you", "role",
-                         r->token.is_umpire ? "umpire" : "player", "side_id",
-                         api_str_or_null(r->token.side_id)));
+    http_reply_json(
+        r, 200,
+        json_pack("{s:s, s:s, s:s, s:{s:o}, s:o, s:{s:s, s:o}}", "id", cmp.id,
+                  "name", cmp.name, "created_at", cmp.created_at, "options",
+                  "scrud", scrud_api_options_json(&cmp.scrud), "sides", js,
+                  "you", "role", r->token.is_umpire ? "umpire" : "player",
+                  "side_id", api_str_or_null(r->token.side_id)));
 }
 
-void api_sides_list(request *r)
+void api_sides_list(http_request *r)
 {
-    db *d = server_db(r->srv);
+    db *d = http_db(r->srv);
     sqlite3 *c = db_read_acquire(d);
     db_side *sides = NULL;
     size_t n = 0, i;
@@ -281,7 +282,7 @@ void api_sides_list(request *r)
     err_clear(&e);
     if (db_sides_list(c, r->params[0], &sides, &n, &e)) {
         db_read_release(d, c);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     db_read_release(d, c);
@@ -289,7 +290,7 @@ void api_sides_list(request *r)
     for (i = 0; i < n; i++)
         json_array_append_new(items, side_json(&sides[i]));
     free(sides);
-    reply_json(r, 200, json_pack("{s:o}", "items", items));
+    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 typedef struct side_new {
@@ -325,7 +326,7 @@ static err_code side_create_job(sqlite3 *c, void *arg, err_info *e)
     return db_token_insert(c, &t, sn->hash, sn->side.created_at, e);
 }
 
-static void side_create_finish(request *r, err_code rc, const err_info *e)
+static void side_create_finish(http_request *r, err_code rc, const err_info *e)
 {
     side_new *sn = r->state;
     json_t *j;
@@ -338,10 +339,10 @@ static void side_create_finish(request *r, err_code rc, const err_info *e)
     json_object_set_new(j, "player_token", json_string(sn->token));
     snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/sides",
              sn->side.campaign_id);
-    reply_json(r, 201, j);
+    http_reply_json(r, 201, j);
 }
 
-void api_side_create(request *r)
+void api_side_create(http_request *r)
 {
     static const char *const fields[] = {"name", NULL};
     json_t *body = http_body_object(r);
@@ -355,7 +356,7 @@ void api_side_create(request *r)
     if (jv_object_only(body, "", fields, &e) ||
         jv_string(body, "", "name", true, 64, &name, &e)) {
         json_decref(body);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     sn = calloc(1, sizeof *sn);
@@ -363,8 +364,8 @@ void api_side_create(request *r)
     r->state_free = free;
     if (sn == NULL) {
         json_decref(body);
-        reply_problem_raw(r, 500, "internal_error", "Internal error",
-                          "out of memory");
+        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
+                               "out of memory");
         return;
     }
     db_new_id("sd", sn->side.id);

@@ -254,7 +254,8 @@ out:
 }
 
 /* Parses what one-off and campaign SCRUD requests share. */
-static scrud_job *scrud_job_parse(request *r, bool is_campaign, err_info *e)
+static scrud_job *scrud_job_parse(http_request *r, bool is_campaign,
+                                  err_info *e)
 {
     static const char *const fields[] = {"sides", "options", "dice", "note",
                                          NULL};
@@ -292,16 +293,16 @@ static scrud_job *scrud_job_parse(request *r, bool is_campaign, err_info *e)
     return j;
 fail:
     json_decref(body);
-    reply_problem(r, e);
+    http_reply_problem(r, e);
     return NULL;
 }
 
-static void combat_finish(request *r, err_code rc, const err_info *e)
+static void combat_finish(http_request *r, err_code rc, const err_info *e)
 {
     scrud_job *j = r->state;
 
     if (rc != ERR_OK) {
-        reply_problem(r, e);
+        http_reply_problem(r, e);
         return;
     }
     if (j->campaign_id[0])
@@ -309,8 +310,8 @@ static void combat_finish(request *r, err_code rc, const err_info *e)
                  j->campaign_id, j->cb.id);
     else
         snprintf(r->location, sizeof r->location, "/v1/combats/%s", j->cb.id);
-    reply_json_text(r, 201,
-                    report_with_rolls(j->cb.report, j->rolls, j->n_rolls));
+    http_reply_json_text(r, 201,
+                         report_with_rolls(j->cb.report, j->rolls, j->n_rolls));
 }
 
 static err_code oneoff_job(sqlite3 *c, void *arg, err_info *e)
@@ -320,7 +321,7 @@ static err_code oneoff_job(sqlite3 *c, void *arg, err_info *e)
     return db_combat_insert(c, &j->cb, j->rolls, j->n_rolls, e);
 }
 
-void api_oneoff_scrud(request *r)
+void api_oneoff_scrud(http_request *r)
 {
     scrud_result res;
     scrud_job *j;
@@ -332,7 +333,7 @@ void api_oneoff_scrud(request *r)
         return;
     if (scrud_run(j, &res, &e) != ERR_OK) {
         scrud_result_cleanup(&res);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     scrud_result_cleanup(&res);
@@ -407,7 +408,7 @@ out:
     return rc;
 }
 
-void api_campaign_scrud(request *r)
+void api_campaign_scrud(http_request *r)
 {
     scrud_job *j;
     err_info e;
@@ -423,11 +424,11 @@ void api_campaign_scrud(request *r)
 /* ---- reading and replaying ---- */
 
 /* Loads a combat and its rolls; one-off only when campaign_id is NULL. */
-static err_code load_combat(request *r, const char *campaign_id,
+static err_code load_combat(http_request *r, const char *campaign_id,
                             const char *combat_id, db_combat *cb,
                             db_roll **rolls, size_t *n, err_info *e)
 {
-    db *d = server_db(r->srv);
+    db *d = http_db(r->srv);
     sqlite3 *c = db_read_acquire(d);
     err_code rc;
 
@@ -446,7 +447,7 @@ static err_code load_combat(request *r, const char *campaign_id,
     return rc;
 }
 
-static void reply_combat(request *r, const char *campaign_id)
+static void reply_combat(http_request *r, const char *campaign_id)
 {
     const char *id = r->params[campaign_id ? 1 : 0];
     db_combat cb;
@@ -458,34 +459,34 @@ static void reply_combat(request *r, const char *campaign_id)
     err_clear(&e);
     memset(&cb, 0, sizeof cb);
     if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &e)) {
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     report = report_with_rolls(cb.report, rolls, n);
     if (report == NULL) {
         err_set(&e, ERR_INTERNAL, NULL, "the stored report of %s is malformed",
                 id);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
     } else {
-        reply_json_text(r, 200, report);
+        http_reply_json_text(r, 200, report);
     }
     free(rolls);
     db_combat_cleanup(&cb);
 }
 
-void api_oneoff_combat_get(request *r)
+void api_oneoff_combat_get(http_request *r)
 {
     reply_combat(r, NULL);
 }
 
-void api_campaign_combat_get(request *r)
+void api_campaign_combat_get(http_request *r)
 {
     reply_combat(r, r->params[0]);
 }
 
-void api_campaign_combats_list(request *r)
+void api_campaign_combats_list(http_request *r)
 {
-    db *d = server_db(r->srv);
+    db *d = http_db(r->srv);
     sqlite3 *c = db_read_acquire(d);
     db_combat *cbs = NULL;
     size_t n = 0, i;
@@ -495,7 +496,7 @@ void api_campaign_combats_list(request *r)
     err_clear(&e);
     if (db_combats_list(c, r->params[0], &cbs, &n, &e)) {
         db_read_release(d, c);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     db_read_release(d, c);
@@ -509,7 +510,7 @@ void api_campaign_combats_list(request *r)
                       cbs[i].dice_source, "summary",
                       cbs[i].summary ? cbs[i].summary : ""));
     db_combats_free(cbs, n);
-    reply_json(r, 200, json_pack("{s:o}", "items", items));
+    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 /* Adds a difference, with printf formatting. */
@@ -664,7 +665,7 @@ static const struct {
     {"scrud", scrud_replay},
 };
 
-static void replay(request *r, const char *campaign_id)
+static void replay(http_request *r, const char *campaign_id)
 {
     const char *id = r->params[campaign_id ? 1 : 0];
     db_combat cb;
@@ -678,13 +679,13 @@ static void replay(request *r, const char *campaign_id)
     err_clear(&e);
     memset(&cb, 0, sizeof cb);
     if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &e)) {
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     if (registry_find(cb.system) == NULL) {
         err_set(&e, ERR_INTERNAL, NULL, "combat %s has an unknown system %s",
                 cb.id, cb.system);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         free(rolls);
         db_combat_cleanup(&cb);
         return;
@@ -700,27 +701,27 @@ static void replay(request *r, const char *campaign_id)
         if (e.code == ERR_OK)
             err_set(&e, ERR_INTERNAL, NULL, "no replay for the system %s",
                     cb.system);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         json_decref(diffs);
     } else {
-        reply_json(r, 200,
-                   json_pack("{s:s, s:s, s:i, s:b, s:o, s:o}", "combat_id",
-                             cb.id, "system", cb.system, "n_rolls", (int)n,
-                             "reproduced", json_array_size(diffs) == 0,
-                             "seeded_dice_verified",
-                             is_seeded ? json_boolean(is_seed_ok) : json_null(),
-                             "differences", diffs));
+        http_reply_json(
+            r, 200,
+            json_pack("{s:s, s:s, s:i, s:b, s:o, s:o}", "combat_id", cb.id,
+                      "system", cb.system, "n_rolls", (int)n, "reproduced",
+                      json_array_size(diffs) == 0, "seeded_dice_verified",
+                      is_seeded ? json_boolean(is_seed_ok) : json_null(),
+                      "differences", diffs));
     }
     free(rolls);
     db_combat_cleanup(&cb);
 }
 
-void api_oneoff_combat_replay(request *r)
+void api_oneoff_combat_replay(http_request *r)
 {
     replay(r, NULL);
 }
 
-void api_campaign_combat_replay(request *r)
+void api_campaign_combat_replay(http_request *r)
 {
     replay(r, r->params[0]);
 }

@@ -45,9 +45,9 @@ json_t *api_unit_json(const db_unit *u)
 
 /* ---- units ---- */
 
-void api_units_list(request *r)
+void api_units_list(http_request *r)
 {
-    db *d = server_db(r->srv);
+    db *d = http_db(r->srv);
     const char *side_q = http_query(r, "side");
     const char *elim_q = http_query(r, "eliminated");
     sqlite3 *c;
@@ -67,20 +67,20 @@ void api_units_list(request *r)
         else {
             err_set(&e, ERR_INVALID, "eliminated",
                     "the eliminated filter is true or false");
-            reply_problem(r, &e);
+            http_reply_problem(r, &e);
             return;
         }
     }
     c = db_read_acquire(d);
     if (side_q != NULL && db_side_find(c, r->params[0], side_q, &side, &e)) {
         db_read_release(d, c);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     if (db_units_list(c, r->params[0], side_q ? side.id : NULL, elim, &units,
                       &n, &e)) {
         db_read_release(d, c);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     db_read_release(d, c);
@@ -88,7 +88,7 @@ void api_units_list(request *r)
     for (i = 0; i < n; i++)
         json_array_append_new(items, api_unit_json(&units[i]));
     free(units);
-    reply_json(r, 200, json_pack("{s:o}", "items", items));
+    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 /* A unit write: create, correct or resupply, with its history event. */
@@ -171,7 +171,7 @@ static err_code unit_create_job(sqlite3 *c, void *arg, err_info *e)
                           uw->has_note ? uw->note : NULL, NULL, e);
 }
 
-static void unit_finish(request *r, err_code rc, const err_info *e)
+static void unit_finish(http_request *r, err_code rc, const err_info *e)
 {
     unit_write *uw = r->state;
 
@@ -182,21 +182,21 @@ static void unit_finish(request *r, err_code rc, const err_info *e)
     if (strcmp(uw->kind, "created") == 0) {
         snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/units/%s",
                  uw->unit.campaign_id, uw->unit.id);
-        reply_json(r, 201, api_unit_json(&uw->unit));
+        http_reply_json(r, 201, api_unit_json(&uw->unit));
     } else {
-        reply_json(r, 200, api_unit_json(&uw->unit));
+        http_reply_json(r, 200, api_unit_json(&uw->unit));
     }
 }
 
-static unit_write *unit_write_new(request *r, const char *kind)
+static unit_write *unit_write_new(http_request *r, const char *kind)
 {
     unit_write *uw = calloc(1, sizeof *uw);
 
     r->state = uw;
     r->state_free = unit_write_free;
     if (uw == NULL)
-        reply_problem_raw(r, 500, "internal_error", "Internal error",
-                          "out of memory");
+        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
+                               "out of memory");
     else {
         uw->kind = kind;
         snprintf(uw->token_id, DB_ID_MAX, "%s", r->token.id);
@@ -237,7 +237,7 @@ static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
     return true;
 }
 
-void api_unit_create(request *r)
+void api_unit_create(http_request *r)
 {
     static const char *const fields[] = {"name", "side", "scrud", "note", NULL};
     json_t *body = http_body_object(r), *scrud = NULL;
@@ -260,7 +260,7 @@ void api_unit_create(request *r)
         (scrud && parse_scrud_state(scrud, "scrud", &uw->unit.scrud, &e)) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     db_new_id("unit", uw->unit.id);
@@ -272,9 +272,9 @@ void api_unit_create(request *r)
     http_defer_write(r, unit_create_job, unit_finish);
 }
 
-void api_unit_get(request *r)
+void api_unit_get(http_request *r)
 {
-    db *d = server_db(r->srv);
+    db *d = http_db(r->srv);
     sqlite3 *c = db_read_acquire(d);
     db_unit u;
     err_info e;
@@ -284,9 +284,9 @@ void api_unit_get(request *r)
     rc = db_unit_find(c, r->params[0], r->params[1], &u, &e);
     db_read_release(d, c);
     if (rc != ERR_OK)
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
     else
-        reply_json(r, 200, api_unit_json(&u));
+        http_reply_json(r, 200, api_unit_json(&u));
 }
 
 /* Loads the unit named in the path into uw->unit; keeps a copy before. */
@@ -333,7 +333,7 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
                           e);
 }
 
-void api_unit_patch(request *r)
+void api_unit_patch(http_request *r)
 {
     static const char *const fields[] = {"name", "eliminated", "scrud", "note",
                                          NULL};
@@ -360,7 +360,7 @@ void api_unit_patch(request *r)
         (scrud && parse_scrud_state(scrud, "scrud", &probe, &e)) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     if (!name && !json_object_get(body, "eliminated") &&
@@ -369,7 +369,7 @@ void api_unit_patch(request *r)
         err_set(&e, ERR_MISSING, NULL,
                 "a correction changes at least one of name, eliminated, "
                 "scrud");
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     uw->changes = body;
@@ -397,7 +397,7 @@ static err_code unit_resupply_job(sqlite3 *c, void *arg, err_info *e)
                           uw->has_note ? uw->note : NULL, NULL, e);
 }
 
-void api_unit_resupply(request *r)
+void api_unit_resupply(http_request *r)
 {
     static const char *const fields[] = {"note", NULL};
     json_t *body = NULL;
@@ -412,7 +412,7 @@ void api_unit_resupply(request *r)
             return;
         if (jv_object_only(body, "", fields, &e) || !parse_note(body, uw, &e)) {
             json_decref(body);
-            reply_problem(r, &e);
+            http_reply_problem(r, &e);
             return;
         }
         json_decref(body);
@@ -429,9 +429,9 @@ static json_t *parse_doc(const char *s)
     return j ? j : json_null();
 }
 
-void api_unit_history(request *r)
+void api_unit_history(http_request *r)
 {
-    db *d = server_db(r->srv);
+    db *d = http_db(r->srv);
     sqlite3 *c = db_read_acquire(d);
     db_event *evs = NULL;
     size_t n = 0, i;
@@ -443,7 +443,7 @@ void api_unit_history(request *r)
     if (db_unit_find(c, r->params[0], r->params[1], &u, &e) ||
         db_events_list(c, u.id, &evs, &n, &e)) {
         db_read_release(d, c);
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     db_read_release(d, c);
@@ -464,6 +464,6 @@ void api_unit_history(request *r)
                       "result", parse_doc(ev->result)));
     }
     db_events_free(evs, n);
-    reply_json(r, 200,
-               json_pack("{s:s, s:o}", "unit_id", u.id, "items", items));
+    http_reply_json(r, 200,
+                    json_pack("{s:s, s:o}", "unit_id", u.id, "items", items));
 }

@@ -22,8 +22,8 @@
 
 #include <microhttpd.h>
 
-struct server {
-    server_config cfg;
+struct http_server {
+    http_config cfg;
     struct MHD_Daemon *daemon;
     db *db;
     FILE *log; /* access log, or NULL when off */
@@ -35,7 +35,7 @@ struct server {
     int port;
 };
 
-void server_config_default(server_config *cfg)
+void http_config_default(http_config *cfg)
 {
     cfg->listen = "127.0.0.1";
     cfg->port = 8080;
@@ -55,19 +55,19 @@ static double now_monotonic(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-db *server_db(server *s)
+db *http_db(http_server *s)
 {
     return s->db;
 }
 
-int server_port(const server *s)
+int http_port(const http_server *s)
 {
     return s->port;
 }
 
 /* ---- responses ---- */
 
-static void set_body(request *r, int status, char *body, const char *type)
+static void set_body(http_request *r, int status, char *body, const char *type)
 {
     free(r->resp_body);
     r->status = status;
@@ -77,30 +77,30 @@ static void set_body(request *r, int status, char *body, const char *type)
     r->is_ready = true;
 }
 
-void reply_json(request *r, int status, json_t *json)
+void http_reply_json(http_request *r, int status, json_t *json)
 {
     char *s = json ? json_dumps(json, JSON_COMPACT) : NULL;
 
     json_decref(json);
     if (s == NULL) {
-        reply_problem_raw(r, 500, "internal_error", "Internal error",
-                          "the server failed to build the response");
+        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
+                               "the server failed to build the response");
         return;
     }
     set_body(r, status, s, "application/json");
 }
 
-void reply_json_text(request *r, int status, char *text)
+void http_reply_json_text(http_request *r, int status, char *text)
 {
     if (text == NULL) {
-        reply_problem_raw(r, 500, "internal_error", "Internal error",
-                          "the server failed to build the response");
+        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
+                               "the server failed to build the response");
         return;
     }
     set_body(r, status, text, "application/json");
 }
 
-static void reply_problem_doc(request *r, json_t *p)
+static void reply_problem_doc(http_request *r, json_t *p)
 {
     int status = (int)json_integer_value(json_object_get(p, "status"));
     char *s = json_dumps(p, JSON_COMPACT);
@@ -109,7 +109,7 @@ static void reply_problem_doc(request *r, json_t *p)
     set_body(r, status, s, "application/problem+json");
 }
 
-void reply_problem(request *r, const err_info *e)
+void http_reply_problem(http_request *r, const err_info *e)
 {
     if (problem_status(e->code) >= 500)
         fprintf(stderr, "error: %s %s: %s: %s\n", r->method, r->path,
@@ -117,26 +117,26 @@ void reply_problem(request *r, const err_info *e)
     reply_problem_doc(r, problem_json(e));
 }
 
-void reply_problem_raw(request *r, int status, const char *code,
-                       const char *title, const char *detail)
+void http_reply_problem_raw(http_request *r, int status, const char *code,
+                            const char *title, const char *detail)
 {
     reply_problem_doc(r, problem_make(status, code, title, detail, NULL));
 }
 
-const char *http_query(request *r, const char *key)
+const char *http_query(http_request *r, const char *key)
 {
     return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
 }
 
-json_t *http_body_object(request *r)
+json_t *http_body_object(http_request *r)
 {
     json_error_t jerr;
     json_t *v;
     char detail[256];
 
     if (r->body_len == 0) {
-        reply_problem_raw(r, 400, "invalid_json", "Malformed JSON",
-                          "the request needs a JSON object body");
+        http_reply_problem_raw(r, 400, "invalid_json", "Malformed JSON",
+                               "the request needs a JSON object body");
         return NULL;
     }
     v = json_loadb(r->body, r->body_len,
@@ -145,13 +145,14 @@ json_t *http_body_object(request *r)
         snprintf(detail, sizeof detail,
                  "the body is not valid JSON: %s (line %d, column %d)",
                  jerr.text, jerr.line, jerr.column);
-        reply_problem_raw(r, 400, "invalid_json", "Malformed JSON", detail);
+        http_reply_problem_raw(r, 400, "invalid_json", "Malformed JSON",
+                               detail);
         return NULL;
     }
     if (!json_is_object(v)) {
         json_decref(v);
-        reply_problem_raw(r, 422, "invalid_value", "Invalid value",
-                          "the body must be a JSON object");
+        http_reply_problem_raw(r, 422, "invalid_value", "Invalid value",
+                               "the body must be a JSON object");
         return NULL;
     }
     return v;
@@ -159,15 +160,15 @@ json_t *http_body_object(request *r)
 
 /* ---- deferred writes ---- */
 
-static void reply_stopping(request *r)
+static void reply_stopping(http_request *r)
 {
-    reply_problem_raw(r, 503, "service_stopping", "Service unavailable",
-                      "the service is stopping; retry shortly");
+    http_reply_problem_raw(r, 503, "service_stopping", "Service unavailable",
+                           "the service is stopping; retry shortly");
 }
 
 static void write_done(void *arg, err_code rc, const err_info *e)
 {
-    request *r = arg;
+    http_request *r = arg;
 
     r->job_rc = rc;
     err_clear(&r->job_err);
@@ -180,17 +181,17 @@ static void write_done(void *arg, err_code rc, const err_info *e)
 /* Runs the handler's job with the handler's state. */
 static err_code run_job(sqlite3 *conn, void *arg, err_info *e)
 {
-    request *r = arg;
+    http_request *r = arg;
 
     return r->job(conn, r->state, e);
 }
 
-void http_defer_write(request *r, db_job_fn run, finish_fn finish)
+void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
 {
     err_info e;
 
     err_clear(&e);
-    /* Counted before the stop flag is read, so server_stop either sees this
+    /* Counted before the stop flag is read, so http_stop either sees this
      * write and waits for it, or this write sees the flag and backs out. */
     atomic_fetch_add(&r->srv->n_pending, 1);
     if (atomic_load(&r->srv->is_stopping)) {
@@ -232,9 +233,9 @@ static void log_safe(const char *in, char *out, size_t n)
     out[o] = '\0';
 }
 
-static void access_log(request *r)
+static void access_log(http_request *r)
 {
-    server *s = r->srv;
+    http_server *s = r->srv;
     const union MHD_ConnectionInfo *ci;
     char addr[INET6_ADDRSTRLEN] = "-", at[DB_TIME_MAX], path[512];
 
@@ -261,7 +262,7 @@ static void access_log(request *r)
 
 /* ---- the lifecycle ---- */
 
-static void request_free(request *r)
+static void request_free(http_request *r)
 {
     if (r == NULL)
         return;
@@ -277,8 +278,8 @@ static void request_free(request *r)
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    server *s = cls;
-    request *r = *con_cls;
+    http_server *s = cls;
+    http_request *r = *con_cls;
 
     (void)conn;
     (void)toe;
@@ -290,7 +291,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     atomic_fetch_sub(&s->n_in_flight, 1);
 }
 
-static enum MHD_Result queue(request *r)
+static enum MHD_Result queue(http_request *r)
 {
     struct MHD_Response *resp;
     enum MHD_Result ret;
@@ -316,10 +317,10 @@ static enum MHD_Result queue(request *r)
     return ret;
 }
 
-static request *request_new(server *s, struct MHD_Connection *conn,
-                            const char *url, const char *method)
+static http_request *request_new(http_server *s, struct MHD_Connection *conn,
+                                 const char *url, const char *method)
 {
-    request *r = calloc(1, sizeof *r);
+    http_request *r = calloc(1, sizeof *r);
 
     if (r == NULL)
         return NULL;
@@ -350,8 +351,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
 {
-    server *s = cls;
-    request *r = *con_cls;
+    http_server *s = cls;
+    http_request *r = *con_cls;
 
     (void)version;
     if (r == NULL) {
@@ -396,14 +397,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             snprintf(detail, sizeof detail,
                      "the request body is over the limit of %zu bytes",
                      s->cfg.body_limit);
-            reply_problem_raw(r, 413, "body_too_large",
-                              "Request body too large", detail);
+            http_reply_problem_raw(r, 413, "body_too_large",
+                                   "Request body too large", detail);
         } else if (atomic_load(&s->is_stopping)) {
             reply_stopping(r);
         } else if (r->body_len > 0 && ct != NULL && !is_json_type(ct)) {
-            reply_problem_raw(r, 415, "unsupported_media_type",
-                              "Unsupported media type",
-                              "request bodies must be application/json");
+            http_reply_problem_raw(r, 415, "unsupported_media_type",
+                                   "Unsupported media type",
+                                   "request bodies must be application/json");
         } else {
             router_dispatch(r);
         }
@@ -411,17 +412,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             return MHD_YES;
     }
     if (!r->is_ready)
-        reply_problem_raw(r, 500, "internal_error", "Internal error",
-                          "the handler gave no response");
+        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
+                               "the handler gave no response");
     return queue(r);
 }
 
-err_code server_start(const server_config *cfg, server **out, err_info *e)
+err_code http_start(const http_config *cfg, http_server **out, err_info *e)
 {
     struct sockaddr_storage ss;
     socklen_t ss_len;
     unsigned flags;
-    server *s;
+    http_server *s;
     const union MHD_DaemonInfo *info;
 
     *out = NULL;
@@ -464,7 +465,7 @@ err_code server_start(const server_config *cfg, server **out, err_info *e)
         s->is_log_owned = true;
     }
     if (db_open(cfg->db_path, cfg->threads + 2, &s->db, e) != ERR_OK) {
-        server_stop(s);
+        http_stop(s);
         return ERR_DB;
     }
     flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
@@ -479,7 +480,7 @@ err_code server_start(const server_config *cfg, server **out, err_info *e)
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->connection_limit,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
     if (s->daemon == NULL) {
-        server_stop(s);
+        http_stop(s);
         return err_set(e, ERR_INTERNAL, "port",
                        "cannot listen on %s port %d (in use?)", cfg->listen,
                        cfg->port);
@@ -490,7 +491,7 @@ err_code server_start(const server_config *cfg, server **out, err_info *e)
     return ERR_OK;
 }
 
-void server_stop(server *s)
+void http_stop(http_server *s)
 {
     double deadline;
 

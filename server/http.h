@@ -23,9 +23,8 @@
 
 #include "db.h"
 #include "err.h"
-#include "store.h"
 
-typedef struct server_config {
+typedef struct http_config {
     const char *listen; /* IPv4 or IPv6 address, default 127.0.0.1 */
     int port;           /* 0 picks a free port */
     const char *db_path;
@@ -34,32 +33,32 @@ typedef struct server_config {
     int connection_limit;   /* open connections at most */
     size_t body_limit;      /* request body bytes at most */
     const char *access_log; /* "-" stderr, "off", or a file path */
-} server_config;
+} http_config;
 
-void server_config_default(server_config *cfg);
+void http_config_default(http_config *cfg);
 
-typedef struct server server;
+typedef struct http_server http_server;
 
-/* Opens the database and starts serving; *out is new (server_stop). */
-err_code server_start(const server_config *cfg, server **out, err_info *e);
+/* Opens the database and starts serving; *out is new (http_stop). */
+err_code http_start(const http_config *cfg, http_server **out, err_info *e);
 
 /* The port actually bound. */
-int server_port(const server *s);
+int http_port(const http_server *s);
 
 /* Stops accepting, lets in-flight requests finish (up to a few seconds),
  * stops the daemon and closes the database cleanly.  NULL allowed. */
-void server_stop(server *s);
+void http_stop(http_server *s);
 
 /* The database (borrowed). */
-db *server_db(server *s);
+db *http_db(http_server *s);
 
 #define HTTP_MAX_PARAMS 4
 
-typedef struct request request;
-typedef void (*finish_fn)(request *r, err_code rc, const err_info *e);
+typedef struct http_request http_request;
+typedef void (*http_finish_fn)(http_request *r, err_code rc, const err_info *e);
 
-struct request {
-    server *srv;
+struct http_request {
+    http_server *srv;
     struct MHD_Connection *conn;
     const char *method; /* borrowed from libmicrohttpd */
     char *path;         /* owned copy of the URL path */
@@ -88,32 +87,32 @@ struct request {
     err_code job_rc;
     err_info job_err;
     db_job_fn job; /* runs with state on the writer */
-    finish_fn finish;
+    http_finish_fn finish;
     void *state; /* the handler's, freed by state_free */
     void (*state_free)(void *state);
 };
 
-/* Responses.  json is stolen (decref'd) by reply_json; text (JSON already
+/* Responses.  json is stolen (decref'd) by http_reply_json; text (JSON
  * serialized, malloc'd) is taken by reply_json_text (NULL means out of
  * memory). */
-void reply_json(request *r, int status, json_t *json);
-void reply_json_text(request *r, int status, char *text);
-void reply_problem(request *r, const err_info *e);
+void http_reply_json(http_request *r, int status, json_t *json);
+void http_reply_json_text(http_request *r, int status, char *text);
+void http_reply_problem(http_request *r, const err_info *e);
 /* A problem with an explicit status and code (router errors). */
-void reply_problem_raw(request *r, int status, const char *code,
-                       const char *title, const char *detail);
+void http_reply_problem_raw(http_request *r, int status, const char *code,
+                            const char *title, const char *detail);
 
 /*
  * Runs run(state) on the database writer and, once its transaction is
  * durable, calls finish(r, rc, e) on an HTTP thread to write the response.
  * r->state must be set; it stays alive until the request is freed.
  */
-void http_defer_write(request *r, db_job_fn run, finish_fn finish);
+void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish);
 
 /* The query argument key, or NULL (borrowed). */
-const char *http_query(request *r, const char *key);
+const char *http_query(http_request *r, const char *key);
 
 /* Parses r->body as a JSON object; on failure replies and returns NULL. */
-json_t *http_body_object(request *r);
+json_t *http_body_object(http_request *r);
 
 #endif

@@ -69,7 +69,7 @@ static int parse_int(const char *key, const char *v, long lo, long hi,
 }
 
 /* Applies one setting (key spelled with _ or -). */
-static int apply(server_config *cfg, const char *key, const char *v)
+static int apply(http_config *cfg, const char *key, const char *v)
 {
     char k[64];
     long n;
@@ -125,7 +125,7 @@ static char *trim(char *s)
     return s;
 }
 
-static int load_config(server_config *cfg, const char *path)
+static int load_config(http_config *cfg, const char *path)
 {
     FILE *f = fopen(path, "r");
     char line[1024];
@@ -189,13 +189,13 @@ static void free_config_strings(void)
 
 int main(int argc, char **argv)
 {
-    server_config cfg;
-    server *srv = NULL;
+    http_config cfg;
+    http_server *srv = NULL;
     sigset_t sigs;
     err_info e;
     int i, sig, status = 1;
 
-    server_config_default(&cfg);
+    http_config_default(&cfg);
     if (getenv("UMPIRE_DB") && getenv("UMPIRE_DB")[0])
         cfg.db_path = getenv("UMPIRE_DB");
     for (i = 1; i < argc; i++) {
@@ -239,16 +239,16 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
     err_clear(&e);
-    if (server_start(&cfg, &srv, &e) != ERR_OK) {
+    if (http_start(&cfg, &srv, &e) != ERR_OK) {
         fprintf(stderr, "umpire: %s\n", e.message);
         goto out;
     }
     fprintf(stderr, "umpire %s listening on http://%s:%d (database %s)\n",
-            UMPIRE_VERSION, cfg.listen, server_port(srv), cfg.db_path);
+            UMPIRE_VERSION, cfg.listen, http_port(srv), cfg.db_path);
     sigwait(&sigs, &sig);
     fprintf(stderr, "umpire: %s received, stopping\n",
             sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    server_stop(srv);
+    http_stop(srv);
     fprintf(stderr, "umpire: stopped cleanly\n");
     status = 0;
 out:

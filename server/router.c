@@ -12,40 +12,42 @@
 #include <microhttpd.h>
 #include <sodium.h>
 
-const route router_routes[] = {
-    {"GET", "/health", api_health, AUTH_PUBLIC},
-    {"GET", "/v1/systems", api_systems, AUTH_PUBLIC},
-    {"POST", "/v1/campaigns", api_campaign_create, AUTH_PUBLIC},
-    {"GET", "/v1/campaigns/{campaign_id}", api_campaign_get, AUTH_READ},
-    {"GET", "/v1/campaigns/{campaign_id}/sides", api_sides_list, AUTH_READ},
-    {"POST", "/v1/campaigns/{campaign_id}/sides", api_side_create, AUTH_UMPIRE},
-    {"GET", "/v1/campaigns/{campaign_id}/units", api_units_list, AUTH_READ},
-    {"POST", "/v1/campaigns/{campaign_id}/units", api_unit_create, AUTH_UMPIRE},
+const router_route router_routes[] = {
+    {"GET", "/health", api_health, ROUTER_PUBLIC},
+    {"GET", "/v1/systems", api_systems, ROUTER_PUBLIC},
+    {"POST", "/v1/campaigns", api_campaign_create, ROUTER_PUBLIC},
+    {"GET", "/v1/campaigns/{campaign_id}", api_campaign_get, ROUTER_READ},
+    {"GET", "/v1/campaigns/{campaign_id}/sides", api_sides_list, ROUTER_READ},
+    {"POST", "/v1/campaigns/{campaign_id}/sides", api_side_create,
+     ROUTER_UMPIRE},
+    {"GET", "/v1/campaigns/{campaign_id}/units", api_units_list, ROUTER_READ},
+    {"POST", "/v1/campaigns/{campaign_id}/units", api_unit_create,
+     ROUTER_UMPIRE},
     {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}", api_unit_get,
-     AUTH_READ},
+     ROUTER_READ},
     {"PATCH", "/v1/campaigns/{campaign_id}/units/{unit_id}", api_unit_patch,
-     AUTH_UMPIRE},
+     ROUTER_UMPIRE},
     {"POST", "/v1/campaigns/{campaign_id}/units/{unit_id}/resupply",
-     api_unit_resupply, AUTH_UMPIRE},
+     api_unit_resupply, ROUTER_UMPIRE},
     {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}/history",
-     api_unit_history, AUTH_READ},
+     api_unit_history, ROUTER_READ},
     {"POST", "/v1/campaigns/{campaign_id}/combats/scrud", api_campaign_scrud,
-     AUTH_UMPIRE},
+     ROUTER_UMPIRE},
     {"GET", "/v1/campaigns/{campaign_id}/combats", api_campaign_combats_list,
-     AUTH_READ},
+     ROUTER_READ},
     {"GET", "/v1/campaigns/{campaign_id}/combats/{combat_id}",
-     api_campaign_combat_get, AUTH_READ},
+     api_campaign_combat_get, ROUTER_READ},
     {"POST", "/v1/campaigns/{campaign_id}/combats/{combat_id}/replay",
-     api_campaign_combat_replay, AUTH_READ},
-    {"POST", "/v1/combats/scrud", api_oneoff_scrud, AUTH_PUBLIC},
-    {"GET", "/v1/combats/{combat_id}", api_oneoff_combat_get, AUTH_PUBLIC},
+     api_campaign_combat_replay, ROUTER_READ},
+    {"POST", "/v1/combats/scrud", api_oneoff_scrud, ROUTER_PUBLIC},
+    {"GET", "/v1/combats/{combat_id}", api_oneoff_combat_get, ROUTER_PUBLIC},
     {"POST", "/v1/combats/{combat_id}/replay", api_oneoff_combat_replay,
-     AUTH_PUBLIC},
+     ROUTER_PUBLIC},
 };
 const size_t router_n_routes = sizeof router_routes / sizeof router_routes[0];
 
 /* Matches path against a template; fills r's params on success. */
-static bool match(const char *tmpl, const char *path, request *r,
+static bool match(const char *tmpl, const char *path, http_request *r,
                   bool is_filling)
 {
     const char *t = tmpl, *p = path;
@@ -82,7 +84,7 @@ static bool match(const char *tmpl, const char *path, request *r,
 }
 
 /* Parameters point into r->param_buf; cut them apart after matching. */
-static void terminate_params(request *r)
+static void terminate_params(http_request *r)
 {
     int i;
 
@@ -93,7 +95,7 @@ static void terminate_params(request *r)
     }
 }
 
-static void authenticate(request *r, route_auth need)
+static void authenticate(http_request *r, router_auth need)
 {
     const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                                 MHD_HTTP_HEADER_AUTHORIZATION);
@@ -108,23 +110,23 @@ static void authenticate(request *r, route_auth need)
     if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0 || h[7] == '\0') {
         err_set(&e, ERR_UNAUTHORIZED, NULL,
                 "this route needs an Authorization: Bearer token");
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     crypto_hash_sha256(hash, (const unsigned char *)h + 7, strlen(h + 7));
     for (i = 0; i < sizeof hash; i++)
         snprintf(hex + 2 * i, 3, "%02x", hash[i]);
-    c = db_read_acquire(server_db(r->srv));
+    c = db_read_acquire(http_db(r->srv));
     rc = db_token_find(c, hex, &r->token, &e);
-    db_read_release(server_db(r->srv), c);
+    db_read_release(http_db(r->srv), c);
     if (rc == ERR_NOT_FOUND) {
         err_clear(&e);
         err_set(&e, ERR_UNAUTHORIZED, NULL, "the token is not valid");
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     if (rc != ERR_OK) {
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
     r->has_token = true;
@@ -132,25 +134,25 @@ static void authenticate(request *r, route_auth need)
     if (strcmp(r->token.campaign_id, r->params[0]) != 0) {
         err_set(&e, ERR_FORBIDDEN, NULL,
                 "the token does not give access to this campaign");
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
-    if (need == AUTH_UMPIRE && !r->token.is_umpire) {
+    if (need == ROUTER_UMPIRE && !r->token.is_umpire) {
         err_set(&e, ERR_FORBIDDEN, NULL,
                 "a player token can read its campaign but not change it");
-        reply_problem(r, &e);
+        http_reply_problem(r, &e);
         return;
     }
 }
 
-void router_dispatch(request *r)
+void router_dispatch(http_request *r)
 {
     char allow[64] = "";
-    const route *found = NULL;
+    const router_route *found = NULL;
     size_t i;
 
     for (i = 0; i < router_n_routes; i++) {
-        const route *rt = &router_routes[i];
+        const router_route *rt = &router_routes[i];
         if (!match(rt->path, r->path, r, false))
             continue;
         snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
@@ -163,24 +165,24 @@ void router_dispatch(request *r)
         snprintf(r->allow, sizeof r->allow, "%s", allow);
         snprintf(detail, sizeof detail, "%s is not allowed here; allowed: %s",
                  r->method, allow);
-        reply_problem_raw(r, 405, "method_not_allowed", "Method not allowed",
-                          detail);
+        http_reply_problem_raw(r, 405, "method_not_allowed",
+                               "Method not allowed", detail);
         return;
     }
     if (found == NULL) {
-        reply_problem_raw(r, 404, "no_such_route", "Not found",
-                          "no route matches this path");
+        http_reply_problem_raw(r, 404, "no_such_route", "Not found",
+                               "no route matches this path");
         return;
     }
     r->param_buf = strdup(r->path);
     if (r->param_buf == NULL) {
-        reply_problem_raw(r, 500, "internal_error", "Internal error",
-                          "out of memory");
+        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
+                               "out of memory");
         return;
     }
     match(found->path, r->param_buf, r, true);
     terminate_params(r);
-    if (found->auth != AUTH_PUBLIC) {
+    if (found->auth != ROUTER_PUBLIC) {
         authenticate(r, found->auth);
         if (r->is_ready)
             return;

@@ -9,25 +9,25 @@
 
 #include "http.h"
 
-typedef enum route_auth {
-    AUTH_PUBLIC, /* no token needed */
-    AUTH_READ,   /* a token of the campaign in the path: umpire or player */
-    AUTH_UMPIRE  /* the umpire token of the campaign in the path */
-} route_auth;
+typedef enum router_auth {
+    ROUTER_PUBLIC, /* no token needed */
+    ROUTER_READ,   /* a token of the campaign in the path: umpire or player */
+    ROUTER_UMPIRE  /* the umpire token of the campaign in the path */
+} router_auth;
 
-typedef void (*route_handler)(request *r);
+typedef void (*router_handler)(http_request *r);
 
-typedef struct route {
+typedef struct router_route {
     const char *method;
     const char *path; /* OpenAPI template, e.g. /v1/campaigns/{campaign_id} */
-    route_handler handler;
-    route_auth auth;
-} route;
+    router_handler handler;
+    router_auth auth;
+} router_route;
 
-extern const route router_routes[];
+extern const router_route router_routes[];
 extern const size_t router_n_routes;
 
 /* Routes r and runs its handler, or replies 404/405/401/403. */
-void router_dispatch(request *r);
+void router_dispatch(http_request *r);
 
 #endif

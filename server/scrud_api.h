@@ -9,11 +9,11 @@
 
 #include <jansson.h>
 
+#include "db.h"
 #include "dice.h"
 #include "jsonw.h"
 #include "err.h"
 #include "scrud.h"
-#include "store.h"
 
 /* Applies the fields present in obj (at path) onto o. */
 err_code scrud_api_options(const json_t *obj, const char *path,

@@ -48,14 +48,10 @@ static const struct {
     int faces, side, unit;
     const char *reason;
 } plan[] = {
-    {6, 0, 0, "scrud.front"},
-    {6, 1, 0, "scrud.front"},
-    {6, 0, 1, "scrud.front"},
-    {10, 1, -1, "test.morale"},
-    {20, -1, -1, "test.weather"},
-    {2, 0, 2, "test.coin"},
-    {1000, 1, 3, "test.big"},
-    {997, 0, 0, "test.odd"},
+    {6, 0, 0, "scrud.front"},     {6, 1, 0, "scrud.front"},
+    {6, 0, 1, "scrud.front"},     {10, 1, -1, "test.morale"},
+    {20, -1, -1, "test.weather"}, {2, 0, 2, "test.coin"},
+    {1000, 1, 3, "test.big"},     {997, 0, 0, "test.odd"},
     {6, 1, 1, "scrud.extra"},
 };
 #define N_PLAN (sizeof plan / sizeof plan[0])
@@ -246,8 +242,8 @@ END_TEST
 static const struct {
     int value, faces;
 } misfits[] = {
-    {7, 6}, {0, 6}, {-1, 6}, {3, 2}, {0, 2}, {11, 10}, {21, 20},
-    {1001, 1000}, {998, 997}, {INT_MIN, 6}, {INT_MAX, 1000},
+    {7, 6},   {0, 6},       {-1, 6},    {3, 2},       {0, 2},          {11, 10},
+    {21, 20}, {1001, 1000}, {998, 997}, {INT_MIN, 6}, {INT_MAX, 1000},
 };
 #define N_MISFITS (sizeof misfits / sizeof misfits[0])
 
@@ -264,13 +260,13 @@ START_TEST(test_values_out_of_range)
     values[1] = misfits[m].value;
     values[2] = 2;
     dice_init_values(&d, kind, values, 3);
-    ck_assert_int_eq(dice_roll_die(&d, misfits[m].faces, 0, 0, "a", &natural,
-                                   NULL, NULL),
-                     ERR_OK);
+    ck_assert_int_eq(
+        dice_roll_die(&d, misfits[m].faces, 0, 0, "a", &natural, NULL, NULL),
+        ERR_OK);
     ck_assert_int_eq(natural, 1);
     err_clear(&e);
-    ck_assert_msg(dice_roll_die(&d, misfits[m].faces, 0, 1, "b", &natural,
-                                NULL, &e) == ERR_DICE,
+    ck_assert_msg(dice_roll_die(&d, misfits[m].faces, 0, 1, "b", &natural, NULL,
+                                &e) == ERR_DICE,
                   "%s value %d accepted for a d%d", dice_kind_name(kind),
                   misfits[m].value, misfits[m].faces);
     ck_assert_int_eq(e.code, ERR_DICE);
@@ -292,9 +288,9 @@ START_TEST(test_values_edges_fit)
 
     dice_init_values(&d, value_kinds[_i], values, 5);
     for (i = 0; i < 5; i++) {
-        ck_assert_int_eq(dice_roll_die(&d, faces[i], 0, 0, "e", &natural, NULL,
-                                       NULL),
-                         ERR_OK);
+        ck_assert_int_eq(
+            dice_roll_die(&d, faces[i], 0, 0, "e", &natural, NULL, NULL),
+            ERR_OK);
         ck_assert_int_eq(natural, values[i]);
     }
     ck_assert_int_eq(dice_check_all_used(&d, NULL), ERR_OK);
@@ -366,10 +362,9 @@ START_TEST(test_faces_out_of_range)
     else
         dice_init_values(&d, value_kinds[which - 1], values, 2);
     err_clear(&e);
-    ck_assert_msg(dice_roll_die(&d, faces, 0, 0, "bad", &natural, NULL, &e) ==
-                      ERR_RANGE,
-                  "a d%d was not refused by a %s source", faces,
-                  dice_kind_name(d.kind));
+    ck_assert_msg(
+        dice_roll_die(&d, faces, 0, 0, "bad", &natural, NULL, &e) == ERR_RANGE,
+        "a d%d was not refused by a %s source", faces, dice_kind_name(d.kind));
     ck_assert_int_eq(e.code, ERR_RANGE);
     ck_assert_str_eq(e.field, "faces");
     /* Nothing consumed, nothing logged: the next good die is the first. */

@@ -21,11 +21,11 @@
 #include "suites.h"
 
 #define GOLDEN_FILE "rng-v1-golden.json"
-#define MAX_WORDS 256
+#define MAX_WORDS   256
 
 /* One golden case, decoded. */
 typedef struct golden_case {
-    const char *name;                         /* borrowed from the document */
+    const char *name; /* borrowed from the document */
     uint8_t seed[RNG_SEED_LEN];
     uint8_t client_seed[RNG_CLIENT_SEED_MAX];
     size_t client_seed_len;
@@ -131,9 +131,8 @@ static void check_run(const golden_case *gc, const json_t *run,
                   "%s: %zu dice took %llu words, golden %lld", gc->name, n,
                   (unsigned long long)r.n_words, get_int(run, "n_words"));
     /* Every word not turned into a die was a rejected one. */
-    ck_assert_uint_eq(r.n_words,
-                      n + json_array_size(get_array(run,
-                                                    "rejected_word_indices")));
+    ck_assert_uint_eq(r.n_words, n + json_array_size(get_array(
+                                         run, "rejected_word_indices")));
     rng_v1_cleanup(&r);
 }
 
@@ -356,23 +355,23 @@ static const struct {
     const char *hex;
     size_t n;
 } bad_hex[] = {
-    {"", 1},       /* too short */
-    {"0", 1},      /* odd length */
-    {"000", 1},    /* odd length */
-    {"0000", 1},   /* too long */
-    {"00", 0},     /* too long for nothing */
-    {"0g", 1},     /* not a digit */
+    {"", 1},     /* too short */
+    {"0", 1},    /* odd length */
+    {"000", 1},  /* odd length */
+    {"0000", 1}, /* too long */
+    {"00", 0},   /* too long for nothing */
+    {"0g", 1},   /* not a digit */
     {"g0", 1},
     {"0x", 1},
     {"-1", 1},
     {" 1", 1},
     {"1 ", 1},
     {"+1", 1},
-    {"0:", 1},     /* ':' follows '9' */
-    {"0/", 1},     /* '/' precedes '0' */
-    {"0@", 1},     /* '@' precedes 'A' */
+    {"0:", 1}, /* ':' follows '9' */
+    {"0/", 1}, /* '/' precedes '0' */
+    {"0@", 1}, /* '@' precedes 'A' */
     {"0G", 1},
-    {"0`", 1},     /* '`' precedes 'a' */
+    {"0`", 1}, /* '`' precedes 'a' */
     {"\xc3\xa9", 1},
     {"00112233445566778899aabbccddeeff00112233445566778899aabbccddeef", 32},
     {"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeZZ", 32},
@@ -388,14 +387,13 @@ START_TEST(test_unhex_bad_input)
 }
 END_TEST
 
-static void first_words(const uint8_t *seed, const char *client,
-                        uint32_t *out, size_t n)
+static void first_words(const uint8_t *seed, const char *client, uint32_t *out,
+                        size_t n)
 {
     rng_v1 r;
     size_t i;
 
-    rng_v1_init(&r, seed, (const uint8_t *)client,
-                client ? strlen(client) : 0);
+    rng_v1_init(&r, seed, (const uint8_t *)client, client ? strlen(client) : 0);
     for (i = 0; i < n; i++)
         out[i] = rng_v1_word(&r);
     rng_v1_cleanup(&r);
@@ -412,8 +410,15 @@ static void seq_seed(uint8_t seed[RNG_SEED_LEN])
 START_TEST(test_client_seeds_differ)
 {
     static const char *const clients[] = {
-        "", "a", "b", "A", "ab", "abc", "discord:1234567890",
-        "discord:1234567891", "discord:1234567890 ",
+        "",
+        "a",
+        "b",
+        "A",
+        "ab",
+        "abc",
+        "discord:1234567890",
+        "discord:1234567891",
+        "discord:1234567890 ",
     };
     enum { N = sizeof clients / sizeof clients[0], W = 8 };
     uint32_t words[N][W];

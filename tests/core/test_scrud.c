@@ -16,9 +16,9 @@
 #include "scrud_fixture.h"
 #include "suites.h"
 
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+#define N_ELEMS(a)      (sizeof(a) / sizeof((a)[0]))
 #define FX_RUN(f, dice) scrud_fixture_run(f, dice, N_ELEMS(dice))
-#define R(f, s, i) (&(f)->out.units[s][i])
+#define R(f, s, i)      (&(f)->out.units[s][i])
 
 /* ---- each option and rule, with hand-worked dice ---- */
 
@@ -254,8 +254,11 @@ static const struct {
     int per;
     size_t n;
     int order[6];
-} per_cases[] = {{3, 2, {3, 1}}, {2, 3, {3, 1, 4}}, {1, 6, {3, 1, 4, 2, 5, 0}},
-                 {7, 0, {0}}, {0, 0, {0}}};
+} per_cases[] = {{3, 2, {3, 1}},
+                 {2, 3, {3, 1, 4}},
+                 {1, 6, {3, 1, 4, 2, 5, 0}},
+                 {7, 0, {0}},
+                 {0, 0, {0}}};
 
 START_TEST(test_defeats_per_elimination)
 {
@@ -288,7 +291,9 @@ END_TEST
  * all equal: B, listed last. */
 static const struct {
     int a_quality, a_modifier, a_natural, b_quality, b_natural, pick;
-} tie_cases[] = {{-1, 0, 5, 1, 1, 0}, {0, 0, 2, 0, 4, 0}, {0, 1, 1, 0, 2, 0},
+} tie_cases[] = {{-1, 0, 5, 1, 1, 0},
+                 {0, 0, 2, 0, 4, 0},
+                 {0, 1, 1, 0, 2, 0},
                  {0, 0, 2, 0, 2, 1}};
 
 START_TEST(test_three_defeats_tie_breaks)
@@ -488,10 +493,19 @@ static void refusal_setup(scrud_fixture *f, int i)
 
     switch (i) {
     case 0: b[2].is_eliminated = true; break;
-    case 1: a[1].quality = -1; a[1].defeat_penalty = 1;
-        a[1].fatigue_penalty = 1; break;
-    case 2: f->in.options.eliminate_below = 0; b[0].quality = -1; break;
-    case 3: a[2].is_reserve = true; a[2].quality = -3; break;
+    case 1:
+        a[1].quality = -1;
+        a[1].defeat_penalty = 1;
+        a[1].fatigue_penalty = 1;
+        break;
+    case 2:
+        f->in.options.eliminate_below = 0;
+        b[0].quality = -1;
+        break;
+    case 3:
+        a[2].is_reserve = true;
+        a[2].quality = -3;
+        break;
     case 4: f->in.sides[1].n_units = 0; break;
     case 5: a[0].is_reserve = a[1].is_reserve = a[2].is_reserve = true; break;
     case 6: scrud_fixture_add(f, 0, SCRUD_MAX_UNITS_PER_SIDE - 2, 0); break;
@@ -507,13 +521,13 @@ static const struct {
     err_code code;
     const char *field;
 } refusal_cases[] = {
-    {ERR_RULE, "sides[1].units[2]"},  /* eliminated */
-    {ERR_RULE, "sides[0].units[1]"},  /* -1 - 1 - 1 = -3 < -2 */
-    {ERR_RULE, "sides[1].units[0]"},  /* -1 < a custom 0 */
-    {ERR_RULE, "sides[0].units[2]"},  /* a reserve at -3 */
-    {ERR_INVALID, "sides[1].units"},  /* no units */
-    {ERR_RULE, "sides[0].units"},     /* only reserves */
-    {ERR_LIMIT, "sides[0].units"},    /* 101 units */
+    {ERR_RULE, "sides[1].units[2]"}, /* eliminated */
+    {ERR_RULE, "sides[0].units[1]"}, /* -1 - 1 - 1 = -3 < -2 */
+    {ERR_RULE, "sides[1].units[0]"}, /* -1 < a custom 0 */
+    {ERR_RULE, "sides[0].units[2]"}, /* a reserve at -3 */
+    {ERR_INVALID, "sides[1].units"}, /* no units */
+    {ERR_RULE, "sides[0].units"},    /* only reserves */
+    {ERR_LIMIT, "sides[0].units"},   /* 101 units */
     {ERR_RANGE, "sides[0].units[1].faces"},
     {ERR_RANGE, "sides[1].units[2].faces"},
     {ERR_RANGE, "sides[0].units[0].defeat_penalty"},

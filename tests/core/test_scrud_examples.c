@@ -91,7 +91,8 @@ static void parse_options(json_t *j, scrud_options *o)
 
     scrud_options_default(o);
     ck_assert(json_is_object(j));
-    json_object_foreach(j, key, v) {
+    json_object_foreach(j, key, v)
+    {
         if (strcmp(key, "cap") == 0) {
             o->cap_kind = json_is_null(v) ? SCRUD_CAP_NONE : SCRUD_CAP_FIXED;
             if (json_is_string(v) && strcmp(json_string_value(v), "faces") == 0)
@@ -129,14 +130,16 @@ static void parse_units(json_t *j, vcampaign *c)
     json_t *ju, *v;
 
     ck_assert(json_is_object(j));
-    json_object_foreach(j, name, ju) {
+    json_object_foreach(j, name, ju)
+    {
         vunit *vu = &c->units[c->n_units++];
 
         ck_assert_uint_le(c->n_units, VEC_MAX_UNITS);
         vu->name = name;
         vu->is_alive = true;
         scrud_unit_default(&vu->unit);
-        json_object_foreach(ju, key, v) {
+        json_object_foreach(ju, key, v)
+        {
             if (strcmp(key, "side") == 0)
                 vu->side = jstr(v, key);
             else if (strcmp(key, "quality") == 0)
@@ -168,7 +171,8 @@ static void vbuild(const vcampaign *c, json_t *combat, vcombat *v)
         ck_assert_msg(json_is_array(list), "%s: no dice for %s", v->label,
                       v->side_name[s]);
         n = 0;
-        json_array_foreach(list, i, entry) {
+        json_array_foreach(list, i, entry)
+        {
             const char *name = jstr(json_array_get(entry, 0), "die's unit");
             for (k = 0; k < c->n_units && strcmp(c->units[k].name, name); k++)
                 ;
@@ -219,26 +223,31 @@ static json_t *vector_outcome(const vcampaign *c, const vcombat *v,
         for (i = 0; i < v->in.sides[s].n_units; i++) {
             const scrud_unit_result *r = &out->units[s][i];
             if (r->eliminated != SCRUD_ELIM_NONE)
-                json_object_set_new(elim, NAME(s, i),
+                json_object_set_new(
+                    elim, NAME(s, i),
                     json_string(scrud_elimination_name(r->eliminated)));
             else if (!only || json_object_get(only, NAME(s, i)))
                 json_object_set_new(after, NAME(s, i),
-                    json_pack("{s:i,s:i,s:i}", "defeat_penalty",
-                              r->defeat_penalty, "fatigue_penalty",
-                              r->fatigue_penalty, "modifier",
-                              r->modifier_after));
+                                    json_pack("{s:i,s:i,s:i}", "defeat_penalty",
+                                              r->defeat_penalty,
+                                              "fatigue_penalty",
+                                              r->fatigue_penalty, "modifier",
+                                              r->modifier_after));
         }
     }
     for (k = 0; k < out->n_pairs; k++)
-        json_array_append_new(pairs, json_pack("[s,s,s]",
-            NAME(0, out->pairs[k].unit[0]), NAME(1, out->pairs[k].unit[1]),
-            scrud_winner_name(out->pairs[k].winner)));
+        json_array_append_new(
+            pairs, json_pack("[s,s,s]", NAME(0, out->pairs[k].unit[0]),
+                             NAME(1, out->pairs[k].unit[1]),
+                             scrud_winner_name(out->pairs[k].winner)));
     for (k = 0; k < out->n_extra; k++) {
         const scrud_extra_die *x = &out->extra[k];
-        json_array_append_new(extra, json_pack("[s,o,s]",
-            NAME(x->side, x->unit), x->target < 0 ? json_null()
-                          : json_string(NAME(1 - x->side, x->target)),
-            x->target < 0 ? "ignored" : "defeat"));
+        json_array_append_new(
+            extra,
+            json_pack("[s,o,s]", NAME(x->side, x->unit),
+                      x->target < 0 ? json_null()
+                                    : json_string(NAME(1 - x->side, x->target)),
+                      x->target < 0 ? "ignored" : "defeat"));
     }
 #undef NAME
     return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "lined_up", lined, "pairs",
@@ -268,8 +277,8 @@ static void run_vector_combat(vcampaign *c, json_t *combat, const char *label,
     ck_assert_int_eq(dice_check_all_used(&v.d, &e), ERR_OK);
     scrud_fixture_check_log(&v.in, &v.d, &v.out);
     ck_assert_msg(json_is_object(expect), "%s: no expect", label);
-    got = vector_outcome(c, &v,
-        is_campaign ? NULL : json_object_get(expect, "units_after"));
+    got = vector_outcome(
+        c, &v, is_campaign ? NULL : json_object_get(expect, "units_after"));
     ck_assert_ptr_nonnull(got);
     if (!json_equal(got, expect)) /* leaks on failure only */
         ck_abort_msg("%s:\n got %s\nwant %s", label,
@@ -300,7 +309,8 @@ START_TEST(test_vector_tannenberg)
     parse_options(json_object_get(root, "options"), &c.options);
     parse_units(json_object_get(root, "units"), &c);
     ck_assert(json_array_size(json_object_get(root, "combats")) > 0);
-    json_array_foreach(json_object_get(root, "combats"), k, combat) {
+    json_array_foreach(json_object_get(root, "combats"), k, combat)
+    {
         snprintf(label, sizeof label, "tannenberg day %zu", k + 1);
         run_vector_combat(&c, combat, label, true);
     }
@@ -315,7 +325,8 @@ START_TEST(test_vector_blog)
     size_t k;
 
     ck_assert(json_array_size(json_object_get(root, "cases")) > 0);
-    json_array_foreach(json_object_get(root, "cases"), k, cs) {
+    json_array_foreach(json_object_get(root, "cases"), k, cs)
+    {
         memset(&c, 0, sizeof c);
         parse_options(json_object_get(cs, "options"), &c.options);
         parse_units(json_object_get(cs, "units"), &c);
@@ -549,7 +560,7 @@ static size_t flatten(const scrud_fixture *f, int *v)
 START_TEST(test_property_registry_determinism)
 {
     static int a[FLAT_MAX], b[FLAT_MAX];
-    const combat_system *sys = registry_find("scrud");
+    const registry_system *sys = registry_find("scrud");
     scrud_fixture f, g;
     uint64_t n;
     size_t na;

@@ -19,7 +19,6 @@
 #include <sqlite3.h>
 
 #include "db.h"
-#include "store.h"
 
 /* The longest a test waits for the writer. */
 #define DB_FIXTURE_WAIT_SECONDS 30

@@ -25,7 +25,6 @@
 #include "db.h"
 #include "db_fixture.h"
 #include "scrud.h"
-#include "store.h"
 #include "suites.h"
 
 /* A job that wrote (or tried to write) one row, and what done saw. */

@@ -20,7 +20,6 @@
 #include "db.h"
 #include "db_fixture.h"
 #include "scrud.h"
-#include "store.h"
 #include "suites.h"
 
 #define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -124,7 +123,7 @@ START_TEST(test_campaign_round_trip)
     size_t i;
 
     db_fixture_new_campaign(&cmps[0], "");
-    memset(cmps[0].name, 'x', DB_NAME_MAX - 1); /* the longest name */
+    memset(cmps[0].name, 'x', DB_NAME_MAX - 1);    /* the longest name */
     memcpy(cmps[0].name, "\xc3\x89t\xc3\xa9 ", 6); /* "Été " */
     cmps[0].name[DB_NAME_MAX - 1] = '\0';
     cmps[0].scrud = (scrud_options){.cap_kind = SCRUD_CAP_FIXED,

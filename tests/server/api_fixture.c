@@ -111,9 +111,9 @@ static const char *text_of(const json_t *j)
     static char buf[2][1600];
     static int next;
     char *b = buf[next++ % 2];
-    size_t n = j ? json_dumpb(j, b, sizeof buf[0] - 1,
-                              JSON_COMPACT | JSON_ENCODE_ANY)
-                 : 0;
+    size_t n =
+        j ? json_dumpb(j, b, sizeof buf[0] - 1, JSON_COMPACT | JSON_ENCODE_ANY)
+          : 0;
 
     b[n < sizeof buf[0] ? n : sizeof buf[0] - 1] = '\0';
     return b;
@@ -128,14 +128,16 @@ static int is_part(const json_t *want, const json_t *got)
     size_t i;
 
     if (json_is_object(want) && json_is_object(got)) {
-        json_object_foreach((json_t *)want, key, v) {
+        json_object_foreach((json_t *)want, key, v)
+        {
             if (!is_part(v, json_object_get(got, key)))
                 return 0;
         }
         return 1;
     }
     if (json_is_array(want) && json_is_array(got)) {
-        json_array_foreach(want, i, v) {
+        json_array_foreach(want, i, v)
+        {
             if (!is_part(v, json_array_get(got, i)))
                 return 0;
         }
@@ -255,7 +257,8 @@ static json_t *state(const test_campaign *c)
     size_t i;
 
     json_array_foreach(json_object_get(json_object_get(st, "units"), "items"),
-                       i, u) {
+                       i, u)
+    {
         json_object_set(st, jstr(u, "id"),
                         api_fixture_get(api_fixture_cp(c, "/units/%s/history",
                                                        jstr(u, "id")),
@@ -269,7 +272,8 @@ void api_fixture_assert_unchanged(const json_t *before, const test_campaign *c)
     json_t *now = state(c), *v;
     const char *key;
 
-    json_object_foreach((json_t *)before, key, v) {
+    json_object_foreach((json_t *)before, key, v)
+    {
         ck_assert_msg(json_equal(v, json_object_get(now, key)),
                       "%s changed:\n before %s\n after  %s", key, text_of(v),
                       text_of(json_object_get(now, key)));

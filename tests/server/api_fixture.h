@@ -29,7 +29,7 @@ json_t *api_fixture_keep(json_t *j);
 
 /* A request that must answer status (ts_call's arguments after the
  * server); its JSON (kept until teardown) or NULL.  _OK drops the JSON. */
-#define API_FIXTURE_CALL(...)                                                 \
+#define API_FIXTURE_CALL(...)                                                  \
     api_fixture_keep(ts_call(api_fixture_ts, __VA_ARGS__))
 #define API_FIXTURE_OK(...) ((void)API_FIXTURE_CALL(__VA_ARGS__))
 

@@ -17,22 +17,22 @@
 test_server *ts_start_with(size_t body_limit)
 {
     test_server *ts = calloc(1, sizeof *ts);
-    server_config cfg;
+    http_config cfg;
     err_info e;
 
     ck_assert_ptr_nonnull(ts);
     snprintf(ts->dir, sizeof ts->dir, "/tmp/umpire-test-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(ts->dir));
     snprintf(ts->db_path, sizeof ts->db_path, "%s/umpire.db", ts->dir);
-    server_config_default(&cfg);
+    http_config_default(&cfg);
     cfg.port = 0;
     cfg.db_path = ts->db_path;
     cfg.access_log = "off";
     cfg.body_limit = body_limit;
     err_clear(&e);
-    if (server_start(&cfg, &ts->srv, &e) != ERR_OK)
-        ck_abort_msg("server_start: %s", e.message);
-    ts->port = server_port(ts->srv);
+    if (http_start(&cfg, &ts->srv, &e) != ERR_OK)
+        ck_abort_msg("http_start: %s", e.message);
+    ts->port = http_port(ts->srv);
     ck_assert_int_gt(ts->port, 0);
     return ts;
 }
@@ -48,7 +48,7 @@ void ts_stop(test_server *ts)
 
     if (ts == NULL)
         return;
-    server_stop(ts->srv);
+    http_stop(ts->srv);
     snprintf(path, sizeof path, "%s/umpire.db", ts->dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/umpire.db-wal", ts->dir);
@@ -82,8 +82,7 @@ static void header_value(const char *headers, const char *name, char *out,
             while (*v == ' ')
                 v++;
             end = strpbrk(v, "\r\n");
-            snprintf(out, n, "%.*s", (int)(end ? end - v : (long)strlen(v)),
-                     v);
+            snprintf(out, n, "%.*s", (int)(end ? end - v : (long)strlen(v)), v);
             return;
         }
     }
@@ -178,8 +177,7 @@ int ts_request(test_server *ts, const char *method, const char *path,
 }
 
 json_t *ts_call(test_server *ts, int expect_status, const char *method,
-                const char *path, const char *token, const char *body_fmt,
-                ...)
+                const char *path, const char *token, const char *body_fmt, ...)
 {
     char *body = NULL;
     http_resp r;

@@ -10,9 +10,9 @@
 #include "http.h"
 
 typedef struct test_server {
-    server *srv;
+    http_server *srv;
     int port;
-    char dir[64];      /* the temporary folder */
+    char dir[64]; /* the temporary folder */
     char db_path[128];
 } test_server;
 
@@ -25,8 +25,8 @@ void ts_stop(test_server *ts);
 
 typedef struct http_resp {
     int status;
-    char *body;            /* owned, NUL-terminated */
-    json_t *json;          /* the parsed body, or NULL */
+    char *body;   /* owned, NUL-terminated */
+    json_t *json; /* the parsed body, or NULL */
     char content_type[128];
     char location[256];
     char allow[128];
@@ -48,8 +48,8 @@ void http_resp_cleanup(http_resp *r);
  * (new reference; NULL if the body is empty).  body may be printf-style.
  */
 json_t *ts_call(test_server *ts, int expect_status, const char *method,
-                const char *path, const char *token, const char *body_fmt,
-                ...) __attribute__((format(printf, 6, 7)));
+                const char *path, const char *token, const char *body_fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 
 /* A campaign with its tokens, made through the API. */
 typedef struct test_campaign {

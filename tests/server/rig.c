@@ -52,7 +52,8 @@ json_t *rig_find_by(const json_t *items, const char *key, const char *name)
     size_t i;
     json_t *v;
 
-    json_array_foreach(items, i, v) {
+    json_array_foreach(items, i, v)
+    {
         const char *s = str(v, key);
         if (s && strcmp(s, name) == 0)
             return v;

@@ -25,19 +25,19 @@ extern test_server *rig_ts;
 /* What the current assertion is about, for failure messages. */
 extern char rig_ctx[192];
 
-#define RIG_EQ_INT(got, want)                                                 \
-    do {                                                                      \
-        long long g_ = (got), w_ = (want);                                    \
-        ck_assert_msg(g_ == w_, "%s: %s is %lld, expected %lld", rig_ctx,     \
-                      #got, g_, w_);                                          \
+#define RIG_EQ_INT(got, want)                                                  \
+    do {                                                                       \
+        long long g_ = (got), w_ = (want);                                     \
+        ck_assert_msg(g_ == w_, "%s: %s is %lld, expected %lld", rig_ctx,      \
+                      #got, g_, w_);                                           \
     } while (0)
 
-#define RIG_EQ_STR(got, want)                                                 \
-    do {                                                                      \
-        const char *g_ = (got), *w_ = (want);                                 \
-        ck_assert_msg(g_ && w_ && strcmp(g_, w_) == 0,                        \
-                      "%s: %s is %s, expected %s", rig_ctx, #got,             \
-                      g_ ? g_ : "(null)", w_ ? w_ : "(null)");                \
+#define RIG_EQ_STR(got, want)                                                  \
+    do {                                                                       \
+        const char *g_ = (got), *w_ = (want);                                  \
+        ck_assert_msg(g_ &&w_ &&strcmp(g_, w_) == 0,                           \
+                      "%s: %s is %s, expected %s", rig_ctx, #got,              \
+                      g_ ? g_ : "(null)", w_ ? w_ : "(null)");                 \
     } while (0)
 
 #define RIG_IS_TRUE(cond) ck_assert_msg((cond), "%s: %s", rig_ctx, #cond)

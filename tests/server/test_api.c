@@ -23,21 +23,21 @@ static const char *jstr(const json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
-#define SCRUD(q, f, d, t, m)                                                  \
-    "\"scrud\":{\"quality\":" #q ",\"faces\":" #f ",\"defeat_penalty\":" #d   \
+#define SCRUD(q, f, d, t, m)                                                   \
+    "\"scrud\":{\"quality\":" #q ",\"faces\":" #f ",\"defeat_penalty\":" #d    \
     ",\"fatigue_penalty\":" #t ",\"modifier\":" #m "}"
-#define STATE(name, elim, reason, scrud)                                      \
-    "{\"name\":\"" name "\",\"eliminated\":" elim ",\"eliminated_reason\":"   \
-    reason "," scrud "}"
+#define STATE(name, elim, reason, scrud)                                       \
+    "{\"name\":\"" name "\",\"eliminated\":" elim                              \
+    ",\"eliminated_reason\":" reason "," scrud "}"
 
 #define N64 "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"
 #define N65 N64 "m"
 #define E16 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 #define U64 E16 E16 E16 E16 /* 32 characters, 64 bytes of UTF-8 */
 #define U66 U64 "\xc3\xa9"
-#define DEFAULTS                                                              \
-    "{\"cap\":\"faces\",\"floor\":1,\"extra_dice\":\"beat_lowest\","          \
-    "\"attrition\":true,\"max_penalty_per_combat\":1,\"eliminate_below\":-2," \
+#define DEFAULTS                                                               \
+    "{\"cap\":\"faces\",\"floor\":1,\"extra_dice\":\"beat_lowest\","           \
+    "\"attrition\":true,\"max_penalty_per_combat\":1,\"eliminate_below\":-2,"  \
     "\"defeats_per_elimination\":3}"
 
 /* ---- campaigns ---- */
@@ -192,8 +192,10 @@ START_TEST(test_tokens_stored_hashed)
     ck_assert_int_eq(sqlite3_open_v2(api_fixture_ts->db_path, &sq,
                                      SQLITE_OPEN_READONLY, NULL),
                      SQLITE_OK);
-    if (sqlite3_prepare_v2(sq, "SELECT name FROM sqlite_master WHERE type = "
-                               "'table'", -1, &st, NULL) == SQLITE_OK)
+    if (sqlite3_prepare_v2(sq,
+                           "SELECT name FROM sqlite_master WHERE type = "
+                           "'table'",
+                           -1, &st, NULL) == SQLITE_OK)
         while (sqlite3_step(st) == SQLITE_ROW && n_tables < 16)
             snprintf(tables[n_tables++], 64, "%s",
                      (const char *)sqlite3_column_text(st, 0));
@@ -238,8 +240,8 @@ START_TEST(test_unit_create)
         r->json,
         "{\"name\":\"1st Lancers\",\"side\":{\"id\":\"%s\","
         "\"name\":\"Blue\"},\"eliminated\":false,"
-        "\"eliminated_reason\":null,\"eliminated_by\":null,"
-        SCRUD(0, 6, 0, 0, 0) "}",
+        "\"eliminated_reason\":null,\"eliminated_by\":null," SCRUD(0, 6, 0, 0,
+                                                                   0) "}",
         c.side_id[1]);
     api_fixture_assert_same(r->json, r->location, c.umpire); /* as stored */
     /* Given values, the modifier computed; the side by id and by name. */
@@ -251,8 +253,8 @@ START_TEST(test_unit_create)
                              "\"quality\":3,\"faces\":10,\"defeat_penalty\":1,"
                              "\"fatigue_penalty\":4}}",
                              i, i ? "Red" : c.side_id[0]),
-            "{\"side\":{\"id\":\"%s\",\"name\":\"Red\"},"
-            SCRUD(3, 10, 1, 4, -2) "}",
+            "{\"side\":{\"id\":\"%s\",\"name\":\"Red\"}," SCRUD(3, 10, 1, 4,
+                                                                -2) "}",
             c.side_id[0]);
     /* Edges are accepted: a 64-byte name, the ends of the ranges. */
     api_fixture_assert_has(
@@ -333,7 +335,8 @@ START_TEST(test_units_list_filters)
                       api_fixture_cp(&c, "/units?side=%s", c.side_id[1]),
                       c.player[0]);
         got[0] = '\0';
-        json_array_foreach(json_object_get(j, "items"), k, u) {
+        json_array_foreach(json_object_get(j, "items"), k, u)
+        {
             snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s",
                      k ? "," : "", jstr(u, "name"));
         }
@@ -369,8 +372,9 @@ START_TEST(test_patch_and_history)
 
     api_fixture_mk(&c);
     ts_unit(api_fixture_ts, &c, "Alpha", "Red", 1, 8, id);
-    patch(&c, id, "{\"name\":\"Omega\",\"scrud\":{\"quality\":3,"
-                  "\"defeat_penalty\":1},\"note\":\"fell in a river\"}",
+    patch(&c, id,
+          "{\"name\":\"Omega\",\"scrud\":{\"quality\":3,"
+          "\"defeat_penalty\":1},\"note\":\"fell in a river\"}",
           "{\"name\":\"Omega\"," SCRUD(3, 8, 1, 0, 2) "}"); /* faces kept */
     api_fixture_assert_same(
         api_fixture_get(api_fixture_cp(&c, "/units/%s", id), c.umpire),
@@ -392,22 +396,35 @@ START_TEST(test_patch_and_history)
     h = api_fixture_get(api_fixture_cp(&c, "/units/%s/history", id),
                         c.player[0]);
     api_fixture_assert_has(
-        h, "{\"unit_id\":\"%s\",\"items\":[{\"kind\":\"created\","
-           "\"combat_id\":null,\"note\":null,\"before\":null,"
-           "\"actor\":{\"role\":\"umpire\",\"token_id\":\"%s\"},"
-           "\"after\":" STATE("Alpha", "false", "null",
-                              SCRUD(1, 8, 0, 0, 1)) "},"
-           "{\"kind\":\"correction\",\"combat_id\":null,"
-           "\"note\":\"fell in a river\","
-           "\"actor\":{\"role\":\"umpire\",\"token_id\":\"%s\"},"
-           "\"before\":" STATE("Alpha", "false", "null",
-                               SCRUD(1, 8, 0, 0, 1)) ","
-           "\"after\":" STATE("Omega", "false", "null",
-                              SCRUD(3, 8, 1, 0, 2)) "},"
-           "{\"kind\":\"correction\",\"note\":null},"
-           "{\"after\":" STATE("Omega", "true", "\"correction\"",
-                               SCRUD(3, 12, 1, 2, 0)) "},"
-           "{\"after\":{\"eliminated\":false}}]}",
+        h,
+        "{\"unit_id\":\"%s\",\"items\":[{\"kind\":\"created\","
+        "\"combat_id\":null,\"note\":null,\"before\":null,"
+        "\"actor\":{\"role\":\"umpire\",\"token_id\":\"%s\"},"
+        "\"after\":" STATE(
+            "Alpha", "false", "null",
+            SCRUD(1, 8, 0, 0,
+                  1)) "},"
+                      "{\"kind\":\"correction\",\"combat_id\":null,"
+                      "\"note\":\"fell in a river\","
+                      "\"actor\":{\"role\":\"umpire\",\"token_id\":\"%s\"},"
+                      "\"before\":" STATE(
+                          "Alpha", "false", "null",
+                          SCRUD(1, 8, 0, 0,
+                                1)) ","
+                                    "\"after\":" STATE(
+                                        "Omega", "false", "null",
+                                        SCRUD(3, 8, 1, 0,
+                                              2)) "},"
+                                                  "{\"kind\":\"correction\","
+                                                  "\"note\":null},"
+                                                  "{\"after\":" STATE(
+                                                      "Omega", "true",
+                                                      "\"correction\"",
+                                                      SCRUD(3, 12, 1, 2,
+                                                            0)) "},"
+                                                                "{\"after\":{"
+                                                                "\"eliminated\""
+                                                                ":false}}]}",
         id, tok_id, tok_id);
     e0 = json_array_get(json_object_get(h, "items"), 0);
     e1 = json_array_get(json_object_get(h, "items"), 1);
@@ -427,13 +444,12 @@ START_TEST(test_resupply)
 
     api_fixture_mk(&c);
     ts_unit(api_fixture_ts, &c, "Alpha", "Red", 2, 8, id);
-    API_FIXTURE_OK(200, "PATCH", api_fixture_cp(&c, "/units/%s", id),
-                   c.umpire,
+    API_FIXTURE_OK(200, "PATCH", api_fixture_cp(&c, "/units/%s", id), c.umpire,
                    "{\"scrud\":{\"defeat_penalty\":1,\"fatigue_penalty\":3}}");
     api_fixture_assert_has(
         API_FIXTURE_CALL(200, "POST",
-                         api_fixture_cp(&c, "/units/%s/resupply", id),
-                         c.umpire, NULL),
+                         api_fixture_cp(&c, "/units/%s/resupply", id), c.umpire,
+                         NULL),
         "{" SCRUD(2, 8, 1, 0, 1) "}"); /* only fatigue cleared */
     api_fixture_assert_has(
         api_fixture_get(api_fixture_cp(&c, "/units/%s", id), c.umpire),
@@ -444,22 +460,29 @@ START_TEST(test_resupply)
     api_fixture_assert_has(
         api_fixture_get(api_fixture_cp(&c, "/units/%s/history", id), c.umpire),
         "{\"items\":[{\"kind\":\"created\"},{\"kind\":\"correction\"},"
-        "{\"kind\":\"resupply\",\"note\":null,\"before\":"
-        STATE("Alpha", "false", "null", SCRUD(2, 8, 1, 3, -2))
-        ",\"after\":"
-        STATE("Alpha", "false", "null", SCRUD(2, 8, 1, 0, 1)) "},"
-        "{\"kind\":\"resupply\",\"note\":\"depot at Lyck\",\"after\":"
-        STATE("Alpha", "false", "null", SCRUD(2, 8, 1, 0, 1)) "}]}");
+        "{\"kind\":\"resupply\",\"note\":null,\"before\":" STATE(
+            "Alpha", "false", "null",
+            SCRUD(2, 8, 1, 3,
+                  -2)) ",\"after\":" STATE("Alpha", "false", "null",
+                                           SCRUD(2, 8, 1, 0,
+                                                 1)) "},"
+                                                     "{\"kind\":\"resupply\","
+                                                     "\"note\":\"depot at "
+                                                     "Lyck\",\"after\":" STATE(
+                                                         "Alpha", "false",
+                                                         "null",
+                                                         SCRUD(2, 8, 1, 0,
+                                                               1)) "}]}");
 }
 END_TEST
 
 /* ---- refused requests ---- */
 
-#define NOTE520 N65 N65 N65 N65 N65 N65 N65 N65
+#define NOTE520    N65 N65 N65 N65 N65 N65 N65 N65
 #define UNIT(rest) "{\"name\":\"X\",\"side\":\"Red\"" rest "}"
-#define CMP(rest) "{\"name\":\"x\",\"sides\":[{\"name\":\"A\"}]" rest "}"
-#define S4(p)                                                                 \
-    "{\"name\":\"" p "1\"},{\"name\":\"" p "2\"},{\"name\":\"" p "3\"},"      \
+#define CMP(rest)  "{\"name\":\"x\",\"sides\":[{\"name\":\"A\"}]" rest "}"
+#define S4(p)                                                                  \
+    "{\"name\":\"" p "1\"},{\"name\":\"" p "2\"},{\"name\":\"" p "3\"},"       \
     "{\"name\":\"" p "4\"}"
 #define SIDES(list) "{\"name\":\"x\",\"sides\":[" list "]}"
 
@@ -472,15 +495,19 @@ static const struct {
     int status;
     const char *code, *field, *lo, *hi;
 } refused[] = {
-#define BAD(route, body, status, code, field)                                 \
-    {route, body, status, code, field, NULL, NULL}
+#define BAD(route, body, status, code, field)                                  \
+    {                                                                          \
+        route, body, status, code, field, NULL, NULL                           \
+    }
 #define TYPE(route, body, field) BAD(route, body, 422, "invalid_value", field)
-#define UNKNOWN(route, body, field)                                           \
+#define UNKNOWN(route, body, field)                                            \
     BAD(route, body, 422, "unknown_field", field)
-#define MISSING(route, body, field)                                           \
+#define MISSING(route, body, field)                                            \
     BAD(route, body, 422, "missing_field", field)
-#define RANGE(route, body, field, lo, hi)                                     \
-    {route, body, 422, "out_of_range", field, lo, hi}
+#define RANGE(route, body, field, lo, hi)                                      \
+    {                                                                          \
+        route, body, 422, "out_of_range", field, lo, hi                        \
+    }
     /* malformed JSON, and JSON that is not an object */
     BAD('C', "{\"name\":", 400, "invalid_json", NULL),
     BAD('U', "{name: 1}", 400, "invalid_json", NULL),
@@ -540,11 +567,12 @@ static const struct {
           "64", NULL),
     /* counts and uniqueness */
     RANGE('C', SIDES(""), "sides", NULL, NULL),
-    BAD('C', SIDES(S4("a") "," S4("b") "," S4("c") "," S4("d")
-                   ",{\"name\":\"e\"}"),
+    BAD('C',
+        SIDES(S4("a") "," S4("b") "," S4("c") "," S4("d") ",{\"name\":\"e\"}"),
         422, "limit_exceeded", "sides"), /* 17 sides */
-    TYPE('C', SIDES("{\"name\":\"Red\"},{\"name\":\"Blue\"},"
-                    "{\"name\":\"Red\"}"),
+    TYPE('C',
+         SIDES("{\"name\":\"Red\"},{\"name\":\"Blue\"},"
+               "{\"name\":\"Red\"}"),
          "sides[2].name"),
     BAD('U', "{\"name\":\"Alpha\",\"side\":\"Blue\"}", 409, "conflict", NULL),
     TYPE('U', "{\"name\":\"New\",\"side\":\"Purple\"}", "side"),
@@ -585,8 +613,7 @@ START_TEST(test_refused_changes_nothing)
     detail = jstr(r->json, "detail");
     ck_assert_msg((!refused[_i].lo || strstr(detail, refused[_i].lo)) &&
                       (!refused[_i].hi || strstr(detail, refused[_i].hi)),
-                  "%s: the detail \"%s\" does not name the range", ctx,
-                  detail);
+                  "%s: the detail \"%s\" does not name the range", ctx, detail);
     api_fixture_assert_unchanged(before, &c);
 }
 END_TEST

@@ -65,8 +65,8 @@ static void assert_raw_401(const char *rq)
                            "\"status\":401,\"code\":\"unauthorized\"}");
 }
 
-#define COMBAT_BODY                                                           \
-    "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"Alpha\"}]},"        \
+#define COMBAT_BODY                                                            \
+    "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"Alpha\"}]},"         \
     "{\"side\":\"Blue\",\"units\":[{\"unit\":\"Bravo\"}]}]}"
 
 /* Authorization headers that must give 401: value, then the campaign's
@@ -101,8 +101,8 @@ START_TEST(test_auth_refused_401)
             tok[strlen(tok) - 1] = tok[strlen(tok) - 1] == '0' ? '1' : '0';
     }
     if (bad_auth[_i].value)
-        snprintf(hdr, sizeof hdr, "Authorization: %s%s\r\n",
-                 bad_auth[_i].value, tok);
+        snprintf(hdr, sizeof hdr, "Authorization: %s%s\r\n", bad_auth[_i].value,
+                 tok);
     for (i = 0; i < 2; i++) { /* a read, then a write */
         snprintf(rq, sizeof rq,
                  "%s /v1/campaigns/%s%s HTTP/1.1\r\nHost: localhost\r\n%s"
@@ -153,8 +153,8 @@ static const char *route_path(const test_campaign *c, int i, const char *unit)
  * campaign (its name, sides, units), nothing changed. */
 START_TEST(test_auth_other_campaign_403)
 {
-    static const char *const secrets[] = {"test", "Alpha", "Bravo",
-                                          "Charlie", "Red", "Blue"};
+    static const char *const secrets[] = {"test",    "Alpha", "Bravo",
+                                          "Charlie", "Red",   "Blue"};
     test_campaign a, b;
     char alpha[64], charlie[64];
     const json_t *before;
@@ -242,8 +242,7 @@ Suite *suite_auth(void)
     suite_add_tcase(s, auth);
     tcase_add_loop_test(auth, test_auth_refused_401, 0, N_BAD_AUTH);
     tcase_add_test(auth, test_auth_other_campaign_403);
-    tcase_add_loop_test(auth, test_auth_player_cannot_write, N_READS,
-                        N_ROUTES);
+    tcase_add_loop_test(auth, test_auth_player_cannot_write, N_READS, N_ROUTES);
     tcase_add_test(auth, test_auth_player_reads);
     return s;
 }

@@ -31,8 +31,7 @@ static void assert_problem(const http_resp *r, int status, const char *code)
     ck_assert_ptr_nonnull(r->json);
     ck_assert_int_eq(json_integer_value(json_object_get(r->json, "status")),
                      status);
-    ck_assert_str_eq(json_string_value(json_object_get(r->json, "code")),
-                     code);
+    ck_assert_str_eq(json_string_value(json_object_get(r->json, "code")), code);
     ck_assert_ptr_nonnull(json_string_value(json_object_get(r->json, "title")));
     ck_assert_ptr_nonnull(
         json_string_value(json_object_get(r->json, "detail")));
@@ -48,8 +47,8 @@ START_TEST(test_health_and_systems)
     json_t *first = json_array_get(json_object_get(s, "items"), 0);
 
     ck_assert_str_eq(json_string_value(json_object_get(h, "status")), "ok");
-    ck_assert_int_ge(
-        json_integer_value(json_object_get(h, "schema_version")), 1);
+    ck_assert_int_ge(json_integer_value(json_object_get(h, "schema_version")),
+                     1);
     ck_assert_str_eq(json_string_value(json_object_get(first, "name")),
                      "scrud");
     json_decref(h);
@@ -61,9 +60,12 @@ END_TEST
 START_TEST(test_unknown_route_is_404)
 {
     test_server *ts = ts_start();
-    static const char *const paths[] = {"/", "/v2/campaigns", "/v1/campaign",
+    static const char *const paths[] = {"/",
+                                        "/v2/campaigns",
+                                        "/v1/campaign",
                                         "/v1/campaigns/x/units/y/z",
-                                        "/v1/combats/", "/health/more"};
+                                        "/v1/combats/",
+                                        "/health/more"};
     size_t i;
 
     for (i = 0; i < sizeof paths / sizeof paths[0]; i++) {
@@ -86,9 +88,8 @@ START_TEST(test_wrong_method_is_405_with_allow)
     assert_problem(&r, 405, "method_not_allowed");
     ck_assert_str_eq(r.allow, "POST");
     http_resp_cleanup(&r);
-    ck_assert_int_eq(ts_request(ts, "PUT", "/v1/campaigns/c/units/u", NULL,
-                                "{}", &r),
-                     0);
+    ck_assert_int_eq(
+        ts_request(ts, "PUT", "/v1/campaigns/c/units/u", NULL, "{}", &r), 0);
     assert_problem(&r, 405, "method_not_allowed");
     ck_assert_str_eq(r.allow, "GET, PATCH");
     http_resp_cleanup(&r);
@@ -114,8 +115,8 @@ START_TEST(test_body_over_limit_is_413_and_changes_nothing)
     snprintf(path, sizeof path, "/v1/campaigns/%s/units", c.id);
     ck_assert_int_eq(ts_request(ts, "POST", path, c.umpire, big, &r), 0);
     assert_problem(&r, 413, "body_too_large");
-    ck_assert_ptr_nonnull(strstr(
-        json_string_value(json_object_get(r.json, "detail")), "2048"));
+    ck_assert_ptr_nonnull(
+        strstr(json_string_value(json_object_get(r.json, "detail")), "2048"));
     http_resp_cleanup(&r);
     list = ts_call(ts, 200, "GET", path, c.umpire, NULL);
     ck_assert_int_eq(json_array_size(json_object_get(list, "items")), 0);
@@ -258,7 +259,7 @@ START_TEST(test_concurrent_combats_share_commits)
         pthread_join(th[i], NULL);
     ck_assert_int_eq(atomic_load(&l.n_created), 16 * 25);
     ck_assert_int_eq(atomic_load(&l.n_failed), 0);
-    db_writer_stats(server_db(ts->srv), &n_jobs, &n_commits);
+    db_writer_stats(http_db(ts->srv), &n_jobs, &n_commits);
     ck_assert_uint_eq(n_jobs, 16 * 25);
     /* Requests arriving together share a commit. */
     ck_assert_uint_lt(n_commits, n_jobs);
@@ -309,7 +310,7 @@ START_TEST(test_graceful_stop_keeps_every_answered_combat)
         pthread_create(&th[i], NULL, post_combats, &l);
     usleep(300 * 1000);
     snprintf(db_path, sizeof db_path, "%s", ts->db_path);
-    server_stop(ts->srv); /* what SIGTERM does */
+    http_stop(ts->srv); /* what SIGTERM does */
     ts->srv = NULL;
     for (i = 0; i < 8; i++)
         pthread_join(th[i], NULL);
@@ -319,8 +320,8 @@ START_TEST(test_graceful_stop_keeps_every_answered_combat)
      * was told about is there. */
     snprintf(wal, sizeof wal, "%s-wal", db_path);
     ck_assert(stat(wal, &sb) != 0 || sb.st_size == 0);
-    ck_assert_int_eq(sqlite3_open_v2(db_path, &conn, SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
+    ck_assert_int_eq(
+        sqlite3_open_v2(db_path, &conn, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     for (i = 0; i < atomic_load(&l.n_ids) && i < 4096; i++)
         ck_assert_int_eq(count_combat(conn, l.ids[i]), 1);
     sqlite3_prepare_v2(conn, "PRAGMA integrity_check", -1, &st, NULL);
@@ -438,13 +439,12 @@ START_TEST(test_stop_under_keep_alive_load)
         pthread_create(&th[i], NULL, keep_alive_combats, &k[i]);
     }
     usleep(300 * 1000);
-    server_stop(ts->srv);
+    http_stop(ts->srv);
     ts->srv = NULL;
     for (i = 0; i < 4; i++)
         pthread_join(th[i], NULL);
-    ck_assert_int_eq(sqlite3_open_v2(db_path, &conn, SQLITE_OPEN_READONLY,
-                                     NULL),
-                     SQLITE_OK);
+    ck_assert_int_eq(
+        sqlite3_open_v2(db_path, &conn, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     for (i = 0; i < 4; i++) {
         ck_assert_int_gt(k[i].n_created, 0);
         ck_assert_int_eq(k[i].n_other, 0); /* only 201s, then 503s */

@@ -604,7 +604,7 @@ static void hold_done(void *arg, err_code rc, const err_info *e)
 START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
 {
     test_server *ts = ts_start();
-    db *d = server_db(ts->srv);
+    db *d = http_db(ts->srv);
     atomic_int n_done = 0;
     lost_job jobs[3] = {
         {"INSERT INTO sides (id, campaign_id, name, created_at) SELECT "
@@ -629,8 +629,7 @@ START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
         usleep(10 * 1000);
     ck_assert_int_eq(atomic_load(&n_done), 3);
     for (i = 0; i < 3; i++)
-        ck_assert_msg(jobs[i].rc != ERR_OK, "job %d was answered as stored",
-                      i);
+        ck_assert_msg(jobs[i].rc != ERR_OK, "job %d was answered as stored", i);
     r = db_read_acquire(d);
     {
         sqlite3_stmt *st;

@@ -61,13 +61,13 @@ static void expect_problem(const json_t *p, const char *code, const char *field)
 /* ---- 3. Seeded dice: the commitment and every natural re-derived ---- */
 
 /* Each unit's faces are the number after its first letter. */
-#define SEEDED_BODY                                                           \
-    "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"a6\"},"               \
-    "{\"name\":\"a10\",\"faces\":10},{\"name\":\"a20\",\"faces\":20,"         \
-    "\"quality\":1},{\"name\":\"a100\",\"faces\":100},{\"name\":\"a6x\"}]},"  \
-    "{\"name\":\"b\",\"units\":[{\"name\":\"b2\",\"faces\":2},"               \
-    "{\"name\":\"b12\",\"faces\":12},{\"name\":\"b1000\",\"faces\":1000},"    \
-    "{\"name\":\"b8\",\"faces\":8,\"reserve\":true},{\"name\":\"b6\"}]}],"    \
+#define SEEDED_BODY                                                            \
+    "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"a6\"},"                \
+    "{\"name\":\"a10\",\"faces\":10},{\"name\":\"a20\",\"faces\":20,"          \
+    "\"quality\":1},{\"name\":\"a100\",\"faces\":100},{\"name\":\"a6x\"}]},"   \
+    "{\"name\":\"b\",\"units\":[{\"name\":\"b2\",\"faces\":2},"                \
+    "{\"name\":\"b12\",\"faces\":12},{\"name\":\"b1000\",\"faces\":1000},"     \
+    "{\"name\":\"b8\",\"faces\":8,\"reserve\":true},{\"name\":\"b6\"}]}],"     \
     "\"dice\":{\"source\":\"seeded\",\"client_seed\":\"discord:42\"}}"
 
 START_TEST(test_seeded_dice_verifiable)
@@ -97,7 +97,8 @@ START_TEST(test_seeded_dice_verifiable)
     RIG_EQ_INT(json_array_size(rolls), 10);
     rng_v1_init(&rng, seed, (const uint8_t *)cs, strlen(cs));
     rng_v1_init(&plain, seed, NULL, 0);
-    json_array_foreach(rolls, i, r) {
+    json_array_foreach(rolls, i, r)
+    {
         const char *unit = str(r, "unit");
         int faces = (int)rig_inum(r, "faces"),
             natural = (int)rig_inum(r, "natural");
@@ -133,13 +134,13 @@ START_TEST(test_seeded_dice_verifiable)
 END_TEST
 
 /* Request bodies of campaign combats, written compactly. */
-#define U(n, d) "{\"unit\":\"" n "\",\"die\":" #d "}"
-#define RES(n, d) "{\"unit\":\"" n "\",\"reserve\":true,\"die\":" #d "}"
+#define U(n, d)        "{\"unit\":\"" n "\",\"die\":" #d "}"
+#define RES(n, d)      "{\"unit\":\"" n "\",\"reserve\":true,\"die\":" #d "}"
 #define SIDE(s, units) "{\"side\":\"" s "\",\"units\":[" units "]}"
-#define ENTERED(s0, s1)                                                       \
+#define ENTERED(s0, s1)                                                        \
     "{\"sides\":[" s0 "," s1 "],\"dice\":{\"source\":\"entered\"}}"
-#define ENTERED_OPTS(s0, s1, opts)                                            \
-    "{\"sides\":[" s0 "," s1 "],\"dice\":{\"source\":\"entered\"},"           \
+#define ENTERED_OPTS(s0, s1, opts)                                             \
+    "{\"sides\":[" s0 "," s1 "],\"dice\":{\"source\":\"entered\"},"            \
     "\"options\":" opts "}"
 
 /* The sides of most hand-made campaigns. */
@@ -204,24 +205,24 @@ static const refusal refusals[] = {
     {ENTERED(SIDE("a", U("A1", 3) "," U("A3", 4)),
              SIDE("b", U("B1", 2) "," U("B2", 5))),
      "rule_violation", "sides[1].units[1]"},
-    {"{\"sides\":[" SIDE("a", U("A1", 3)) "," SIDE("b", "{\"unit\":\"B1\"}")
-     "],\"dice\":{\"source\":\"entered\"}}",
+    {"{\"sides\":[" SIDE("a", U("A1", 3)) "," SIDE(
+         "b", "{\"unit\":\"B1\"}") "],\"dice\":{\"source\":\"entered\"}}",
      "missing_field", "sides[1].units[0].die"},
     {ENTERED(SIDE("a", U("A1", 3) "," U("A3", 7)), SIDE("b", U("B1", 2))),
      "out_of_range", "sides[0].units[1].die"},
     {ENTERED(SIDE("a", U("A1", 0)), SIDE("b", U("B1", 2))), "out_of_range",
      "sides[0].units[0].die"},
-    {"{\"sides\":[" SIDE("a", U("A1", 3)) "," SIDE("b", U("B1", 2))
-     "],\"dice\":{\"source\":\"seeded\"}}",
+    {"{\"sides\":[" SIDE("a", U("A1", 3)) "," SIDE(
+         "b", U("B1", 2)) "],\"dice\":{\"source\":\"seeded\"}}",
      NULL, "sides[0].units[0].die"},
     {"{\"sides\":[" SIDE("a", U("A1", 3)) "," SIDE("b", U("B1", 2)) "]}", NULL,
      "sides[0].units[0].die"},
-    {ENTERED(SIDE("a", U("A1", 3) "," U("A1", 4)), SIDE("b", U("B1", 2))),
-     NULL, "sides[0].units[1].unit"},
-    {ENTERED(SIDE("a", U("A1", 3)), SIDE("b", U("B1", 2) "," U("A1", 4))),
-     NULL, "sides[1].units[1].unit"},
-    {ENTERED(SIDE("a", U("A1", 3) "," U("B1", 4)), SIDE("b", U("C1", 2))),
-     NULL, "sides[0].units[1].unit"},
+    {ENTERED(SIDE("a", U("A1", 3) "," U("A1", 4)), SIDE("b", U("B1", 2))), NULL,
+     "sides[0].units[1].unit"},
+    {ENTERED(SIDE("a", U("A1", 3)), SIDE("b", U("B1", 2) "," U("A1", 4))), NULL,
+     "sides[1].units[1].unit"},
+    {ENTERED(SIDE("a", U("A1", 3) "," U("B1", 4)), SIDE("b", U("C1", 2))), NULL,
+     "sides[0].units[1].unit"},
     {"{\"sides\":[" SIDE("a", U("A1", 3)) "," SIDE("b", U("B1", 2)) "," SIDE(
          "c", U("C1", 2)) "],\"dice\":{\"source\":\"entered\"}}",
      NULL, NULL},
@@ -259,8 +260,11 @@ START_TEST(test_all_or_nothing)
 
     ts_campaign(rig_ts, &c, NULL, sides);
     for (i = 0; i < 5; i++)
-        ts_unit(rig_ts, &c, names[i], i < 2 ? "a" : i < 4 ? "b" : "c", 0, 6,
-                ids[i]);
+        ts_unit(rig_ts, &c, names[i],
+                i < 2   ? "a"
+                : i < 4 ? "b"
+                        : "c",
+                0, 6, ids[i]);
     ts_unit(rig_ts, &c, "A2", "a", 0, 6, NULL);
     json_decref(rig_campaign_combat(
         &c, 201,
@@ -372,8 +376,8 @@ START_TEST(test_reserves_and_faces)
     static const struct {
         const char *unit;
         int bonus, score, rank; /* rank 0: a reserve */
-    } want[] = {{"X1", 1, 4, 2}, {"X2", 2, 9, 1}, {"XR1", 0, 0, 0},
-                {"XR2", 0, 0, 0}};
+    } want[] = {
+        {"X1", 1, 4, 2}, {"X2", 2, 9, 1}, {"XR1", 0, 0, 0}, {"XR2", 0, 0, 0}};
     test_campaign c;
     char ids[6][64];
     json_t *rep, *u, *r;
@@ -390,11 +394,11 @@ START_TEST(test_reserves_and_faces)
      * Front line X2 7 (d10) before X1 3.  XR1 shows 1: +1 to X2 only; XR2
      * shows 6: +1 to both.  X2 9 beats Y1 4; X1 4 beats Y2 3.
      */
-    rep = rig_campaign_combat(
-        &c, 201,
-        ENTERED(SIDE("x", U("X1", 3) "," U("X2", 7) "," RES("XR1", 1)
-                              "," RES("XR2", 6)),
-                SIDE("y", U("Y1", 4) "," U("Y2", 3))));
+    rep =
+        rig_campaign_combat(&c, 201,
+                            ENTERED(SIDE("x", U("X1", 3) "," U("X2", 7) "," RES(
+                                                  "XR1", 1) "," RES("XR2", 6)),
+                                    SIDE("y", U("Y1", 4) "," U("Y2", 3))));
     for (i = 0; i < 4; i++) {
         u = rig_report_unit(rep, want[i].unit);
         snprintf(rig_ctx, sizeof rig_ctx, "reserves, %s", want[i].unit);
@@ -421,7 +425,8 @@ START_TEST(test_reserves_and_faces)
     RIG_EQ_INT(json_array_size(get(rep, "extra")), 0);
     RIG_EQ_INT(rig_inum(at(get(rep, "sides"), 1), "defeats_suffered"), 2);
     RIG_EQ_INT(json_array_size(get(rep, "rolls")), 6);
-    json_array_foreach(get(rep, "rolls"), i, r) {
+    json_array_foreach(get(rep, "rolls"), i, r)
+    {
         const char *unit = str(r, "unit");
         RIG_EQ_STR(str(r, "reason"),
                    unit[1] == 'R' ? "scrud.reserve" : "scrud.front");
@@ -453,9 +458,10 @@ START_TEST(test_combat_routes_separate)
                    "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"A1\"}]},"
                    "{\"name\":\"b\",\"units\":[{\"name\":\"B1\"}]}]}",
                    "/v1/combats/scrud");
-    camp = rig_campaign_combat(&c, 201,
-                               "{\"sides\":[" SIDE("a", "{\"unit\":\"A1\"}")
-                               "," SIDE("b", "{\"unit\":\"B1\"}") "]}");
+    camp = rig_campaign_combat(
+        &c, 201,
+        "{\"sides\":[" SIDE("a", "{\"unit\":\"A1\"}") "," SIDE(
+            "b", "{\"unit\":\"B1\"}") "]}");
     oid = str(one, "id");
     cid = str(camp, "id");
     snprintf(rig_ctx, sizeof rig_ctx, "routes");

@@ -51,7 +51,8 @@ static char *vector_body(const json_t *vunits, const json_t *cv,
         const char *side = str(cv, s ? "second" : "first");
         json_t *dice = get(get(cv, "dice"), side), *units = json_array(), *d;
         size_t i;
-        json_array_foreach(dice, i, d) {
+        json_array_foreach(dice, i, d)
+        {
             const char *name = json_string_value(at(d, 0));
             json_t *u = json_pack("{s:s, s:O}", is_campaign ? "unit" : "name",
                                   name, "die", at(d, 1));
@@ -115,7 +116,8 @@ static void check_outcome(const json_t *rep, const json_t *vunits,
                        json_integer_value(at(want, i)));
         RIG_EQ_INT(rig_inum(side, "defeats_suffered"),
                    json_integer_value(get(get(ex, "defeats_suffered"), name)));
-        json_array_foreach(get(side, "eliminated"), i, v) {
+        json_array_foreach(get(side, "eliminated"), i, v)
+        {
             const char *unit = str(v, "unit");
             const char *reason = str(get(ex, "eliminated"), unit);
             ck_assert_msg(reason != NULL, "%s: %s eliminated unexpectedly",
@@ -172,7 +174,8 @@ static void check_persisted(const test_campaign *c, const json_t *vunits,
     const char *name;
 
     RIG_EQ_INT(json_array_size(items), json_object_size(vunits));
-    json_object_foreach((json_t *)vunits, name, vu) {
+    json_object_foreach((json_t *)vunits, name, vu)
+    {
         json_t *u = rig_find_by(items, "name", name), *g = get(gone, name);
         snprintf(rig_ctx, sizeof rig_ctx, "tannenberg day %zu, unit %s", day,
                  name);
@@ -196,8 +199,8 @@ static void check_persisted(const test_campaign *c, const json_t *vunits,
 /* History: created, then one combat event per day fought, in order, each
  * with the state the vector expects after that day. */
 static void check_history(const test_campaign *c, const json_t *combats,
-                          const char *name, const char *id,
-                          char cids[][64], const json_t *gone)
+                          const char *name, const char *id, char cids[][64],
+                          const json_t *gone)
 {
     json_t *h = rig_cget(c, "units/%s/history", id), *items = get(h, "items");
     size_t d, k = 1;
@@ -247,7 +250,8 @@ START_TEST(test_tannenberg_campaign)
     sides[1] = str(at(combats, 0), "second");
     sides[2] = NULL;
     ts_campaign(rig_ts, &c, NULL, sides);
-    json_object_foreach(vunits, name, vu) {
+    json_object_foreach(vunits, name, vu)
+    {
         char id[64];
         ts_unit(rig_ts, &c, name, str(vu, "side"), (int)rig_inum(vu, "quality"),
                 6, id);
@@ -269,9 +273,9 @@ START_TEST(test_tannenberg_campaign)
             json_object_set_new(gone, name,
                                 json_pack("{s:s, s:s}", "reason",
                                           json_string_value(v), "by", cids[d]));
-        json_object_foreach(get(ex, "units_after"), name, v)
-            if (fights_in(cv, name))
-                check_state(get(rig_report_unit(rep, name), "after"), v);
+        json_object_foreach(get(ex, "units_after"), name,
+                            v) if (fights_in(cv, name))
+            check_state(get(rig_report_unit(rep, name), "after"), v);
         check_persisted(&c, vunits, ids, get(ex, "units_after"), gone, d + 1);
     }
     /* Every combat reads back as it was answered, and replays */
@@ -309,7 +313,8 @@ START_TEST(test_blog_examples_oneoff)
     size_t k, i;
 
     ck_assert_int_gt(json_array_size(get(vec, "cases")), 0);
-    json_array_foreach(get(vec, "cases"), k, cv) {
+    json_array_foreach(get(vec, "cases"), k, cv)
+    {
         json_t *opts = get(cv, "options"), *rep, *back, *v;
         char *body = vector_body(get(cv, "units"), cv, opts, false), path[96];
         const char *key, *name;
@@ -323,7 +328,8 @@ START_TEST(test_blog_examples_oneoff)
         RIG_IS_TRUE(json_is_false(get(get(rep, "dice"), "verifiable")));
         RIG_IS_TRUE(json_is_null(get(get(rep, "dice"), "commitment")));
         RIG_IS_TRUE(json_is_null(get(get(rep, "dice"), "server_seed")));
-        json_array_foreach(get(rep, "rolls"), i, v) {
+        json_array_foreach(get(rep, "rolls"), i, v)
+        {
             RIG_EQ_STR(str(v, "source"), "entered");
             RIG_IS_TRUE(json_is_null(get(v, "rng")));
         }

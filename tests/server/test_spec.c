@@ -50,9 +50,8 @@ static int read_spec(spec_op *ops)
             continue;
         if (strncmp(line, "  /", 3) == 0 && line[len - 1] == ':') {
             snprintf(path, sizeof path, "%.*s", (int)(len - 3), line + 2);
-        } else if (strncmp(line, "    ", 4) == 0 && line[4] != ' ' &&
-                   path[0]) {
-            static const char *const methods[] = {"get", "post", "put",
+        } else if (strncmp(line, "    ", 4) == 0 && line[4] != ' ' && path[0]) {
+            static const char *const methods[] = {"get",   "post",   "put",
                                                   "patch", "delete", NULL};
             int i;
             for (i = 0; methods[i]; i++) {
@@ -147,8 +146,8 @@ START_TEST(test_every_spec_route_answers_over_http)
                                     has_body ? "{}" : NULL, &r),
                          0);
         code = json_string_value(json_object_get(r.json, "code"));
-        ck_assert_msg(r.status != 405 && !(code && strcmp(code,
-                                                          "no_such_route") == 0),
+        ck_assert_msg(r.status != 405 &&
+                          !(code && strcmp(code, "no_such_route") == 0),
                       "%s %s: the router does not answer it (%d %s)",
                       ops[i].method, path, r.status, r.body);
         http_resp_cleanup(&r);
