@@ -2,12 +2,14 @@
  * registry.c: the combat systems this build knows; see registry.h.
  */
 #include "registry.h"
+#include "edna.h"
 #include "scrud.h"
 
 #include <string.h>
 
 const registry_system *const registry_systems[] = {
     &scrud_system,
+    &edna_system,
 };
 const size_t registry_n_systems =
     sizeof registry_systems / sizeof registry_systems[0];

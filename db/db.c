@@ -104,6 +104,71 @@ static void close_conn(sqlite3 *conn)
     sqlite3_close(conn);
 }
 
+/* Steps a statement expected to finish without rows. */
+err_code db_step_done(sqlite3 *c, sqlite3_stmt *st, err_info *e,
+                      const char *what)
+{
+    if (sqlite3_step(st) != SQLITE_DONE)
+        return db_fail(c, e, what);
+    return ERR_OK;
+}
+
+/* Grows a malloc'd array of size elements by doubling. */
+static void *grow(void *p, size_t *cap, size_t size)
+{
+    size_t n = *cap ? *cap * 2 : 16;
+    void *q = realloc(p, n * size);
+
+    if (q != NULL)
+        *cap = n;
+    return q;
+}
+
+/*
+ * Steps st (prepared and bound) to the end, reading each row with read into
+ * a growing array of size-byte elements: *out (new) and *n.  On failure the
+ * array is released, with release (may be NULL) first, and *out is NULL.
+ * st is released in any case.
+ */
+err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
+                      db_row_reader read, void (*release)(void *, size_t),
+                      void **out, size_t *n, const char *what, err_info *e)
+{
+    char *v = NULL;
+    size_t cap = 0;
+    err_code rc = ERR_OK;
+    int step;
+
+    *out = NULL;
+    *n = 0;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            char *g = grow(v, &cap, size);
+            if (g == NULL) {
+                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+                break;
+            }
+            v = g;
+        }
+        memset(v + *n * size, 0, size);
+        read(st, v + *n * size);
+        (*n)++;
+    }
+    if (rc == ERR_OK && step != SQLITE_DONE)
+        rc = db_fail(c, e, what);
+    db_done(st);
+    if (rc != ERR_OK) {
+        if (release)
+            release(v, *n);
+        else
+            free(v);
+        v = NULL;
+        *n = 0;
+    }
+    *out = v;
+    return rc;
+}
+
 void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n)
 {
     const unsigned char *t = sqlite3_column_text(st, col);

@@ -22,6 +22,7 @@
 
 #include <sqlite3.h>
 
+#include "edna.h"
 #include "err.h"
 #include "scrud.h"
 
@@ -94,6 +95,23 @@ err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
 void db_done(sqlite3_stmt *st);
 err_code db_fail(sqlite3 *conn, err_info *e, const char *what);
 
+/* Steps st, expected to finish without rows; what names it in an error. */
+err_code db_step_done(sqlite3 *c, sqlite3_stmt *st, err_info *e,
+                      const char *what);
+
+/* Reads a row into the element at elem (zeroed beforehand). */
+typedef void (*db_row_reader)(sqlite3_stmt *st, void *elem);
+
+/*
+ * Steps st (prepared and bound) to the end, reading each row with read into
+ * a growing array of size-byte elements: *out (new) and *n.  On failure the
+ * array is released, with release (may be NULL) first, and *out is NULL.
+ * st is released (db_done) in any case.
+ */
+err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
+                      db_row_reader read, void (*release)(void *, size_t),
+                      void **out, size_t *n, const char *what, err_info *e);
+
 /* A copy of column col as text into buf (size n); "" for NULL. */
 void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n);
 
@@ -120,6 +138,8 @@ typedef struct db_campaign {
     char name[DB_NAME_MAX];
     char created_at[DB_TIME_MAX];
     scrud_options scrud; /* the campaign's default SCRUD options */
+    edna_options edna;   /* the campaign's EDNA test dice */
+    int edna_start;      /* EDNA of a new unit unless it says otherwise */
 } db_campaign;
 
 typedef struct db_side {
@@ -146,11 +166,16 @@ typedef struct db_unit {
     bool is_eliminated;
     char eliminated_reason[DB_REASON_MAX]; /* "" when not eliminated */
     char eliminated_by[DB_ID_MAX];         /* combat id, or "" */
+    bool has_scrud;                        /* the unit fights SCRUD combats */
     scrud_unit scrud; /* quality, penalties, faces; other fields unused */
+    bool has_edna;    /* the unit takes EDNA tests */
+    int edna;         /* current EDNA; 0 is ineffective */
+    int edna_start;   /* its starting EDNA */
 } db_unit;
 
 typedef struct db_event {
-    long long seq;
+    long long seq;      /* service-wide order: the feed's cursor */
+    long long unit_seq; /* place in the unit's history, from 1 */
     char unit_id[DB_ID_MAX];
     char campaign_id[DB_ID_MAX];
     char at[DB_TIME_MAX];
@@ -213,9 +238,18 @@ err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e);
 /* A unit of the campaign by id or, failing that, by name. */
 err_code db_unit_find(sqlite3 *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e);
-/* *out is new (free()); side_id NULL for all; eliminated -1 any, 0, 1. */
-err_code db_units_list(sqlite3 *c, const char *campaign_id, const char *side_id,
-                       int eliminated, db_unit **out, size_t *n, err_info *e);
+/* Filters of db_units_list: NULL or -1 for "any". */
+typedef struct db_unit_filter {
+    const char *side_id;
+    const char *system; /* "scrud" or "edna": units carrying it */
+    int eliminated;     /* 0 or 1 */
+    int ineffective;    /* 0 or 1: EDNA units at EDNA 0, or the others */
+} db_unit_filter;
+
+/* *out is new (free()), in creation order. */
+err_code db_units_list(sqlite3 *c, const char *campaign_id,
+                       const db_unit_filter *f, db_unit **out, size_t *n,
+                       err_info *e);
 err_code db_units_count(sqlite3 *c, const char *campaign_id, int *n,
                         err_info *e);
 
@@ -224,6 +258,23 @@ err_code db_event_insert(sqlite3 *c, const db_event *ev, err_info *e);
 /* *out is new: release with db_events_free. Oldest first. */
 err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
                         size_t *n, err_info *e);
+
+/* A page of history: one unit's (unit_id set) or a whole campaign's. */
+typedef struct db_event_query {
+    const char *campaign_id;
+    const char *unit_id; /* NULL: every unit of the campaign */
+    long long after;     /* cursor: events past this seq; 0 from the start */
+    bool is_newest_first;
+    int limit; /* rows at most */
+} db_event_query;
+
+/* *out is new: release with db_events_free. */
+err_code db_events_page(sqlite3 *c, const db_event_query *q, db_event **out,
+                        size_t *n, err_info *e);
+/* Rolls of one unit in one combat, in order; *out new (free()). */
+err_code db_rolls_of_unit(sqlite3 *c, const char *combat_id,
+                          const char *unit_id, db_roll **out, size_t *n,
+                          err_info *e);
 void db_events_free(db_event *evs, size_t n);
 
 /* Combats and their roll log. */

@@ -100,6 +100,22 @@ const char *const migrations_sql[] = {
     "  result TEXT"
     ");"
     "CREATE INDEX unit_events_by_unit ON unit_events (unit_id, seq);",
+
+    /* 2: EDNA (campaign defaults, each unit's value), the systems a unit
+     * carries, and each unit's history numbered from 1 for its readers. */
+    "ALTER TABLE campaigns ADD COLUMN edna_start INTEGER NOT NULL DEFAULT 8;"
+    "ALTER TABLE campaigns ADD COLUMN edna_dice INTEGER NOT NULL DEFAULT 2;"
+    "ALTER TABLE campaigns ADD COLUMN edna_faces INTEGER NOT NULL DEFAULT 6;"
+    "ALTER TABLE units ADD COLUMN has_scrud INTEGER NOT NULL DEFAULT 1;"
+    "ALTER TABLE units ADD COLUMN has_edna INTEGER NOT NULL DEFAULT 1;"
+    "ALTER TABLE units ADD COLUMN edna INTEGER NOT NULL DEFAULT 8;"
+    "ALTER TABLE units ADD COLUMN edna_start INTEGER NOT NULL DEFAULT 8;"
+    "ALTER TABLE unit_events ADD COLUMN unit_seq INTEGER;"
+    "UPDATE unit_events SET unit_seq = (SELECT count(*) FROM unit_events e "
+    "  WHERE e.unit_id = unit_events.unit_id AND e.seq <= unit_events.seq);"
+    "CREATE UNIQUE INDEX unit_events_by_unit_seq "
+    "  ON unit_events (unit_id, unit_seq);"
+    "CREATE INDEX unit_events_by_campaign ON unit_events (campaign_id, seq);",
 };
 
 const int migrations_count =

@@ -1,4 +1,17 @@
 /*
+ * store.c: SQL for campaigns, sides, tokens and units; declared in db.h.
+ * Prepared statements only; every statement is released (db_done) at the
+ * function's single exit.  (History, combats and rolls: log.c.)
+ */
+
+#include "db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
+
+/*
  * store.c: SQL for campaigns, sides, tokens, units, history, combats and
  * rolls; declared in db.h.  Prepared statements only; every statement is
  * released (db_done) at the function's single exit.
@@ -11,74 +24,6 @@
 
 #define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
-/* Steps a statement expected to finish without rows. */
-static err_code step_done(sqlite3 *c, sqlite3_stmt *st, err_info *e,
-                          const char *what)
-{
-    if (sqlite3_step(st) != SQLITE_DONE)
-        return db_fail(c, e, what);
-    return ERR_OK;
-}
-
-/* Grows a malloc'd array of size elements by doubling. */
-static void *grow(void *p, size_t *cap, size_t size)
-{
-    size_t n = *cap ? *cap * 2 : 16;
-    void *q = realloc(p, n * size);
-
-    if (q != NULL)
-        *cap = n;
-    return q;
-}
-
-/* Reads a row into the element at elem (zeroed beforehand). */
-typedef void (*row_reader)(sqlite3_stmt *st, void *elem);
-
-/*
- * Steps st (prepared and bound) to the end, reading each row with read into
- * a growing array of size-byte elements: *out (new) and *n.  On failure the
- * array is released, with release (may be NULL) first, and *out is NULL.
- * st is released in any case.
- */
-static err_code read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
-                          row_reader read, void (*release)(void *, size_t),
-                          void **out, size_t *n, const char *what, err_info *e)
-{
-    char *v = NULL;
-    size_t cap = 0;
-    err_code rc = ERR_OK;
-    int step;
-
-    *out = NULL;
-    *n = 0;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            char *g = grow(v, &cap, size);
-            if (g == NULL) {
-                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-                break;
-            }
-            v = g;
-        }
-        memset(v + *n * size, 0, size);
-        read(st, v + *n * size);
-        (*n)++;
-    }
-    if (rc == ERR_OK && step != SQLITE_DONE)
-        rc = db_fail(c, e, what);
-    db_done(st);
-    if (rc != ERR_OK) {
-        if (release)
-            release(v, *n);
-        else
-            free(v);
-        v = NULL;
-        *n = 0;
-    }
-    *out = v;
-    return rc;
-}
-
 err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
 {
     const scrud_options *o = &cmp->scrud;
@@ -90,8 +35,9 @@ err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
                          "scrud_cap_kind, scrud_cap, scrud_has_floor, "
                          "scrud_floor, scrud_extra_dice, scrud_attrition, "
                          "scrud_max_penalty, scrud_eliminate_below, "
-                         "scrud_defeats_per_elimination) "
-                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                         "scrud_defeats_per_elimination, edna_start, "
+                         "edna_dice, edna_faces) "
+                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
     TEXT(st, 1, cmp->id);
@@ -106,7 +52,10 @@ err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
     sqlite3_bind_int(st, 10, o->max_penalty_per_combat);
     sqlite3_bind_int(st, 11, o->eliminate_below);
     sqlite3_bind_int(st, 12, o->defeats_per_elimination);
-    rc = step_done(c, st, e, "insert campaign");
+    sqlite3_bind_int(st, 13, cmp->edna_start);
+    sqlite3_bind_int(st, 14, cmp->edna.dice);
+    sqlite3_bind_int(st, 15, cmp->edna.faces);
+    rc = db_step_done(c, st, e, "insert campaign");
 out:
     db_done(st);
     return rc;
@@ -125,7 +74,8 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
                          "scrud_cap, scrud_has_floor, scrud_floor, "
                          "scrud_extra_dice, scrud_attrition, "
                          "scrud_max_penalty, scrud_eliminate_below, "
-                         "scrud_defeats_per_elimination "
+                         "scrud_defeats_per_elimination, edna_start, "
+                         "edna_dice, edna_faces "
                          "FROM campaigns WHERE id = ?",
                          &st, e)))
         goto out;
@@ -158,6 +108,9 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
     out->scrud.max_penalty_per_combat = sqlite3_column_int(st, 9);
     out->scrud.eliminate_below = sqlite3_column_int(st, 10);
     out->scrud.defeats_per_elimination = sqlite3_column_int(st, 11);
+    out->edna_start = sqlite3_column_int(st, 12);
+    out->edna.dice = sqlite3_column_int(st, 13);
+    out->edna.faces = sqlite3_column_int(st, 14);
 out:
     db_done(st);
     return rc;
@@ -177,7 +130,7 @@ err_code db_side_insert(sqlite3 *c, const db_side *s, err_info *e)
     TEXT(st, 2, s->campaign_id);
     TEXT(st, 3, s->name);
     TEXT(st, 4, s->created_at);
-    rc = step_done(c, st, e, "insert side");
+    rc = db_step_done(c, st, e, "insert side");
 out:
     db_done(st);
     return rc;
@@ -211,8 +164,8 @@ err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
                          &st, e)))
         return rc;
     TEXT(st, 1, campaign_id);
-    rc = read_rows(c, st, sizeof **out, read_side_row, NULL, &rows, n,
-                   "list sides", e);
+    rc = db_read_rows(c, st, sizeof **out, read_side_row, NULL, &rows, n,
+                      "list sides", e);
     *out = rows;
     return rc;
 }
@@ -263,7 +216,7 @@ err_code db_token_insert(sqlite3 *c, const db_token *t, const char *hash_hex,
     TEXT(st, 4, t->is_umpire ? "umpire" : "player");
     TEXT(st, 5, hash_hex);
     TEXT(st, 6, created_at);
-    rc = step_done(c, st, e, "insert token");
+    rc = db_step_done(c, st, e, "insert token");
 out:
     db_done(st);
     return rc;
@@ -309,6 +262,10 @@ static void bind_unit_state(sqlite3_stmt *st, const db_unit *u)
     sqlite3_bind_int(st, 8, u->scrud.faces);
     sqlite3_bind_int(st, 9, u->scrud.defeat_penalty);
     sqlite3_bind_int(st, 10, u->scrud.fatigue_penalty);
+    sqlite3_bind_int(st, 13, u->has_scrud);
+    sqlite3_bind_int(st, 14, u->has_edna);
+    sqlite3_bind_int(st, 15, u->edna);
+    sqlite3_bind_int(st, 16, u->edna_start);
 }
 
 err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
@@ -320,8 +277,10 @@ err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
                          "INSERT INTO units (id, side_id, name, eliminated, "
                          "eliminated_reason, eliminated_by, scrud_quality, "
                          "scrud_faces, scrud_defeat_penalty, "
-                         "scrud_fatigue_penalty, campaign_id, created_at) "
-                         "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+                         "scrud_fatigue_penalty, campaign_id, created_at, "
+                         "has_scrud, has_edna, edna, edna_start) "
+                         "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
+                         "?13,?14,?15,?16)",
                          &st, e)))
         goto out;
     TEXT(st, 1, u->id);
@@ -330,7 +289,7 @@ err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
     bind_unit_state(st, u);
     TEXT(st, 11, u->campaign_id);
     TEXT(st, 12, u->created_at);
-    rc = step_done(c, st, e, "insert unit");
+    rc = db_step_done(c, st, e, "insert unit");
 out:
     db_done(st);
     return rc;
@@ -346,14 +305,16 @@ err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e)
                          "eliminated = ?4, eliminated_reason = ?5, "
                          "eliminated_by = ?6, scrud_quality = ?7, "
                          "scrud_faces = ?8, scrud_defeat_penalty = ?9, "
-                         "scrud_fatigue_penalty = ?10 WHERE id = ?1",
+                         "scrud_fatigue_penalty = ?10, has_scrud = ?13, "
+                         "has_edna = ?14, edna = ?15, edna_start = ?16 "
+                         "WHERE id = ?1",
                          &st, e)))
         goto out;
     TEXT(st, 1, u->id);
     TEXT(st, 2, u->side_id);
     TEXT(st, 3, u->name);
     bind_unit_state(st, u);
-    if ((rc = step_done(c, st, e, "update unit")) == ERR_OK &&
+    if ((rc = db_step_done(c, st, e, "update unit")) == ERR_OK &&
         sqlite3_changes(c) != 1)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no unit %s", u->id);
 out:
@@ -364,7 +325,8 @@ out:
 #define UNIT_COLUMNS                                                           \
     "u.id, u.campaign_id, u.side_id, s.name, u.name, u.created_at, "           \
     "u.eliminated, u.eliminated_reason, u.eliminated_by, u.scrud_quality, "    \
-    "u.scrud_faces, u.scrud_defeat_penalty, u.scrud_fatigue_penalty "          \
+    "u.scrud_faces, u.scrud_defeat_penalty, u.scrud_fatigue_penalty, "         \
+    "u.has_scrud, u.has_edna, u.edna, u.edna_start "                           \
     "FROM units u JOIN sides s ON s.id = u.side_id "
 
 static void read_unit(sqlite3_stmt *st, db_unit *u)
@@ -385,6 +347,10 @@ static void read_unit(sqlite3_stmt *st, db_unit *u)
     u->scrud.defeat_penalty = sqlite3_column_int(st, 11);
     u->scrud.fatigue_penalty = sqlite3_column_int(st, 12);
     u->scrud.is_eliminated = u->is_eliminated;
+    u->has_scrud = sqlite3_column_int(st, 13) != 0;
+    u->has_edna = sqlite3_column_int(st, 14) != 0;
+    u->edna = sqlite3_column_int(st, 15);
+    u->edna_start = sqlite3_column_int(st, 16);
 }
 
 err_code db_unit_find(sqlite3 *c, const char *campaign_id,
@@ -421,8 +387,9 @@ static void read_unit_row(sqlite3_stmt *st, void *elem)
     read_unit(st, elem);
 }
 
-err_code db_units_list(sqlite3 *c, const char *campaign_id, const char *side_id,
-                       int eliminated, db_unit **out, size_t *n, err_info *e)
+err_code db_units_list(sqlite3 *c, const char *campaign_id,
+                       const db_unit_filter *f, db_unit **out, size_t *n,
+                       err_info *e)
 {
     sqlite3_stmt *st = NULL;
     void *rows;
@@ -434,14 +401,19 @@ err_code db_units_list(sqlite3 *c, const char *campaign_id, const char *side_id,
                          "SELECT " UNIT_COLUMNS
                          "WHERE u.campaign_id = ?1 AND (?2 IS NULL OR "
                          "u.side_id = ?2) AND (?3 < 0 OR u.eliminated = ?3) "
+                         "AND (?4 IS NULL OR (?4 = 'scrud' AND u.has_scrud) "
+                         "OR (?4 = 'edna' AND u.has_edna)) "
+                         "AND (?5 < 0 OR (u.has_edna AND (u.edna = 0) = ?5)) "
                          "ORDER BY u.rowid",
                          &st, e)))
         return rc;
     TEXT(st, 1, campaign_id);
-    db_bind_text_or_null(st, 2, side_id);
-    sqlite3_bind_int(st, 3, eliminated);
-    rc = read_rows(c, st, sizeof **out, read_unit_row, NULL, &rows, n,
-                   "list units", e);
+    db_bind_text_or_null(st, 2, f ? f->side_id : NULL);
+    sqlite3_bind_int(st, 3, f ? f->eliminated : -1);
+    db_bind_text_or_null(st, 4, f ? f->system : NULL);
+    sqlite3_bind_int(st, 5, f ? f->ineffective : -1);
+    rc = db_read_rows(c, st, sizeof **out, read_unit_row, NULL, &rows, n,
+                      "list units", e);
     *out = rows;
     return rc;
 }
@@ -463,287 +435,5 @@ err_code db_units_count(sqlite3 *c, const char *campaign_id, int *n,
         rc = db_fail(c, e, "count units");
 out:
     db_done(st);
-    return rc;
-}
-
-err_code db_event_insert(sqlite3 *c, const db_event *ev, err_info *e)
-{
-    sqlite3_stmt *st = NULL;
-    err_code rc;
-
-    if ((rc = db_prepare(c,
-                         "INSERT INTO unit_events (unit_id, campaign_id, at, "
-                         "kind, combat_id, actor_token_id, note, before, "
-                         "after, result) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                         &st, e)))
-        goto out;
-    TEXT(st, 1, ev->unit_id);
-    TEXT(st, 2, ev->campaign_id);
-    TEXT(st, 3, ev->at);
-    TEXT(st, 4, ev->kind);
-    db_bind_text_or_null(st, 5, ev->combat_id);
-    db_bind_text_or_null(st, 6, ev->actor_token_id);
-    db_bind_text_or_null(st, 7, ev->note);
-    db_bind_text_or_null(st, 8, ev->before);
-    TEXT(st, 9, ev->after);
-    db_bind_text_or_null(st, 10, ev->result);
-    rc = step_done(c, st, e, "insert history event");
-out:
-    db_done(st);
-    return rc;
-}
-
-static void read_event_row(sqlite3_stmt *st, void *elem)
-{
-    db_event *ev = elem;
-
-    ev->seq = sqlite3_column_int64(st, 0);
-    db_column_copy(st, 1, ev->unit_id, sizeof ev->unit_id);
-    db_column_copy(st, 2, ev->campaign_id, sizeof ev->campaign_id);
-    db_column_copy(st, 3, ev->at, sizeof ev->at);
-    db_column_copy(st, 4, ev->kind, sizeof ev->kind);
-    db_column_copy(st, 5, ev->combat_id, sizeof ev->combat_id);
-    db_column_copy(st, 6, ev->actor_token_id, sizeof ev->actor_token_id);
-    ev->note = db_column_dup(st, 7);
-    ev->before = db_column_dup(st, 8);
-    ev->after = db_column_dup(st, 9);
-    ev->result = db_column_dup(st, 10);
-}
-
-static void release_events(void *v, size_t n)
-{
-    db_events_free(v, n);
-}
-
-err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
-                        size_t *n, err_info *e)
-{
-    sqlite3_stmt *st = NULL;
-    void *rows;
-    err_code rc;
-
-    *out = NULL;
-    *n = 0;
-    if ((rc = db_prepare(c,
-                         "SELECT seq, unit_id, campaign_id, at, kind, "
-                         "combat_id, actor_token_id, note, before, after, "
-                         "result FROM unit_events WHERE unit_id = ? "
-                         "ORDER BY seq",
-                         &st, e)))
-        return rc;
-    TEXT(st, 1, unit_id);
-    rc = read_rows(c, st, sizeof **out, read_event_row, release_events, &rows,
-                   n, "list history", e);
-    *out = rows;
-    return rc;
-}
-
-void db_events_free(db_event *evs, size_t n)
-{
-    size_t i;
-
-    for (i = 0; evs && i < n; i++) {
-        free(evs[i].note);
-        free(evs[i].before);
-        free(evs[i].after);
-        free(evs[i].result);
-    }
-    free(evs);
-}
-
-err_code db_combat_insert(sqlite3 *c, const db_combat *cb, const db_roll *rolls,
-                          size_t n_rolls, err_info *e)
-{
-    sqlite3_stmt *st = NULL;
-    err_code rc;
-    size_t i;
-
-    if ((rc = db_prepare(c,
-                         "INSERT INTO combats (id, campaign_id, system, "
-                         "created_at, note, dice_source, rng, commitment, "
-                         "server_seed, client_seed, actor_token_id, summary, "
-                         "report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                         &st, e)))
-        goto out;
-    TEXT(st, 1, cb->id);
-    db_bind_text_or_null(st, 2, cb->campaign_id);
-    TEXT(st, 3, cb->system);
-    TEXT(st, 4, cb->created_at);
-    db_bind_text_or_null(st, 5, cb->note);
-    TEXT(st, 6, cb->dice_source);
-    db_bind_text_or_null(st, 7, cb->rng);
-    db_bind_text_or_null(st, 8, cb->commitment);
-    db_bind_text_or_null(st, 9, cb->server_seed);
-    if (cb->client_seed)
-        TEXT(st, 10, cb->client_seed);
-    db_bind_text_or_null(st, 11, cb->actor_token_id);
-    TEXT(st, 12, cb->summary);
-    TEXT(st, 13, cb->report);
-    if ((rc = step_done(c, st, e, "insert combat")))
-        goto out;
-    db_done(st);
-    st = NULL;
-    if ((rc = db_prepare(c,
-                         "INSERT INTO rolls (combat_id, seq, side_name, "
-                         "unit_id, unit_name, reason, faces, natural, "
-                         "modified, source, rng) "
-                         "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                         &st, e)))
-        goto out;
-    for (i = 0; i < n_rolls; i++) {
-        const db_roll *r = &rolls[i];
-        sqlite3_reset(st);
-        TEXT(st, 1, cb->id);
-        sqlite3_bind_int(st, 2, r->seq);
-        db_bind_text_or_null(st, 3, r->side_name);
-        db_bind_text_or_null(st, 4, r->unit_id);
-        db_bind_text_or_null(st, 5, r->unit_name);
-        TEXT(st, 6, r->reason);
-        sqlite3_bind_int(st, 7, r->faces);
-        sqlite3_bind_int(st, 8, r->natural);
-        sqlite3_bind_int(st, 9, r->modified);
-        TEXT(st, 10, r->source);
-        db_bind_text_or_null(st, 11, r->rng);
-        if ((rc = step_done(c, st, e, "insert roll")))
-            goto out;
-    }
-out:
-    db_done(st);
-    return rc;
-}
-
-static void read_combat(sqlite3_stmt *st, db_combat *cb, bool has_docs)
-{
-    memset(cb, 0, sizeof *cb);
-    db_column_copy(st, 0, cb->id, sizeof cb->id);
-    db_column_copy(st, 1, cb->campaign_id, sizeof cb->campaign_id);
-    db_column_copy(st, 2, cb->system, sizeof cb->system);
-    db_column_copy(st, 3, cb->created_at, sizeof cb->created_at);
-    cb->note = db_column_dup(st, 4);
-    db_column_copy(st, 5, cb->dice_source, sizeof cb->dice_source);
-    db_column_copy(st, 6, cb->rng, sizeof cb->rng);
-    db_column_copy(st, 7, cb->commitment, sizeof cb->commitment);
-    db_column_copy(st, 8, cb->server_seed, sizeof cb->server_seed);
-    cb->client_seed = db_column_dup(st, 9);
-    db_column_copy(st, 10, cb->actor_token_id, sizeof cb->actor_token_id);
-    cb->summary = db_column_dup(st, 11);
-    if (has_docs)
-        cb->report = db_column_dup(st, 12);
-}
-
-#define COMBAT_COLUMNS                                                         \
-    "id, campaign_id, system, created_at, note, dice_source, rng, "            \
-    "commitment, server_seed, client_seed, actor_token_id, summary "
-
-err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out, err_info *e)
-{
-    sqlite3_stmt *st = NULL;
-    err_code rc;
-    int step;
-
-    memset(out, 0, sizeof *out);
-    if ((rc = db_prepare(
-             c, "SELECT " COMBAT_COLUMNS ", report FROM combats WHERE id = ?",
-             &st, e)))
-        goto out;
-    TEXT(st, 1, id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        read_combat(st, out, true);
-    else if (step == SQLITE_DONE)
-        rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s", id);
-    else
-        rc = db_fail(c, e, "read combat");
-out:
-    db_done(st);
-    return rc;
-}
-
-void db_combat_cleanup(db_combat *cb)
-{
-    if (cb == NULL)
-        return;
-    free(cb->note);
-    free(cb->client_seed);
-    free(cb->summary);
-    free(cb->report);
-    memset(cb, 0, sizeof *cb);
-}
-
-static void read_combat_row(sqlite3_stmt *st, void *elem)
-{
-    read_combat(st, elem, false);
-}
-
-static void release_combats(void *v, size_t n)
-{
-    db_combats_free(v, n);
-}
-
-err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
-                         size_t *n, err_info *e)
-{
-    sqlite3_stmt *st = NULL;
-    void *rows;
-    err_code rc;
-
-    *out = NULL;
-    *n = 0;
-    if ((rc = db_prepare(c,
-                         "SELECT " COMBAT_COLUMNS
-                         "FROM combats WHERE campaign_id = ? ORDER BY rowid",
-                         &st, e)))
-        return rc;
-    TEXT(st, 1, campaign_id);
-    rc = read_rows(c, st, sizeof **out, read_combat_row, release_combats, &rows,
-                   n, "list combats", e);
-    *out = rows;
-    return rc;
-}
-
-void db_combats_free(db_combat *cbs, size_t n)
-{
-    size_t i;
-
-    for (i = 0; cbs && i < n; i++)
-        db_combat_cleanup(&cbs[i]);
-    free(cbs);
-}
-
-static void read_roll_row(sqlite3_stmt *st, void *elem)
-{
-    db_roll *r = elem;
-
-    r->seq = sqlite3_column_int(st, 0);
-    db_column_copy(st, 1, r->side_name, sizeof r->side_name);
-    db_column_copy(st, 2, r->unit_id, sizeof r->unit_id);
-    db_column_copy(st, 3, r->unit_name, sizeof r->unit_name);
-    db_column_copy(st, 4, r->reason, sizeof r->reason);
-    r->faces = sqlite3_column_int(st, 5);
-    r->natural = sqlite3_column_int(st, 6);
-    r->modified = sqlite3_column_int(st, 7);
-    db_column_copy(st, 8, r->source, sizeof r->source);
-    db_column_copy(st, 9, r->rng, sizeof r->rng);
-}
-
-err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
-                       size_t *n, err_info *e)
-{
-    sqlite3_stmt *st = NULL;
-    void *rows;
-    err_code rc;
-
-    *out = NULL;
-    *n = 0;
-    if ((rc = db_prepare(c,
-                         "SELECT seq, side_name, unit_id, unit_name, reason, "
-                         "faces, natural, modified, source, rng FROM rolls "
-                         "WHERE combat_id = ? ORDER BY seq",
-                         &st, e)))
-        return rc;
-    TEXT(st, 1, combat_id);
-    rc = read_rows(c, st, sizeof **out, read_roll_row, NULL, &rows, n,
-                   "list rolls", e);
-    *out = rows;
     return rc;
 }

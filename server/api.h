@@ -21,6 +21,8 @@ void api_unit_get(http_request *r);
 void api_unit_patch(http_request *r);
 void api_unit_resupply(http_request *r);
 void api_unit_history(http_request *r);
+void api_unit_card(http_request *r);
+void api_campaign_history(http_request *r);
 
 void api_campaign_scrud(http_request *r);
 void api_campaign_combats_list(http_request *r);
@@ -29,6 +31,12 @@ void api_campaign_combat_replay(http_request *r);
 void api_oneoff_scrud(http_request *r);
 void api_oneoff_combat_get(http_request *r);
 void api_oneoff_combat_replay(http_request *r);
+void api_campaign_edna(http_request *r);
+void api_oneoff_edna(http_request *r);
+
+/* EDNA replay (api_edna.c), for the replay route of api_combats.c. */
+err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
+                         json_t *diffs, err_info *e);
 
 #define API_NOTE_MAX 500 /* bytes of a note */
 

@@ -72,6 +72,15 @@ void api_reply_err(http_request *r, err_code rc, const err_info *e)
     http_reply_problem(r, &fallback);
 }
 
+/* A campaign's options of every system (new reference). */
+static json_t *options_json(const db_campaign *cmp)
+{
+    return json_pack("{s:o, s:{s:i, s:i, s:i}}", "scrud",
+                     scrud_api_options_json(&cmp->scrud), "edna", "start",
+                     cmp->edna_start, "dice", cmp->edna.dice, "faces",
+                     cmp->edna.faces);
+}
+
 /* ---- service ---- */
 
 void api_health(http_request *r)
@@ -161,21 +170,22 @@ static void campaign_create_finish(http_request *r, err_code rc,
             json_pack("{s:s, s:s, s:s}", "id", cn->sides[i].id, "name",
                       cn->sides[i].name, "player_token", cn->player_token[i]));
     snprintf(r->location, sizeof r->location, "/v1/campaigns/%s", cn->cmp.id);
-    http_reply_json(
-        r, 201,
-        json_pack("{s:s, s:s, s:s, s:{s:o}, s:s, s:o}", "id", cn->cmp.id,
-                  "name", cn->cmp.name, "created_at", cn->cmp.created_at,
-                  "options", "scrud", scrud_api_options_json(&cn->cmp.scrud),
-                  "umpire_token", cn->umpire_token, "sides", sides));
+    http_reply_json(r, 201,
+                    json_pack("{s:s, s:s, s:s, s:o, s:s, s:o}", "id",
+                              cn->cmp.id, "name", cn->cmp.name, "created_at",
+                              cn->cmp.created_at, "options",
+                              options_json(&cn->cmp), "umpire_token",
+                              cn->umpire_token, "sides", sides));
 }
 
 void api_campaign_create(http_request *r)
 {
     static const char *const fields[] = {"name", "sides", "options", NULL};
     static const char *const side_fields[] = {"name", NULL};
-    static const char *const option_fields[] = {"scrud", NULL};
+    static const char *const option_fields[] = {"scrud", "edna", NULL};
+    static const char *const edna_fields[] = {"start", "dice", "faces", NULL};
     json_t *body = http_body_object(r), *sides = NULL, *opts = NULL,
-           *scrud = NULL;
+           *scrud = NULL, *edna = NULL;
     campaign_new *cn;
     const char *name = NULL;
     err_info e;
@@ -192,15 +202,26 @@ void api_campaign_create(http_request *r)
         goto fail;
     }
     scrud_options_default(&cn->cmp.scrud);
+    edna_options_default(&cn->cmp.edna);
+    cn->cmp.edna_start = 8;
     if (jv_object_only(body, "", fields, &e) ||
         jv_string(body, "", "name", true, 64, &name, &e) ||
         jv_array(body, "", "sides", true, 1, MAX_SIDES, &sides, &e) ||
         jv_object(body, "", "options", false, &opts, &e))
         goto fail;
-    if (opts && (jv_object_only(opts, "options", option_fields, &e) ||
-                 jv_object(opts, "options", "scrud", false, &scrud, &e) ||
-                 (scrud && scrud_api_options(scrud, "options.scrud",
-                                             &cn->cmp.scrud, &e))))
+    if (opts &&
+        (jv_object_only(opts, "options", option_fields, &e) ||
+         jv_object(opts, "options", "scrud", false, &scrud, &e) ||
+         (scrud &&
+          scrud_api_options(scrud, "options.scrud", &cn->cmp.scrud, &e)) ||
+         jv_object(opts, "options", "edna", false, &edna, &e) ||
+         (edna && (jv_object_only(edna, "options.edna", edna_fields, &e) ||
+                   jv_int(edna, "options.edna", "start", false, 1, EDNA_MAX,
+                          &cn->cmp.edna_start, &e) ||
+                   jv_int(edna, "options.edna", "dice", false, 1, EDNA_MAX_DICE,
+                          &cn->cmp.edna.dice, &e) ||
+                   jv_int(edna, "options.edna", "faces", false, RNG_FACES_MIN,
+                          RNG_FACES_MAX, &cn->cmp.edna.faces, &e)))))
         goto fail;
     db_new_id("cmp", cn->cmp.id);
     snprintf(cn->cmp.name, sizeof cn->cmp.name, "%s", name);
@@ -261,13 +282,13 @@ void api_campaign_get(http_request *r)
         json_array_append_new(js, json_pack("{s:s, s:s}", "id", sides[i].id,
                                             "name", sides[i].name));
     free(sides);
-    http_reply_json(
-        r, 200,
-        json_pack("{s:s, s:s, s:s, s:{s:o}, s:o, s:{s:s, s:o}}", "id", cmp.id,
-                  "name", cmp.name, "created_at", cmp.created_at, "options",
-                  "scrud", scrud_api_options_json(&cmp.scrud), "sides", js,
-                  "you", "role", r->token.is_umpire ? "umpire" : "player",
-                  "side_id", api_str_or_null(r->token.side_id)));
+    http_reply_json(r, 200,
+                    json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:s, s:o}}", "id",
+                              cmp.id, "name", cmp.name, "created_at",
+                              cmp.created_at, "options", options_json(&cmp),
+                              "sides", js, "you", "role",
+                              r->token.is_umpire ? "umpire" : "player",
+                              "side_id", api_str_or_null(r->token.side_id)));
 }
 
 void api_sides_list(http_request *r)

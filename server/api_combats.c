@@ -8,6 +8,7 @@
  * response goes out after that job's commit.
  */
 #include "api.h"
+#include "combat.h"
 #include "jsonv.h"
 #include "jsonw.h"
 #include "text.h"
@@ -20,17 +21,6 @@
 #include <string.h>
 
 #include <sodium.h>
-
-/* How a combat's dice are produced. */
-typedef struct combat_dice {
-    dice_kind kind;
-    uint8_t seed[RNG_SEED_LEN];
-    char seed_hex[2 * RNG_SEED_LEN + 1];
-    char commitment[65];
-    char client_seed[RNG_CLIENT_SEED_MAX + 1];
-    size_t client_seed_len;
-    bool has_client_seed;
-} combat_dice;
 
 typedef struct scrud_job {
     scrud_plan plan;
@@ -58,95 +48,6 @@ static void scrud_job_free(void *p)
     free(j->cb.report);
     sodium_memzero(j->dice.seed, sizeof j->dice.seed);
     free(j);
-}
-
-/* Parses "dice" and, for seeded dice, draws the server seed. */
-static err_code parse_dice(const json_t *body, combat_dice *d, err_info *e)
-{
-    static const char *const fields[] = {"source", "client_seed", NULL};
-    static const char *const sources[] = {"seeded", "entered", NULL};
-    json_t *obj = NULL;
-    const char *cs = NULL;
-    int source = 0;
-    err_code rc;
-
-    memset(d, 0, sizeof *d);
-    if ((rc = jv_object(body, "", "dice", false, &obj, e)))
-        return rc;
-    if (obj &&
-        ((rc = jv_object_only(obj, "dice", fields, e)) ||
-         (rc = jv_enum(obj, "dice", "source", false, sources, &source, e)) ||
-         (rc = jv_string(obj, "dice", "client_seed", false, RNG_CLIENT_SEED_MAX,
-                         &cs, e))))
-        return rc;
-    d->kind = source == 1 ? DICE_ENTERED : DICE_SEEDED;
-    if (cs && d->kind == DICE_ENTERED)
-        return err_set(e, ERR_INVALID, "dice.client_seed",
-                       "a client seed goes with seeded dice only");
-    if (cs) {
-        d->client_seed_len = strlen(cs);
-        memcpy(d->client_seed, cs, d->client_seed_len + 1);
-        d->has_client_seed = true;
-    }
-    if (d->kind == DICE_SEEDED) {
-        randombytes_buf(d->seed, sizeof d->seed);
-        rng_hex(d->seed, sizeof d->seed, d->seed_hex);
-        rng_commitment(d->seed, d->commitment);
-    }
-    return ERR_OK;
-}
-
-static void dice_write(jw *w, const db_combat *cb)
-{
-    jw_object(w);
-    jw_kstring(w, "source", cb->dice_source);
-    jw_kstring_or_null(w, "rng", cb->rng);
-    jw_kstring_or_null(w, "commitment", cb->commitment);
-    jw_kstring_or_null(w, "server_seed", cb->server_seed);
-    jw_kstring_or_null(w, "client_seed", cb->client_seed);
-    jw_kbool(w, "verifiable", strcmp(cb->dice_source, "seeded") == 0);
-    jw_object_end(w);
-}
-
-static void rolls_write(jw *w, const db_roll *rolls, size_t n)
-{
-    size_t i;
-
-    jw_array(w);
-    for (i = 0; i < n; i++) {
-        const db_roll *r = &rolls[i];
-        jw_object(w);
-        jw_kint(w, "seq", r->seq);
-        jw_kstring(w, "side", r->side_name);
-        jw_kstring(w, "unit", r->unit_name);
-        jw_kstring_or_null(w, "unit_id", r->unit_id);
-        jw_kstring(w, "reason", r->reason);
-        jw_kint(w, "faces", r->faces);
-        jw_kint(w, "natural", r->natural);
-        jw_kint(w, "modified", r->modified);
-        jw_kstring(w, "source", r->source);
-        jw_kstring_or_null(w, "rng", r->rng);
-        jw_object_end(w);
-    }
-    jw_array_end(w);
-}
-
-/* The report as served: the stored report text with its roll log spliced
- * in as the last member (new string, or NULL). */
-static char *report_with_rolls(const char *report, const db_roll *rolls,
-                               size_t n)
-{
-    size_t len = strlen(report);
-    jw w;
-
-    if (len < 2 || report[len - 1] != '}')
-        return NULL;
-    jw_init(&w);
-    jw_raw(&w, report, len - 1);
-    jw_raw(&w, ",\"rolls\":", 9);
-    rolls_write(&w, rolls, n);
-    jw_raw(&w, "}", 1);
-    return jw_take(&w, NULL);
 }
 
 /* The roll log of a resolved SCRUD combat as rows to store. */
@@ -240,7 +141,7 @@ static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
     jw_key(&w, "options");
     scrud_api_options_write(&w, &j->plan.in.options);
     jw_key(&w, "dice");
-    dice_write(&w, cb);
+    combat_dice_write(&w, cb);
     scrud_api_outcome_write(&w, &j->plan, res);
     jw_kstring(&w, "summary_markdown", md ? md : "");
     jw_object_end(&w);
@@ -273,7 +174,8 @@ static scrud_job *scrud_job_parse(http_request *r, bool is_campaign,
         goto fail;
     }
     scrud_options_default(&j->plan.in.options);
-    if (jv_object_only(body, "", fields, e) || parse_dice(body, &j->dice, e) ||
+    if (jv_object_only(body, "", fields, e) ||
+        combat_parse_dice(body, &j->dice, e) ||
         jv_object(body, "", "options", false, &opts, e) ||
         jv_string(body, "", "note", false, API_NOTE_MAX, &note, e) ||
         scrud_api_parse_sides(body, is_campaign, j->dice.kind == DICE_ENTERED,
@@ -310,8 +212,8 @@ static void combat_finish(http_request *r, err_code rc, const err_info *e)
                  j->campaign_id, j->cb.id);
     else
         snprintf(r->location, sizeof r->location, "/v1/combats/%s", j->cb.id);
-    http_reply_json_text(r, 201,
-                         report_with_rolls(j->cb.report, j->rolls, j->n_rolls));
+    http_reply_json_text(
+        r, 201, combat_report_with_rolls(j->cb.report, j->rolls, j->n_rolls));
 }
 
 static err_code oneoff_job(sqlite3 *c, void *arg, err_info *e)
@@ -462,7 +364,7 @@ static void reply_combat(http_request *r, const char *campaign_id)
         http_reply_problem(r, &e);
         return;
     }
-    report = report_with_rolls(cb.report, rolls, n);
+    report = combat_report_with_rolls(cb.report, rolls, n);
     if (report == NULL) {
         err_set(&e, ERR_INTERNAL, NULL, "the stored report of %s is malformed",
                 id);
@@ -513,21 +415,6 @@ void api_campaign_combats_list(http_request *r)
     http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
-/* Adds a difference, with printf formatting. */
-static void differ(json_t *diffs, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void differ(json_t *diffs, const char *fmt, ...)
-{
-    char line[256];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    json_array_append_new(diffs, json_string(line));
-}
-
 /* SCRUD replay: the combat as its report records it, and the logged
  * naturals, through core again. */
 static err_code scrud_replay(const db_combat *cb, const db_roll *rolls,
@@ -552,28 +439,31 @@ static err_code scrud_replay(const db_combat *cb, const db_roll *rolls,
         values[i] = rolls[i].natural;
     dice_init_values(&src, DICE_REPLAY, values, n);
     if (scrud_api_parse_input(stored, plan, NULL) != ERR_OK) {
-        differ(diffs, "the stored report does not describe a combat that "
+        combat_differ(diffs,
+                      "the stored report does not describe a combat that "
                       "can be resolved");
         goto out;
     }
     if (scrud_system.resolve(&plan->in, &src, &res, NULL) != ERR_OK ||
         dice_check_all_used(&src, NULL) != ERR_OK) {
-        differ(diffs, "the logged dice do not fit the combat (%zu dice)", n);
+        combat_differ(diffs, "the logged dice do not fit the combat (%zu dice)",
+                      n);
         goto out;
     }
     for (i = 0; i < src.n_log; i++) {
         if (src.log[i].faces != rolls[i].faces)
-            differ(diffs, "roll %zu: a d%d now, a d%d in the log", i + 1,
-                   src.log[i].faces, rolls[i].faces);
+            combat_differ(diffs, "roll %zu: a d%d now, a d%d in the log", i + 1,
+                          src.log[i].faces, rolls[i].faces);
         if (src.log[i].modified != rolls[i].modified)
-            differ(diffs, "roll %zu: modified %d now, %d in the log", i + 1,
-                   src.log[i].modified, rolls[i].modified);
+            combat_differ(diffs, "roll %zu: modified %d now, %d in the log",
+                          i + 1, src.log[i].modified, rolls[i].modified);
     }
     outcome = scrud_api_outcome_json(plan, &res);
     for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (!json_equal(json_object_get(outcome, parts[i]),
                         json_object_get(stored, parts[i])))
-            differ(diffs, "the %s differ from the stored report", parts[i]);
+            combat_differ(diffs, "the %s differ from the stored report",
+                          parts[i]);
 out:
     scrud_result_cleanup(&res);
     dice_cleanup(&src);
@@ -584,78 +474,6 @@ out:
     return rc;
 }
 
-/*
- * Re-derives every seeded die from the revealed seed and the client seed
- * (docs/dice.md), whatever the system: the log must be the stream.
- * Returns true when every natural matches; entered dice are not checked.
- */
-static bool check_seeded_dice(const db_combat *cb, const db_roll *rolls,
-                              size_t n, json_t *diffs)
-{
-    uint8_t seed[RNG_SEED_LEN];
-    char commitment[65];
-    rng_v1 rng;
-    size_t i;
-    bool is_ok = true;
-
-    if (rng_unhex(cb->server_seed, seed, sizeof seed) != 0) {
-        differ(diffs, "the stored server seed is malformed");
-        return false;
-    }
-    rng_commitment(seed, commitment);
-    if (strcmp(commitment, cb->commitment) != 0) {
-        differ(diffs, "the seed does not match its commitment");
-        is_ok = false;
-    }
-    rng_v1_init(&rng, seed, (const uint8_t *)cb->client_seed,
-                cb->client_seed ? strlen(cb->client_seed) : 0);
-    for (i = 0; i < n; i++) {
-        int natural;
-        if (rolls[i].faces < RNG_FACES_MIN || rolls[i].faces > RNG_FACES_MAX) {
-            differ(diffs, "roll %zu: a d%d cannot be rolled", i + 1,
-                   rolls[i].faces);
-            is_ok = false;
-            break;
-        }
-        natural = rng_v1_die(&rng, rolls[i].faces);
-        if (natural != rolls[i].natural) {
-            differ(diffs, "roll %zu: the seed gives %d, the log says %d", i + 1,
-                   natural, rolls[i].natural);
-            is_ok = false;
-        }
-    }
-    rng_v1_cleanup(&rng);
-    sodium_memzero(seed, sizeof seed);
-    return is_ok;
-}
-
-/* The report's "dice" must say what the combat's row says. */
-static void check_report_dice(const db_combat *cb, json_t *diffs)
-{
-    static const char *const keys[] = {"source", "rng", "commitment",
-                                       "server_seed", "client_seed"};
-    json_t *report = json_loads(cb->report, 0, NULL);
-    json_t *dice = json_object_get(report, "dice");
-    const char *row[5];
-    size_t i;
-
-    row[0] = cb->dice_source;
-    row[1] = cb->rng;
-    row[2] = cb->commitment;
-    row[3] = cb->server_seed;
-    row[4] = cb->client_seed;
-    for (i = 0; i < 5; i++) {
-        const char *in_report =
-            json_string_value(json_object_get(dice, keys[i]));
-        const char *in_row = row[i] && row[i][0] ? row[i] : NULL;
-        if ((in_report == NULL) != (in_row == NULL) ||
-            (in_report && strcmp(in_report, in_row) != 0))
-            differ(diffs, "the report's dice.%s differs from the log's",
-                   keys[i]);
-    }
-    json_decref(report);
-}
-
 /* One replay function per system, by name. */
 static const struct {
     const char *system;
@@ -663,6 +481,7 @@ static const struct {
                        json_t *diffs, err_info *e);
 } replayers[] = {
     {"scrud", scrud_replay},
+    {"edna", api_edna_replay},
 };
 
 static void replay(http_request *r, const char *campaign_id)
@@ -691,9 +510,9 @@ static void replay(http_request *r, const char *campaign_id)
         return;
     }
     diffs = json_array();
-    check_report_dice(&cb, diffs);
+    combat_check_report_dice(&cb, diffs);
     is_seeded = strcmp(cb.dice_source, "seeded") == 0;
-    is_seed_ok = is_seeded && check_seeded_dice(&cb, rolls, n, diffs);
+    is_seed_ok = is_seeded && combat_check_seeded_dice(&cb, rolls, n, diffs);
     for (i = 0; i < sizeof replayers / sizeof replayers[0]; i++)
         if (strcmp(replayers[i].system, cb.system) == 0)
             rc = replayers[i].replay(&cb, rolls, n, diffs, &e);

@@ -24,52 +24,94 @@ static json_t *scrud_state_json(const scrud_unit *u)
                      scrud_unit_modifier(u));
 }
 
+static json_t *edna_state_json(const db_unit *u)
+{
+    return json_pack("{s:i, s:i, s:b}", "edna", u->edna, "start", u->edna_start,
+                     "ineffective", u->edna == 0);
+}
+
+/* The systems' sections of a unit into j: "systems" and one object each. */
+static void add_systems(json_t *j, const db_unit *u)
+{
+    json_t *systems = json_array();
+
+    if (u->has_scrud) {
+        json_array_append_new(systems, json_string("scrud"));
+        json_object_set_new(j, "scrud", scrud_state_json(&u->scrud));
+    }
+    if (u->has_edna) {
+        json_array_append_new(systems, json_string("edna"));
+        json_object_set_new(j, "edna", edna_state_json(u));
+    }
+    json_object_set_new(j, "systems", systems);
+}
+
 json_t *api_unit_state_json(const db_unit *u)
 {
-    return json_pack("{s:s, s:s, s:b, s:o, s:o}", "name", u->name, "side_id",
-                     u->side_id, "eliminated", u->is_eliminated,
-                     "eliminated_reason", api_str_or_null(u->eliminated_reason),
-                     "scrud", scrud_state_json(&u->scrud));
+    json_t *j =
+        json_pack("{s:s, s:s, s:b, s:o}", "name", u->name, "side_id",
+                  u->side_id, "eliminated", u->is_eliminated,
+                  "eliminated_reason", api_str_or_null(u->eliminated_reason));
+
+    add_systems(j, u);
+    return j;
 }
 
 json_t *api_unit_json(const db_unit *u)
 {
-    return json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:b, s:o, s:o, s:o}", "id",
-                     u->id, "name", u->name, "side", "id", u->side_id, "name",
-                     u->side_name, "created_at", u->created_at, "eliminated",
-                     u->is_eliminated, "eliminated_reason",
-                     api_str_or_null(u->eliminated_reason), "eliminated_by",
-                     api_str_or_null(u->eliminated_by), "scrud",
-                     scrud_state_json(&u->scrud));
+    json_t *j = json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:b, s:o, s:o}", "id",
+                          u->id, "name", u->name, "side", "id", u->side_id,
+                          "name", u->side_name, "created_at", u->created_at,
+                          "eliminated", u->is_eliminated, "eliminated_reason",
+                          api_str_or_null(u->eliminated_reason),
+                          "eliminated_by", api_str_or_null(u->eliminated_by));
+
+    add_systems(j, u);
+    return j;
 }
 
 /* ---- units ---- */
+
+/* A boolean query filter: -1 absent, 0, 1; false with e set if bad. */
+static bool bool_filter(http_request *r, const char *key, int *out, err_info *e)
+{
+    const char *v = http_query(r, key);
+
+    *out = -1;
+    if (v == NULL)
+        return true;
+    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) {
+        *out = v[0] == 't';
+        return true;
+    }
+    err_set(e, ERR_INVALID, key, "the %s filter is true or false, not \"%s\"",
+            key, v);
+    return false;
+}
 
 void api_units_list(http_request *r)
 {
     db *d = http_db(r->srv);
     const char *side_q = http_query(r, "side");
-    const char *elim_q = http_query(r, "eliminated");
+    db_unit_filter f = {NULL, http_query(r, "system"), -1, -1};
     sqlite3 *c;
     db_side side;
     db_unit *units = NULL;
     size_t n = 0, i;
-    int elim = -1;
     json_t *items;
     err_info e;
 
     err_clear(&e);
-    if (elim_q != NULL) {
-        if (strcmp(elim_q, "true") == 0)
-            elim = 1;
-        else if (strcmp(elim_q, "false") == 0)
-            elim = 0;
-        else {
-            err_set(&e, ERR_INVALID, "eliminated",
-                    "the eliminated filter is true or false");
-            http_reply_problem(r, &e);
-            return;
-        }
+    if (!bool_filter(r, "eliminated", &f.eliminated, &e) ||
+        !bool_filter(r, "ineffective", &f.ineffective, &e)) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    if (f.system && strcmp(f.system, "scrud") && strcmp(f.system, "edna")) {
+        err_set(&e, ERR_INVALID, "system",
+                "the system filter is scrud or edna, not \"%s\"", f.system);
+        http_reply_problem(r, &e);
+        return;
     }
     c = db_read_acquire(d);
     if (side_q != NULL && db_side_find(c, r->params[0], side_q, &side, &e)) {
@@ -77,8 +119,8 @@ void api_units_list(http_request *r)
         http_reply_problem(r, &e);
         return;
     }
-    if (db_units_list(c, r->params[0], side_q ? side.id : NULL, elim, &units,
-                      &n, &e)) {
+    f.side_id = side_q ? side.id : NULL;
+    if (db_units_list(c, r->params[0], &f, &units, &n, &e)) {
         db_read_release(d, c);
         http_reply_problem(r, &e);
         return;
@@ -101,6 +143,7 @@ typedef struct unit_write {
     /* correction: which fields the body set */
     json_t *changes;          /* the PATCH body (a reference) */
     char token_id[DB_ID_MAX]; /* who made the change */
+    bool has_edna_start;      /* create: the body gave edna.start */
 } unit_write;
 
 static void unit_write_free(void *p)
@@ -156,6 +199,13 @@ static err_code unit_create_job(sqlite3 *c, void *arg, err_info *e)
         return err_set(e, rc, NULL, "cannot read sides");
     snprintf(uw->unit.side_id, DB_ID_MAX, "%s", side.id);
     snprintf(uw->unit.side_name, DB_NAME_MAX, "%s", side.name);
+    if (uw->unit.has_edna && !uw->has_edna_start) {
+        db_campaign cmp;
+        if ((rc = db_campaign_get(c, uw->unit.campaign_id, &cmp, e)))
+            return rc;
+        uw->unit.edna_start = cmp.edna_start;
+    }
+    uw->unit.edna = uw->unit.edna_start;
     if ((rc = db_units_count(c, uw->unit.campaign_id, &n, e)))
         return rc;
     if (n >= MAX_UNITS_PER_CAMPAIGN)
@@ -239,8 +289,10 @@ static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
 
 void api_unit_create(http_request *r)
 {
-    static const char *const fields[] = {"name", "side", "scrud", "note", NULL};
-    json_t *body = http_body_object(r), *scrud = NULL;
+    static const char *const fields[] = {"name", "side", "scrud",
+                                         "edna", "note", NULL};
+    static const char *const edna_fields[] = {"start", NULL};
+    json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL;
     const char *name = NULL, *side = NULL;
     unit_write *uw;
     err_info e;
@@ -258,11 +310,19 @@ void api_unit_create(http_request *r)
         jv_string(body, "", "side", true, 64, &side, &e) ||
         jv_object(body, "", "scrud", false, &scrud, &e) ||
         (scrud && parse_scrud_state(scrud, "scrud", &uw->unit.scrud, &e)) ||
+        jv_object(body, "", "edna", false, &edna, &e) ||
+        (edna && (jv_object_only(edna, "edna", edna_fields, &e) ||
+                  jv_int(edna, "edna", "start", false, 1, EDNA_MAX,
+                         &uw->unit.edna_start, &e))) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
         return;
     }
+    /* The systems named carry the unit; naming none, it carries all. */
+    uw->unit.has_scrud = scrud != NULL || edna == NULL;
+    uw->unit.has_edna = edna != NULL || scrud == NULL;
+    uw->has_edna_start = edna && json_object_get(edna, "start");
     db_new_id("unit", uw->unit.id);
     snprintf(uw->unit.campaign_id, DB_ID_MAX, "%s", r->params[0]);
     snprintf(uw->unit.name, DB_NAME_MAX, "%s", name);
@@ -305,6 +365,7 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
     unit_write *uw = arg;
     db_unit before, other;
     json_t *scrud = json_object_get(uw->changes, "scrud");
+    json_t *edna = json_object_get(uw->changes, "edna");
     const char *name = json_string_value(json_object_get(uw->changes, "name"));
     json_t *elim = json_object_get(uw->changes, "eliminated");
     err_code rc;
@@ -317,7 +378,16 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
                            "the campaign already has a unit \"%s\"", name);
         snprintf(uw->unit.name, DB_NAME_MAX, "%s", name);
     }
+    if (scrud && !before.has_scrud)
+        return err_set(e, ERR_RULE, "scrud", "the unit does not carry SCRUD");
+    if (edna && !before.has_edna)
+        return err_set(e, ERR_RULE, "edna", "the unit does not carry EDNA");
     if (scrud && (rc = parse_scrud_state(scrud, "scrud", &uw->unit.scrud, e)))
+        return rc;
+    if (edna && ((rc = jv_int(edna, "edna", "start", false, 1, EDNA_MAX,
+                              &uw->unit.edna_start, e)) ||
+                 (rc = jv_int(edna, "edna", "edna", false, 0, EDNA_MAX,
+                              &uw->unit.edna, e))))
         return rc;
     if (elim) {
         uw->unit.is_eliminated = json_is_true(elim);
@@ -335,9 +405,11 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
 
 void api_unit_patch(http_request *r)
 {
-    static const char *const fields[] = {"name", "eliminated", "scrud", "note",
-                                         NULL};
-    json_t *body = http_body_object(r), *scrud = NULL;
+    static const char *const fields[] = {"name", "eliminated", "scrud",
+                                         "edna", "note",       NULL};
+    static const char *const edna_fields[] = {"edna", "start", NULL};
+    json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL;
+    int probe_edna = 0;
     const char *name = NULL;
     bool elim = false;
     scrud_unit probe;
@@ -358,17 +430,23 @@ void api_unit_patch(http_request *r)
         jv_bool(body, "", "eliminated", false, &elim, &e) ||
         jv_object(body, "", "scrud", false, &scrud, &e) ||
         (scrud && parse_scrud_state(scrud, "scrud", &probe, &e)) ||
+        jv_object(body, "", "edna", false, &edna, &e) ||
+        (edna &&
+         (jv_object_only(edna, "edna", edna_fields, &e) ||
+          jv_int(edna, "edna", "start", false, 1, EDNA_MAX, &probe_edna, &e) ||
+          jv_int(edna, "edna", "edna", false, 0, EDNA_MAX, &probe_edna, &e))) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
         return;
     }
     if (!name && !json_object_get(body, "eliminated") &&
-        (!scrud || json_object_size(scrud) == 0)) {
+        (!scrud || json_object_size(scrud) == 0) &&
+        (!edna || json_object_size(edna) == 0)) {
         json_decref(body);
         err_set(&e, ERR_MISSING, NULL,
                 "a correction changes at least one of name, eliminated, "
-                "scrud");
+                "scrud, edna");
         http_reply_problem(r, &e);
         return;
     }
@@ -386,6 +464,10 @@ static err_code unit_resupply_job(sqlite3 *c, void *arg, err_info *e)
 
     if ((rc = load_unit(c, uw, &before, e)))
         return rc;
+    if (!before.has_scrud)
+        return err_set(e, ERR_RULE, NULL,
+                       "the unit %s does not carry SCRUD: it has no fatigue",
+                       before.name);
     if (before.is_eliminated)
         return err_set(e, ERR_RULE, NULL,
                        "the unit %s is eliminated and cannot be resupplied",
@@ -429,41 +511,201 @@ static json_t *parse_doc(const char *s)
     return j ? j : json_null();
 }
 
+#define HISTORY_LIMIT_DEFAULT 50
+#define HISTORY_LIMIT_MAX     200
+
+/* One history event as served, with the dice the unit rolled in it. */
+static json_t *event_json(sqlite3 *c, const db_event *ev, bool is_feed,
+                          err_info *e)
+{
+    json_t *actor = ev->actor_token_id[0]
+                        ? json_pack("{s:s, s:s}", "role", "umpire", "token_id",
+                                    ev->actor_token_id)
+                        : json_null();
+    json_t *j = json_pack(
+        "{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
+        (json_int_t)(is_feed ? ev->seq : ev->unit_seq), "at", ev->at, "kind",
+        ev->kind, "combat_id", api_str_or_null(ev->combat_id), "actor", actor,
+        "note", api_str_or_null(ev->note), "before", parse_doc(ev->before),
+        "after", parse_doc(ev->after), "result", parse_doc(ev->result));
+
+    if (is_feed) {
+        json_object_set_new(j, "unit_id", json_string(ev->unit_id));
+        json_object_set_new(j, "unit_seq", json_integer(ev->unit_seq));
+    }
+    if (ev->combat_id[0]) {
+        db_roll *rolls = NULL;
+        size_t n = 0, i;
+        json_t *a = json_array();
+        if (db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &rolls, &n, e)) {
+            json_decref(a);
+            json_decref(j);
+            return NULL;
+        }
+        for (i = 0; i < n; i++)
+            json_array_append_new(
+                a,
+                json_pack("{s:i, s:s, s:i, s:i, s:i, s:s}", "seq", rolls[i].seq,
+                          "reason", rolls[i].reason, "faces", rolls[i].faces,
+                          "natural", rolls[i].natural, "modified",
+                          rolls[i].modified, "source", rolls[i].source));
+        free(rolls);
+        json_object_set_new(j, "rolls", a);
+    }
+    return j;
+}
+
+/* The cursor is the service-wide seq of the last event of the previous
+ * page, in decimal: opaque to clients, stable whatever is written next. */
+static bool read_page_query(http_request *r, db_event_query *q, err_info *e)
+{
+    const char *order = http_query(r, "order");
+    const char *limit = http_query(r, "limit");
+    const char *cursor = http_query(r, "cursor");
+    char *end;
+    long v;
+
+    q->is_newest_first = false;
+    q->limit = HISTORY_LIMIT_DEFAULT;
+    q->after = 0;
+    if (order && strcmp(order, "oldest") && strcmp(order, "newest")) {
+        err_set(e, ERR_INVALID, "order",
+                "order is oldest or newest, not \"%s\"", order);
+        return false;
+    }
+    q->is_newest_first = order && strcmp(order, "newest") == 0;
+    if (limit) {
+        v = strtol(limit, &end, 10);
+        if (*limit == '\0' || *end || v < 1 || v > HISTORY_LIMIT_MAX) {
+            err_set(e, ERR_RANGE, "limit", "limit is 1 to %d, not \"%s\"",
+                    HISTORY_LIMIT_MAX, limit);
+            return false;
+        }
+        q->limit = (int)v;
+    }
+    if (cursor) {
+        long long c = strtoll(cursor, &end, 10);
+        if (*cursor == '\0' || *end || c < 1) {
+            err_set(e, ERR_INVALID, "cursor",
+                    "the cursor is not one this service gave");
+            return false;
+        }
+        q->after = c;
+    }
+    return true;
+}
+
+/* Replies one page of q, with the cursor of the next. */
+static void reply_page(http_request *r, sqlite3 *c, db_event_query *q,
+                       json_t *page, bool is_feed)
+{
+    db *d = http_db(r->srv);
+    db_event *evs = NULL;
+    size_t n = 0, i;
+    json_t *items;
+    err_info e;
+    char next[24];
+
+    err_clear(&e);
+    /* One row more than the page tells whether another page follows. */
+    q->limit++;
+    if (db_events_page(c, q, &evs, &n, &e)) {
+        db_read_release(d, c);
+        json_decref(page);
+        http_reply_problem(r, &e);
+        return;
+    }
+    items = json_array();
+    for (i = 0; i < n && i < (size_t)q->limit - 1; i++) {
+        json_t *j = event_json(c, &evs[i], is_feed, &e);
+        if (j == NULL) {
+            db_read_release(d, c);
+            db_events_free(evs, n);
+            json_decref(items);
+            json_decref(page);
+            http_reply_problem(r, &e);
+            return;
+        }
+        json_array_append_new(items, j);
+    }
+    db_read_release(d, c);
+    json_object_set_new(page, "order",
+                        json_string(q->is_newest_first ? "newest" : "oldest"));
+    json_object_set_new(page, "items", items);
+    if (n == (size_t)q->limit) {
+        snprintf(next, sizeof next, "%lld", evs[n - 2].seq);
+        json_object_set_new(page, "next_cursor", json_string(next));
+    } else {
+        json_object_set_new(page, "next_cursor", json_null());
+    }
+    db_events_free(evs, n);
+    http_reply_json(r, 200, page);
+}
+
 void api_unit_history(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
-    db_event *evs = NULL;
-    size_t n = 0, i;
+    db_event_query q = {r->params[0], NULL, 0, false, 0};
+    sqlite3 *c;
     db_unit u;
-    json_t *items;
     err_info e;
 
     err_clear(&e);
-    if (db_unit_find(c, r->params[0], r->params[1], &u, &e) ||
-        db_events_list(c, u.id, &evs, &n, &e)) {
+    if (!read_page_query(r, &q, &e)) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    c = db_read_acquire(d);
+    if (db_unit_find(c, r->params[0], r->params[1], &u, &e)) {
         db_read_release(d, c);
         http_reply_problem(r, &e);
         return;
     }
-    db_read_release(d, c);
-    items = json_array();
-    for (i = 0; i < n; i++) {
-        const db_event *ev = &evs[i];
-        json_t *actor = ev->actor_token_id[0]
-                            ? json_pack("{s:s, s:s}", "role", "umpire",
-                                        "token_id", ev->actor_token_id)
-                            : json_null();
-        json_array_append_new(
-            items,
-            json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
-                      (json_int_t)(i + 1), "at", ev->at, "kind", ev->kind,
-                      "combat_id", api_str_or_null(ev->combat_id), "actor",
-                      actor, "note", api_str_or_null(ev->note), "before",
-                      parse_doc(ev->before), "after", parse_doc(ev->after),
-                      "result", parse_doc(ev->result)));
+    q.unit_id = u.id;
+    reply_page(r, c, &q, json_pack("{s:s}", "unit_id", u.id), false);
+}
+
+void api_campaign_history(http_request *r)
+{
+    db_event_query q = {r->params[0], NULL, 0, false, 0};
+    err_info e;
+
+    err_clear(&e);
+    if (!read_page_query(r, &q, &e)) {
+        http_reply_problem(r, &e);
+        return;
     }
+    reply_page(r, db_read_acquire(http_db(r->srv)), &q,
+               json_pack("{s:s}", "campaign_id", r->params[0]), true);
+}
+
+void api_unit_card(http_request *r)
+{
+    db *d = http_db(r->srv);
+    db_event_query q = {r->params[0], NULL, 0, true, 1};
+    sqlite3 *c = db_read_acquire(d);
+    db_event *evs = NULL;
+    size_t n = 0;
+    db_unit u;
+    json_t *card, *last = json_null();
+    err_info e;
+
+    err_clear(&e);
+    if (db_unit_find(c, r->params[0], r->params[1], &u, &e) ||
+        (q.unit_id = u.id, db_events_page(c, &q, &evs, &n, &e)) ||
+        (n > 0 && (last = event_json(c, &evs[0], false, &e)) == NULL)) {
+        db_read_release(d, c);
+        db_events_free(evs, n);
+        http_reply_problem(r, &e);
+        return;
+    }
+    db_read_release(d, c);
+    card = api_unit_json(&u);
+    json_object_set_new(card, "ineffective",
+                        json_boolean(u.has_edna && u.edna == 0));
+    json_object_set_new(card, "n_events",
+                        json_integer(n > 0 ? evs[0].unit_seq : 0));
+    json_object_set_new(card, "last_event", last);
     db_events_free(evs, n);
-    http_reply_json(r, 200,
-                    json_pack("{s:s, s:o}", "unit_id", u.id, "items", items));
+    http_reply_json(r, 200, card);
 }

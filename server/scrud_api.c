@@ -308,6 +308,9 @@ err_code scrud_api_bind_units(sqlite3 *c, const char *campaign_id,
                                plan->unit_ref[s][i]);
             if (rc != ERR_OK)
                 return err_set(e, rc, NULL, "cannot read units");
+            if (!u.has_scrud)
+                return err_set(e, ERR_RULE, f,
+                               "the unit %s does not carry SCRUD", u.name);
             if (strcmp(u.side_id, side.id) != 0)
                 return err_set(e, ERR_INVALID, f,
                                "the unit %s belongs to the side \"%s\", not "

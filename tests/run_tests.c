@@ -20,6 +20,7 @@ int main(void)
     srunner_add_suite(sr, suite_dice());
     srunner_add_suite(sr, suite_scrud());
     srunner_add_suite(sr, suite_scrud_examples());
+    srunner_add_suite(sr, suite_edna());
     srunner_add_suite(sr, suite_db());
     srunner_add_suite(sr, suite_store());
     srunner_add_suite(sr, suite_http());

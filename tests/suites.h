@@ -16,6 +16,7 @@ Suite *suite_rng(void);
 Suite *suite_dice(void);
 Suite *suite_scrud(void);
 Suite *suite_scrud_examples(void);
+Suite *suite_edna(void);
 Suite *suite_db(void);
 Suite *suite_store(void);
 Suite *suite_http(void);

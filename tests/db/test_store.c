@@ -385,7 +385,9 @@ START_TEST(test_units_list)
         for (elim = -1; elim <= 1; elim++) {
             const char *side_id = side < 0 ? NULL : sides[side].id;
             ck_assert_int_eq(
-                db_units_list(r, c.id, side_id, elim, &list, &n, NULL), ERR_OK);
+                db_units_list(r, c.id,
+                              &(db_unit_filter){side_id, NULL, elim, -1}, &list,
+                              &n, NULL), ERR_OK);
             for (i = 0, k = 0, want = 0; i < N_UNIT_SPECS; i++) {
                 if ((side >= 0 && unit_specs[i].side != side) ||
                     (elim >= 0 && unit_specs[i].is_eliminated != (elim == 1)))

@@ -1,0 +1,352 @@
+/*
+ * log.c: the record of what happened: unit history events, combats and
+ * their roll log, in SQL; declared in db.h.  Prepared statements only;
+ * every statement is released (db_done) at its function's single exit.
+ */
+#include "db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
+
+err_code db_event_insert(sqlite3 *c, const db_event *ev, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "INSERT INTO unit_events (unit_id, campaign_id, at, "
+                         "kind, combat_id, actor_token_id, note, before, "
+                         "after, result, unit_seq) VALUES (?1,?2,?3,?4,?5,?6,"
+                         "?7,?8,?9,?10,(SELECT coalesce(max(unit_seq), 0) + 1 "
+                         "FROM unit_events WHERE unit_id = ?1))",
+                         &st, e)))
+        goto out;
+    TEXT(st, 1, ev->unit_id);
+    TEXT(st, 2, ev->campaign_id);
+    TEXT(st, 3, ev->at);
+    TEXT(st, 4, ev->kind);
+    db_bind_text_or_null(st, 5, ev->combat_id);
+    db_bind_text_or_null(st, 6, ev->actor_token_id);
+    db_bind_text_or_null(st, 7, ev->note);
+    db_bind_text_or_null(st, 8, ev->before);
+    TEXT(st, 9, ev->after);
+    db_bind_text_or_null(st, 10, ev->result);
+    rc = db_step_done(c, st, e, "insert history event");
+out:
+    db_done(st);
+    return rc;
+}
+
+#define EVENT_COLUMNS                                                          \
+    "seq, unit_id, campaign_id, at, kind, combat_id, actor_token_id, note, "   \
+    "before, after, result, unit_seq "
+
+static void read_event_row(sqlite3_stmt *st, void *elem)
+{
+    db_event *ev = elem;
+
+    ev->seq = sqlite3_column_int64(st, 0);
+    db_column_copy(st, 1, ev->unit_id, sizeof ev->unit_id);
+    db_column_copy(st, 2, ev->campaign_id, sizeof ev->campaign_id);
+    db_column_copy(st, 3, ev->at, sizeof ev->at);
+    db_column_copy(st, 4, ev->kind, sizeof ev->kind);
+    db_column_copy(st, 5, ev->combat_id, sizeof ev->combat_id);
+    db_column_copy(st, 6, ev->actor_token_id, sizeof ev->actor_token_id);
+    ev->note = db_column_dup(st, 7);
+    ev->before = db_column_dup(st, 8);
+    ev->after = db_column_dup(st, 9);
+    ev->result = db_column_dup(st, 10);
+    ev->unit_seq = sqlite3_column_int64(st, 11);
+}
+
+static void release_events(void *v, size_t n)
+{
+    db_events_free(v, n);
+}
+
+err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
+                        size_t *n, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c,
+                         "SELECT " EVENT_COLUMNS
+                         "FROM unit_events WHERE unit_id = ? ORDER BY seq",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, unit_id);
+    rc = db_read_rows(c, st, sizeof **out, read_event_row, release_events,
+                      &rows, n, "list history", e);
+    *out = rows;
+    return rc;
+}
+
+void db_events_free(db_event *evs, size_t n)
+{
+    size_t i;
+
+    for (i = 0; evs && i < n; i++) {
+        free(evs[i].note);
+        free(evs[i].before);
+        free(evs[i].after);
+        free(evs[i].result);
+    }
+    free(evs);
+}
+
+err_code db_combat_insert(sqlite3 *c, const db_combat *cb, const db_roll *rolls,
+                          size_t n_rolls, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    size_t i;
+
+    if ((rc = db_prepare(c,
+                         "INSERT INTO combats (id, campaign_id, system, "
+                         "created_at, note, dice_source, rng, commitment, "
+                         "server_seed, client_seed, actor_token_id, summary, "
+                         "report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         &st, e)))
+        goto out;
+    TEXT(st, 1, cb->id);
+    db_bind_text_or_null(st, 2, cb->campaign_id);
+    TEXT(st, 3, cb->system);
+    TEXT(st, 4, cb->created_at);
+    db_bind_text_or_null(st, 5, cb->note);
+    TEXT(st, 6, cb->dice_source);
+    db_bind_text_or_null(st, 7, cb->rng);
+    db_bind_text_or_null(st, 8, cb->commitment);
+    db_bind_text_or_null(st, 9, cb->server_seed);
+    if (cb->client_seed)
+        TEXT(st, 10, cb->client_seed);
+    db_bind_text_or_null(st, 11, cb->actor_token_id);
+    TEXT(st, 12, cb->summary);
+    TEXT(st, 13, cb->report);
+    if ((rc = db_step_done(c, st, e, "insert combat")))
+        goto out;
+    db_done(st);
+    st = NULL;
+    if ((rc = db_prepare(c,
+                         "INSERT INTO rolls (combat_id, seq, side_name, "
+                         "unit_id, unit_name, reason, faces, natural, "
+                         "modified, source, rng) "
+                         "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                         &st, e)))
+        goto out;
+    for (i = 0; i < n_rolls; i++) {
+        const db_roll *r = &rolls[i];
+        sqlite3_reset(st);
+        TEXT(st, 1, cb->id);
+        sqlite3_bind_int(st, 2, r->seq);
+        db_bind_text_or_null(st, 3, r->side_name);
+        db_bind_text_or_null(st, 4, r->unit_id);
+        db_bind_text_or_null(st, 5, r->unit_name);
+        TEXT(st, 6, r->reason);
+        sqlite3_bind_int(st, 7, r->faces);
+        sqlite3_bind_int(st, 8, r->natural);
+        sqlite3_bind_int(st, 9, r->modified);
+        TEXT(st, 10, r->source);
+        db_bind_text_or_null(st, 11, r->rng);
+        if ((rc = db_step_done(c, st, e, "insert roll")))
+            goto out;
+    }
+out:
+    db_done(st);
+    return rc;
+}
+
+static void read_combat(sqlite3_stmt *st, db_combat *cb, bool has_docs)
+{
+    memset(cb, 0, sizeof *cb);
+    db_column_copy(st, 0, cb->id, sizeof cb->id);
+    db_column_copy(st, 1, cb->campaign_id, sizeof cb->campaign_id);
+    db_column_copy(st, 2, cb->system, sizeof cb->system);
+    db_column_copy(st, 3, cb->created_at, sizeof cb->created_at);
+    cb->note = db_column_dup(st, 4);
+    db_column_copy(st, 5, cb->dice_source, sizeof cb->dice_source);
+    db_column_copy(st, 6, cb->rng, sizeof cb->rng);
+    db_column_copy(st, 7, cb->commitment, sizeof cb->commitment);
+    db_column_copy(st, 8, cb->server_seed, sizeof cb->server_seed);
+    cb->client_seed = db_column_dup(st, 9);
+    db_column_copy(st, 10, cb->actor_token_id, sizeof cb->actor_token_id);
+    cb->summary = db_column_dup(st, 11);
+    if (has_docs)
+        cb->report = db_column_dup(st, 12);
+}
+
+#define COMBAT_COLUMNS                                                         \
+    "id, campaign_id, system, created_at, note, dice_source, rng, "            \
+    "commitment, server_seed, client_seed, actor_token_id, summary "
+
+err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    memset(out, 0, sizeof *out);
+    if ((rc = db_prepare(
+             c, "SELECT " COMBAT_COLUMNS ", report FROM combats WHERE id = ?",
+             &st, e)))
+        goto out;
+    TEXT(st, 1, id);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        read_combat(st, out, true);
+    else if (step == SQLITE_DONE)
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s", id);
+    else
+        rc = db_fail(c, e, "read combat");
+out:
+    db_done(st);
+    return rc;
+}
+
+void db_combat_cleanup(db_combat *cb)
+{
+    if (cb == NULL)
+        return;
+    free(cb->note);
+    free(cb->client_seed);
+    free(cb->summary);
+    free(cb->report);
+    memset(cb, 0, sizeof *cb);
+}
+
+static void read_combat_row(sqlite3_stmt *st, void *elem)
+{
+    read_combat(st, elem, false);
+}
+
+static void release_combats(void *v, size_t n)
+{
+    db_combats_free(v, n);
+}
+
+err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
+                         size_t *n, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c,
+                         "SELECT " COMBAT_COLUMNS
+                         "FROM combats WHERE campaign_id = ? ORDER BY rowid",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, campaign_id);
+    rc = db_read_rows(c, st, sizeof **out, read_combat_row, release_combats,
+                      &rows, n, "list combats", e);
+    *out = rows;
+    return rc;
+}
+
+void db_combats_free(db_combat *cbs, size_t n)
+{
+    size_t i;
+
+    for (i = 0; cbs && i < n; i++)
+        db_combat_cleanup(&cbs[i]);
+    free(cbs);
+}
+
+static void read_roll_row(sqlite3_stmt *st, void *elem)
+{
+    db_roll *r = elem;
+
+    r->seq = sqlite3_column_int(st, 0);
+    db_column_copy(st, 1, r->side_name, sizeof r->side_name);
+    db_column_copy(st, 2, r->unit_id, sizeof r->unit_id);
+    db_column_copy(st, 3, r->unit_name, sizeof r->unit_name);
+    db_column_copy(st, 4, r->reason, sizeof r->reason);
+    r->faces = sqlite3_column_int(st, 5);
+    r->natural = sqlite3_column_int(st, 6);
+    r->modified = sqlite3_column_int(st, 7);
+    db_column_copy(st, 8, r->source, sizeof r->source);
+    db_column_copy(st, 9, r->rng, sizeof r->rng);
+}
+
+err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
+                       size_t *n, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c,
+                         "SELECT seq, side_name, unit_id, unit_name, reason, "
+                         "faces, natural, modified, source, rng FROM rolls "
+                         "WHERE combat_id = ? ORDER BY seq",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, combat_id);
+    rc = db_read_rows(c, st, sizeof **out, read_roll_row, NULL, &rows, n,
+                      "list rolls", e);
+    *out = rows;
+    return rc;
+}
+
+err_code db_events_page(sqlite3 *c, const db_event_query *q, db_event **out,
+                        size_t *n, err_info *e)
+{
+    /* Keyset pagination on seq, which only grows: a page never skips or
+     * repeats an event, whatever is written between two pages. */
+    static const char *const sql[2] = {
+        "SELECT " EVENT_COLUMNS "FROM unit_events WHERE campaign_id = ?1 "
+        "AND (?2 IS NULL OR unit_id = ?2) AND (?3 = 0 OR seq > ?3) "
+        "ORDER BY seq LIMIT ?4",
+        "SELECT " EVENT_COLUMNS "FROM unit_events WHERE campaign_id = ?1 "
+        "AND (?2 IS NULL OR unit_id = ?2) AND (?3 = 0 OR seq < ?3) "
+        "ORDER BY seq DESC LIMIT ?4"};
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c, sql[q->is_newest_first], &st, e)))
+        return rc;
+    TEXT(st, 1, q->campaign_id);
+    db_bind_text_or_null(st, 2, q->unit_id);
+    sqlite3_bind_int64(st, 3, q->after);
+    sqlite3_bind_int(st, 4, q->limit);
+    rc = db_read_rows(c, st, sizeof **out, read_event_row, release_events,
+                      &rows, n, "read history", e);
+    *out = rows;
+    return rc;
+}
+
+err_code db_rolls_of_unit(sqlite3 *c, const char *combat_id,
+                          const char *unit_id, db_roll **out, size_t *n,
+                          err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c,
+                         "SELECT seq, side_name, unit_id, unit_name, reason, "
+                         "faces, natural, modified, source, rng FROM rolls "
+                         "WHERE combat_id = ? AND unit_id = ? ORDER BY seq",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, combat_id);
+    TEXT(st, 2, unit_id);
+    rc = db_read_rows(c, st, sizeof **out, read_roll_row, NULL, &rows, n,
+                      "read rolls", e);
+    *out = rows;
+    return rc;
+}

@@ -1,0 +1,611 @@
+/*
+ * api_edna.c: EDNA tests (docs/rules/edna.md) as combats: in a campaign
+ * against its units' stored EDNA, or one-off with units given inline; the
+ * report, and replay.  A volley tests several units in one request, all or
+ * nothing: the new EDNA of every unit, the combat and its roll log land in
+ * one job of the database writer.
+ */
+#include "api.h"
+#include "combat.h"
+#include "edna.h"
+#include "jsonv.h"
+#include "jsonw.h"
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct edna_job {
+    edna_input in;
+    edna_unit units[EDNA_MAX_UNITS];
+    char unit_ref[EDNA_MAX_UNITS][DB_NAME_MAX]; /* campaign: as asked */
+    char unit_name[EDNA_MAX_UNITS][DB_NAME_MAX];
+    char unit_id[EDNA_MAX_UNITS][DB_ID_MAX];     /* "" one-off */
+    char side_name[EDNA_MAX_UNITS][DB_NAME_MAX]; /* "" one-off */
+    int start[EDNA_MAX_UNITS];                   /* starting EDNA */
+    int entered[EDNA_MAX_UNITS][EDNA_MAX_DICE];
+    int n_entered[EDNA_MAX_UNITS];
+    combat_dice dice;
+    json_t *options; /* the request's (a reference) or NULL */
+    char note[API_NOTE_MAX + 1];
+    bool has_note;
+    char campaign_id[DB_ID_MAX];
+    char token_id[DB_ID_MAX];
+    /* results */
+    db_combat cb;
+    db_roll *rolls;
+    size_t n_rolls;
+} edna_job;
+
+static void edna_job_free(void *p)
+{
+    edna_job *j = p;
+
+    if (j == NULL)
+        return;
+    json_decref(j->options);
+    free(j->rolls);
+    free(j->cb.summary);
+    free(j->cb.report);
+    free(j);
+}
+
+static err_code parse_options(const json_t *obj, edna_options *o, err_info *e)
+{
+    static const char *const fields[] = {"dice", "faces", NULL};
+    err_code rc;
+
+    if ((rc = jv_object_only(obj, "options", fields, e)) ||
+        (rc = jv_int(obj, "options", "dice", false, 1, EDNA_MAX_DICE, &o->dice,
+                     e)) ||
+        (rc = jv_int(obj, "options", "faces", false, RNG_FACES_MIN,
+                     RNG_FACES_MAX, &o->faces, e)))
+        return rc;
+    return ERR_OK;
+}
+
+/* Entered dice of unit i, checked against the options when known. */
+static err_code parse_dice_list(const json_t *dice, const char *path,
+                                edna_job *j, size_t i, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    size_t k;
+
+    jv_path(f, path, "dice");
+    if (dice == NULL)
+        return j->dice.kind == DICE_ENTERED
+                   ? err_set(e, ERR_MISSING, f,
+                             "entered dice need the \"dice\" of every unit")
+                   : ERR_OK;
+    if (j->dice.kind != DICE_ENTERED)
+        return err_set(e, ERR_INVALID, f,
+                       "dice are seeded: give \"dice\" only with dice.source "
+                       "\"entered\"");
+    for (k = 0; k < json_array_size(dice); k++) {
+        json_t *v = json_array_get(dice, k);
+        if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+            json_integer_value(v) > RNG_FACES_MAX)
+            return err_set(e, ERR_RANGE, f,
+                           "each die is an integer from 1 to %d",
+                           RNG_FACES_MAX);
+        j->entered[i][k] = (int)json_integer_value(v);
+    }
+    j->n_entered[i] = (int)k;
+    return ERR_OK;
+}
+
+/* A unit of the request: by reference (campaign) or inline (one-off). */
+static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
+                           edna_job *j, size_t i, err_info *e)
+{
+    static const char *const campaign_fields[] = {"unit", "modifier", "dice",
+                                                  NULL};
+    static const char *const inline_fields[] = {"name",     "edna", "start",
+                                                "modifier", "dice", NULL};
+    const char *ref = NULL;
+    json_t *dice = NULL;
+    err_code rc;
+
+    j->start[i] = 8;
+    j->units[i].edna = -1;
+    if ((rc = jv_object_only(
+             u, path, is_campaign ? campaign_fields : inline_fields, e)) ||
+        (rc = jv_string(u, path, is_campaign ? "unit" : "name", true, 64, &ref,
+                        e)) ||
+        (rc = jv_int(u, path, "modifier", false, -EDNA_MODIFIER_LIMIT,
+                     EDNA_MODIFIER_LIMIT, &j->units[i].modifier, e)) ||
+        (!is_campaign && ((rc = jv_int(u, path, "start", false, 1, EDNA_MAX,
+                                       &j->start[i], e)) ||
+                          (rc = jv_int(u, path, "edna", false, 0, EDNA_MAX,
+                                       &j->units[i].edna, e)))) ||
+        (rc = jv_array(u, path, "dice", false, 1, EDNA_MAX_DICE, &dice, e)) ||
+        (rc = parse_dice_list(dice, path, j, i, e)))
+        return rc;
+    text_copy(is_campaign ? j->unit_ref[i] : j->unit_name[i], DB_NAME_MAX, ref);
+    if (!is_campaign && j->units[i].edna < 0)
+        j->units[i].edna = j->start[i];
+    return ERR_OK;
+}
+
+/* Once the options are known: each unit's entered dice fit them. */
+static err_code check_entered(const edna_job *j, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    size_t i;
+    int k;
+
+    if (j->dice.kind != DICE_ENTERED)
+        return ERR_OK;
+    for (i = 0; i < j->in.n_units; i++) {
+        snprintf(f, sizeof f, "units[%zu].dice", i);
+        if (j->n_entered[i] != j->in.options.dice)
+            return err_set(
+                e, ERR_RANGE, f, "a test rolls %d dice: give %d, not %d",
+                j->in.options.dice, j->in.options.dice, j->n_entered[i]);
+        for (k = 0; k < j->n_entered[i]; k++)
+            if (j->entered[i][k] > j->in.options.faces)
+                return err_set(
+                    e, ERR_RANGE, f, "each die is 1 to %d (a d%d), not %d",
+                    j->in.options.faces, j->in.options.faces, j->entered[i][k]);
+    }
+    return ERR_OK;
+}
+
+static edna_job *edna_job_parse(http_request *r, bool is_campaign, err_info *e)
+{
+    static const char *const fields[] = {"units", "options", "dice", "note",
+                                         NULL};
+    json_t *body = http_body_object(r), *units = NULL, *opts = NULL;
+    const char *note = NULL;
+    edna_job *j;
+    size_t i;
+
+    if (body == NULL)
+        return NULL;
+    j = calloc(1, sizeof *j);
+    r->state = j;
+    r->state_free = edna_job_free;
+    if (j == NULL) {
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+        goto fail;
+    }
+    edna_options_default(&j->in.options);
+    if (jv_object_only(body, "", fields, e) ||
+        combat_parse_dice(body, &j->dice, e) ||
+        jv_array(body, "", "units", true, 1, EDNA_MAX_UNITS, &units, e) ||
+        jv_object(body, "", "options", false, &opts, e) ||
+        jv_string(body, "", "note", false, API_NOTE_MAX, &note, e))
+        goto fail;
+    for (i = 0; i < json_array_size(units); i++) {
+        char p[JV_PATH_MAX];
+        size_t k;
+        jv_index(p, "units", i);
+        if (parse_unit(json_array_get(units, i), p, is_campaign, j, i, e))
+            goto fail;
+        for (k = 0; k < i; k++)
+            if (strcmp(is_campaign ? j->unit_ref[k] : j->unit_name[k],
+                       is_campaign ? j->unit_ref[i] : j->unit_name[i]) == 0) {
+                char f[JV_PATH_MAX];
+                jv_path(f, p, is_campaign ? "unit" : "name");
+                err_set(e, ERR_INVALID, f, "the unit is already tested here");
+                goto fail;
+            }
+    }
+    j->in.units = j->units;
+    j->in.n_units = json_array_size(units);
+    if (note) {
+        text_copy(j->note, sizeof j->note, note);
+        j->has_note = true;
+    }
+    /* One-off options apply over the defaults now; a campaign test's over
+     * the campaign's, in the job. */
+    if (!is_campaign && ((opts && parse_options(opts, &j->in.options, e)) ||
+                         check_entered(j, e)))
+        goto fail;
+    j->options = json_incref(opts);
+    json_decref(body);
+    return j;
+fail:
+    json_decref(body);
+    http_reply_problem(r, e);
+    return NULL;
+}
+
+static err_code edna_rolls(edna_job *j, const dice_source *src,
+                           const char *source, err_info *e)
+{
+    size_t i;
+
+    j->rolls = calloc(src->n_log ? src->n_log : 1, sizeof *j->rolls);
+    if (j->rolls == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < src->n_log; i++) {
+        const dice_roll *d = &src->log[i];
+        db_roll *r = &j->rolls[i];
+        r->seq = (int)i + 1;
+        text_copy(r->side_name, DB_NAME_MAX, j->side_name[d->unit]);
+        text_copy(r->unit_id, DB_ID_MAX, j->unit_id[d->unit]);
+        text_copy(r->unit_name, DB_NAME_MAX, j->unit_name[d->unit]);
+        text_copy(r->reason, sizeof r->reason, d->reason);
+        r->faces = d->faces;
+        r->natural = d->natural;
+        r->modified = d->modified;
+        text_copy(r->source, sizeof r->source, source);
+        text_copy(r->rng, sizeof r->rng,
+                  strcmp(source, "seeded") == 0 ? RNG_VERSION : "");
+    }
+    j->n_rolls = src->n_log;
+    return ERR_OK;
+}
+
+/* One unit's test as in the report (members into the open object). */
+static void test_write(jw *w, const edna_job *j, const edna_result *res,
+                       const dice_roll *log, size_t i)
+{
+    const edna_result_unit *t = &res->units[i];
+    int k;
+
+    jw_kstring(w, "unit", j->unit_name[i]);
+    jw_kstring_or_null(w, "unit_id", j->unit_id[i]);
+    jw_key(w, "naturals");
+    jw_array(w);
+    for (k = 0; k < j->in.options.dice; k++)
+        jw_int(w, log[t->first_roll + (size_t)k].natural);
+    jw_array_end(w);
+    jw_kint(w, "modifier", j->units[i].modifier);
+    jw_kint(w, "total", t->total);
+    jw_kint(w, "start", j->start[i]);
+    jw_kint(w, "edna_before", t->edna_before);
+    jw_kint(w, "edna_after", t->edna_after);
+    jw_kbool(w, "passed", t->is_passed);
+    jw_kbool(w, "ineffective", t->is_ineffective);
+}
+
+static void tests_write(jw *w, const edna_job *j, const edna_result *res,
+                        const dice_roll *log)
+{
+    size_t i;
+
+    jw_key(w, "tests");
+    jw_array(w);
+    for (i = 0; i < res->n_units; i++) {
+        jw_object(w);
+        test_write(w, j, res, log, i);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+}
+
+static char *markdown(const edna_job *j, const edna_result *res)
+{
+    jw w; /* used as a plain text buffer: raw pieces at depth 0 */
+    char line[512];
+    size_t i;
+
+    jw_init(&w);
+    snprintf(line, sizeof line, "**EDNA test%s** (%dd%d)\n",
+             res->n_units > 1 ? "s" : "", j->in.options.dice,
+             j->in.options.faces);
+    jw_raw(&w, line, strlen(line));
+    for (i = 0; i < res->n_units; i++) {
+        const edna_result_unit *t = &res->units[i];
+        snprintf(line, sizeof line, "- %s: %d against EDNA %d, %s%s\n",
+                 j->unit_name[i], t->total, t->edna_before,
+                 t->is_passed ? "passed" : "failed",
+                 t->is_ineffective                 ? ", now ineffective"
+                 : t->edna_after != t->edna_before ? ""
+                                                   : "");
+        jw_raw(&w, line, strlen(line));
+        if (!t->is_passed && !t->is_ineffective) {
+            snprintf(line, sizeof line, "  EDNA %d -> %d\n", t->edna_before,
+                     t->edna_after);
+            jw_raw(&w, line, strlen(line));
+        }
+    }
+    snprintf(line, sizeof line, "_Dice: %s._\n",
+             j->dice.kind == DICE_SEEDED
+                 ? "seeded (rng v1), the seed is revealed in the report"
+                 : "entered by the umpire from a real table (recorded, not "
+                   "verifiable)");
+    jw_raw(&w, line, strlen(line));
+    return jw_take(&w, NULL);
+}
+
+/* Resolves the tests and fills the combat row, its rolls and report. */
+static err_code edna_run(edna_job *j, edna_result *res, err_info *e)
+{
+    int values[EDNA_MAX_UNITS * EDNA_MAX_DICE];
+    size_t n_values = 0, i;
+    dice_source src;
+    db_combat *cb = &j->cb;
+    char *md = NULL, summary[128];
+    int k;
+    jw w;
+    err_code rc;
+
+    if (j->dice.kind == DICE_SEEDED) {
+        dice_init_seeded(&src, j->dice.seed,
+                         (const uint8_t *)j->dice.client_seed,
+                         j->dice.client_seed_len);
+    } else {
+        for (i = 0; i < j->in.n_units; i++)
+            for (k = 0; k < j->n_entered[i]; k++)
+                values[n_values++] = j->entered[i][k];
+        dice_init_values(&src, DICE_ENTERED, values, n_values);
+    }
+    if ((rc = edna_resolve(&j->in, &src, res, e)) ||
+        (rc = dice_check_all_used(&src, e)))
+        goto out;
+    db_new_id("cbt", cb->id);
+    text_copy(cb->campaign_id, DB_ID_MAX, j->campaign_id);
+    text_copy(cb->system, sizeof cb->system, "edna");
+    db_now(cb->created_at);
+    text_copy(cb->dice_source, sizeof cb->dice_source,
+              dice_kind_name(j->dice.kind));
+    if (j->dice.kind == DICE_SEEDED) {
+        text_copy(cb->rng, sizeof cb->rng, RNG_VERSION);
+        text_copy(cb->commitment, sizeof cb->commitment, j->dice.commitment);
+        text_copy(cb->server_seed, sizeof cb->server_seed, j->dice.seed_hex);
+        cb->client_seed = j->dice.has_client_seed ? j->dice.client_seed : NULL;
+    }
+    text_copy(cb->actor_token_id, DB_ID_MAX, j->token_id);
+    cb->note = j->has_note ? j->note : NULL;
+    if ((rc = edna_rolls(j, &src, cb->dice_source, e)))
+        goto out;
+    {
+        int n_failed = 0;
+        for (i = 0; i < res->n_units; i++)
+            n_failed += !res->units[i].is_passed;
+        snprintf(summary, sizeof summary, "EDNA: %zu tested, %d failed",
+                 res->n_units, n_failed);
+        cb->summary = strdup(summary);
+    }
+    md = markdown(j, res);
+    jw_init(&w);
+    jw_object(&w);
+    jw_kstring(&w, "id", cb->id);
+    jw_kstring(&w, "system", "edna");
+    jw_kstring_or_null(&w, "campaign_id", cb->campaign_id);
+    jw_kstring(&w, "created_at", cb->created_at);
+    jw_kstring_or_null(&w, "note", cb->note);
+    jw_key(&w, "options");
+    jw_object(&w);
+    jw_kint(&w, "dice", j->in.options.dice);
+    jw_kint(&w, "faces", j->in.options.faces);
+    jw_object_end(&w);
+    jw_key(&w, "dice");
+    combat_dice_write(&w, cb);
+    tests_write(&w, j, res, src.log);
+    jw_kstring(&w, "summary_markdown", md ? md : "");
+    jw_object_end(&w);
+    cb->report = jw_take(&w, NULL);
+    if (!md || !cb->summary || !cb->report)
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+out:
+    free(md);
+    dice_cleanup(&src);
+    return rc;
+}
+
+static void edna_finish(http_request *r, err_code rc, const err_info *e)
+{
+    edna_job *j = r->state;
+
+    if (rc != ERR_OK) {
+        http_reply_problem(r, e);
+        return;
+    }
+    if (j->campaign_id[0])
+        snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/combats/%s",
+                 j->campaign_id, j->cb.id);
+    else
+        snprintf(r->location, sizeof r->location, "/v1/combats/%s", j->cb.id);
+    http_reply_json_text(
+        r, 201, combat_report_with_rolls(j->cb.report, j->rolls, j->n_rolls));
+}
+
+static err_code oneoff_job(sqlite3 *c, void *arg, err_info *e)
+{
+    edna_job *j = arg;
+
+    return db_combat_insert(c, &j->cb, j->rolls, j->n_rolls, e);
+}
+
+void api_oneoff_edna(http_request *r)
+{
+    edna_result res;
+    edna_job *j;
+    err_info e;
+
+    err_clear(&e);
+    memset(&res, 0, sizeof res);
+    if ((j = edna_job_parse(r, false, &e)) == NULL)
+        return;
+    if (edna_run(j, &res, &e) != ERR_OK) {
+        edna_result_cleanup(&res);
+        http_reply_problem(r, &e);
+        return;
+    }
+    edna_result_cleanup(&res);
+    http_defer_write(r, oneoff_job, edna_finish);
+}
+
+/* Campaign units: found, carrying EDNA, in play; their EDNA filled in. */
+static err_code bind_units(sqlite3 *c, edna_job *j, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    db_unit u;
+    size_t i, k;
+    err_code rc;
+
+    for (i = 0; i < j->in.n_units; i++) {
+        snprintf(f, sizeof f, "units[%zu].unit", i);
+        rc = db_unit_find(c, j->campaign_id, j->unit_ref[i], &u, NULL);
+        if (rc == ERR_NOT_FOUND)
+            return err_set(e, ERR_INVALID, f, "the campaign has no unit \"%s\"",
+                           j->unit_ref[i]);
+        if (rc != ERR_OK)
+            return err_set(e, rc, NULL, "cannot read units");
+        if (!u.has_edna)
+            return err_set(e, ERR_RULE, f, "the unit %s does not carry EDNA",
+                           u.name);
+        if (u.is_eliminated)
+            return err_set(e, ERR_RULE, f,
+                           "the unit %s is eliminated and out of play", u.name);
+        for (k = 0; k < i; k++)
+            if (strcmp(j->unit_id[k], u.id) == 0)
+                return err_set(e, ERR_INVALID, f,
+                               "the unit %s is already tested here", u.name);
+        text_copy(j->unit_id[i], DB_ID_MAX, u.id);
+        text_copy(j->unit_name[i], DB_NAME_MAX, u.name);
+        text_copy(j->side_name[i], DB_NAME_MAX, u.side_name);
+        j->units[i].edna = u.edna;
+        j->start[i] = u.edna_start;
+    }
+    return ERR_OK;
+}
+
+static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
+                           const dice_roll *log, size_t i, err_info *e)
+{
+    db_unit before, after;
+    char *result;
+    jw w;
+    err_code rc;
+
+    if ((rc = db_unit_find(c, j->campaign_id, j->unit_id[i], &before, e)))
+        return rc;
+    after = before;
+    after.edna = res->units[i].edna_after;
+    if ((rc = db_unit_update(c, &after, e)))
+        return rc;
+    jw_init(&w);
+    jw_object(&w);
+    test_write(&w, j, res, log, i);
+    jw_kstring(&w, "system", "edna");
+    jw_object_end(&w);
+    if ((result = jw_take(&w, NULL)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    rc = api_unit_event(c, &before, &after, "combat", j->cb.id, j->token_id,
+                        j->has_note ? j->note : NULL, result, e);
+    free(result);
+    return rc;
+}
+
+static err_code campaign_edna_job(sqlite3 *c, void *arg, err_info *e)
+{
+    edna_job *j = arg;
+    dice_roll *log;
+    db_campaign cmp;
+    edna_result res;
+    size_t i;
+    err_code rc;
+
+    memset(&res, 0, sizeof res);
+    if ((rc = db_campaign_get(c, j->campaign_id, &cmp, e)))
+        return rc;
+    j->in.options = cmp.edna;
+    if ((j->options && (rc = parse_options(j->options, &j->in.options, e))) ||
+        (rc = check_entered(j, e)) || (rc = bind_units(c, j, e)) ||
+        (rc = edna_run(j, &res, e)) ||
+        (rc = db_combat_insert(c, &j->cb, j->rolls, j->n_rolls, e)))
+        goto out;
+    /* The roll log as rows has the naturals the report's tests need. */
+    log = calloc(j->n_rolls ? j->n_rolls : 1, sizeof *log);
+    if (log == NULL) {
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < j->n_rolls; i++)
+        log[i].natural = j->rolls[i].natural;
+    for (i = 0; i < res.n_units && rc == ERR_OK; i++)
+        rc = apply_unit(c, j, &res, log, i, e);
+    free(log);
+out:
+    edna_result_cleanup(&res);
+    return rc;
+}
+
+void api_campaign_edna(http_request *r)
+{
+    edna_job *j;
+    err_info e;
+
+    err_clear(&e);
+    if ((j = edna_job_parse(r, true, &e)) == NULL)
+        return;
+    text_copy(j->campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(j->token_id, DB_ID_MAX, r->token.id);
+    http_defer_write(r, campaign_edna_job, edna_finish);
+}
+
+err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
+                         json_t *diffs, err_info *e)
+{
+    json_t *stored = json_loads(cb->report, 0, NULL), *tests, *opts;
+    edna_job *j = calloc(1, sizeof *j);
+    int *values = calloc(n ? n : 1, sizeof *values);
+    edna_result res;
+    dice_source src;
+    size_t i;
+    err_code rc = ERR_OK;
+
+    memset(&res, 0, sizeof res);
+    dice_init_values(&src, DICE_REPLAY, values, 0);
+    if (!stored || !j || !values) {
+        rc = err_set(e, ERR_INTERNAL, NULL, "cannot read the stored combat");
+        goto out;
+    }
+    tests = json_object_get(stored, "tests");
+    opts = json_object_get(stored, "options");
+    edna_options_default(&j->in.options);
+    j->in.options.dice = (int)json_integer_value(json_object_get(opts, "dice"));
+    j->in.options.faces =
+        (int)json_integer_value(json_object_get(opts, "faces"));
+    if (json_array_size(tests) > EDNA_MAX_UNITS) {
+        combat_differ(diffs, "the stored report has too many tests");
+        goto out;
+    }
+    for (i = 0; i < json_array_size(tests); i++) {
+        json_t *t = json_array_get(tests, i);
+        j->units[i].edna =
+            (int)json_integer_value(json_object_get(t, "edna_before"));
+        j->units[i].modifier =
+            (int)json_integer_value(json_object_get(t, "modifier"));
+    }
+    j->in.units = j->units;
+    j->in.n_units = json_array_size(tests);
+    for (i = 0; i < n; i++)
+        values[i] = rolls[i].natural;
+    dice_init_values(&src, DICE_REPLAY, values, n);
+    if (edna_system.resolve(&j->in, &src, &res, NULL) != ERR_OK ||
+        dice_check_all_used(&src, NULL) != ERR_OK) {
+        combat_differ(diffs, "the logged dice do not fit the tests (%zu dice)",
+                      n);
+        goto out;
+    }
+    for (i = 0; i < src.n_log; i++)
+        if (src.log[i].faces != rolls[i].faces)
+            combat_differ(diffs, "roll %zu: a d%d now, a d%d in the log", i + 1,
+                          src.log[i].faces, rolls[i].faces);
+    for (i = 0; i < res.n_units; i++) {
+        json_t *t = json_array_get(tests, i);
+        const edna_result_unit *u = &res.units[i];
+        if (u->total != json_integer_value(json_object_get(t, "total")) ||
+            u->edna_after !=
+                json_integer_value(json_object_get(t, "edna_after")) ||
+            u->is_passed != json_is_true(json_object_get(t, "passed")) ||
+            u->is_ineffective !=
+                json_is_true(json_object_get(t, "ineffective")))
+            combat_differ(diffs, "test %zu differs from the stored report",
+                          i + 1);
+    }
+out:
+    edna_result_cleanup(&res);
+    dice_cleanup(&src);
+    json_decref(stored);
+    free(values);
+    free(j);
+    return rc;
+}

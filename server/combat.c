@@ -1,0 +1,185 @@
+/*
+ * combat.c: what combats of every system share; see combat.h.
+ */
+#include "combat.h"
+#include "jsonv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+/* Parses "dice" and, for seeded dice, draws the server seed. */
+err_code combat_parse_dice(const json_t *body, combat_dice *d, err_info *e)
+{
+    static const char *const fields[] = {"source", "client_seed", NULL};
+    static const char *const sources[] = {"seeded", "entered", NULL};
+    json_t *obj = NULL;
+    const char *cs = NULL;
+    int source = 0;
+    err_code rc;
+
+    memset(d, 0, sizeof *d);
+    if ((rc = jv_object(body, "", "dice", false, &obj, e)))
+        return rc;
+    if (obj &&
+        ((rc = jv_object_only(obj, "dice", fields, e)) ||
+         (rc = jv_enum(obj, "dice", "source", false, sources, &source, e)) ||
+         (rc = jv_string(obj, "dice", "client_seed", false, RNG_CLIENT_SEED_MAX,
+                         &cs, e))))
+        return rc;
+    d->kind = source == 1 ? DICE_ENTERED : DICE_SEEDED;
+    if (cs && d->kind == DICE_ENTERED)
+        return err_set(e, ERR_INVALID, "dice.client_seed",
+                       "a client seed goes with seeded dice only");
+    if (cs) {
+        d->client_seed_len = strlen(cs);
+        memcpy(d->client_seed, cs, d->client_seed_len + 1);
+        d->has_client_seed = true;
+    }
+    if (d->kind == DICE_SEEDED) {
+        randombytes_buf(d->seed, sizeof d->seed);
+        rng_hex(d->seed, sizeof d->seed, d->seed_hex);
+        rng_commitment(d->seed, d->commitment);
+    }
+    return ERR_OK;
+}
+
+void combat_dice_write(jw *w, const db_combat *cb)
+{
+    jw_object(w);
+    jw_kstring(w, "source", cb->dice_source);
+    jw_kstring_or_null(w, "rng", cb->rng);
+    jw_kstring_or_null(w, "commitment", cb->commitment);
+    jw_kstring_or_null(w, "server_seed", cb->server_seed);
+    jw_kstring_or_null(w, "client_seed", cb->client_seed);
+    jw_kbool(w, "verifiable", strcmp(cb->dice_source, "seeded") == 0);
+    jw_object_end(w);
+}
+
+void combat_rolls_write(jw *w, const db_roll *rolls, size_t n)
+{
+    size_t i;
+
+    jw_array(w);
+    for (i = 0; i < n; i++) {
+        const db_roll *r = &rolls[i];
+        jw_object(w);
+        jw_kint(w, "seq", r->seq);
+        jw_kstring(w, "side", r->side_name);
+        jw_kstring(w, "unit", r->unit_name);
+        jw_kstring_or_null(w, "unit_id", r->unit_id);
+        jw_kstring(w, "reason", r->reason);
+        jw_kint(w, "faces", r->faces);
+        jw_kint(w, "natural", r->natural);
+        jw_kint(w, "modified", r->modified);
+        jw_kstring(w, "source", r->source);
+        jw_kstring_or_null(w, "rng", r->rng);
+        jw_object_end(w);
+    }
+    jw_array_end(w);
+}
+
+/* The report as served: the stored report text with its roll log spliced
+ * in as the last member (new string, or NULL). */
+char *combat_report_with_rolls(const char *report, const db_roll *rolls,
+                               size_t n)
+{
+    size_t len = strlen(report);
+    jw w;
+
+    if (len < 2 || report[len - 1] != '}')
+        return NULL;
+    jw_init(&w);
+    jw_raw(&w, report, len - 1);
+    jw_raw(&w, ",\"rolls\":", 9);
+    combat_rolls_write(&w, rolls, n);
+    jw_raw(&w, "}", 1);
+    return jw_take(&w, NULL);
+}
+
+/* Adds a difference, with printf formatting. */
+void combat_differ(json_t *diffs, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    json_array_append_new(diffs, json_string(line));
+}
+
+/*
+ * Re-derives every seeded die from the revealed seed and the client seed
+ * (docs/dice.md), whatever the system: the log must be the stream.
+ * Returns true when every natural matches; entered dice are not checked.
+ */
+bool combat_check_seeded_dice(const db_combat *cb, const db_roll *rolls,
+                              size_t n, json_t *diffs)
+{
+    uint8_t seed[RNG_SEED_LEN];
+    char commitment[65];
+    rng_v1 rng;
+    size_t i;
+    bool is_ok = true;
+
+    if (rng_unhex(cb->server_seed, seed, sizeof seed) != 0) {
+        combat_differ(diffs, "the stored server seed is malformed");
+        return false;
+    }
+    rng_commitment(seed, commitment);
+    if (strcmp(commitment, cb->commitment) != 0) {
+        combat_differ(diffs, "the seed does not match its commitment");
+        is_ok = false;
+    }
+    rng_v1_init(&rng, seed, (const uint8_t *)cb->client_seed,
+                cb->client_seed ? strlen(cb->client_seed) : 0);
+    for (i = 0; i < n; i++) {
+        int natural;
+        if (rolls[i].faces < RNG_FACES_MIN || rolls[i].faces > RNG_FACES_MAX) {
+            combat_differ(diffs, "roll %zu: a d%d cannot be rolled", i + 1,
+                          rolls[i].faces);
+            is_ok = false;
+            break;
+        }
+        natural = rng_v1_die(&rng, rolls[i].faces);
+        if (natural != rolls[i].natural) {
+            combat_differ(diffs, "roll %zu: the seed gives %d, the log says %d",
+                          i + 1, natural, rolls[i].natural);
+            is_ok = false;
+        }
+    }
+    rng_v1_cleanup(&rng);
+    sodium_memzero(seed, sizeof seed);
+    return is_ok;
+}
+
+/* The report's "dice" must say what the combat's row says. */
+void combat_check_report_dice(const db_combat *cb, json_t *diffs)
+{
+    static const char *const keys[] = {"source", "rng", "commitment",
+                                       "server_seed", "client_seed"};
+    json_t *report = json_loads(cb->report, 0, NULL);
+    json_t *dice = json_object_get(report, "dice");
+    const char *row[5];
+    size_t i;
+
+    row[0] = cb->dice_source;
+    row[1] = cb->rng;
+    row[2] = cb->commitment;
+    row[3] = cb->server_seed;
+    row[4] = cb->client_seed;
+    for (i = 0; i < 5; i++) {
+        const char *in_report =
+            json_string_value(json_object_get(dice, keys[i]));
+        const char *in_row = row[i] && row[i][0] ? row[i] : NULL;
+        if ((in_report == NULL) != (in_row == NULL) ||
+            (in_report && strcmp(in_report, in_row) != 0))
+            combat_differ(diffs, "the report's dice.%s differs from the log's",
+                          keys[i]);
+    }
+    json_decref(report);
+}
