@@ -243,7 +243,7 @@ typedef struct db_unit_filter {
     const char *side_id;
     const char *system; /* "scrud" or "edna": units carrying it */
     int eliminated;     /* 0 or 1 */
-    int ineffective;    /* 0 or 1: EDNA units at EDNA 0, or the others */
+    int ineffective;    /* 1: EDNA units at 0; 0: EDNA units above 0 */
 } db_unit_filter;
 
 /* *out is new (free()), in creation order. */

@@ -84,10 +84,10 @@ static err_code parse_dice_list(const json_t *dice, const char *path,
                        "\"entered\"");
     for (k = 0; k < json_array_size(dice); k++) {
         json_t *v = json_array_get(dice, k);
-        if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-            json_integer_value(v) > RNG_FACES_MAX)
-            return err_set(e, ERR_RANGE, f,
-                           "each die is an integer from 1 to %d",
+        if (!json_is_integer(v))
+            return err_set(e, ERR_INVALID, f, "each die is an integer");
+        if (json_integer_value(v) < 1 || json_integer_value(v) > RNG_FACES_MAX)
+            return err_set(e, ERR_RANGE, f, "each die is from 1 to %d",
                            RNG_FACES_MAX);
         j->entered[i][k] = (int)json_integer_value(v);
     }
@@ -123,8 +123,20 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
         (rc = parse_dice_list(dice, path, j, i, e)))
         return rc;
     text_copy(is_campaign ? j->unit_ref[i] : j->unit_name[i], DB_NAME_MAX, ref);
-    if (!is_campaign && j->units[i].edna < 0)
+    if (is_campaign)
+        return ERR_OK;
+    if (j->units[i].edna < 0) {
         j->units[i].edna = j->start[i];
+    } else if (json_object_get(u, "start") == NULL) {
+        if (j->units[i].edna > j->start[i])
+            j->start[i] = j->units[i].edna; /* EDNA never rose to get here */
+    } else if (j->units[i].edna > j->start[i]) {
+        char f[JV_PATH_MAX];
+        jv_path(f, path, "edna");
+        return err_set(e, ERR_RANGE, f,
+                       "EDNA only goes down: at most its start %d, not %d",
+                       j->start[i], j->units[i].edna);
+    }
     return ERR_OK;
 }
 
@@ -293,9 +305,7 @@ static char *markdown(const edna_job *j, const edna_result *res)
         snprintf(line, sizeof line, "- %s: %d against EDNA %d, %s%s\n",
                  j->unit_name[i], t->total, t->edna_before,
                  t->is_passed ? "passed" : "failed",
-                 t->is_ineffective                 ? ", now ineffective"
-                 : t->edna_after != t->edna_before ? ""
-                                                   : "");
+                 t->is_ineffective ? ", now ineffective" : "");
         jw_raw(&w, line, strlen(line));
         if (!t->is_passed && !t->is_ineffective) {
             snprintf(line, sizeof line, "  EDNA %d -> %d\n", t->edna_before,
@@ -591,7 +601,16 @@ err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
                           src.log[i].faces, rolls[i].faces);
     for (i = 0; i < res.n_units; i++) {
         json_t *t = json_array_get(tests, i);
+        json_t *naturals = json_object_get(t, "naturals");
         const edna_result_unit *u = &res.units[i];
+        int k;
+        for (k = 0; k < j->in.options.dice; k++)
+            if (json_integer_value(json_array_get(naturals, (size_t)k)) !=
+                src.log[u->first_roll + (size_t)k].natural)
+                combat_differ(diffs,
+                              "test %zu: the report's naturals differ from "
+                              "the roll log",
+                              i + 1);
         if (u->total != json_integer_value(json_object_get(t, "total")) ||
             u->edna_after !=
                 json_integer_value(json_object_get(t, "edna_after")) ||

@@ -575,8 +575,16 @@ static bool read_page_query(http_request *r, db_event_query *q, err_info *e)
     }
     q->is_newest_first = order && strcmp(order, "newest") == 0;
     if (limit) {
+        const char *digits = limit + (*limit == '-');
+        if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits)) {
+            err_set(e, ERR_INVALID, "limit",
+                    "limit is a whole number, not "
+                    "\"%s\"",
+                    limit);
+            return false;
+        }
         v = strtol(limit, &end, 10);
-        if (*limit == '\0' || *end || v < 1 || v > HISTORY_LIMIT_MAX) {
+        if (v < 1 || v > HISTORY_LIMIT_MAX) {
             err_set(e, ERR_RANGE, "limit", "limit is 1 to %d, not \"%s\"",
                     HISTORY_LIMIT_MAX, limit);
             return false;
@@ -585,7 +593,8 @@ static bool read_page_query(http_request *r, db_event_query *q, err_info *e)
     }
     if (cursor) {
         long long c = strtoll(cursor, &end, 10);
-        if (*cursor == '\0' || *end || c < 1) {
+        if (*cursor == '\0' || *end || c < 1 ||
+            strspn(cursor, "0123456789") != strlen(cursor)) {
             err_set(e, ERR_INVALID, "cursor",
                     "the cursor is not one this service gave");
             return false;

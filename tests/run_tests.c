@@ -29,6 +29,8 @@ int main(void)
     srunner_add_suite(sr, suite_auth());
     srunner_add_suite(sr, suite_scrud_http());
     srunner_add_suite(sr, suite_scrud_vectors());
+    srunner_add_suite(sr, suite_edna_http());
+    srunner_add_suite(sr, suite_history());
     srunner_add_suite(sr, suite_spec());
     srunner_add_suite(sr, suite_regressions());
     srunner_run_all(sr, CK_NORMAL);

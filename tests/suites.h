@@ -26,6 +26,8 @@ Suite *suite_auth(void);
 Suite *suite_scrud_http(void);
 Suite *suite_scrud_vectors(void);
 Suite *suite_spec(void);
+Suite *suite_edna_http(void);
+Suite *suite_history(void);
 Suite *suite_regressions(void);
 
 #endif

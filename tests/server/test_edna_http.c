@@ -168,7 +168,8 @@ START_TEST(test_vector_through_campaign)
         RIG_EQ_INT(rig_inum(r, "edna_after"), rig_inum(want, "edna_after"));
         RIG_IS_TRUE(json_is_boolean(get(r, "passed")));
         RIG_IS_TRUE(json_equal(get(r, "passed"), get(want, "passed")));
-        RIG_IS_TRUE(json_equal(get(r, "ineffective"), get(want, "ineffective")));
+        RIG_IS_TRUE(
+            json_equal(get(r, "ineffective"), get(want, "ineffective")));
         RIG_IS_TRUE(json_equal(get(r, "naturals"), d));
         RIG_EQ_INT(rig_inum(r, "start"), start);
         /* the roll log: the entered dice, in order, as d<faces> */
@@ -177,8 +178,7 @@ START_TEST(test_vector_through_campaign)
             json_t *roll = at(get(rep, "rolls"), k);
             RIG_EQ_INT(rig_inum(roll, "seq"), (long long)k + 1);
             RIG_EQ_INT(rig_inum(roll, "faces"), faces);
-            RIG_EQ_INT(rig_inum(roll, "natural"),
-                       json_integer_value(at(d, k)));
+            RIG_EQ_INT(rig_inum(roll, "natural"), json_integer_value(at(d, k)));
             RIG_EQ_STR(str(roll, "unit_id"), uid);
             RIG_EQ_STR(str(roll, "source"), "entered");
             RIG_EQ_STR(str(roll, "reason"), "edna.test");
@@ -190,7 +190,8 @@ START_TEST(test_vector_through_campaign)
         u = unit_edna(&c, uid, &ue);
         RIG_EQ_INT(rig_inum(ue, "edna"), rig_inum(want, "edna_after"));
         RIG_EQ_INT(rig_inum(ue, "start"), start);
-        RIG_IS_TRUE(json_equal(get(ue, "ineffective"), get(want, "ineffective")));
+        RIG_IS_TRUE(
+            json_equal(get(ue, "ineffective"), get(want, "ineffective")));
         json_decref(u);
         json_decref(rep);
     }
@@ -235,8 +236,8 @@ static void snapshot_free(snapshot *s)
 }
 
 /* Posts a refused volley and asserts nothing changed. */
-static void refuse(const test_campaign *c, const snapshot *s0,
-                   const char *body, const char *code, const char *field)
+static void refuse(const test_campaign *c, const snapshot *s0, const char *body,
+                   const char *code, const char *field)
 {
     snapshot s;
     json_t *p;
@@ -279,14 +280,19 @@ START_TEST(test_volley)
          "units[1].dice"},
         {VOLLEY(EU("A", "[0,1]")), "out_of_range", "units[0].dice"},
         {"{\"dice\":{\"source\":\"seeded\"},\"units\":[" EU("A", "[1,1]") "]}",
-         NULL, "units[0].dice"},
-        {"{\"units\":[" EU("A", "[1,1]") "]}", NULL, "units[0].dice"},
+         "invalid_value", "units[0].dice"},
+        {"{\"units\":[" EU("A", "[1,1]") "]}", "invalid_value",
+         "units[0].dice"},
         {VOLLEY("{\"unit\":\"A\"}"), "missing_field", "units[0].dice"},
-        {VOLLEY(EU("A", "[1,1]") "," EU("Nobody", "[1,1]")), NULL,
+        {VOLLEY(EU("A", "[1,1,1,1,1,1,1,1,1,1,1]")), "limit_exceeded",
+         "units[0].dice"},
+        {VOLLEY(""), "out_of_range", "units"},
+        {VOLLEY(EU("A", "[1,1]") "," EU("Nobody", "[1,1]")), "invalid_value",
          "units[1].unit"},
-        {VOLLEY(EU("A", "[1,1]") "," EU("A", "[2,2]")), NULL, "units[1].unit"},
+        {VOLLEY(EU("A", "[1,1]") "," EU("A", "[2,2]")), "invalid_value",
+         "units[1].unit"},
     };
-    char ids[5][64];
+    char ids[5][64], body[256], path[160];
     test_campaign c;
     snapshot s0;
     json_t *rep, *rolls, *x, *ue;
@@ -322,12 +328,14 @@ START_TEST(test_volley)
         RIG_EQ_INT(rig_inum(at(rolls, 2 * i), "natural"), want[i].n1);
         RIG_EQ_INT(rig_inum(at(rolls, 2 * i + 1), "natural"), want[i].n2);
     }
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/%s", c.id,
+             str(rep, "id"));
+    rig_check_replay(path, c.player[0]);
     json_decref(rep);
     for (i = 0; i < 3; i++) {
         size_t k = want[i].unit[0] == 'A' ? 0 : want[i].unit[0] == 'B' ? 1 : 2;
         x = unit_edna(&c, ids[k], &ue);
-        snprintf(rig_ctx, sizeof rig_ctx, "after the volley, %s",
-                 want[i].unit);
+        snprintf(rig_ctx, sizeof rig_ctx, "after the volley, %s", want[i].unit);
         RIG_EQ_INT(rig_inum(ue, "edna"), want[i].after);
         json_decref(x);
     }
@@ -342,7 +350,20 @@ START_TEST(test_volley)
     RIG_EQ_INT(json_array_size(get(s0.combats, "items")), 1);
     for (i = 0; i < sizeof refusals / sizeof refusals[0]; i++)
         refuse(&c, &s0, refusals[i].body, refusals[i].code, refusals[i].field);
+    /* the same unit by name and by id */
+    snprintf(body, sizeof body,
+             VOLLEY(EU("A", "[1,1]") ",{\"unit\":\"%s\",\"dice\":[2,2]}"),
+             ids[0]);
+    refuse(&c, &s0, body, "invalid_value", "units[1].unit");
     snapshot_free(&s0);
+    /* the request's options apply before the entered dice are checked */
+    rep = campaign_edna(&c, 201,
+                        "{\"dice\":{\"source\":\"entered\"},\"options\":{"
+                        "\"faces\":8},\"units\":[" EU("B", "[7,1]") "]}");
+    snprintf(rig_ctx, sizeof rig_ctx, "a d8 by request");
+    RIG_EQ_INT(rig_inum(at(get(rep, "rolls"), 0), "faces"), 8);
+    RIG_EQ_INT(rig_inum(at(get(rep, "tests"), 0), "edna_after"), 4);
+    json_decref(rep);
 }
 END_TEST
 
@@ -477,6 +498,12 @@ START_TEST(test_2d8_variant)
         RIG_EQ_INT(rig_inum(ue, "edna"),
                    rig_inum(at(get(rep, "tests"), 0), "edna_after"));
         json_decref(u);
+        if (n == 0) {
+            char path[160];
+            snprintf(path, sizeof path, "/v1/campaigns/%s/combats/%s", c.id,
+                     str(rep, "id"));
+            rig_check_replay(path, c.umpire);
+        }
         json_decref(rep);
     }
     snprintf(rig_ctx, sizeof rig_ctx, "2d8 seeded tests");
@@ -567,6 +594,7 @@ START_TEST(test_oneoff)
     snprintf(rig_ctx, sizeof rig_ctx, "one-off ineffective");
     expect_problem(p, "rule_violation", "units[1]");
     json_decref(p);
+    snprintf(rig_ctx, sizeof rig_ctx, "one-off d4 and a 5");
     p = rig_call(422, "POST", NULL,
                  "{\"dice\":{\"source\":\"entered\"},\"options\":{\"faces\":"
                  "4},\"units\":[{\"name\":\"X\",\"dice\":[5,1]}]}",
@@ -594,17 +622,23 @@ static void listed(const test_campaign *c, const char *query, char *out,
 
 START_TEST(test_unit_filters)
 {
+    /* Units without EDNA are in neither ineffective list (the spec's
+     * IneffectiveFilter); S is SCRUD only. */
     static const struct {
         const char *query, *names;
     } cases[] = {
+        {"side=a", "S,E,Both,Z"},
         {"system=edna", "E,Both,Z"},
         {"system=scrud", "S,Both"},
         {"ineffective=true", "Z"},
+        {"ineffective=false", "E,Both"},
         {"system=edna&ineffective=false", "E,Both"},
         {"system=scrud&ineffective=true", ""},
-        {"system=edna&side=a", "E,Both,Z"},
+        {"system=scrud&ineffective=false", "Both"},
         {"system=edna&eliminated=false", "E,Both,Z"},
+        {"system=edna&eliminated=true", ""},
     };
+    /* checked in the order eliminated, ineffective, system, then side */
     static const struct {
         const char *query, *field;
     } bad[] = {{"system=matrix", "system"},
@@ -612,7 +646,10 @@ START_TEST(test_unit_filters)
                {"system=EDNA", "system"},
                {"ineffective=yes", "ineffective"},
                {"ineffective=1", "ineffective"},
-               {"ineffective=", "ineffective"}};
+               {"ineffective=", "ineffective"},
+               {"system=x&side=nobody", "system"},
+               {"system=x&ineffective=x", "ineffective"},
+               {"ineffective=x&eliminated=x", "eliminated"}};
     char ids[4][64], names[128];
     test_campaign c;
     json_t *p;
@@ -640,41 +677,19 @@ START_TEST(test_unit_filters)
         snprintf(rig_ctx, sizeof rig_ctx, "units?%s", bad[i].query);
         p = rig_call(422, "GET", c.umpire, NULL, "/v1/campaigns/%s/units?%s",
                      c.id, bad[i].query);
-        expect_problem(p, NULL, bad[i].field);
+        expect_problem(p, "invalid_value", bad[i].field);
         json_decref(p);
     }
-}
-END_TEST
-
-/*
- * ?ineffective=false lists the units that are not ineffective.  A unit
- * without EDNA cannot be ineffective: the card of such a unit says
- * "ineffective": false, and db.h documents the filter as "EDNA units at
- * EDNA 0, or the others".  Every unit is in exactly one of the two lists.
- */
-START_TEST(test_ineffective_filter_partitions_units)
-{
-    char ids[3][64], all[128], yes[128], no[128];
-    test_campaign c;
-    json_t *card;
-
-    campaign_with(&c, NULL);
-    unit_with(&c, "S", "\"scrud\":{}", ids[0]);
-    unit_with(&c, "E", "\"edna\":{}", ids[1]);
-    unit_with(&c, "Z", "\"edna\":{\"start\":3}", ids[2]);
-    json_decref(rig_call(200, "PATCH", c.umpire, "{\"edna\":{\"edna\":0}}",
-                         "/v1/campaigns/%s/units/%s", c.id, ids[2]));
-    card = rig_cget(&c, "units/%s/card", ids[0]);
-    snprintf(rig_ctx, sizeof rig_ctx, "card of a SCRUD-only unit");
-    RIG_IS_TRUE(json_is_false(get(card, "ineffective")));
-    json_decref(card);
-    listed(&c, "side=a", all, sizeof all);
-    listed(&c, "ineffective=true", yes, sizeof yes);
-    listed(&c, "ineffective=false", no, sizeof no);
-    snprintf(rig_ctx, sizeof rig_ctx, "ineffective=true, =false");
-    RIG_EQ_STR(all, "S,E,Z");
-    RIG_EQ_STR(yes, "Z");
-    RIG_EQ_STR(no, "S,E");
+    /* a unit without EDNA is not ineffective on its card either */
+    p = rig_cget(&c, "units/%s/card", ids[0]);
+    snprintf(rig_ctx, sizeof rig_ctx, "card of S");
+    RIG_IS_TRUE(json_is_false(get(p, "ineffective")));
+    RIG_IS_TRUE(get(p, "edna") == NULL);
+    json_decref(p);
+    p = rig_cget(&c, "units/%s/card", ids[3]);
+    snprintf(rig_ctx, sizeof rig_ctx, "card of Z");
+    RIG_IS_TRUE(json_is_true(get(p, "ineffective")));
+    json_decref(p);
 }
 END_TEST
 
@@ -691,7 +706,6 @@ Suite *suite_edna_http(void)
     tcase_add_test(tc, test_2d8_variant);
     tcase_add_test(tc, test_oneoff);
     tcase_add_test(tc, test_unit_filters);
-    tcase_add_test(tc, test_ineffective_filter_partitions_units);
     suite_add_tcase(s, tc);
     return s;
 }
