@@ -102,7 +102,9 @@ const char *const migrations_sql[] = {
     "CREATE INDEX unit_events_by_unit ON unit_events (unit_id, seq);",
 
     /* 2: EDNA (campaign defaults, each unit's value), the systems a unit
-     * carries, and each unit's history numbered from 1 for its readers. */
+     * carries, and each unit's history numbered from 1 for its readers.
+     * Units from before carry every system (SCRUD and EDNA at 8); their
+     * earlier history states keep the shape they were written in. */
     "ALTER TABLE campaigns ADD COLUMN edna_start INTEGER NOT NULL DEFAULT 8;"
     "ALTER TABLE campaigns ADD COLUMN edna_dice INTEGER NOT NULL DEFAULT 2;"
     "ALTER TABLE campaigns ADD COLUMN edna_faces INTEGER NOT NULL DEFAULT 6;"
@@ -111,8 +113,9 @@ const char *const migrations_sql[] = {
     "ALTER TABLE units ADD COLUMN edna INTEGER NOT NULL DEFAULT 8;"
     "ALTER TABLE units ADD COLUMN edna_start INTEGER NOT NULL DEFAULT 8;"
     "ALTER TABLE unit_events ADD COLUMN unit_seq INTEGER;"
-    "UPDATE unit_events SET unit_seq = (SELECT count(*) FROM unit_events e "
-    "  WHERE e.unit_id = unit_events.unit_id AND e.seq <= unit_events.seq);"
+    "UPDATE unit_events SET unit_seq = (SELECT n FROM (SELECT seq AS s, "
+    "  row_number() OVER (PARTITION BY unit_id ORDER BY seq) AS n "
+    "  FROM unit_events) WHERE s = unit_events.seq);"
     "CREATE UNIQUE INDEX unit_events_by_unit_seq "
     "  ON unit_events (unit_id, unit_seq);"
     "CREATE INDEX unit_events_by_campaign ON unit_events (campaign_id, seq);",

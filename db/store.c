@@ -3,20 +3,6 @@
  * Prepared statements only; every statement is released (db_done) at the
  * function's single exit.  (History, combats and rolls: log.c.)
  */
-
-#include "db.h"
-
-#include <stdlib.h>
-#include <string.h>
-
-#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
-
-/*
- * store.c: SQL for campaigns, sides, tokens, units, history, combats and
- * rolls; declared in db.h.  Prepared statements only; every statement is
- * released (db_done) at the function's single exit.
- */
-
 #include "db.h"
 
 #include <stdlib.h>
@@ -370,9 +356,19 @@ err_code db_unit_find(sqlite3 *c, const char *campaign_id,
     TEXT(st, 1, campaign_id);
     TEXT(st, 2, id_or_name);
     step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
+    if (step == SQLITE_ROW) {
         read_unit(st, out);
-    else if (step == SQLITE_DONE)
+        /* Rows read back are checked like any input: combats trust them. */
+        if ((out->has_edna &&
+             (out->edna < 0 || out->edna > EDNA_MAX || out->edna_start < 1 ||
+              out->edna_start > EDNA_MAX)) ||
+            (out->has_scrud &&
+             (out->scrud.faces < RNG_FACES_MIN ||
+              out->scrud.faces > RNG_FACES_MAX ||
+              out->scrud.defeat_penalty < 0 || out->scrud.fatigue_penalty < 0)))
+            rc = err_set(e, ERR_DB, NULL, "unit %s holds impossible values",
+                         out->id);
+    } else if (step == SQLITE_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no unit \"%s\"",
                      id_or_name);
     else

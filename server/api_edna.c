@@ -604,6 +604,13 @@ err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
         json_t *naturals = json_object_get(t, "naturals");
         const edna_result_unit *u = &res.units[i];
         int k;
+
+        if (json_array_size(naturals) != (size_t)j->in.options.dice ||
+            json_integer_value(json_object_get(t, "start")) < u->edna_before)
+            combat_differ(diffs,
+                          "test %zu: the report's naturals or start do not "
+                          "fit the test",
+                          i + 1);
         for (k = 0; k < j->in.options.dice; k++)
             if (json_integer_value(json_array_get(naturals, (size_t)k)) !=
                 src.log[u->first_roll + (size_t)k].natural)

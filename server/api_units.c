@@ -8,6 +8,7 @@
 #include "jsonv.h"
 #include "scrud_api.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,15 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
                  (rc = jv_int(edna, "edna", "edna", false, 0, EDNA_MAX,
                               &uw->unit.edna, e))))
         return rc;
+    /* EDNA stays at most its start: a correction that raises EDNA past it
+     * raises the start too, unless it sets a lower start itself. */
+    if (edna && uw->unit.edna > uw->unit.edna_start) {
+        if (json_object_get(edna, "start") != NULL)
+            return err_set(e, ERR_RANGE, "edna.edna",
+                           "EDNA is at most its start %d, not %d",
+                           uw->unit.edna_start, uw->unit.edna);
+        uw->unit.edna_start = uw->unit.edna;
+    }
     if (elim) {
         uw->unit.is_eliminated = json_is_true(elim);
         snprintf(uw->unit.eliminated_reason, DB_REASON_MAX, "%s",
@@ -592,8 +602,10 @@ static bool read_page_query(http_request *r, db_event_query *q, err_info *e)
         q->limit = (int)v;
     }
     if (cursor) {
-        long long c = strtoll(cursor, &end, 10);
-        if (*cursor == '\0' || *end || c < 1 ||
+        long long c;
+        errno = 0;
+        c = strtoll(cursor, &end, 10);
+        if (*cursor == '\0' || *end || c < 1 || errno == ERANGE ||
             strspn(cursor, "0123456789") != strlen(cursor)) {
             err_set(e, ERR_INVALID, "cursor",
                     "the cursor is not one this service gave");
