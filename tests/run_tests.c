@@ -23,6 +23,8 @@ int main(void)
     srunner_add_suite(sr, suite_edna());
     srunner_add_suite(sr, suite_db());
     srunner_add_suite(sr, suite_store());
+    srunner_add_suite(sr, suite_log());
+    srunner_add_suite(sr, suite_migrations());
     srunner_add_suite(sr, suite_http());
     srunner_add_suite(sr, suite_jsonw());
     srunner_add_suite(sr, suite_api());

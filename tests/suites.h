@@ -19,6 +19,8 @@ Suite *suite_scrud_examples(void);
 Suite *suite_edna(void);
 Suite *suite_db(void);
 Suite *suite_store(void);
+Suite *suite_log(void);
+Suite *suite_migrations(void);
 Suite *suite_http(void);
 Suite *suite_jsonw(void);
 Suite *suite_api(void);

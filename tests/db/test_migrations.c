@@ -1,0 +1,540 @@
+/*
+ * test_migrations.c: tests db/migrations.c by upgrading a populated
+ * schema-1 database.  The file is made with plain SQLite, outside db_open:
+ * migration 1's own SQL (migrations_sql[0]) and PRAGMA user_version = 1,
+ * then a campaign, a side, two units, their history (interleaved between
+ * the two units) and a combat with its rolls, in the columns schema 1 had
+ * and the way its store wrote them.  Then db_open runs every later
+ * migration, and the rows are read back through the store.
+ *
+ * What must hold: every old row is kept; old units carry both systems with
+ * EDNA 8 of 8; the old campaign gets EDNA tests of 2d6 from 8; each unit's
+ * events are numbered 1..k in seq order whatever came between them; the
+ * history pages; opening the upgraded file again changes nothing.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <sqlite3.h>
+
+#include "db.h"
+#include "db_fixture.h"
+#include "migrations.h"
+#include "scrud.h"
+#include "suites.h"
+
+/* ---- the schema-1 database --------------------------------------------- */
+
+#define CMP_ID    "cmp_0192a0000001a1a1a1a1a1a1"
+#define SIDE_ID   "sd_0192a0000002b2b2b2b2b2b2"
+#define UNIT_A    "un_0192a0000003c3c3c3c3c3c3"
+#define UNIT_B    "un_0192a0000004d4d4d4d4d4d4"
+#define COMBAT_ID "cmb_0192a0000005e5e5e5e5e5e5"
+#define TOKEN_ID  "tok_0192a0000006f6f6f6f6f6f6"
+#define CREATED   "2025-06-01T09:00:00.000Z"
+
+/* Unit states as schema 1's server wrote them (api_unit_state_json). */
+#define STATE(name, elim, reason, q, f, d)                                     \
+    "{\"name\": \"" name "\", \"side_id\": \"" SIDE_ID                         \
+    "\", \"eliminated\": " elim ", \"eliminated_reason\": " reason             \
+    ", \"scrud\": {\"quality\": " q ", \"faces\": " f                          \
+    ", \"defeat_penalty\": " d ", \"fatigue_penalty\": 0, "                    \
+    "\"modifier\": " q "}}"
+#define A0 STATE("1st Foot", "false", "null", "2", "10", "0")
+#define A1 STATE("1st Foot", "false", "null", "2", "10", "1")
+#define A2 STATE("1st Foot", "false", "null", "3", "10", "1")
+#define B0 STATE("Horse", "false", "null", "0", "6", "0")
+#define B1 STATE("Horse", "false", "null", "0", "6", "2")
+#define B2 STATE("Horse", "true", "\"threshold\"", "0", "6", "3")
+
+/* Schema 1's history, in write order: unit 0 is A, 1 is B. */
+static const struct v1_event {
+    int unit;
+    const char *at, *kind;
+    bool has_combat;
+    const char *note, *before, *after, *result;
+} v1_events[] = {
+    {0, "2025-06-01T09:00:01.000Z", "created", false, NULL, NULL, A0, NULL},
+    {1, "2025-06-01T09:00:02.000Z", "created", false, NULL, NULL, B0, NULL},
+    {0, "2025-06-01T09:10:00.000Z", "combat", true, NULL, A0, A1,
+     "{\"defeats\": 1}"},
+    {1, "2025-06-01T09:10:00.000Z", "combat", true, NULL, B0, B1,
+     "{\"defeats\": 2}"},
+    {0, "2025-06-01T09:20:00.000Z", "correction", false, "quality was 3", A1,
+     A2, NULL},
+    {0, "2025-06-01T09:30:00.000Z", "resupply", false, NULL, A2, A1, NULL},
+    {1, "2025-06-01T09:40:00.000Z", "correction", false, "routed", B1, B2,
+     NULL},
+    {0, "2025-06-01T09:50:00.000Z", "correction", false, "back to 3", A1, A2,
+     NULL},
+};
+#define N_V1_EVENTS (sizeof v1_events / sizeof v1_events[0])
+
+static const char *const unit_ids[2] = {UNIT_A, UNIT_B};
+
+/* The seq each event of v1_events got in the schema-1 file. */
+static long long v1_seqs[N_V1_EVENTS];
+
+static void exec_ok(sqlite3 *c, const char *sql)
+{
+    char *msg = NULL;
+    int rc = sqlite3_exec(c, sql, NULL, NULL, &msg);
+
+    ck_assert_msg(rc == SQLITE_OK, "%.60s...: %s", sql, msg ? msg : "?");
+    sqlite3_free(msg);
+}
+
+/* Binds s, or NULL when s is NULL. */
+static void bind_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s == NULL)
+        sqlite3_bind_null(st, i);
+    else
+        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+}
+
+static void insert_v1_events(sqlite3 *c)
+{
+    sqlite3_stmt *st = NULL;
+    size_t i;
+
+    ck_assert_int_eq(
+        sqlite3_prepare_v2(c,
+                           "INSERT INTO unit_events (unit_id, campaign_id, "
+                           "at, kind, combat_id, actor_token_id, note, "
+                           "before, after, result) "
+                           "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                           -1, &st, NULL),
+        SQLITE_OK);
+    for (i = 0; i < N_V1_EVENTS; i++) {
+        const struct v1_event *v = &v1_events[i];
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, unit_ids[v->unit], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, CMP_ID, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, v->at, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, v->kind, -1, SQLITE_STATIC);
+        bind_or_null(st, 5, v->has_combat ? COMBAT_ID : NULL);
+        bind_or_null(st, 6, v->has_combat ? TOKEN_ID : NULL);
+        bind_or_null(st, 7, v->note);
+        bind_or_null(st, 8, v->before);
+        bind_or_null(st, 9, v->after);
+        bind_or_null(st, 10, v->result);
+        ck_assert_msg(sqlite3_step(st) == SQLITE_DONE, "event %zu: %s", i,
+                      sqlite3_errmsg(c));
+        v1_seqs[i] = sqlite3_last_insert_rowid(c);
+    }
+    sqlite3_finalize(st);
+}
+
+/*
+ * Makes db_fixture_path a schema-1 database holding one campaign (every
+ * SCRUD option away from its default), a side, units A and B, the
+ * history of v1_events and one combat of theirs with four rolls.
+ */
+static void make_v1(void)
+{
+    sqlite3 *c = NULL;
+    char sql[1024];
+
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
+    exec_ok(c, migrations_sql[0]);
+    exec_ok(c, "PRAGMA user_version = 1");
+    exec_ok(c, "PRAGMA foreign_keys = ON");
+    snprintf(sql, sizeof sql,
+             "INSERT INTO campaigns (id, name, created_at, scrud_cap_kind, "
+             "scrud_cap, scrud_has_floor, scrud_floor, scrud_extra_dice, "
+             "scrud_attrition, scrud_max_penalty, scrud_eliminate_below, "
+             "scrud_defeats_per_elimination) VALUES ('" CMP_ID "', "
+             "'Quatre Bras', '" CREATED "', %d, 9, 0, 2, %d, 0, 2, -5, 0)",
+             (int)SCRUD_CAP_FIXED, (int)SCRUD_EXTRA_HALF);
+    exec_ok(c, sql);
+    exec_ok(c, "INSERT INTO sides (id, campaign_id, name, created_at) "
+               "VALUES ('" SIDE_ID "', '" CMP_ID "', 'Allies', '" CREATED "')");
+    exec_ok(c, "INSERT INTO tokens (id, campaign_id, side_id, role, hash, "
+               "created_at) VALUES ('" TOKEN_ID "', '" CMP_ID "', NULL, "
+               "'umpire', 'ab12', '" CREATED "')");
+    exec_ok(c,
+            "INSERT INTO units (id, side_id, name, eliminated, "
+            "eliminated_reason, eliminated_by, scrud_quality, "
+            "scrud_faces, scrud_defeat_penalty, scrud_fatigue_penalty, "
+            "campaign_id, created_at) VALUES "
+            "('" UNIT_A "', '" SIDE_ID "', '1st Foot', 0, NULL, NULL, 3, "
+            "10, 1, 0, '" CMP_ID "', '2025-06-01T09:00:01.000Z'), "
+            "('" UNIT_B "', '" SIDE_ID "', 'Horse', 1, 'threshold', '" COMBAT_ID
+            "', 0, 6, 3, 2, '" CMP_ID "', '2025-06-01T09:00:02.000Z')");
+    exec_ok(c, "INSERT INTO combats (id, campaign_id, system, created_at, "
+               "note, dice_source, rng, commitment, server_seed, "
+               "client_seed, actor_token_id, summary, report) VALUES "
+               "('" COMBAT_ID "', '" CMP_ID "', 'scrud', "
+               "'2025-06-01T09:10:00.000Z', NULL, 'entered', NULL, NULL, "
+               "NULL, NULL, '" TOKEN_ID "', '1st Foot 1 defeat, Horse 2', "
+               "'{\"winner\": \"1st Foot\"}')");
+    exec_ok(c, "INSERT INTO rolls (combat_id, seq, side_name, unit_id, "
+               "unit_name, reason, faces, natural, modified, source, rng) "
+               "VALUES ('" COMBAT_ID "', 3, 'Allies', '" UNIT_A "', "
+               "'1st Foot', 'scrud.extra', 10, 7, 9, 'entered', NULL), "
+               "('" COMBAT_ID "', 1, 'Allies', '" UNIT_A "', '1st Foot', "
+               "'scrud.front', 10, 4, 6, 'entered', NULL), "
+               "('" COMBAT_ID "', 4, 'Allies', '" UNIT_B "', 'Horse', "
+               "'scrud.extra', 6, 1, 1, 'entered', NULL), "
+               "('" COMBAT_ID "', 2, 'Allies', '" UNIT_B "', 'Horse', "
+               "'scrud.front', 6, 5, 5, 'entered', NULL)");
+    insert_v1_events(c);
+    ck_assert_int_eq(db_fixture_query_int(c, "PRAGMA user_version"), 1);
+    ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+}
+
+/* ---- checks ------------------------------------------------------------ */
+
+/* Indexes into v1_events of unit u's events (u -1: every event), oldest
+ * or newest first; returns how many. */
+static size_t expect(int u, bool is_newest_first, size_t *out)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < N_V1_EVENTS; i++) {
+        size_t k = is_newest_first ? N_V1_EVENTS - 1 - i : i;
+        if (u < 0 || v1_events[k].unit == u)
+            out[n++] = k;
+    }
+    return n;
+}
+
+/* The unit_seq v1_events[k] must have: its place among its unit's. */
+static long long want_unit_seq(size_t k)
+{
+    long long n = 0;
+    size_t i;
+
+    for (i = 0; i <= k; i++)
+        n += v1_events[i].unit == v1_events[k].unit;
+    return n;
+}
+
+static bool str_eq_or_null(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
+/* got must be v1_events[k], numbered in its unit. */
+static void check_event(const db_event *got, size_t k)
+{
+    const struct v1_event *v = &v1_events[k];
+
+    ck_assert_int_eq(got->seq, v1_seqs[k]);
+    ck_assert_int_eq(got->unit_seq, want_unit_seq(k));
+    ck_assert_str_eq(got->unit_id, unit_ids[v->unit]);
+    ck_assert_str_eq(got->campaign_id, CMP_ID);
+    ck_assert_str_eq(got->at, v->at);
+    ck_assert_str_eq(got->kind, v->kind);
+    ck_assert_str_eq(got->combat_id, v->has_combat ? COMBAT_ID : "");
+    ck_assert_str_eq(got->actor_token_id, v->has_combat ? TOKEN_ID : "");
+    ck_assert(str_eq_or_null(got->note, v->note));
+    ck_assert(str_eq_or_null(got->before, v->before));
+    ck_assert(str_eq_or_null(got->after, v->after));
+    ck_assert(str_eq_or_null(got->result, v->result));
+}
+
+/* Pages through unit u's history (-1: the campaign's), limit a page,
+ * following the cursor until a short page; checks the concatenation. */
+static void check_pages(sqlite3 *r, int u, bool is_newest_first, int limit)
+{
+    db_event_query q = {CMP_ID, u < 0 ? NULL : unit_ids[u], 0, is_newest_first,
+                        limit};
+    size_t want[N_V1_EVENTS], n_want, n = 0, k, i;
+    db_event *evs;
+    int pages;
+
+    n_want = expect(u, is_newest_first, want);
+    for (pages = 0;; pages++) {
+        ck_assert_int_le(pages, (int)N_V1_EVENTS + 1);
+        ck_assert_int_eq(db_events_page(r, &q, &evs, &k, NULL), ERR_OK);
+        ck_assert_uint_le(k, (size_t)limit);
+        for (i = 0; i < k; i++, n++) {
+            ck_assert_msg(n < n_want, "unit %d, limit %d: more than %zu", u,
+                          limit, n_want);
+            check_event(&evs[i], want[n]);
+        }
+        if (k > 0)
+            q.after = evs[k - 1].seq;
+        db_events_free(evs, k);
+        if (k < (size_t)limit)
+            break;
+    }
+    ck_assert_msg(n == n_want, "unit %d, %s, limit %d: %zu events, want %zu", u,
+                  is_newest_first ? "newest first" : "oldest first", limit, n,
+                  n_want);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+START_TEST(test_upgrade_keeps_campaign_and_units)
+{
+    db_campaign c;
+    db_unit a, b, *list;
+    db_unit_filter f = {NULL, NULL, -1, -1};
+    size_t n;
+    sqlite3 *r;
+
+    ck_assert_int_ge(db_n_migrations(), 2);
+    make_v1();
+    db_fixture_open();
+    ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
+    ck_assert_int_eq(db_fixture_raw_query_int("PRAGMA user_version"),
+                     db_n_migrations());
+
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_campaign_get(r, CMP_ID, &c, NULL), ERR_OK);
+    ck_assert_str_eq(c.name, "Quatre Bras");
+    ck_assert_str_eq(c.created_at, CREATED);
+    ck_assert_int_eq(c.scrud.cap_kind, SCRUD_CAP_FIXED);
+    ck_assert_int_eq(c.scrud.cap, 9);
+    ck_assert(!c.scrud.has_floor);
+    ck_assert_int_eq(c.scrud.floor, 2);
+    ck_assert_int_eq(c.scrud.extra_dice, SCRUD_EXTRA_HALF);
+    ck_assert(!c.scrud.attrition);
+    ck_assert_int_eq(c.scrud.max_penalty_per_combat, 2);
+    ck_assert_int_eq(c.scrud.eliminate_below, -5);
+    ck_assert_int_eq(c.scrud.defeats_per_elimination, 0);
+    ck_assert_int_eq(c.edna_start, 8);
+    ck_assert_int_eq(c.edna.dice, 2);
+    ck_assert_int_eq(c.edna.faces, 6);
+
+    ck_assert_int_eq(db_unit_find(r, CMP_ID, UNIT_A, &a, NULL), ERR_OK);
+    ck_assert_str_eq(a.id, UNIT_A);
+    ck_assert_str_eq(a.name, "1st Foot");
+    ck_assert_str_eq(a.side_id, SIDE_ID);
+    ck_assert_str_eq(a.side_name, "Allies");
+    ck_assert_str_eq(a.created_at, "2025-06-01T09:00:01.000Z");
+    ck_assert(!a.is_eliminated);
+    ck_assert_str_eq(a.eliminated_reason, "");
+    ck_assert_int_eq(a.scrud.quality, 3);
+    ck_assert_int_eq(a.scrud.faces, 10);
+    ck_assert_int_eq(a.scrud.defeat_penalty, 1);
+    ck_assert_int_eq(a.scrud.fatigue_penalty, 0);
+    ck_assert_int_eq(db_unit_find(r, CMP_ID, "Horse", &b, NULL), ERR_OK);
+    ck_assert_str_eq(b.id, UNIT_B);
+    ck_assert(b.is_eliminated);
+    ck_assert(b.scrud.is_eliminated);
+    ck_assert_str_eq(b.eliminated_reason, "threshold");
+    ck_assert_str_eq(b.eliminated_by, COMBAT_ID);
+    ck_assert_int_eq(b.scrud.faces, 6);
+    ck_assert_int_eq(b.scrud.defeat_penalty, 3);
+    ck_assert_int_eq(b.scrud.fatigue_penalty, 2);
+    /* Units from before carry every system, EDNA at its start of 8. */
+    ck_assert(a.has_scrud && a.has_edna);
+    ck_assert(b.has_scrud && b.has_edna);
+    ck_assert_int_eq(a.edna, 8);
+    ck_assert_int_eq(a.edna_start, 8);
+    ck_assert_int_eq(b.edna, 8);
+    ck_assert_int_eq(b.edna_start, 8);
+
+    /* And the filters see them so. */
+    f.system = "edna";
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    free(list);
+    f.system = "scrud";
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    free(list);
+    f = (db_unit_filter){NULL, NULL, -1, 0};
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    free(list);
+    f.ineffective = 1;
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 0);
+    free(list);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
+static err_code job_event(sqlite3 *c, void *arg, err_info *e)
+{
+    return db_event_insert(c, arg, e);
+}
+
+START_TEST(test_upgrade_numbers_history)
+{
+    size_t want[N_V1_EVENTS], n_want, n, i;
+    db_event *list, ev;
+    db_roll *rolls;
+    int u, order, limit;
+    sqlite3 *r;
+
+    make_v1();
+    db_fixture_open();
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_fixture_query_int(r, "SELECT count(*) FROM "
+                                             "unit_events WHERE unit_seq "
+                                             "IS NULL"),
+                     0);
+    for (u = 0; u < 2; u++) {
+        n_want = expect(u, false, want);
+        ck_assert_uint_eq(n_want, u == 0 ? 5 : 3);
+        ck_assert_int_eq(db_events_list(r, unit_ids[u], &list, &n, NULL),
+                         ERR_OK);
+        ck_assert_uint_eq(n, n_want);
+        for (i = 0; i < n; i++) {
+            ck_assert_int_eq(list[i].unit_seq, (long long)i + 1);
+            check_event(&list[i], want[i]);
+        }
+        db_events_free(list, n);
+    }
+    for (u = -1; u < 2; u++)
+        for (order = 0; order < 2; order++)
+            for (limit = 1; limit <= (int)N_V1_EVENTS + 1; limit++)
+                check_pages(r, u, order == 1, limit);
+
+    /* The combat's roll log came through whole, and by unit. */
+    ck_assert_int_eq(db_rolls_list(r, COMBAT_ID, &rolls, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 4);
+    for (i = 0; i < n; i++) {
+        ck_assert_int_eq(rolls[i].seq, (int)i + 1);
+        ck_assert_str_eq(rolls[i].unit_id, i % 2 ? UNIT_B : UNIT_A);
+    }
+    free(rolls);
+    ck_assert_int_eq(db_rolls_of_unit(r, COMBAT_ID, UNIT_A, &rolls, &n, NULL),
+                     ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(rolls[0].seq, 1);
+    ck_assert_int_eq(rolls[0].natural, 4);
+    ck_assert_int_eq(rolls[0].modified, 6);
+    ck_assert_int_eq(rolls[1].seq, 3);
+    ck_assert_str_eq(rolls[1].reason, "scrud.extra");
+    free(rolls);
+    db_read_release(db_fixture_db, r);
+
+    /* A new event goes on from the old numbering. */
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.unit_id, sizeof ev.unit_id, "%s", UNIT_B);
+    snprintf(ev.campaign_id, sizeof ev.campaign_id, "%s", CMP_ID);
+    db_now(ev.at);
+    snprintf(ev.kind, sizeof ev.kind, "resupply");
+    ev.after = B1;
+    db_fixture_write_ok(job_event, &ev, "insert event");
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_events_list(r, UNIT_B, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_int_eq(list[3].unit_seq, 4);
+    ck_assert_int_gt(list[3].seq, v1_seqs[N_V1_EVENTS - 1]);
+    db_events_free(list, n);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
+/* Everything in the file as text: the version, the schema and every row
+ * of every table in a fixed order.  New: free(). */
+static char *snapshot(void)
+{
+    sqlite3 *c = NULL;
+    sqlite3_stmt *st = NULL, *rows = NULL;
+    char *buf = NULL, sql[160];
+    size_t len = 0;
+    FILE *f;
+    int i;
+
+    f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(
+        sqlite3_open_v2(db_fixture_path, &c, SQLITE_OPEN_READONLY, NULL),
+        SQLITE_OK);
+    fprintf(f, "version %d\n", db_fixture_query_int(c, "PRAGMA user_version"));
+    ck_assert_int_eq(sqlite3_prepare_v2(c,
+                                        "SELECT type, name, sql FROM "
+                                        "sqlite_master ORDER BY type, name",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        fprintf(f, "%s %s: %s\n", (const char *)sqlite3_column_text(st, 0),
+                (const char *)sqlite3_column_text(st, 1),
+                sqlite3_column_text(st, 2)
+                    ? (const char *)sqlite3_column_text(st, 2)
+                    : "-");
+        if (strcmp((const char *)sqlite3_column_text(st, 0), "table") != 0)
+            continue;
+        /* Every table has two columns or more that start a unique key. */
+        snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" ORDER BY 1, 2",
+                 (const char *)sqlite3_column_text(st, 1));
+        ck_assert_int_eq(sqlite3_prepare_v2(c, sql, -1, &rows, NULL),
+                         SQLITE_OK);
+        while (sqlite3_step(rows) == SQLITE_ROW) {
+            for (i = 0; i < sqlite3_column_count(rows); i++)
+                fprintf(f, "%s%s",
+                        sqlite3_column_type(rows, i) == SQLITE_NULL
+                            ? "NULL"
+                            : (const char *)sqlite3_column_text(rows, i),
+                        i + 1 < sqlite3_column_count(rows) ? "|" : "\n");
+        }
+        sqlite3_finalize(rows);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(c);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(test_reopen_after_upgrade_changes_nothing)
+{
+    char *before, *after;
+    size_t i, line = 0;
+    db_unit a;
+    db_event *list;
+    size_t n;
+    sqlite3 *r;
+
+    make_v1();
+    db_fixture_open();
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    before = snapshot();
+    /* The snapshot holds what it must compare: the upgraded rows. */
+    ck_assert_ptr_nonnull(strstr(before, "unit_events_by_unit_seq"));
+    ck_assert_ptr_nonnull(strstr(before, "Quatre Bras"));
+    ck_assert_ptr_nonnull(strstr(before, "routed"));
+
+    db_fixture_open();
+    ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_unit_find(r, CMP_ID, UNIT_A, &a, NULL), ERR_OK);
+    ck_assert_int_eq(a.edna, 8);
+    ck_assert_int_eq(db_events_list(r, UNIT_A, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 5);
+    ck_assert_int_eq(list[4].unit_seq, 5);
+    db_events_free(list, n);
+    db_read_release(db_fixture_db, r);
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    after = snapshot();
+    for (i = 0; before[i] != '\0' && before[i] == after[i]; i++)
+        if (before[i] == '\n')
+            line = i + 1;
+    ck_assert_msg(before[i] == after[i],
+                  "opening again changed the file from:\n%.200s\nto:\n%.200s",
+                  before + line, after + line);
+    free(before);
+    free(after);
+}
+END_TEST
+
+Suite *suite_migrations(void)
+{
+    Suite *s = suite_create("migrations");
+    TCase *tc = tcase_create("upgrade");
+
+    tcase_add_unchecked_fixture(tc, db_fixture_suite_make,
+                                db_fixture_suite_remove);
+    tcase_add_checked_fixture(tc, db_fixture_setup, db_fixture_teardown);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    tcase_add_test(tc, test_upgrade_keeps_campaign_and_units);
+    tcase_add_test(tc, test_upgrade_numbers_history);
+    tcase_add_test(tc, test_reopen_after_upgrade_changes_nothing);
+    return s;
+}
