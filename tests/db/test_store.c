@@ -387,7 +387,8 @@ START_TEST(test_units_list)
             ck_assert_int_eq(
                 db_units_list(r, c.id,
                               &(db_unit_filter){side_id, NULL, elim, -1}, &list,
-                              &n, NULL), ERR_OK);
+                              &n, NULL),
+                ERR_OK);
             for (i = 0, k = 0, want = 0; i < N_UNIT_SPECS; i++) {
                 if ((side >= 0 && unit_specs[i].side != side) ||
                     (elim >= 0 && unit_specs[i].is_eliminated != (elim == 1)))
