@@ -7,6 +7,7 @@
 #ifndef UMPIRE_API_H
 #define UMPIRE_API_H
 
+#include "combat.h"
 #include "http.h"
 
 void api_health(http_request *r);
@@ -38,7 +39,7 @@ void api_oneoff_edna(http_request *r);
 err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
                          json_t *diffs, err_info *e);
 
-#define API_NOTE_MAX 500 /* bytes of a note */
+#define API_NOTE_MAX COMBAT_NOTE_MAX /* bytes of any note */
 
 /* Shared by the handlers. */
 

@@ -23,17 +23,9 @@
 #include <sodium.h>
 
 typedef struct scrud_job {
+    combat_record rec; /* first: combat_finish finds it as the state */
     scrud_plan plan;
-    combat_dice dice;
     json_t *options; /* the request's options (a reference) or NULL */
-    char note[API_NOTE_MAX + 1];
-    bool has_note;
-    char campaign_id[DB_ID_MAX]; /* "" one-off */
-    char token_id[DB_ID_MAX];
-    /* results */
-    db_combat cb; /* cb.report: the stored report, without rolls */
-    db_roll *rolls;
-    size_t n_rolls;
 } scrud_job;
 
 static void scrud_job_free(void *p)
@@ -43,47 +35,23 @@ static void scrud_job_free(void *p)
     if (j == NULL)
         return;
     json_decref(j->options);
-    free(j->rolls);
-    free(j->cb.summary);
-    free(j->cb.report);
-    sodium_memzero(j->dice.seed, sizeof j->dice.seed);
+    combat_record_cleanup(&j->rec);
     free(j);
 }
 
-/* The roll log of a resolved SCRUD combat as rows to store. */
-static err_code scrud_rolls(const scrud_plan *plan, const dice_source *src,
-                            const char *source, db_roll **out, size_t *n,
-                            err_info *e)
+/* Side and unit of a logged SCRUD die (combat_roll_names). */
+static void roll_names(const void *p, const dice_roll *d, const char **side,
+                       const char **unit_name, const char **unit_id)
 {
-    db_roll *v = calloc(src->n_log ? src->n_log : 1, sizeof *v);
-    size_t i;
+    const scrud_plan *plan = p;
 
-    *out = NULL;
-    *n = 0;
-    if (v == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    for (i = 0; i < src->n_log; i++) {
-        const dice_roll *d = &src->log[i];
-        db_roll *r = &v[i];
-        r->seq = (int)i + 1;
-        text_copy(r->side_name, DB_NAME_MAX, plan->side_name[d->side]);
-        text_copy(r->unit_id, DB_ID_MAX, plan->unit_id[d->side][d->unit]);
-        text_copy(r->unit_name, DB_NAME_MAX, plan->unit_name[d->side][d->unit]);
-        text_copy(r->reason, sizeof r->reason, d->reason);
-        r->faces = d->faces;
-        r->natural = d->natural;
-        r->modified = d->modified;
-        text_copy(r->source, sizeof r->source, source);
-        text_copy(r->rng, sizeof r->rng,
-                  strcmp(source, "seeded") == 0 ? RNG_VERSION : "");
-    }
-    *out = v;
-    *n = src->n_log;
-    return ERR_OK;
+    *side = plan->side_name[d->side];
+    *unit_name = plan->unit_name[d->side][d->unit];
+    *unit_id = plan->unit_id[d->side][d->unit];
 }
 
 /*
- * Resolves j->plan with j->dice and fills the combat row, its rolls and the
+ * Resolves j->plan with j->rec.dice and fills the combat row, its rolls and the
  * report; res is the caller's (cleanup with scrud_result_cleanup).
  */
 static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
@@ -91,53 +59,26 @@ static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
     int values[2 * SCRUD_MAX_UNITS_PER_SIDE];
     size_t n_values;
     dice_source src;
-    db_combat *cb = &j->cb;
+    db_combat *cb = &j->rec.cb;
     char *md = NULL;
     jw w;
     err_code rc;
 
-    if (j->dice.kind == DICE_SEEDED) {
-        dice_init_seeded(&src, j->dice.seed,
-                         (const uint8_t *)j->dice.client_seed,
-                         j->dice.client_seed_len);
-    } else {
+    n_values = 0;
+    if (j->rec.dice.kind == DICE_ENTERED)
         scrud_api_entered_values(&j->plan, values, &n_values);
-        dice_init_values(&src, DICE_ENTERED, values, n_values);
-    }
+    combat_dice_init(&j->rec, &src, values, n_values);
     if ((rc = scrud_resolve(&j->plan.in, &src, res, e)) ||
         (rc = dice_check_all_used(&src, e)))
         goto out;
-    db_new_id("cbt", cb->id);
-    text_copy(cb->campaign_id, DB_ID_MAX, j->campaign_id);
-    snprintf(cb->system, sizeof cb->system, "scrud");
-    db_now(cb->created_at);
-    text_copy(cb->dice_source, sizeof cb->dice_source,
-              dice_kind_name(j->dice.kind));
-    if (j->dice.kind == DICE_SEEDED) {
-        snprintf(cb->rng, sizeof cb->rng, RNG_VERSION);
-        text_copy(cb->commitment, sizeof cb->commitment, j->dice.commitment);
-        text_copy(cb->server_seed, sizeof cb->server_seed, j->dice.seed_hex);
-        cb->client_seed = j->dice.has_client_seed ? j->dice.client_seed : NULL;
-    }
-    text_copy(cb->actor_token_id, DB_ID_MAX, j->token_id);
-    cb->note = j->has_note ? j->note : NULL;
-    if ((rc = scrud_rolls(&j->plan, &src, cb->dice_source, &j->rolls,
-                          &j->n_rolls, e)))
+    combat_record_row(&j->rec, "scrud");
+    if ((rc = combat_record_rolls(&j->rec, &src, roll_names, &j->plan, e)))
         goto out;
-    md = scrud_api_markdown(&j->plan, res,
-                            j->dice.kind == DICE_SEEDED
-                                ? "seeded (rng v1), the seed is revealed in "
-                                  "the report"
-                                : "entered by the umpire from a real table "
-                                  "(recorded, not verifiable)");
+    md = scrud_api_markdown(&j->plan, res, combat_dice_note(&j->rec));
     cb->summary = scrud_api_summary(&j->plan, res);
     jw_init(&w);
     jw_object(&w);
-    jw_kstring(&w, "id", cb->id);
-    jw_kstring(&w, "system", "scrud");
-    jw_kstring_or_null(&w, "campaign_id", cb->campaign_id);
-    jw_kstring(&w, "created_at", cb->created_at);
-    jw_kstring_or_null(&w, "note", cb->note);
+    combat_report_head(&w, &j->rec);
     jw_key(&w, "options");
     scrud_api_options_write(&w, &j->plan.in.options);
     jw_key(&w, "dice");
@@ -161,7 +102,6 @@ static scrud_job *scrud_job_parse(http_request *r, bool is_campaign,
     static const char *const fields[] = {"sides", "options", "dice", "note",
                                          NULL};
     json_t *body = http_body_object(r), *opts = NULL;
-    const char *note = NULL;
     scrud_job *j;
 
     if (body == NULL)
@@ -175,16 +115,11 @@ static scrud_job *scrud_job_parse(http_request *r, bool is_campaign,
     }
     scrud_options_default(&j->plan.in.options);
     if (jv_object_only(body, "", fields, e) ||
-        combat_parse_dice(body, &j->dice, e) ||
+        combat_parse_record(body, &j->rec, e) ||
         jv_object(body, "", "options", false, &opts, e) ||
-        jv_string(body, "", "note", false, API_NOTE_MAX, &note, e) ||
-        scrud_api_parse_sides(body, is_campaign, j->dice.kind == DICE_ENTERED,
-                              &j->plan, e))
+        scrud_api_parse_sides(body, is_campaign,
+                              j->rec.dice.kind == DICE_ENTERED, &j->plan, e))
         goto fail;
-    if (note) {
-        text_copy(j->note, sizeof j->note, note);
-        j->has_note = true;
-    }
     /* One-off options apply over the defaults now; a campaign combat's
      * apply over the campaign's, in the job. */
     if (!is_campaign && opts &&
@@ -197,30 +132,6 @@ fail:
     json_decref(body);
     http_reply_problem(r, e);
     return NULL;
-}
-
-static void combat_finish(http_request *r, err_code rc, const err_info *e)
-{
-    scrud_job *j = r->state;
-
-    if (rc != ERR_OK) {
-        http_reply_problem(r, e);
-        return;
-    }
-    if (j->campaign_id[0])
-        snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/combats/%s",
-                 j->campaign_id, j->cb.id);
-    else
-        snprintf(r->location, sizeof r->location, "/v1/combats/%s", j->cb.id);
-    http_reply_json_text(
-        r, 201, combat_report_with_rolls(j->cb.report, j->rolls, j->n_rolls));
-}
-
-static err_code oneoff_job(sqlite3 *c, void *arg, err_info *e)
-{
-    scrud_job *j = arg;
-
-    return db_combat_insert(c, &j->cb, j->rolls, j->n_rolls, e);
 }
 
 void api_oneoff_scrud(http_request *r)
@@ -239,7 +150,7 @@ void api_oneoff_scrud(http_request *r)
         return;
     }
     scrud_result_cleanup(&res);
-    http_defer_write(r, oneoff_job, combat_finish);
+    http_defer_write(r, combat_insert_job, combat_finish);
 }
 
 /* Applies the combat's outcome to one campaign unit, with its event. */
@@ -252,8 +163,8 @@ static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
     jw w;
     err_code rc;
 
-    if ((rc = db_unit_find(c, j->campaign_id, j->plan.unit_id[s][i], &before,
-                           e)))
+    if ((rc = db_unit_find(c, j->rec.campaign_id, j->plan.unit_id[s][i],
+                           &before, e)))
         return rc;
     after = before;
     after.scrud.defeat_penalty = ur->defeat_penalty;
@@ -263,7 +174,7 @@ static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
         after.scrud.is_eliminated = true;
         text_copy(after.eliminated_reason, DB_REASON_MAX,
                   scrud_elimination_name(ur->eliminated));
-        text_copy(after.eliminated_by, DB_ID_MAX, j->cb.id);
+        text_copy(after.eliminated_by, DB_ID_MAX, j->rec.cb.id);
     }
     if ((rc = db_unit_update(c, &after, e)))
         return rc;
@@ -276,8 +187,9 @@ static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
     jw_object_end(&w);
     if ((result = jw_take(&w, NULL)) == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    rc = api_unit_event(c, &before, &after, "combat", j->cb.id, j->token_id,
-                        j->has_note ? j->note : NULL, result, e);
+    rc = api_unit_event(c, &before, &after, "combat", j->rec.cb.id,
+                        j->rec.token_id, j->rec.has_note ? j->rec.note : NULL,
+                        result, e);
     free(result);
     return rc;
 }
@@ -292,14 +204,14 @@ static err_code campaign_scrud_job(sqlite3 *c, void *arg, err_info *e)
     size_t i;
 
     memset(&res, 0, sizeof res);
-    if ((rc = db_campaign_get(c, j->campaign_id, &cmp, e)))
+    if ((rc = db_campaign_get(c, j->rec.campaign_id, &cmp, e)))
         return rc;
     j->plan.in.options = cmp.scrud;
     if ((j->options && (rc = scrud_api_options(j->options, "options",
                                                &j->plan.in.options, e))) ||
-        (rc = scrud_api_bind_units(c, j->campaign_id, &j->plan, e)) ||
+        (rc = scrud_api_bind_units(c, j->rec.campaign_id, &j->plan, e)) ||
         (rc = scrud_run(j, &res, e)) ||
-        (rc = db_combat_insert(c, &j->cb, j->rolls, j->n_rolls, e)))
+        (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
         goto out;
     for (s = 0; s < 2; s++)
         for (i = 0; i < j->plan.in.sides[s].n_units; i++)
@@ -318,8 +230,8 @@ void api_campaign_scrud(http_request *r)
     err_clear(&e);
     if ((j = scrud_job_parse(r, true, &e)) == NULL)
         return;
-    text_copy(j->campaign_id, DB_ID_MAX, r->params[0]);
-    text_copy(j->token_id, DB_ID_MAX, r->token.id);
+    text_copy(j->rec.campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(j->rec.token_id, DB_ID_MAX, r->token.id);
     http_defer_write(r, campaign_scrud_job, combat_finish);
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 typedef struct edna_job {
+    combat_record rec; /* first: combat_finish finds it as the state */
     edna_input in;
     edna_unit units[EDNA_MAX_UNITS];
     char unit_ref[EDNA_MAX_UNITS][DB_NAME_MAX]; /* campaign: as asked */
@@ -26,16 +27,7 @@ typedef struct edna_job {
     int start[EDNA_MAX_UNITS];                   /* starting EDNA */
     int entered[EDNA_MAX_UNITS][EDNA_MAX_DICE];
     int n_entered[EDNA_MAX_UNITS];
-    combat_dice dice;
     json_t *options; /* the request's (a reference) or NULL */
-    char note[API_NOTE_MAX + 1];
-    bool has_note;
-    char campaign_id[DB_ID_MAX];
-    char token_id[DB_ID_MAX];
-    /* results */
-    db_combat cb;
-    db_roll *rolls;
-    size_t n_rolls;
 } edna_job;
 
 static void edna_job_free(void *p)
@@ -45,9 +37,7 @@ static void edna_job_free(void *p)
     if (j == NULL)
         return;
     json_decref(j->options);
-    free(j->rolls);
-    free(j->cb.summary);
-    free(j->cb.report);
+    combat_record_cleanup(&j->rec);
     free(j);
 }
 
@@ -74,11 +64,11 @@ static err_code parse_dice_list(const json_t *dice, const char *path,
 
     jv_path(f, path, "dice");
     if (dice == NULL)
-        return j->dice.kind == DICE_ENTERED
+        return j->rec.dice.kind == DICE_ENTERED
                    ? err_set(e, ERR_MISSING, f,
                              "entered dice need the \"dice\" of every unit")
                    : ERR_OK;
-    if (j->dice.kind != DICE_ENTERED)
+    if (j->rec.dice.kind != DICE_ENTERED)
         return err_set(e, ERR_INVALID, f,
                        "dice are seeded: give \"dice\" only with dice.source "
                        "\"entered\"");
@@ -147,7 +137,7 @@ static err_code check_entered(const edna_job *j, err_info *e)
     size_t i;
     int k;
 
-    if (j->dice.kind != DICE_ENTERED)
+    if (j->rec.dice.kind != DICE_ENTERED)
         return ERR_OK;
     for (i = 0; i < j->in.n_units; i++) {
         snprintf(f, sizeof f, "units[%zu].dice", i);
@@ -169,7 +159,6 @@ static edna_job *edna_job_parse(http_request *r, bool is_campaign, err_info *e)
     static const char *const fields[] = {"units", "options", "dice", "note",
                                          NULL};
     json_t *body = http_body_object(r), *units = NULL, *opts = NULL;
-    const char *note = NULL;
     edna_job *j;
     size_t i;
 
@@ -184,10 +173,9 @@ static edna_job *edna_job_parse(http_request *r, bool is_campaign, err_info *e)
     }
     edna_options_default(&j->in.options);
     if (jv_object_only(body, "", fields, e) ||
-        combat_parse_dice(body, &j->dice, e) ||
+        combat_parse_record(body, &j->rec, e) ||
         jv_array(body, "", "units", true, 1, EDNA_MAX_UNITS, &units, e) ||
-        jv_object(body, "", "options", false, &opts, e) ||
-        jv_string(body, "", "note", false, API_NOTE_MAX, &note, e))
+        jv_object(body, "", "options", false, &opts, e))
         goto fail;
     for (i = 0; i < json_array_size(units); i++) {
         char p[JV_PATH_MAX];
@@ -206,10 +194,6 @@ static edna_job *edna_job_parse(http_request *r, bool is_campaign, err_info *e)
     }
     j->in.units = j->units;
     j->in.n_units = json_array_size(units);
-    if (note) {
-        text_copy(j->note, sizeof j->note, note);
-        j->has_note = true;
-    }
     /* One-off options apply over the defaults now; a campaign test's over
      * the campaign's, in the job. */
     if (!is_campaign && ((opts && parse_options(opts, &j->in.options, e)) ||
@@ -224,31 +208,15 @@ fail:
     return NULL;
 }
 
-static err_code edna_rolls(edna_job *j, const dice_source *src,
-                           const char *source, err_info *e)
+/* Side and unit of a logged EDNA die (combat_roll_names). */
+static void roll_names(const void *p, const dice_roll *d, const char **side,
+                       const char **unit_name, const char **unit_id)
 {
-    size_t i;
+    const edna_job *j = p;
 
-    j->rolls = calloc(src->n_log ? src->n_log : 1, sizeof *j->rolls);
-    if (j->rolls == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    for (i = 0; i < src->n_log; i++) {
-        const dice_roll *d = &src->log[i];
-        db_roll *r = &j->rolls[i];
-        r->seq = (int)i + 1;
-        text_copy(r->side_name, DB_NAME_MAX, j->side_name[d->unit]);
-        text_copy(r->unit_id, DB_ID_MAX, j->unit_id[d->unit]);
-        text_copy(r->unit_name, DB_NAME_MAX, j->unit_name[d->unit]);
-        text_copy(r->reason, sizeof r->reason, d->reason);
-        r->faces = d->faces;
-        r->natural = d->natural;
-        r->modified = d->modified;
-        text_copy(r->source, sizeof r->source, source);
-        text_copy(r->rng, sizeof r->rng,
-                  strcmp(source, "seeded") == 0 ? RNG_VERSION : "");
-    }
-    j->n_rolls = src->n_log;
-    return ERR_OK;
+    *side = j->side_name[d->unit];
+    *unit_name = j->unit_name[d->unit];
+    *unit_id = j->unit_id[d->unit];
 }
 
 /* One unit's test as in the report (members into the open object). */
@@ -313,11 +281,7 @@ static char *markdown(const edna_job *j, const edna_result *res)
             jw_raw(&w, line, strlen(line));
         }
     }
-    snprintf(line, sizeof line, "_Dice: %s._\n",
-             j->dice.kind == DICE_SEEDED
-                 ? "seeded (rng v1), the seed is revealed in the report"
-                 : "entered by the umpire from a real table (recorded, not "
-                   "verifiable)");
+    snprintf(line, sizeof line, "_Dice: %s._\n", combat_dice_note(&j->rec));
     jw_raw(&w, line, strlen(line));
     return jw_take(&w, NULL);
 }
@@ -328,40 +292,22 @@ static err_code edna_run(edna_job *j, edna_result *res, err_info *e)
     int values[EDNA_MAX_UNITS * EDNA_MAX_DICE];
     size_t n_values = 0, i;
     dice_source src;
-    db_combat *cb = &j->cb;
+    db_combat *cb = &j->rec.cb;
     char *md = NULL, summary[128];
     int k;
     jw w;
     err_code rc;
 
-    if (j->dice.kind == DICE_SEEDED) {
-        dice_init_seeded(&src, j->dice.seed,
-                         (const uint8_t *)j->dice.client_seed,
-                         j->dice.client_seed_len);
-    } else {
+    if (j->rec.dice.kind == DICE_ENTERED)
         for (i = 0; i < j->in.n_units; i++)
             for (k = 0; k < j->n_entered[i]; k++)
                 values[n_values++] = j->entered[i][k];
-        dice_init_values(&src, DICE_ENTERED, values, n_values);
-    }
+    combat_dice_init(&j->rec, &src, values, n_values);
     if ((rc = edna_resolve(&j->in, &src, res, e)) ||
         (rc = dice_check_all_used(&src, e)))
         goto out;
-    db_new_id("cbt", cb->id);
-    text_copy(cb->campaign_id, DB_ID_MAX, j->campaign_id);
-    text_copy(cb->system, sizeof cb->system, "edna");
-    db_now(cb->created_at);
-    text_copy(cb->dice_source, sizeof cb->dice_source,
-              dice_kind_name(j->dice.kind));
-    if (j->dice.kind == DICE_SEEDED) {
-        text_copy(cb->rng, sizeof cb->rng, RNG_VERSION);
-        text_copy(cb->commitment, sizeof cb->commitment, j->dice.commitment);
-        text_copy(cb->server_seed, sizeof cb->server_seed, j->dice.seed_hex);
-        cb->client_seed = j->dice.has_client_seed ? j->dice.client_seed : NULL;
-    }
-    text_copy(cb->actor_token_id, DB_ID_MAX, j->token_id);
-    cb->note = j->has_note ? j->note : NULL;
-    if ((rc = edna_rolls(j, &src, cb->dice_source, e)))
+    combat_record_row(&j->rec, "edna");
+    if ((rc = combat_record_rolls(&j->rec, &src, roll_names, j, e)))
         goto out;
     {
         int n_failed = 0;
@@ -374,11 +320,7 @@ static err_code edna_run(edna_job *j, edna_result *res, err_info *e)
     md = markdown(j, res);
     jw_init(&w);
     jw_object(&w);
-    jw_kstring(&w, "id", cb->id);
-    jw_kstring(&w, "system", "edna");
-    jw_kstring_or_null(&w, "campaign_id", cb->campaign_id);
-    jw_kstring(&w, "created_at", cb->created_at);
-    jw_kstring_or_null(&w, "note", cb->note);
+    combat_report_head(&w, &j->rec);
     jw_key(&w, "options");
     jw_object(&w);
     jw_kint(&w, "dice", j->in.options.dice);
@@ -398,30 +340,6 @@ out:
     return rc;
 }
 
-static void edna_finish(http_request *r, err_code rc, const err_info *e)
-{
-    edna_job *j = r->state;
-
-    if (rc != ERR_OK) {
-        http_reply_problem(r, e);
-        return;
-    }
-    if (j->campaign_id[0])
-        snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/combats/%s",
-                 j->campaign_id, j->cb.id);
-    else
-        snprintf(r->location, sizeof r->location, "/v1/combats/%s", j->cb.id);
-    http_reply_json_text(
-        r, 201, combat_report_with_rolls(j->cb.report, j->rolls, j->n_rolls));
-}
-
-static err_code oneoff_job(sqlite3 *c, void *arg, err_info *e)
-{
-    edna_job *j = arg;
-
-    return db_combat_insert(c, &j->cb, j->rolls, j->n_rolls, e);
-}
-
 void api_oneoff_edna(http_request *r)
 {
     edna_result res;
@@ -438,7 +356,7 @@ void api_oneoff_edna(http_request *r)
         return;
     }
     edna_result_cleanup(&res);
-    http_defer_write(r, oneoff_job, edna_finish);
+    http_defer_write(r, combat_insert_job, combat_finish);
 }
 
 /* Campaign units: found, carrying EDNA, in play; their EDNA filled in. */
@@ -451,7 +369,7 @@ static err_code bind_units(sqlite3 *c, edna_job *j, err_info *e)
 
     for (i = 0; i < j->in.n_units; i++) {
         snprintf(f, sizeof f, "units[%zu].unit", i);
-        rc = db_unit_find(c, j->campaign_id, j->unit_ref[i], &u, NULL);
+        rc = db_unit_find(c, j->rec.campaign_id, j->unit_ref[i], &u, NULL);
         if (rc == ERR_NOT_FOUND)
             return err_set(e, ERR_INVALID, f, "the campaign has no unit \"%s\"",
                            j->unit_ref[i]);
@@ -484,7 +402,7 @@ static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
     jw w;
     err_code rc;
 
-    if ((rc = db_unit_find(c, j->campaign_id, j->unit_id[i], &before, e)))
+    if ((rc = db_unit_find(c, j->rec.campaign_id, j->unit_id[i], &before, e)))
         return rc;
     after = before;
     after.edna = res->units[i].edna_after;
@@ -497,8 +415,9 @@ static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
     jw_object_end(&w);
     if ((result = jw_take(&w, NULL)) == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    rc = api_unit_event(c, &before, &after, "combat", j->cb.id, j->token_id,
-                        j->has_note ? j->note : NULL, result, e);
+    rc = api_unit_event(c, &before, &after, "combat", j->rec.cb.id,
+                        j->rec.token_id, j->rec.has_note ? j->rec.note : NULL,
+                        result, e);
     free(result);
     return rc;
 }
@@ -513,22 +432,22 @@ static err_code campaign_edna_job(sqlite3 *c, void *arg, err_info *e)
     err_code rc;
 
     memset(&res, 0, sizeof res);
-    if ((rc = db_campaign_get(c, j->campaign_id, &cmp, e)))
+    if ((rc = db_campaign_get(c, j->rec.campaign_id, &cmp, e)))
         return rc;
     j->in.options = cmp.edna;
     if ((j->options && (rc = parse_options(j->options, &j->in.options, e))) ||
         (rc = check_entered(j, e)) || (rc = bind_units(c, j, e)) ||
         (rc = edna_run(j, &res, e)) ||
-        (rc = db_combat_insert(c, &j->cb, j->rolls, j->n_rolls, e)))
+        (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
         goto out;
     /* The roll log as rows has the naturals the report's tests need. */
-    log = calloc(j->n_rolls ? j->n_rolls : 1, sizeof *log);
+    log = calloc(j->rec.n_rolls ? j->rec.n_rolls : 1, sizeof *log);
     if (log == NULL) {
         rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
         goto out;
     }
-    for (i = 0; i < j->n_rolls; i++)
-        log[i].natural = j->rolls[i].natural;
+    for (i = 0; i < j->rec.n_rolls; i++)
+        log[i].natural = j->rec.rolls[i].natural;
     for (i = 0; i < res.n_units && rc == ERR_OK; i++)
         rc = apply_unit(c, j, &res, log, i, e);
     free(log);
@@ -545,9 +464,9 @@ void api_campaign_edna(http_request *r)
     err_clear(&e);
     if ((j = edna_job_parse(r, true, &e)) == NULL)
         return;
-    text_copy(j->campaign_id, DB_ID_MAX, r->params[0]);
-    text_copy(j->token_id, DB_ID_MAX, r->token.id);
-    http_defer_write(r, campaign_edna_job, edna_finish);
+    text_copy(j->rec.campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(j->rec.token_id, DB_ID_MAX, r->token.id);
+    http_defer_write(r, campaign_edna_job, combat_finish);
 }
 
 err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,

@@ -3,6 +3,7 @@
  */
 #include "combat.h"
 #include "jsonv.h"
+#include "text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -182,4 +183,138 @@ void combat_check_report_dice(const db_combat *cb, json_t *diffs)
                           keys[i]);
     }
     json_decref(report);
+}
+
+err_code combat_parse_record(const json_t *body, combat_record *rec,
+                             err_info *e)
+{
+    const char *note = NULL;
+    err_code rc;
+
+    if ((rc = combat_parse_dice(body, &rec->dice, e)) ||
+        (rc = jv_string(body, "", "note", false, COMBAT_NOTE_MAX, &note, e)))
+        return rc;
+    if (note) {
+        text_copy(rec->note, sizeof rec->note, note);
+        rec->has_note = true;
+    }
+    return ERR_OK;
+}
+
+void combat_dice_init(const combat_record *rec, dice_source *src,
+                      const int *entered, size_t n_entered)
+{
+    if (rec->dice.kind == DICE_SEEDED)
+        dice_init_seeded(src, rec->dice.seed,
+                         (const uint8_t *)rec->dice.client_seed,
+                         rec->dice.client_seed_len);
+    else
+        dice_init_values(src, DICE_ENTERED, entered, n_entered);
+}
+
+void combat_record_row(combat_record *rec, const char *system)
+{
+    db_combat *cb = &rec->cb;
+
+    db_new_id("cbt", cb->id);
+    text_copy(cb->campaign_id, DB_ID_MAX, rec->campaign_id);
+    text_copy(cb->system, sizeof cb->system, system);
+    db_now(cb->created_at);
+    text_copy(cb->dice_source, sizeof cb->dice_source,
+              dice_kind_name(rec->dice.kind));
+    if (rec->dice.kind == DICE_SEEDED) {
+        text_copy(cb->rng, sizeof cb->rng, RNG_VERSION);
+        text_copy(cb->commitment, sizeof cb->commitment, rec->dice.commitment);
+        text_copy(cb->server_seed, sizeof cb->server_seed, rec->dice.seed_hex);
+        cb->client_seed =
+            rec->dice.has_client_seed ? rec->dice.client_seed : NULL;
+    }
+    text_copy(cb->actor_token_id, DB_ID_MAX, rec->token_id);
+    cb->note = rec->has_note ? rec->note : NULL;
+}
+
+err_code combat_record_rolls(combat_record *rec, const dice_source *src,
+                             combat_roll_names names, const void *plan,
+                             err_info *e)
+{
+    const char *source = rec->cb.dice_source;
+    bool is_seeded = strcmp(source, "seeded") == 0;
+    size_t i;
+
+    rec->rolls = calloc(src->n_log ? src->n_log : 1, sizeof *rec->rolls);
+    if (rec->rolls == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < src->n_log; i++) {
+        const dice_roll *d = &src->log[i];
+        db_roll *r = &rec->rolls[i];
+        const char *side, *unit_name, *unit_id;
+
+        names(plan, d, &side, &unit_name, &unit_id);
+        r->seq = (int)i + 1;
+        text_copy(r->side_name, DB_NAME_MAX, side);
+        text_copy(r->unit_id, DB_ID_MAX, unit_id);
+        text_copy(r->unit_name, DB_NAME_MAX, unit_name);
+        text_copy(r->reason, sizeof r->reason, d->reason);
+        r->faces = d->faces;
+        r->natural = d->natural;
+        r->modified = d->modified;
+        text_copy(r->source, sizeof r->source, source);
+        text_copy(r->rng, sizeof r->rng, is_seeded ? RNG_VERSION : "");
+    }
+    rec->n_rolls = src->n_log;
+    return ERR_OK;
+}
+
+void combat_report_head(jw *w, const combat_record *rec)
+{
+    const db_combat *cb = &rec->cb;
+
+    jw_kstring(w, "id", cb->id);
+    jw_kstring(w, "system", cb->system);
+    jw_kstring_or_null(w, "campaign_id", cb->campaign_id);
+    jw_kstring(w, "created_at", cb->created_at);
+    jw_kstring_or_null(w, "note", cb->note);
+}
+
+const char *combat_dice_note(const combat_record *rec)
+{
+    return rec->dice.kind == DICE_SEEDED
+               ? "seeded (rng v1), the seed is revealed in the report"
+               : "entered by the umpire from a real table (recorded, not "
+                 "verifiable)";
+}
+
+void combat_record_cleanup(combat_record *rec)
+{
+    if (rec == NULL)
+        return;
+    free(rec->rolls);
+    free(rec->cb.summary);
+    free(rec->cb.report);
+    sodium_memzero(rec->dice.seed, sizeof rec->dice.seed);
+}
+
+err_code combat_insert_job(sqlite3 *c, void *arg, err_info *e)
+{
+    combat_record *rec = arg;
+
+    return db_combat_insert(c, &rec->cb, rec->rolls, rec->n_rolls, e);
+}
+
+void combat_finish(http_request *r, err_code rc, const err_info *e)
+{
+    combat_record *rec = r->state;
+
+    if (rc != ERR_OK) {
+        http_reply_problem(r, e);
+        return;
+    }
+    if (rec->campaign_id[0])
+        snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/combats/%s",
+                 rec->campaign_id, rec->cb.id);
+    else
+        snprintf(r->location, sizeof r->location, "/v1/combats/%s", rec->cb.id);
+    http_reply_json_text(
+        r, 201,
+        combat_report_with_rolls(rec->cb.report, rec->rolls, rec->n_rolls));
 }

@@ -14,6 +14,7 @@
 #include "db.h"
 #include "dice.h"
 #include "err.h"
+#include "http.h"
 #include "jsonw.h"
 
 /* How a combat's dice are produced. */
@@ -26,6 +27,66 @@ typedef struct combat_dice {
     size_t client_seed_len;
     bool has_client_seed;
 } combat_dice;
+
+#define COMBAT_NOTE_MAX 500 /* bytes of a combat's note */
+
+/*
+ * What every combat shares from request to stored record.  A system's job
+ * struct starts with one, so the steps below (and combat_finish, which
+ * finds it as the request's state) serve every system.
+ */
+typedef struct combat_record {
+    combat_dice dice;
+    char note[COMBAT_NOTE_MAX + 1];
+    bool has_note;
+    char campaign_id[DB_ID_MAX]; /* "" one-off */
+    char token_id[DB_ID_MAX];    /* who resolved it; "" one-off */
+    db_combat cb;                /* cb.report: the report, without rolls */
+    db_roll *rolls;              /* owned */
+    size_t n_rolls;
+} combat_record;
+
+/* Parses the body's "dice" and "note" into rec (a seeded combat gets its
+ * server seed here). */
+err_code combat_parse_record(const json_t *body, combat_record *rec,
+                             err_info *e);
+
+/* The dice source of rec: its seeded stream, or the entered values
+ * (borrowed, in draw order). */
+void combat_dice_init(const combat_record *rec, dice_source *src,
+                      const int *entered, size_t n_entered);
+
+/* Fills rec->cb for a combat of system just resolved: a new id, the time,
+ * the dice (seed revealed), who and the note. */
+void combat_record_row(combat_record *rec, const char *system);
+
+/* Names of a logged die's side and unit, from the system's own plan. */
+typedef void (*combat_roll_names)(const void *plan, const dice_roll *d,
+                                  const char **side, const char **unit_name,
+                                  const char **unit_id);
+
+/* rec's roll log as rows to store, from the dice source's log. */
+err_code combat_record_rolls(combat_record *rec, const dice_source *src,
+                             combat_roll_names names, const void *plan,
+                             err_info *e);
+
+/* The report's opening members (id, system, campaign_id, created_at,
+ * note) into the object open in w. */
+void combat_report_head(jw *w, const combat_record *rec);
+
+/* How rec's dice were produced, for the Markdown summaries. */
+const char *combat_dice_note(const combat_record *rec);
+
+/* Frees what rec owns and wipes the seed; NULL allowed. */
+void combat_record_cleanup(combat_record *rec);
+
+/* Writer job of a one-off combat: stores its record (arg: the request's
+ * state, which starts with a combat_record). */
+err_code combat_insert_job(sqlite3 *c, void *arg, err_info *e);
+
+/* Finish of every combat request: 201 with the report and its roll log
+ * and the Location of the combat, or the job's problem. */
+void combat_finish(http_request *r, err_code rc, const err_info *e);
 
 /* Parses the body's "dice" ({"source", "client_seed"}) into d; seeded
  * dice get a fresh server seed from the operating system and its
