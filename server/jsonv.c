@@ -85,15 +85,48 @@ err_code jv_object_only(const json_t *v, const char *path,
     return ERR_OK;
 }
 
-/* The member, or NULL; ERR_MISSING when required and absent.  The field
- * path f is formatted only when there is an error to report. */
+/* The JSON types a getter accepts, and how an error names each. */
+typedef enum jv_type {
+    JV_INT,
+    JV_BOOL,
+    JV_STRING,
+    JV_ARRAY,
+    JV_OBJECT
+} jv_type;
+
+static bool is_type(const json_t *v, jv_type t)
+{
+    switch (t) {
+    case JV_INT: return json_is_integer(v);
+    case JV_BOOL: return json_is_boolean(v);
+    case JV_STRING: return json_is_string(v);
+    case JV_ARRAY: return json_is_array(v);
+    case JV_OBJECT: return json_is_object(v);
+    }
+    return false;
+}
+
+static const char *const type_wanted[] = {"an integer", "true or false",
+                                          "a string", "an array", "an object"};
+
+/*
+ * The member key of obj in *v, or NULL when absent: ERR_MISSING when it is
+ * required, ERR_INVALID when present but not of type t.  The field path f
+ * is formatted only when there is an error to report.
+ */
 static err_code member(const json_t *obj, const char *path, const char *key,
-                       bool required, json_t **v, char *f, err_info *e)
+                       bool required, jv_type t, json_t **v, char *f,
+                       err_info *e)
 {
     *v = json_object_get(obj, key);
     if (*v == NULL && required) {
         jv_path(f, path, key);
         return err_set(e, ERR_MISSING, f, "the field \"%s\" is required", key);
+    }
+    if (*v != NULL && !is_type(*v, t)) {
+        jv_path(f, path, key);
+        return err_set(e, ERR_INVALID, f, "must be %s, not %s", type_wanted[t],
+                       type_name(*v));
     }
     return ERR_OK;
 }
@@ -103,17 +136,11 @@ err_code jv_int(const json_t *obj, const char *path, const char *key,
 {
     char f[JV_PATH_MAX];
     json_t *v;
+    err_code rc;
     json_int_t n;
 
-    if (member(obj, path, key, required, &v, f, e))
-        return ERR_MISSING;
-    if (v == NULL)
-        return ERR_OK;
-    if (!json_is_integer(v)) {
-        jv_path(f, path, key);
-        return err_set(e, ERR_INVALID, f, "must be an integer, not %s",
-                       type_name(v));
-    }
+    if ((rc = member(obj, path, key, required, JV_INT, &v, f, e)) || v == NULL)
+        return rc;
     n = json_integer_value(v);
     if (n < lo || n > hi) {
         jv_path(f, path, key);
@@ -130,16 +157,10 @@ err_code jv_bool(const json_t *obj, const char *path, const char *key,
 {
     char f[JV_PATH_MAX];
     json_t *v;
+    err_code rc;
 
-    if (member(obj, path, key, required, &v, f, e))
-        return ERR_MISSING;
-    if (v == NULL)
-        return ERR_OK;
-    if (!json_is_boolean(v)) {
-        jv_path(f, path, key);
-        return err_set(e, ERR_INVALID, f, "must be true or false, not %s",
-                       type_name(v));
-    }
+    if ((rc = member(obj, path, key, required, JV_BOOL, &v, f, e)) || v == NULL)
+        return rc;
     *out = json_is_true(v);
     return ERR_OK;
 }
@@ -149,17 +170,12 @@ err_code jv_string(const json_t *obj, const char *path, const char *key,
 {
     char f[JV_PATH_MAX];
     json_t *v;
+    err_code rc;
     size_t len;
 
-    if (member(obj, path, key, required, &v, f, e))
-        return ERR_MISSING;
-    if (v == NULL)
-        return ERR_OK;
-    if (!json_is_string(v)) {
-        jv_path(f, path, key);
-        return err_set(e, ERR_INVALID, f, "must be a string, not %s",
-                       type_name(v));
-    }
+    if ((rc = member(obj, path, key, required, JV_STRING, &v, f, e)) ||
+        v == NULL)
+        return rc;
     len = json_string_length(v);
     if (len == 0 || len > max_len) {
         jv_path(f, path, key);
@@ -180,17 +196,12 @@ err_code jv_array(const json_t *obj, const char *path, const char *key,
 {
     char f[JV_PATH_MAX];
     json_t *v;
+    err_code rc;
     size_t n;
 
-    if (member(obj, path, key, required, &v, f, e))
-        return ERR_MISSING;
-    if (v == NULL)
-        return ERR_OK;
-    if (!json_is_array(v)) {
-        jv_path(f, path, key);
-        return err_set(e, ERR_INVALID, f, "must be an array, not %s",
-                       type_name(v));
-    }
+    if ((rc = member(obj, path, key, required, JV_ARRAY, &v, f, e)) ||
+        v == NULL)
+        return rc;
     n = json_array_size(v);
     if (n > max || n < min) {
         jv_path(f, path, key);
@@ -209,16 +220,11 @@ err_code jv_object(const json_t *obj, const char *path, const char *key,
 {
     char f[JV_PATH_MAX];
     json_t *v;
+    err_code rc;
 
-    if (member(obj, path, key, required, &v, f, e))
-        return ERR_MISSING;
-    if (v == NULL)
-        return ERR_OK;
-    if (!json_is_object(v)) {
-        jv_path(f, path, key);
-        return err_set(e, ERR_INVALID, f, "must be an object, not %s",
-                       type_name(v));
-    }
+    if ((rc = member(obj, path, key, required, JV_OBJECT, &v, f, e)) ||
+        v == NULL)
+        return rc;
     *out = v;
     return ERR_OK;
 }
