@@ -35,9 +35,9 @@ void api_oneoff_combat_replay(http_request *r);
 void api_campaign_edna(http_request *r);
 void api_oneoff_edna(http_request *r);
 
-/* EDNA replay (api_edna.c), for the replay route of api_combats.c. */
-err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
-                         json_t *diffs, err_info *e);
+/* EDNA's replay step (api_edna.c), for the replay route of
+ * api_combats.c; see combat_replay_fn. */
+bool api_edna_replay(const json_t *stored, dice_source *src, json_t *diffs);
 
 #define API_NOTE_MAX COMBAT_NOTE_MAX /* bytes of any note */
 

@@ -329,47 +329,26 @@ void api_campaign_combats_list(http_request *r)
 
 /* SCRUD replay: the combat as its report records it, and the logged
  * naturals, through core again. */
-static err_code scrud_replay(const db_combat *cb, const db_roll *rolls,
-                             size_t n, json_t *diffs, err_info *e)
+static bool scrud_replay(const json_t *stored, dice_source *src, json_t *diffs)
 {
     static const char *const parts[] = {"sides", "pairs", "extra"};
     scrud_plan *plan = calloc(1, sizeof *plan);
-    int *values = calloc(n ? n : 1, sizeof *values);
-    json_t *stored = json_loads(cb->report, 0, NULL), *outcome = NULL;
+    json_t *outcome = NULL;
     scrud_result res;
-    dice_source src;
+    bool is_resolved = false;
     size_t i;
-    err_code rc = ERR_OK;
 
     memset(&res, 0, sizeof res);
-    dice_init_values(&src, DICE_REPLAY, values, 0);
-    if (!plan || !values || !stored) {
-        rc = err_set(e, ERR_INTERNAL, NULL, "cannot read the stored combat");
+    if (plan == NULL || scrud_api_parse_input(stored, plan, NULL) != ERR_OK) {
+        combat_differ(diffs, "the stored report does not describe a combat "
+                             "that can be resolved");
         goto out;
     }
-    for (i = 0; i < n; i++)
-        values[i] = rolls[i].natural;
-    dice_init_values(&src, DICE_REPLAY, values, n);
-    if (scrud_api_parse_input(stored, plan, NULL) != ERR_OK) {
-        combat_differ(diffs,
-                      "the stored report does not describe a combat that "
-                      "can be resolved");
+    if (scrud_system.resolve(&plan->in, src, &res, NULL) != ERR_OK) {
+        combat_differ(diffs, "the logged dice do not fit the combat");
         goto out;
     }
-    if (scrud_system.resolve(&plan->in, &src, &res, NULL) != ERR_OK ||
-        dice_check_all_used(&src, NULL) != ERR_OK) {
-        combat_differ(diffs, "the logged dice do not fit the combat (%zu dice)",
-                      n);
-        goto out;
-    }
-    for (i = 0; i < src.n_log; i++) {
-        if (src.log[i].faces != rolls[i].faces)
-            combat_differ(diffs, "roll %zu: a d%d now, a d%d in the log", i + 1,
-                          src.log[i].faces, rolls[i].faces);
-        if (src.log[i].modified != rolls[i].modified)
-            combat_differ(diffs, "roll %zu: modified %d now, %d in the log",
-                          i + 1, src.log[i].modified, rolls[i].modified);
-    }
+    is_resolved = true;
     outcome = scrud_api_outcome_json(plan, &res);
     for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (!json_equal(json_object_get(outcome, parts[i]),
@@ -378,19 +357,15 @@ static err_code scrud_replay(const db_combat *cb, const db_roll *rolls,
                           parts[i]);
 out:
     scrud_result_cleanup(&res);
-    dice_cleanup(&src);
     json_decref(outcome);
-    json_decref(stored);
-    free(values);
     free(plan);
-    return rc;
+    return is_resolved;
 }
 
 /* One replay function per system, by name. */
 static const struct {
     const char *system;
-    err_code (*replay)(const db_combat *cb, const db_roll *rolls, size_t n,
-                       json_t *diffs, err_info *e);
+    combat_replay_fn replay;
 } replayers[] = {
     {"scrud", scrud_replay},
     {"edna", api_edna_replay},
@@ -427,7 +402,7 @@ static void replay(http_request *r, const char *campaign_id)
     is_seed_ok = is_seeded && combat_check_seeded_dice(&cb, rolls, n, diffs);
     for (i = 0; i < sizeof replayers / sizeof replayers[0]; i++)
         if (strcmp(replayers[i].system, cb.system) == 0)
-            rc = replayers[i].replay(&cb, rolls, n, diffs, &e);
+            rc = combat_replay(&cb, rolls, n, replayers[i].replay, diffs, &e);
     if (rc != ERR_OK) {
         if (e.code == ERR_OK)
             err_set(&e, ERR_INTERNAL, NULL, "no replay for the system %s",

@@ -469,33 +469,24 @@ void api_campaign_edna(http_request *r)
     http_defer_write(r, campaign_edna_job, combat_finish);
 }
 
-err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
-                         json_t *diffs, err_info *e)
+bool api_edna_replay(const json_t *stored, dice_source *src, json_t *diffs)
 {
-    json_t *stored = json_loads(cb->report, 0, NULL), *tests, *opts;
+    json_t *tests = json_object_get(stored, "tests");
+    json_t *opts = json_object_get(stored, "options");
     edna_job *j = calloc(1, sizeof *j);
-    int *values = calloc(n ? n : 1, sizeof *values);
     edna_result res;
-    dice_source src;
+    bool is_resolved = false;
     size_t i;
-    err_code rc = ERR_OK;
 
     memset(&res, 0, sizeof res);
-    dice_init_values(&src, DICE_REPLAY, values, 0);
-    if (!stored || !j || !values) {
-        rc = err_set(e, ERR_INTERNAL, NULL, "cannot read the stored combat");
+    if (j == NULL || json_array_size(tests) > EDNA_MAX_UNITS) {
+        combat_differ(diffs, "the stored report does not describe tests "
+                             "that can be resolved");
         goto out;
     }
-    tests = json_object_get(stored, "tests");
-    opts = json_object_get(stored, "options");
-    edna_options_default(&j->in.options);
     j->in.options.dice = (int)json_integer_value(json_object_get(opts, "dice"));
     j->in.options.faces =
         (int)json_integer_value(json_object_get(opts, "faces"));
-    if (json_array_size(tests) > EDNA_MAX_UNITS) {
-        combat_differ(diffs, "the stored report has too many tests");
-        goto out;
-    }
     for (i = 0; i < json_array_size(tests); i++) {
         json_t *t = json_array_get(tests, i);
         j->units[i].edna =
@@ -505,19 +496,11 @@ err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
     }
     j->in.units = j->units;
     j->in.n_units = json_array_size(tests);
-    for (i = 0; i < n; i++)
-        values[i] = rolls[i].natural;
-    dice_init_values(&src, DICE_REPLAY, values, n);
-    if (edna_system.resolve(&j->in, &src, &res, NULL) != ERR_OK ||
-        dice_check_all_used(&src, NULL) != ERR_OK) {
-        combat_differ(diffs, "the logged dice do not fit the tests (%zu dice)",
-                      n);
+    if (edna_system.resolve(&j->in, src, &res, NULL) != ERR_OK) {
+        combat_differ(diffs, "the logged dice do not fit the tests");
         goto out;
     }
-    for (i = 0; i < src.n_log; i++)
-        if (src.log[i].faces != rolls[i].faces)
-            combat_differ(diffs, "roll %zu: a d%d now, a d%d in the log", i + 1,
-                          src.log[i].faces, rolls[i].faces);
+    is_resolved = true;
     for (i = 0; i < res.n_units; i++) {
         json_t *t = json_array_get(tests, i);
         json_t *naturals = json_object_get(t, "naturals");
@@ -532,7 +515,7 @@ err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
                           i + 1);
         for (k = 0; k < j->in.options.dice; k++)
             if (json_integer_value(json_array_get(naturals, (size_t)k)) !=
-                src.log[u->first_roll + (size_t)k].natural)
+                src->log[u->first_roll + (size_t)k].natural)
                 combat_differ(diffs,
                               "test %zu: the report's naturals differ from "
                               "the roll log",
@@ -548,9 +531,6 @@ err_code api_edna_replay(const db_combat *cb, const db_roll *rolls, size_t n,
     }
 out:
     edna_result_cleanup(&res);
-    dice_cleanup(&src);
-    json_decref(stored);
-    free(values);
     free(j);
-    return rc;
+    return is_resolved;
 }

@@ -318,3 +318,39 @@ void combat_finish(http_request *r, err_code rc, const err_info *e)
         r, 201,
         combat_report_with_rolls(rec->cb.report, rec->rolls, rec->n_rolls));
 }
+
+err_code combat_replay(const db_combat *cb, const db_roll *rolls, size_t n,
+                       combat_replay_fn replay, json_t *diffs, err_info *e)
+{
+    json_t *report = json_loads(cb->report, 0, NULL);
+    int *values = calloc(n ? n : 1, sizeof *values);
+    dice_source src;
+    size_t i;
+    err_code rc = ERR_OK;
+
+    if (report == NULL || values == NULL) {
+        rc = err_set(e, ERR_INTERNAL, NULL, "cannot read the stored combat");
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        values[i] = rolls[i].natural;
+    dice_init_values(&src, DICE_REPLAY, values, n);
+    if (replay(report, &src, diffs)) {
+        if (dice_check_all_used(&src, NULL) != ERR_OK)
+            combat_differ(diffs, "the combat used %zu of the %zu logged dice",
+                          src.n_log, n);
+        for (i = 0; i < src.n_log && i < n; i++) {
+            if (src.log[i].faces != rolls[i].faces)
+                combat_differ(diffs, "roll %zu: a d%d now, a d%d in the log",
+                              i + 1, src.log[i].faces, rolls[i].faces);
+            if (src.log[i].modified != rolls[i].modified)
+                combat_differ(diffs, "roll %zu: modified %d now, %d in the log",
+                              i + 1, src.log[i].modified, rolls[i].modified);
+        }
+    }
+    dice_cleanup(&src);
+out:
+    json_decref(report);
+    free(values);
+    return rc;
+}

@@ -109,6 +109,21 @@ void combat_differ(json_t *diffs, const char *fmt, ...)
  * client seed, gives every logged natural (rng v1).  True when all match. */
 bool combat_check_seeded_dice(const db_combat *cb, const db_roll *rolls,
                               size_t n, json_t *diffs);
+/*
+ * A system's replay step: resolves the combat its stored report records,
+ * drawing from src (the logged naturals), and says in diffs where its
+ * outcome differs from the report.  False when the report or the dice do
+ * not describe a combat that resolves (a difference is said).
+ */
+typedef bool (*combat_replay_fn)(const json_t *report, dice_source *src,
+                                 json_t *diffs);
+
+/* Replays a stored combat through replay: the logged naturals feed it, the
+ * log must be used whole, and each die must come out with the faces and
+ * modified value logged.  ERR_INTERNAL when the record cannot be read. */
+err_code combat_replay(const db_combat *cb, const db_roll *rolls, size_t n,
+                       combat_replay_fn replay, json_t *diffs, err_info *e);
+
 /* The report's own "dice" agree with the combat's row. */
 void combat_check_report_dice(const db_combat *cb, json_t *diffs);
 
