@@ -159,7 +159,6 @@ static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
 {
     const scrud_unit_result *ur = &res->units[s][i];
     db_unit before, after;
-    char *result;
     jw w;
     err_code rc;
 
@@ -185,13 +184,7 @@ static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
     jw_kstring(&w, "system", "scrud");
     jw_kstring(&w, "side", j->plan.side_name[s]);
     jw_object_end(&w);
-    if ((result = jw_take(&w, NULL)) == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    rc = api_unit_event(c, &before, &after, "combat", j->rec.cb.id,
-                        j->rec.token_id, j->rec.has_note ? j->rec.note : NULL,
-                        result, e);
-    free(result);
-    return rc;
+    return combat_unit_event(c, &j->rec, &before, &after, &w, e);
 }
 
 static err_code campaign_scrud_job(sqlite3 *c, void *arg, err_info *e)

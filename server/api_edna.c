@@ -398,7 +398,6 @@ static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
                            const dice_roll *log, size_t i, err_info *e)
 {
     db_unit before, after;
-    char *result;
     jw w;
     err_code rc;
 
@@ -413,13 +412,7 @@ static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
     test_write(&w, j, res, log, i);
     jw_kstring(&w, "system", "edna");
     jw_object_end(&w);
-    if ((result = jw_take(&w, NULL)) == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    rc = api_unit_event(c, &before, &after, "combat", j->rec.cb.id,
-                        j->rec.token_id, j->rec.has_note ? j->rec.note : NULL,
-                        result, e);
-    free(result);
-    return rc;
+    return combat_unit_event(c, &j->rec, &before, &after, &w, e);
 }
 
 static err_code campaign_edna_job(sqlite3 *c, void *arg, err_info *e)

@@ -1,6 +1,7 @@
 /*
  * combat.c: what combats of every system share; see combat.h.
  */
+#include "api.h"
 #include "combat.h"
 #include "jsonv.h"
 #include "text.h"
@@ -352,5 +353,20 @@ err_code combat_replay(const db_combat *cb, const db_roll *rolls, size_t n,
 out:
     json_decref(report);
     free(values);
+    return rc;
+}
+
+err_code combat_unit_event(sqlite3 *c, const combat_record *rec,
+                           const db_unit *before, const db_unit *after,
+                           jw *result, err_info *e)
+{
+    char *text = jw_take(result, NULL);
+    err_code rc;
+
+    if (text == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    rc = api_unit_event(c, before, after, "combat", rec->cb.id, rec->token_id,
+                        rec->has_note ? rec->note : NULL, text, e);
+    free(text);
     return rc;
 }

@@ -80,6 +80,13 @@ const char *combat_dice_note(const combat_record *rec);
 /* Frees what rec owns and wipes the seed; NULL allowed. */
 void combat_record_cleanup(combat_record *rec);
 
+/* Records in a unit's history that rec's combat changed it from before to
+ * after; result (taken, freed) is the unit's entry of the report, written
+ * as a JSON object. */
+err_code combat_unit_event(sqlite3 *c, const combat_record *rec,
+                           const db_unit *before, const db_unit *after,
+                           jw *result, err_info *e);
+
 /* Writer job of a one-off combat: stores its record (arg: the request's
  * state, which starts with a combat_record). */
 err_code combat_insert_job(sqlite3 *c, void *arg, err_info *e);
