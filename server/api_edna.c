@@ -221,7 +221,7 @@ static void roll_names(const void *p, const dice_roll *d, const char **side,
 
 /* One unit's test as in the report (members into the open object). */
 static void test_write(jw *w, const edna_job *j, const edna_result *res,
-                       const dice_roll *log, size_t i)
+                       size_t i)
 {
     const edna_result_unit *t = &res->units[i];
     int k;
@@ -231,7 +231,7 @@ static void test_write(jw *w, const edna_job *j, const edna_result *res,
     jw_key(w, "naturals");
     jw_array(w);
     for (k = 0; k < j->in.options.dice; k++)
-        jw_int(w, log[t->first_roll + (size_t)k].natural);
+        jw_int(w, j->rec.rolls[t->first_roll + (size_t)k].natural);
     jw_array_end(w);
     jw_kint(w, "modifier", j->units[i].modifier);
     jw_kint(w, "total", t->total);
@@ -242,8 +242,7 @@ static void test_write(jw *w, const edna_job *j, const edna_result *res,
     jw_kbool(w, "ineffective", t->is_ineffective);
 }
 
-static void tests_write(jw *w, const edna_job *j, const edna_result *res,
-                        const dice_roll *log)
+static void tests_write(jw *w, const edna_job *j, const edna_result *res)
 {
     size_t i;
 
@@ -251,7 +250,7 @@ static void tests_write(jw *w, const edna_job *j, const edna_result *res,
     jw_array(w);
     for (i = 0; i < res->n_units; i++) {
         jw_object(w);
-        test_write(w, j, res, log, i);
+        test_write(w, j, res, i);
         jw_object_end(w);
     }
     jw_array_end(w);
@@ -328,7 +327,7 @@ static err_code edna_run(edna_job *j, edna_result *res, err_info *e)
     jw_object_end(&w);
     jw_key(&w, "dice");
     combat_dice_write(&w, cb);
-    tests_write(&w, j, res, src.log);
+    tests_write(&w, j, res);
     jw_kstring(&w, "summary_markdown", md ? md : "");
     jw_object_end(&w);
     cb->report = jw_take(&w, NULL);
@@ -395,7 +394,7 @@ static err_code bind_units(sqlite3 *c, edna_job *j, err_info *e)
 }
 
 static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
-                           const dice_roll *log, size_t i, err_info *e)
+                           size_t i, err_info *e)
 {
     db_unit before, after;
     jw w;
@@ -409,7 +408,7 @@ static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
         return rc;
     jw_init(&w);
     jw_object(&w);
-    test_write(&w, j, res, log, i);
+    test_write(&w, j, res, i);
     jw_kstring(&w, "system", "edna");
     jw_object_end(&w);
     return combat_unit_event(c, &j->rec, &before, &after, &w, e);
@@ -418,7 +417,6 @@ static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
 static err_code campaign_edna_job(sqlite3 *c, void *arg, err_info *e)
 {
     edna_job *j = arg;
-    dice_roll *log;
     db_campaign cmp;
     edna_result res;
     size_t i;
@@ -433,17 +431,8 @@ static err_code campaign_edna_job(sqlite3 *c, void *arg, err_info *e)
         (rc = edna_run(j, &res, e)) ||
         (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
         goto out;
-    /* The roll log as rows has the naturals the report's tests need. */
-    log = calloc(j->rec.n_rolls ? j->rec.n_rolls : 1, sizeof *log);
-    if (log == NULL) {
-        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-        goto out;
-    }
-    for (i = 0; i < j->rec.n_rolls; i++)
-        log[i].natural = j->rec.rolls[i].natural;
     for (i = 0; i < res.n_units && rc == ERR_OK; i++)
-        rc = apply_unit(c, j, &res, log, i, e);
-    free(log);
+        rc = apply_unit(c, j, &res, i, e);
 out:
     edna_result_cleanup(&res);
     return rc;
