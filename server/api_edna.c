@@ -258,31 +258,22 @@ static void tests_write(jw *w, const edna_job *j, const edna_result *res)
 
 static char *markdown(const edna_job *j, const edna_result *res)
 {
-    jw w; /* used as a plain text buffer: raw pieces at depth 0 */
-    char line[512];
+    text_buf b = {0};
     size_t i;
 
-    jw_init(&w);
-    snprintf(line, sizeof line, "**EDNA test%s** (%dd%d)\n",
-             res->n_units > 1 ? "s" : "", j->in.options.dice,
-             j->in.options.faces);
-    jw_raw(&w, line, strlen(line));
+    text_printf(&b, "**EDNA test%s** (%dd%d)\n", res->n_units > 1 ? "s" : "",
+                j->in.options.dice, j->in.options.faces);
     for (i = 0; i < res->n_units; i++) {
         const edna_result_unit *t = &res->units[i];
-        snprintf(line, sizeof line, "- %s: %d against EDNA %d, %s%s\n",
-                 j->unit_name[i], t->total, t->edna_before,
-                 t->is_passed ? "passed" : "failed",
-                 t->is_ineffective ? ", now ineffective" : "");
-        jw_raw(&w, line, strlen(line));
-        if (!t->is_passed && !t->is_ineffective) {
-            snprintf(line, sizeof line, "  EDNA %d -> %d\n", t->edna_before,
-                     t->edna_after);
-            jw_raw(&w, line, strlen(line));
-        }
+        text_printf(&b, "- %s: %d against EDNA %d, %s%s\n", j->unit_name[i],
+                    t->total, t->edna_before,
+                    t->is_passed ? "passed" : "failed",
+                    t->is_ineffective ? ", now ineffective" : "");
+        if (!t->is_passed && !t->is_ineffective)
+            text_printf(&b, "  EDNA %d -> %d\n", t->edna_before, t->edna_after);
     }
-    snprintf(line, sizeof line, "_Dice: %s._\n", combat_dice_note(&j->rec));
-    jw_raw(&w, line, strlen(line));
-    return jw_take(&w, NULL);
+    text_printf(&b, "_Dice: %s._\n", combat_dice_note(&j->rec));
+    return text_take(&b);
 }
 
 /* Resolves the tests and fills the combat row, its rolls and report. */

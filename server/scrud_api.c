@@ -7,7 +7,6 @@
 #include "jsonw.h"
 #include "text.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -556,148 +555,68 @@ json_t *scrud_api_outcome_json(const scrud_plan *plan, const scrud_result *res)
     return written_json(&w);
 }
 
-/* A growing text buffer for the Markdown. */
-typedef struct buf {
-    char *s;
-    size_t len, cap;
-    bool is_failed;
-} buf;
-
-static void bput(buf *b, const char *p, size_t n)
-{
-    if (b->is_failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        char *s;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        if ((s = realloc(b->s, cap)) == NULL) {
-            b->is_failed = true;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, p, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-/*
- * Appends fmt with its arguments.  Only %s and %d (and %%) are understood:
- * enough for reports, and without the printf machinery on the hot path.
- */
-static void bprintf(buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void bprintf(buf *b, const char *fmt, ...)
-{
-    const char *run = fmt, *p;
-    va_list ap;
-
-    va_start(ap, fmt);
-    for (p = fmt; *p; p++) {
-        if (*p != '%')
-            continue;
-        bput(b, run, (size_t)(p - run));
-        p++;
-        if (*p == 's') {
-            const char *v = va_arg(ap, const char *);
-            bput(b, v, strlen(v));
-        } else if (*p == 'd') {
-            char num[16], *q = num + sizeof num;
-            int v = va_arg(ap, int);
-            unsigned u = v < 0 ? 0U - (unsigned)v : (unsigned)v;
-            do {
-                *--q = (char)('0' + u % 10);
-                u /= 10;
-            } while (u > 0);
-            if (v < 0)
-                *--q = '-';
-            bput(b, q, (size_t)(num + sizeof num - q));
-        } else {
-            bput(b, "%", 1); /* "%%", or a conversion not supported */
-            if (*p == '\0') {
-                run = p;
-                break;
-            }
-        }
-        run = p + 1;
-    }
-    bput(b, run, strlen(run));
-    va_end(ap);
-}
-
 char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
                          const char *dice_note)
 {
-    buf b = {0};
+    text_buf b = {0};
     size_t k;
     int s;
 
-    bprintf(&b, "**SCRUD: %s vs %s**\n", plan->side_name[0],
-            plan->side_name[1]);
+    text_printf(&b, "**SCRUD: %s vs %s**\n", plan->side_name[0],
+                plan->side_name[1]);
     for (s = 0; s < 2; s++) {
-        bprintf(&b, "%s lined up:", plan->side_name[s]);
+        text_printf(&b, "%s lined up:", plan->side_name[s]);
         for (k = 0; k < res->n_line_up[s]; k++) {
             int u = res->line_up[s][k];
-            bprintf(&b, " %s %d", plan->unit_name[s][u],
-                    res->units[s][u].score);
+            text_printf(&b, " %s %d", plan->unit_name[s][u],
+                        res->units[s][u].score);
         }
-        bprintf(&b, "\n");
+        text_printf(&b, "\n");
     }
     for (k = 0; k < res->n_pairs; k++) {
         const scrud_pair *p = &res->pairs[k];
-        bprintf(&b, "- %s %d vs %s %d: %s\n", plan->unit_name[0][p->unit[0]],
-                p->score[0], plan->unit_name[1][p->unit[1]], p->score[1],
-                p->winner == SCRUD_TIE     ? "tie"
-                : p->winner == SCRUD_FIRST ? plan->unit_name[0][p->unit[0]]
-                                           : plan->unit_name[1][p->unit[1]]);
+        text_printf(
+            &b, "- %s %d vs %s %d: %s\n", plan->unit_name[0][p->unit[0]],
+            p->score[0], plan->unit_name[1][p->unit[1]], p->score[1],
+            p->winner == SCRUD_TIE     ? "tie"
+            : p->winner == SCRUD_FIRST ? plan->unit_name[0][p->unit[0]]
+                                       : plan->unit_name[1][p->unit[1]]);
     }
     for (k = 0; k < res->n_extra; k++) {
         const scrud_extra_die *x = &res->extra[k];
         if (x->target >= 0)
-            bprintf(&b, "- extra die %s defeats %s\n",
-                    plan->unit_name[x->side][x->unit],
-                    plan->unit_name[1 - x->side][x->target]);
+            text_printf(&b, "- extra die %s defeats %s\n",
+                        plan->unit_name[x->side][x->unit],
+                        plan->unit_name[1 - x->side][x->target]);
     }
     for (s = 0; s < 2; s++) {
-        bprintf(&b, "**%s**: %d defeat%s", plan->side_name[s], res->defeats[s],
-                res->defeats[s] == 1 ? "" : "s");
+        text_printf(&b, "**%s**: %d defeat%s", plan->side_name[s],
+                    res->defeats[s], res->defeats[s] == 1 ? "" : "s");
         for (k = 0; k < res->n_eliminated[s]; k++) {
             int u = res->eliminated[s][k];
-            bprintf(&b, "%s%s eliminated (%s)", k ? ", " : "; ",
-                    plan->unit_name[s][u],
-                    res->units[s][u].eliminated == SCRUD_ELIM_THRESHOLD
-                        ? "below the threshold"
-                        : "three defeats");
+            text_printf(&b, "%s%s eliminated (%s)", k ? ", " : "; ",
+                        plan->unit_name[s][u],
+                        res->units[s][u].eliminated == SCRUD_ELIM_THRESHOLD
+                            ? "below the threshold"
+                            : "three defeats");
         }
-        bprintf(&b, "\n");
+        text_printf(&b, "\n");
     }
-    bprintf(&b, "_Dice: %s._\n", dice_note);
-    if (b.is_failed) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    text_printf(&b, "_Dice: %s._\n", dice_note);
+    return text_take(&b);
 }
 
 char *scrud_api_summary(const scrud_plan *plan, const scrud_result *res)
 {
-    buf b = {0};
+    text_buf b = {0};
     size_t k;
     int s, n_elim = 0;
 
-    bprintf(&b, "%s vs %s: %d and %d defeats", plan->side_name[0],
-            plan->side_name[1], res->defeats[0], res->defeats[1]);
+    text_printf(&b, "%s vs %s: %d and %d defeats", plan->side_name[0],
+                plan->side_name[1], res->defeats[0], res->defeats[1]);
     for (s = 0; s < 2; s++)
         for (k = 0; k < res->n_eliminated[s]; k++)
-            bprintf(&b, "%s%s", n_elim++ ? ", " : "; eliminated: ",
-                    plan->unit_name[s][res->eliminated[s][k]]);
-    if (b.is_failed) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+            text_printf(&b, "%s%s", n_elim++ ? ", " : "; eliminated: ",
+                        plan->unit_name[s][res->eliminated[s][k]]);
+    return text_take(&b);
 }

@@ -4,6 +4,7 @@
 #ifndef UMPIRE_TEXT_H
 #define UMPIRE_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -17,5 +18,23 @@ static inline void text_copy(char *dst, size_t n, const char *src)
     memcpy(dst, src, len);
     dst[len] = '\0';
 }
+
+/* A growing text buffer, e.g. for Markdown summaries.  Start it as
+ * {0}; allocation failures are sticky and make text_take return NULL. */
+typedef struct text_buf {
+    char *s;
+    size_t len, cap;
+    bool is_failed;
+} text_buf;
+
+/*
+ * Appends fmt with its arguments.  Only %s, %d and %% are understood:
+ * enough for reports, and without the printf machinery on the hot path.
+ */
+void text_printf(text_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The text (new, free()), or NULL if any append failed. */
+char *text_take(text_buf *b);
 
 #endif

@@ -1,0 +1,75 @@
+/*
+ * text.c: the growing text buffer of text.h.
+ */
+#include "text.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+static void put(text_buf *b, const char *p, size_t n)
+{
+    if (b->is_failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        char *s;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        if ((s = realloc(b->s, cap)) == NULL) {
+            b->is_failed = true;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, p, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void text_printf(text_buf *b, const char *fmt, ...)
+{
+    const char *run = fmt, *p;
+    va_list ap;
+
+    va_start(ap, fmt);
+    for (p = fmt; *p; p++) {
+        if (*p != '%')
+            continue;
+        put(b, run, (size_t)(p - run));
+        p++;
+        if (*p == 's') {
+            const char *v = va_arg(ap, const char *);
+            put(b, v, strlen(v));
+        } else if (*p == 'd') {
+            char num[16], *q = num + sizeof num;
+            int v = va_arg(ap, int);
+            unsigned u = v < 0 ? 0U - (unsigned)v : (unsigned)v;
+            do {
+                *--q = (char)('0' + u % 10);
+                u /= 10;
+            } while (u > 0);
+            if (v < 0)
+                *--q = '-';
+            put(b, q, (size_t)(num + sizeof num - q));
+        } else {
+            put(b, "%", 1); /* "%%", or a conversion not supported */
+            if (*p == '\0') {
+                run = p;
+                break;
+            }
+        }
+        run = p + 1;
+    }
+    put(b, run, strlen(run));
+    va_end(ap);
+}
+
+char *text_take(text_buf *b)
+{
+    if (b->is_failed) {
+        free(b->s);
+        return NULL;
+    }
+    return b->s;
+}
