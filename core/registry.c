@@ -4,12 +4,14 @@
 #include "registry.h"
 #include "edna.h"
 #include "scrud.h"
+#include "scs.h"
 
 #include <string.h>
 
 const registry_system *const registry_systems[] = {
     &scrud_system,
     &edna_system,
+    &scs_system,
 };
 const size_t registry_n_systems =
     sizeof registry_systems / sizeof registry_systems[0];

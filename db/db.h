@@ -10,9 +10,10 @@
  *   - migrations are numbered, forward-only, each in its own transaction,
  *     and recorded in PRAGMA user_version.
  *
- * db.c implements the connections and the writer; store.c the rows to and
- * from structs (campaigns, sides, tokens, units, history, combats, rolls),
- * declared in the second half of this header.
+ * db.c implements the connections and the writer; store.c, log.c and
+ * tables.c the rows to and from structs (campaigns, sides, tokens, units;
+ * history, combats, rolls; combat results tables), declared in the second
+ * half of this header.
  */
 #ifndef UMPIRE_DB_H
 #define UMPIRE_DB_H
@@ -25,6 +26,7 @@
 #include "edna.h"
 #include "err.h"
 #include "scrud.h"
+#include "scs.h"
 
 typedef struct db db;
 
@@ -140,6 +142,7 @@ typedef struct db_campaign {
     scrud_options scrud; /* the campaign's default SCRUD options */
     edna_options edna;   /* the campaign's EDNA test dice */
     int edna_start;      /* EDNA of a new unit unless it says otherwise */
+    scs_options scs;     /* the campaign's SCS out-of-supply multipliers */
 } db_campaign;
 
 typedef struct db_side {
@@ -171,6 +174,8 @@ typedef struct db_unit {
     bool has_edna;    /* the unit takes EDNA tests */
     int edna;         /* current EDNA; 0 is ineffective */
     int edna_start;   /* its starting EDNA */
+    bool has_scs;     /* the unit fights SCS combats */
+    scs_counter scs;  /* its counter and steps lost */
 } db_unit;
 
 typedef struct db_event {
@@ -215,7 +220,9 @@ typedef struct db_roll {
     char rng[8];
 } db_roll;
 
-/* Campaigns, sides, tokens. */
+/* Campaigns, sides, tokens.  The SCS multipliers must be positive fractions
+ * (ERR_INTERNAL otherwise: start from scs_options_default); they are kept
+ * exact.  A campaign row whose options cannot be read back is ERR_DB. */
 err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e);
 err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
                          err_info *e);
@@ -231,17 +238,22 @@ err_code db_token_insert(sqlite3 *c, const db_token *t, const char *hash_hex,
 err_code db_token_find(sqlite3 *c, const char *hash_hex, db_token *out,
                        err_info *e);
 
-/* Units. */
+/* Units.  Without has_scs the SCS counter is not stored (defaults are), and
+ * without scs.has_reduced neither is its reduced side: they read back as
+ * zeros with no attack. */
 err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e);
-/* Saves name, side, elimination and SCRUD state of an existing unit. */
+/* Saves name, side, elimination, SCRUD, EDNA and SCS state of an existing
+ * unit (ERR_NOT_FOUND if there is none). */
 err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e);
-/* A unit of the campaign by id or, failing that, by name. */
+/* A unit of the campaign by id or, failing that, by name.  The row is
+ * checked for the systems it carries (ERR_DB when a value is out of its
+ * range), since combats trust it. */
 err_code db_unit_find(sqlite3 *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e);
 /* Filters of db_units_list: NULL or -1 for "any". */
 typedef struct db_unit_filter {
     const char *side_id;
-    const char *system; /* "scrud" or "edna": units carrying it */
+    const char *system; /* "scrud", "edna" or "scs": units carrying it */
     int eliminated;     /* 0 or 1 */
     int ineffective;    /* 1: EDNA units at 0; 0: EDNA units above 0 */
 } db_unit_filter;
@@ -276,6 +288,34 @@ err_code db_rolls_of_unit(sqlite3 *c, const char *combat_id,
                           const char *unit_id, db_roll **out, size_t *n,
                           err_info *e);
 void db_events_free(db_event *evs, size_t n);
+
+/* Combat results tables of a campaign (SCS), stored as their documents. */
+#define DB_TABLES_MAX 100 /* tables in one campaign */
+typedef struct db_table {
+    char campaign_id[DB_ID_MAX];
+    char name[DB_NAME_MAX];
+    char created_at[DB_TIME_MAX];
+    char updated_at[DB_TIME_MAX];
+    char *doc; /* the table as JSON text: owned by gets and lists,
+                * borrowed by db_table_put */
+} db_table;
+/* Creates the table or replaces the one of that name (keeping its
+ * created_at); *is_new says which.  The times are the caller's (db_now):
+ * t->created_at is used only for a new table.  ERR_LIMIT when the campaign
+ * has DB_TABLES_MAX tables and t->name is not one of them; ERR_CONFLICT
+ * when the campaign does not exist. */
+err_code db_table_put(sqlite3 *c, const db_table *t, bool *is_new, err_info *e);
+/* out->doc is new: release with db_table_cleanup. */
+err_code db_table_get(sqlite3 *c, const char *campaign_id, const char *name,
+                      db_table *out, err_info *e);
+/* By name; *out new (db_tables_free), docs included. */
+err_code db_tables_list(sqlite3 *c, const char *campaign_id, db_table **out,
+                        size_t *n, err_info *e);
+/* ERR_NOT_FOUND when there is none of that name. */
+err_code db_table_delete(sqlite3 *c, const char *campaign_id, const char *name,
+                         err_info *e);
+void db_table_cleanup(db_table *t);
+void db_tables_free(db_table *ts, size_t n);
 
 /* Combats and their roll log. */
 err_code db_combat_insert(sqlite3 *c, const db_combat *cb, const db_roll *rolls,

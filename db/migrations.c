@@ -119,6 +119,39 @@ const char *const migrations_sql[] = {
     "CREATE UNIQUE INDEX unit_events_by_unit_seq "
     "  ON unit_events (unit_id, unit_seq);"
     "CREATE INDEX unit_events_by_campaign ON unit_events (campaign_id, seq);",
+
+    /* 3: SCS: the campaign's out-of-supply multipliers (exact fractions as
+     * text, "p" or "p/q"), each unit's counter (printed sides, steps, exploit
+     * and supply marks; a NULL attack is none printed) and the campaign's
+     * combat results tables as documents.  Units from before do not carry
+     * SCS: they have no printed values; campaigns from before get
+     * multipliers of 1 (no effect). */
+    "ALTER TABLE campaigns ADD COLUMN scs_oos_attack TEXT NOT NULL "
+    "  DEFAULT '1';"
+    "ALTER TABLE campaigns ADD COLUMN scs_oos_defense TEXT NOT NULL "
+    "  DEFAULT '1';"
+    "ALTER TABLE units ADD COLUMN has_scs INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN scs_attack INTEGER;"
+    "ALTER TABLE units ADD COLUMN scs_defense INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN scs_movement INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN scs_has_reduced INTEGER NOT NULL "
+    "  DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN scs_r_attack INTEGER;"
+    "ALTER TABLE units ADD COLUMN scs_r_defense INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN scs_r_movement INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN scs_steps INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN scs_steps_lost INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN scs_exploit INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN scs_out_of_supply INTEGER NOT NULL "
+    "  DEFAULT 0;"
+    "CREATE TABLE crts ("
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  name TEXT NOT NULL,"
+    "  doc TEXT NOT NULL,"
+    "  created_at TEXT NOT NULL,"
+    "  updated_at TEXT NOT NULL,"
+    "  PRIMARY KEY (campaign_id, name)"
+    ") WITHOUT ROWID;",
 };
 
 const int migrations_count =

@@ -1,7 +1,13 @@
 /*
  * store.c: SQL for campaigns, sides, tokens and units; declared in db.h.
  * Prepared statements only; every statement is released (db_done) at the
- * function's single exit.  (History, combats and rolls: log.c.)
+ * function's single exit.  (History, combats and rolls: log.c; combat
+ * results tables: tables.c.)
+ *
+ * SCS multipliers are stored as text written by scs_frac_text and read
+ * back with scs_frac_parse, so they stay exact.  A unit's SCS columns hold
+ * defaults (0, NULL attacks) unless it carries SCS, and its reduced side's
+ * unless the counter has one: a row says no more than the counter does.
  */
 #include "db.h"
 
@@ -10,20 +16,38 @@
 
 #define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
+/* A multiplier the store can write and read back: positive, den > 0. */
+static bool frac_is_positive(scs_frac f)
+{
+    return f.num > 0 && f.den > 0;
+}
+
 err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
 {
     const scrud_options *o = &cmp->scrud;
+    char oos_attack[SCS_FRAC_TEXT], oos_defense[SCS_FRAC_TEXT];
     sqlite3_stmt *st = NULL;
     err_code rc;
 
+    if (!frac_is_positive(cmp->scs.out_of_supply_attack) ||
+        !frac_is_positive(cmp->scs.out_of_supply_defense)) {
+        rc = err_set(e, ERR_INTERNAL, NULL,
+                     "campaign %s: SCS multipliers must be positive "
+                     "fractions (see scs_options_default)",
+                     cmp->id);
+        goto out;
+    }
+    scs_frac_text(cmp->scs.out_of_supply_attack, oos_attack);
+    scs_frac_text(cmp->scs.out_of_supply_defense, oos_defense);
     if ((rc = db_prepare(c,
                          "INSERT INTO campaigns (id, name, created_at, "
                          "scrud_cap_kind, scrud_cap, scrud_has_floor, "
                          "scrud_floor, scrud_extra_dice, scrud_attrition, "
                          "scrud_max_penalty, scrud_eliminate_below, "
                          "scrud_defeats_per_elimination, edna_start, "
-                         "edna_dice, edna_faces) "
-                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         "edna_dice, edna_faces, scs_oos_attack, "
+                         "scs_oos_defense) "
+                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
     TEXT(st, 1, cmp->id);
@@ -41,10 +65,20 @@ err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
     sqlite3_bind_int(st, 13, cmp->edna_start);
     sqlite3_bind_int(st, 14, cmp->edna.dice);
     sqlite3_bind_int(st, 15, cmp->edna.faces);
+    TEXT(st, 16, oos_attack);
+    TEXT(st, 17, oos_defense);
     rc = db_step_done(c, st, e, "insert campaign");
 out:
     db_done(st);
     return rc;
+}
+
+/* Column col as a multiplier written by db_campaign_insert. */
+static bool parse_frac_column(sqlite3_stmt *st, int col, scs_frac *out)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+
+    return t != NULL && scs_frac_parse((const char *)t, out);
 }
 
 err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
@@ -61,7 +95,8 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
                          "scrud_extra_dice, scrud_attrition, "
                          "scrud_max_penalty, scrud_eliminate_below, "
                          "scrud_defeats_per_elimination, edna_start, "
-                         "edna_dice, edna_faces "
+                         "edna_dice, edna_faces, scs_oos_attack, "
+                         "scs_oos_defense "
                          "FROM campaigns WHERE id = ?",
                          &st, e)))
         goto out;
@@ -81,7 +116,9 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
     if (sqlite3_column_int(st, 3) < SCRUD_CAP_FACES ||
         sqlite3_column_int(st, 3) > SCRUD_CAP_NONE ||
         sqlite3_column_int(st, 7) < SCRUD_EXTRA_BEAT_LOWEST ||
-        sqlite3_column_int(st, 7) > SCRUD_EXTRA_HALF) {
+        sqlite3_column_int(st, 7) > SCRUD_EXTRA_HALF ||
+        !parse_frac_column(st, 15, &out->scs.out_of_supply_attack) ||
+        !parse_frac_column(st, 16, &out->scs.out_of_supply_defense)) {
         rc = err_set(e, ERR_DB, NULL, "campaign %s has unknown options", id);
         goto out;
     }
@@ -239,6 +276,42 @@ out:
     return rc;
 }
 
+/* A printed attack, or NULL when there is none. */
+static void bind_attack(sqlite3_stmt *st, int i, const scs_printed *p)
+{
+    if (p->has_attack)
+        sqlite3_bind_int(st, i, p->attack);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Parameters 17-28: the SCS counter, or the defaults without one. */
+static void bind_unit_scs(sqlite3_stmt *st, const db_unit *u)
+{
+    scs_counter k;
+
+    memset(&k, 0, sizeof k);
+    if (u->has_scs) {
+        k = u->scs;
+        if (!k.has_reduced)
+            memset(&k.reduced, 0, sizeof k.reduced);
+    }
+    sqlite3_bind_int(st, 17, u->has_scs);
+    bind_attack(st, 18, &k.full);
+    sqlite3_bind_int(st, 19, k.full.defense);
+    sqlite3_bind_int(st, 20, k.full.movement);
+    sqlite3_bind_int(st, 21, k.has_reduced);
+    bind_attack(st, 22, &k.reduced);
+    sqlite3_bind_int(st, 23, k.reduced.defense);
+    sqlite3_bind_int(st, 24, k.reduced.movement);
+    sqlite3_bind_int(st, 25, k.steps);
+    sqlite3_bind_int(st, 26, k.steps_lost);
+    sqlite3_bind_int(st, 27, k.is_exploit);
+    sqlite3_bind_int(st, 28, k.is_out_of_supply);
+}
+
+/* Parameters 4-10 and 13-28: everything but the id, name, side, campaign
+ * and creation time. */
 static void bind_unit_state(sqlite3_stmt *st, const db_unit *u)
 {
     sqlite3_bind_int(st, 4, u->is_eliminated);
@@ -252,6 +325,7 @@ static void bind_unit_state(sqlite3_stmt *st, const db_unit *u)
     sqlite3_bind_int(st, 14, u->has_edna);
     sqlite3_bind_int(st, 15, u->edna);
     sqlite3_bind_int(st, 16, u->edna_start);
+    bind_unit_scs(st, u);
 }
 
 err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
@@ -264,9 +338,14 @@ err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
                          "eliminated_reason, eliminated_by, scrud_quality, "
                          "scrud_faces, scrud_defeat_penalty, "
                          "scrud_fatigue_penalty, campaign_id, created_at, "
-                         "has_scrud, has_edna, edna, edna_start) "
+                         "has_scrud, has_edna, edna, edna_start, has_scs, "
+                         "scs_attack, scs_defense, scs_movement, "
+                         "scs_has_reduced, scs_r_attack, scs_r_defense, "
+                         "scs_r_movement, scs_steps, scs_steps_lost, "
+                         "scs_exploit, scs_out_of_supply) "
                          "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
-                         "?13,?14,?15,?16)",
+                         "?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,"
+                         "?25,?26,?27,?28)",
                          &st, e)))
         goto out;
     TEXT(st, 1, u->id);
@@ -292,7 +371,13 @@ err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e)
                          "eliminated_by = ?6, scrud_quality = ?7, "
                          "scrud_faces = ?8, scrud_defeat_penalty = ?9, "
                          "scrud_fatigue_penalty = ?10, has_scrud = ?13, "
-                         "has_edna = ?14, edna = ?15, edna_start = ?16 "
+                         "has_edna = ?14, edna = ?15, edna_start = ?16, "
+                         "has_scs = ?17, scs_attack = ?18, "
+                         "scs_defense = ?19, scs_movement = ?20, "
+                         "scs_has_reduced = ?21, scs_r_attack = ?22, "
+                         "scs_r_defense = ?23, scs_r_movement = ?24, "
+                         "scs_steps = ?25, scs_steps_lost = ?26, "
+                         "scs_exploit = ?27, scs_out_of_supply = ?28 "
                          "WHERE id = ?1",
                          &st, e)))
         goto out;
@@ -312,8 +397,20 @@ out:
     "u.id, u.campaign_id, u.side_id, s.name, u.name, u.created_at, "           \
     "u.eliminated, u.eliminated_reason, u.eliminated_by, u.scrud_quality, "    \
     "u.scrud_faces, u.scrud_defeat_penalty, u.scrud_fatigue_penalty, "         \
-    "u.has_scrud, u.has_edna, u.edna, u.edna_start "                           \
+    "u.has_scrud, u.has_edna, u.edna, u.edna_start, u.has_scs, "               \
+    "u.scs_attack, u.scs_defense, u.scs_movement, u.scs_has_reduced, "         \
+    "u.scs_r_attack, u.scs_r_defense, u.scs_r_movement, u.scs_steps, "         \
+    "u.scs_steps_lost, u.scs_exploit, u.scs_out_of_supply "                    \
     "FROM units u JOIN sides s ON s.id = u.side_id "
+
+/* Columns col (attack: NULL for none), col+1 and col+2 of UNIT_COLUMNS. */
+static void read_printed(sqlite3_stmt *st, int col, scs_printed *p)
+{
+    p->has_attack = sqlite3_column_type(st, col) != SQLITE_NULL;
+    p->attack = sqlite3_column_int(st, col);
+    p->defense = sqlite3_column_int(st, col + 1);
+    p->movement = sqlite3_column_int(st, col + 2);
+}
 
 static void read_unit(sqlite3_stmt *st, db_unit *u)
 {
@@ -337,6 +434,43 @@ static void read_unit(sqlite3_stmt *st, db_unit *u)
     u->has_edna = sqlite3_column_int(st, 14) != 0;
     u->edna = sqlite3_column_int(st, 15);
     u->edna_start = sqlite3_column_int(st, 16);
+    u->has_scs = sqlite3_column_int(st, 17) != 0;
+    read_printed(st, 18, &u->scs.full);
+    u->scs.has_reduced = sqlite3_column_int(st, 21) != 0;
+    read_printed(st, 22, &u->scs.reduced);
+    u->scs.steps = sqlite3_column_int(st, 25);
+    u->scs.steps_lost = sqlite3_column_int(st, 26);
+    u->scs.is_exploit = sqlite3_column_int(st, 27) != 0;
+    u->scs.is_out_of_supply = sqlite3_column_int(st, 28) != 0;
+}
+
+static bool printed_is_sane(const scs_printed *p)
+{
+    return (!p->has_attack ||
+            (p->attack >= 0 && p->attack <= SCS_MAX_PRINTED)) &&
+           p->defense >= 0 && p->defense <= SCS_MAX_PRINTED &&
+           p->movement >= 0 && p->movement <= SCS_MAX_PRINTED;
+}
+
+/* Rows read back are checked like any input: combats trust them.  Only
+ * the systems the unit carries are checked (the others hold defaults). */
+static bool unit_is_sane(const db_unit *u)
+{
+    const scs_counter *k = &u->scs;
+
+    if (u->has_edna && (u->edna < 0 || u->edna > EDNA_MAX ||
+                        u->edna_start < 1 || u->edna_start > EDNA_MAX))
+        return false;
+    if (u->has_scrud &&
+        (u->scrud.faces < RNG_FACES_MIN || u->scrud.faces > RNG_FACES_MAX ||
+         u->scrud.defeat_penalty < 0 || u->scrud.fatigue_penalty < 0))
+        return false;
+    if (u->has_scs &&
+        (k->steps < 1 || k->steps > SCS_MAX_STEPS || k->steps_lost < 0 ||
+         k->steps_lost > k->steps || !printed_is_sane(&k->full) ||
+         (k->has_reduced && !printed_is_sane(&k->reduced))))
+        return false;
+    return true;
 }
 
 err_code db_unit_find(sqlite3 *c, const char *campaign_id,
@@ -358,14 +492,7 @@ err_code db_unit_find(sqlite3 *c, const char *campaign_id,
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         read_unit(st, out);
-        /* Rows read back are checked like any input: combats trust them. */
-        if ((out->has_edna &&
-             (out->edna < 0 || out->edna > EDNA_MAX || out->edna_start < 1 ||
-              out->edna_start > EDNA_MAX)) ||
-            (out->has_scrud &&
-             (out->scrud.faces < RNG_FACES_MIN ||
-              out->scrud.faces > RNG_FACES_MAX ||
-              out->scrud.defeat_penalty < 0 || out->scrud.fatigue_penalty < 0)))
+        if (!unit_is_sane(out))
             rc = err_set(e, ERR_DB, NULL, "unit %s holds impossible values",
                          out->id);
     } else if (step == SQLITE_DONE)
@@ -398,7 +525,8 @@ err_code db_units_list(sqlite3 *c, const char *campaign_id,
                          "WHERE u.campaign_id = ?1 AND (?2 IS NULL OR "
                          "u.side_id = ?2) AND (?3 < 0 OR u.eliminated = ?3) "
                          "AND (?4 IS NULL OR (?4 = 'scrud' AND u.has_scrud) "
-                         "OR (?4 = 'edna' AND u.has_edna)) "
+                         "OR (?4 = 'edna' AND u.has_edna) "
+                         "OR (?4 = 'scs' AND u.has_scs)) "
                          "AND (?5 < 0 OR (u.has_edna AND (u.edna = 0) = ?5)) "
                          "ORDER BY u.rowid",
                          &st, e)))

@@ -1,8 +1,9 @@
 /*
  * api.h: the route handlers, one per route of router.c, grouped by file:
  * api_campaigns.c (service, campaigns, sides, and the shared helpers
- * below), api_units.c (units, corrections, resupply, history) and
- * api_combats.c (combats, reports, replay).
+ * below), api_units.c (units, corrections, resupply, history),
+ * api_combats.c (SCRUD combats, reports, replay), api_edna.c (EDNA tests),
+ * api_scs.c (SCS combats) and api_tables.c (combat results tables).
  */
 #ifndef UMPIRE_API_H
 #define UMPIRE_API_H
@@ -34,10 +35,20 @@ void api_oneoff_combat_get(http_request *r);
 void api_oneoff_combat_replay(http_request *r);
 void api_campaign_edna(http_request *r);
 void api_oneoff_edna(http_request *r);
+void api_campaign_scs(http_request *r);
+void api_oneoff_scs(http_request *r);
+void api_tables_builtin_list(http_request *r);
+void api_table_builtin_get(http_request *r);
+void api_tables_list(http_request *r);
+void api_table_get(http_request *r);
+void api_table_put(http_request *r);
+void api_table_delete(http_request *r);
 
 /* EDNA's replay step (api_edna.c), for the replay route of
  * api_combats.c; see combat_replay_fn. */
 bool api_edna_replay(const json_t *stored, dice_source *src, json_t *diffs);
+/* SCS's (api_scs.c). */
+bool api_scs_replay(const json_t *stored, dice_source *src, json_t *diffs);
 
 #define API_NOTE_MAX COMBAT_NOTE_MAX /* bytes of any note */
 

@@ -10,6 +10,7 @@
 #include "jsonv.h"
 #include "registry.h"
 #include "scrud_api.h"
+#include "scs_api.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -75,10 +76,10 @@ void api_reply_err(http_request *r, err_code rc, const err_info *e)
 /* A campaign's options of every system (new reference). */
 static json_t *options_json(const db_campaign *cmp)
 {
-    return json_pack("{s:o, s:{s:i, s:i, s:i}}", "scrud",
+    return json_pack("{s:o, s:{s:i, s:i, s:i}, s:o}", "scrud",
                      scrud_api_options_json(&cmp->scrud), "edna", "start",
                      cmp->edna_start, "dice", cmp->edna.dice, "faces",
-                     cmp->edna.faces);
+                     cmp->edna.faces, "scs", scs_api_options_json(&cmp->scs));
 }
 
 /* ---- service ---- */
@@ -182,10 +183,10 @@ void api_campaign_create(http_request *r)
 {
     static const char *const fields[] = {"name", "sides", "options", NULL};
     static const char *const side_fields[] = {"name", NULL};
-    static const char *const option_fields[] = {"scrud", "edna", NULL};
+    static const char *const option_fields[] = {"scrud", "edna", "scs", NULL};
     static const char *const edna_fields[] = {"start", "dice", "faces", NULL};
     json_t *body = http_body_object(r), *sides = NULL, *opts = NULL,
-           *scrud = NULL, *edna = NULL;
+           *scrud = NULL, *edna = NULL, *scs = NULL;
     campaign_new *cn;
     const char *name = NULL;
     err_info e;
@@ -204,6 +205,7 @@ void api_campaign_create(http_request *r)
     scrud_options_default(&cn->cmp.scrud);
     edna_options_default(&cn->cmp.edna);
     cn->cmp.edna_start = 8;
+    scs_options_default(&cn->cmp.scs);
     if (jv_object_only(body, "", fields, &e) ||
         jv_string(body, "", "name", true, 64, &name, &e) ||
         jv_array(body, "", "sides", true, 1, MAX_SIDES, &sides, &e) ||
@@ -221,7 +223,9 @@ void api_campaign_create(http_request *r)
                    jv_int(edna, "options.edna", "dice", false, 1, EDNA_MAX_DICE,
                           &cn->cmp.edna.dice, &e) ||
                    jv_int(edna, "options.edna", "faces", false, RNG_FACES_MIN,
-                          RNG_FACES_MAX, &cn->cmp.edna.faces, &e)))))
+                          RNG_FACES_MAX, &cn->cmp.edna.faces, &e))) ||
+         jv_object(opts, "options", "scs", false, &scs, &e) ||
+         (scs && scs_api_options_parse(scs, "options.scs", &cn->cmp.scs, &e))))
         goto fail;
     db_new_id("cmp", cn->cmp.id);
     snprintf(cn->cmp.name, sizeof cn->cmp.name, "%s", name);

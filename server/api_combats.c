@@ -362,6 +362,7 @@ static const struct {
 } replayers[] = {
     {"scrud", scrud_replay},
     {"edna", api_edna_replay},
+    {"scs", api_scs_replay},
 };
 
 static void replay(http_request *r, const char *campaign_id)

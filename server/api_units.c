@@ -7,6 +7,7 @@
 #include "api.h"
 #include "jsonv.h"
 #include "scrud_api.h"
+#include "scs_api.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -43,6 +44,10 @@ static void add_systems(json_t *j, const db_unit *u)
     if (u->has_edna) {
         json_array_append_new(systems, json_string("edna"));
         json_object_set_new(j, "edna", edna_state_json(u));
+    }
+    if (u->has_scs) {
+        json_array_append_new(systems, json_string("scs"));
+        json_object_set_new(j, "scs", scs_api_counter_json(&u->scs));
     }
     json_object_set_new(j, "systems", systems);
 }
@@ -108,9 +113,11 @@ void api_units_list(http_request *r)
         http_reply_problem(r, &e);
         return;
     }
-    if (f.system && strcmp(f.system, "scrud") && strcmp(f.system, "edna")) {
+    if (f.system && strcmp(f.system, "scrud") && strcmp(f.system, "edna") &&
+        strcmp(f.system, "scs")) {
         err_set(&e, ERR_INVALID, "system",
-                "the system filter is scrud or edna, not \"%s\"", f.system);
+                "the system filter is scrud, edna or scs, not \"%s\"",
+                f.system);
         http_reply_problem(r, &e);
         return;
     }
@@ -275,6 +282,29 @@ static err_code parse_scrud_state(const json_t *obj, const char *path,
     return ERR_OK;
 }
 
+/* A new unit's SCS counter: a unit of two steps or more is printed on two
+ * sides, so it needs its reduced side. */
+static bool parse_scs_new(const json_t *obj, scs_counter *c, err_info *e)
+{
+    memset(c, 0, sizeof *c);
+    if (scs_api_counter_parse(obj, "scs", false, c, e))
+        return false;
+    if (c->steps > 1 && !c->has_reduced) {
+        err_set(e, ERR_MISSING, "scs.reduced",
+                "a unit of %d steps is printed on two sides: give its "
+                "reduced side",
+                c->steps);
+        return false;
+    }
+    if (c->steps_lost == c->steps) {
+        err_set(e, ERR_RANGE, "scs.steps_lost",
+                "a new unit has a step left: at most %d of its %d steps lost",
+                c->steps - 1, c->steps);
+        return false;
+    }
+    return true;
+}
+
 static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
 {
     const char *note = NULL;
@@ -290,10 +320,11 @@ static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
 
 void api_unit_create(http_request *r)
 {
-    static const char *const fields[] = {"name", "side", "scrud",
-                                         "edna", "note", NULL};
+    static const char *const fields[] = {"name", "side", "scrud", "edna",
+                                         "scs",  "note", NULL};
     static const char *const edna_fields[] = {"start", NULL};
-    json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL;
+    json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL,
+           *scs = NULL;
     const char *name = NULL, *side = NULL;
     unit_write *uw;
     err_info e;
@@ -315,14 +346,18 @@ void api_unit_create(http_request *r)
         (edna && (jv_object_only(edna, "edna", edna_fields, &e) ||
                   jv_int(edna, "edna", "start", false, 1, EDNA_MAX,
                          &uw->unit.edna_start, &e))) ||
+        jv_object(body, "", "scs", false, &scs, &e) ||
+        (scs && !parse_scs_new(scs, &uw->unit.scs, &e)) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
         return;
     }
-    /* The systems named carry the unit; naming none, it carries all. */
-    uw->unit.has_scrud = scrud != NULL || edna == NULL;
-    uw->unit.has_edna = edna != NULL || scrud == NULL;
+    /* The systems named carry the unit; naming none, it carries SCRUD and
+     * EDNA (SCS needs the counter's printed values). */
+    uw->unit.has_scrud = scrud != NULL || (edna == NULL && scs == NULL);
+    uw->unit.has_edna = edna != NULL || (scrud == NULL && scs == NULL);
+    uw->unit.has_scs = scs != NULL;
     uw->has_edna_start = edna && json_object_get(edna, "start");
     db_new_id("unit", uw->unit.id);
     snprintf(uw->unit.campaign_id, DB_ID_MAX, "%s", r->params[0]);
@@ -367,6 +402,7 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
     db_unit before, other;
     json_t *scrud = json_object_get(uw->changes, "scrud");
     json_t *edna = json_object_get(uw->changes, "edna");
+    json_t *scs = json_object_get(uw->changes, "scs");
     const char *name = json_string_value(json_object_get(uw->changes, "name"));
     json_t *elim = json_object_get(uw->changes, "eliminated");
     err_code rc;
@@ -383,6 +419,15 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
         return err_set(e, ERR_RULE, "scrud", "the unit does not carry SCRUD");
     if (edna && !before.has_edna)
         return err_set(e, ERR_RULE, "edna", "the unit does not carry EDNA");
+    if (scs && !before.has_scs)
+        return err_set(e, ERR_RULE, "scs", "the unit does not carry SCS");
+    if (scs && (rc = scs_api_counter_parse(scs, "scs", true, &uw->unit.scs, e)))
+        return rc;
+    if (scs && uw->unit.scs.steps > 1 && !uw->unit.scs.has_reduced)
+        return err_set(e, ERR_MISSING, "scs.reduced",
+                       "a unit of %d steps is printed on two sides: give its "
+                       "reduced side",
+                       uw->unit.scs.steps);
     if (scrud && (rc = parse_scrud_state(scrud, "scrud", &uw->unit.scrud, e)))
         return rc;
     if (edna && ((rc = jv_int(edna, "edna", "start", false, 1, EDNA_MAX,
@@ -399,6 +444,18 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
                            uw->unit.edna_start, uw->unit.edna);
         uw->unit.edna_start = uw->unit.edna;
     }
+    /* A unit with no step left is out of play: a correction that takes
+     * every step eliminates it, and one that returns it to play gives a
+     * step back. */
+    if (before.has_scs && elim && !json_is_true(elim) &&
+        uw->unit.scs.steps_lost >= uw->unit.scs.steps)
+        return err_set(e, ERR_RULE, "eliminated",
+                       "the unit has lost all its %d steps: give steps back "
+                       "(scs.steps_lost) to return it to play",
+                       uw->unit.scs.steps);
+    if (scs && uw->unit.scs.steps_lost == uw->unit.scs.steps &&
+        !uw->unit.is_eliminated && !elim)
+        elim = json_true();
     if (elim) {
         uw->unit.is_eliminated = json_is_true(elim);
         snprintf(uw->unit.eliminated_reason, DB_REASON_MAX, "%s",
@@ -415,10 +472,11 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
 
 void api_unit_patch(http_request *r)
 {
-    static const char *const fields[] = {"name", "eliminated", "scrud",
-                                         "edna", "note",       NULL};
+    static const char *const fields[] = {"name", "eliminated", "scrud", "edna",
+                                         "scs",  "note",       NULL};
     static const char *const edna_fields[] = {"edna", "start", NULL};
-    json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL;
+    json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL,
+           *scs = NULL;
     int probe_edna = 0;
     const char *name = NULL;
     bool elim = false;
@@ -445,6 +503,7 @@ void api_unit_patch(http_request *r)
          (jv_object_only(edna, "edna", edna_fields, &e) ||
           jv_int(edna, "edna", "start", false, 1, EDNA_MAX, &probe_edna, &e) ||
           jv_int(edna, "edna", "edna", false, 0, EDNA_MAX, &probe_edna, &e))) ||
+        jv_object(body, "", "scs", false, &scs, &e) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
@@ -452,11 +511,12 @@ void api_unit_patch(http_request *r)
     }
     if (!name && !json_object_get(body, "eliminated") &&
         (!scrud || json_object_size(scrud) == 0) &&
-        (!edna || json_object_size(edna) == 0)) {
+        (!edna || json_object_size(edna) == 0) &&
+        (!scs || json_object_size(scs) == 0)) {
         json_decref(body);
         err_set(&e, ERR_MISSING, NULL,
                 "a correction changes at least one of name, eliminated, "
-                "scrud, edna");
+                "scrud, edna, scs");
         http_reply_problem(r, &e);
         return;
     }
@@ -474,15 +534,18 @@ static err_code unit_resupply_job(sqlite3 *c, void *arg, err_info *e)
 
     if ((rc = load_unit(c, uw, &before, e)))
         return rc;
-    if (!before.has_scrud)
+    if (!before.has_scrud && !before.has_scs)
         return err_set(e, ERR_RULE, NULL,
-                       "the unit %s does not carry SCRUD: it has no fatigue",
+                       "the unit %s carries neither SCRUD nor SCS: it has no "
+                       "fatigue or supply to restore",
                        before.name);
     if (before.is_eliminated)
         return err_set(e, ERR_RULE, NULL,
                        "the unit %s is eliminated and cannot be resupplied",
                        before.name);
+    /* SCRUD fatigue goes; an SCS unit is in supply again. */
     uw->unit.scrud.fatigue_penalty = 0;
+    uw->unit.scs.is_out_of_supply = false;
     if ((rc = db_unit_update(c, &uw->unit, e)))
         return rc;
     return api_unit_event(c, &before, &uw->unit, "resupply", NULL, uw->token_id,

@@ -90,6 +90,11 @@ void http_reply_json(http_request *r, int status, json_t *json)
     set_body(r, status, s, "application/json");
 }
 
+void http_reply_no_content(http_request *r)
+{
+    set_body(r, 204, NULL, NULL);
+}
+
 void http_reply_json_text(http_request *r, int status, char *text)
 {
     if (text == NULL) {
@@ -301,7 +306,8 @@ static enum MHD_Result queue(http_request *r)
     if (resp == NULL)
         return MHD_NO;
     r->resp_body = NULL; /* now the response's */
-    MHD_add_response_header(resp, "Content-Type", r->content_type);
+    if (r->content_type != NULL)
+        MHD_add_response_header(resp, "Content-Type", r->content_type);
     MHD_add_response_header(resp, "Cache-Control", "no-store");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     if (r->location[0])

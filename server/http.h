@@ -97,6 +97,8 @@ struct http_request {
  * memory). */
 void http_reply_json(http_request *r, int status, json_t *json);
 void http_reply_json_text(http_request *r, int status, char *text);
+/* 204 No Content. */
+void http_reply_no_content(http_request *r);
 void http_reply_problem(http_request *r, const err_info *e);
 /* A problem with an explicit status and code (router errors). */
 void http_reply_problem_raw(http_request *r, int status, const char *code,

@@ -3,7 +3,8 @@
  * tests/run_tests.c.  Test files mirror the source tree: tests/core/test_X.c
  * tests core/X.c.  A module whose tests would not fit one file of ~800 lines
  * gets more suites, each in its own file (scrud and scrud_examples; api and
- * auth; scrud_http and scrud_vectors), with their shared helpers beside them.
+ * auth; scrud_http and scrud_vectors; scs and scs_examples; scs_http and
+ * scs_vectors), with their shared helpers beside them.
  * suite_regressions (tests/server/test_regressions.c) is the exception: one
  * test per fixed bug, named after it, whatever module it was in.
  */
@@ -17,10 +18,13 @@ Suite *suite_dice(void);
 Suite *suite_scrud(void);
 Suite *suite_scrud_examples(void);
 Suite *suite_edna(void);
+Suite *suite_scs(void);
+Suite *suite_scs_examples(void);
 Suite *suite_db(void);
 Suite *suite_store(void);
 Suite *suite_log(void);
 Suite *suite_migrations(void);
+Suite *suite_tables(void);
 Suite *suite_http(void);
 Suite *suite_jsonw(void);
 Suite *suite_api(void);
@@ -30,6 +34,8 @@ Suite *suite_scrud_vectors(void);
 Suite *suite_spec(void);
 Suite *suite_edna_http(void);
 Suite *suite_history(void);
+Suite *suite_scs_http(void);
+Suite *suite_scs_vectors(void);
 Suite *suite_regressions(void);
 
 #endif

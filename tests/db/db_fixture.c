@@ -1,6 +1,7 @@
 /*
  * db_fixture.c: the fresh database of a database test, SQL probes, the
- * writer's blocker and rows written through the writer; see db_fixture.h.
+ * writer's blocker, rows written through the writer and units checked
+ * against the ones written; see db_fixture.h.
  *
  * The blocker is static, so a failed test never leaves the writer pointing
  * into a dead stack frame; teardown releases it before closing.
@@ -18,6 +19,7 @@
 
 #include "db_fixture.h"
 #include "scrud.h"
+#include "scs.h"
 
 db *db_fixture_db;
 char db_fixture_path[192];
@@ -280,6 +282,7 @@ void db_fixture_new_campaign(db_campaign *c, const char *name)
     snprintf(c->name, sizeof c->name, "%s", name);
     db_now(c->created_at);
     scrud_options_default(&c->scrud);
+    scs_options_default(&c->scs);
 }
 
 void db_fixture_add_campaign(db_campaign *c, const char *name)
@@ -307,4 +310,122 @@ void db_fixture_add_side(db_side *s, const char *campaign_id, const char *id,
 {
     db_fixture_new_side(s, campaign_id, id, name);
     db_fixture_write_ok(db_fixture_job_side, s, "insert side");
+}
+
+/* ---- units ------------------------------------------------------------- */
+
+err_code db_fixture_job_unit(sqlite3 *c, void *arg, err_info *e)
+{
+    return db_unit_insert(c, arg, e);
+}
+
+err_code db_fixture_job_unit_update(sqlite3 *c, void *arg, err_info *e)
+{
+    return db_unit_update(c, arg, e);
+}
+
+/* id NULL: a random one. */
+void db_fixture_new_unit(db_unit *u, const db_side *s, const char *id,
+                         const char *name)
+{
+    memset(u, 0, sizeof *u);
+    if (id != NULL)
+        snprintf(u->id, sizeof u->id, "%s", id);
+    else
+        db_new_id("un", u->id);
+    snprintf(u->campaign_id, sizeof u->campaign_id, "%s", s->campaign_id);
+    snprintf(u->side_id, sizeof u->side_id, "%s", s->id);
+    snprintf(u->name, sizeof u->name, "%s", name);
+    db_now(u->created_at);
+    scrud_unit_default(&u->scrud);
+}
+
+/* The counter a unit written as u reads back with: defaults without SCS,
+ * no reduced side without one, no attack value where none is printed. */
+static scs_counter stored_scs(const db_unit *u)
+{
+    scs_counter k;
+
+    memset(&k, 0, sizeof k);
+    if (!u->has_scs)
+        return k;
+    k = u->scs;
+    if (!k.has_reduced)
+        memset(&k.reduced, 0, sizeof k.reduced);
+    if (!k.full.has_attack)
+        k.full.attack = 0;
+    if (!k.reduced.has_attack)
+        k.reduced.attack = 0;
+    return k;
+}
+
+static void check_printed(const scs_printed *got, const scs_printed *want,
+                          const char *what)
+{
+    ck_assert_msg(got->has_attack == want->has_attack, "%s.has_attack", what);
+    ck_assert_msg(got->attack == want->attack, "%s.attack %d, want %d", what,
+                  got->attack, want->attack);
+    ck_assert_msg(got->defense == want->defense, "%s.defense %d, want %d", what,
+                  got->defense, want->defense);
+    ck_assert_msg(got->movement == want->movement, "%s.movement %d, want %d",
+                  what, got->movement, want->movement);
+}
+
+static void check_scs(const db_unit *got, const db_unit *want)
+{
+    scs_counter w = stored_scs(want);
+
+    ck_assert_int_eq(got->has_scs, want->has_scs);
+    check_printed(&got->scs.full, &w.full, "full");
+    ck_assert_int_eq(got->scs.has_reduced, w.has_reduced);
+    check_printed(&got->scs.reduced, &w.reduced, "reduced");
+    ck_assert_int_eq(got->scs.steps, w.steps);
+    ck_assert_int_eq(got->scs.steps_lost, w.steps_lost);
+    ck_assert_int_eq(got->scs.is_exploit, w.is_exploit);
+    ck_assert_int_eq(got->scs.is_out_of_supply, w.is_out_of_supply);
+}
+
+void db_fixture_check_unit(const db_unit *got, const db_unit *want,
+                           const char *want_side)
+{
+    ck_assert_str_eq(got->id, want->id);
+    ck_assert_str_eq(got->campaign_id, want->campaign_id);
+    ck_assert_str_eq(got->side_id, want->side_id);
+    ck_assert_str_eq(got->name, want->name);
+    ck_assert_str_eq(got->created_at, want->created_at);
+    ck_assert_int_eq(got->is_eliminated, want->is_eliminated);
+    ck_assert_int_eq(got->scrud.is_eliminated, want->is_eliminated);
+    ck_assert_str_eq(got->eliminated_reason, want->eliminated_reason);
+    ck_assert_str_eq(got->eliminated_by, want->eliminated_by);
+    ck_assert_int_eq(got->scrud.quality, want->scrud.quality);
+    ck_assert_int_eq(got->scrud.faces, want->scrud.faces);
+    ck_assert_int_eq(got->scrud.defeat_penalty, want->scrud.defeat_penalty);
+    ck_assert_int_eq(got->scrud.fatigue_penalty, want->scrud.fatigue_penalty);
+    ck_assert_int_eq(got->has_scrud, want->has_scrud);
+    ck_assert_int_eq(got->has_edna, want->has_edna);
+    ck_assert_int_eq(got->edna, want->edna);
+    ck_assert_int_eq(got->edna_start, want->edna_start);
+    check_scs(got, want);
+    if (want_side != NULL)
+        ck_assert_str_eq(got->side_name, want_side);
+}
+
+void db_fixture_raw_scs(const char *id, char *buf, size_t n)
+{
+    char sql[480];
+    sqlite3 *c = NULL;
+
+    snprintf(sql, sizeof sql,
+             "SELECT has_scs || '|' || coalesce(scs_attack, 'NULL') || '|' "
+             "|| scs_defense || '|' || scs_movement || '|' || "
+             "scs_has_reduced || '|' || coalesce(scs_r_attack, 'NULL') || "
+             "'|' || scs_r_defense || '|' || scs_r_movement || '|' || "
+             "scs_steps || '|' || scs_steps_lost || '|' || scs_exploit || "
+             "'|' || scs_out_of_supply FROM units WHERE id = '%s'",
+             id);
+    ck_assert_int_eq(
+        sqlite3_open_v2(db_fixture_path, &c, SQLITE_OPEN_READONLY, NULL),
+        SQLITE_OK);
+    db_fixture_query_text(c, sql, buf, n);
+    sqlite3_close(c);
 }

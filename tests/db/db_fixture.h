@@ -1,8 +1,8 @@
 /*
- * db_fixture.h: what the database suites (tests/db/test_db.c and
- * tests/db/test_store.c) share: a fresh database file per test in its own
- * mkdtemp folder, SQL probes that read it directly, the writer held in
- * place by a "blocker" job, and rows written through the writer.
+ * db_fixture.h: what the database suites (tests/db/test_*.c) share: a
+ * fresh database file per test in its own mkdtemp folder, SQL probes that
+ * read it directly, the writer held in place by a "blocker" job, rows
+ * written through the writer, and a unit compared with the one written.
  *
  * Every test gets a folder under a per-TCase folder (db_fixture_suite_make,
  * an unchecked fixture), which is swept at the end for tests that failed in
@@ -75,8 +75,8 @@ void db_fixture_write_ok(db_job_fn run, void *arg, const char *what);
 err_code db_fixture_job_campaign(sqlite3 *c, void *arg, err_info *e);
 err_code db_fixture_job_side(sqlite3 *c, void *arg, err_info *e);
 
-/* A campaign with a new id, the given name, default options; "add" also
- * inserts it through the writer. */
+/* A campaign with a new id, the given name, default options (SCRUD, SCS;
+ * EDNA's are zero); "add" also inserts it through the writer. */
 void db_fixture_new_campaign(db_campaign *c, const char *name);
 void db_fixture_add_campaign(db_campaign *c, const char *name);
 
@@ -85,5 +85,26 @@ void db_fixture_new_side(db_side *s, const char *campaign_id, const char *id,
                          const char *name);
 void db_fixture_add_side(db_side *s, const char *campaign_id, const char *id,
                          const char *name);
+
+/* ---- units ------------------------------------------------------------- */
+
+/* Job wrappers: db_unit_insert and db_unit_update, the unit as arg. */
+err_code db_fixture_job_unit(sqlite3 *c, void *arg, err_info *e);
+err_code db_fixture_job_unit_update(sqlite3 *c, void *arg, err_info *e);
+
+/* A unit of side s; id NULL: a random one.  Default SCRUD values, no
+ * system carried. */
+void db_fixture_new_unit(db_unit *u, const db_side *s, const char *id,
+                         const char *name);
+
+/* Checks every stored field of got against want, the unit written (SCS as
+ * the store keeps it: see db.h); side_name only when want_side is given. */
+void db_fixture_check_unit(const db_unit *got, const db_unit *want,
+                           const char *want_side);
+
+/* The SCS columns of unit id as stored, read on a plain connection:
+ * "has_scs|attack|defense|movement|has_reduced|r_attack|...|out_of_supply",
+ * a NULL attack shown as "NULL". */
+void db_fixture_raw_scs(const char *id, char *buf, size_t n);
 
 #endif

@@ -1,16 +1,22 @@
 /*
- * test_migrations.c: tests db/migrations.c by upgrading a populated
- * schema-1 database.  The file is made with plain SQLite, outside db_open:
- * migration 1's own SQL (migrations_sql[0]) and PRAGMA user_version = 1,
- * then a campaign, a side, two units, their history (interleaved between
- * the two units) and a combat with its rolls, in the columns schema 1 had
- * and the way its store wrote them.  Then db_open runs every later
- * migration, and the rows are read back through the store.
+ * test_migrations.c: tests db/migrations.c by upgrading populated schema-1
+ * and schema-2 databases.  The schema-1 file is made with plain SQLite,
+ * outside db_open: migration 1's own SQL (migrations_sql[0]) and PRAGMA
+ * user_version = 1, then a campaign, a side, two units, their history
+ * (interleaved between the two units) and a combat with its rolls, in the
+ * columns schema 1 had and the way its store wrote them.  The schema-2 file
+ * is that one taken on by migration 2's own SQL, then given what schema 2
+ * could hold and schema 1 could not (campaign EDNA options, a unit with
+ * EDNA only).  Then db_open runs every later migration, and the rows are
+ * read back through the store.
  *
- * What must hold: every old row is kept; old units carry both systems with
- * EDNA 8 of 8; the old campaign gets EDNA tests of 2d6 from 8; each unit's
- * events are numbered 1..k in seq order whatever came between them; the
- * history pages; opening the upgraded file again changes nothing.
+ * What must hold: every old row is kept; units from schema 1 carry SCRUD
+ * and EDNA with EDNA 8 of 8, and the campaign gets EDNA tests of 2d6 from
+ * 8; no old unit carries SCS (no printed values, no steps) and old
+ * campaigns get SCS out-of-supply multipliers of 1; there are no combat
+ * results tables yet, and they can be added; each unit's events are
+ * numbered 1..k in seq order whatever came between them; the history
+ * pages; opening the upgraded file again changes nothing.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -34,6 +40,7 @@
 #define UNIT_B    "un_0192a0000004d4d4d4d4d4d4"
 #define COMBAT_ID "cmb_0192a0000005e5e5e5e5e5e5"
 #define TOKEN_ID  "tok_0192a0000006f6f6f6f6f6f6"
+#define UNIT_C    "un_0192a0000007a7a7a7a7a7a7"
 #define CREATED   "2025-06-01T09:00:00.000Z"
 
 /* Unit states as schema 1's server wrote them (api_unit_state_json). */
@@ -187,7 +194,68 @@ static void make_v1(void)
     ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
 }
 
+/*
+ * Makes db_fixture_path a schema-2 database: make_v1's, upgraded by
+ * migration 2's SQL, then the campaign's EDNA options away from their
+ * defaults and unit C, with EDNA only, as schema 2's store wrote them.
+ */
+static void make_v2(void)
+{
+    sqlite3 *c = NULL;
+
+    make_v1();
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
+    exec_ok(c, "PRAGMA foreign_keys = ON");
+    exec_ok(c, "BEGIN");
+    exec_ok(c, migrations_sql[1]);
+    exec_ok(c, "PRAGMA user_version = 2");
+    exec_ok(c, "COMMIT");
+    exec_ok(c, "UPDATE campaigns SET edna_start = 6, edna_dice = 3, "
+               "edna_faces = 10 WHERE id = '" CMP_ID "'");
+    exec_ok(c, "INSERT INTO units (id, side_id, name, eliminated, "
+               "eliminated_reason, eliminated_by, scrud_quality, "
+               "scrud_faces, scrud_defeat_penalty, scrud_fatigue_penalty, "
+               "campaign_id, created_at, has_scrud, has_edna, edna, "
+               "edna_start) VALUES ('" UNIT_C "', '" SIDE_ID "', 'Guns', 0, "
+               "NULL, NULL, 0, 6, 0, 0, '" CMP_ID "', "
+               "'2025-06-02T09:00:00.000Z', 0, 1, 3, 6)");
+    ck_assert_int_eq(db_fixture_query_int(c, "PRAGMA user_version"), 2);
+    ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+}
+
 /* ---- checks ------------------------------------------------------------ */
+
+/* u came from before migration 3: it carries no SCS, and its counter is
+ * all defaults, with no printed attack. */
+static void check_no_scs(const db_unit *u)
+{
+    const scs_printed *sides[2] = {&u->scs.full, &u->scs.reduced};
+    int i;
+
+    ck_assert_msg(!u->has_scs, "%s carries SCS", u->name);
+    for (i = 0; i < 2; i++)
+        ck_assert_msg(!sides[i]->has_attack && sides[i]->attack == 0 &&
+                          sides[i]->defense == 0 && sides[i]->movement == 0,
+                      "%s: side %d has values", u->name, i);
+    ck_assert(!u->scs.has_reduced);
+    ck_assert_int_eq(u->scs.steps, 0);
+    ck_assert_int_eq(u->scs.steps_lost, 0);
+    ck_assert(!u->scs.is_exploit);
+    ck_assert(!u->scs.is_out_of_supply);
+}
+
+/* Campaigns from before migration 3 get multipliers of 1, stored as "1". */
+static void check_scs_default(const db_campaign *c)
+{
+    ck_assert_int_eq(c->scs.out_of_supply_attack.num, 1);
+    ck_assert_int_eq(c->scs.out_of_supply_attack.den, 1);
+    ck_assert_int_eq(c->scs.out_of_supply_defense.num, 1);
+    ck_assert_int_eq(c->scs.out_of_supply_defense.den, 1);
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM campaigns WHERE "
+                         "scs_oos_attack = '1' AND scs_oos_defense = '1'"),
+                     1);
+}
 
 /* Indexes into v1_events of unit u's events (u -1: every event), oldest
  * or newest first; returns how many. */
@@ -281,7 +349,7 @@ START_TEST(test_upgrade_keeps_campaign_and_units)
     size_t n;
     sqlite3 *r;
 
-    ck_assert_int_ge(db_n_migrations(), 2);
+    ck_assert_int_ge(db_n_migrations(), 3);
     make_v1();
     db_fixture_open();
     ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
@@ -304,6 +372,7 @@ START_TEST(test_upgrade_keeps_campaign_and_units)
     ck_assert_int_eq(c.edna_start, 8);
     ck_assert_int_eq(c.edna.dice, 2);
     ck_assert_int_eq(c.edna.faces, 6);
+    check_scs_default(&c);
 
     ck_assert_int_eq(db_unit_find(r, CMP_ID, UNIT_A, &a, NULL), ERR_OK);
     ck_assert_str_eq(a.id, UNIT_A);
@@ -333,6 +402,9 @@ START_TEST(test_upgrade_keeps_campaign_and_units)
     ck_assert_int_eq(a.edna_start, 8);
     ck_assert_int_eq(b.edna, 8);
     ck_assert_int_eq(b.edna_start, 8);
+    /* But not SCS, which came later. */
+    check_no_scs(&a);
+    check_no_scs(&b);
 
     /* And the filters see them so. */
     f.system = "edna";
@@ -342,6 +414,10 @@ START_TEST(test_upgrade_keeps_campaign_and_units)
     f.system = "scrud";
     ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
     ck_assert_uint_eq(n, 2);
+    free(list);
+    f.system = "scs";
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 0);
     free(list);
     f = (db_unit_filter){NULL, NULL, -1, 0};
     ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
@@ -359,6 +435,110 @@ static err_code job_event(sqlite3 *c, void *arg, err_info *e)
 {
     return db_event_insert(c, arg, e);
 }
+
+static err_code job_table_put(sqlite3 *c, void *arg, err_info *e)
+{
+    bool is_new;
+
+    return db_table_put(c, arg, &is_new, e);
+}
+
+START_TEST(test_upgrade_from_2)
+{
+    static const char *const ids[] = {UNIT_A, UNIT_B, UNIT_C};
+    db_unit_filter f = {NULL, NULL, -1, -1};
+    db_unit units[3], *list;
+    db_table t, *tables;
+    db_campaign c;
+    size_t n, i;
+    sqlite3 *r;
+
+    ck_assert_int_ge(db_n_migrations(), 3);
+    make_v2();
+    db_fixture_open();
+    ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
+    ck_assert_int_eq(db_fixture_raw_query_int("PRAGMA user_version"),
+                     db_n_migrations());
+    /* No SCS column is left NULL but the attacks (none printed). */
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM units WHERE has_scs = 0 AND "
+                         "scs_attack IS NULL AND scs_r_attack IS NULL AND "
+                         "scs_defense = 0 AND scs_movement = 0 AND "
+                         "scs_has_reduced = 0 AND scs_r_defense = 0 AND "
+                         "scs_r_movement = 0 AND scs_steps = 0 AND "
+                         "scs_steps_lost = 0 AND scs_exploit = 0 AND "
+                         "scs_out_of_supply = 0"),
+                     3);
+
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_campaign_get(r, CMP_ID, &c, NULL), ERR_OK);
+    ck_assert_str_eq(c.name, "Quatre Bras");
+    ck_assert_int_eq(c.scrud.cap_kind, SCRUD_CAP_FIXED);
+    ck_assert_int_eq(c.scrud.extra_dice, SCRUD_EXTRA_HALF);
+    ck_assert_int_eq(c.scrud.eliminate_below, -5);
+    ck_assert_int_eq(c.edna_start, 6); /* schema 2's, kept */
+    ck_assert_int_eq(c.edna.dice, 3);
+    ck_assert_int_eq(c.edna.faces, 10);
+    check_scs_default(&c);
+
+    for (i = 0; i < 3; i++) {
+        ck_assert_int_eq(db_unit_find(r, CMP_ID, ids[i], &units[i], NULL),
+                         ERR_OK);
+        check_no_scs(&units[i]);
+    }
+    ck_assert_int_eq(units[0].scrud.quality, 3);
+    ck_assert(units[1].is_eliminated);
+    ck_assert_str_eq(units[2].name, "Guns");
+    ck_assert(!units[2].has_scrud && units[2].has_edna);
+    ck_assert_int_eq(units[2].edna, 3);
+    ck_assert_int_eq(units[2].edna_start, 6);
+    f.system = "scs";
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 0);
+    free(list);
+    f.system = "edna";
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 3);
+    free(list);
+    f.system = "scrud";
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    free(list);
+    ck_assert_int_eq(db_tables_list(r, CMP_ID, &tables, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 0);
+    db_tables_free(tables, n);
+    db_read_release(db_fixture_db, r);
+
+    /* The upgraded file takes SCS: an old unit given a counter, a table. */
+    units[2].has_scs = true;
+    units[2].scs = (scs_counter){.full = {false, 0, 2, 4}, .steps = 1};
+    db_fixture_write_ok(db_fixture_job_unit_update, &units[2],
+                        "give C a counter");
+    memset(&t, 0, sizeof t);
+    snprintf(t.campaign_id, sizeof t.campaign_id, "%s", CMP_ID);
+    snprintf(t.name, sizeof t.name, "Standard");
+    db_now(t.created_at);
+    db_now(t.updated_at);
+    t.doc = "{\"roll\":\"2d6\"}";
+    db_fixture_write_ok(job_table_put, &t, "put a table");
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_unit_find(r, CMP_ID, UNIT_C, &units[2], NULL), ERR_OK);
+    ck_assert(units[2].has_scs && units[2].has_edna);
+    ck_assert_int_eq(units[2].scs.full.defense, 2);
+    ck_assert_int_eq(units[2].scs.full.movement, 4);
+    ck_assert_int_eq(units[2].edna, 3);
+    f.system = "scs";
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(list[0].id, UNIT_C);
+    free(list);
+    ck_assert_int_eq(db_tables_list(r, CMP_ID, &tables, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(tables[0].doc, t.doc);
+    db_tables_free(tables, n);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
 
 START_TEST(test_upgrade_numbers_history)
 {
@@ -480,6 +660,7 @@ static char *snapshot(void)
     return buf;
 }
 
+/* _i: 0 from schema 1, 1 from schema 2. */
 START_TEST(test_reopen_after_upgrade_changes_nothing)
 {
     char *before, *after;
@@ -489,7 +670,10 @@ START_TEST(test_reopen_after_upgrade_changes_nothing)
     size_t n;
     sqlite3 *r;
 
-    make_v1();
+    if (_i == 0)
+        make_v1();
+    else
+        make_v2();
     db_fixture_open();
     db_close(db_fixture_db);
     db_fixture_db = NULL;
@@ -498,6 +682,8 @@ START_TEST(test_reopen_after_upgrade_changes_nothing)
     ck_assert_ptr_nonnull(strstr(before, "unit_events_by_unit_seq"));
     ck_assert_ptr_nonnull(strstr(before, "Quatre Bras"));
     ck_assert_ptr_nonnull(strstr(before, "routed"));
+    ck_assert_ptr_nonnull(strstr(before, "table crts"));
+    ck_assert_ptr_nonnull(strstr(before, "scs_out_of_supply"));
 
     db_fixture_open();
     ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
@@ -535,6 +721,7 @@ Suite *suite_migrations(void)
     suite_add_tcase(s, tc);
     tcase_add_test(tc, test_upgrade_keeps_campaign_and_units);
     tcase_add_test(tc, test_upgrade_numbers_history);
-    tcase_add_test(tc, test_reopen_after_upgrade_changes_nothing);
+    tcase_add_test(tc, test_upgrade_from_2);
+    tcase_add_loop_test(tc, test_reopen_after_upgrade_changes_nothing, 0, 2);
     return s;
 }

@@ -1,8 +1,9 @@
 /*
  * test_store.c: tests db/store.c, row by row through the writer and back
  * through pooled read connections, as a request would see them: campaigns
- * with every SCRUD option, sides, tokens, units (found by id or name,
- * listed with every filter, updated), combats with their rolls, and unit
+ * with every SCRUD and SCS option, sides, tokens, units (found by id or
+ * name, listed with every filter, updated, with every system's state, the
+ * SCS counter checked when read back), combats with their rolls, and unit
  * history events.
  *
  * Every test gets a fresh database file with every migration
@@ -20,6 +21,7 @@
 #include "db.h"
 #include "db_fixture.h"
 #include "scrud.h"
+#include "scs.h"
 #include "suites.h"
 
 #define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -29,16 +31,6 @@
 /* ---- helpers ----------------------------------------------------------- */
 
 /* Job wrappers: one store call each, the row as arg. */
-static err_code job_unit(sqlite3 *c, void *arg, err_info *e)
-{
-    return db_unit_insert(c, arg, e);
-}
-
-static err_code job_unit_update(sqlite3 *c, void *arg, err_info *e)
-{
-    return db_unit_update(c, arg, e);
-}
-
 static err_code job_event(sqlite3 *c, void *arg, err_info *e)
 {
     return db_event_insert(c, arg, e);
@@ -69,47 +61,11 @@ static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
     return db_combat_insert(c, r->cb, r->rolls, r->n_rolls, e);
 }
 
-static void new_unit(db_unit *u, const db_side *s, const char *id,
-                     const char *name)
-{
-    memset(u, 0, sizeof *u);
-    if (id != NULL)
-        snprintf(u->id, sizeof u->id, "%s", id);
-    else
-        db_new_id("un", u->id);
-    snprintf(u->campaign_id, sizeof u->campaign_id, "%s", s->campaign_id);
-    snprintf(u->side_id, sizeof u->side_id, "%s", s->id);
-    snprintf(u->name, sizeof u->name, "%s", name);
-    db_now(u->created_at);
-    scrud_unit_default(&u->scrud);
-}
-
 static bool str_eq_or_null(const char *a, const char *b)
 {
     if (a == NULL || b == NULL)
         return a == b;
     return strcmp(a, b) == 0;
-}
-
-/* Every stored field of a unit; side_name only when want_side is given. */
-static void check_unit(const db_unit *got, const db_unit *want,
-                       const char *want_side)
-{
-    ck_assert_str_eq(got->id, want->id);
-    ck_assert_str_eq(got->campaign_id, want->campaign_id);
-    ck_assert_str_eq(got->side_id, want->side_id);
-    ck_assert_str_eq(got->name, want->name);
-    ck_assert_str_eq(got->created_at, want->created_at);
-    ck_assert_int_eq(got->is_eliminated, want->is_eliminated);
-    ck_assert_int_eq(got->scrud.is_eliminated, want->is_eliminated);
-    ck_assert_str_eq(got->eliminated_reason, want->eliminated_reason);
-    ck_assert_str_eq(got->eliminated_by, want->eliminated_by);
-    ck_assert_int_eq(got->scrud.quality, want->scrud.quality);
-    ck_assert_int_eq(got->scrud.faces, want->scrud.faces);
-    ck_assert_int_eq(got->scrud.defeat_penalty, want->scrud.defeat_penalty);
-    ck_assert_int_eq(got->scrud.fatigue_penalty, want->scrud.fatigue_penalty);
-    if (want_side != NULL)
-        ck_assert_str_eq(got->side_name, want_side);
 }
 
 /* ---- store round trips ------------------------------------------------- */
@@ -118,6 +74,7 @@ START_TEST(test_campaign_round_trip)
 {
     db_campaign cmps[2], got;
     scrud_options def;
+    scs_options scs_def;
     err_info e;
     sqlite3 *r;
     size_t i;
@@ -148,13 +105,27 @@ START_TEST(test_campaign_round_trip)
     ck_assert_int_ne(cmps[0].scrud.eliminate_below, def.eliminate_below);
     ck_assert_int_ne(cmps[0].scrud.defeats_per_elimination,
                      def.defeats_per_elimination);
+    cmps[0].scs.out_of_supply_attack = (scs_frac){1, 2};
+    cmps[0].scs.out_of_supply_defense = (scs_frac){2, 3};
+    scs_options_default(&scs_def);
+    ck_assert_int_ne(scs_frac_cmp(cmps[0].scs.out_of_supply_attack,
+                                  scs_def.out_of_supply_attack),
+                     0);
+    ck_assert_int_ne(scs_frac_cmp(cmps[0].scs.out_of_supply_defense,
+                                  scs_def.out_of_supply_defense),
+                     0);
     db_fixture_new_campaign(&cmps[1], "Tannenberg 1914");
+    cmps[1].scs.out_of_supply_attack = (scs_frac){3, 1}; /* whole: "3" */
+    cmps[1].scs.out_of_supply_defense = (scs_frac){1000000, 999999};
     cmps[1].scrud.cap_kind = SCRUD_CAP_NONE;
     cmps[1].scrud.floor = -3;
     cmps[1].scrud.extra_dice = SCRUD_EXTRA_IGNORE;
     cmps[1].scrud.max_penalty_per_combat = 0;
     cmps[1].scrud.eliminate_below = -100;
     cmps[1].scrud.defeats_per_elimination = 7;
+    cmps[1].edna_start = 5;
+    cmps[1].edna.dice = 3;
+    cmps[1].edna.faces = 10;
 
     db_fixture_open();
     for (i = 0; i < 2; i++)
@@ -177,10 +148,75 @@ START_TEST(test_campaign_round_trip)
         ck_assert_int_eq(g->eliminate_below, w->eliminate_below);
         ck_assert_int_eq(g->defeats_per_elimination,
                          w->defeats_per_elimination);
+        ck_assert_int_eq(got.edna_start, cmps[i].edna_start);
+        ck_assert_int_eq(got.edna.dice, cmps[i].edna.dice);
+        ck_assert_int_eq(got.edna.faces, cmps[i].edna.faces);
+        /* Exact: the same numerator and denominator, not a rounding. */
+        ck_assert_int_eq(got.scs.out_of_supply_attack.num,
+                         cmps[i].scs.out_of_supply_attack.num);
+        ck_assert_int_eq(got.scs.out_of_supply_attack.den,
+                         cmps[i].scs.out_of_supply_attack.den);
+        ck_assert_int_eq(got.scs.out_of_supply_defense.num,
+                         cmps[i].scs.out_of_supply_defense.num);
+        ck_assert_int_eq(got.scs.out_of_supply_defense.den,
+                         cmps[i].scs.out_of_supply_defense.den);
     }
     err_clear(&e);
     ck_assert_int_eq(db_campaign_get(r, "cmp_nope", &got, &e), ERR_NOT_FOUND);
     ck_assert_int_eq(e.code, ERR_NOT_FOUND);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
+/* Multipliers the store refuses to write, and stored text it refuses to
+ * read back. */
+START_TEST(test_campaign_scs_options_checked)
+{
+    static const scs_frac bad_writes[] = {{0, 0}, {0, 1}, {-1, 2}, {1, 0}};
+    static const char *const bad_rows[] = {"0", "-1", "1/0", "x", "", "1/2/3"};
+    db_campaign c, got;
+    char sql[160];
+    err_info e;
+    size_t i;
+    sqlite3 *r;
+
+    db_fixture_open();
+    for (i = 0; i < sizeof bad_writes / sizeof bad_writes[0]; i++) {
+        db_fixture_new_campaign(&c, "Refused");
+        if (i % 2)
+            c.scs.out_of_supply_attack = bad_writes[i];
+        else
+            c.scs.out_of_supply_defense = bad_writes[i];
+        ck_assert_int_eq(db_fixture_write_rc(db_fixture_job_campaign, &c, &e),
+                         ERR_INTERNAL);
+        ck_assert_int_eq(e.code, ERR_INTERNAL);
+    }
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM campaigns"),
+                     0);
+
+    db_fixture_add_campaign(&c, "Tampered");
+    for (i = 0; i < sizeof bad_rows / sizeof bad_rows[0] * 2; i++) {
+        snprintf(sql, sizeof sql,
+                 "UPDATE campaigns SET scs_oos_attack = '%s', "
+                 "scs_oos_defense = '%s' WHERE id = '%s'",
+                 i % 2 ? bad_rows[i / 2] : "1", i % 2 ? "1" : bad_rows[i / 2],
+                 c.id);
+        db_fixture_raw_exec(sql);
+        r = db_read_acquire(db_fixture_db);
+        err_clear(&e);
+        ck_assert_msg(db_campaign_get(r, c.id, &got, &e) == ERR_DB,
+                      "\"%s\" was read", bad_rows[i / 2]);
+        db_read_release(db_fixture_db, r);
+    }
+    /* And as written, it reads again. */
+    db_fixture_raw_exec("UPDATE campaigns SET scs_oos_attack = '3/2', "
+                        "scs_oos_defense = '1'");
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_campaign_get(r, c.id, &got, NULL), ERR_OK);
+    ck_assert_int_eq(got.scs.out_of_supply_attack.num, 3);
+    ck_assert_int_eq(got.scs.out_of_supply_attack.den, 2);
+    ck_assert_int_eq(got.scs.out_of_supply_defense.num, 1);
+    ck_assert_int_eq(got.scs.out_of_supply_defense.den, 1);
     db_read_release(db_fixture_db, r);
 }
 END_TEST
@@ -290,7 +326,8 @@ START_TEST(test_unit_round_trip_and_update)
 {
     db_campaign c;
     db_side a, b;
-    db_unit u, twin, got, ghost;
+    db_unit u, twin, one_sided, got, ghost;
+    char raw[128];
     err_info e;
     sqlite3 *r;
 
@@ -298,22 +335,63 @@ START_TEST(test_unit_round_trip_and_update)
     db_fixture_add_campaign(&c, "Units");
     db_fixture_add_side(&a, c.id, NULL, "Blue");
     db_fixture_add_side(&b, c.id, NULL, "Red");
-    new_unit(&u, &a, NULL, "1st Foot");
+    db_fixture_new_unit(&u, &a, NULL, "1st Foot");
     u.scrud.quality = 2;
     u.scrud.faces = 10;
     u.scrud.defeat_penalty = 1;
     u.scrud.fatigue_penalty = 3;
-    db_fixture_write_ok(job_unit, &u, "insert unit");
-    new_unit(&twin, &b, NULL, u.id); /* named like the first one's id */
-    db_fixture_write_ok(job_unit, &twin, "insert twin");
+    u.has_scrud = true;
+    u.has_edna = true;
+    u.edna = 5;
+    u.edna_start = 7;
+    u.has_scs = true;
+    /* Every field away from its default; the reduced side prints no
+     * attack, so its attack value is not stored. */
+    u.scs = (scs_counter){.full = {true, 12, 7, 8},
+                          .reduced = {false, 4, 3, 6},
+                          .has_reduced = true,
+                          .steps = 4,
+                          .steps_lost = 1,
+                          .is_exploit = true,
+                          .is_out_of_supply = true};
+    db_fixture_write_ok(db_fixture_job_unit, &u, "insert unit");
+    db_fixture_raw_scs(u.id, raw, sizeof raw);
+    ck_assert_str_eq(raw, "1|12|7|8|1|NULL|3|6|4|1|1|1");
+    /* Named like the first one's id; carries no SCS, whatever its counter
+     * says: the defaults are stored. */
+    db_fixture_new_unit(&twin, &b, NULL, u.id);
+    twin.has_edna = true;
+    twin.edna = 8;
+    twin.edna_start = 8;
+    twin.scs = u.scs;
+    db_fixture_write_ok(db_fixture_job_unit, &twin, "insert twin");
+    db_fixture_raw_scs(twin.id, raw, sizeof raw);
+    ck_assert_str_eq(raw, "0|NULL|0|0|0|NULL|0|0|0|0|0|0");
+    /* A one-sided counter: the reduced side is not stored. */
+    db_fixture_new_unit(&one_sided, &a, NULL, "Barrage");
+    one_sided.has_scs = true;
+    one_sided.scs = (scs_counter){.full = {false, 0, 1, 0},
+                                  .reduced = {true, 5, 5, 5},
+                                  .has_reduced = false,
+                                  .steps = 1};
+    db_fixture_write_ok(db_fixture_job_unit, &one_sided, "insert one-sided");
+    db_fixture_raw_scs(one_sided.id, raw, sizeof raw);
+    ck_assert_str_eq(raw, "1|NULL|1|0|0|NULL|0|0|1|0|0|0");
 
     r = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_unit_find(r, c.id, u.id, &got, NULL), ERR_OK);
-    check_unit(&got, &u, "Blue"); /* the id wins over the twin's name */
+    db_fixture_check_unit(&got, &u,
+                          "Blue"); /* the id wins over the twin's name */
+    ck_assert(got.scs.full.has_attack && !got.scs.reduced.has_attack);
+    ck_assert_int_eq(got.scs.reduced.attack, 0);
     ck_assert_int_eq(db_unit_find(r, c.id, "1st Foot", &got, NULL), ERR_OK);
-    check_unit(&got, &u, "Blue");
+    db_fixture_check_unit(&got, &u, "Blue");
     ck_assert_int_eq(db_unit_find(r, c.id, twin.id, &got, NULL), ERR_OK);
-    check_unit(&got, &twin, "Red");
+    db_fixture_check_unit(&got, &twin, "Red");
+    ck_assert(!got.has_scs && got.scs.steps == 0 && got.scs.full.defense == 0);
+    ck_assert_int_eq(db_unit_find(r, c.id, "Barrage", &got, NULL), ERR_OK);
+    db_fixture_check_unit(&got, &one_sided, "Blue");
+    ck_assert(!got.scs.full.has_attack && !got.scs.has_reduced);
     db_read_release(db_fixture_db, r);
 
     snprintf(u.name, sizeof u.name, "Old Guard");
@@ -325,30 +403,157 @@ START_TEST(test_unit_round_trip_and_update)
     u.scrud.faces = 12;
     u.scrud.defeat_penalty = 4;
     u.scrud.fatigue_penalty = 0;
-    db_fixture_write_ok(job_unit_update, &u, "update unit");
+    u.has_scrud = false;
+    u.edna = 0;
+    /* Every SCS field changed: the full side loses its attack, the
+     * reduced side gains one, the most steps, all of them lost. */
+    u.scs = (scs_counter){.full = {false, 0, 2, 1},
+                          .reduced = {true, 9, 5, SCS_MAX_PRINTED},
+                          .has_reduced = true,
+                          .steps = SCS_MAX_STEPS,
+                          .steps_lost = SCS_MAX_STEPS};
+    db_fixture_write_ok(db_fixture_job_unit_update, &u, "update unit");
     ghost = u;
     db_new_id("un", ghost.id);
-    ck_assert_int_eq(db_fixture_write_rc(job_unit_update, &ghost, &e),
-                     ERR_NOT_FOUND);
+    ck_assert_int_eq(
+        db_fixture_write_rc(db_fixture_job_unit_update, &ghost, &e),
+        ERR_NOT_FOUND);
+    /* The twin takes up SCS; the one-sided counter drops it. */
+    twin.has_scs = true;
+    twin.scs.steps_lost = 0;
+    db_fixture_write_ok(db_fixture_job_unit_update, &twin, "update twin");
+    one_sided.has_scs = false;
+    db_fixture_write_ok(db_fixture_job_unit_update, &one_sided,
+                        "update one-sided");
+    db_fixture_raw_scs(one_sided.id, raw, sizeof raw);
+    ck_assert_str_eq(raw, "0|NULL|0|0|0|NULL|0|0|0|0|0|0");
 
     r = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_unit_find(r, c.id, "Old Guard", &got, NULL), ERR_OK);
-    check_unit(&got, &u, "Red");
+    db_fixture_check_unit(&got, &u, "Red");
+    ck_assert(!got.scs.full.has_attack && got.scs.reduced.has_attack);
     ck_assert_int_eq(db_unit_find(r, c.id, "1st Foot", &got, NULL),
                      ERR_NOT_FOUND);
+    ck_assert_int_eq(db_unit_find(r, c.id, twin.id, &got, NULL), ERR_OK);
+    db_fixture_check_unit(&got, &twin, "Red");
+    ck_assert(got.has_scs && got.scs.is_exploit);
+    ck_assert_int_eq(db_unit_find(r, c.id, one_sided.id, &got, NULL), ERR_OK);
+    db_fixture_check_unit(&got, &one_sided, "Blue");
     db_read_release(db_fixture_db, r);
 }
 END_TEST
+
+/* Counters as rows: db_unit_find reads the good ones and refuses the
+ * impossible ones (ERR_DB); only a unit carrying SCS is checked. */
+static const struct {
+    const char *what;
+    bool has_scs;
+    scs_counter k;
+    bool is_ok;
+} scs_rows[] = {
+    {"smallest", true, {.steps = 1}, true},
+    {"largest",
+     true,
+     {{true, SCS_MAX_PRINTED, SCS_MAX_PRINTED, SCS_MAX_PRINTED},
+      {true, SCS_MAX_PRINTED, SCS_MAX_PRINTED, SCS_MAX_PRINTED},
+      true,
+      SCS_MAX_STEPS,
+      SCS_MAX_STEPS,
+      true,
+      true},
+     true},
+    {"no steps", true, {.steps = 0}, false},
+    {"too many steps", true, {.steps = SCS_MAX_STEPS + 1}, false},
+    {"negative steps lost", true, {.steps = 2, .steps_lost = -1}, false},
+    {"more lost than steps", true, {.steps = 2, .steps_lost = 3}, false},
+    {"attack over",
+     true,
+     {{true, SCS_MAX_PRINTED + 1, 0, 0}, .steps = 1},
+     false},
+    {"attack under", true, {{true, -1, 0, 0}, .steps = 1}, false},
+    {"defense over",
+     true,
+     {{false, 0, SCS_MAX_PRINTED + 1, 0}, .steps = 1},
+     false},
+    {"movement under", true, {{false, 0, 0, -1}, .steps = 1}, false},
+    {"reduced attack over",
+     true,
+     {.reduced = {true, SCS_MAX_PRINTED + 1, 0, 0},
+      .has_reduced = true,
+      .steps = 2},
+     false},
+    {"reduced defense under",
+     true,
+     {.reduced = {false, 0, -1, 0}, .has_reduced = true, .steps = 2},
+     false},
+    {"reduced movement over",
+     true,
+     {.reduced = {false, 0, 0, SCS_MAX_PRINTED + 1},
+      .has_reduced = true,
+      .steps = 2},
+     false},
+    /* Not stored, so not checked. */
+    {"no reduced side",
+     true,
+     {.reduced = {true, -5, -5, -5}, .has_reduced = false, .steps = 1},
+     true},
+    {"no SCS", false, {{true, -1, -1, -1}, .steps = -3, .steps_lost = 9}, true},
+};
+#define N_SCS_ROWS (sizeof scs_rows / sizeof scs_rows[0])
+
+START_TEST(test_unit_scs_values_checked)
+{
+    db_campaign c;
+    db_side s;
+    db_unit u, got, *list;
+    char name[32];
+    err_info e;
+    size_t i, n;
+    sqlite3 *r;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Checked");
+    db_fixture_add_side(&s, c.id, NULL, "Blue");
+    for (i = 0; i < N_SCS_ROWS; i++) {
+        snprintf(name, sizeof name, "unit %zu", i);
+        db_fixture_new_unit(&u, &s, NULL, name);
+        u.has_scs = scs_rows[i].has_scs;
+        u.scs = scs_rows[i].k;
+        db_fixture_write_ok(db_fixture_job_unit, &u, scs_rows[i].what);
+    }
+    r = db_read_acquire(db_fixture_db);
+    for (i = 0; i < N_SCS_ROWS; i++) {
+        snprintf(name, sizeof name, "unit %zu", i);
+        err_clear(&e);
+        ck_assert_msg(db_unit_find(r, c.id, name, &got, &e) ==
+                          (scs_rows[i].is_ok ? ERR_OK : ERR_DB),
+                      "%s: %s", scs_rows[i].what, e.message);
+    }
+    /* The list reads every row as it is (it feeds no combat). */
+    ck_assert_int_eq(db_units_list(r, c.id, NULL, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, N_SCS_ROWS);
+    free(list);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
+/* The systems a unit carries, as bits, and their filter names. */
+enum { SYS_SCRUD = 1, SYS_EDNA = 2, SYS_SCS = 4 };
+static const char *const system_names[] = {NULL, "scrud", "edna", "scs"};
 
 /* The units of test_units_list, in creation order; ids run backwards. */
 static const struct {
     const char *id, *name;
     int side;
     bool is_eliminated;
+    unsigned systems;
 } unit_specs[] = {
-    {"un_e", "1st Foot", 0, false}, {"un_d", "2nd Foot", 1, true},
-    {"un_c", "Horse", 0, true},     {"un_b", "Guns", 1, false},
-    {"un_a", "Militia", 0, false},
+    {"un_f", "Panzer", 1, false, SYS_SCS},
+    {"un_e", "1st Foot", 0, false, SYS_SCRUD | SYS_EDNA},
+    {"un_d", "2nd Foot", 1, true, SYS_SCRUD | SYS_SCS},
+    {"un_c", "Horse", 0, true, SYS_SCS | SYS_EDNA},
+    {"un_b", "Guns", 1, false, 0},
+    {"un_a", "Militia", 0, false, SYS_SCRUD},
 };
 #define N_UNIT_SPECS (sizeof unit_specs / sizeof unit_specs[0])
 
@@ -357,7 +562,7 @@ START_TEST(test_units_list)
     db_campaign c, c2;
     db_side sides[2], s2;
     db_unit u, *list;
-    size_t i, n, k, want;
+    size_t i, n, k, want, sys;
     int side, elim, count;
     sqlite3 *r;
 
@@ -368,46 +573,65 @@ START_TEST(test_units_list)
     db_fixture_add_side(&sides[1], c.id, NULL, "Red");
     db_fixture_add_side(&s2, c2.id, NULL, "Blue");
     for (i = 0; i < N_UNIT_SPECS; i++) {
-        new_unit(&u, &sides[unit_specs[i].side], unit_specs[i].id,
-                 unit_specs[i].name);
+        db_fixture_new_unit(&u, &sides[unit_specs[i].side], unit_specs[i].id,
+                            unit_specs[i].name);
         u.is_eliminated = unit_specs[i].is_eliminated;
         if (u.is_eliminated)
             snprintf(u.eliminated_reason, sizeof u.eliminated_reason,
                      "threshold");
-        db_fixture_write_ok(job_unit, &u, "insert unit");
+        u.has_scrud = (unit_specs[i].systems & SYS_SCRUD) != 0;
+        u.has_edna = (unit_specs[i].systems & SYS_EDNA) != 0;
+        u.edna = u.edna_start = u.has_edna ? 8 : 0;
+        u.has_scs = (unit_specs[i].systems & SYS_SCS) != 0;
+        u.scs.steps = u.has_scs ? 2 : 0;
+        db_fixture_write_ok(db_fixture_job_unit, &u, "insert unit");
     }
-    new_unit(&u, &s2, NULL, "Horse"); /* another campaign's */
-    db_fixture_write_ok(job_unit, &u, "insert other unit");
+    db_fixture_new_unit(&u, &s2, NULL, "Horse"); /* another campaign's */
+    u.has_scs = true;
+    u.scs.steps = 1;
+    db_fixture_write_ok(db_fixture_job_unit, &u, "insert other unit");
 
     r = db_read_acquire(db_fixture_db);
-    /* Every filter against the reference: the specs, filtered, in order. */
+    /* Every filter against the reference: the specs, filtered, in order.
+     * System i of system_names is bit i - 1. */
     for (side = -1; side < 2; side++)
-        for (elim = -1; elim <= 1; elim++) {
-            const char *side_id = side < 0 ? NULL : sides[side].id;
-            ck_assert_int_eq(
-                db_units_list(r, c.id,
-                              &(db_unit_filter){side_id, NULL, elim, -1}, &list,
-                              &n, NULL),
-                ERR_OK);
-            for (i = 0, k = 0, want = 0; i < N_UNIT_SPECS; i++) {
-                if ((side >= 0 && unit_specs[i].side != side) ||
-                    (elim >= 0 && unit_specs[i].is_eliminated != (elim == 1)))
-                    continue;
-                want++;
-                ck_assert_msg(k < n, "side %d elim %d: %s missing", side, elim,
-                              unit_specs[i].name);
-                ck_assert_str_eq(list[k].id, unit_specs[i].id);
-                ck_assert_str_eq(list[k].name, unit_specs[i].name);
-                ck_assert_str_eq(list[k].side_name,
-                                 sides[unit_specs[i].side].name);
-                ck_assert_int_eq(list[k].is_eliminated,
-                                 unit_specs[i].is_eliminated);
-                k++;
+        for (elim = -1; elim <= 1; elim++)
+            for (sys = 0; sys < 4; sys++) {
+                const char *side_id = side < 0 ? NULL : sides[side].id;
+                const char *what = sys > 0 ? system_names[sys] : "any";
+                ck_assert_int_eq(
+                    db_units_list(
+                        r, c.id,
+                        &(db_unit_filter){side_id, system_names[sys], elim, -1},
+                        &list, &n, NULL),
+                    ERR_OK);
+                for (i = 0, k = 0, want = 0; i < N_UNIT_SPECS; i++) {
+                    if ((side >= 0 && unit_specs[i].side != side) ||
+                        (elim >= 0 &&
+                         unit_specs[i].is_eliminated != (elim == 1)) ||
+                        (sys > 0 &&
+                         !(unit_specs[i].systems & (1u << (sys - 1)))))
+                        continue;
+                    want++;
+                    ck_assert_msg(k < n, "side %d elim %d %s: %s missing", side,
+                                  elim, what, unit_specs[i].name);
+                    ck_assert_str_eq(list[k].id, unit_specs[i].id);
+                    ck_assert_str_eq(list[k].name, unit_specs[i].name);
+                    ck_assert_str_eq(list[k].side_name,
+                                     sides[unit_specs[i].side].name);
+                    ck_assert_int_eq(list[k].is_eliminated,
+                                     unit_specs[i].is_eliminated);
+                    ck_assert_int_eq(list[k].has_scs,
+                                     (unit_specs[i].systems & SYS_SCS) != 0);
+                    ck_assert_int_eq(list[k].scs.steps,
+                                     list[k].has_scs ? 2 : 0);
+                    k++;
+                }
+                ck_assert_msg(n == want,
+                              "side %d elim %d %s: %zu units, want %zu", side,
+                              elim, what, n, want);
+                free(list);
             }
-            ck_assert_msg(n == want, "side %d elim %d: %zu units, want %zu",
-                          side, elim, n, want);
-            free(list);
-        }
     ck_assert_int_eq(db_units_count(r, c.id, &count, NULL), ERR_OK);
     ck_assert_int_eq(count, (int)N_UNIT_SPECS);
     ck_assert_int_eq(db_units_count(r, c2.id, &count, NULL), ERR_OK);
@@ -430,20 +654,23 @@ START_TEST(test_unit_name_unique_per_campaign)
     db_fixture_add_campaign(&c2, "Two");
     db_fixture_add_side(&s, c.id, NULL, "Blue");
     db_fixture_add_side(&s2, c2.id, NULL, "Blue");
-    new_unit(&first, &s, NULL, "Lancers");
-    db_fixture_write_ok(job_unit, &first, "insert unit");
-    new_unit(&dup, &s, NULL, "Lancers");
-    ck_assert_int_eq(db_fixture_write_rc(job_unit, &dup, &e), ERR_CONFLICT);
+    db_fixture_new_unit(&first, &s, NULL, "Lancers");
+    db_fixture_write_ok(db_fixture_job_unit, &first, "insert unit");
+    db_fixture_new_unit(&dup, &s, NULL, "Lancers");
+    ck_assert_int_eq(db_fixture_write_rc(db_fixture_job_unit, &dup, &e),
+                     ERR_CONFLICT);
     ck_assert_int_eq(e.code, ERR_CONFLICT);
     ck_assert_ptr_nonnull(strstr(e.message, "UNIQUE"));
-    new_unit(&other, &s2, NULL, "Lancers");
-    db_fixture_write_ok(job_unit, &other, "same name, other campaign");
+    db_fixture_new_unit(&other, &s2, NULL, "Lancers");
+    db_fixture_write_ok(db_fixture_job_unit, &other,
+                        "same name, other campaign");
     /* Renaming onto a taken name is the same conflict. */
-    new_unit(&second, &s, NULL, "Dragoons");
-    db_fixture_write_ok(job_unit, &second, "insert second");
+    db_fixture_new_unit(&second, &s, NULL, "Dragoons");
+    db_fixture_write_ok(db_fixture_job_unit, &second, "insert second");
     snprintf(second.name, sizeof second.name, "Lancers");
-    ck_assert_int_eq(db_fixture_write_rc(job_unit_update, &second, &e),
-                     ERR_CONFLICT);
+    ck_assert_int_eq(
+        db_fixture_write_rc(db_fixture_job_unit_update, &second, &e),
+        ERR_CONFLICT);
 
     r = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_units_count(r, c.id, &count, NULL), ERR_OK);
@@ -588,10 +815,10 @@ START_TEST(test_history_events)
     db_fixture_open();
     db_fixture_add_campaign(&c, "History");
     db_fixture_add_side(&s, c.id, NULL, "Blue");
-    new_unit(&a, &s, NULL, "A");
-    db_fixture_write_ok(job_unit, &a, "insert a");
-    new_unit(&b, &s, NULL, "B");
-    db_fixture_write_ok(job_unit, &b, "insert b");
+    db_fixture_new_unit(&a, &s, NULL, "A");
+    db_fixture_write_ok(db_fixture_job_unit, &a, "insert a");
+    db_fixture_new_unit(&b, &s, NULL, "B");
+    db_fixture_write_ok(db_fixture_job_unit, &b, "insert b");
     new_combat(&cb, c.id, "2026-03-01T10:00:00.000Z", NULL, NULL);
     row = (combat_row){&cb, NULL, 0};
     db_fixture_write_ok(job_combat, &row, "insert combat");
@@ -665,9 +892,11 @@ Suite *suite_store(void)
     tcase_set_timeout(store, 60);
     suite_add_tcase(s, store);
     tcase_add_test(store, test_campaign_round_trip);
+    tcase_add_test(store, test_campaign_scs_options_checked);
     tcase_add_test(store, test_sides);
     tcase_add_test(store, test_tokens);
     tcase_add_test(store, test_unit_round_trip_and_update);
+    tcase_add_test(store, test_unit_scs_values_checked);
     tcase_add_test(store, test_units_list);
     tcase_add_test(store, test_unit_name_unique_per_campaign);
     tcase_add_test(store, test_combats_and_rolls);

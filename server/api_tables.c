@@ -1,0 +1,275 @@
+/*
+ * api_tables.c: combat results tables (SCS) as data: the built-in ones,
+ * and each campaign's own, put (created or replaced) whole after every
+ * column, row and cell is checked (scs_api_table_parse), read, listed and
+ * removed.  A combat's report keeps the table it was resolved on, so
+ * replacing or removing a table never changes a combat already fought.
+ */
+#include "api.h"
+#include "jsonv.h"
+#include "scs_api.h"
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Names go in URLs: letters, digits, '.', '_' and '-'. */
+static bool name_ok(const char *s, err_info *e)
+{
+    size_t n = strlen(s), i;
+
+    for (i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+              (s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '_' ||
+              s[i] == '-'))
+            break;
+    if (n == 0 || n > SCS_API_NAME_MAX || i < n) {
+        err_set(e, ERR_INVALID, "table_name",
+                "a table's name is 1 to %d letters, digits, '.', '_' or '-'",
+                SCS_API_NAME_MAX);
+        return false;
+    }
+    return true;
+}
+
+/* A stored table as served (new reference), or NULL. */
+static json_t *stored_json(const db_table *t)
+{
+    json_t *doc = json_loads(t->doc, 0, NULL);
+
+    if (doc == NULL)
+        return NULL;
+    json_object_set_new(doc, "builtin", json_false());
+    json_object_set_new(doc, "example", json_false());
+    json_object_set_new(doc, "created_at", json_string(t->created_at));
+    json_object_set_new(doc, "updated_at", json_string(t->updated_at));
+    return doc;
+}
+
+void api_tables_builtin_list(http_request *r)
+{
+    http_reply_json(r, 200,
+                    json_pack("{s:o}", "items", scs_api_builtin_tables()));
+}
+
+void api_table_builtin_get(http_request *r)
+{
+    json_t *doc = scs_api_builtin_table(r->params[0]);
+    err_info e;
+
+    if (doc == NULL) {
+        err_clear(&e);
+        err_set(&e, ERR_NOT_FOUND, NULL, "there is no built-in table \"%s\"",
+                r->params[0]);
+        http_reply_problem(r, &e);
+        return;
+    }
+    http_reply_json(r, 200, doc);
+}
+
+void api_tables_list(http_request *r)
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c = db_read_acquire(d);
+    db_table *ts = NULL;
+    size_t n = 0, i;
+    json_t *items;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    rc = db_tables_list(c, r->params[0], &ts, &n, &e);
+    db_read_release(d, c);
+    if (rc != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    items = json_array();
+    for (i = 0; i < n; i++)
+        json_array_append_new(items, stored_json(&ts[i]));
+    db_tables_free(ts, n);
+    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
+}
+
+void api_table_get(http_request *r)
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c = db_read_acquire(d);
+    db_table t;
+    json_t *doc;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    memset(&t, 0, sizeof t);
+    rc = db_table_get(c, r->params[0], r->params[1], &t, NULL);
+    db_read_release(d, c);
+    if (rc == ERR_NOT_FOUND &&
+        (doc = scs_api_builtin_table(r->params[1])) != NULL) {
+        http_reply_json(r, 200, doc);
+        return;
+    }
+    if (rc != ERR_OK) {
+        err_set(&e, rc, NULL,
+                rc == ERR_NOT_FOUND ? "the campaign has no table \"%s\""
+                                    : "cannot read the table \"%s\"",
+                r->params[1]);
+        http_reply_problem(r, &e);
+        return;
+    }
+    http_reply_json(r, 200, stored_json(&t));
+    db_table_cleanup(&t);
+}
+
+/* A table being put: the row, and whether it is new. */
+typedef struct table_put {
+    db_table t;
+    bool is_new;
+} table_put;
+
+static void table_put_free(void *p)
+{
+    table_put *tp = p;
+
+    if (tp)
+        free(tp->t.doc);
+    free(tp);
+}
+
+static err_code table_put_job(sqlite3 *c, void *arg, err_info *e)
+{
+    table_put *tp = arg;
+
+    return db_table_put(c, &tp->t, &tp->is_new, e);
+}
+
+static void table_put_finish(http_request *r, err_code rc, const err_info *e)
+{
+    table_put *tp = r->state;
+    db_table got;
+    sqlite3 *c;
+    db *d = http_db(r->srv);
+    err_info e2;
+
+    if (rc != ERR_OK) {
+        api_reply_err(r, rc, e);
+        return;
+    }
+    /* Served as stored, with its times. */
+    err_clear(&e2);
+    memset(&got, 0, sizeof got);
+    c = db_read_acquire(d);
+    rc = db_table_get(c, tp->t.campaign_id, tp->t.name, &got, &e2);
+    db_read_release(d, c);
+    if (rc != ERR_OK) {
+        api_reply_err(r, rc, &e2);
+        return;
+    }
+    if (tp->is_new)
+        snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/tables/%s",
+                 tp->t.campaign_id, tp->t.name);
+    http_reply_json(r, tp->is_new ? 201 : 200, stored_json(&got));
+    db_table_cleanup(&got);
+}
+
+void api_table_put(http_request *r)
+{
+    json_t *body = http_body_object(r), *builtin;
+    const char *name = r->params[1], *given;
+    scs_table *t;
+    table_put *tp;
+    err_info e;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    t = malloc(sizeof *t);
+    tp = calloc(1, sizeof *tp);
+    r->state = tp;
+    r->state_free = table_put_free;
+    if (t == NULL || tp == NULL) {
+        err_set(&e, ERR_NOMEM, NULL, "out of memory");
+        goto fail;
+    }
+    if (!name_ok(name, &e) || scs_api_table_parse(body, "", t, &e))
+        goto fail;
+    given = json_string_value(json_object_get(body, "name"));
+    if (given && strcmp(given, name) != 0) {
+        err_set(&e, ERR_INVALID, "name",
+                "the body names the table \"%s\", the path \"%s\"", given,
+                name);
+        goto fail;
+    }
+    if ((builtin = scs_api_builtin_table(name)) != NULL) {
+        json_decref(builtin);
+        err_set(&e, ERR_CONFLICT, "table_name",
+                "\"%s\" is a built-in table: give the campaign's own table "
+                "another name",
+                name);
+        goto fail;
+    }
+    text_copy(tp->t.campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(tp->t.name, DB_NAME_MAX, name);
+    db_now(tp->t.updated_at);
+    text_copy(tp->t.created_at, DB_TIME_MAX, tp->t.updated_at);
+    tp->t.doc = api_doc(scs_api_table_doc(body, name));
+    if (tp->t.doc == NULL) {
+        err_set(&e, ERR_NOMEM, NULL, "out of memory");
+        goto fail;
+    }
+    free(t);
+    json_decref(body);
+    http_defer_write(r, table_put_job, table_put_finish);
+    return;
+fail:
+    free(t);
+    json_decref(body);
+    http_reply_problem(r, &e);
+}
+
+static err_code table_delete_job(sqlite3 *c, void *arg, err_info *e)
+{
+    table_put *tp = arg;
+    err_code rc = db_table_delete(c, tp->t.campaign_id, tp->t.name, NULL);
+
+    if (rc == ERR_NOT_FOUND)
+        return err_set(e, rc, NULL, "the campaign has no table \"%s\"",
+                       tp->t.name);
+    return rc == ERR_OK ? ERR_OK : err_set(e, rc, NULL, "cannot remove it");
+}
+
+static void table_delete_finish(http_request *r, err_code rc, const err_info *e)
+{
+    if (rc != ERR_OK)
+        api_reply_err(r, rc, e);
+    else
+        http_reply_no_content(r);
+}
+
+void api_table_delete(http_request *r)
+{
+    table_put *tp = calloc(1, sizeof *tp);
+    json_t *builtin;
+    err_info e;
+
+    err_clear(&e);
+    r->state = tp;
+    r->state_free = table_put_free;
+    if (tp == NULL) {
+        err_set(&e, ERR_NOMEM, NULL, "out of memory");
+        http_reply_problem(r, &e);
+        return;
+    }
+    if ((builtin = scs_api_builtin_table(r->params[1])) != NULL) {
+        json_decref(builtin);
+        err_set(&e, ERR_CONFLICT, "table_name",
+                "\"%s\" is a built-in table: it cannot be removed",
+                r->params[1]);
+        http_reply_problem(r, &e);
+        return;
+    }
+    text_copy(tp->t.campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(tp->t.name, DB_NAME_MAX, r->params[1]);
+    http_defer_write(r, table_delete_job, table_delete_finish);
+}
