@@ -194,8 +194,8 @@ bool scs_odds_parse(const char *s, scs_odds *out)
 {
     int64_t a, b;
 
-    if (s == NULL || !read_digits(&s, 3, &a, NULL) || *s++ != ':' ||
-        !read_digits(&s, 3, &b, NULL) || *s != '\0' || a == 0 || b == 0)
+    if (s == NULL || *s == '0' || !read_digits(&s, 3, &a, NULL) ||
+        *s++ != ':' || *s == '0' || !read_digits(&s, 3, &b, NULL) || *s != '\0')
         return false;
     out->attack = (int)a;
     out->defense = (int)b;
@@ -325,10 +325,9 @@ bool scs_result_parse(const char *s, scs_result *out, const char **why)
             return false;
         if (*s == '\0')
             return true;
-        while (*s == ' ' || *s == '/')
-            s++;
-        if (*s == '\0') {
-            *why = "ends with a separator";
+        s++; /* one space or "/" */
+        if (*s == '\0' || *s == ' ' || *s == '/') {
+            *why = "effects are separated by one space or \"/\"";
             return false;
         }
     }
@@ -357,6 +356,12 @@ bool scs_table_check_columns(const scs_table *t, int *bad_column,
         if (i > 0 && odds_cmp(t->columns[i - 1], t->columns[i]) > 0) {
             *why = "is lower than the column before it: columns go from "
                    "the lowest odds to the highest";
+            return false;
+        }
+        /* Rounded odds are always n:1 or 1:n: another column would never
+         * be read. */
+        if (t->columns[i].attack != 1 && t->columns[i].defense != 1) {
+            *why = "can never be read: rounded odds are n:1 or 1:n";
             return false;
         }
     }
@@ -608,6 +613,13 @@ static err_code check_orders(const scs_input *in, int side, err_info *e)
             return err_set(e, ERR_RANGE, f, "must be from 0 to %d, not %d",
                            SCS_MAX_EFFECT, *v[k]);
         }
+    if (o->n_allocation < 0 || o->n_allocation > SCS_MAX_UNITS * SCS_MAX_STEPS)
+        return err_set(e, ERR_LIMIT, side_alloc[side], "too many entries");
+    if (o->n_extra_units < 0 ||
+        o->n_extra_units > SCS_MAX_UNITS * SCS_MAX_STEPS) {
+        snprintf(f, sizeof f, "%s.extra_step_units", side_retreat[side]);
+        return err_set(e, ERR_LIMIT, f, "too many entries");
+    }
     for (k = 0; k < o->n_extra_units; k++)
         if (o->extra_units[k] < 0 ||
             o->extra_units[k] >= (int)in->n_units[side]) {
@@ -627,14 +639,19 @@ static err_code check_unit(const scs_input *in, int side, size_t i, err_info *e)
     char f[ERR_FIELD_MAX];
     int k;
 
-    snprintf(f, sizeof f, "%s[%zu]", side_units[side], i);
-    if ((u->has_attack && (u->attack < 0 || u->attack > SCS_MAX_PRINTED)) ||
-        u->defense < 0 || u->defense > SCS_MAX_PRINTED)
+    snprintf(f, sizeof f, "%s[%zu].attack", side_units[side], i);
+    if (u->has_attack && (u->attack < 0 || u->attack > SCS_MAX_PRINTED))
         return err_set(e, ERR_RANGE, f, "printed values are from 0 to %d",
                        SCS_MAX_PRINTED);
+    snprintf(f, sizeof f, "%s[%zu].defense", side_units[side], i);
+    if (u->defense < 0 || u->defense > SCS_MAX_PRINTED)
+        return err_set(e, ERR_RANGE, f, "printed values are from 0 to %d",
+                       SCS_MAX_PRINTED);
+    snprintf(f, sizeof f, "%s[%zu].steps", side_units[side], i);
     if (u->steps < 1 || u->steps > SCS_MAX_STEPS)
         return err_set(e, ERR_RANGE, f, "steps are from 1 to %d, not %d",
                        SCS_MAX_STEPS, u->steps);
+    snprintf(f, sizeof f, "%s[%zu].steps_lost", side_units[side], i);
     if (u->steps_lost < 0 || u->steps_lost > u->steps)
         return err_set(e, ERR_RANGE, f,
                        "steps lost are from 0 to its %d steps, not %d",
@@ -643,6 +660,7 @@ static err_code check_unit(const scs_input *in, int side, size_t i, err_info *e)
         return err_set(e, ERR_RULE, f,
                        "the unit has lost all its steps: it is eliminated "
                        "and out of play");
+    snprintf(f, sizeof f, "%s[%zu]", side_units[side], i);
     if (side == SCS_ATTACKER && !u->has_attack)
         return err_set(e, ERR_RULE, f,
                        "a unit without a printed attack strength (barrage, "
@@ -798,12 +816,15 @@ static void apply_side(fight *f, int side, scs_effect eff)
         remaining = eff.retreat - r->converted;
         /* Hexes that cannot be taken, and EZOC hexes among those taken:
          * one step each for the stack. */
-        r->blocked_hexes = min_int(o->blocked_hexes, remaining);
-        r->ezoc_hexes = min_int(o->ezoc_hexes, remaining - r->blocked_hexes);
-        for (k = 0; k < r->ezoc_hexes; k++)
-            take_extra_step(f, side, SCS_LOSS_EZOC);
+        if (side_has_steps(f, side)) {
+            r->blocked_hexes = min_int(o->blocked_hexes, remaining);
+            r->ezoc_hexes =
+                min_int(o->ezoc_hexes, remaining - r->blocked_hexes);
+        }
         for (k = 0; k < r->blocked_hexes; k++)
             take_extra_step(f, side, SCS_LOSS_BLOCKED);
+        for (k = 0; k < r->ezoc_hexes; k++)
+            take_extra_step(f, side, SCS_LOSS_EZOC);
         r->retreat_hexes =
             side_has_steps(f, side) ? remaining - r->blocked_hexes : 0;
     }
@@ -879,7 +900,8 @@ err_code scs_resolve(const scs_input *in, dice_source *dice, scs_outcome *out,
     /* Step 2: the odds. */
     if (!scs_odds_of(out->sides[SCS_ATTACKER].total,
                      out->sides[SCS_DEFENDER].total, &out->odds))
-        return err_set(e, ERR_LIMIT, NULL, "the odds are too large to express");
+        return err_set(e, ERR_LIMIT, "attackers",
+                       "the odds are too large to express");
     /* Step 3: the column, then the shifts, which stop at the right edge. */
     out->column_found = scs_table_column(in->table, out->odds);
     out->column = -1;

@@ -80,7 +80,7 @@ typedef struct scs_odds {
 bool scs_odds_of(scs_frac attack, scs_frac defense, scs_odds *out);
 /* "5:1", "1:2"; "1:0" for a defense of 0 (buf of 24 bytes). */
 void scs_odds_text(scs_odds o, char buf[24]);
-/* Parses a column heading "a:b" (1..999 each). */
+/* Parses a column heading "a:b" (1..999 each, no leading zeros). */
 bool scs_odds_parse(const char *s, scs_odds *out);
 
 /* ---- the combat results table ---- */
@@ -285,7 +285,7 @@ typedef struct scs_outcome {
 /*
  * Checks in against the rules before any die: units (ranges, none
  * eliminated, attackers with a printed attack, some attack), the table,
- * the shift, and both sides' orders (a unit named twice too often, the
+ * the shift, and both sides' orders (a unit with no step left to lose, the
  * first step not from the strongest unit (8.0a), a second step on a unit
  * while another that can still lose one has lost none (8.0b); past that
  * the owner chooses (8.0c)).  Fields are named as the API names them,

@@ -391,22 +391,16 @@ static json_t *multipliers_json(const scs_unit *u)
     return a;
 }
 
-static json_t *printed_json(const scs_printed *p)
-{
-    return json_pack("{s:o, s:i, s:i}", "attack",
-                     p->has_attack ? json_integer(p->attack) : json_null(),
-                     "defense", p->defense, "movement", p->movement);
-}
-
 /* A unit inline, as a one-off request gives it (the report's input). */
 static json_t *input_unit_json(const scs_job *j, int s, size_t i)
 {
     const scs_counter *c = &j->counters[s][i];
-    json_t *u = printed_json(&c->full);
+    json_t *u = scs_api_printed_json(&c->full);
 
     json_object_set_new(u, "name", json_string(j->unit_name[s][i]));
-    json_object_set_new(
-        u, "reduced", c->has_reduced ? printed_json(&c->reduced) : json_null());
+    json_object_set_new(u, "reduced",
+                        c->has_reduced ? scs_api_printed_json(&c->reduced)
+                                       : json_null());
     json_object_set_new(u, "steps", json_integer(c->steps));
     json_object_set_new(u, "steps_lost", json_integer(c->steps_lost));
     json_object_set_new(u, "exploit_capable", json_boolean(c->is_exploit));
@@ -477,7 +471,7 @@ static json_t *unit_json(const scs_job *j, int s, size_t i)
         api_str_or_null(j->unit_id[s][i]), "side",
         api_str_or_null(j->side_name[s]), "role", side_label[s], "side_shown",
         scs_counter_shown(c) == &c->reduced ? "reduced" : "full", "printed",
-        printed_json(scs_counter_shown(c)), "strength",
+        scs_api_printed_json(scs_counter_shown(c)), "strength",
         s == SCS_ATTACKER ? json_integer(u->attack) : json_integer(u->defense),
         "multipliers", m, "value", frac_json(r->value), "steps", c->steps,
         "steps_lost_before", c->steps_lost, "lost", r->lost, "steps_lost",
@@ -585,6 +579,7 @@ static void outcome_json(const scs_job *j, json_t *o)
 static void side_markdown(text_buf *b, const scs_job *j, int s)
 {
     const scs_side_result *r = &j->out.sides[s];
+    char name[2 * DB_NAME_MAX];
     size_t i;
     bool any = false;
 
@@ -593,8 +588,9 @@ static void side_markdown(text_buf *b, const scs_job *j, int s)
         const scs_unit_result *u = &j->out.units[s][i];
         if (u->lost == 0)
             continue;
-        text_printf(b, "%s %s loses %d step%s%s", any ? "," : "",
-                    j->unit_name[s][i], u->lost, u->lost > 1 ? "s" : "",
+        text_md(name, sizeof name, j->unit_name[s][i]);
+        text_printf(b, "%s %s loses %d step%s%s", any ? "," : "", name, u->lost,
+                    u->lost > 1 ? "s" : "",
                     u->is_eliminated ? " (eliminated)" : "");
         any = true;
     }
@@ -624,13 +620,14 @@ static char *markdown(const scs_job *j, const json_t *o)
     const char *odds = json_string_value(json_object_get(o, "odds"));
     const char *col = json_string_value(json_object_get(o, "column"));
     text_buf b = {0};
-    char at[SCS_FRAC_TEXT], dt[SCS_FRAC_TEXT];
+    char at[SCS_FRAC_TEXT], dt[SCS_FRAC_TEXT], table[2 * DB_NAME_MAX];
 
     scs_frac_decimal(x->sides[SCS_ATTACKER].total, at);
     scs_frac_decimal(x->sides[SCS_DEFENDER].total, dt);
+    text_md(table, sizeof table,
+            json_string_value(json_object_get(j->table_doc, "name")));
     text_printf(&b, "**SCS %s** on %s\n",
-                j->in.is_overrun ? "overrun" : "combat",
-                json_string_value(json_object_get(j->table_doc, "name")));
+                j->in.is_overrun ? "overrun" : "combat", table);
     text_printf(&b, "Attack %s against defense %s: %s", at, dt,
                 odds ? odds : "defense 0");
     if (x->is_off_table)
@@ -799,9 +796,11 @@ static err_code parse_roll(const json_t *body, scs_job *j, err_info *e)
                        "dice.source \"entered\"");
     for (k = 0; k < 2; k++) {
         json_t *v = json_array_get(roll, k);
+        char f[JV_PATH_MAX];
+        jv_index(f, "roll", k);
         if (!json_is_integer(v) || json_integer_value(v) < 1 ||
             json_integer_value(v) > 6)
-            return err_set(e, ERR_RANGE, "roll",
+            return err_set(e, ERR_RANGE, f,
                            "the roll is two dice of 1 to 6, as thrown (for "
                            "d66 the first is the tens)");
         j->roll[k] = (int)json_integer_value(v);
@@ -1048,6 +1047,9 @@ bool api_scs_replay(const json_t *stored, dice_source *src, json_t *diffs)
     const json_t *input = json_object_get(stored, "input");
     scs_job *j = calloc(1, sizeof *j);
     json_t *again = json_object();
+    const json_t *table;
+    const char *source;
+    char *md = NULL;
     bool is_resolved = false;
     size_t i, k;
     int s;
@@ -1073,8 +1075,11 @@ bool api_scs_replay(const json_t *stored, dice_source *src, json_t *diffs)
             text_copy(j->side_name[s], DB_NAME_MAX, side ? side : "");
         }
     }
-    if (scs_system.resolve(&j->in, src, &j->out, NULL) != ERR_OK) {
-        combat_differ(diffs, "the logged dice do not fit the combat");
+    if (scs_system.resolve(&j->in, src, &j->out, &e) != ERR_OK) {
+        combat_differ(diffs,
+                      "the combat does not resolve from its input "
+                      "and the logged dice: %s",
+                      e.message);
         goto out;
     }
     is_resolved = true;
@@ -1089,7 +1094,29 @@ bool api_scs_replay(const json_t *stored, dice_source *src, json_t *diffs)
                         json_object_get(stored, parts[k])))
             combat_differ(diffs, "the %s differ from the stored report",
                           parts[k]);
+    /* What the report says besides the outcome: the overrun, the table,
+     * and the summary written from them. */
+    if (json_is_true(json_object_get(stored, "overrun")) != j->in.is_overrun)
+        combat_differ(diffs, "the report's overrun differs from its input");
+    table = json_object_get(stored, "table");
+    if (!json_equal(json_object_get(table, "name"),
+                    json_object_get(j->table_doc, "name")) ||
+        !json_is_string(json_object_get(table, "roll")) ||
+        strcmp(json_string_value(json_object_get(table, "roll")),
+               scs_roll_kind_name(j->table.roll)) != 0)
+        combat_differ(diffs, "the report's table differs from its input");
+    source = json_string_value(
+        json_object_get(json_object_get(stored, "dice"), "source"));
+    j->rec.dice.kind =
+        source && strcmp(source, "seeded") == 0 ? DICE_SEEDED : DICE_ENTERED;
+    md = markdown(j, again);
+    if (md == NULL ||
+        !json_is_string(json_object_get(stored, "summary_markdown")) ||
+        strcmp(md, json_string_value(
+                       json_object_get(stored, "summary_markdown"))) != 0)
+        combat_differ(diffs, "the report's summary differs from its outcome");
 out:
+    free(md);
     json_decref(again);
     scs_job_free(j);
     return is_resolved;

@@ -14,25 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Names go in URLs: letters, digits, '.', '_' and '-'. */
-static bool name_ok(const char *s, err_info *e)
-{
-    size_t n = strlen(s), i;
-
-    for (i = 0; i < n; i++)
-        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-              (s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '_' ||
-              s[i] == '-'))
-            break;
-    if (n == 0 || n > SCS_API_NAME_MAX || i < n) {
-        err_set(e, ERR_INVALID, "table_name",
-                "a table's name is 1 to %d letters, digits, '.', '_' or '-'",
-                SCS_API_NAME_MAX);
-        return false;
-    }
-    return true;
-}
-
 /* A stored table as served (new reference), or NULL. */
 static json_t *stored_json(const db_table *t)
 {
@@ -122,55 +103,47 @@ void api_table_get(http_request *r)
     db_table_cleanup(&t);
 }
 
-/* A table being put: the row, and whether it is new. */
+/* A table being put: the row, whether it is new, and the row as stored. */
 typedef struct table_put {
     db_table t;
     bool is_new;
+    db_table got;
 } table_put;
 
 static void table_put_free(void *p)
 {
     table_put *tp = p;
 
-    if (tp)
+    if (tp) {
         free(tp->t.doc);
+        db_table_cleanup(&tp->got);
+    }
     free(tp);
 }
 
+/* Puts the table and reads it back in the same transaction. */
 static err_code table_put_job(sqlite3 *c, void *arg, err_info *e)
 {
     table_put *tp = arg;
+    err_code rc;
 
-    return db_table_put(c, &tp->t, &tp->is_new, e);
+    if ((rc = db_table_put(c, &tp->t, &tp->is_new, e)))
+        return rc;
+    return db_table_get(c, tp->t.campaign_id, tp->t.name, &tp->got, e);
 }
 
 static void table_put_finish(http_request *r, err_code rc, const err_info *e)
 {
     table_put *tp = r->state;
-    db_table got;
-    sqlite3 *c;
-    db *d = http_db(r->srv);
-    err_info e2;
 
     if (rc != ERR_OK) {
         api_reply_err(r, rc, e);
         return;
     }
-    /* Served as stored, with its times. */
-    err_clear(&e2);
-    memset(&got, 0, sizeof got);
-    c = db_read_acquire(d);
-    rc = db_table_get(c, tp->t.campaign_id, tp->t.name, &got, &e2);
-    db_read_release(d, c);
-    if (rc != ERR_OK) {
-        api_reply_err(r, rc, &e2);
-        return;
-    }
     if (tp->is_new)
         snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/tables/%s",
                  tp->t.campaign_id, tp->t.name);
-    http_reply_json(r, tp->is_new ? 201 : 200, stored_json(&got));
-    db_table_cleanup(&got);
+    http_reply_json(r, tp->is_new ? 201 : 200, stored_json(&tp->got));
 }
 
 void api_table_put(http_request *r)
@@ -192,7 +165,8 @@ void api_table_put(http_request *r)
         err_set(&e, ERR_NOMEM, NULL, "out of memory");
         goto fail;
     }
-    if (!name_ok(name, &e) || scs_api_table_parse(body, "", t, &e))
+    if (!scs_api_name_ok(name, "table_name", &e) ||
+        scs_api_table_parse(body, "", t, &e))
         goto fail;
     given = json_string_value(json_object_get(body, "name"));
     if (given && strcmp(given, name) != 0) {
@@ -258,6 +232,10 @@ void api_table_delete(http_request *r)
     r->state_free = table_put_free;
     if (tp == NULL) {
         err_set(&e, ERR_NOMEM, NULL, "out of memory");
+        http_reply_problem(r, &e);
+        return;
+    }
+    if (!scs_api_name_ok(r->params[1], "table_name", &e)) {
         http_reply_problem(r, &e);
         return;
     }

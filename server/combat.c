@@ -344,6 +344,11 @@ err_code combat_replay(const db_combat *cb, const db_roll *rolls, size_t n,
             if (src.log[i].faces != rolls[i].faces)
                 combat_differ(diffs, "roll %zu: a d%d now, a d%d in the log",
                               i + 1, src.log[i].faces, rolls[i].faces);
+            if (strcmp(src.log[i].reason, rolls[i].reason) != 0)
+                combat_differ(diffs,
+                              "roll %zu: rolled for %s now, %s in the "
+                              "log",
+                              i + 1, src.log[i].reason, rolls[i].reason);
             if (src.log[i].modified != rolls[i].modified)
                 combat_differ(diffs, "roll %zu: modified %d now, %d in the log",
                               i + 1, src.log[i].modified, rolls[i].modified);

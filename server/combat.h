@@ -126,8 +126,8 @@ typedef bool (*combat_replay_fn)(const json_t *report, dice_source *src,
                                  json_t *diffs);
 
 /* Replays a stored combat through replay: the logged naturals feed it, the
- * log must be used whole, and each die must come out with the faces and
- * modified value logged.  ERR_INTERNAL when the record cannot be read. */
+ * log must be used whole, and each die must come out with the faces, reason
+ * and modified value logged.  ERR_INTERNAL when the record cannot be read. */
 err_code combat_replay(const db_combat *cb, const db_roll *rolls, size_t n,
                        combat_replay_fn replay, json_t *diffs, err_info *e);
 

@@ -136,6 +136,12 @@ static err_code parse_rows(const json_t *rows, const char *path,
     return ERR_OK;
 }
 
+static const char *name_field(char f[JV_PATH_MAX], const char *path)
+{
+    jv_path(f, path, "name");
+    return f;
+}
+
 err_code scs_api_table_parse(const json_t *doc, const char *path, scs_table *t,
                              err_info *e)
 {
@@ -160,6 +166,8 @@ err_code scs_api_table_parse(const json_t *doc, const char *path, scs_table *t,
         (rc = jv_string(doc, path, "created_at", false, 64, &s, e)) ||
         (rc = jv_string(doc, path, "updated_at", false, 64, &s, e)) ||
         (rc = jv_string(doc, path, "name", false, SCS_API_NAME_MAX, &s, e)) ||
+        (s && !scs_api_name_ok(s, name_field(f, path), e) &&
+         (rc = ERR_INVALID)) ||
         (rc = jv_string(doc, path, "note", false, SCS_API_NOTE_MAX, &s, e)) ||
         (rc = jv_enum(doc, path, "roll", true, kinds, &kind, e)) ||
         (rc = jv_array(doc, path, "columns", true, 1, SCS_MAX_COLUMNS, &cols,
@@ -221,6 +229,24 @@ json_t *scs_api_builtin_table(const char *name)
         json_decref(doc);
     }
     return NULL;
+}
+
+bool scs_api_name_ok(const char *s, const char *field, err_info *e)
+{
+    size_t n = strlen(s), i;
+
+    for (i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+              (s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '_' ||
+              s[i] == '-'))
+            break;
+    if (n == 0 || n > SCS_API_NAME_MAX || i < n) {
+        err_set(e, ERR_INVALID, field,
+                "a table's name is 1 to %d letters, digits, '.', '_' or '-'",
+                SCS_API_NAME_MAX);
+        return false;
+    }
+    return true;
 }
 
 /* ---- fractions, counters, options ---- */
@@ -329,7 +355,7 @@ out:
     return rc;
 }
 
-static json_t *printed_json(const scs_printed *p)
+json_t *scs_api_printed_json(const scs_printed *p)
 {
     return json_pack("{s:o, s:i, s:i}", "attack",
                      p->has_attack ? json_integer(p->attack) : json_null(),
@@ -338,10 +364,11 @@ static json_t *printed_json(const scs_printed *p)
 
 json_t *scs_api_counter_json(const scs_counter *c)
 {
-    json_t *j = printed_json(&c->full);
+    json_t *j = scs_api_printed_json(&c->full);
 
-    json_object_set_new(
-        j, "reduced", c->has_reduced ? printed_json(&c->reduced) : json_null());
+    json_object_set_new(j, "reduced",
+                        c->has_reduced ? scs_api_printed_json(&c->reduced)
+                                       : json_null());
     json_object_set_new(j, "steps", json_integer(c->steps));
     json_object_set_new(j, "steps_lost", json_integer(c->steps_lost));
     json_object_set_new(j, "steps_left",

@@ -40,6 +40,10 @@ json_t *scs_api_table_doc(const json_t *doc, const char *name);
 json_t *scs_api_builtin_tables(void);
 json_t *scs_api_builtin_table(const char *name);
 
+/* A table's name: 1 to SCS_API_NAME_MAX letters, digits, '.', '_' or '-'
+ * (names go in URLs and summaries).  On failure e names field. */
+bool scs_api_name_ok(const char *name, const char *field, err_info *e);
+
 /* A positive exact fraction: a JSON integer or a string "p", "p/q" or
  * "d.ddd", numerator and denominator at most SCS_MULTIPLIER_MAX. */
 err_code scs_api_frac(const json_t *v, const char *path, scs_frac *out,
@@ -55,6 +59,9 @@ err_code scs_api_frac(const json_t *v, const char *path, scs_frac *out,
  */
 err_code scs_api_counter_parse(const json_t *obj, const char *path,
                                bool is_patch, scs_counter *c, err_info *e);
+/* One printed side: {"attack" (null: none), "defense", "movement"}
+ * (new reference). */
+json_t *scs_api_printed_json(const scs_printed *p);
 /* The counter as units show it (new reference). */
 json_t *scs_api_counter_json(const scs_counter *c);
 

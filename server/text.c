@@ -73,3 +73,20 @@ char *text_take(text_buf *b)
     }
     return b->s;
 }
+
+void text_md(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+
+    for (; *s && k + 2 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f) {
+            out[k++] = ' ';
+            continue;
+        }
+        if (strchr("\\`*_[]#<>|!~", c) != NULL)
+            out[k++] = '\\';
+        out[k++] = (char)c;
+    }
+    out[k] = '\0';
+}

@@ -34,6 +34,11 @@ typedef struct text_buf {
 void text_printf(text_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* s made safe inside a Markdown line, into out (n bytes, truncating):
+ * control characters become spaces and Markdown's marks are escaped, so
+ * a name cannot start a line or a list item of its own. */
+void text_md(char *out, size_t n, const char *s);
+
 /* The text (new, free()), or NULL if any append failed. */
 char *text_take(text_buf *b);
 

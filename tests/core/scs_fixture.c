@@ -366,8 +366,11 @@ static void check_side(const scs_input *in, const scs_outcome *out, int s)
     n_table = min_i(want.steps, cap);
     if (want.retreat > 0 && cap > want.steps) {
         conv = min_i(o->convert, want.retreat);
-        blocked = min_i(o->blocked_hexes, want.retreat - conv);
-        ezoc = min_i(o->ezoc_hexes, want.retreat - conv - blocked);
+        /* a side that the conversion eliminated retreats no hex */
+        if (cap > want.steps + conv) {
+            blocked = min_i(o->blocked_hexes, want.retreat - conv);
+            ezoc = min_i(o->ezoc_hexes, want.retreat - conv - blocked);
+        }
     }
     ck_assert_int_eq(r->converted, conv);
     ck_assert_int_eq(r->blocked_hexes, blocked);
@@ -465,7 +468,7 @@ static void random_effect(uint64_t *x, char side, char *buf, size_t len)
 
 static void random_table(scs_table *t, uint64_t *x)
 {
-    static const char *const cand[] = {"1:3", "1:2", "1:1", "3:2", "2:1",
+    static const char *const cand[] = {"1:4", "1:3", "1:2", "1:1", "2:1",
                                        "3:1", "4:1", "5:1", "6:1", "8:1"};
     const char *cols[10];
     char a[12], d[12], text[SCS_RESULT_TEXT];

@@ -201,7 +201,7 @@ START_TEST(test_odds_parse)
         {"3:2", 3, 2},   {"0:1", 0, 0}, {"1:0", 0, 0},   {"1000:1", 0, 0},
         {"1:", 0, 0},    {":1", 0, 0},  {"", 0, 0},      {"1:1 ", 0, 0},
         {"a:b", 0, 0},   {"1/2", 0, 0}, {"1::2", 0, 0},  {"-1:2", 0, 0},
-        {"1:2:3", 0, 0}, {"2", 0, 0},
+        {"1:2:3", 0, 0}, {"2", 0, 0},   {"01:1", 0, 0},  {"1:02", 0, 0},
     };
     scs_odds o;
     size_t i;
@@ -240,8 +240,10 @@ START_TEST(test_result_parse)
         {"Dr", "r is followed"},
         {"Dr0", "r is followed"},
         {"Dr21", "r is followed"},
-        {"A1 ", "separator"},
-        {"A1/", "separator"},
+        {"A1 ", "separated by one space"},
+        {"A1  D1", "separated by one space"},
+        {"A1//D1", "separated by one space"},
+        {"A1/", "separated by one space"},
         {"", "a result is"},
         {"A1r1/D1r1/A1r1/D1r1/A1r1", "at most 23"},
         {"D21", "steps are"},
@@ -329,9 +331,11 @@ START_TEST(test_table_columns)
         const char *why;
     } cases[] = {
         {{"1:2", "1:1", "2:1"}, 3, -1, NULL},
-        {{"1:3", "1:2", "2:3", "1:1", "3:2"}, 5, -1, NULL},
+        {{"1:3", "1:2", "1:1", "2:1", "3:1"}, 5, -1, NULL},
+        {{"1:2", "1:1", "3:2"}, 3, 2, "can never be read"},
+        {{"1:3", "2:3", "1:1"}, 3, 1, "can never be read"},
         {{"1:1", "2:2"}, 2, 1, "repeats"},
-        {{"1:2", "1:1", "2:1", "3:2"}, 4, 3, "lowest odds to the highest"},
+        {{"1:2", "1:1", "3:1", "2:1"}, 4, 3, "lowest odds to the highest"},
         {{"2:1", "1:1"}, 2, 1, "lowest odds to the highest"},
         {{"1:2"}, 0, 0, "1 to 20 columns"},
     };
@@ -474,8 +478,8 @@ static const struct {
     const char *field;
 } refusals[] = {
     {"attacker without printed attack", ERR_RULE, "attackers[1]"},
-    {"eliminated defender", ERR_RULE, "defenders[0]"},
-    {"eliminated attacker", ERR_RULE, "attackers[0]"},
+    {"eliminated defender", ERR_RULE, "defenders[0].steps_lost"},
+    {"eliminated attacker", ERR_RULE, "attackers[0].steps_lost"},
     {"shift 21", ERR_RANGE, "column_shift"},
     {"shift -21", ERR_RANGE, "column_shift"},
     {"8.0a attacker", ERR_RULE, "attacker_allocation[0]"},
@@ -494,8 +498,8 @@ static const struct {
     {"no defender", ERR_RANGE, "defenders"},
     {"no table", ERR_MISSING, "table"},
     {"repeated column", ERR_INVALID, "table.columns"},
-    {"attack 100", ERR_RANGE, "attackers[0]"},
-    {"steps 21", ERR_RANGE, "defenders[1]"},
+    {"attack 100", ERR_RANGE, "attackers[0].attack"},
+    {"steps 21", ERR_RANGE, "defenders[1].steps"},
     {"supply multiplier 0", ERR_RANGE, "options.out_of_supply"},
 };
 

@@ -9,7 +9,10 @@
  * campaign name of 65 bytes refused out_of_range on "name" (tests/server/
  * test_api.c, test_refused_changes_nothing), and the body "x" refused
  * invalid_value on campaign creation (same table; the other scalars and
- * routes are here).
+ * routes are here).  The descending table column is also checked, less
+ * strictly (only that the garbled words are gone), by tests/server/
+ * test_scs_vectors.c, test_regression_descending_column_detail; here the
+ * fixed sentence is asserted.
  */
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -648,6 +651,292 @@ START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
 }
 END_TEST
 
+/* ---- SCS ---- */
+
+/* SCS bodies: a counter of two steps whose reduced side is 1-1; the
+ * example table's combat of campaign units A1 and B1 with a roll entered;
+ * the rows of a 2d6 table with the same cells c in every row. */
+#define SCS_TWO(a, d)                                                          \
+    "{\"attack\":" #a ",\"defense\":" #d                                       \
+    ",\"reduced\":{\"attack\":1,\"defense\":1}}"
+#define SCS_A1_B1(d0, d1)                                                      \
+    "{\"table\":\"example-2d6\",\"attackers\":[{\"unit\":\"A1\"}],"            \
+    "\"defenders\":[{\"unit\":\"B1\"}],\"dice\":{\"source\":\"entered\"},"     \
+    "\"roll\":[" #d0 "," #d1 "]}"
+#define ROWS_2D6(c)                                                            \
+    "{\"2\":[" c "],\"3\":[" c "],\"4\":[" c "],\"5\":[" c "],\"6\":[" c       \
+    "],\"7\":[" c "],\"8\":[" c "],\"9\":[" c "],\"10\":[" c "],\"11\":[" c    \
+    "],\"12\":[" c "]}"
+
+/* Creates a campaign unit carrying SCS only, scs its counter (JSON); its
+ * id in id_out (64 bytes) unless NULL. */
+static void new_scs_unit(const test_campaign *c, const char *name,
+                         const char *side, const char *scs, char *id_out)
+{
+    char body[512];
+    json_t *u;
+
+    snprintf(body, sizeof body, "{\"name\":\"%s\",\"side\":\"%s\",\"scs\":%s}",
+             name, side, scs);
+    u = rig_call(201, "POST", c->umpire, body, "/v1/campaigns/%s/units", c->id);
+    if (id_out)
+        snprintf(id_out, 64, "%s", str(u, "id"));
+    json_decref(u);
+}
+
+/*
+ * Bug: a correction of {"eliminated": false} alone brought back an SCS
+ * unit that had lost all its steps: 200, and a unit "in play" with
+ * steps_left 0 that every combat then refused.  Now it is refused
+ * (rule_violation on "eliminated") and changes nothing; giving a step
+ * back in the same correction returns the unit to play.
+ */
+START_TEST(test_scs_uneliminate_needs_a_step)
+{
+    test_campaign c;
+    char id[64];
+    json_t *u, *before, *p;
+
+    ts_campaign(rig_ts, &c, NULL, AB);
+    new_scs_unit(&c, "A1", "a", SCS_TWO(4, 4), id);
+    new_scs_unit(&c, "B1", "b", SCS_TWO(2, 4), NULL);
+    snprintf(rig_ctx, sizeof rig_ctx, "every step lost by correction");
+    u = rig_call(200, "PATCH", c.umpire, "{\"scs\":{\"steps_lost\":2}}",
+                 "/v1/campaigns/%s/units/%s", c.id, id);
+    RIG_IS_TRUE(json_is_true(get(u, "eliminated")));
+    RIG_EQ_STR(str(u, "eliminated_reason"), "correction");
+    RIG_EQ_INT(rig_inum(get(u, "scs"), "steps_left"), 0);
+    json_decref(u);
+
+    snprintf(rig_ctx, sizeof rig_ctx, "eliminated false alone");
+    before = rig_cget(&c, "units/%s", id);
+    p = rig_call(422, "PATCH", c.umpire, "{\"eliminated\":false}",
+                 "/v1/campaigns/%s/units/%s", c.id, id);
+    expect_problem(p, "rule_violation", "eliminated");
+    json_decref(p);
+    u = rig_cget(&c, "units/%s", id);
+    RIG_IS_TRUE(json_equal(u, before)); /* still eliminated, 0 left */
+    json_decref(u);
+    json_decref(before);
+    RIG_EQ_INT(db_int("SELECT count(*) FROM unit_events WHERE unit_id = ?", id),
+               2);
+
+    snprintf(rig_ctx, sizeof rig_ctx, "eliminated false with the steps back");
+    u = rig_call(200, "PATCH", c.umpire,
+                 "{\"eliminated\":false,\"scs\":{\"steps_lost\":0}}",
+                 "/v1/campaigns/%s/units/%s", c.id, id);
+    RIG_IS_TRUE(json_is_false(get(u, "eliminated")));
+    RIG_IS_TRUE(json_is_null(get(u, "eliminated_reason")));
+    RIG_EQ_INT(rig_inum(get(u, "scs"), "steps_left"), 2);
+    RIG_EQ_STR(str(get(u, "scs"), "side_shown"), "full");
+    json_decref(u);
+    /* in play for real: it fights (4 against 4, 1:1, row 7: D1r1) */
+    u = rig_call(201, "POST", c.umpire, SCS_A1_B1(3, 4),
+                 "/v1/campaigns/%s/combats/scs", c.id);
+    RIG_EQ_STR(str(u, "result"), "D1r1");
+    json_decref(u);
+}
+END_TEST
+
+/*
+ * Bug: a unit could be created with all its steps lost: 201, eliminated
+ * false and steps_left 0, in play with no step to lose.  Now it is
+ * refused out_of_range on "scs.steps_lost" and no unit is created.
+ */
+START_TEST(test_scs_new_unit_needs_a_step)
+{
+    static const char *const bad[] = {
+        "{\"attack\":1,\"defense\":1,\"steps\":1,\"steps_lost\":1}",
+        "{\"attack\":1,\"defense\":1,\"steps\":3,\"steps_lost\":3,"
+        "\"reduced\":{\"attack\":1,\"defense\":1}}"};
+    test_campaign c;
+    char body[256];
+    json_t *p, *u;
+    size_t i;
+
+    ts_campaign(rig_ts, &c, NULL, AB);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(rig_ctx, sizeof rig_ctx, "new unit %s", bad[i]);
+        snprintf(body, sizeof body,
+                 "{\"name\":\"X\",\"side\":\"a\",\"scs\":%s}", bad[i]);
+        p = rig_call(422, "POST", c.umpire, body, "/v1/campaigns/%s/units",
+                     c.id);
+        expect_problem(p, "out_of_range", "scs.steps_lost");
+        json_decref(p);
+        p = rig_cget(&c, "units");
+        RIG_EQ_INT(json_array_size(get(p, "items")), 0);
+        json_decref(p);
+        RIG_EQ_INT(db_int("SELECT count(*) FROM units", NULL), 0);
+        RIG_EQ_INT(db_int("SELECT count(*) FROM unit_events", NULL), 0);
+    }
+    /* one step left is a unit in play */
+    snprintf(rig_ctx, sizeof rig_ctx, "new unit with one step left");
+    u = rig_call(201, "POST", c.umpire,
+                 "{\"name\":\"X\",\"side\":\"a\",\"scs\":{\"attack\":1,"
+                 "\"defense\":1,\"steps\":3,\"steps_lost\":2,\"reduced\":{"
+                 "\"attack\":1,\"defense\":1}}}",
+                 "/v1/campaigns/%s/units", c.id);
+    RIG_IS_TRUE(json_is_false(get(u, "eliminated")));
+    RIG_EQ_INT(rig_inum(get(u, "scs"), "steps_left"), 1);
+    json_decref(u);
+}
+END_TEST
+
+/* Posts a one-off combat of a (attack 10) against d1 and d2 (defense 5,
+ * three steps each) on a table whose every cell is D4, at 1:1, with the
+ * defender_allocation alloc (JSON); the answer (new). */
+static json_t *d4_combat(int status, const char *alloc)
+{
+#define D3(n)                                                                  \
+    "{\"name\":\"" n "\",\"attack\":1,\"defense\":5,\"steps\":3,"              \
+    "\"reduced\":{\"attack\":1,\"defense\":1}}"
+    char body[1024];
+
+    snprintf(body, sizeof body,
+             "{\"table\":{\"name\":\"d4\",\"roll\":\"2d6\",\"columns\":"
+             "[\"1:1\"],\"rows\":%s},\"attackers\":[{\"name\":\"a\","
+             "\"attack\":10,\"defense\":1}],\"defenders\":[%s,%s],"
+             "\"defender_allocation\":%s,\"dice\":{\"source\":\"entered\"},"
+             "\"roll\":[3,4]}",
+             ROWS_2D6("\"D4\""), D3("d1"), D3("d2"), alloc);
+#undef D3
+    snprintf(rig_ctx, sizeof rig_ctx, "defender allocation %s", alloc);
+    return rig_call(status, "POST", NULL, body, "/v1/combats/scs");
+}
+
+/*
+ * Bug: rule 8.0b (every unit loses one step before any loses two) was
+ * enforced past its reach, so d1's third step after one each was refused
+ * at defender_allocation[3]; once every unit has lost one the owner
+ * chooses.  And the refusal of a second step too early named the unit
+ * waiting for its first by index ("defenders[1]"), not by name.
+ */
+START_TEST(test_scs_allocation_free_after_one_each)
+{
+    json_t *rep, *d, *l, *p;
+    const char *detail;
+    size_t k;
+
+    rep = d4_combat(201, "[\"d1\",\"d2\",\"d1\",\"d1\"]");
+    RIG_EQ_STR(str(rep, "result"), "D4");
+    d = get(rep, "defenders");
+    RIG_EQ_STR(str(at(d, 0), "unit"), "d1");
+    RIG_EQ_INT(rig_inum(at(d, 0), "lost"), 3);
+    RIG_IS_TRUE(json_is_true(get(at(d, 0), "eliminated")));
+    RIG_EQ_STR(str(at(d, 1), "unit"), "d2");
+    RIG_EQ_INT(rig_inum(at(d, 1), "lost"), 1);
+    RIG_IS_TRUE(json_is_false(get(at(d, 1), "eliminated")));
+    RIG_EQ_INT(json_array_size(get(rep, "losses")), 4);
+    json_array_foreach(get(rep, "losses"), k, l)
+    {
+        RIG_EQ_STR(str(l, "chosen_by"), "orders");
+    }
+    json_decref(rep);
+
+    p = d4_combat(422, "[\"d1\",\"d1\"]");
+    expect_problem(p, "rule_violation", "defender_allocation[1]");
+    detail = str(p, "detail");
+    ck_assert_msg(detail && strstr(detail, "8.0b): d2 has lost none") &&
+                      !strstr(detail, "defenders["),
+                  "%s: the detail does not name d2: %s", rig_ctx, detail);
+    json_decref(p);
+    RIG_EQ_INT(n_combats(), 1);
+}
+END_TEST
+
+/*
+ * Bug: a column lower than the one before it gave the detail "the column
+ * 1:3 columns go from the lowest odds to the highest", the reason's first
+ * half lost.  Now it reads as a sentence, and nothing is stored.
+ */
+START_TEST(test_scs_descending_column_detail)
+{
+    test_campaign c;
+    json_t *p;
+    const char *detail;
+
+    ts_campaign(rig_ts, &c, NULL, AB);
+    snprintf(rig_ctx, sizeof rig_ctx, "columns 1:2 1:1 1:3");
+    p = rig_call(422, "PUT", c.umpire,
+                 "{\"roll\":\"2d6\",\"columns\":[\"1:2\",\"1:1\",\"1:3\"],"
+                 "\"rows\":" ROWS_2D6("\"-\",\"-\",\"-\"") "}",
+                 "/v1/campaigns/%s/tables/t", c.id);
+    expect_problem(p, "invalid_value", "columns[2]");
+    detail = str(p, "detail");
+    ck_assert_msg(detail && strstr(detail, "the column 1:3 is lower than") &&
+                      !strstr(detail, "1:3 columns"),
+                  "%s: the detail is %s", rig_ctx, detail);
+    json_decref(p);
+    p = rig_cget(&c, "tables");
+    RIG_EQ_INT(json_array_size(get(p, "items")), 0);
+    json_decref(p);
+}
+END_TEST
+
+/*
+ * Bug: a combat on a built-in table kept the table in its report's input
+ * with the "builtin" and "example" flags GET shows, so the input was not
+ * the table as a request gives it.  Now input.table is the table's name,
+ * note, roll, columns and rows, nothing else.
+ */
+START_TEST(test_scs_builtin_table_input_is_canonical)
+{
+    static const char *const keys[] = {"name", "note", "roll", "columns",
+                                       "rows"};
+    json_t *rep, *t, *b;
+    size_t k;
+
+    snprintf(rig_ctx, sizeof rig_ctx, "one-off on example-2d6");
+    rep = rig_call(201, "POST", NULL,
+                   "{\"table\":\"example-2d6\",\"attackers\":[{\"name\":\"a\","
+                   "\"attack\":6,\"defense\":1}],\"defenders\":[{\"name\":"
+                   "\"d\",\"attack\":1,\"defense\":3}],\"dice\":{\"source\":"
+                   "\"entered\"},\"roll\":[3,4]}",
+                   "/v1/combats/scs");
+    RIG_EQ_STR(str(get(rep, "table"), "source"), "builtin");
+    t = get(get(rep, "input"), "table");
+    b = rig_call(200, "GET", NULL, NULL, "/v1/tables/example-2d6");
+    RIG_IS_TRUE(json_is_true(get(b, "builtin"))); /* what used to leak */
+    RIG_EQ_INT(json_object_size(t), sizeof keys / sizeof keys[0]);
+    for (k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        ck_assert_msg(
+            get(t, keys[k]) && json_equal(get(t, keys[k]), get(b, keys[k])),
+            "%s: input.table.%s is not the table's", rig_ctx, keys[k]);
+    RIG_IS_TRUE(get(t, "builtin") == NULL);
+    RIG_IS_TRUE(get(t, "example") == NULL);
+    json_decref(b);
+    json_decref(rep);
+}
+END_TEST
+
+/*
+ * Bug: the combat list's summary of an SCS combat gave its losses as
+ * "attacker -0"; it says "steps lost, attacker N, defender M".
+ */
+START_TEST(test_scs_summary_says_steps_lost)
+{
+    test_campaign c;
+    json_t *l;
+    const char *s;
+
+    ts_campaign(rig_ts, &c, NULL, AB);
+    new_scs_unit(&c, "A1", "a", SCS_TWO(4, 4), NULL);
+    new_scs_unit(&c, "B1", "b", SCS_TWO(2, 4), NULL);
+    /* 4 against 4, 1:1, row 2: A2r1, both of A1's steps */
+    json_decref(rig_call(201, "POST", c.umpire, SCS_A1_B1(1, 1),
+                         "/v1/campaigns/%s/combats/scs", c.id));
+    snprintf(rig_ctx, sizeof rig_ctx, "combat list summary");
+    l = rig_cget(&c, "combats");
+    RIG_EQ_INT(json_array_size(get(l, "items")), 1);
+    s = str(at(get(l, "items"), 0), "summary");
+    ck_assert_msg(s && strstr(s, "A2r1") &&
+                      strstr(s, "steps lost, attacker 2, defender 0") &&
+                      !strstr(s, "-0"),
+                  "%s: the summary is %s", rig_ctx, s);
+    json_decref(l);
+}
+END_TEST
+
 Suite *suite_regressions(void)
 {
     Suite *s = suite_create("regressions");
@@ -664,6 +953,12 @@ Suite *suite_regressions(void)
     tcase_add_test(tc, test_scalar_body_invalid_value);
     tcase_add_test(tc, test_floor_above_faces_cap_refused);
     tcase_add_test(tc, test_writer_fails_whole_batch_when_transaction_is_lost);
+    tcase_add_test(tc, test_scs_uneliminate_needs_a_step);
+    tcase_add_test(tc, test_scs_new_unit_needs_a_step);
+    tcase_add_test(tc, test_scs_allocation_free_after_one_each);
+    tcase_add_test(tc, test_scs_descending_column_detail);
+    tcase_add_test(tc, test_scs_builtin_table_input_is_canonical);
+    tcase_add_test(tc, test_scs_summary_says_steps_lost);
     suite_add_tcase(s, tc);
     return s;
 }

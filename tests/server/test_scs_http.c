@@ -396,7 +396,8 @@ static const struct {
     {0, FIGHT(UN("R6"), UN("B4"), ""), "missing_field", "roll"},
     {0, FIGHT(UN("R3"), UM("B4", "4"), ROLL(3, 4)), "invalid_value",
      "roll"}, /* off the table: no roll */
-    {0, FIGHT(UN("R6"), UN("B4"), ROLL(7, 1)), "out_of_range", "roll"},
+    {0, FIGHT(UN("R6"), UN("B4"), ROLL(7, 1)), "out_of_range", "roll[0]"},
+    {0, FIGHT(UN("R6"), UN("B4"), ROLL(1, 0)), "out_of_range", "roll[1]"},
     {0, FIGHT(UN("R6"), UN("B4"), ",\"roll\":[3]"), "out_of_range", "roll"},
     {0, FIGHT(UN("R6"), UN("B4"), ",\"hexes\":1" ROLL(3, 4)), "unknown_field",
      "hexes"},
@@ -421,7 +422,7 @@ static const struct {
     {1,
      FIGHT(IU("a", 5, 3, ",\"steps\":2,\"steps_lost\":2," RED),
            IU("d", 1, 1, ""), ROLL(3, 4)),
-     "rule_violation", "attackers[0]"},
+     "rule_violation", "attackers[0].steps_lost"},
     {1,
      FIGHT(IU("a", 5, 3, ",\"steps\":1," RED), IU("d", 1, 1, ""), ROLL(3, 4)),
      "invalid_value", "attackers[0].reduced"},
@@ -619,7 +620,7 @@ static const struct {
                6, 6)),
      "{\"result\":\"D4r4\",\"defender\":{\"ezoc_hexes\":1,\"blocked_hexes\":"
      "1,\"steps_ignored\":1,\"retreat_hexes\":0,\"eliminated\":true},"
-     "\"losses\":[{},{},{},{},{\"cause\":\"ezoc\"}],\"eliminated\":[\"d\"]}",
+     "\"losses\":[{},{},{},{},{\"cause\":\"blocked\"}],\"eliminated\":[\"d\"]}",
      0, 5},
 };
 
@@ -744,8 +745,9 @@ START_TEST(test_campaign_combat_record)
     scs_rig_unit(&c, "B", "Blue", TWO(2, 4), b_id);
     scs_rig_unit(&c, "B2", "Blue", ONE(1, 2), NULL);
     /* 6 x 2 x 1/2 + 3 = 9 against 4 x 1/2 + 2 = 4: 2:1, shifted to 3:1;
-     * D2r2: a step from each, one hex converted (B2 has none left: B), one
-     * blocked (none left to lose); R, exploit capable, two hexes */
+     * D2r2: a step from each, one hex converted (B2 has none left: B),
+     * which leaves the side no unit to retreat, so no hex is blocked; R,
+     * exploit capable, two hexes */
     rep = scs_rig_combat(&c, 201,
                          COMBAT("house", UM("R", "2") "," UN("R2"),
                                 UM("B", "\"1/2\"") "," UN("B2"),
@@ -754,8 +756,8 @@ START_TEST(test_campaign_combat_record)
         rep, "{\"odds\":\"2:1\",\"column\":\"3:1\",\"result\":\"D2r2\","
              "\"note\":\"Hill 112\",\"eliminated\":[\"B\",\"B2\"],"
              "\"table\":{\"name\":\"house\",\"source\":\"campaign\"},"
-             "\"defender\":{\"converted\":1,\"blocked_hexes\":1,"
-             "\"steps_ignored\":1},\"attackers\":[{\"advance_hexes\":2},"
+             "\"defender\":{\"converted\":1,\"blocked_hexes\":0,"
+             "\"steps_ignored\":0},\"attackers\":[{\"advance_hexes\":2},"
              "{\"advance_hexes\":1}]}");
     RIG_IS_TRUE(json_equal(get(get(get(rep, "input"), "table"), "rows"),
                            get(scs_rig_keep(scs_rig_example_doc()), "rows")));
