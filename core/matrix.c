@@ -12,14 +12,10 @@ static const char *const army_key[2] = {"attacker", "defender"};
 const char *matrix_fate_name(matrix_fate f)
 {
     switch (f) {
-    case MATRIX_NONE:
-        return "none";
-    case MATRIX_REPULSED:
-        return "repulsed";
-    case MATRIX_BEATEN:
-        return "beaten";
-    case MATRIX_ROUTED:
-        return "routed";
+    case MATRIX_NONE: return "none";
+    case MATRIX_REPULSED: return "repulsed";
+    case MATRIX_BEATEN: return "beaten";
+    case MATRIX_ROUTED: return "routed";
     }
     return "none";
 }
@@ -70,8 +66,8 @@ int matrix_reserve_army(const matrix_setup *s)
 }
 
 /* Unit u of army a is in army a's reserve. */
-static bool in_reserve(const matrix_setup *s, const bool in_line[2][MATRIX_MAX_UNITS],
-                       int a, int u)
+static bool in_reserve(const matrix_setup *s,
+                       const bool in_line[2][MATRIX_MAX_UNITS], int a, int u)
 {
     int k, r = matrix_reserve_army(s);
 
@@ -115,8 +111,8 @@ static err_code check_army(const matrix_setup *s, int a, err_info *e)
 
 /* The line: pairings, each unit once, two against one only for the larger
  * army, every unit of the smaller army (or of both, same sized) placed. */
-static err_code check_line(const matrix_setup *s, bool in_line[2][MATRIX_MAX_UNITS],
-                           err_info *e)
+static err_code check_line(const matrix_setup *s,
+                           bool in_line[2][MATRIX_MAX_UNITS], err_info *e)
 {
     int larger = matrix_reserve_army(s), c, a, k, u;
     char f[ERR_FIELD_MAX];
@@ -136,7 +132,8 @@ static err_code check_line(const matrix_setup *s, bool in_line[2][MATRIX_MAX_UNI
                 return err_set(e, ERR_RULE, f,
                                "a combat is one unit against one, or two "
                                "against one");
-            if (p->n_units[a] == 2 && (larger != a || s->kind == MATRIX_SKIRMISH))
+            if (p->n_units[a] == 2 &&
+                (larger != a || s->kind == MATRIX_SKIRMISH))
                 return err_set(e, ERR_RULE, f,
                                "only the larger army may put two units "
                                "against one");
@@ -289,8 +286,8 @@ err_code matrix_roll(matrix_battle *b, int c, dice_source *dice, err_info *e)
     if ((rc = check_combat(b, c, e)))
         return rc;
     if (cb->is_rolled)
-        return err_set(e, ERR_CONFLICT, "combat",
-                       "combat %d is already rolled", c);
+        return err_set(e, ERR_CONFLICT, "combat", "combat %d is already rolled",
+                       c);
     cb->first_roll = dice->n_log;
     for (a = 0; a < 2; a++) {
         cb->score[a] = 0;
@@ -371,8 +368,8 @@ err_code matrix_commit(matrix_battle *b, int c, int army, int unit,
     r = &cb->reserves[cb->n_reserves];
     r->army = army;
     r->unit = unit;
-    if ((rc = unit_die(s, army, unit, true, dice, &r->natural, &r->roll, &v,
-                       e)))
+    if ((rc =
+             unit_die(s, army, unit, true, dice, &r->natural, &r->roll, &v, e)))
         return rc;
     cb->n_reserves++;
     cb->score[army] += v;
@@ -394,8 +391,8 @@ err_code matrix_accept(matrix_battle *b, int c, err_info *e)
         return err_set(e, ERR_CONFLICT, "combat", "combat %d is not rolled yet",
                        c);
     if (cb->is_accepted)
-        return err_set(e, ERR_CONFLICT, "combat", "combat %d is already accepted",
-                       c);
+        return err_set(e, ERR_CONFLICT, "combat",
+                       "combat %d is already accepted", c);
     cb->is_accepted = true;
     b->n_accepted++;
     return ERR_OK;
@@ -409,14 +406,11 @@ bool matrix_is_over(const matrix_battle *b)
 const char *matrix_state_name(matrix_state s)
 {
     switch (s) {
-    case MATRIX_STATE_HALF_ROUTED:
-        return "half or more of the units routed";
+    case MATRIX_STATE_HALF_ROUTED: return "half or more of the units routed";
     case MATRIX_STATE_ROUTED:
         return "some units routed, or half or more beaten";
-    case MATRIX_STATE_BEATEN:
-        return "none routed, some beaten";
-    case MATRIX_STATE_HOLDING:
-        return "none routed or beaten";
+    case MATRIX_STATE_BEATEN: return "none routed, some beaten";
+    case MATRIX_STATE_HOLDING: return "none routed or beaten";
     }
     return "";
 }

@@ -24,10 +24,10 @@
 #include "err.h"
 #include "registry.h"
 
-#define MATRIX_MAX_UNITS    50 /* units of one army */
-#define MATRIX_MAX_COMBATS  50 /* combats in the line */
-#define MATRIX_QUALITY_MAX  3  /* quality modifiers are -3..3 */
-#define MATRIX_SKIRMISH_RESERVE 2 /* reserve units of an army in a skirmish */
+#define MATRIX_MAX_UNITS        50 /* units of one army */
+#define MATRIX_MAX_COMBATS      50 /* combats in the line */
+#define MATRIX_QUALITY_MAX      3  /* quality modifiers are -3..3 */
+#define MATRIX_SKIRMISH_RESERVE 2  /* reserve units of an army in a skirmish */
 
 enum { MATRIX_ATTACKER = 0, MATRIX_DEFENDER = 1 };
 
@@ -61,11 +61,11 @@ typedef enum matrix_basis {
 } matrix_basis;
 
 typedef struct matrix_army {
-    int n_units;                    /* 1..MATRIX_MAX_UNITS */
-    int quality[MATRIX_MAX_UNITS];  /* each unit's quality modifier */
-    int argument;                   /* matrix arguments: -1, 0 or +1 */
-    bool is_ambushing;              /* +1 to every die */
-    bool is_exhausted;              /* -1 to every die */
+    int n_units;                   /* 1..MATRIX_MAX_UNITS */
+    int quality[MATRIX_MAX_UNITS]; /* each unit's quality modifier */
+    int argument;                  /* matrix arguments: -1, 0 or +1 */
+    bool is_ambushing;             /* +1 to every die */
+    bool is_exhausted;             /* -1 to every die */
     /* Skirmish only: the units in reserve (at most two); in an open
      * battle the reserve is the larger army's units not in the line. */
     int reserve[MATRIX_SKIRMISH_RESERVE];
@@ -115,17 +115,17 @@ typedef struct matrix_reserve {
 typedef struct matrix_combat {
     bool is_rolled;
     bool is_accepted;
-    int natural[2][2];  /* the line units' dice */
-    size_t first_roll;  /* the line dice in the dice source's log */
+    int natural[2][2]; /* the line units' dice */
+    size_t first_roll; /* the line dice in the dice source's log */
     matrix_reserve reserves[2 * MATRIX_MAX_UNITS];
     int n_reserves;
-    int score[2];       /* each army's score so far */
-    matrix_fate fate;   /* of the loser, so far */
-    int loser;          /* 0, 1, or -1 (even or not rolled) */
+    int score[2];     /* each army's score so far */
+    matrix_fate fate; /* of the loser, so far */
+    int loser;        /* 0, 1, or -1 (even or not rolled) */
 } matrix_combat;
 
 typedef struct matrix_battle {
-    const matrix_setup *setup;          /* borrowed */
+    const matrix_setup *setup; /* borrowed */
     matrix_combat combats[MATRIX_MAX_COMBATS];
     bool is_committed[2][MATRIX_MAX_UNITS]; /* reserves fed in so far */
     int n_rolled;
@@ -163,10 +163,10 @@ bool matrix_is_over(const matrix_battle *b);
 
 /* The army state's rows, most severe first. */
 typedef enum matrix_state {
-    MATRIX_STATE_HALF_ROUTED,  /* half or more routed */
-    MATRIX_STATE_ROUTED,       /* some routed, or half or more beaten */
-    MATRIX_STATE_BEATEN,       /* none routed, some beaten */
-    MATRIX_STATE_HOLDING       /* none routed or beaten */
+    MATRIX_STATE_HALF_ROUTED, /* half or more routed */
+    MATRIX_STATE_ROUTED,      /* some routed, or half or more beaten */
+    MATRIX_STATE_BEATEN,      /* none routed, some beaten */
+    MATRIX_STATE_HOLDING      /* none routed or beaten */
 } matrix_state;
 
 /* The row's wording as in docs/rules/matrix.md. */
@@ -178,7 +178,7 @@ typedef struct matrix_result {
     int points[2];                          /* casualty points of each army */
     int winner;                             /* 0, 1, or -1 for a draw */
     matrix_state state;
-    bool is_winner_pursuing;   /* the winner can pursue */
+    bool is_winner_pursuing;    /* the winner can pursue */
     bool is_winner_withdrawing; /* the winner must withdraw */
     bool is_exhausted[2];       /* -1 if it fights again next turn */
 } matrix_result;

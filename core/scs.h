@@ -10,6 +10,9 @@
  * loses a step, how much retreat to convert) come in as orders given with
  * the combat, checked against the rules before any die is rolled.
  *
+ * scs_table.c holds the fractions, odds and tables; scs.c the counters
+ * and the combat.
+ *
  * Invariants: no floating point decides anything (scs_frac is exact, and
  * every operation that would overflow fails instead); every tie is broken
  * by the order units are listed in.
