@@ -278,7 +278,7 @@ static void decide(matrix_combat *cb)
 err_code matrix_roll(matrix_battle *b, int c, dice_source *dice, err_info *e)
 {
     const matrix_setup *s = b->setup;
-    matrix_combat *cb = &b->combats[c];
+    matrix_combat *cb = &b->combats[c], next;
     int a, k, v;
     size_t idx;
     err_code rc;
@@ -288,16 +288,19 @@ err_code matrix_roll(matrix_battle *b, int c, dice_source *dice, err_info *e)
     if (cb->is_rolled)
         return err_set(e, ERR_CONFLICT, "combat", "combat %d is already rolled",
                        c);
-    cb->first_roll = dice->n_log;
+    /* Rolled into a copy: a die that cannot be drawn changes nothing. */
+    memcpy(&next, cb, sizeof next);
+    next.first_roll = dice->n_log;
     for (a = 0; a < 2; a++) {
-        cb->score[a] = 0;
+        next.score[a] = 0;
         for (k = 0; k < s->line[c].n_units[a]; k++) {
             if ((rc = unit_die(s, a, s->line[c].units[a][k], false, dice,
-                               &cb->natural[a][k], &idx, &v, e)))
+                               &next.natural[a][k], &idx, &v, e)))
                 return rc;
-            cb->score[a] += v; /* two against one: added */
+            next.score[a] += v; /* two against one: added */
         }
     }
+    memcpy(cb, &next, sizeof *cb);
     cb->is_rolled = true;
     b->n_rolled++;
     decide(cb);
@@ -326,7 +329,7 @@ err_code matrix_commit(matrix_battle *b, int c, int army, int unit,
     const matrix_setup *s = b->setup;
     bool in_line[2][MATRIX_MAX_UNITS];
     matrix_combat *cb = &b->combats[c];
-    matrix_reserve *r;
+    matrix_reserve r;
     int who = matrix_reserve_army(s), v, k, a;
     err_code rc;
 
@@ -365,13 +368,12 @@ err_code matrix_commit(matrix_battle *b, int c, int army, int unit,
         return err_set(e, ERR_RULE, "unit",
                        "the unit is already committed: a reserve joins one "
                        "combat");
-    r = &cb->reserves[cb->n_reserves];
-    r->army = army;
-    r->unit = unit;
-    if ((rc =
-             unit_die(s, army, unit, true, dice, &r->natural, &r->roll, &v, e)))
+    memset(&r, 0, sizeof r);
+    r.army = army;
+    r.unit = unit;
+    if ((rc = unit_die(s, army, unit, true, dice, &r.natural, &r.roll, &v, e)))
         return rc;
-    cb->n_reserves++;
+    cb->reserves[cb->n_reserves++] = r;
     cb->score[army] += v;
     b->is_committed[army][unit] = true;
     decide(cb);
@@ -477,8 +479,11 @@ err_code matrix_battle_result(const matrix_battle *b, matrix_result *out,
         out->state = MATRIX_STATE_BEATEN;
     else
         out->state = MATRIX_STATE_HOLDING;
-    out->is_winner_pursuing = out->state == MATRIX_STATE_HOLDING;
-    out->is_winner_withdrawing = out->state == MATRIX_STATE_HALF_ROUTED;
+    /* A draw has no winner to pursue or withdraw. */
+    out->is_winner_pursuing =
+        out->winner >= 0 && out->state == MATRIX_STATE_HOLDING;
+    out->is_winner_withdrawing =
+        out->winner >= 0 && out->state == MATRIX_STATE_HALF_ROUTED;
     out->is_exhausted[0] = out->is_exhausted[1] =
         out->state == MATRIX_STATE_HALF_ROUTED ||
         out->state == MATRIX_STATE_ROUTED;
@@ -492,6 +497,8 @@ err_code matrix_resolve(const matrix_plan *p, dice_source *dice,
     int i, k;
     err_code rc;
 
+    memset(&out->result, 0, sizeof out->result);
+    out->result.winner = -1;
     if ((rc = matrix_battle_init(b, &p->setup, e)))
         return rc;
     for (i = 0; i < p->setup.n_line && !matrix_is_over(b); i++) {

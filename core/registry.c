@@ -3,6 +3,7 @@
  */
 #include "registry.h"
 #include "edna.h"
+#include "matrix.h"
 #include "scrud.h"
 #include "scs.h"
 
@@ -12,6 +13,7 @@ const registry_system *const registry_systems[] = {
     &scrud_system,
     &edna_system,
     &scs_system,
+    &matrix_system,
 };
 const size_t registry_n_systems =
     sizeof registry_systems / sizeof registry_systems[0];

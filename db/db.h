@@ -10,10 +10,10 @@
  *   - migrations are numbered, forward-only, each in its own transaction,
  *     and recorded in PRAGMA user_version.
  *
- * db.c implements the connections and the writer; store.c, log.c and
- * tables.c the rows to and from structs (campaigns, sides, tokens, units;
- * history, combats, rolls; combat results tables), declared in the second
- * half of this header.
+ * db.c implements the connections and the writer; store.c, log.c,
+ * tables.c and battles.c the rows to and from structs (campaigns, sides,
+ * tokens, units; history, combats, rolls; combat results tables; Matrix
+ * battles and their actions), declared in the second half of this header.
  */
 #ifndef UMPIRE_DB_H
 #define UMPIRE_DB_H
@@ -150,6 +150,10 @@ typedef struct db_side {
     char campaign_id[DB_ID_MAX];
     char name[DB_NAME_MAX];
     char created_at[DB_TIME_MAX];
+    /* Matrix battles: the campaign turn in which the side's army fights its
+     * next battle exhausted (-1; matrix.md, "The battle's result"), or 0
+     * for none */
+    int exhausted_turn;
 } db_side;
 
 typedef struct db_token {
@@ -170,12 +174,15 @@ typedef struct db_unit {
     char eliminated_reason[DB_REASON_MAX]; /* "" when not eliminated */
     char eliminated_by[DB_ID_MAX];         /* combat id, or "" */
     bool has_scrud;                        /* the unit fights SCRUD combats */
-    scrud_unit scrud; /* quality, penalties, faces; other fields unused */
-    bool has_edna;    /* the unit takes EDNA tests */
-    int edna;         /* current EDNA; 0 is ineffective */
-    int edna_start;   /* its starting EDNA */
-    bool has_scs;     /* the unit fights SCS combats */
-    scs_counter scs;  /* its counter and steps lost */
+    scrud_unit scrud;   /* quality, penalties, faces; other fields unused */
+    bool has_edna;      /* the unit takes EDNA tests */
+    int edna;           /* current EDNA; 0 is ineffective */
+    int edna_start;     /* its starting EDNA */
+    bool has_scs;       /* the unit fights SCS combats */
+    scs_counter scs;    /* its counter and steps lost */
+    bool has_matrix;    /* the unit fights Matrix game battles */
+    int matrix_quality; /* its quality modifier there, -3..3
+                         * (MATRIX_QUALITY_MAX); stored as given */
 } db_unit;
 
 typedef struct db_event {
@@ -233,6 +240,9 @@ err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
 /* A side of the campaign by id or, failing that, by name. */
 err_code db_side_find(sqlite3 *c, const char *campaign_id,
                       const char *id_or_name, db_side *out, err_info *e);
+/* Saves a side's exhausted_turn (the only field that changes); the side
+ * is found by id and campaign_id (ERR_NOT_FOUND if there is none). */
+err_code db_side_update(sqlite3 *c, const db_side *s, err_info *e);
 err_code db_token_insert(sqlite3 *c, const db_token *t, const char *hash_hex,
                          const char *created_at, err_info *e);
 err_code db_token_find(sqlite3 *c, const char *hash_hex, db_token *out,
@@ -242,8 +252,8 @@ err_code db_token_find(sqlite3 *c, const char *hash_hex, db_token *out,
  * without scs.has_reduced neither is its reduced side: they read back as
  * zeros with no attack. */
 err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e);
-/* Saves name, side, elimination, SCRUD, EDNA and SCS state of an existing
- * unit (ERR_NOT_FOUND if there is none). */
+/* Saves name, side, elimination, SCRUD, EDNA, SCS and Matrix state of an
+ * existing unit (ERR_NOT_FOUND if there is none). */
 err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e);
 /* A unit of the campaign by id or, failing that, by name.  The row is
  * checked for the systems it carries (ERR_DB when a value is out of its
@@ -253,7 +263,8 @@ err_code db_unit_find(sqlite3 *c, const char *campaign_id,
 /* Filters of db_units_list: NULL or -1 for "any". */
 typedef struct db_unit_filter {
     const char *side_id;
-    const char *system; /* "scrud", "edna" or "scs": units carrying it */
+    const char *system; /* "scrud", "edna", "scs" or "matrix": units
+                         * carrying it */
     int eliminated;     /* 0 or 1 */
     int ineffective;    /* 1: EDNA units at 0; 0: EDNA units above 0 */
 } db_unit_filter;
@@ -316,6 +327,76 @@ err_code db_table_delete(sqlite3 *c, const char *campaign_id, const char *name,
                          err_info *e);
 void db_table_cleanup(db_table *t);
 void db_tables_free(db_table *ts, size_t n);
+
+/*
+ * Interactive battles (Matrix): a battle is its setup (a document the
+ * server writes) and the actions taken on it, each with the dice it drew;
+ * the state is rebuilt from them.  When it ends, its record is a combat
+ * (combat_id) with the whole roll log.
+ */
+typedef struct db_battle {
+    char id[DB_ID_MAX];
+    char campaign_id[DB_ID_MAX];
+    char system[16]; /* "matrix" */
+    char status[16]; /* "open", "finished" or "escalated" */
+    int turn;        /* the campaign turn it is fought in */
+    char created_at[DB_TIME_MAX];
+    char updated_at[DB_TIME_MAX];
+    char dice_source[16]; /* "seeded" or "entered" */
+    char commitment[65];  /* seeded: SHA-256 of the seed, shown at once */
+    char server_seed[65]; /* seeded: hex; served only once it is closed */
+    char *client_seed;    /* may be NULL */
+    char actor_token_id[DB_ID_MAX]; /* who created it */
+    char *note;                     /* may be NULL */
+    char *setup;                    /* the setup document */
+    int n_actions;                  /* actions taken so far */
+    char combat_id[DB_ID_MAX];      /* its combat record once over, or "" */
+    char linked_from[DB_ID_MAX];    /* the skirmish it escalated from, or "" */
+    char linked_to[DB_ID_MAX];      /* the open battle it escalated to, or "" */
+} db_battle;
+
+typedef struct db_battle_action {
+    int seq; /* 1-based, in order */
+    char at[DB_TIME_MAX];
+    char actor_token_id[DB_ID_MAX];
+    char kind[16];  /* "roll", "commit" or "accept" */
+    int combat;     /* index in the line */
+    int army;       /* commit: 0 attacker, 1 defender; else -1 */
+    int unit;       /* commit: index in its army; else -1 */
+    char *naturals; /* the dice drawn, a JSON array of integers ("[]") */
+    char *note;     /* may be NULL */
+} db_battle_action;
+
+/* In a writer job.  Strings borrowed.  Empty strings of nullable columns
+ * are stored as NULL (and read back as "" or NULL), but client_seed is kept
+ * as given, "" included, like a combat's.  setup must not be NULL
+ * (ERR_INTERNAL); ERR_CONFLICT for a taken id, an unknown campaign or
+ * combat, or a status not in the list. */
+err_code db_battle_insert(sqlite3 *c, const db_battle *b, err_info *e);
+/* Saves status, updated_at, n_actions, combat_id, linked_to of the battle
+ * b->id of b->campaign_id (ERR_NOT_FOUND if there is none). */
+err_code db_battle_update(sqlite3 *c, const db_battle *b, err_info *e);
+/* A battle of the campaign (ERR_NOT_FOUND for another campaign's); out's
+ * strings new: db_battle_cleanup (out is left empty on failure). */
+err_code db_battle_get(sqlite3 *c, const char *campaign_id, const char *id,
+                       db_battle *out, err_info *e);
+void db_battle_cleanup(db_battle *b);
+/* The campaign's battles, oldest first, without setup (NULL); *out new:
+ * db_battles_free. */
+err_code db_battles_list(sqlite3 *c, const char *campaign_id, db_battle **out,
+                         size_t *n, err_info *e);
+void db_battles_free(db_battle *bs, size_t n);
+/* Appends an action (its seq must be the battle's n_actions + 1: the
+ * primary key refuses a second action with the same seq with ERR_CONFLICT,
+ * so two requests racing on one battle cannot both land; the first stays
+ * as it was).  An unknown battle is ERR_CONFLICT too.  a->naturals must
+ * not be NULL (ERR_INTERNAL); strings borrowed. */
+err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
+                                 const db_battle_action *a, err_info *e);
+/* The battle's actions in order; *out new: db_battle_actions_free. */
+err_code db_battle_actions_list(sqlite3 *c, const char *battle_id,
+                                db_battle_action **out, size_t *n, err_info *e);
+void db_battle_actions_free(db_battle_action *as, size_t n);
 
 /* Combats and their roll log. */
 err_code db_combat_insert(sqlite3 *c, const db_combat *cb, const db_roll *rolls,

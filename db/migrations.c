@@ -152,6 +152,54 @@ const char *const migrations_sql[] = {
     "  updated_at TEXT NOT NULL,"
     "  PRIMARY KEY (campaign_id, name)"
     ") WITHOUT ROWID;",
+
+    /* 4: Matrix battles: the turn a side's army fights exhausted (0: none),
+     * each unit's Matrix quality, and the interactive battles with the
+     * actions taken on them, in order (the state is rebuilt from the setup
+     * and the actions; the primary key (battle_id, seq) refuses a second
+     * action with the same seq, so two racing requests cannot both land).
+     * Units from before carry Matrix, as they carry SCRUD and EDNA: it
+     * needs no printed values, and a quality of 0 is the plain one. */
+    "ALTER TABLE sides ADD COLUMN exhausted_turn INTEGER NOT NULL "
+    "  DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN has_matrix INTEGER NOT NULL DEFAULT 1;"
+    "ALTER TABLE units ADD COLUMN matrix_quality INTEGER NOT NULL "
+    "  DEFAULT 0;"
+    "CREATE TABLE battles ("
+    "  id TEXT PRIMARY KEY,"
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  system TEXT NOT NULL,"
+    "  status TEXT NOT NULL "
+    "    CHECK (status IN ('open', 'finished', 'escalated')),"
+    "  turn INTEGER NOT NULL,"
+    "  created_at TEXT NOT NULL,"
+    "  updated_at TEXT NOT NULL,"
+    "  dice_source TEXT NOT NULL,"
+    "  commitment TEXT,"
+    "  server_seed TEXT,"
+    "  client_seed TEXT,"
+    "  actor_token_id TEXT,"
+    "  note TEXT,"
+    "  setup TEXT NOT NULL,"
+    "  n_actions INTEGER NOT NULL DEFAULT 0,"
+    "  combat_id TEXT REFERENCES combats(id),"
+    "  linked_from TEXT,"
+    "  linked_to TEXT"
+    ");"
+    "CREATE INDEX battles_by_campaign ON battles (campaign_id, created_at);"
+    "CREATE TABLE battle_actions ("
+    "  battle_id TEXT NOT NULL REFERENCES battles(id),"
+    "  seq INTEGER NOT NULL,"
+    "  at TEXT NOT NULL,"
+    "  actor_token_id TEXT,"
+    "  kind TEXT NOT NULL,"
+    "  combat INTEGER NOT NULL,"
+    "  army INTEGER NOT NULL,"
+    "  unit INTEGER NOT NULL,"
+    "  naturals TEXT NOT NULL,"
+    "  note TEXT,"
+    "  PRIMARY KEY (battle_id, seq)"
+    ") WITHOUT ROWID;",
 };
 
 const int migrations_count =

@@ -8,8 +8,11 @@
  * back with scs_frac_parse, so they stay exact.  A unit's SCS columns hold
  * defaults (0, NULL attacks) unless it carries SCS, and its reduced side's
  * unless the counter has one: a row says no more than the counter does.
+ * A unit's Matrix quality is stored as given, like its SCRUD values, and
+ * checked on reading only when it carries Matrix.
  */
 #include "db.h"
+#include "matrix.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -146,14 +149,37 @@ err_code db_side_insert(sqlite3 *c, const db_side *s, err_info *e)
 
     if ((rc = db_prepare(c,
                          "INSERT INTO sides (id, campaign_id, name, "
-                         "created_at) VALUES (?,?,?,?)",
+                         "created_at, exhausted_turn) VALUES (?,?,?,?,?)",
                          &st, e)))
         goto out;
     TEXT(st, 1, s->id);
     TEXT(st, 2, s->campaign_id);
     TEXT(st, 3, s->name);
     TEXT(st, 4, s->created_at);
+    sqlite3_bind_int(st, 5, s->exhausted_turn);
     rc = db_step_done(c, st, e, "insert side");
+out:
+    db_done(st);
+    return rc;
+}
+
+err_code db_side_update(sqlite3 *c, const db_side *s, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "UPDATE sides SET exhausted_turn = ?3 "
+                         "WHERE id = ?1 AND campaign_id = ?2",
+                         &st, e)))
+        goto out;
+    TEXT(st, 1, s->id);
+    TEXT(st, 2, s->campaign_id);
+    sqlite3_bind_int(st, 3, s->exhausted_turn);
+    if ((rc = db_step_done(c, st, e, "update side")) == ERR_OK &&
+        sqlite3_changes(c) != 1)
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no side %s",
+                     s->id);
 out:
     db_done(st);
     return rc;
@@ -165,6 +191,7 @@ static void read_side(sqlite3_stmt *st, db_side *s)
     db_column_copy(st, 1, s->campaign_id, sizeof s->campaign_id);
     db_column_copy(st, 2, s->name, sizeof s->name);
     db_column_copy(st, 3, s->created_at, sizeof s->created_at);
+    s->exhausted_turn = sqlite3_column_int(st, 4);
 }
 
 static void read_side_row(sqlite3_stmt *st, void *elem)
@@ -182,7 +209,8 @@ err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
     *out = NULL;
     *n = 0;
     if ((rc = db_prepare(c,
-                         "SELECT id, campaign_id, name, created_at FROM sides "
+                         "SELECT id, campaign_id, name, created_at, "
+                         "exhausted_turn FROM sides "
                          "WHERE campaign_id = ? ORDER BY rowid",
                          &st, e)))
         return rc;
@@ -202,7 +230,8 @@ err_code db_side_find(sqlite3 *c, const char *campaign_id,
 
     memset(out, 0, sizeof *out);
     if ((rc = db_prepare(c,
-                         "SELECT id, campaign_id, name, created_at FROM sides "
+                         "SELECT id, campaign_id, name, created_at, "
+                         "exhausted_turn FROM sides "
                          "WHERE campaign_id = ?1 AND (id = ?2 OR name = ?2) "
                          "ORDER BY id = ?2 DESC LIMIT 1",
                          &st, e)))
@@ -310,7 +339,7 @@ static void bind_unit_scs(sqlite3_stmt *st, const db_unit *u)
     sqlite3_bind_int(st, 28, k.is_out_of_supply);
 }
 
-/* Parameters 4-10 and 13-28: everything but the id, name, side, campaign
+/* Parameters 4-10 and 13-30: everything but the id, name, side, campaign
  * and creation time. */
 static void bind_unit_state(sqlite3_stmt *st, const db_unit *u)
 {
@@ -326,6 +355,8 @@ static void bind_unit_state(sqlite3_stmt *st, const db_unit *u)
     sqlite3_bind_int(st, 15, u->edna);
     sqlite3_bind_int(st, 16, u->edna_start);
     bind_unit_scs(st, u);
+    sqlite3_bind_int(st, 29, u->has_matrix);
+    sqlite3_bind_int(st, 30, u->matrix_quality);
 }
 
 err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
@@ -342,10 +373,11 @@ err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
                          "scs_attack, scs_defense, scs_movement, "
                          "scs_has_reduced, scs_r_attack, scs_r_defense, "
                          "scs_r_movement, scs_steps, scs_steps_lost, "
-                         "scs_exploit, scs_out_of_supply) "
+                         "scs_exploit, scs_out_of_supply, has_matrix, "
+                         "matrix_quality) "
                          "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
                          "?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,"
-                         "?25,?26,?27,?28)",
+                         "?25,?26,?27,?28,?29,?30)",
                          &st, e)))
         goto out;
     TEXT(st, 1, u->id);
@@ -377,7 +409,8 @@ err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e)
                          "scs_has_reduced = ?21, scs_r_attack = ?22, "
                          "scs_r_defense = ?23, scs_r_movement = ?24, "
                          "scs_steps = ?25, scs_steps_lost = ?26, "
-                         "scs_exploit = ?27, scs_out_of_supply = ?28 "
+                         "scs_exploit = ?27, scs_out_of_supply = ?28, "
+                         "has_matrix = ?29, matrix_quality = ?30 "
                          "WHERE id = ?1",
                          &st, e)))
         goto out;
@@ -400,7 +433,8 @@ out:
     "u.has_scrud, u.has_edna, u.edna, u.edna_start, u.has_scs, "               \
     "u.scs_attack, u.scs_defense, u.scs_movement, u.scs_has_reduced, "         \
     "u.scs_r_attack, u.scs_r_defense, u.scs_r_movement, u.scs_steps, "         \
-    "u.scs_steps_lost, u.scs_exploit, u.scs_out_of_supply "                    \
+    "u.scs_steps_lost, u.scs_exploit, u.scs_out_of_supply, u.has_matrix, "     \
+    "u.matrix_quality "                                                        \
     "FROM units u JOIN sides s ON s.id = u.side_id "
 
 /* Columns col (attack: NULL for none), col+1 and col+2 of UNIT_COLUMNS. */
@@ -442,6 +476,8 @@ static void read_unit(sqlite3_stmt *st, db_unit *u)
     u->scs.steps_lost = sqlite3_column_int(st, 26);
     u->scs.is_exploit = sqlite3_column_int(st, 27) != 0;
     u->scs.is_out_of_supply = sqlite3_column_int(st, 28) != 0;
+    u->has_matrix = sqlite3_column_int(st, 29) != 0;
+    u->matrix_quality = sqlite3_column_int(st, 30);
 }
 
 static bool printed_is_sane(const scs_printed *p)
@@ -469,6 +505,9 @@ static bool unit_is_sane(const db_unit *u)
         (k->steps < 1 || k->steps > SCS_MAX_STEPS || k->steps_lost < 0 ||
          k->steps_lost > k->steps || !printed_is_sane(&k->full) ||
          (k->has_reduced && !printed_is_sane(&k->reduced))))
+        return false;
+    if (u->has_matrix && (u->matrix_quality < -MATRIX_QUALITY_MAX ||
+                          u->matrix_quality > MATRIX_QUALITY_MAX))
         return false;
     return true;
 }
@@ -526,7 +565,8 @@ err_code db_units_list(sqlite3 *c, const char *campaign_id,
                          "u.side_id = ?2) AND (?3 < 0 OR u.eliminated = ?3) "
                          "AND (?4 IS NULL OR (?4 = 'scrud' AND u.has_scrud) "
                          "OR (?4 = 'edna' AND u.has_edna) "
-                         "OR (?4 = 'scs' AND u.has_scs)) "
+                         "OR (?4 = 'scs' AND u.has_scs) "
+                         "OR (?4 = 'matrix' AND u.has_matrix)) "
                          "AND (?5 < 0 OR (u.has_edna AND (u.edna = 0) = ?5)) "
                          "ORDER BY u.rowid",
                          &st, e)))

@@ -3,7 +3,8 @@
  * api_campaigns.c (service, campaigns, sides, and the shared helpers
  * below), api_units.c (units, corrections, resupply, history),
  * api_combats.c (SCRUD combats, reports, replay), api_edna.c (EDNA tests),
- * api_scs.c (SCS combats) and api_tables.c (combat results tables).
+ * api_scs.c (SCS combats), api_tables.c (combat results tables) and
+ * api_battles.c (interactive battles: Matrix).
  */
 #ifndef UMPIRE_API_H
 #define UMPIRE_API_H
@@ -43,12 +44,19 @@ void api_tables_list(http_request *r);
 void api_table_get(http_request *r);
 void api_table_put(http_request *r);
 void api_table_delete(http_request *r);
+void api_battle_create(http_request *r);
+void api_battles_list(http_request *r);
+void api_battle_get(http_request *r);
+void api_battle_action(http_request *r);
+void api_oneoff_matrix(http_request *r);
 
 /* EDNA's replay step (api_edna.c), for the replay route of
  * api_combats.c; see combat_replay_fn. */
 bool api_edna_replay(const json_t *stored, dice_source *src, json_t *diffs);
 /* SCS's (api_scs.c). */
 bool api_scs_replay(const json_t *stored, dice_source *src, json_t *diffs);
+/* Matrix's (api_battles.c). */
+bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs);
 
 #define API_NOTE_MAX COMBAT_NOTE_MAX /* bytes of any note */
 

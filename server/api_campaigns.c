@@ -40,10 +40,14 @@ static void new_token(const char *prefix, char token[TOKEN_MAX],
         snprintf(hash_hex + 2 * i, 3, "%02x", h[i]);
 }
 
+/* A side; "exhausted_turn": the turn whose next Matrix battle its army
+ * fights exhausted, or null. */
 static json_t *side_json(const db_side *s)
 {
-    return json_pack("{s:s, s:s, s:s}", "id", s->id, "name", s->name,
-                     "created_at", s->created_at);
+    return json_pack("{s:s, s:s, s:s, s:o}", "id", s->id, "name", s->name,
+                     "created_at", s->created_at, "exhausted_turn",
+                     s->exhausted_turn > 0 ? json_integer(s->exhausted_turn)
+                                           : json_null());
 }
 
 json_t *api_str_or_null(const char *s)

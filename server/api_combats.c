@@ -363,6 +363,7 @@ static const struct {
     {"scrud", scrud_replay},
     {"edna", api_edna_replay},
     {"scs", api_scs_replay},
+    {"matrix", api_matrix_replay},
 };
 
 static void replay(http_request *r, const char *campaign_id)

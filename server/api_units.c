@@ -8,6 +8,7 @@
 #include "jsonv.h"
 #include "scrud_api.h"
 #include "scs_api.h"
+#include "matrix.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -48,6 +49,11 @@ static void add_systems(json_t *j, const db_unit *u)
     if (u->has_scs) {
         json_array_append_new(systems, json_string("scs"));
         json_object_set_new(j, "scs", scs_api_counter_json(&u->scs));
+    }
+    if (u->has_matrix) {
+        json_array_append_new(systems, json_string("matrix"));
+        json_object_set_new(j, "matrix",
+                            json_pack("{s:i}", "quality", u->matrix_quality));
     }
     json_object_set_new(j, "systems", systems);
 }
@@ -114,9 +120,9 @@ void api_units_list(http_request *r)
         return;
     }
     if (f.system && strcmp(f.system, "scrud") && strcmp(f.system, "edna") &&
-        strcmp(f.system, "scs")) {
+        strcmp(f.system, "scs") && strcmp(f.system, "matrix")) {
         err_set(&e, ERR_INVALID, "system",
-                "the system filter is scrud, edna or scs, not \"%s\"",
+                "the system filter is scrud, edna, scs or matrix, not \"%s\"",
                 f.system);
         http_reply_problem(r, &e);
         return;
@@ -305,6 +311,16 @@ static bool parse_scs_new(const json_t *obj, scs_counter *c, err_info *e)
     return true;
 }
 
+/* A unit's Matrix section: {"quality"} (-3..3, default 0). */
+static bool parse_matrix(const json_t *obj, db_unit *u, err_info *e)
+{
+    static const char *const fields[] = {"quality", NULL};
+
+    return jv_object_only(obj, "matrix", fields, e) == ERR_OK &&
+           jv_int(obj, "matrix", "quality", false, -MATRIX_QUALITY_MAX,
+                  MATRIX_QUALITY_MAX, &u->matrix_quality, e) == ERR_OK;
+}
+
 static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
 {
     const char *note = NULL;
@@ -320,13 +336,14 @@ static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
 
 void api_unit_create(http_request *r)
 {
-    static const char *const fields[] = {"name", "side", "scrud", "edna",
-                                         "scs",  "note", NULL};
+    static const char *const fields[] = {"name", "side",   "scrud", "edna",
+                                         "scs",  "matrix", "note",  NULL};
     static const char *const edna_fields[] = {"start", NULL};
     json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL,
-           *scs = NULL;
+           *scs = NULL, *matrix = NULL;
     const char *name = NULL, *side = NULL;
     unit_write *uw;
+    bool is_none;
     err_info e;
 
     if (body == NULL)
@@ -348,16 +365,20 @@ void api_unit_create(http_request *r)
                          &uw->unit.edna_start, &e))) ||
         jv_object(body, "", "scs", false, &scs, &e) ||
         (scs && !parse_scs_new(scs, &uw->unit.scs, &e)) ||
+        jv_object(body, "", "matrix", false, &matrix, &e) ||
+        (matrix && !parse_matrix(matrix, &uw->unit, &e)) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
         return;
     }
-    /* The systems named carry the unit; naming none, it carries SCRUD and
-     * EDNA (SCS needs the counter's printed values). */
-    uw->unit.has_scrud = scrud != NULL || (edna == NULL && scs == NULL);
-    uw->unit.has_edna = edna != NULL || (scrud == NULL && scs == NULL);
+    /* The systems named carry the unit; naming none, it carries SCRUD,
+     * EDNA and Matrix (SCS needs the counter's printed values). */
+    is_none = !scrud && !edna && !scs && !matrix;
+    uw->unit.has_scrud = scrud != NULL || is_none;
+    uw->unit.has_edna = edna != NULL || is_none;
     uw->unit.has_scs = scs != NULL;
+    uw->unit.has_matrix = matrix != NULL || is_none;
     uw->has_edna_start = edna && json_object_get(edna, "start");
     db_new_id("unit", uw->unit.id);
     snprintf(uw->unit.campaign_id, DB_ID_MAX, "%s", r->params[0]);
@@ -403,6 +424,7 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
     json_t *scrud = json_object_get(uw->changes, "scrud");
     json_t *edna = json_object_get(uw->changes, "edna");
     json_t *scs = json_object_get(uw->changes, "scs");
+    json_t *matrix = json_object_get(uw->changes, "matrix");
     const char *name = json_string_value(json_object_get(uw->changes, "name"));
     json_t *elim = json_object_get(uw->changes, "eliminated");
     err_code rc;
@@ -421,6 +443,11 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
         return err_set(e, ERR_RULE, "edna", "the unit does not carry EDNA");
     if (scs && !before.has_scs)
         return err_set(e, ERR_RULE, "scs", "the unit does not carry SCS");
+    if (matrix && !before.has_matrix)
+        return err_set(e, ERR_RULE, "matrix",
+                       "the unit does not fight Matrix battles");
+    if (matrix && !parse_matrix(matrix, &uw->unit, e))
+        return e->code;
     if (scs && (rc = scs_api_counter_parse(scs, "scs", true, &uw->unit.scs, e)))
         return rc;
     if (scs && uw->unit.scs.steps > 1 && !uw->unit.scs.has_reduced)
@@ -473,10 +500,11 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
 void api_unit_patch(http_request *r)
 {
     static const char *const fields[] = {"name", "eliminated", "scrud", "edna",
-                                         "scs",  "note",       NULL};
+                                         "scs",  "matrix",     "note",  NULL};
     static const char *const edna_fields[] = {"edna", "start", NULL};
     json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL,
-           *scs = NULL;
+           *scs = NULL, *matrix = NULL;
+    db_unit probe_unit;
     int probe_edna = 0;
     const char *name = NULL;
     bool elim = false;
@@ -504,6 +532,8 @@ void api_unit_patch(http_request *r)
           jv_int(edna, "edna", "start", false, 1, EDNA_MAX, &probe_edna, &e) ||
           jv_int(edna, "edna", "edna", false, 0, EDNA_MAX, &probe_edna, &e))) ||
         jv_object(body, "", "scs", false, &scs, &e) ||
+        jv_object(body, "", "matrix", false, &matrix, &e) ||
+        (matrix && !parse_matrix(matrix, &probe_unit, &e)) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
@@ -512,11 +542,12 @@ void api_unit_patch(http_request *r)
     if (!name && !json_object_get(body, "eliminated") &&
         (!scrud || json_object_size(scrud) == 0) &&
         (!edna || json_object_size(edna) == 0) &&
-        (!scs || json_object_size(scs) == 0)) {
+        (!scs || json_object_size(scs) == 0) &&
+        (!matrix || json_object_size(matrix) == 0)) {
         json_decref(body);
         err_set(&e, ERR_MISSING, NULL,
                 "a correction changes at least one of name, eliminated, "
-                "scrud, edna, scs");
+                "scrud, edna, scs, matrix");
         http_reply_problem(r, &e);
         return;
     }

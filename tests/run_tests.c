@@ -23,11 +23,13 @@ int main(void)
     srunner_add_suite(sr, suite_edna());
     srunner_add_suite(sr, suite_scs());
     srunner_add_suite(sr, suite_scs_examples());
+    srunner_add_suite(sr, suite_matrix());
     srunner_add_suite(sr, suite_db());
     srunner_add_suite(sr, suite_store());
     srunner_add_suite(sr, suite_log());
     srunner_add_suite(sr, suite_migrations());
     srunner_add_suite(sr, suite_tables());
+    srunner_add_suite(sr, suite_battles());
     srunner_add_suite(sr, suite_http());
     srunner_add_suite(sr, suite_jsonw());
     srunner_add_suite(sr, suite_api());
@@ -38,6 +40,7 @@ int main(void)
     srunner_add_suite(sr, suite_history());
     srunner_add_suite(sr, suite_scs_http());
     srunner_add_suite(sr, suite_scs_vectors());
+    srunner_add_suite(sr, suite_matrix_http());
     srunner_add_suite(sr, suite_spec());
     srunner_add_suite(sr, suite_regressions());
     srunner_run_all(sr, CK_NORMAL);

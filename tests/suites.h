@@ -20,11 +20,13 @@ Suite *suite_scrud_examples(void);
 Suite *suite_edna(void);
 Suite *suite_scs(void);
 Suite *suite_scs_examples(void);
+Suite *suite_matrix(void);
 Suite *suite_db(void);
 Suite *suite_store(void);
 Suite *suite_log(void);
 Suite *suite_migrations(void);
 Suite *suite_tables(void);
+Suite *suite_battles(void);
 Suite *suite_http(void);
 Suite *suite_jsonw(void);
 Suite *suite_api(void);
@@ -36,6 +38,7 @@ Suite *suite_edna_http(void);
 Suite *suite_history(void);
 Suite *suite_scs_http(void);
 Suite *suite_scs_vectors(void);
+Suite *suite_matrix_http(void);
 Suite *suite_regressions(void);
 
 #endif

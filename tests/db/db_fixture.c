@@ -1,7 +1,8 @@
 /*
- * db_fixture.c: the fresh database of a database test, SQL probes, the
- * writer's blocker, rows written through the writer and units checked
- * against the ones written; see db_fixture.h.
+ * db_fixture.c: the fresh database of a database test, SQL probes (a
+ * snapshot of the whole file among them), the writer's blocker, rows
+ * written through the writer and units checked against the ones written;
+ * see db_fixture.h.
  *
  * The blocker is static, so a failed test never leaves the writer pointing
  * into a dead stack frame; teardown releases it before closing.
@@ -164,6 +165,13 @@ int db_fixture_count_rows(sqlite3 *c, const char *table, const char *id)
     return v;
 }
 
+bool db_fixture_str_eq_or_null(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
 void db_fixture_raw_exec(const char *sql)
 {
     sqlite3 *c = NULL;
@@ -186,6 +194,55 @@ int db_fixture_raw_query_int(const char *sql)
     v = db_fixture_query_int(c, sql);
     sqlite3_close(c);
     return v;
+}
+
+char *db_fixture_snapshot(void)
+{
+    sqlite3 *c = NULL;
+    sqlite3_stmt *st = NULL, *rows = NULL;
+    char *buf = NULL, sql[160];
+    size_t len = 0;
+    FILE *f;
+    int i;
+
+    f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(
+        sqlite3_open_v2(db_fixture_path, &c, SQLITE_OPEN_READONLY, NULL),
+        SQLITE_OK);
+    fprintf(f, "version %d\n", db_fixture_query_int(c, "PRAGMA user_version"));
+    ck_assert_int_eq(sqlite3_prepare_v2(c,
+                                        "SELECT type, name, sql FROM "
+                                        "sqlite_master ORDER BY type, name",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        fprintf(f, "%s %s: %s\n", (const char *)sqlite3_column_text(st, 0),
+                (const char *)sqlite3_column_text(st, 1),
+                sqlite3_column_text(st, 2)
+                    ? (const char *)sqlite3_column_text(st, 2)
+                    : "-");
+        if (strcmp((const char *)sqlite3_column_text(st, 0), "table") != 0)
+            continue;
+        /* Every table has two columns or more that start a unique key. */
+        snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" ORDER BY 1, 2",
+                 (const char *)sqlite3_column_text(st, 1));
+        ck_assert_int_eq(sqlite3_prepare_v2(c, sql, -1, &rows, NULL),
+                         SQLITE_OK);
+        while (sqlite3_step(rows) == SQLITE_ROW) {
+            for (i = 0; i < sqlite3_column_count(rows); i++)
+                fprintf(f, "%s%s",
+                        sqlite3_column_type(rows, i) == SQLITE_NULL
+                            ? "NULL"
+                            : (const char *)sqlite3_column_text(rows, i),
+                        i + 1 < sqlite3_column_count(rows) ? "|" : "\n");
+        }
+        sqlite3_finalize(rows);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(c);
+    fclose(f);
+    return buf;
 }
 
 void db_fixture_deadline(struct timespec *ts)
@@ -259,6 +316,11 @@ err_code db_fixture_job_side(sqlite3 *c, void *arg, err_info *e)
     return db_side_insert(c, arg, e);
 }
 
+err_code db_fixture_job_side_update(sqlite3 *c, void *arg, err_info *e)
+{
+    return db_side_update(c, arg, e);
+}
+
 /* db_write of run(arg); returns its code, the details in *e. */
 err_code db_fixture_write_rc(db_job_fn run, void *arg, err_info *e)
 {
@@ -310,6 +372,29 @@ void db_fixture_add_side(db_side *s, const char *campaign_id, const char *id,
 {
     db_fixture_new_side(s, campaign_id, id, name);
     db_fixture_write_ok(db_fixture_job_side, s, "insert side");
+}
+
+/* ---- combats ----------------------------------------------------------- */
+
+/* note and client_seed borrowed. */
+void db_fixture_new_combat(db_combat *cb, const char *campaign_id,
+                           const char *created_at, char *note,
+                           char *client_seed)
+{
+    memset(cb, 0, sizeof *cb);
+    db_new_id("cmb", cb->id);
+    snprintf(cb->campaign_id, sizeof cb->campaign_id, "%s", campaign_id);
+    snprintf(cb->system, sizeof cb->system, "scrud");
+    snprintf(cb->created_at, sizeof cb->created_at, "%s", created_at);
+    snprintf(cb->dice_source, sizeof cb->dice_source, "seeded");
+    snprintf(cb->rng, sizeof cb->rng, "v1");
+    snprintf(cb->commitment, sizeof cb->commitment, "%s", DB_FIXTURE_HEX64);
+    snprintf(cb->server_seed, sizeof cb->server_seed, "%s", DB_FIXTURE_HEX64_B);
+    db_new_id("tok", cb->actor_token_id);
+    cb->note = note;
+    cb->client_seed = client_seed;
+    cb->summary = "Blue 2 defeats, Red 3 defeats";
+    cb->report = "{\"winner\":\"Blue\",\"note\":\"\xc3\xa9t\xc3\xa9\"}";
 }
 
 /* ---- units ------------------------------------------------------------- */
@@ -406,6 +491,8 @@ void db_fixture_check_unit(const db_unit *got, const db_unit *want,
     ck_assert_int_eq(got->edna, want->edna);
     ck_assert_int_eq(got->edna_start, want->edna_start);
     check_scs(got, want);
+    ck_assert_int_eq(got->has_matrix, want->has_matrix);
+    ck_assert_int_eq(got->matrix_quality, want->matrix_quality);
     if (want_side != NULL)
         ck_assert_str_eq(got->side_name, want_side);
 }

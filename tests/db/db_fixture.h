@@ -1,8 +1,9 @@
 /*
  * db_fixture.h: what the database suites (tests/db/test_*.c) share: a
  * fresh database file per test in its own mkdtemp folder, SQL probes that
- * read it directly, the writer held in place by a "blocker" job, rows
- * written through the writer, and a unit compared with the one written.
+ * read it directly (a snapshot of the whole file among them), the writer
+ * held in place by a "blocker" job, rows written through the writer, and a
+ * unit compared with the one written.
  *
  * Every test gets a folder under a per-TCase folder (db_fixture_suite_make,
  * an unchecked fixture), which is swept at the end for tests that failed in
@@ -50,10 +51,17 @@ int db_fixture_query_int(sqlite3 *c, const char *sql);
 void db_fixture_query_text(sqlite3 *c, const char *sql, char *buf, size_t n);
 /* Rows of table (a literal name) whose id is id, or -1. */
 int db_fixture_count_rows(sqlite3 *c, const char *table, const char *id);
+/* Whether a and b are the same string, or both NULL. */
+bool db_fixture_str_eq_or_null(const char *a, const char *b);
 /* Runs sql on db_fixture_path with a plain connection, outside db_open. */
 void db_fixture_raw_exec(const char *sql);
 /* db_fixture_query_int on db_fixture_path, opened read-only. */
 int db_fixture_raw_query_int(const char *sql);
+
+/* Everything in db_fixture_path as text: the version, the schema and every
+ * row of every table in a fixed order (each table's first two columns
+ * must start a unique key).  New: free(). */
+char *db_fixture_snapshot(void);
 
 /* ---- the writer -------------------------------------------------------- */
 
@@ -74,6 +82,7 @@ void db_fixture_write_ok(db_job_fn run, void *arg, const char *what);
 /* Job wrappers: one store call each, the row as arg. */
 err_code db_fixture_job_campaign(sqlite3 *c, void *arg, err_info *e);
 err_code db_fixture_job_side(sqlite3 *c, void *arg, err_info *e);
+err_code db_fixture_job_side_update(sqlite3 *c, void *arg, err_info *e);
 
 /* A campaign with a new id, the given name, default options (SCRUD, SCS;
  * EDNA's are zero); "add" also inserts it through the writer. */
@@ -85,6 +94,20 @@ void db_fixture_new_side(db_side *s, const char *campaign_id, const char *id,
                          const char *name);
 void db_fixture_add_side(db_side *s, const char *campaign_id, const char *id,
                          const char *name);
+
+/* ---- combats ----------------------------------------------------------- */
+
+/* Seeds of 64 hex digits for commitments and server seeds. */
+#define DB_FIXTURE_HEX64                                                       \
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define DB_FIXTURE_HEX64_B                                                     \
+    "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+
+/* A seeded SCRUD combat of campaign_id ("" one-off) with a summary and a
+ * report, no rolls; note and client_seed (may be NULL) borrowed. */
+void db_fixture_new_combat(db_combat *cb, const char *campaign_id,
+                           const char *created_at, char *note,
+                           char *client_seed);
 
 /* ---- units ------------------------------------------------------------- */
 

@@ -1,20 +1,24 @@
 /*
- * test_migrations.c: tests db/migrations.c by upgrading populated schema-1
- * and schema-2 databases.  The schema-1 file is made with plain SQLite,
- * outside db_open: migration 1's own SQL (migrations_sql[0]) and PRAGMA
+ * test_migrations.c: tests db/migrations.c by upgrading populated schema-1,
+ * schema-2 and schema-3 databases.  The schema-1 file is made with plain
+ * SQLite, outside db_open: migration 1's own SQL (migrations_sql[0]) and PRAGMA
  * user_version = 1, then a campaign, a side, two units, their history
  * (interleaved between the two units) and a combat with its rolls, in the
  * columns schema 1 had and the way its store wrote them.  The schema-2 file
  * is that one taken on by migration 2's own SQL, then given what schema 2
  * could hold and schema 1 could not (campaign EDNA options, a unit with
- * EDNA only).  Then db_open runs every later migration, and the rows are
- * read back through the store.
+ * EDNA only); the schema-3 file is that one taken on by migration 3's SQL,
+ * then given what schema 3 could hold (an SCS counter, campaign multipliers,
+ * a combat results table).  Then db_open runs every later migration, and
+ * the rows are read back through the store.
  *
  * What must hold: every old row is kept; units from schema 1 carry SCRUD
  * and EDNA with EDNA 8 of 8, and the campaign gets EDNA tests of 2d6 from
  * 8; no old unit carries SCS (no printed values, no steps) and old
  * campaigns get SCS out-of-supply multipliers of 1; there are no combat
- * results tables yet, and they can be added; each unit's events are
+ * results tables yet, and they can be added; every old unit carries Matrix
+ * at quality 0 and no side is exhausted, with no battles yet, and they can
+ * be added; each unit's events are
  * numbered 1..k in seq order whatever came between them; the history
  * pages; opening the upgraded file again changes nothing.
  */
@@ -41,6 +45,7 @@
 #define COMBAT_ID "cmb_0192a0000005e5e5e5e5e5e5"
 #define TOKEN_ID  "tok_0192a0000006f6f6f6f6f6f6"
 #define UNIT_C    "un_0192a0000007a7a7a7a7a7a7"
+#define UNIT_D    "un_0192a0000008b8b8b8b8b8b8"
 #define CREATED   "2025-06-01T09:00:00.000Z"
 
 /* Unit states as schema 1's server wrote them (api_unit_state_json). */
@@ -223,6 +228,40 @@ static void make_v2(void)
     ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
 }
 
+/*
+ * Makes db_fixture_path a schema-3 database: make_v2's, upgraded by
+ * migration 3's SQL, then the campaign's SCS multipliers, unit D with a
+ * two-sided SCS counter and a combat results table, as schema 3's store
+ * wrote them.
+ */
+static void make_v3(void)
+{
+    sqlite3 *c = NULL;
+
+    make_v2();
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
+    exec_ok(c, "PRAGMA foreign_keys = ON");
+    exec_ok(c, "BEGIN");
+    exec_ok(c, migrations_sql[2]);
+    exec_ok(c, "PRAGMA user_version = 3");
+    exec_ok(c, "COMMIT");
+    exec_ok(c, "UPDATE campaigns SET scs_oos_attack = '1/2', "
+               "scs_oos_defense = '2/3' WHERE id = '" CMP_ID "'");
+    exec_ok(c, "INSERT INTO units (id, side_id, name, campaign_id, "
+               "created_at, has_scrud, has_edna, has_scs, scs_attack, "
+               "scs_defense, scs_movement, scs_has_reduced, scs_r_attack, "
+               "scs_r_defense, scs_r_movement, scs_steps, scs_steps_lost, "
+               "scs_exploit, scs_out_of_supply) VALUES ('" UNIT_D "', "
+               "'" SIDE_ID "', 'Panzer', '" CMP_ID "', "
+               "'2025-06-03T09:00:00.000Z', 0, 0, 1, 12, 7, 8, 1, NULL, 3, "
+               "6, 4, 1, 1, 0)");
+    exec_ok(c, "INSERT INTO crts (campaign_id, name, doc, created_at, "
+               "updated_at) VALUES ('" CMP_ID "', 'Standard', "
+               "'{\"roll\":\"1d6\"}', '" CREATED "', '" CREATED "')");
+    ck_assert_int_eq(db_fixture_query_int(c, "PRAGMA user_version"), 3);
+    ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+}
+
 /* ---- checks ------------------------------------------------------------ */
 
 /* u came from before migration 3: it carries no SCS, and its counter is
@@ -282,13 +321,6 @@ static long long want_unit_seq(size_t k)
     return n;
 }
 
-static bool str_eq_or_null(const char *a, const char *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
-
 /* got must be v1_events[k], numbered in its unit. */
 static void check_event(const db_event *got, size_t k)
 {
@@ -302,10 +334,10 @@ static void check_event(const db_event *got, size_t k)
     ck_assert_str_eq(got->kind, v->kind);
     ck_assert_str_eq(got->combat_id, v->has_combat ? COMBAT_ID : "");
     ck_assert_str_eq(got->actor_token_id, v->has_combat ? TOKEN_ID : "");
-    ck_assert(str_eq_or_null(got->note, v->note));
-    ck_assert(str_eq_or_null(got->before, v->before));
-    ck_assert(str_eq_or_null(got->after, v->after));
-    ck_assert(str_eq_or_null(got->result, v->result));
+    ck_assert(db_fixture_str_eq_or_null(got->note, v->note));
+    ck_assert(db_fixture_str_eq_or_null(got->before, v->before));
+    ck_assert(db_fixture_str_eq_or_null(got->after, v->after));
+    ck_assert(db_fixture_str_eq_or_null(got->result, v->result));
 }
 
 /* Pages through unit u's history (-1: the campaign's), limit a page,
@@ -349,7 +381,7 @@ START_TEST(test_upgrade_keeps_campaign_and_units)
     size_t n;
     sqlite3 *r;
 
-    ck_assert_int_ge(db_n_migrations(), 3);
+    ck_assert_int_ge(db_n_migrations(), 4);
     make_v1();
     db_fixture_open();
     ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
@@ -402,9 +434,12 @@ START_TEST(test_upgrade_keeps_campaign_and_units)
     ck_assert_int_eq(a.edna_start, 8);
     ck_assert_int_eq(b.edna, 8);
     ck_assert_int_eq(b.edna_start, 8);
-    /* But not SCS, which came later. */
+    /* But not SCS, which came later; Matrix too, at quality 0. */
     check_no_scs(&a);
     check_no_scs(&b);
+    ck_assert(a.has_matrix && b.has_matrix);
+    ck_assert_int_eq(a.matrix_quality, 0);
+    ck_assert_int_eq(b.matrix_quality, 0);
 
     /* And the filters see them so. */
     f.system = "edna";
@@ -453,7 +488,7 @@ START_TEST(test_upgrade_from_2)
     size_t n, i;
     sqlite3 *r;
 
-    ck_assert_int_ge(db_n_migrations(), 3);
+    ck_assert_int_ge(db_n_migrations(), 4);
     make_v2();
     db_fixture_open();
     ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
@@ -540,6 +575,115 @@ START_TEST(test_upgrade_from_2)
 }
 END_TEST
 
+static err_code job_battle(sqlite3 *c, void *arg, err_info *e)
+{
+    db_battle_action a = {.seq = 1, .kind = "roll", .army = -1, .unit = -1};
+    err_code rc;
+
+    db_now(a.at);
+    a.naturals = "[3,5]";
+    if ((rc = db_battle_insert(c, arg, e)) != ERR_OK)
+        return rc;
+    return db_battle_action_insert(c, ((db_battle *)arg)->id, &a, e);
+}
+
+START_TEST(test_upgrade_from_3)
+{
+    static const char *const ids[] = {UNIT_A, UNIT_B, UNIT_C, UNIT_D};
+    db_unit_filter f = {NULL, "matrix", -1, -1};
+    db_unit units[4], *list;
+    db_side *sides, side = {SIDE_ID, CMP_ID, "Allies", CREATED, 2};
+    db_battle b = {.campaign_id = CMP_ID,
+                   .system = "matrix",
+                   .status = "open",
+                   .turn = 2,
+                   .created_at = CREATED,
+                   .updated_at = CREATED,
+                   .dice_source = "entered",
+                   .setup = "{}",
+                   .n_actions = 1};
+    db_battle *battles;
+    db_table t;
+    db_campaign c;
+    size_t n, i;
+    sqlite3 *r;
+
+    ck_assert_int_ge(db_n_migrations(), 4);
+    make_v3();
+    db_fixture_open();
+    ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM units WHERE has_matrix = 1 "
+                         "AND matrix_quality = 0"),
+                     4);
+
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_campaign_get(r, CMP_ID, &c, NULL), ERR_OK);
+    ck_assert_int_eq(c.edna_start, 6);
+    ck_assert_int_eq(c.scs.out_of_supply_attack.num, 1);
+    ck_assert_int_eq(c.scs.out_of_supply_attack.den, 2);
+    ck_assert_int_eq(c.scs.out_of_supply_defense.num, 2);
+    ck_assert_int_eq(c.scs.out_of_supply_defense.den, 3);
+    ck_assert_int_eq(db_sides_list(r, CMP_ID, &sides, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(sides[0].name, "Allies");
+    ck_assert_int_eq(sides[0].exhausted_turn, 0);
+    free(sides);
+    for (i = 0; i < 4; i++) {
+        ck_assert_int_eq(db_unit_find(r, CMP_ID, ids[i], &units[i], NULL),
+                         ERR_OK);
+        ck_assert_msg(units[i].has_matrix, "%s", units[i].name);
+        ck_assert_int_eq(units[i].matrix_quality, 0);
+    }
+    /* What schema 3 held is intact. */
+    ck_assert_int_eq(units[0].scrud.quality, 3);
+    ck_assert(units[1].is_eliminated);
+    ck_assert(!units[2].has_scrud && units[2].has_edna);
+    ck_assert_int_eq(units[2].edna, 3);
+    check_no_scs(&units[2]);
+    ck_assert(units[3].has_scs && !units[3].has_edna && !units[3].has_scrud);
+    ck_assert(units[3].scs.full.has_attack && !units[3].scs.reduced.has_attack);
+    ck_assert_int_eq(units[3].scs.full.attack, 12);
+    ck_assert_int_eq(units[3].scs.reduced.defense, 3);
+    ck_assert_int_eq(units[3].scs.steps, 4);
+    ck_assert_int_eq(units[3].scs.steps_lost, 1);
+    ck_assert(units[3].scs.is_exploit && !units[3].scs.is_out_of_supply);
+    ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 4);
+    free(list);
+    ck_assert_int_eq(db_table_get(r, CMP_ID, "Standard", &t, NULL), ERR_OK);
+    ck_assert_str_eq(t.doc, "{\"roll\":\"1d6\"}");
+    db_table_cleanup(&t);
+    ck_assert_int_eq(db_battles_list(r, CMP_ID, &battles, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 0);
+    db_battles_free(battles, n);
+    db_read_release(db_fixture_db, r);
+
+    /* The upgraded file takes Matrix: a quality, an exhausted side, a
+     * battle with an action. */
+    units[3].matrix_quality = -3;
+    db_fixture_write_ok(db_fixture_job_unit_update, &units[3], "quality");
+    db_fixture_write_ok(db_fixture_job_side_update, &side, "exhaust");
+    db_new_id("bat", b.id);
+    db_fixture_write_ok(job_battle, &b, "insert battle");
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_unit_find(r, CMP_ID, UNIT_D, &units[3], NULL), ERR_OK);
+    ck_assert_int_eq(units[3].matrix_quality, -3);
+    ck_assert_int_eq(db_sides_list(r, CMP_ID, &sides, &n, NULL), ERR_OK);
+    ck_assert_int_eq(sides[0].exhausted_turn, 2);
+    free(sides);
+    ck_assert_int_eq(db_battles_list(r, CMP_ID, &battles, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(battles[0].id, b.id);
+    db_battles_free(battles, n);
+    ck_assert_int_eq(db_fixture_query_int(r, "SELECT count(*) FROM "
+                                             "battle_actions WHERE naturals "
+                                             "= '[3,5]'"),
+                     1);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
 START_TEST(test_upgrade_numbers_history)
 {
     size_t want[N_V1_EVENTS], n_want, n, i;
@@ -609,58 +753,7 @@ START_TEST(test_upgrade_numbers_history)
 }
 END_TEST
 
-/* Everything in the file as text: the version, the schema and every row
- * of every table in a fixed order.  New: free(). */
-static char *snapshot(void)
-{
-    sqlite3 *c = NULL;
-    sqlite3_stmt *st = NULL, *rows = NULL;
-    char *buf = NULL, sql[160];
-    size_t len = 0;
-    FILE *f;
-    int i;
-
-    f = open_memstream(&buf, &len);
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(
-        sqlite3_open_v2(db_fixture_path, &c, SQLITE_OPEN_READONLY, NULL),
-        SQLITE_OK);
-    fprintf(f, "version %d\n", db_fixture_query_int(c, "PRAGMA user_version"));
-    ck_assert_int_eq(sqlite3_prepare_v2(c,
-                                        "SELECT type, name, sql FROM "
-                                        "sqlite_master ORDER BY type, name",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        fprintf(f, "%s %s: %s\n", (const char *)sqlite3_column_text(st, 0),
-                (const char *)sqlite3_column_text(st, 1),
-                sqlite3_column_text(st, 2)
-                    ? (const char *)sqlite3_column_text(st, 2)
-                    : "-");
-        if (strcmp((const char *)sqlite3_column_text(st, 0), "table") != 0)
-            continue;
-        /* Every table has two columns or more that start a unique key. */
-        snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" ORDER BY 1, 2",
-                 (const char *)sqlite3_column_text(st, 1));
-        ck_assert_int_eq(sqlite3_prepare_v2(c, sql, -1, &rows, NULL),
-                         SQLITE_OK);
-        while (sqlite3_step(rows) == SQLITE_ROW) {
-            for (i = 0; i < sqlite3_column_count(rows); i++)
-                fprintf(f, "%s%s",
-                        sqlite3_column_type(rows, i) == SQLITE_NULL
-                            ? "NULL"
-                            : (const char *)sqlite3_column_text(rows, i),
-                        i + 1 < sqlite3_column_count(rows) ? "|" : "\n");
-        }
-        sqlite3_finalize(rows);
-    }
-    sqlite3_finalize(st);
-    sqlite3_close(c);
-    fclose(f);
-    return buf;
-}
-
-/* _i: 0 from schema 1, 1 from schema 2. */
+/* _i: 0 from schema 1, 1 from schema 2, 2 from schema 3. */
 START_TEST(test_reopen_after_upgrade_changes_nothing)
 {
     char *before, *after;
@@ -672,18 +765,22 @@ START_TEST(test_reopen_after_upgrade_changes_nothing)
 
     if (_i == 0)
         make_v1();
-    else
+    else if (_i == 1)
         make_v2();
+    else
+        make_v3();
     db_fixture_open();
     db_close(db_fixture_db);
     db_fixture_db = NULL;
-    before = snapshot();
+    before = db_fixture_snapshot();
     /* The snapshot holds what it must compare: the upgraded rows. */
     ck_assert_ptr_nonnull(strstr(before, "unit_events_by_unit_seq"));
     ck_assert_ptr_nonnull(strstr(before, "Quatre Bras"));
     ck_assert_ptr_nonnull(strstr(before, "routed"));
     ck_assert_ptr_nonnull(strstr(before, "table crts"));
     ck_assert_ptr_nonnull(strstr(before, "scs_out_of_supply"));
+    ck_assert_ptr_nonnull(strstr(before, "table battle_actions"));
+    ck_assert_ptr_nonnull(strstr(before, "matrix_quality"));
 
     db_fixture_open();
     ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
@@ -697,7 +794,7 @@ START_TEST(test_reopen_after_upgrade_changes_nothing)
     db_read_release(db_fixture_db, r);
     db_close(db_fixture_db);
     db_fixture_db = NULL;
-    after = snapshot();
+    after = db_fixture_snapshot();
     for (i = 0; before[i] != '\0' && before[i] == after[i]; i++)
         if (before[i] == '\n')
             line = i + 1;
@@ -722,6 +819,7 @@ Suite *suite_migrations(void)
     tcase_add_test(tc, test_upgrade_keeps_campaign_and_units);
     tcase_add_test(tc, test_upgrade_numbers_history);
     tcase_add_test(tc, test_upgrade_from_2);
-    tcase_add_loop_test(tc, test_reopen_after_upgrade_changes_nothing, 0, 2);
+    tcase_add_test(tc, test_upgrade_from_3);
+    tcase_add_loop_test(tc, test_reopen_after_upgrade_changes_nothing, 0, 3);
     return s;
 }

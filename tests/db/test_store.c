@@ -4,7 +4,8 @@
  * with every SCRUD and SCS option, sides, tokens, units (found by id or
  * name, listed with every filter, updated, with every system's state, the
  * SCS counter checked when read back), combats with their rolls, and unit
- * history events.
+ * history events.  (A side's exhausted turn updated and a unit's Matrix
+ * quality checked on reading: test_battles.c.)
  *
  * Every test gets a fresh database file with every migration
  * (db_fixture.h); a field that the store dropped or mixed up shows as a
@@ -20,13 +21,13 @@
 
 #include "db.h"
 #include "db_fixture.h"
+#include "matrix.h"
 #include "scrud.h"
 #include "scs.h"
 #include "suites.h"
 
-#define HEX64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-#define HEX64_B                                                                \
-    "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+#define HEX64   DB_FIXTURE_HEX64
+#define HEX64_B DB_FIXTURE_HEX64_B
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -59,13 +60,6 @@ static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
     combat_row *r = arg;
 
     return db_combat_insert(c, r->cb, r->rolls, r->n_rolls, e);
-}
-
-static bool str_eq_or_null(const char *a, const char *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    return strcmp(a, b) == 0;
 }
 
 /* ---- store round trips ------------------------------------------------- */
@@ -240,8 +234,11 @@ START_TEST(test_sides)
     db_fixture_add_side(&sides[0], c1.id, ids[0], names[0]);
     /* The same name in another campaign. */
     db_fixture_add_side(&other, c2.id, "sd_9", "North");
-    for (i = 1; i < 3; i++)
-        db_fixture_add_side(&sides[i], c1.id, ids[i], names[i]);
+    for (i = 1; i < 3; i++) {
+        db_fixture_new_side(&sides[i], c1.id, ids[i], names[i]);
+        sides[i].exhausted_turn = (int)i * 4; /* Matrix */
+        db_fixture_write_ok(db_fixture_job_side, &sides[i], "insert side");
+    }
     db_fixture_new_side(&dup, c1.id, "sd_4", "North");
     ck_assert_int_eq(db_fixture_write_rc(db_fixture_job_side, &dup, &e),
                      ERR_CONFLICT);
@@ -254,6 +251,7 @@ START_TEST(test_sides)
         ck_assert_str_eq(list[i].name, names[i]);
         ck_assert_str_eq(list[i].campaign_id, c1.id);
         ck_assert_str_eq(list[i].created_at, sides[i].created_at);
+        ck_assert_int_eq(list[i].exhausted_turn, sides[i].exhausted_turn);
     }
     free(list);
     ck_assert_int_eq(db_sides_list(r, c3.id, &list, &n, NULL), ERR_OK);
@@ -264,6 +262,7 @@ START_TEST(test_sides)
     ck_assert_str_eq(got.name, "South"); /* the id wins over the name */
     ck_assert_int_eq(db_side_find(r, c1.id, "sd_2", &got, NULL), ERR_OK);
     ck_assert_str_eq(got.name, "sd_1");
+    ck_assert_int_eq(got.exhausted_turn, 8);
     ck_assert_int_eq(db_side_find(r, c1.id, "North", &got, NULL), ERR_OK);
     ck_assert_str_eq(got.id, "sd_3");
     ck_assert_str_eq(got.campaign_id, c1.id);
@@ -345,6 +344,8 @@ START_TEST(test_unit_round_trip_and_update)
     u.edna = 5;
     u.edna_start = 7;
     u.has_scs = true;
+    u.has_matrix = true;
+    u.matrix_quality = -2;
     /* Every field away from its default; the reduced side prints no
      * attack, so its attack value is not stored. */
     u.scs = (scs_counter){.full = {true, 12, 7, 8},
@@ -364,6 +365,7 @@ START_TEST(test_unit_round_trip_and_update)
     twin.edna = 8;
     twin.edna_start = 8;
     twin.scs = u.scs;
+    twin.matrix_quality = 3; /* not carried: stored as given */
     db_fixture_write_ok(db_fixture_job_unit, &twin, "insert twin");
     db_fixture_raw_scs(twin.id, raw, sizeof raw);
     ck_assert_str_eq(raw, "0|NULL|0|0|0|NULL|0|0|0|0|0|0");
@@ -405,6 +407,7 @@ START_TEST(test_unit_round_trip_and_update)
     u.scrud.fatigue_penalty = 0;
     u.has_scrud = false;
     u.edna = 0;
+    u.matrix_quality = MATRIX_QUALITY_MAX;
     /* Every SCS field changed: the full side loses its attack, the
      * reduced side gains one, the most steps, all of them lost. */
     u.scs = (scs_counter){.full = {false, 0, 2, 1},
@@ -418,8 +421,9 @@ START_TEST(test_unit_round_trip_and_update)
     ck_assert_int_eq(
         db_fixture_write_rc(db_fixture_job_unit_update, &ghost, &e),
         ERR_NOT_FOUND);
-    /* The twin takes up SCS; the one-sided counter drops it. */
+    /* The twin takes up SCS and Matrix; the one-sided counter drops SCS. */
     twin.has_scs = true;
+    twin.has_matrix = true;
     twin.scs.steps_lost = 0;
     db_fixture_write_ok(db_fixture_job_unit_update, &twin, "update twin");
     one_sided.has_scs = false;
@@ -436,7 +440,7 @@ START_TEST(test_unit_round_trip_and_update)
                      ERR_NOT_FOUND);
     ck_assert_int_eq(db_unit_find(r, c.id, twin.id, &got, NULL), ERR_OK);
     db_fixture_check_unit(&got, &twin, "Red");
-    ck_assert(got.has_scs && got.scs.is_exploit);
+    ck_assert(got.has_scs && got.scs.is_exploit && got.has_matrix);
     ck_assert_int_eq(db_unit_find(r, c.id, one_sided.id, &got, NULL), ERR_OK);
     db_fixture_check_unit(&got, &one_sided, "Blue");
     db_read_release(db_fixture_db, r);
@@ -538,8 +542,10 @@ START_TEST(test_unit_scs_values_checked)
 END_TEST
 
 /* The systems a unit carries, as bits, and their filter names. */
-enum { SYS_SCRUD = 1, SYS_EDNA = 2, SYS_SCS = 4 };
-static const char *const system_names[] = {NULL, "scrud", "edna", "scs"};
+enum { SYS_SCRUD = 1, SYS_EDNA = 2, SYS_SCS = 4, SYS_MATRIX = 8 };
+static const char *const system_names[] = {NULL, "scrud", "edna", "scs",
+                                           "matrix"};
+#define N_SYSTEM_NAMES (sizeof system_names / sizeof system_names[0])
 
 /* The units of test_units_list, in creation order; ids run backwards. */
 static const struct {
@@ -548,12 +554,12 @@ static const struct {
     bool is_eliminated;
     unsigned systems;
 } unit_specs[] = {
-    {"un_f", "Panzer", 1, false, SYS_SCS},
+    {"un_f", "Panzer", 1, false, SYS_SCS | SYS_MATRIX},
     {"un_e", "1st Foot", 0, false, SYS_SCRUD | SYS_EDNA},
     {"un_d", "2nd Foot", 1, true, SYS_SCRUD | SYS_SCS},
-    {"un_c", "Horse", 0, true, SYS_SCS | SYS_EDNA},
+    {"un_c", "Horse", 0, true, SYS_SCS | SYS_EDNA | SYS_MATRIX},
     {"un_b", "Guns", 1, false, 0},
-    {"un_a", "Militia", 0, false, SYS_SCRUD},
+    {"un_a", "Militia", 0, false, SYS_SCRUD | SYS_MATRIX},
 };
 #define N_UNIT_SPECS (sizeof unit_specs / sizeof unit_specs[0])
 
@@ -584,6 +590,7 @@ START_TEST(test_units_list)
         u.edna = u.edna_start = u.has_edna ? 8 : 0;
         u.has_scs = (unit_specs[i].systems & SYS_SCS) != 0;
         u.scs.steps = u.has_scs ? 2 : 0;
+        u.has_matrix = (unit_specs[i].systems & SYS_MATRIX) != 0;
         db_fixture_write_ok(db_fixture_job_unit, &u, "insert unit");
     }
     db_fixture_new_unit(&u, &s2, NULL, "Horse"); /* another campaign's */
@@ -596,7 +603,7 @@ START_TEST(test_units_list)
      * System i of system_names is bit i - 1. */
     for (side = -1; side < 2; side++)
         for (elim = -1; elim <= 1; elim++)
-            for (sys = 0; sys < 4; sys++) {
+            for (sys = 0; sys < N_SYSTEM_NAMES; sys++) {
                 const char *side_id = side < 0 ? NULL : sides[side].id;
                 const char *what = sys > 0 ? system_names[sys] : "any";
                 ck_assert_int_eq(
@@ -625,6 +632,8 @@ START_TEST(test_units_list)
                                      (unit_specs[i].systems & SYS_SCS) != 0);
                     ck_assert_int_eq(list[k].scs.steps,
                                      list[k].has_scs ? 2 : 0);
+                    ck_assert_int_eq(list[k].has_matrix,
+                                     (unit_specs[i].systems & SYS_MATRIX) != 0);
                     k++;
                 }
                 ck_assert_msg(n == want,
@@ -683,26 +692,6 @@ START_TEST(test_unit_name_unique_per_campaign)
 }
 END_TEST
 
-/* A combat of campaign_id ("" one-off) with note and client seed. */
-static void new_combat(db_combat *cb, const char *campaign_id,
-                       const char *created_at, char *note, char *client_seed)
-{
-    memset(cb, 0, sizeof *cb);
-    db_new_id("cmb", cb->id);
-    snprintf(cb->campaign_id, sizeof cb->campaign_id, "%s", campaign_id);
-    snprintf(cb->system, sizeof cb->system, "scrud");
-    snprintf(cb->created_at, sizeof cb->created_at, "%s", created_at);
-    snprintf(cb->dice_source, sizeof cb->dice_source, "seeded");
-    snprintf(cb->rng, sizeof cb->rng, "v1");
-    snprintf(cb->commitment, sizeof cb->commitment, "%s", HEX64);
-    snprintf(cb->server_seed, sizeof cb->server_seed, "%s", HEX64_B);
-    db_new_id("tok", cb->actor_token_id);
-    cb->note = note;
-    cb->client_seed = client_seed;
-    cb->summary = "Blue 2 defeats, Red 3 defeats";
-    cb->report = "{\"winner\":\"Blue\",\"note\":\"\xc3\xa9t\xc3\xa9\"}";
-}
-
 static void check_combat(const db_combat *got, const db_combat *want,
                          bool has_docs)
 {
@@ -715,11 +704,11 @@ static void check_combat(const db_combat *got, const db_combat *want,
     ck_assert_str_eq(got->commitment, want->commitment);
     ck_assert_str_eq(got->server_seed, want->server_seed);
     ck_assert_str_eq(got->actor_token_id, want->actor_token_id);
-    ck_assert(str_eq_or_null(got->note, want->note));
-    ck_assert(str_eq_or_null(got->client_seed, want->client_seed));
-    ck_assert(str_eq_or_null(got->summary, want->summary));
+    ck_assert(db_fixture_str_eq_or_null(got->note, want->note));
+    ck_assert(db_fixture_str_eq_or_null(got->client_seed, want->client_seed));
+    ck_assert(db_fixture_str_eq_or_null(got->summary, want->summary));
     if (has_docs) {
-        ck_assert(str_eq_or_null(got->report, want->report));
+        ck_assert(db_fixture_str_eq_or_null(got->report, want->report));
     } else {
         ck_assert_ptr_null(got->report);
     }
@@ -743,9 +732,11 @@ START_TEST(test_combats_and_rolls)
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Combats");
-    new_combat(&c1, c.id, "2026-03-01T10:00:00.000Z", NULL, "my seed");
-    new_combat(&c0, "", "2026-03-01T10:00:01.000Z", "one-off", NULL);
-    new_combat(&c2, c.id, "2026-03-01T10:00:02.000Z", "second", NULL);
+    db_fixture_new_combat(&c1, c.id, "2026-03-01T10:00:00.000Z", NULL,
+                          "my seed");
+    db_fixture_new_combat(&c0, "", "2026-03-01T10:00:01.000Z", "one-off", NULL);
+    db_fixture_new_combat(&c2, c.id, "2026-03-01T10:00:02.000Z", "second",
+                          NULL);
     row = (combat_row){&c1, rolls, 3};
     db_fixture_write_ok(job_combat, &row, "insert c1");
     row = (combat_row){&c0, NULL, 0};
@@ -819,7 +810,7 @@ START_TEST(test_history_events)
     db_fixture_write_ok(db_fixture_job_unit, &a, "insert a");
     db_fixture_new_unit(&b, &s, NULL, "B");
     db_fixture_write_ok(db_fixture_job_unit, &b, "insert b");
-    new_combat(&cb, c.id, "2026-03-01T10:00:00.000Z", NULL, NULL);
+    db_fixture_new_combat(&cb, c.id, "2026-03-01T10:00:00.000Z", NULL, NULL);
     row = (combat_row){&cb, NULL, 0};
     db_fixture_write_ok(job_combat, &row, "insert combat");
 
@@ -862,9 +853,9 @@ START_TEST(test_history_events)
         ck_assert_str_eq(list[i].kind, w->kind);
         ck_assert_str_eq(list[i].combat_id, w->combat_id);
         ck_assert_str_eq(list[i].actor_token_id, w->actor_token_id);
-        ck_assert(str_eq_or_null(list[i].before, w->before));
-        ck_assert(str_eq_or_null(list[i].after, w->after));
-        ck_assert(str_eq_or_null(list[i].result, w->result));
+        ck_assert(db_fixture_str_eq_or_null(list[i].before, w->before));
+        ck_assert(db_fixture_str_eq_or_null(list[i].after, w->after));
+        ck_assert(db_fixture_str_eq_or_null(list[i].result, w->result));
     }
     ck_assert_ptr_null(list[0].note);
     ck_assert_str_eq(list[1].note, "held the ridge");

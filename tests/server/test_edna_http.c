@@ -641,7 +641,7 @@ START_TEST(test_unit_filters)
     /* checked in the order eliminated, ineffective, system, then side */
     static const struct {
         const char *query, *field;
-    } bad[] = {{"system=matrix", "system"},
+    } bad[] = {{"system=chess", "system"},
                {"system=", "system"},
                {"system=EDNA", "system"},
                {"ineffective=yes", "ineffective"},

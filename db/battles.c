@@ -1,0 +1,308 @@
+/*
+ * battles.c: SQL for interactive battles (Matrix) and the actions taken on
+ * them, declared in db.h.  A battle row is its setup (an opaque document the
+ * server writes) and a few fields that change as it is fought; its state is
+ * rebuilt from the setup and its actions, replayed in seq order.
+ *
+ * Invariants: a battle's actions are numbered 1, 2, ... with no gap or
+ * repeat: the primary key (battle_id, seq) refuses a second action with a
+ * seq already taken, so of two requests racing on one battle only the
+ * first lands (the other gets ERR_CONFLICT); the battle's n_actions is
+ * written in the same writer job as its action.  Text that may be empty is
+ * stored as NULL and read back as "" (arrays) or NULL (pointers), except
+ * the client seed, kept as given like a combat's.  Prepared statements only;
+ * every statement is released (db_done) at its function's single exit.
+ */
+#include "db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
+
+err_code db_battle_insert(sqlite3 *c, const db_battle *b, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    /* A NULL here would fail the NOT NULL constraint as ERR_CONFLICT, which
+     * callers read as a lost race. */
+    if (b->setup == NULL) {
+        rc = err_set(e, ERR_INTERNAL, NULL, "battle %s has no setup", b->id);
+        goto out;
+    }
+    if ((rc = db_prepare(c,
+                         "INSERT INTO battles (id, campaign_id, system, "
+                         "status, turn, created_at, updated_at, dice_source, "
+                         "commitment, server_seed, client_seed, "
+                         "actor_token_id, note, setup, n_actions, combat_id, "
+                         "linked_from, linked_to) "
+                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         &st, e)))
+        goto out;
+    TEXT(st, 1, b->id);
+    TEXT(st, 2, b->campaign_id);
+    TEXT(st, 3, b->system);
+    TEXT(st, 4, b->status);
+    sqlite3_bind_int(st, 5, b->turn);
+    TEXT(st, 6, b->created_at);
+    TEXT(st, 7, b->updated_at);
+    TEXT(st, 8, b->dice_source);
+    db_bind_text_or_null(st, 9, b->commitment);
+    db_bind_text_or_null(st, 10, b->server_seed);
+    if (b->client_seed)
+        TEXT(st, 11, b->client_seed);
+    db_bind_text_or_null(st, 12, b->actor_token_id);
+    db_bind_text_or_null(st, 13, b->note);
+    TEXT(st, 14, b->setup);
+    sqlite3_bind_int(st, 15, b->n_actions);
+    db_bind_text_or_null(st, 16, b->combat_id);
+    db_bind_text_or_null(st, 17, b->linked_from);
+    db_bind_text_or_null(st, 18, b->linked_to);
+    rc = db_step_done(c, st, e, "insert battle");
+out:
+    db_done(st);
+    return rc;
+}
+
+err_code db_battle_update(sqlite3 *c, const db_battle *b, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "UPDATE battles SET status = ?3, updated_at = ?4, "
+                         "n_actions = ?5, combat_id = ?6, linked_to = ?7 "
+                         "WHERE id = ?1 AND campaign_id = ?2",
+                         &st, e)))
+        goto out;
+    TEXT(st, 1, b->id);
+    TEXT(st, 2, b->campaign_id);
+    TEXT(st, 3, b->status);
+    TEXT(st, 4, b->updated_at);
+    sqlite3_bind_int(st, 5, b->n_actions);
+    db_bind_text_or_null(st, 6, b->combat_id);
+    db_bind_text_or_null(st, 7, b->linked_to);
+    if ((rc = db_step_done(c, st, e, "update battle")) == ERR_OK &&
+        sqlite3_changes(c) != 1)
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no battle %s",
+                     b->id);
+out:
+    db_done(st);
+    return rc;
+}
+
+#define BATTLE_COLUMNS                                                         \
+    "id, campaign_id, system, status, turn, created_at, updated_at, "          \
+    "dice_source, commitment, server_seed, client_seed, actor_token_id, "      \
+    "note, n_actions, combat_id, linked_from, linked_to "
+
+/* A row of BATTLE_COLUMNS, then setup when has_setup. */
+static void read_battle(sqlite3_stmt *st, db_battle *b, bool has_setup)
+{
+    memset(b, 0, sizeof *b);
+    db_column_copy(st, 0, b->id, sizeof b->id);
+    db_column_copy(st, 1, b->campaign_id, sizeof b->campaign_id);
+    db_column_copy(st, 2, b->system, sizeof b->system);
+    db_column_copy(st, 3, b->status, sizeof b->status);
+    b->turn = sqlite3_column_int(st, 4);
+    db_column_copy(st, 5, b->created_at, sizeof b->created_at);
+    db_column_copy(st, 6, b->updated_at, sizeof b->updated_at);
+    db_column_copy(st, 7, b->dice_source, sizeof b->dice_source);
+    db_column_copy(st, 8, b->commitment, sizeof b->commitment);
+    db_column_copy(st, 9, b->server_seed, sizeof b->server_seed);
+    b->client_seed = db_column_dup(st, 10);
+    db_column_copy(st, 11, b->actor_token_id, sizeof b->actor_token_id);
+    b->note = db_column_dup(st, 12);
+    b->n_actions = sqlite3_column_int(st, 13);
+    db_column_copy(st, 14, b->combat_id, sizeof b->combat_id);
+    db_column_copy(st, 15, b->linked_from, sizeof b->linked_from);
+    db_column_copy(st, 16, b->linked_to, sizeof b->linked_to);
+    if (has_setup)
+        b->setup = db_column_dup(st, 17);
+}
+
+err_code db_battle_get(sqlite3 *c, const char *campaign_id, const char *id,
+                       db_battle *out, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    memset(out, 0, sizeof *out);
+    if ((rc = db_prepare(c,
+                         "SELECT " BATTLE_COLUMNS ", setup FROM battles "
+                         "WHERE campaign_id = ? AND id = ?",
+                         &st, e)))
+        goto out;
+    TEXT(st, 1, campaign_id);
+    TEXT(st, 2, id);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        read_battle(st, out, true);
+        if (out->setup == NULL) { /* setup is NOT NULL: the copy failed */
+            db_battle_cleanup(out);
+            rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+        } else if (out->n_actions < 0) {
+            db_battle_cleanup(out);
+            rc = err_set(e, ERR_DB, NULL, "battle %s holds impossible values",
+                         id);
+        }
+    } else if (step == SQLITE_DONE) {
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no battle %s",
+                     id);
+    } else {
+        rc = db_fail(c, e, "read battle");
+    }
+out:
+    db_done(st);
+    return rc;
+}
+
+void db_battle_cleanup(db_battle *b)
+{
+    if (b == NULL)
+        return;
+    free(b->client_seed);
+    free(b->note);
+    free(b->setup);
+    memset(b, 0, sizeof *b);
+}
+
+static void read_battle_row(sqlite3_stmt *st, void *elem)
+{
+    read_battle(st, elem, false);
+}
+
+static void release_battles(void *v, size_t n)
+{
+    db_battles_free(v, n);
+}
+
+err_code db_battles_list(sqlite3 *c, const char *campaign_id, db_battle **out,
+                         size_t *n, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    /* rowid breaks ties between battles created in the same millisecond. */
+    if ((rc = db_prepare(c,
+                         "SELECT " BATTLE_COLUMNS "FROM battles "
+                         "WHERE campaign_id = ? ORDER BY created_at, rowid",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, campaign_id);
+    rc = db_read_rows(c, st, sizeof **out, read_battle_row, release_battles,
+                      &rows, n, "list battles", e);
+    *out = rows;
+    return rc;
+}
+
+void db_battles_free(db_battle *bs, size_t n)
+{
+    size_t i;
+
+    for (i = 0; bs && i < n; i++)
+        db_battle_cleanup(&bs[i]);
+    free(bs);
+}
+
+err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
+                                 const db_battle_action *a, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    /* As for a battle's setup: a NULL must not pass for a lost race. */
+    if (a->naturals == NULL) {
+        rc = err_set(e, ERR_INTERNAL, NULL,
+                     "action %d of battle %s has no dice list", a->seq,
+                     battle_id);
+        goto out;
+    }
+    if ((rc = db_prepare(c,
+                         "INSERT INTO battle_actions (battle_id, seq, at, "
+                         "actor_token_id, kind, combat, army, unit, "
+                         "naturals, note) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                         &st, e)))
+        goto out;
+    TEXT(st, 1, battle_id);
+    sqlite3_bind_int(st, 2, a->seq);
+    TEXT(st, 3, a->at);
+    db_bind_text_or_null(st, 4, a->actor_token_id);
+    TEXT(st, 5, a->kind);
+    sqlite3_bind_int(st, 6, a->combat);
+    sqlite3_bind_int(st, 7, a->army);
+    sqlite3_bind_int(st, 8, a->unit);
+    TEXT(st, 9, a->naturals);
+    db_bind_text_or_null(st, 10, a->note);
+    rc = db_step_done(c, st, e, "insert battle action");
+out:
+    db_done(st);
+    return rc;
+}
+
+static void read_action_row(sqlite3_stmt *st, void *elem)
+{
+    db_battle_action *a = elem;
+
+    a->seq = sqlite3_column_int(st, 0);
+    db_column_copy(st, 1, a->at, sizeof a->at);
+    db_column_copy(st, 2, a->actor_token_id, sizeof a->actor_token_id);
+    db_column_copy(st, 3, a->kind, sizeof a->kind);
+    a->combat = sqlite3_column_int(st, 4);
+    a->army = sqlite3_column_int(st, 5);
+    a->unit = sqlite3_column_int(st, 6);
+    a->naturals = db_column_dup(st, 7);
+    a->note = db_column_dup(st, 8);
+}
+
+static void release_actions(void *v, size_t n)
+{
+    db_battle_actions_free(v, n);
+}
+
+err_code db_battle_actions_list(sqlite3 *c, const char *battle_id,
+                                db_battle_action **out, size_t *n, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+    size_t i;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c,
+                         "SELECT seq, at, actor_token_id, kind, combat, army, "
+                         "unit, naturals, note FROM battle_actions "
+                         "WHERE battle_id = ? ORDER BY seq",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, battle_id);
+    rc = db_read_rows(c, st, sizeof **out, read_action_row, release_actions,
+                      &rows, n, "list battle actions", e);
+    *out = rows;
+    for (i = 0; rc == ERR_OK && i < *n; i++)
+        if ((*out)[i].naturals == NULL) /* NOT NULL: the copy failed */
+            rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (rc != ERR_OK) {
+        db_battle_actions_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+void db_battle_actions_free(db_battle_action *as, size_t n)
+{
+    size_t i;
+
+    for (i = 0; as && i < n; i++) {
+        free(as[i].naturals);
+        free(as[i].note);
+    }
+    free(as);
+}

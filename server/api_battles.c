@@ -1,0 +1,907 @@
+/*
+ * api_battles.c: interactive battles (Matrix game battles, docs/rules/
+ * matrix.md) as a resource: created in a campaign with the seed's
+ * commitment shown before any die, fought one action at a time (roll a
+ * combat, commit a reserve, accept), and finished when the last combat is
+ * accepted: the record becomes a combat with its whole roll log, routed
+ * units leave play and exhaustion is stored on the sides.  Also the
+ * one-off battle, whole in one request, and the replay of a finished one.
+ *
+ * Every action is one job of the database writer that reads the battle,
+ * rebuilds its state from the logged actions, checks and applies the new
+ * one and appends it: two requests on one battle are serialized, and the
+ * action's sequence number (the key of its row) keeps a second from
+ * landing on the same state.
+ */
+#include "api.h"
+#include "combat.h"
+#include "jsonv.h"
+#include "matrix_api.h"
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+/* ---- shared ---- */
+
+static matrix_job *job_new(http_request *r, err_info *e)
+{
+    matrix_job *j = calloc(1, sizeof *j);
+
+    r->state = j;
+    r->state_free = matrix_job_free;
+    if (j == NULL)
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return j;
+}
+
+/* j's battle from its stored row: setup, actions, state rebuilt.  The
+ * setup document stays in j->request. */
+static err_code load_battle(sqlite3 *c, const char *campaign_id,
+                            const char *battle_id, matrix_job *j, err_info *e)
+{
+    db_battle_action *acts = NULL;
+    size_t n = 0, i;
+    int values[4 * MATRIX_API_MAX_ACTIONS], n_values = 0, k;
+    dice_source src;
+    err_code rc;
+
+    rc = db_battle_get(c, campaign_id, battle_id, &j->row, NULL);
+    if (rc == ERR_NOT_FOUND)
+        return err_set(e, rc, NULL, "the campaign has no battle %s", battle_id);
+    if (rc != ERR_OK)
+        return err_set(e, rc, NULL, "cannot read the battle");
+    j->turn = j->row.turn;
+    json_decref(j->request);
+    j->request = json_loads(j->row.setup, 0, NULL);
+    if (j->request == NULL ||
+        matrix_api_parse_setup(j->request, false, true, j, NULL) ||
+        matrix_api_prepare(j, NULL))
+        return err_set(e, ERR_DB, NULL, "the stored battle cannot be read");
+    if ((rc = db_battle_actions_list(c, j->row.id, &acts, &n, e)))
+        return rc;
+    for (i = 0; i < n && rc == ERR_OK; i++) {
+        if (i >= MATRIX_API_MAX_ACTIONS)
+            rc = err_set(e, ERR_DB, NULL, "the battle has too many actions");
+        else
+            rc = matrix_api_action_from_row(&acts[i], &j->actions[i], e);
+    }
+    db_battle_actions_free(acts, n);
+    if (rc)
+        return rc;
+    j->n_actions = (int)n;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < j->actions[i].n_naturals; k++)
+            values[n_values++] = j->actions[i].naturals[k];
+    dice_init_values(&src, DICE_REPLAY, values, (size_t)n_values);
+    rc = matrix_api_rebuild(j, &src, e);
+    dice_cleanup(&src);
+    if (rc)
+        return err_set(e, ERR_DB, NULL,
+                       "the battle's actions do not replay: %s",
+                       e ? e->message : "");
+    if (matrix_is_over(&j->battle) && !j->battle.is_escalated)
+        matrix_battle_result(&j->battle, &j->result, NULL);
+    return ERR_OK;
+}
+
+/* The battle as served: its row, then its state. */
+static json_t *battle_json(const matrix_job *j)
+{
+    const db_battle *b = &j->row;
+    bool is_open = strcmp(b->status, "open") == 0;
+    json_t *o =
+        json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:i}", "id", b->id,
+                  "campaign_id", b->campaign_id, "system", b->system, "status",
+                  b->status, "turn", b->turn, "created_at", b->created_at,
+                  "updated_at", b->updated_at, "note", api_str_or_null(b->note),
+                  "n_actions", b->n_actions);
+    json_t *state = matrix_api_state_json(j);
+    const char *key;
+    json_t *v;
+
+    json_object_set_new(
+        o, "dice",
+        json_pack(
+            "{s:s, s:o, s:o, s:o, s:o, s:b}", "source", b->dice_source, "rng",
+            strcmp(b->dice_source, "seeded") == 0 ? json_string(RNG_VERSION)
+                                                  : json_null(),
+            "commitment", api_str_or_null(b->commitment), "server_seed",
+            is_open ? json_null() : api_str_or_null(b->server_seed),
+            "client_seed", api_str_or_null(b->client_seed), "verifiable",
+            strcmp(b->dice_source, "seeded") == 0));
+    json_object_set_new(o, "combat_id", api_str_or_null(b->combat_id));
+    json_object_set_new(o, "escalated_from", api_str_or_null(b->linked_from));
+    json_object_set_new(o, "escalated_to", api_str_or_null(b->linked_to));
+    json_object_foreach(state, key, v) json_object_set(o, key, v);
+    json_decref(state);
+    return o;
+}
+
+/* The report of a finished (or escalated) battle. */
+static char *report_text(const matrix_job *j, const char *battle_id)
+{
+    json_t *o = json_object(), *state = matrix_api_state_json(j), *acts;
+    char *md = NULL, *dice_text, *text;
+    const db_combat *cb = &j->rec.cb;
+    const char *key;
+    json_t *v;
+    jw w;
+    int i;
+
+    json_object_set_new(o, "id", json_string(cb->id));
+    json_object_set_new(o, "system", json_string("matrix"));
+    json_object_set_new(o, "campaign_id", api_str_or_null(cb->campaign_id));
+    json_object_set_new(o, "created_at", json_string(cb->created_at));
+    json_object_set_new(o, "note", api_str_or_null(cb->note));
+    json_object_set_new(o, "battle_id", api_str_or_null(battle_id));
+    if (j->turn > 0)
+        json_object_set_new(o, "turn", json_integer(j->turn));
+    acts = json_array();
+    for (i = 0; i < j->n_actions; i++) {
+        const matrix_action *a = &j->actions[i];
+        json_t *x =
+            json_pack("{s:s, s:i}", "action", matrix_api_action_name(a->kind),
+                      "combat", a->combat);
+        if (a->kind == MATRIX_ACT_COMMIT) {
+            json_object_set_new(x, "army",
+                                json_string(matrix_api_army_key[a->army]));
+            json_object_set_new(x, "unit",
+                                json_string(j->unit_name[a->army][a->unit]));
+        }
+        json_array_append_new(acts, x);
+    }
+    json_object_set_new(o, "input",
+                        json_pack("{s:o, s:o}", "setup",
+                                  matrix_api_setup_json(j), "actions", acts));
+    json_object_foreach(state, key, v) if (strcmp(key, "setup") != 0)
+        json_object_set(o, key, v);
+    json_decref(state);
+    jw_init(&w);
+    combat_dice_write(&w, cb);
+    dice_text = jw_take(&w, NULL);
+    v = dice_text ? json_loads(dice_text, 0, NULL) : NULL;
+    free(dice_text);
+    json_object_set_new(o, "dice", v ? v : json_null());
+    if (!j->battle.is_escalated)
+        md = matrix_api_markdown(j);
+    json_object_set_new(o, "summary_markdown",
+                        md ? json_string(md) : json_null());
+    free(md);
+    text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return text;
+}
+
+/* Fills j->rec's combat row, rolls and report for the battle as it
+ * stands, rebuilding it once more over all its dice for the roll log. */
+static err_code record(matrix_job *j, const char *battle_id, err_info *e)
+{
+    int values[4 * MATRIX_API_MAX_ACTIONS], n_values = 0, i, k;
+    db_combat *cb = &j->rec.cb;
+    dice_source src;
+    char summary[160];
+    err_code rc;
+
+    for (i = 0; i < j->n_actions; i++)
+        for (k = 0; k < j->actions[i].n_naturals; k++)
+            values[n_values++] = j->actions[i].naturals[k];
+    dice_init_values(&src, DICE_REPLAY, values, (size_t)n_values);
+    if ((rc = matrix_api_rebuild(j, &src, e)))
+        goto out;
+    if (!j->battle.is_escalated &&
+        (rc = matrix_battle_result(&j->battle, &j->result, e)))
+        goto out;
+    combat_record_row(&j->rec, "matrix");
+    if ((rc = combat_record_rolls(&j->rec, &src, matrix_api_roll_names, j, e)))
+        goto out;
+    if (j->battle.is_escalated)
+        snprintf(summary, sizeof summary,
+                 "Matrix skirmish escalated to an open battle");
+    else
+        snprintf(summary, sizeof summary,
+                 "Matrix %s: %s, casualty points %d to %d",
+                 j->setup.kind == MATRIX_SKIRMISH ? "skirmish" : "battle",
+                 j->result.winner < 0
+                     ? "a draw"
+                     : (j->result.winner == 0 ? "the attacker wins"
+                                              : "the defender wins"),
+                 j->result.points[0], j->result.points[1]);
+    cb->summary = strdup(summary);
+    cb->report = report_text(j, battle_id);
+    if (!cb->summary || !cb->report)
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+out:
+    dice_cleanup(&src);
+    return rc;
+}
+
+/* ---- one-off battles ---- */
+
+/* The actions of a one-off plan: for each combat in the attacker's order,
+ * roll it, commit the reserves planned for it, accept it. */
+static err_code plan_actions(const json_t *body, matrix_job *j, bool is_entered,
+                             err_info *e)
+{
+    static const char *const commit_fields[] = {"combat", "army", "unit", "die",
+                                                NULL};
+    const json_t *order = json_object_get(body, "order");
+    const json_t *commits = json_object_get(body, "commits");
+    const json_t *line = json_object_get(body, "line");
+    bool seen[MATRIX_MAX_COMBATS] = {false};
+    char p[JV_PATH_MAX];
+    size_t i, k;
+    int c;
+    err_code rc;
+
+    if (order && (!json_is_array(order) ||
+                  json_array_size(order) != (size_t)j->setup.n_line))
+        return err_set(e, ERR_INVALID, "order",
+                       "the order of the %d combats: each index once",
+                       j->setup.n_line);
+    if (commits && (!json_is_array(commits) ||
+                    json_array_size(commits) > 2 * MATRIX_MAX_UNITS))
+        return err_set(e, ERR_INVALID, "commits",
+                       "a list of reserves to commit, at most %d",
+                       2 * MATRIX_MAX_UNITS);
+    for (i = 0; i < json_array_size(commits); i++) {
+        jv_index(p, "commits", i);
+        if ((rc = jv_object_only(json_array_get(commits, i), p, commit_fields,
+                                 e)) ||
+            (rc = jv_int(json_array_get(commits, i), p, "combat", true, 0,
+                         j->setup.n_line - 1, &c, e)))
+            return rc;
+    }
+    j->n_actions = 0;
+    for (i = 0; i < (size_t)j->setup.n_line; i++) {
+        const json_t *pair, *dice;
+        matrix_action *a;
+        if (order) {
+            const json_t *v = json_array_get(order, i);
+            jv_index(p, "order", i);
+            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                json_integer_value(v) >= j->setup.n_line ||
+                seen[json_integer_value(v)])
+                return err_set(e, ERR_INVALID, p,
+                               "each combat's index once, 0 to %d",
+                               j->setup.n_line - 1);
+            c = (int)json_integer_value(v);
+        } else {
+            c = (int)i;
+        }
+        seen[c] = true;
+        pair = json_array_get(line, (size_t)c);
+        dice = json_object_get(pair, "dice");
+        a = &j->actions[j->n_actions++];
+        memset(a, 0, sizeof *a);
+        a->kind = MATRIX_ACT_ROLL;
+        a->combat = c;
+        a->army = a->unit = -1;
+        jv_index(p, "line", (size_t)c);
+        if (dice && !is_entered)
+            return err_set(e, ERR_INVALID, p,
+                           "the dice are seeded: give a combat's \"dice\" "
+                           "only when they are entered");
+        if (!dice && is_entered)
+            return err_set(e, ERR_MISSING, p,
+                           "entered dice: give each combat's \"dice\"");
+        if (dice) {
+            json_t *act = json_pack("{s:s, s:i, s:O}", "action", "roll",
+                                    "combat", c, "dice", dice);
+            rc = matrix_api_parse_action(act, p, j, true, a, e);
+            json_decref(act);
+            if (rc)
+                return rc;
+        }
+        for (k = 0; k < json_array_size(commits); k++) {
+            const json_t *cm = json_array_get(commits, k);
+            json_t *act;
+            if (json_integer_value(json_object_get(cm, "combat")) != c)
+                continue;
+            jv_index(p, "commits", k);
+            act = json_deep_copy(cm);
+            json_object_set_new(act, "action", json_string("commit"));
+            a = &j->actions[j->n_actions++];
+            rc = matrix_api_parse_action(act, p, j, is_entered, a, e);
+            json_decref(act);
+            if (rc)
+                return rc;
+        }
+        a = &j->actions[j->n_actions++];
+        memset(a, 0, sizeof *a);
+        a->kind = MATRIX_ACT_ACCEPT;
+        a->combat = c;
+        a->army = a->unit = -1;
+    }
+    return ERR_OK;
+}
+
+void api_oneoff_matrix(http_request *r)
+{
+    static const char *const fields[] = {
+        "kind",  "ambush",  "basis", "attacker", "defender", "line",
+        "order", "commits", "dice",  "note",     NULL};
+    json_t *body = http_body_object(r);
+    int values[4 * MATRIX_API_MAX_ACTIONS], n_values = 0, i, k;
+    dice_source src;
+    matrix_job *j;
+    err_info e;
+    bool is_src = false;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    if ((j = job_new(r, &e)) == NULL)
+        goto fail;
+    j->request = json_incref(body);
+    if (jv_object_only(body, "", fields, &e) ||
+        combat_parse_record(body, &j->rec, &e) ||
+        matrix_api_parse_setup(body, false, false, j, &e) ||
+        matrix_api_prepare(j, &e) ||
+        plan_actions(body, j, j->rec.dice.kind == DICE_ENTERED, &e))
+        goto fail;
+    for (i = 0; i < j->n_actions; i++)
+        for (k = 0; k < j->actions[i].n_naturals; k++)
+            values[n_values++] = j->actions[i].naturals[k];
+    combat_dice_init(&j->rec, &src, values, (size_t)n_values);
+    is_src = true;
+    if (matrix_battle_init(&j->battle, &j->setup, &e))
+        goto fail;
+    for (i = 0; i < j->n_actions && !matrix_is_over(&j->battle); i++)
+        if (matrix_api_apply(j, &j->actions[i], &src, &e))
+            goto fail;
+    j->n_actions = i; /* an escalated skirmish ends early */
+    if (j->rec.dice.kind == DICE_ENTERED && (int)src.n_log != n_values) {
+        err_set(&e, ERR_INVALID, "line",
+                "the battle used %zu of the %d dice given: the skirmish "
+                "escalated before the end of the plan",
+                src.n_log, n_values);
+        goto fail;
+    }
+    if (record(j, NULL, &e))
+        goto fail;
+    dice_cleanup(&src);
+    json_decref(body);
+    http_defer_write(r, combat_insert_job, combat_finish);
+    return;
+fail:
+    if (is_src)
+        dice_cleanup(&src);
+    json_decref(body);
+    http_reply_problem(r, &e);
+}
+
+/* ---- campaign battles ---- */
+
+/* The campaign's sides and units for the armies; exhaustion due this turn
+ * applied (and used up). */
+static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    db_side side;
+    db_unit u;
+    int a, i, b, k;
+    err_code rc;
+
+    for (a = 0; a < 2; a++) {
+        snprintf(f, sizeof f, "%s.side", matrix_api_army_key[a]);
+        rc = db_side_find(c, j->rec.campaign_id, j->army_ref[a], &side, NULL);
+        if (rc == ERR_NOT_FOUND)
+            return err_set(e, ERR_INVALID, f, "the campaign has no side \"%s\"",
+                           j->army_ref[a]);
+        if (rc != ERR_OK)
+            return err_set(e, rc, NULL, "cannot read sides");
+        if (a == 1 && strcmp(side.id, j->side_id[0]) == 0)
+            return err_set(e, ERR_RULE, f,
+                           "the two armies are of two sides, not both of %s",
+                           side.name);
+        text_copy(j->side_id[a], DB_ID_MAX, side.id);
+        text_copy(j->army_name[a], DB_NAME_MAX, side.name);
+        /* Exhausted in the last battle: -1 in its next battle this turn. */
+        if (side.exhausted_turn > 0 && side.exhausted_turn == j->turn) {
+            j->setup.armies[a].is_exhausted = true;
+            side.exhausted_turn = 0;
+            if ((rc = db_side_update(c, &side, e)))
+                return rc;
+        }
+        for (i = 0; i < j->setup.armies[a].n_units; i++) {
+            snprintf(f, sizeof f, "%s.units[%d]", matrix_api_army_key[a], i);
+            rc = db_unit_find(c, j->rec.campaign_id, j->unit_ref[a][i], &u,
+                              NULL);
+            if (rc == ERR_NOT_FOUND)
+                return err_set(e, ERR_INVALID, f,
+                               "the campaign has no unit \"%s\"",
+                               j->unit_ref[a][i]);
+            if (rc != ERR_OK)
+                return err_set(e, rc, NULL, "cannot read units");
+            if (!u.has_matrix)
+                return err_set(e, ERR_RULE, f,
+                               "the unit %s does not fight Matrix battles",
+                               u.name);
+            if (u.is_eliminated)
+                return err_set(e, ERR_RULE, f,
+                               "the unit %s is eliminated and out of play",
+                               u.name);
+            if (strcmp(u.side_id, side.id) != 0)
+                return err_set(e, ERR_RULE, f,
+                               "the unit %s is of %s, not of the %s's side %s",
+                               u.name, u.side_name, matrix_api_army_key[a],
+                               side.name);
+            for (b = 0; b <= a; b++)
+                for (k = 0; k < (b < a ? j->setup.armies[b].n_units : i); k++)
+                    if (strcmp(j->unit_id[b][k], u.id) == 0)
+                        return err_set(e, ERR_INVALID, f,
+                                       "the unit %s is already in this battle",
+                                       u.name);
+            text_copy(j->unit_id[a][i], DB_ID_MAX, u.id);
+            text_copy(j->unit_name[a][i], DB_NAME_MAX, u.name);
+            j->setup.armies[a].quality[i] = u.matrix_quality;
+        }
+    }
+    return ERR_OK;
+}
+
+/* A skirmish that escalated: this open battle is the one it became. */
+static err_code link_escalation(sqlite3 *c, matrix_job *j, err_info *e)
+{
+    db_battle from;
+    err_code rc;
+    int a, u;
+
+    memset(&from, 0, sizeof from);
+    if (j->escalated_from[0] == '\0')
+        return ERR_OK;
+    rc = db_battle_get(c, j->rec.campaign_id, j->escalated_from, &from, NULL);
+    if (rc != ERR_OK) {
+        db_battle_cleanup(&from);
+        return err_set(e, rc == ERR_NOT_FOUND ? ERR_INVALID : rc,
+                       "escalated_from", "the campaign has no battle %s",
+                       j->escalated_from);
+    }
+    if (strcmp(from.status, "escalated") != 0 || from.linked_to[0]) {
+        rc = err_set(e, ERR_CONFLICT, "escalated_from",
+                     from.linked_to[0]
+                         ? "the skirmish already became the battle %s"
+                         : "the battle %s is not a skirmish that escalated",
+                     from.linked_to[0] ? from.linked_to : from.id);
+    } else if (j->setup.kind != MATRIX_OPEN) {
+        rc = err_set(e, ERR_RULE, "kind",
+                     "an escalated skirmish becomes an open battle");
+    } else {
+        /* The full armies include every unit of the skirmish. */
+        json_t *s = json_loads(from.setup, 0, NULL);
+        for (a = 0; a < 2 && rc == ERR_OK; a++) {
+            json_t *units = json_object_get(
+                json_object_get(s, matrix_api_army_key[a]), "units");
+            for (u = 0; u < (int)json_array_size(units) && rc == ERR_OK; u++) {
+                const char *id = json_string_value(json_object_get(
+                    json_array_get(units, (size_t)u), "unit_id"));
+                int k, found = 0;
+                for (k = 0; k < j->setup.armies[a].n_units; k++)
+                    found |= id && strcmp(j->unit_id[a][k], id) == 0;
+                if (!found)
+                    rc = err_set(e, ERR_RULE, matrix_api_army_key[a],
+                                 "the open battle is fought with the full "
+                                 "armies: every unit of the skirmish is in it");
+            }
+        }
+        json_decref(s);
+        if (rc == ERR_OK) {
+            text_copy(from.linked_to, DB_ID_MAX, j->row.id);
+            db_now(from.updated_at);
+            rc = db_battle_update(c, &from, e);
+        }
+    }
+    db_battle_cleanup(&from);
+    return rc;
+}
+
+static err_code battle_create_job(sqlite3 *c, void *arg, err_info *e)
+{
+    matrix_job *j = arg;
+    db_battle *b = &j->row;
+    json_t *setup;
+    err_code rc;
+
+    if ((rc = bind_armies(c, j, e)) || (rc = matrix_api_prepare(j, e)))
+        return rc;
+    db_new_id("bat", b->id);
+    text_copy(b->campaign_id, DB_ID_MAX, j->rec.campaign_id);
+    text_copy(b->system, sizeof b->system, "matrix");
+    text_copy(b->status, sizeof b->status, "open");
+    b->turn = j->turn;
+    db_now(b->created_at);
+    text_copy(b->updated_at, DB_TIME_MAX, b->created_at);
+    text_copy(b->dice_source, sizeof b->dice_source,
+              dice_kind_name(j->rec.dice.kind));
+    if (j->rec.dice.kind == DICE_SEEDED) {
+        text_copy(b->commitment, sizeof b->commitment, j->rec.dice.commitment);
+        text_copy(b->server_seed, sizeof b->server_seed, j->rec.dice.seed_hex);
+        b->client_seed = j->rec.dice.has_client_seed
+                             ? strdup(j->rec.dice.client_seed)
+                             : NULL;
+    }
+    text_copy(b->actor_token_id, DB_ID_MAX, j->rec.token_id);
+    b->note = j->rec.has_note ? strdup(j->rec.note) : NULL;
+    text_copy(b->linked_from, DB_ID_MAX, j->escalated_from);
+    setup = matrix_api_setup_json(j);
+    b->setup = json_dumps(setup, JSON_COMPACT);
+    json_decref(setup);
+    if (b->setup == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if ((rc = link_escalation(c, j, e)))
+        return rc;
+    return db_battle_insert(c, b, e);
+}
+
+static void battle_finish(http_request *r, err_code rc, const err_info *e)
+{
+    matrix_job *j = r->state;
+
+    if (rc != ERR_OK) {
+        api_reply_err(r, rc, e);
+        return;
+    }
+    snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/battles/%s",
+             j->row.campaign_id, j->row.id);
+    http_reply_json(r, 201, battle_json(j));
+}
+
+void api_battle_create(http_request *r)
+{
+    static const char *const fields[] = {
+        "system",   "kind", "ambush", "basis", "turn",           "attacker",
+        "defender", "line", "dice",   "note",  "escalated_from", NULL};
+    static const char *const systems[] = {"matrix", NULL};
+    json_t *body = http_body_object(r);
+    const char *from = NULL;
+    matrix_job *j;
+    err_info e;
+    int system = 0;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    if ((j = job_new(r, &e)) == NULL)
+        goto fail;
+    j->request = json_incref(body);
+    if (jv_object_only(body, "", fields, &e) ||
+        jv_enum(body, "", "system", false, systems, &system, &e) ||
+        jv_int(body, "", "turn", true, 1, 1000000, &j->turn, &e) ||
+        jv_string(body, "", "escalated_from", false, DB_ID_MAX - 1, &from,
+                  &e) ||
+        combat_parse_record(body, &j->rec, &e) ||
+        matrix_api_parse_setup(body, true, false, j, &e))
+        goto fail;
+    if (from)
+        text_copy(j->escalated_from, DB_ID_MAX, from);
+    text_copy(j->rec.campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(j->rec.token_id, DB_ID_MAX, r->token.id);
+    json_decref(body);
+    http_defer_write(r, battle_create_job, battle_finish);
+    return;
+fail:
+    json_decref(body);
+    http_reply_problem(r, &e);
+}
+
+void api_battle_get(http_request *r)
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c;
+    matrix_job *j;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    if ((j = job_new(r, &e)) == NULL) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    c = db_read_acquire(d);
+    rc = load_battle(c, r->params[0], r->params[1], j, &e);
+    db_read_release(d, c);
+    if (rc != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    http_reply_json(r, 200, battle_json(j));
+}
+
+void api_battles_list(http_request *r)
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c = db_read_acquire(d);
+    db_battle *bs = NULL;
+    size_t n = 0, i;
+    json_t *items;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    rc = db_battles_list(c, r->params[0], &bs, &n, &e);
+    db_read_release(d, c);
+    if (rc != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    items = json_array();
+    for (i = 0; i < n; i++)
+        json_array_append_new(
+            items, json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:i, s:o, s:o}",
+                             "id", bs[i].id, "system", bs[i].system, "status",
+                             bs[i].status, "turn", bs[i].turn, "created_at",
+                             bs[i].created_at, "updated_at", bs[i].updated_at,
+                             "n_actions", bs[i].n_actions, "combat_id",
+                             api_str_or_null(bs[i].combat_id), "note",
+                             api_str_or_null(bs[i].note)));
+    db_battles_free(bs, n);
+    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
+}
+
+/* The record of a battle that ended: its combat, the units that fought,
+ * routed units out of play, exhaustion on the sides. */
+static err_code finish_battle(sqlite3 *c, matrix_job *j, err_info *e)
+{
+    db_battle *b = &j->row;
+    int a, u;
+    err_code rc;
+
+    j->rec.dice.kind =
+        strcmp(b->dice_source, "seeded") == 0 ? DICE_SEEDED : DICE_ENTERED;
+    text_copy(j->rec.dice.seed_hex, sizeof j->rec.dice.seed_hex,
+              b->server_seed);
+    text_copy(j->rec.dice.commitment, sizeof j->rec.dice.commitment,
+              b->commitment);
+    if (b->client_seed) {
+        text_copy(j->rec.dice.client_seed, sizeof j->rec.dice.client_seed,
+                  b->client_seed);
+        j->rec.dice.client_seed_len = strlen(j->rec.dice.client_seed);
+        j->rec.dice.has_client_seed = true;
+    }
+    if (b->note) {
+        text_copy(j->rec.note, sizeof j->rec.note, b->note);
+        j->rec.has_note = true;
+    }
+    text_copy(j->rec.campaign_id, DB_ID_MAX, b->campaign_id);
+    if ((rc = record(j, b->id, e)) ||
+        (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
+        return rc;
+    text_copy(b->combat_id, DB_ID_MAX, j->rec.cb.id);
+    if (j->battle.is_escalated) {
+        text_copy(b->status, sizeof b->status, "escalated");
+        return ERR_OK;
+    }
+    text_copy(b->status, sizeof b->status, "finished");
+    for (a = 0; a < 2; a++) {
+        db_side side;
+        for (u = 0; u < j->setup.armies[a].n_units; u++) {
+            matrix_fate fate = j->result.fates[a][u];
+            db_unit before, after;
+            jw w;
+            if (!j->result.has_fought[a][u])
+                continue;
+            if ((rc = db_unit_find(c, b->campaign_id, j->unit_id[a][u], &before,
+                                   e)))
+                return rc;
+            after = before;
+            if (fate == MATRIX_ROUTED) {
+                after.is_eliminated = true;
+                after.scrud.is_eliminated = true;
+                text_copy(after.eliminated_reason, DB_REASON_MAX, "routed");
+                text_copy(after.eliminated_by, DB_ID_MAX, j->rec.cb.id);
+                if ((rc = db_unit_update(c, &after, e)))
+                    return rc;
+            }
+            jw_init(&w);
+            jw_object(&w);
+            jw_kstring(&w, "system", "matrix");
+            jw_kstring(&w, "battle_id", b->id);
+            jw_kstring(&w, "army", matrix_api_army_key[a]);
+            jw_kstring(&w, "result",
+                       fate == MATRIX_NONE ? "none" : matrix_fate_name(fate));
+            jw_kint(&w, "casualty_points", matrix_fate_points(fate));
+            jw_object_end(&w);
+            if ((rc = combat_unit_event(c, &j->rec, &before, &after, &w, e)))
+                return rc;
+        }
+        if (!j->result.is_exhausted[a])
+            continue;
+        if ((rc = db_side_find(c, b->campaign_id, j->side_id[a], &side, e)))
+            return rc;
+        side.exhausted_turn = b->turn + 1;
+        if ((rc = db_side_update(c, &side, e)))
+            return rc;
+    }
+    return ERR_OK;
+}
+
+static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
+{
+    matrix_job *j = arg;
+    const json_t *body = j->request;
+    json_t *req = json_incref((json_t *)body);
+    db_battle_action row;
+    matrix_action *a;
+    dice_source src;
+    char naturals[64], id[DB_ID_MAX];
+    const char *note = NULL;
+    int expect = -1, i, n_drawn = 0, dummy;
+    bool is_entered;
+    err_code rc;
+
+    memset(&row, 0, sizeof row);
+    /* j->request becomes the stored setup while loading. */
+    text_copy(id, DB_ID_MAX, j->row.id);
+    if ((rc = load_battle(c, j->rec.campaign_id, id, j, e)))
+        goto out;
+    if (strcmp(j->row.status, "open") != 0) {
+        rc = err_set(e, ERR_CONFLICT, NULL, "the battle is over (%s)",
+                     j->row.status);
+        goto out;
+    }
+    if ((rc = jv_int(req, "", "expect_actions", false, 0,
+                     MATRIX_API_MAX_ACTIONS, &expect, e)) ||
+        (rc = jv_string(req, "", "note", false, API_NOTE_MAX, &note, e)))
+        goto out;
+    if (expect >= 0 && expect != j->n_actions) {
+        rc = err_set(e, ERR_CONFLICT, "expect_actions",
+                     "the battle has %d actions, not %d: another action "
+                     "landed first",
+                     j->n_actions, expect);
+        goto out;
+    }
+    if (j->n_actions >= MATRIX_API_MAX_ACTIONS) {
+        rc = err_set(e, ERR_LIMIT, NULL, "a battle takes at most %d actions",
+                     MATRIX_API_MAX_ACTIONS);
+        goto out;
+    }
+    is_entered = strcmp(j->row.dice_source, "entered") == 0;
+    a = &j->actions[j->n_actions];
+    if ((rc = matrix_api_parse_action(req, "", j, is_entered, a, e)))
+        goto out;
+    if (is_entered) {
+        dice_init_values(&src, DICE_ENTERED, a->naturals,
+                         (size_t)a->n_naturals);
+    } else {
+        /* The battle's stream, past the dice already drawn. */
+        uint8_t seed[RNG_SEED_LEN];
+        const char *cs = j->row.client_seed;
+        if (rng_unhex(j->row.server_seed, seed, sizeof seed) != 0) {
+            rc = err_set(e, ERR_DB, NULL, "the battle's seed cannot be read");
+            goto out;
+        }
+        dice_init_seeded(&src, seed, (const uint8_t *)cs, cs ? strlen(cs) : 0);
+        sodium_memzero(seed, sizeof seed);
+        for (i = 0; i < j->n_actions; i++)
+            n_drawn += j->actions[i].n_naturals;
+        for (i = 0; i < n_drawn; i++)
+            dice_roll_die(&src, 6, -1, -1, "skip", &dummy, NULL, NULL);
+        src.n_log = 0; /* the skipped dice are not this action's */
+    }
+    rc = matrix_api_apply(j, a, &src, e);
+    if (rc == ERR_OK && is_entered)
+        rc = dice_check_all_used(&src, e);
+    dice_cleanup(&src);
+    if (rc)
+        goto out;
+    j->n_actions++;
+    row.seq = j->n_actions;
+    db_now(row.at);
+    text_copy(row.actor_token_id, DB_ID_MAX, j->rec.token_id);
+    matrix_api_action_row(a, &row, naturals);
+    row.note = (char *)note;
+    if ((rc = db_battle_action_insert(c, j->row.id, &row, e)))
+        goto out;
+    j->row.n_actions = j->n_actions;
+    text_copy(j->row.updated_at, DB_TIME_MAX, row.at);
+    if (matrix_is_over(&j->battle) && (rc = finish_battle(c, j, e)))
+        goto out;
+    rc = db_battle_update(c, &j->row, e);
+out:
+    json_decref(req);
+    return rc;
+}
+
+static void action_finish(http_request *r, err_code rc, const err_info *e)
+{
+    matrix_job *j = r->state;
+
+    if (rc != ERR_OK) {
+        api_reply_err(r, rc, e);
+        return;
+    }
+    http_reply_json(r, 200, battle_json(j));
+}
+
+void api_battle_action(http_request *r)
+{
+    json_t *body = http_body_object(r);
+    matrix_job *j;
+    err_info e;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    if ((j = job_new(r, &e)) == NULL) {
+        json_decref(body);
+        http_reply_problem(r, &e);
+        return;
+    }
+    /* Checked against the battle in the job: the body waits there. */
+    j->request = body;
+    text_copy(j->rec.campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(j->row.id, DB_ID_MAX, r->params[1]);
+    text_copy(j->rec.token_id, DB_ID_MAX, r->token.id);
+    http_defer_write(r, battle_action_job, action_finish);
+}
+
+/* ---- replay ---- */
+
+bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs)
+{
+    const json_t *input = json_object_get(stored, "input");
+    const json_t *acts = json_object_get(input, "actions");
+    matrix_job *j = calloc(1, sizeof *j);
+    json_t *again = NULL;
+    bool is_resolved = false;
+    size_t i;
+    err_info e;
+
+    err_clear(&e);
+    if (j == NULL || !json_is_array(acts) ||
+        json_array_size(acts) > MATRIX_API_MAX_ACTIONS) {
+        combat_differ(diffs, "the stored report does not describe a battle");
+        goto out;
+    }
+    j->request = json_incref(json_object_get(input, "setup"));
+    if (matrix_api_parse_setup(j->request, false, true, j, &e) ||
+        matrix_api_prepare(j, &e)) {
+        combat_differ(diffs, "the stored setup cannot be read: %s", e.message);
+        goto out;
+    }
+    for (i = 0; i < json_array_size(acts); i++) {
+        json_t *act = json_deep_copy(json_array_get(acts, i));
+        /* the dice come from the log: read as seeded (none given) */
+        if (matrix_api_parse_action(act, "input.actions", j, false,
+                                    &j->actions[i], &e)) {
+            json_decref(act);
+            combat_differ(diffs, "action %zu cannot be read: %s", i + 1,
+                          e.message);
+            goto out;
+        }
+        json_decref(act);
+    }
+    j->n_actions = (int)json_array_size(acts);
+    if (matrix_battle_init(&j->battle, &j->setup, &e)) {
+        combat_differ(diffs, "the stored setup breaks the rules: %s",
+                      e.message);
+        goto out;
+    }
+    for (i = 0; i < (size_t)j->n_actions; i++)
+        if (matrix_api_apply(j, &j->actions[i], src, &e)) {
+            combat_differ(diffs, "action %zu does not replay: %s", i + 1,
+                          e.message);
+            goto out;
+        }
+    is_resolved = true;
+    if (!j->battle.is_escalated &&
+        matrix_battle_result(&j->battle, &j->result, &e)) {
+        combat_differ(diffs, "the battle is not over: %s", e.message);
+        goto out;
+    }
+    again = matrix_api_state_json(j);
+    if (!json_equal(json_object_get(again, "combats"),
+                    json_object_get(stored, "combats")))
+        combat_differ(diffs, "the combats differ from the stored report");
+    if (!json_equal(json_object_get(again, "result"),
+                    json_object_get(stored, "result")))
+        combat_differ(diffs, "the result differs from the stored report");
+out:
+    json_decref(again);
+    matrix_job_free(j);
+    return is_resolved;
+}
