@@ -221,6 +221,21 @@ out:
 
 /* ---- one-off battles ---- */
 
+/* A refusal of the plan's action i, named where the plan gave it:
+ * "commits[k].unit" rather than core's "unit". */
+static void origin_field(const matrix_job *j, int i, err_info *e)
+{
+    const matrix_action *a = &j->actions[i];
+    char f[ERR_FIELD_MAX + 32];
+
+    if (a->origin >= 0)
+        snprintf(f, sizeof f, "commits[%d]%s%.100s", a->origin,
+                 e->field[0] ? "." : "", e->field);
+    else
+        snprintf(f, sizeof f, "line[%d]", -1 - a->origin);
+    text_copy(e->field, sizeof e->field, f);
+}
+
 /* The actions of a one-off plan: for each combat in the attacker's order,
  * roll it, commit the reserves planned for it, accept it. */
 static err_code plan_actions(const json_t *body, matrix_job *j, bool is_entered,
@@ -280,6 +295,7 @@ static err_code plan_actions(const json_t *body, matrix_job *j, bool is_entered,
         a->kind = MATRIX_ACT_ROLL;
         a->combat = c;
         a->army = a->unit = -1;
+        a->origin = -1 - c;
         jv_index(p, "line", (size_t)c);
         if (dice && !is_entered)
             return err_set(e, ERR_INVALID, p,
@@ -306,6 +322,7 @@ static err_code plan_actions(const json_t *body, matrix_job *j, bool is_entered,
             json_object_set_new(act, "action", json_string("commit"));
             a = &j->actions[j->n_actions++];
             rc = matrix_api_parse_action(act, p, j, is_entered, a, e);
+            a->origin = (int)k;
             json_decref(act);
             if (rc)
                 return rc;
@@ -315,6 +332,7 @@ static err_code plan_actions(const json_t *body, matrix_job *j, bool is_entered,
         a->kind = MATRIX_ACT_ACCEPT;
         a->combat = c;
         a->army = a->unit = -1;
+        a->origin = -1 - c;
     }
     return ERR_OK;
 }
@@ -351,14 +369,16 @@ void api_oneoff_matrix(http_request *r)
     if (matrix_battle_init(&j->battle, &j->setup, &e))
         goto fail;
     for (i = 0; i < j->n_actions && !matrix_is_over(&j->battle); i++)
-        if (matrix_api_apply(j, &j->actions[i], &src, &e))
+        if (matrix_api_apply(j, &j->actions[i], &src, &e)) {
+            origin_field(j, i, &e);
             goto fail;
-    j->n_actions = i; /* an escalated skirmish ends early */
-    if (j->rec.dice.kind == DICE_ENTERED && (int)src.n_log != n_values) {
-        err_set(&e, ERR_INVALID, "line",
-                "the battle used %zu of the %d dice given: the skirmish "
-                "escalated before the end of the plan",
-                src.n_log, n_values);
+        }
+    /* A skirmish that escalates ends there: a plan going on is wrong. */
+    if (i < j->n_actions) {
+        err_set(&e, ERR_RULE, j->actions[i].origin >= 0 ? "commits" : "line",
+                "the skirmish escalated to an open battle when both armies "
+                "had committed all their reserves: the plan goes on after "
+                "that");
         goto fail;
     }
     if (record(j, NULL, &e))
@@ -444,6 +464,53 @@ static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
     return ERR_OK;
 }
 
+/* A unit fights one battle at a time: none of j's units is in a battle of
+ * the campaign that is still open. */
+static err_code check_not_engaged(sqlite3 *c, const matrix_job *j, err_info *e)
+{
+    db_battle *bs = NULL, other;
+    size_t n = 0, i;
+    int a, u, b, k;
+    err_code rc;
+
+    if ((rc = db_battles_list(c, j->rec.campaign_id, &bs, &n, e)))
+        return rc;
+    for (i = 0; i < n && rc == ERR_OK; i++) {
+        json_t *setup;
+        if (strcmp(bs[i].status, "open") != 0)
+            continue;
+        memset(&other, 0, sizeof other);
+        if ((rc = db_battle_get(c, j->rec.campaign_id, bs[i].id, &other, e)))
+            break;
+        setup = json_loads(other.setup, 0, NULL);
+        for (b = 0; b < 2 && rc == ERR_OK; b++) {
+            json_t *units = json_object_get(
+                json_object_get(setup, matrix_api_army_key[b]), "units");
+            for (k = 0; k < (int)json_array_size(units) && rc == ERR_OK; k++) {
+                const char *id = json_string_value(json_object_get(
+                    json_array_get(units, (size_t)k), "unit_id"));
+                for (a = 0; a < 2 && rc == ERR_OK; a++)
+                    for (u = 0; u < j->setup.armies[a].n_units; u++) {
+                        char f[JV_PATH_MAX];
+                        if (id == NULL || strcmp(id, j->unit_id[a][u]) != 0)
+                            continue;
+                        snprintf(f, sizeof f, "%s.units[%d]",
+                                 matrix_api_army_key[a], u);
+                        rc = err_set(e, ERR_RULE, f,
+                                     "the unit %s is in the battle %s, still "
+                                     "open: a unit fights one battle at a time",
+                                     j->unit_name[a][u], other.id);
+                        break;
+                    }
+            }
+        }
+        json_decref(setup);
+        db_battle_cleanup(&other);
+    }
+    db_battles_free(bs, n);
+    return rc;
+}
+
 /* A skirmish that escalated: this open battle is the one it became. */
 static err_code link_escalation(sqlite3 *c, matrix_job *j, err_info *e)
 {
@@ -471,11 +538,14 @@ static err_code link_escalation(sqlite3 *c, matrix_job *j, err_info *e)
         rc = err_set(e, ERR_RULE, "kind",
                      "an escalated skirmish becomes an open battle");
     } else {
-        /* The full armies include every unit of the skirmish. */
+        /* The full armies include every unit of the skirmish, and fight as
+         * it did: an army exhausted there is exhausted here. */
         json_t *s = json_loads(from.setup, 0, NULL);
         for (a = 0; a < 2 && rc == ERR_OK; a++) {
-            json_t *units = json_object_get(
-                json_object_get(s, matrix_api_army_key[a]), "units");
+            json_t *army = json_object_get(s, matrix_api_army_key[a]);
+            json_t *units = json_object_get(army, "units");
+            if (json_is_true(json_object_get(army, "exhausted")))
+                j->setup.armies[a].is_exhausted = true;
             for (u = 0; u < (int)json_array_size(units) && rc == ERR_OK; u++) {
                 const char *id = json_string_value(json_object_get(
                     json_array_get(units, (size_t)u), "unit_id"));
@@ -527,13 +597,13 @@ static err_code battle_create_job(sqlite3 *c, void *arg, err_info *e)
     text_copy(b->actor_token_id, DB_ID_MAX, j->rec.token_id);
     b->note = j->rec.has_note ? strdup(j->rec.note) : NULL;
     text_copy(b->linked_from, DB_ID_MAX, j->escalated_from);
+    if ((rc = link_escalation(c, j, e)) || (rc = check_not_engaged(c, j, e)))
+        return rc;
     setup = matrix_api_setup_json(j);
     b->setup = json_dumps(setup, JSON_COMPACT);
     json_decref(setup);
     if (b->setup == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    if ((rc = link_escalation(c, j, e)))
-        return rc;
     return db_battle_insert(c, b, e);
 }
 

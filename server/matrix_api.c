@@ -59,6 +59,7 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
     static const char *const stored_fields[] = {"name", "quality", "unit_id",
                                                 NULL};
     const char *s = NULL, *id = NULL;
+    int b, k;
     err_code rc;
 
     if (is_campaign) {
@@ -77,6 +78,15 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
         (is_stored &&
          (rc = jv_string(u, path, "unit_id", false, DB_ID_MAX - 1, &id, e))))
         return rc;
+    /* Units are named once in a battle: dice and results go by name. */
+    for (b = 0; b <= a; b++)
+        for (k = 0; k < (b < a ? j->setup.armies[b].n_units : i); k++)
+            if (strcmp(j->unit_name[b][k], s) == 0) {
+                char f[JV_PATH_MAX];
+                jv_path(f, path, "name");
+                return err_set(e, ERR_INVALID, f,
+                               "the unit \"%s\" is already in this battle", s);
+            }
     text_copy(j->unit_name[a][i], DB_NAME_MAX, s);
     if (id)
         text_copy(j->unit_id[a][i], DB_ID_MAX, id);
@@ -205,11 +215,15 @@ err_code matrix_api_prepare(matrix_job *j, err_info *e)
     err_code rc;
 
     for (c = 0; c < json_array_size(line); c++) {
+        /* a one-off battle's entered dice go with each combat */
         static const char *const fields[] = {"attacker", "defender", "dice",
                                              NULL};
+        static const char *const campaign_fields[] = {"attacker", "defender",
+                                                      NULL};
         const json_t *pair = json_array_get(line, c);
         jv_index(p, "line", c);
-        if ((rc = jv_object_only(pair, p, fields, e)))
+        if ((rc = jv_object_only(
+                 pair, p, j->rec.campaign_id[0] ? campaign_fields : fields, e)))
             return rc;
         for (a = 0; a < 2; a++) {
             jv_path(f, p, matrix_api_army_key[a]);
@@ -299,21 +313,31 @@ static err_code roll_dice(const json_t *dice, const char *path,
 {
     const matrix_pairing *p = &j->setup.line[a->combat];
     char f[JV_PATH_MAX];
+    const char *key;
+    json_t *v;
     int s, k;
 
     if (!json_is_object(dice))
         return err_set(e, ERR_INVALID, path,
                        "the dice of a roll: {\"unit name\": die} for each "
                        "unit of the combat");
-    if (json_object_size(dice) != (size_t)(p->n_units[0] + p->n_units[1]))
-        return err_set(e, ERR_INVALID, path,
-                       "one die for each of the combat's %d units",
-                       p->n_units[0] + p->n_units[1]);
+    json_object_foreach((json_t *)dice, key, v)
+    {
+        bool is_in = false;
+        for (s = 0; s < 2; s++)
+            for (k = 0; k < p->n_units[s]; k++)
+                is_in |= strcmp(key, j->unit_name[s][p->units[s][k]]) == 0;
+        if (!is_in) {
+            jv_path(f, path, key);
+            return err_set(e, ERR_UNKNOWN_FIELD, f,
+                           "\"%s\" is not a unit of combat %d", key, a->combat);
+        }
+    }
     a->n_naturals = 0;
     for (s = 0; s < 2; s++)
         for (k = 0; k < p->n_units[s]; k++) {
             const char *name = j->unit_name[s][p->units[s][k]];
-            const json_t *v = json_object_get(dice, name);
+            v = json_object_get(dice, name);
             jv_path(f, path, name);
             if (!json_is_integer(v) || json_integer_value(v) < 1 ||
                 json_integer_value(v) > 6)
@@ -482,7 +506,7 @@ static json_t *combat_json(const matrix_job *j, int c)
 {
     const matrix_combat *cb = &j->battle.combats[c];
     const matrix_pairing *p = &j->setup.line[c];
-    json_t *o = json_object(), *dice = json_object(), *res = json_array();
+    json_t *o = json_object(), *dice, *res;
     int a, k;
 
     json_object_set_new(o, "index", json_integer(c));
@@ -493,6 +517,8 @@ static json_t *combat_json(const matrix_job *j, int c)
     json_object_set_new(o, "accepted", json_boolean(cb->is_accepted));
     if (!cb->is_rolled)
         return o;
+    dice = json_object();
+    res = json_array();
     for (a = 0; a < 2; a++)
         for (k = 0; k < p->n_units[a]; k++)
             json_object_set_new(dice, j->unit_name[a][p->units[a][k]],
@@ -558,6 +584,34 @@ void matrix_api_result_json(const matrix_job *j, json_t *o)
     json_object_set_new(o, "unit_results", units);
 }
 
+/* Army a's reserve: a skirmish's named units, or in an open battle the
+ * larger army's units not in the line; each with whether it is in. */
+static json_t *reserve_json(const matrix_job *j, int a)
+{
+    const matrix_setup *s = &j->setup;
+    bool in_line[MATRIX_MAX_UNITS] = {false};
+    json_t *arr = json_array();
+    int c, k, u;
+
+    for (c = 0; c < s->n_line; c++)
+        for (k = 0; k < s->line[c].n_units[a]; k++)
+            in_line[s->line[c].units[a][k]] = true;
+    for (u = 0; u < s->armies[a].n_units; u++) {
+        bool is_reserve = false;
+        if (s->kind == MATRIX_SKIRMISH) {
+            for (k = 0; k < s->armies[a].n_reserve; k++)
+                is_reserve |= s->armies[a].reserve[k] == u;
+        } else {
+            is_reserve = matrix_reserve_army(s) == a && !in_line[u];
+        }
+        if (is_reserve)
+            json_array_append_new(
+                arr, json_pack("{s:s, s:b}", "unit", j->unit_name[a][u],
+                               "committed", j->battle.is_committed[a][u]));
+    }
+    return arr;
+}
+
 json_t *matrix_api_state_json(const matrix_job *j)
 {
     json_t *o = json_object(), *combats = json_array(), *armies;
@@ -567,10 +621,11 @@ json_t *matrix_api_state_json(const matrix_job *j)
     armies = json_object();
     for (a = 0; a < 2; a++)
         json_object_set_new(armies, matrix_api_army_key[a],
-                            json_pack("{s:i, s:b}", "modifier",
+                            json_pack("{s:i, s:b, s:o}", "modifier",
                                       matrix_army_modifier(&j->setup.armies[a]),
                                       "may_commit_reserves",
-                                      who == 2 || who == a));
+                                      who == 2 || who == a, "reserve",
+                                      reserve_json(j, a)));
     json_object_set_new(o, "armies", armies);
     for (c = 0; c < j->setup.n_line; c++)
         json_array_append_new(combats, combat_json(j, c));

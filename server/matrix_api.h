@@ -33,6 +33,7 @@ typedef struct matrix_action {
     int naturals[4]; /* the dice it drew (a pair's two and the enemy's) */
     int n_naturals;
     bool has_dice; /* entered: the request gave them */
+    int origin;    /* one-off plans: commits[origin], or line[-1 - origin] */
 } matrix_action;
 
 enum { MATRIX_ACT_ROLL, MATRIX_ACT_COMMIT, MATRIX_ACT_ACCEPT };
