@@ -288,6 +288,14 @@ err_code matrix_roll(matrix_battle *b, int c, dice_source *dice, err_info *e)
     if (cb->is_rolled)
         return err_set(e, ERR_CONFLICT, "combat", "combat %d is already rolled",
                        c);
+    /* One combat at a time: the reserves of a rolled combat join it, or
+     * not, before the next combat's dice are seen. */
+    for (k = 0; k < s->n_line; k++)
+        if (b->combats[k].is_rolled && !b->combats[k].is_accepted)
+            return err_set(e, ERR_CONFLICT, "combat",
+                           "combat %d is rolled and not yet accepted: accept "
+                           "it before the next combat is rolled",
+                           k);
     /* Rolled into a copy: a die that cannot be drawn changes nothing. */
     memcpy(&next, cb, sizeof next);
     next.first_roll = dice->n_log;

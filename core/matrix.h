@@ -138,9 +138,10 @@ err_code matrix_battle_init(matrix_battle *b, const matrix_setup *s,
                             err_info *e);
 
 /*
- * Rolls combat c (any order: the attacker chooses): one die per line unit,
- * the attacker's first, natural + quality + army modifier each, a pair's
- * summed.  Refused (ERR_CONFLICT, field "combat") if it is already rolled,
+ * Rolls combat c (in any order: the attacker chooses, but one at a time):
+ * one die per line unit, the attacker's first, natural + quality + army
+ * modifier each, a pair's summed.  Refused (ERR_CONFLICT, field "combat")
+ * if it is already rolled, another combat is rolled and not yet accepted,
  * or the battle is over.
  */
 err_code matrix_roll(matrix_battle *b, int c, dice_source *dice, err_info *e);

@@ -2,6 +2,7 @@
  * registry.c: the combat systems this build knows; see registry.h.
  */
 #include "registry.h"
+#include "civ.h"
 #include "edna.h"
 #include "matrix.h"
 #include "scrud.h"
@@ -14,6 +15,7 @@ const registry_system *const registry_systems[] = {
     &edna_system,
     &scs_system,
     &matrix_system,
+    &civ_system,
 };
 const size_t registry_n_systems =
     sizeof registry_systems / sizeof registry_systems[0];

@@ -226,7 +226,8 @@ err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
     if ((rc = db_prepare(c,
                          "INSERT INTO battle_actions (battle_id, seq, at, "
                          "actor_token_id, kind, combat, army, unit, "
-                         "naturals, note) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                         "naturals, note, detail) "
+                         "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
     TEXT(st, 1, battle_id);
@@ -239,6 +240,7 @@ err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
     sqlite3_bind_int(st, 8, a->unit);
     TEXT(st, 9, a->naturals);
     db_bind_text_or_null(st, 10, a->note);
+    db_bind_text_or_null(st, 11, a->detail);
     rc = db_step_done(c, st, e, "insert battle action");
 out:
     db_done(st);
@@ -258,6 +260,7 @@ static void read_action_row(sqlite3_stmt *st, void *elem)
     a->unit = sqlite3_column_int(st, 6);
     a->naturals = db_column_dup(st, 7);
     a->note = db_column_dup(st, 8);
+    a->detail = db_column_dup(st, 9);
 }
 
 static void release_actions(void *v, size_t n)
@@ -277,7 +280,7 @@ err_code db_battle_actions_list(sqlite3 *c, const char *battle_id,
     *n = 0;
     if ((rc = db_prepare(c,
                          "SELECT seq, at, actor_token_id, kind, combat, army, "
-                         "unit, naturals, note FROM battle_actions "
+                         "unit, naturals, note, detail FROM battle_actions "
                          "WHERE battle_id = ? ORDER BY seq",
                          &st, e)))
         return rc;
@@ -303,6 +306,7 @@ void db_battle_actions_free(db_battle_action *as, size_t n)
     for (i = 0; as && i < n; i++) {
         free(as[i].naturals);
         free(as[i].note);
+        free(as[i].detail);
     }
     free(as);
 }

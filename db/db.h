@@ -23,6 +23,7 @@
 
 #include <sqlite3.h>
 
+#include "civ.h"
 #include "edna.h"
 #include "err.h"
 #include "scrud.h"
@@ -183,6 +184,8 @@ typedef struct db_unit {
     bool has_matrix;    /* the unit fights Matrix game battles */
     int matrix_quality; /* its quality modifier there, -3..3
                          * (MATRIX_QUALITY_MAX); stored as given */
+    bool has_civ;       /* the unit is a Civilization piece */
+    civ_unit civ;       /* its class, era, bonus, dice multiplier */
 } db_unit;
 
 typedef struct db_event {
@@ -263,8 +266,8 @@ err_code db_unit_find(sqlite3 *c, const char *campaign_id,
 /* Filters of db_units_list: NULL or -1 for "any". */
 typedef struct db_unit_filter {
     const char *side_id;
-    const char *system; /* "scrud", "edna", "scs" or "matrix": units
-                         * carrying it */
+    const char *system; /* "scrud", "edna", "scs", "matrix" or "civ":
+                         * units carrying it */
     int eliminated;     /* 0 or 1 */
     int ineffective;    /* 1: EDNA units at 0; 0: EDNA units above 0 */
 } db_unit_filter;
@@ -364,6 +367,9 @@ typedef struct db_battle_action {
     int army;       /* commit: 0 attacker, 1 defender; else -1 */
     int unit;       /* commit: index in its army; else -1 */
     char *naturals; /* the dice drawn, a JSON array of integers ("[]") */
+    char *detail;   /* the system's orders for the action (a document the
+                     * server writes, e.g. a Civilization phase's waves),
+                     * or NULL */
     char *note;     /* may be NULL */
 } db_battle_action;
 

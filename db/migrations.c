@@ -153,24 +153,35 @@ const char *const migrations_sql[] = {
     "  PRIMARY KEY (campaign_id, name)"
     ") WITHOUT ROWID;",
 
-    /* 4: Matrix battles: the turn a side's army fights exhausted (0: none),
+    /* 4: Matrix battles and Civilization's pieces (a unit's class, era,
+     * bonus and aircraft dice multiplier; units from before carry none).
+     * Matrix: the turn a side's army fights exhausted (0: none),
      * each unit's Matrix quality, and the interactive battles with the
      * actions taken on them, in order (the state is rebuilt from the setup
      * and the actions; the primary key (battle_id, seq) refuses a second
      * action with the same seq, so two racing requests cannot both land).
-     * Units from before carry Matrix, as they carry SCRUD and EDNA: it
-     * needs no printed values, and a quality of 0 is the plain one. */
+     * Units from before that carry SCRUD and EDNA (made naming no system)
+     * carry Matrix too, as such a unit made now does: it needs no printed
+     * values, and a quality of 0 is the plain one.  Units that named their
+     * systems keep only those. */
     "ALTER TABLE sides ADD COLUMN exhausted_turn INTEGER NOT NULL "
     "  DEFAULT 0;"
     "ALTER TABLE units ADD COLUMN has_matrix INTEGER NOT NULL DEFAULT 1;"
     "ALTER TABLE units ADD COLUMN matrix_quality INTEGER NOT NULL "
     "  DEFAULT 0;"
+    "UPDATE units SET has_matrix = (has_scrud AND has_edna AND NOT has_scs);"
+    "ALTER TABLE units ADD COLUMN has_civ INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN civ_class INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN civ_era INTEGER NOT NULL DEFAULT 1;"
+    "ALTER TABLE units ADD COLUMN civ_bonus INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE units ADD COLUMN civ_multiplier INTEGER NOT NULL "
+    "  DEFAULT 1;"
     "CREATE TABLE battles ("
     "  id TEXT PRIMARY KEY,"
     "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
     "  system TEXT NOT NULL,"
     "  status TEXT NOT NULL "
-    "    CHECK (status IN ('open', 'finished', 'escalated')),"
+    "    CHECK (status IN ('open', 'finished', 'escalated', 'abandoned')),"
     "  turn INTEGER NOT NULL,"
     "  created_at TEXT NOT NULL,"
     "  updated_at TEXT NOT NULL,"
@@ -198,6 +209,7 @@ const char *const migrations_sql[] = {
     "  unit INTEGER NOT NULL,"
     "  naturals TEXT NOT NULL,"
     "  note TEXT,"
+    "  detail TEXT,"
     "  PRIMARY KEY (battle_id, seq)"
     ") WITHOUT ROWID;",
 };

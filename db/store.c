@@ -357,6 +357,11 @@ static void bind_unit_state(sqlite3_stmt *st, const db_unit *u)
     bind_unit_scs(st, u);
     sqlite3_bind_int(st, 29, u->has_matrix);
     sqlite3_bind_int(st, 30, u->matrix_quality);
+    sqlite3_bind_int(st, 31, u->has_civ);
+    sqlite3_bind_int(st, 32, (int)u->civ.cls);
+    sqlite3_bind_int(st, 33, u->civ.era);
+    sqlite3_bind_int(st, 34, u->civ.bonus);
+    sqlite3_bind_int(st, 35, u->civ.dice_multiplier);
 }
 
 err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
@@ -374,10 +379,11 @@ err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
                          "scs_has_reduced, scs_r_attack, scs_r_defense, "
                          "scs_r_movement, scs_steps, scs_steps_lost, "
                          "scs_exploit, scs_out_of_supply, has_matrix, "
-                         "matrix_quality) "
+                         "matrix_quality, has_civ, civ_class, civ_era, "
+                         "civ_bonus, civ_multiplier) "
                          "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
                          "?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,"
-                         "?25,?26,?27,?28,?29,?30)",
+                         "?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35)",
                          &st, e)))
         goto out;
     TEXT(st, 1, u->id);
@@ -410,7 +416,9 @@ err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e)
                          "scs_r_defense = ?23, scs_r_movement = ?24, "
                          "scs_steps = ?25, scs_steps_lost = ?26, "
                          "scs_exploit = ?27, scs_out_of_supply = ?28, "
-                         "has_matrix = ?29, matrix_quality = ?30 "
+                         "has_matrix = ?29, matrix_quality = ?30, "
+                         "has_civ = ?31, civ_class = ?32, civ_era = ?33, "
+                         "civ_bonus = ?34, civ_multiplier = ?35 "
                          "WHERE id = ?1",
                          &st, e)))
         goto out;
@@ -434,7 +442,8 @@ out:
     "u.scs_attack, u.scs_defense, u.scs_movement, u.scs_has_reduced, "         \
     "u.scs_r_attack, u.scs_r_defense, u.scs_r_movement, u.scs_steps, "         \
     "u.scs_steps_lost, u.scs_exploit, u.scs_out_of_supply, u.has_matrix, "     \
-    "u.matrix_quality "                                                        \
+    "u.matrix_quality, u.has_civ, u.civ_class, u.civ_era, u.civ_bonus, "       \
+    "u.civ_multiplier "                                                        \
     "FROM units u JOIN sides s ON s.id = u.side_id "
 
 /* Columns col (attack: NULL for none), col+1 and col+2 of UNIT_COLUMNS. */
@@ -478,6 +487,11 @@ static void read_unit(sqlite3_stmt *st, db_unit *u)
     u->scs.is_out_of_supply = sqlite3_column_int(st, 28) != 0;
     u->has_matrix = sqlite3_column_int(st, 29) != 0;
     u->matrix_quality = sqlite3_column_int(st, 30);
+    u->has_civ = sqlite3_column_int(st, 31) != 0;
+    u->civ.cls = (civ_class)sqlite3_column_int(st, 32);
+    u->civ.era = sqlite3_column_int(st, 33);
+    u->civ.bonus = sqlite3_column_int(st, 34);
+    u->civ.dice_multiplier = sqlite3_column_int(st, 35);
 }
 
 static bool printed_is_sane(const scs_printed *p)
@@ -508,6 +522,12 @@ static bool unit_is_sane(const db_unit *u)
         return false;
     if (u->has_matrix && (u->matrix_quality < -MATRIX_QUALITY_MAX ||
                           u->matrix_quality > MATRIX_QUALITY_MAX))
+        return false;
+    if (u->has_civ &&
+        ((int)u->civ.cls < 0 || u->civ.cls > CIV_OTHER || u->civ.era < 1 ||
+         u->civ.era > CIV_MAX_ERA || u->civ.bonus < -CIV_BONUS_MAX ||
+         u->civ.bonus > CIV_BONUS_MAX || u->civ.dice_multiplier < 1 ||
+         u->civ.dice_multiplier > CIV_MULTIPLIER_MAX))
         return false;
     return true;
 }
@@ -566,7 +586,8 @@ err_code db_units_list(sqlite3 *c, const char *campaign_id,
                          "AND (?4 IS NULL OR (?4 = 'scrud' AND u.has_scrud) "
                          "OR (?4 = 'edna' AND u.has_edna) "
                          "OR (?4 = 'scs' AND u.has_scs) "
-                         "OR (?4 = 'matrix' AND u.has_matrix)) "
+                         "OR (?4 = 'matrix' AND u.has_matrix) "
+                         "OR (?4 = 'civ' AND u.has_civ)) "
                          "AND (?5 < 0 OR (u.has_edna AND (u.edna = 0) = ?5)) "
                          "ORDER BY u.rowid",
                          &st, e)))

@@ -49,14 +49,27 @@ void api_battles_list(http_request *r);
 void api_battle_get(http_request *r);
 void api_battle_action(http_request *r);
 void api_oneoff_matrix(http_request *r);
+void api_oneoff_civ(http_request *r);
+/* Civilization battles in a campaign (api_civ.c): api_battles.c hands
+ * them the requests of battles of system "civ". */
+void api_civ_battle_create(http_request *r, json_t *body);
+void api_civ_battle_get(http_request *r);
+void api_civ_battle_action(http_request *r, json_t *body);
 
 /* EDNA's replay step (api_edna.c), for the replay route of
  * api_combats.c; see combat_replay_fn. */
 bool api_edna_replay(const json_t *stored, dice_source *src, json_t *diffs);
 /* SCS's (api_scs.c). */
 bool api_scs_replay(const json_t *stored, dice_source *src, json_t *diffs);
-/* Matrix's (api_battles.c). */
+/* Matrix's (api_battles.c) and Civilization's (api_civ.c). */
 bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs);
+bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs);
+
+/* The open battle of the campaign that unit_id stands in, into battle_id
+ * ("" for none): a unit fights one battle at a time. */
+err_code api_battle_engaged(sqlite3 *c, const char *campaign_id,
+                            const char *unit_id, char battle_id[DB_ID_MAX],
+                            err_info *e);
 
 #define API_NOTE_MAX COMBAT_NOTE_MAX /* bytes of any note */
 

@@ -47,6 +47,7 @@ static err_code load_battle(sqlite3 *c, const char *campaign_id,
     size_t n = 0, i;
     int values[4 * MATRIX_API_MAX_ACTIONS], n_values = 0, k;
     dice_source src;
+    err_info why;
     err_code rc;
 
     rc = db_battle_get(c, campaign_id, battle_id, &j->row, NULL);
@@ -77,12 +78,13 @@ static err_code load_battle(sqlite3 *c, const char *campaign_id,
         for (k = 0; k < j->actions[i].n_naturals; k++)
             values[n_values++] = j->actions[i].naturals[k];
     dice_init_values(&src, DICE_REPLAY, values, (size_t)n_values);
-    rc = matrix_api_rebuild(j, &src, e);
+    err_clear(&why);
+    rc = matrix_api_rebuild(j, &src, &why);
     dice_cleanup(&src);
     if (rc)
         return err_set(e, ERR_DB, NULL,
-                       "the battle's actions do not replay: %s",
-                       e ? e->message : "");
+                       "the battle's stored actions do not replay: %s",
+                       why.message);
     if (matrix_is_over(&j->battle) && !j->battle.is_escalated)
         matrix_battle_result(&j->battle, &j->result, NULL);
     return ERR_OK;
@@ -374,13 +376,17 @@ void api_oneoff_matrix(http_request *r)
             goto fail;
         }
     /* A skirmish that escalates ends there: a plan going on is wrong. */
-    if (i < j->n_actions) {
-        err_set(&e, ERR_RULE, j->actions[i].origin >= 0 ? "commits" : "line",
-                "the skirmish escalated to an open battle when both armies "
-                "had committed all their reserves: the plan goes on after "
-                "that");
-        goto fail;
-    }
+    for (k = i; k < j->n_actions; k++)
+        if (j->actions[k].kind == MATRIX_ACT_COMMIT) {
+            char f[JV_PATH_MAX];
+            jv_index(f, "commits", (size_t)j->actions[k].origin);
+            err_set(&e, ERR_RULE, f,
+                    "the skirmish escalated to an open battle when both "
+                    "armies had committed all their reserves: no commit "
+                    "follows that");
+            goto fail;
+        }
+    j->n_actions = i; /* the accept left over: the skirmish ended there */
     if (record(j, NULL, &e))
         goto fail;
     dice_cleanup(&src);
@@ -464,44 +470,36 @@ static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
     return ERR_OK;
 }
 
-/* A unit fights one battle at a time: none of j's units is in a battle of
- * the campaign that is still open. */
-static err_code check_not_engaged(sqlite3 *c, const matrix_job *j, err_info *e)
+err_code api_battle_engaged(sqlite3 *c, const char *campaign_id,
+                            const char *unit_id, char battle_id[DB_ID_MAX],
+                            err_info *e)
 {
     db_battle *bs = NULL, other;
     size_t n = 0, i;
-    int a, u, b, k;
+    int a, k;
     err_code rc;
 
-    if ((rc = db_battles_list(c, j->rec.campaign_id, &bs, &n, e)))
+    battle_id[0] = '\0';
+    if ((rc = db_battles_list(c, campaign_id, &bs, &n, e)))
         return rc;
-    for (i = 0; i < n && rc == ERR_OK; i++) {
+    for (i = 0; i < n && rc == ERR_OK && !battle_id[0]; i++) {
         json_t *setup;
         if (strcmp(bs[i].status, "open") != 0)
             continue;
         memset(&other, 0, sizeof other);
-        if ((rc = db_battle_get(c, j->rec.campaign_id, bs[i].id, &other, e)))
+        if ((rc = db_battle_get(c, campaign_id, bs[i].id, &other, e)))
             break;
+        /* Every system's setup has "attacker" and "defender" armies whose
+         * "units" carry their "unit_id". */
         setup = json_loads(other.setup, 0, NULL);
-        for (b = 0; b < 2 && rc == ERR_OK; b++) {
+        for (a = 0; a < 2; a++) {
             json_t *units = json_object_get(
-                json_object_get(setup, matrix_api_army_key[b]), "units");
-            for (k = 0; k < (int)json_array_size(units) && rc == ERR_OK; k++) {
+                json_object_get(setup, matrix_api_army_key[a]), "units");
+            for (k = 0; k < (int)json_array_size(units); k++) {
                 const char *id = json_string_value(json_object_get(
                     json_array_get(units, (size_t)k), "unit_id"));
-                for (a = 0; a < 2 && rc == ERR_OK; a++)
-                    for (u = 0; u < j->setup.armies[a].n_units; u++) {
-                        char f[JV_PATH_MAX];
-                        if (id == NULL || strcmp(id, j->unit_id[a][u]) != 0)
-                            continue;
-                        snprintf(f, sizeof f, "%s.units[%d]",
-                                 matrix_api_army_key[a], u);
-                        rc = err_set(e, ERR_RULE, f,
-                                     "the unit %s is in the battle %s, still "
-                                     "open: a unit fights one battle at a time",
-                                     j->unit_name[a][u], other.id);
-                        break;
-                    }
+                if (id && strcmp(id, unit_id) == 0)
+                    text_copy(battle_id, DB_ID_MAX, other.id);
             }
         }
         json_decref(setup);
@@ -509,6 +507,30 @@ static err_code check_not_engaged(sqlite3 *c, const matrix_job *j, err_info *e)
     }
     db_battles_free(bs, n);
     return rc;
+}
+
+/* A unit fights one battle at a time: none of j's units is in a battle of
+ * the campaign that is still open. */
+static err_code check_not_engaged(sqlite3 *c, const matrix_job *j, err_info *e)
+{
+    char other[DB_ID_MAX], f[JV_PATH_MAX];
+    int a, u;
+    err_code rc;
+
+    for (a = 0; a < 2; a++)
+        for (u = 0; u < j->setup.armies[a].n_units; u++) {
+            if ((rc = api_battle_engaged(c, j->rec.campaign_id,
+                                         j->unit_id[a][u], other, e)))
+                return rc;
+            if (other[0] == '\0')
+                continue;
+            snprintf(f, sizeof f, "%s.units[%d]", matrix_api_army_key[a], u);
+            return err_set(e, ERR_RULE, f,
+                           "the unit %s is in the battle %s, still open: a "
+                           "unit fights one battle at a time",
+                           j->unit_name[a][u], other);
+        }
+    return ERR_OK;
 }
 
 /* A skirmish that escalated: this open battle is the one it became. */
@@ -537,6 +559,11 @@ static err_code link_escalation(sqlite3 *c, matrix_job *j, err_info *e)
     } else if (j->setup.kind != MATRIX_OPEN) {
         rc = err_set(e, ERR_RULE, "kind",
                      "an escalated skirmish becomes an open battle");
+    } else if (from.turn != j->turn) {
+        rc = err_set(e, ERR_RULE, "turn",
+                     "the open battle is fought at once, in the skirmish's "
+                     "turn %d",
+                     from.turn);
     } else {
         /* The full armies include every unit of the skirmish, and fight as
          * it did: an army exhausted there is exhausted here. */
@@ -625,7 +652,7 @@ void api_battle_create(http_request *r)
     static const char *const fields[] = {
         "system",   "kind", "ambush", "basis", "turn",           "attacker",
         "defender", "line", "dice",   "note",  "escalated_from", NULL};
-    static const char *const systems[] = {"matrix", NULL};
+    static const char *const systems[] = {"matrix", "civ", NULL};
     json_t *body = http_body_object(r);
     const char *from = NULL;
     matrix_job *j;
@@ -635,6 +662,15 @@ void api_battle_create(http_request *r)
     if (body == NULL)
         return;
     err_clear(&e);
+    if (jv_enum(body, "", "system", false, systems, &system, &e)) {
+        json_decref(body);
+        http_reply_problem(r, &e);
+        return;
+    }
+    if (system == 1) { /* Civilization: its own battles */
+        api_civ_battle_create(r, body);
+        return;
+    }
     if ((j = job_new(r, &e)) == NULL)
         goto fail;
     j->request = json_incref(body);
@@ -658,21 +694,46 @@ fail:
     http_reply_problem(r, &e);
 }
 
+/* The system of the campaign's battle in the path: "civ", "matrix", or
+ * "" when there is none (the system's handler then says so). */
+static void battle_system(http_request *r, char system[16])
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c = db_read_acquire(d);
+    db_battle b;
+
+    memset(&b, 0, sizeof b);
+    system[0] = '\0';
+    if (db_battle_get(c, r->params[0], r->params[1], &b, NULL) == ERR_OK)
+        text_copy(system, 16, b.system);
+    db_battle_cleanup(&b);
+    db_read_release(d, c);
+}
+
 void api_battle_get(http_request *r)
 {
     db *d = http_db(r->srv);
     sqlite3 *c;
     matrix_job *j;
+    char system[16];
     err_info e;
     err_code rc;
 
     err_clear(&e);
+    battle_system(r, system);
+    if (strcmp(system, "civ") == 0) {
+        api_civ_battle_get(r);
+        return;
+    }
     if ((j = job_new(r, &e)) == NULL) {
         http_reply_problem(r, &e);
         return;
     }
     c = db_read_acquire(d);
+    /* The battle and its actions from one snapshot. */
+    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
     rc = load_battle(c, r->params[0], r->params[1], j, &e);
+    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
     db_read_release(d, c);
     if (rc != ERR_OK) {
         http_reply_problem(r, &e);
@@ -789,6 +850,88 @@ static err_code finish_battle(sqlite3 *c, matrix_job *j, err_info *e)
     return ERR_OK;
 }
 
+/* Every unit of the battle is still in play: a correction or another
+ * system's combat may have eliminated one since the battle began. */
+static err_code check_in_play(sqlite3 *c, const matrix_job *j, err_info *e)
+{
+    db_unit u;
+    int a, k;
+    err_code rc;
+
+    for (a = 0; a < 2; a++)
+        for (k = 0; k < j->setup.armies[a].n_units; k++) {
+            if ((rc = db_unit_find(c, j->row.campaign_id, j->unit_id[a][k], &u,
+                                   e)))
+                return rc;
+            if (u.is_eliminated)
+                return err_set(e, ERR_CONFLICT, NULL,
+                               "the unit %s has been eliminated (%s) since "
+                               "the battle began: abandon the battle, or "
+                               "correct the unit",
+                               u.name, u.eliminated_reason);
+        }
+    return ERR_OK;
+}
+
+static bool is_abandon(const json_t *req)
+{
+    const char *a = json_string_value(json_object_get(req, "action"));
+    return a && strcmp(a, "abandon") == 0;
+}
+
+/*
+ * Ends an open battle with no result: nothing happens to its units, its
+ * seed is revealed, and the exhaustion it used up is given back to the
+ * sides (unless it came from the skirmish this battle escalated from).
+ */
+static err_code abandon(sqlite3 *c, matrix_job *j, const json_t *req,
+                        err_info *e)
+{
+    static const char *const fields[] = {"action", "note", "expect_actions",
+                                         NULL};
+    db_battle_action row;
+    const char *note = NULL;
+    int expect = -1, a;
+    err_code rc;
+
+    memset(&row, 0, sizeof row);
+    if ((rc = jv_object_only(req, "", fields, e)) ||
+        (rc = jv_string(req, "", "note", false, API_NOTE_MAX, &note, e)) ||
+        (rc = jv_int(req, "", "expect_actions", false, 0,
+                     MATRIX_API_MAX_ACTIONS, &expect, e)))
+        return rc;
+    if (expect >= 0 && expect != j->n_actions)
+        return err_set(e, ERR_CONFLICT, "expect_actions",
+                       "the battle has %d actions, not %d: another action "
+                       "landed first",
+                       j->n_actions, expect);
+    for (a = 0; a < 2 && j->row.linked_from[0] == '\0'; a++) {
+        db_side side;
+        if (!j->setup.armies[a].is_exhausted)
+            continue;
+        if ((rc = db_side_find(c, j->row.campaign_id, j->side_id[a], &side, e)))
+            return rc;
+        if (side.exhausted_turn == 0) {
+            side.exhausted_turn = j->row.turn;
+            if ((rc = db_side_update(c, &side, e)))
+                return rc;
+        }
+    }
+    row.seq = j->n_actions + 1;
+    db_now(row.at);
+    text_copy(row.actor_token_id, DB_ID_MAX, j->rec.token_id);
+    text_copy(row.kind, sizeof row.kind, "abandon");
+    row.combat = row.army = row.unit = -1;
+    row.naturals = "[]";
+    row.note = (char *)note;
+    if ((rc = db_battle_action_insert(c, j->row.id, &row, e)))
+        return rc;
+    j->row.n_actions = row.seq;
+    text_copy(j->row.updated_at, DB_TIME_MAX, row.at);
+    text_copy(j->row.status, sizeof j->row.status, "abandoned");
+    return db_battle_update(c, &j->row, e);
+}
+
 static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
 {
     matrix_job *j = arg;
@@ -813,6 +956,12 @@ static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
                      j->row.status);
         goto out;
     }
+    if (is_abandon(req)) {
+        rc = abandon(c, j, req, e);
+        goto out;
+    }
+    if ((rc = check_in_play(c, j, e)))
+        goto out;
     if ((rc = jv_int(req, "", "expect_actions", false, 0,
                      MATRIX_API_MAX_ACTIONS, &expect, e)) ||
         (rc = jv_string(req, "", "note", false, API_NOTE_MAX, &note, e)))
@@ -891,11 +1040,17 @@ void api_battle_action(http_request *r)
 {
     json_t *body = http_body_object(r);
     matrix_job *j;
+    char system[16];
     err_info e;
 
     if (body == NULL)
         return;
     err_clear(&e);
+    battle_system(r, system);
+    if (strcmp(system, "civ") == 0) {
+        api_civ_battle_action(r, body);
+        return;
+    }
     if ((j = job_new(r, &e)) == NULL) {
         json_decref(body);
         http_reply_problem(r, &e);
@@ -913,9 +1068,13 @@ void api_battle_action(http_request *r)
 
 bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs)
 {
+    static const char *const parts[] = {"armies", "combats", "over",
+                                        "escalated", "result"};
     const json_t *input = json_object_get(stored, "input");
     const json_t *acts = json_object_get(input, "actions");
     matrix_job *j = calloc(1, sizeof *j);
+    const char *source;
+    char *md = NULL;
     json_t *again = NULL;
     bool is_resolved = false;
     size_t i;
@@ -964,13 +1123,25 @@ bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs)
         goto out;
     }
     again = matrix_api_state_json(j);
-    if (!json_equal(json_object_get(again, "combats"),
-                    json_object_get(stored, "combats")))
-        combat_differ(diffs, "the combats differ from the stored report");
-    if (!json_equal(json_object_get(again, "result"),
-                    json_object_get(stored, "result")))
-        combat_differ(diffs, "the result differs from the stored report");
+    for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (!json_equal(json_object_get(again, parts[i]),
+                        json_object_get(stored, parts[i])))
+            combat_differ(diffs, "the %s differ from the stored report",
+                          parts[i]);
+    /* The summary, written from the outcome and the dice's kind. */
+    source = json_string_value(
+        json_object_get(json_object_get(stored, "dice"), "source"));
+    j->rec.dice.kind =
+        source && strcmp(source, "seeded") == 0 ? DICE_SEEDED : DICE_ENTERED;
+    md = j->battle.is_escalated ? NULL : matrix_api_markdown(j);
+    {
+        json_t *want = md ? json_string(md) : json_null();
+        if (!json_equal(json_object_get(stored, "summary_markdown"), want))
+            combat_differ(diffs, "the summary differs from the stored report");
+        json_decref(want);
+    }
 out:
+    free(md);
     json_decref(again);
     matrix_job_free(j);
     return is_resolved;

@@ -364,6 +364,7 @@ static const struct {
     {"edna", api_edna_replay},
     {"scs", api_scs_replay},
     {"matrix", api_matrix_replay},
+    {"civ", api_civ_replay},
 };
 
 static void replay(http_request *r, const char *campaign_id)

@@ -7,6 +7,7 @@
 #include "api.h"
 #include "jsonv.h"
 #include "scrud_api.h"
+#include "civ_api.h"
 #include "scs_api.h"
 #include "matrix.h"
 
@@ -54,6 +55,10 @@ static void add_systems(json_t *j, const db_unit *u)
         json_array_append_new(systems, json_string("matrix"));
         json_object_set_new(j, "matrix",
                             json_pack("{s:i}", "quality", u->matrix_quality));
+    }
+    if (u->has_civ) {
+        json_array_append_new(systems, json_string("civ"));
+        json_object_set_new(j, "civ", civ_api_unit_json(&u->civ));
     }
     json_object_set_new(j, "systems", systems);
 }
@@ -120,9 +125,11 @@ void api_units_list(http_request *r)
         return;
     }
     if (f.system && strcmp(f.system, "scrud") && strcmp(f.system, "edna") &&
-        strcmp(f.system, "scs") && strcmp(f.system, "matrix")) {
+        strcmp(f.system, "scs") && strcmp(f.system, "matrix") &&
+        strcmp(f.system, "civ")) {
         err_set(&e, ERR_INVALID, "system",
-                "the system filter is scrud, edna, scs or matrix, not \"%s\"",
+                "the system filter is scrud, edna, scs, matrix or civ, not "
+                "\"%s\"",
                 f.system);
         http_reply_problem(r, &e);
         return;
@@ -336,11 +343,11 @@ static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
 
 void api_unit_create(http_request *r)
 {
-    static const char *const fields[] = {"name", "side",   "scrud", "edna",
-                                         "scs",  "matrix", "note",  NULL};
+    static const char *const fields[] = {
+        "name", "side", "scrud", "edna", "scs", "matrix", "civ", "note", NULL};
     static const char *const edna_fields[] = {"start", NULL};
     json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL,
-           *scs = NULL, *matrix = NULL;
+           *scs = NULL, *matrix = NULL, *civ = NULL;
     const char *name = NULL, *side = NULL;
     unit_write *uw;
     bool is_none;
@@ -367,6 +374,8 @@ void api_unit_create(http_request *r)
         (scs && !parse_scs_new(scs, &uw->unit.scs, &e)) ||
         jv_object(body, "", "matrix", false, &matrix, &e) ||
         (matrix && !parse_matrix(matrix, &uw->unit, &e)) ||
+        jv_object(body, "", "civ", false, &civ, &e) ||
+        (civ && civ_api_parse_unit(civ, "civ", false, &uw->unit.civ, &e)) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
@@ -374,11 +383,12 @@ void api_unit_create(http_request *r)
     }
     /* The systems named carry the unit; naming none, it carries SCRUD,
      * EDNA and Matrix (SCS needs the counter's printed values). */
-    is_none = !scrud && !edna && !scs && !matrix;
+    is_none = !scrud && !edna && !scs && !matrix && !civ;
     uw->unit.has_scrud = scrud != NULL || is_none;
     uw->unit.has_edna = edna != NULL || is_none;
     uw->unit.has_scs = scs != NULL;
     uw->unit.has_matrix = matrix != NULL || is_none;
+    uw->unit.has_civ = civ != NULL;
     uw->has_edna_start = edna && json_object_get(edna, "start");
     db_new_id("unit", uw->unit.id);
     snprintf(uw->unit.campaign_id, DB_ID_MAX, "%s", r->params[0]);
@@ -425,6 +435,7 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
     json_t *edna = json_object_get(uw->changes, "edna");
     json_t *scs = json_object_get(uw->changes, "scs");
     json_t *matrix = json_object_get(uw->changes, "matrix");
+    json_t *civ = json_object_get(uw->changes, "civ");
     const char *name = json_string_value(json_object_get(uw->changes, "name"));
     json_t *elim = json_object_get(uw->changes, "eliminated");
     err_code rc;
@@ -448,6 +459,13 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
                        "the unit does not fight Matrix battles");
     if (matrix && !parse_matrix(matrix, &uw->unit, e))
         return e->code;
+    if (civ && !before.has_civ)
+        return err_set(e, ERR_RULE, "civ",
+                       "the unit is not a Civilization piece");
+    if (civ && (rc = civ_api_parse_unit(civ, "civ", true, &uw->unit.civ, e)))
+        return rc;
+    if (civ && uw->unit.civ.cls != CIV_AIRCRAFT)
+        uw->unit.civ.dice_multiplier = 1;
     if (scs && (rc = scs_api_counter_parse(scs, "scs", true, &uw->unit.scs, e)))
         return rc;
     if (scs && uw->unit.scs.steps > 1 && !uw->unit.scs.has_reduced)
@@ -499,11 +517,12 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
 
 void api_unit_patch(http_request *r)
 {
-    static const char *const fields[] = {"name", "eliminated", "scrud", "edna",
-                                         "scs",  "matrix",     "note",  NULL};
+    static const char *const fields[] = {"name", "eliminated", "scrud",
+                                         "edna", "scs",        "matrix",
+                                         "civ",  "note",       NULL};
     static const char *const edna_fields[] = {"edna", "start", NULL};
     json_t *body = http_body_object(r), *scrud = NULL, *edna = NULL,
-           *scs = NULL, *matrix = NULL;
+           *scs = NULL, *matrix = NULL, *civ = NULL;
     db_unit probe_unit;
     int probe_edna = 0;
     const char *name = NULL;
@@ -534,6 +553,7 @@ void api_unit_patch(http_request *r)
         jv_object(body, "", "scs", false, &scs, &e) ||
         jv_object(body, "", "matrix", false, &matrix, &e) ||
         (matrix && !parse_matrix(matrix, &probe_unit, &e)) ||
+        jv_object(body, "", "civ", false, &civ, &e) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
@@ -543,11 +563,12 @@ void api_unit_patch(http_request *r)
         (!scrud || json_object_size(scrud) == 0) &&
         (!edna || json_object_size(edna) == 0) &&
         (!scs || json_object_size(scs) == 0) &&
-        (!matrix || json_object_size(matrix) == 0)) {
+        (!matrix || json_object_size(matrix) == 0) &&
+        (!civ || json_object_size(civ) == 0)) {
         json_decref(body);
         err_set(&e, ERR_MISSING, NULL,
                 "a correction changes at least one of name, eliminated, "
-                "scrud, edna, scs, matrix");
+                "scrud, edna, scs, matrix, civ");
         http_reply_problem(r, &e);
         return;
     }

@@ -17,10 +17,12 @@ const char *const matrix_api_army_key[2] = {"attacker", "defender"};
 static const char *const kinds[] = {"open", "skirmish", "ambush", NULL};
 static const char *const bases[] = {"battle", "winner", "loser", NULL};
 static const char *const action_names[] = {"roll", "commit", "accept", NULL};
+static const char *const row_kinds[] = {"roll", "commit", "accept", "abandon",
+                                        NULL};
 
 const char *matrix_api_action_name(int kind)
 {
-    return kind >= 0 && kind <= MATRIX_ACT_ACCEPT ? action_names[kind] : "?";
+    return kind >= 0 && kind <= MATRIX_ACT_ABANDON ? row_kinds[kind] : "?";
 }
 
 void matrix_job_free(void *p)
@@ -443,10 +445,10 @@ err_code matrix_api_action_from_row(const db_battle_action *row,
     int kind;
 
     memset(a, 0, sizeof *a);
-    for (kind = 0; action_names[kind]; kind++)
-        if (strcmp(action_names[kind], row->kind) == 0)
+    for (kind = 0; row_kinds[kind]; kind++)
+        if (strcmp(row_kinds[kind], row->kind) == 0)
             break;
-    if (action_names[kind] == NULL || !json_is_array(n) ||
+    if (row_kinds[kind] == NULL || !json_is_array(n) ||
         json_array_size(n) > 4) {
         json_decref(n);
         return err_set(e, ERR_DB, NULL, "a stored action cannot be read");
@@ -475,6 +477,7 @@ err_code matrix_api_apply(matrix_job *j, matrix_action *a, dice_source *src,
     case MATRIX_ACT_COMMIT:
         rc = matrix_commit(&j->battle, a->combat, a->army, a->unit, src, e);
         break;
+    case MATRIX_ACT_ABANDON: rc = ERR_OK; break;
     default: rc = matrix_accept(&j->battle, a->combat, e); break;
     }
     if (rc)

@@ -36,7 +36,14 @@ typedef struct matrix_action {
     int origin;    /* one-off plans: commits[origin], or line[-1 - origin] */
 } matrix_action;
 
-enum { MATRIX_ACT_ROLL, MATRIX_ACT_COMMIT, MATRIX_ACT_ACCEPT };
+/* An abandon ends an open battle with no result (api_battles.c); its row
+ * reads back as an action that changes nothing. */
+enum {
+    MATRIX_ACT_ROLL,
+    MATRIX_ACT_COMMIT,
+    MATRIX_ACT_ACCEPT,
+    MATRIX_ACT_ABANDON
+};
 
 /* "roll", "commit", "accept". */
 const char *matrix_api_action_name(int kind);

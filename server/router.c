@@ -66,6 +66,7 @@ const router_route router_routes[] = {
     {"POST", "/v1/combats/edna", api_oneoff_edna, ROUTER_PUBLIC},
     {"POST", "/v1/combats/scs", api_oneoff_scs, ROUTER_PUBLIC},
     {"POST", "/v1/combats/matrix", api_oneoff_matrix, ROUTER_PUBLIC},
+    {"POST", "/v1/combats/civ", api_oneoff_civ, ROUTER_PUBLIC},
     {"GET", "/v1/tables", api_tables_builtin_list, ROUTER_PUBLIC},
     {"GET", "/v1/tables/{table_name}", api_table_builtin_get, ROUTER_PUBLIC},
     {"GET", "/v1/combats/{combat_id}", api_oneoff_combat_get, ROUTER_PUBLIC},

@@ -24,6 +24,7 @@ int main(void)
     srunner_add_suite(sr, suite_scs());
     srunner_add_suite(sr, suite_scs_examples());
     srunner_add_suite(sr, suite_matrix());
+    srunner_add_suite(sr, suite_civ());
     srunner_add_suite(sr, suite_db());
     srunner_add_suite(sr, suite_store());
     srunner_add_suite(sr, suite_log());
@@ -41,6 +42,7 @@ int main(void)
     srunner_add_suite(sr, suite_scs_http());
     srunner_add_suite(sr, suite_scs_vectors());
     srunner_add_suite(sr, suite_matrix_http());
+    srunner_add_suite(sr, suite_battles_http());
     srunner_add_suite(sr, suite_spec());
     srunner_add_suite(sr, suite_regressions());
     srunner_run_all(sr, CK_NORMAL);

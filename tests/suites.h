@@ -4,7 +4,8 @@
  * tests core/X.c.  A module whose tests would not fit one file of ~800 lines
  * gets more suites, each in its own file (scrud and scrud_examples; api and
  * auth; scrud_http and scrud_vectors; scs and scs_examples; scs_http and
- * scs_vectors), with their shared helpers beside them.
+ * scs_vectors; matrix_http and battles_http), with their shared helpers
+ * beside them.
  * suite_regressions (tests/server/test_regressions.c) is the exception: one
  * test per fixed bug, named after it, whatever module it was in.
  */
@@ -21,6 +22,7 @@ Suite *suite_edna(void);
 Suite *suite_scs(void);
 Suite *suite_scs_examples(void);
 Suite *suite_matrix(void);
+Suite *suite_civ(void);
 Suite *suite_db(void);
 Suite *suite_store(void);
 Suite *suite_log(void);
@@ -39,6 +41,7 @@ Suite *suite_history(void);
 Suite *suite_scs_http(void);
 Suite *suite_scs_vectors(void);
 Suite *suite_matrix_http(void);
+Suite *suite_battles_http(void);
 Suite *suite_regressions(void);
 
 #endif

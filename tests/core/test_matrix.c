@@ -381,7 +381,8 @@ static const struct {
     {S_OPEN, "r0 a0", "a0", ERR_CONFLICT, "combat"},
     {S_OPEN, "r0 a0", "x", ERR_CONFLICT, ""},
     /* who commits what */
-    {S_OPEN, "r0 c0A2 r1", "c1A2", ERR_RULE, "unit"},
+    {S_OPEN, "r0 c0A2 a0 r1", "c1A2", ERR_RULE, "unit"},
+    {S_OPEN, "r0", "r1", ERR_CONFLICT, "combat"}, /* one combat at a time */
     {S_OPEN, "r0 c0A2", "c0A2", ERR_RULE, "unit"},
     {S_OPEN, "r0", "c0A1", ERR_RULE, "unit"},
     {S_OPEN, "r0", "c0D1", ERR_RULE, "army"},
@@ -642,13 +643,13 @@ static void check_planned(const matrix_plan *p, const matrix_battle *b)
     }
 }
 
-/* The same dice per combat, rolled in another order (as a plan), and
- * every combat rolled before any reserve or accept (by actions): the
- * combats and the result are the same. */
+/* The same dice per combat, rolled in another order, as a plan and by
+ * actions (one combat at a time): the combats and the result are the
+ * same. */
 static void check_orders(pfix *f, uint64_t n)
 {
     uint64_t x = n * 7 + 1;
-    int rolls[MATRIX_MAX_COMBATS], feeds[MATRIX_MAX_COMBATS], i, k, c, ref;
+    int rolls[MATRIX_MAX_COMBATS], i, k, c, ref;
     int n_line = f->p.setup.n_line;
     dice_source d;
     err_info e;
@@ -663,17 +664,23 @@ static void check_orders(pfix *f, uint64_t n)
     dice_cleanup(&d);
     ck_assert(memcmp(&f->o3.result, &f->o1.result, sizeof f->r) == 0);
 
+    /* By actions, in another order: while a combat is open, no other
+     * combat can be rolled (and the refusal draws nothing). */
     memcpy(rolls, f->p.order, sizeof rolls);
-    memcpy(feeds, f->p.order, sizeof feeds);
     mfix_shuffle(rolls, n_line, &x);
-    mfix_shuffle(feeds, n_line, &x);
-    nv = mfix_replay_dice(&f->o1.battle, rolls, feeds, f->values);
+    nv = mfix_replay_dice(&f->o1.battle, rolls, NULL, f->values);
     dice_init_values(&d, DICE_ENTERED, f->values, nv);
     MFIX_OK(matrix_battle_init(&f->b, &f->p.setup, &e), &e);
-    for (i = 0; i < n_line; i++)
-        MFIX_OK(matrix_roll(&f->b, rolls[i], &d, &e), &e);
     for (i = 0; i < n_line; i++) {
-        c = feeds[i];
+        c = rolls[i];
+        MFIX_OK(matrix_roll(&f->b, c, &d, &e), &e);
+        if (i + 1 < n_line) {
+            size_t n_log = d.n_log;
+            err_clear(&e);
+            ck_assert_int_eq(matrix_roll(&f->b, rolls[i + 1], &d, &e),
+                             ERR_CONFLICT);
+            ck_assert_uint_eq(d.n_log, n_log);
+        }
         for (k = 0; k < f->p.n_reserves[c]; k++) {
             ref = f->p.reserves[c][k];
             MFIX_OK(matrix_commit(&f->b, c, ref / MATRIX_MAX_UNITS,

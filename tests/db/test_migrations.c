@@ -46,6 +46,7 @@
 #define TOKEN_ID  "tok_0192a0000006f6f6f6f6f6f6"
 #define UNIT_C    "un_0192a0000007a7a7a7a7a7a7"
 #define UNIT_D    "un_0192a0000008b8b8b8b8b8b8"
+#define UNIT_E    "un_0192a0000009c9c9c9c9c9c9"
 #define CREATED   "2025-06-01T09:00:00.000Z"
 
 /* Unit states as schema 1's server wrote them (api_unit_state_json). */
@@ -589,9 +590,21 @@ static err_code job_battle(sqlite3 *c, void *arg, err_info *e)
 
 START_TEST(test_upgrade_from_3)
 {
-    static const char *const ids[] = {UNIT_A, UNIT_B, UNIT_C, UNIT_D};
+    /* Which units of schema 3 carry Matrix, and why: a unit made naming no
+     * system carried SCRUD and EDNA and not SCS, and one made so now
+     * carries Matrix too; a unit that named its systems keeps only those. */
+    static const struct {
+        const char *id;
+        bool has_matrix;
+    } want[] = {
+        {UNIT_A, true},  /* 1st Foot, schema 1: SCRUD and EDNA */
+        {UNIT_B, true},  /* Horse, schema 1 (eliminated): SCRUD and EDNA */
+        {UNIT_C, false}, /* Guns: named EDNA only */
+        {UNIT_D, false}, /* Panzer: named SCS only */
+        {UNIT_E, false}, /* Lancers: named SCRUD, EDNA and SCS */
+    };
     db_unit_filter f = {NULL, "matrix", -1, -1};
-    db_unit units[4], *list;
+    db_unit units[5], *list;
     db_side *sides, side = {SIDE_ID, CMP_ID, "Allies", CREATED, 2};
     db_battle b = {.campaign_id = CMP_ID,
                    .system = "matrix",
@@ -610,12 +623,23 @@ START_TEST(test_upgrade_from_3)
 
     ck_assert_int_ge(db_n_migrations(), 4);
     make_v3();
+    /* A unit of schema 3 that named all three systems. */
+    db_fixture_raw_exec(
+        "INSERT INTO units (id, side_id, name, campaign_id, created_at, "
+        "scrud_quality, has_scrud, has_edna, edna, edna_start, has_scs, "
+        "scs_attack, scs_defense, scs_movement, scs_steps) VALUES "
+        "('" UNIT_E "', '" SIDE_ID "', 'Lancers', '" CMP_ID "', "
+        "'2025-06-03T10:00:00.000Z', 1, 1, 1, 5, 6, 1, 4, 3, 6, 1)");
     db_fixture_open();
     ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
     ck_assert_int_eq(db_fixture_raw_query_int(
                          "SELECT count(*) FROM units WHERE has_matrix = 1 "
                          "AND matrix_quality = 0"),
-                     4);
+                     2);
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM units WHERE has_matrix = 0 "
+                         "AND matrix_quality = 0"),
+                     3);
 
     r = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_campaign_get(r, CMP_ID, &c, NULL), ERR_OK);
@@ -629,12 +653,16 @@ START_TEST(test_upgrade_from_3)
     ck_assert_str_eq(sides[0].name, "Allies");
     ck_assert_int_eq(sides[0].exhausted_turn, 0);
     free(sides);
-    for (i = 0; i < 4; i++) {
-        ck_assert_int_eq(db_unit_find(r, CMP_ID, ids[i], &units[i], NULL),
+    for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ck_assert_int_eq(db_unit_find(r, CMP_ID, want[i].id, &units[i], NULL),
                          ERR_OK);
-        ck_assert_msg(units[i].has_matrix, "%s", units[i].name);
+        ck_assert_msg(units[i].has_matrix == want[i].has_matrix,
+                      "%s: has_matrix is %d", units[i].name,
+                      units[i].has_matrix);
         ck_assert_int_eq(units[i].matrix_quality, 0);
     }
+    ck_assert(units[4].has_scrud && units[4].has_edna && units[4].has_scs);
+    ck_assert_int_eq(units[4].scs.full.attack, 4);
     /* What schema 3 held is intact. */
     ck_assert_int_eq(units[0].scrud.quality, 3);
     ck_assert(units[1].is_eliminated);
@@ -649,7 +677,9 @@ START_TEST(test_upgrade_from_3)
     ck_assert_int_eq(units[3].scs.steps_lost, 1);
     ck_assert(units[3].scs.is_exploit && !units[3].scs.is_out_of_supply);
     ck_assert_int_eq(db_units_list(r, CMP_ID, &f, &list, &n, NULL), ERR_OK);
-    ck_assert_uint_eq(n, 4);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(list[0].id, UNIT_A);
+    ck_assert_str_eq(list[1].id, UNIT_B);
     free(list);
     ck_assert_int_eq(db_table_get(r, CMP_ID, "Standard", &t, NULL), ERR_OK);
     ck_assert_str_eq(t.doc, "{\"roll\":\"1d6\"}");
@@ -661,14 +691,14 @@ START_TEST(test_upgrade_from_3)
 
     /* The upgraded file takes Matrix: a quality, an exhausted side, a
      * battle with an action. */
-    units[3].matrix_quality = -3;
-    db_fixture_write_ok(db_fixture_job_unit_update, &units[3], "quality");
+    units[0].matrix_quality = -3;
+    db_fixture_write_ok(db_fixture_job_unit_update, &units[0], "quality");
     db_fixture_write_ok(db_fixture_job_side_update, &side, "exhaust");
     db_new_id("bat", b.id);
     db_fixture_write_ok(job_battle, &b, "insert battle");
     r = db_read_acquire(db_fixture_db);
-    ck_assert_int_eq(db_unit_find(r, CMP_ID, UNIT_D, &units[3], NULL), ERR_OK);
-    ck_assert_int_eq(units[3].matrix_quality, -3);
+    ck_assert_int_eq(db_unit_find(r, CMP_ID, UNIT_A, &units[0], NULL), ERR_OK);
+    ck_assert_int_eq(units[0].matrix_quality, -3);
     ck_assert_int_eq(db_sides_list(r, CMP_ID, &sides, &n, NULL), ERR_OK);
     ck_assert_int_eq(sides[0].exhausted_turn, 2);
     free(sides);

@@ -606,14 +606,17 @@ START_TEST(test_action_refusals)
         {COMMIT(0, "attacker", "B3", DIE(7)), 422, "out_of_range", "die"},
         {COMMIT(0, "attacker", "B3", DIE(5)), 200, NULL, NULL},
         {COMMIT(0, "attacker", "B3", DIE(5)), 422, "rule_violation", "unit"},
-        {MROLL(1, DICE("B2", 2, "R2", 2)), 200, NULL, NULL},
-        {COMMIT(1, "attacker", "B3", DIE(5)), 422, "rule_violation", "unit"},
-        {"{\"action\":\"accept\",\"combat\":0,\"expect_actions\":2}", 409,
+        /* one combat at a time: combat 0 is rolled, not yet accepted */
+        {MROLL(1, DICE("B2", 2, "R2", 2)), 409, "conflict", "combat"},
+        {"{\"action\":\"accept\",\"combat\":0,\"expect_actions\":1}", 409,
          "conflict", "expect_actions"},
-        {"{\"action\":\"accept\",\"combat\":0,\"expect_actions\":3}", 200, NULL,
+        {"{\"action\":\"accept\",\"combat\":0,\"expect_actions\":2}", 200, NULL,
          NULL},
         {COMMIT(0, "attacker", "B4", DIE(5)), 409, "conflict", "combat"},
         {ACCEPT(0), 409, "conflict", "combat"},
+        {MROLL(1, DICE("B2", 2, "R2", 2)), 200, NULL, NULL},
+        /* B3 joined combat 0: it cannot join combat 1 too */
+        {COMMIT(1, "attacker", "B3", DIE(5)), 422, "rule_violation", "unit"},
         {"{\"action\":\"accept\",\"combat\":1,\"army\":\"attacker\"}", 422,
          "invalid_value", "army"},
         {"{\"action\":\"accept\",\"combat\":1,\"die\":3}", 422, "invalid_value",
@@ -629,6 +632,11 @@ START_TEST(test_action_refusals)
         {COMMIT(0, "attacker", "B1", ""), 422, "rule_violation", "army"},
         {COMMIT(0, "defender", "R1", ""), 422, "rule_violation", "army"},
         {COMMIT(0, "attacker", "B1", DIE(3)), 422, "invalid_value", "die"},
+        /* a seeded roll refused draws no die: the stream stays put */
+        {MROLL(1, ""), 409, "conflict", "combat"},
+        {ACCEPT(0), 200, NULL, NULL},
+        {MROLL(1, ""), 200, NULL, NULL},
+        {ACCEPT(1), 200, NULL, NULL},
     };
     test_campaign c, other;
     json_t *b, *w;
@@ -647,6 +655,13 @@ START_TEST(test_action_refusals)
     b = mx_battle(&c, 201, BATTLE("", BLUE2, RED2, LINE2));
     snprintf(bid, sizeof bid, "%s", scs_str(b, "id"));
     mx_run_steps(&c, bid, seeded, sizeof seeded / sizeof seeded[0]);
+    b = mx_get(&c, bid);
+    snprintf(rig_ctx, sizeof rig_ctx, "seeded battle finished");
+    RIG_EQ_STR(scs_str(b, "status"), "finished");
+    mx_check_seeded(scs_get(b, "dice"),
+                    scs_get(scs_rig_keep(rig_cget(&c, "combats/%s",
+                                                  scs_str(b, "combat_id"))),
+                            "rolls"));
     snprintf(rig_ctx, sizeof rig_ctx, "actions by a player or another umpire");
     w = mx_world(&c);
     mx_refuse(&c, w, 403, "forbidden", NULL, c.player[0], ACCEPT(0),
@@ -710,14 +725,13 @@ START_TEST(test_concurrent_rolls)
 {
     char bodies[10][64], line[1024] = "", units[2][256] = {"", ""};
     const char *ptrs[10];
+    int left[10], order[10], n_left = 10, r, i, k;
     bool seen[11] = {false};
-    json_t *b, *fin, *rolls, *r;
+    json_t *b, *fin, *rolls, *x;
     long long n_distinct, max_seq;
     test_campaign c;
     mx_shot shots[10];
     char bid[64];
-    size_t k;
-    int i;
 
     mx_campaign(&c);
     mx_units(&c, 10);
@@ -728,9 +742,7 @@ START_TEST(test_concurrent_rolls)
                  i);
         snprintf(line + strlen(line), 80, "%s" PAIR("\"B%d\"", "\"R%d\""),
                  i > 1 ? "," : "", i, i);
-        snprintf(bodies[i - 1], sizeof bodies[0],
-                 "{\"action\":\"roll\",\"combat\":%d}", i - 1);
-        ptrs[i - 1] = bodies[i - 1];
+        left[i - 1] = i - 1;
     }
     b = mx_battle(&c, 201,
                   "{\"turn\":1,\"dice\":{\"client_seed\":\"ten\"},"
@@ -739,24 +751,47 @@ START_TEST(test_concurrent_rolls)
                   "\"line\":[%s]}",
                   units[0], units[1], line);
     snprintf(bid, sizeof bid, "%s", scs_str(b, "id"));
-    /* the ten combats rolled at once: all land, one after another */
-    snprintf(rig_ctx, sizeof rig_ctx, "ten rolls at once");
-    RIG_EQ_INT(mx_burst(&c, bid, shots, 10, ptrs, NULL), 10);
-    for (i = 0; i < 10; i++) {
-        RIG_IS_TRUE(shots[i].n_actions >= 1 && shots[i].n_actions <= 10);
-        RIG_IS_TRUE(!seen[shots[i].n_actions]);
-        seen[shots[i].n_actions] = true;
+    /* Each round, every combat not yet rolled is rolled at once: one
+     * combat at a time, so exactly one lands and the others are refused
+     * (409); it is accepted, and the next round rolls those left. */
+    for (r = 0; r < 10; r++) {
+        int won = -1;
+        for (k = 0; k < n_left; k++) {
+            snprintf(bodies[k], sizeof bodies[0],
+                     "{\"action\":\"roll\",\"combat\":%d}", left[k]);
+            ptrs[k] = bodies[k];
+        }
+        snprintf(rig_ctx, sizeof rig_ctx, "round %d: %d rolls at once", r,
+                 n_left);
+        RIG_EQ_INT(mx_burst(&c, bid, shots, n_left, ptrs, NULL), 1);
+        for (k = 0; k < n_left; k++) {
+            if (shots[k].status != 200) {
+                RIG_EQ_INT(shots[k].status, 409);
+                continue;
+            }
+            RIG_EQ_INT(shots[k].n_actions, 2 * r + 1);
+            won = k;
+        }
+        order[r] = left[won];
+        left[won] = left[--n_left];
+        b = mx_get(&c, bid);
+        RIG_EQ_INT(rig_inum(b, "n_actions"), 2 * r + 1);
+        RIG_EQ_INT(mx_n_action_rows(bid), 2 * r + 1);
+        for (k = 0; k < 10; k++) {
+            x = scs_at(scs_get(b, "combats"), (size_t)k);
+            RIG_IS_TRUE(
+                json_is_true(scs_get(x, "rolled")) ==
+                (k == order[r] || json_is_true(scs_get(x, "accepted"))));
+        }
+        fin = mx_act(&c, bid, 200, "{\"action\":\"accept\",\"combat\":%d}",
+                     order[r]);
+        RIG_EQ_INT(rig_inum(fin, "n_actions"), 2 * r + 2);
     }
     b = mx_get(&c, bid);
-    RIG_EQ_INT(rig_inum(b, "n_actions"), 10);
+    RIG_EQ_INT(rig_inum(b, "n_actions"), 20);
     mx_action_seqs(bid, &n_distinct, &max_seq);
-    RIG_EQ_INT(n_distinct, 10);
-    RIG_EQ_INT(max_seq, 10);
-    for (i = 0; i < 10; i++) {
-        RIG_IS_TRUE(json_is_true(
-            scs_get(scs_at(scs_get(b, "combats"), (size_t)i), "rolled")));
-        fin = mx_act(&c, bid, 200, "{\"action\":\"accept\",\"combat\":%d}", i);
-    }
+    RIG_EQ_INT(n_distinct, 20);
+    RIG_EQ_INT(max_seq, 20);
     /* the seeded stream was drawn in the order the rolls landed */
     RIG_EQ_STR(scs_str(fin, "status"), "finished");
     rolls = scs_get(
@@ -764,20 +799,18 @@ START_TEST(test_concurrent_rolls)
         "rolls");
     RIG_EQ_INT(json_array_size(rolls), 20);
     mx_check_seeded(scs_get(fin, "dice"), rolls);
-    memset(seen, 0, sizeof seen);
-    for (k = 0; k < 20; k += 2) {
-        const json_t *cs;
-        r = scs_at(rolls, k);
-        i = atoi(scs_str(r, "unit") + 1);
-        RIG_IS_TRUE(i >= 1 && i <= 10 && !seen[i]);
-        seen[i] = true;
-        cs = scs_at(scs_get(fin, "combats"), (size_t)i - 1);
-        RIG_EQ_INT(rig_inum(r, "natural"),
-                   rig_inum(scs_get(cs, "dice"), scs_str(r, "unit")));
-        r = scs_at(rolls, k + 1);
-        RIG_EQ_INT(atoi(scs_str(r, "unit") + 1), i);
-        RIG_EQ_INT(rig_inum(r, "natural"),
-                   rig_inum(scs_get(cs, "dice"), scs_str(r, "unit")));
+    for (r = 0; r < 10; r++) {
+        const json_t *cs = scs_at(scs_get(fin, "combats"), (size_t)order[r]);
+        RIG_IS_TRUE(!seen[order[r] + 1]);
+        seen[order[r] + 1] = true;
+        for (k = 0; k < 2; k++) {
+            x = scs_at(rolls, (size_t)(2 * r + k));
+            snprintf(rig_ctx, sizeof rig_ctx, "roll %d of round %d", k, r);
+            RIG_EQ_INT(atoi(scs_str(x, "unit") + 1), order[r] + 1);
+            RIG_EQ_STR(scs_str(x, "side"), k == 0 ? "blue" : "red");
+            RIG_EQ_INT(rig_inum(x, "natural"),
+                       rig_inum(scs_get(cs, "dice"), scs_str(x, "unit")));
+        }
     }
 }
 END_TEST

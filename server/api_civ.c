@@ -1,0 +1,954 @@
+/*
+ * api_civ.c: Civilization advanced combat (docs/rules/civ.md) as requests:
+ * a one-off battle fought to its end (standing orders, a phase limit), and
+ * a campaign battle fought one phase per request through the battle
+ * lifecycle of api_battles.c (created with the seed's commitment shown,
+ * each phase logged with its orders and dice, finished when an army is
+ * gone: destroyed units leave play).  Also the replay of a finished one.
+ */
+#include "api.h"
+#include "civ_api.h"
+#include "combat.h"
+#include "jsonv.h"
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#define DEFAULT_PHASES 50
+
+/* ---- the record ---- */
+
+/* Rebuilds j's battle from its phases' orders and the dice in src. */
+static err_code rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
+                        dice_source *src, err_info *e)
+{
+    int i;
+    err_code rc;
+
+    j->n_phases = 0;
+    if ((rc = civ_battle_init(&j->battle, &j->setup, e)))
+        return rc;
+    for (i = 0; i < n; i++) {
+        civ_orders o[2];
+        memcpy(o, orders[i], sizeof o);
+        if ((rc = civ_api_fight(j, o, src, e)))
+            return rc;
+    }
+    return ERR_OK;
+}
+
+/* The report of j's battle as it stands, with input (new text). */
+static char *report_text(const civ_job *j, const dice_source *src,
+                         const char *battle_id, json_t *input)
+{
+    const db_combat *cb = &j->rec.cb;
+    json_t *o = json_object(), *v;
+    char *md, *dice_text, *text;
+    jw w;
+
+    json_object_set_new(o, "id", json_string(cb->id));
+    json_object_set_new(o, "system", json_string("civ"));
+    json_object_set_new(o, "campaign_id", api_str_or_null(cb->campaign_id));
+    json_object_set_new(o, "created_at", json_string(cb->created_at));
+    json_object_set_new(o, "note", api_str_or_null(cb->note));
+    json_object_set_new(o, "battle_id", api_str_or_null(battle_id));
+    if (j->turn > 0)
+        json_object_set_new(o, "turn", json_integer(j->turn));
+    json_object_set_new(o, "input", input);
+    civ_api_outcome_json(j, src, o);
+    jw_init(&w);
+    combat_dice_write(&w, cb);
+    dice_text = jw_take(&w, NULL);
+    v = dice_text ? json_loads(dice_text, 0, NULL) : NULL;
+    free(dice_text);
+    json_object_set_new(o, "dice", v ? v : json_null());
+    md = civ_api_markdown(j);
+    json_object_set_new(o, "summary_markdown", json_string(md ? md : ""));
+    free(md);
+    text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return text;
+}
+
+/* Fills j->rec's row, rolls, summary and report from src's log. */
+static err_code record(civ_job *j, const dice_source *src,
+                       const char *battle_id, json_t *input, err_info *e)
+{
+    db_combat *cb = &j->rec.cb;
+    char summary[160];
+    err_code rc;
+
+    combat_record_row(&j->rec, "civ");
+    if ((rc = combat_record_rolls(&j->rec, src, civ_api_roll_names, j, e))) {
+        json_decref(input);
+        return rc;
+    }
+    if (!civ_is_over(&j->battle))
+        snprintf(summary, sizeof summary,
+                 "Civilization battle: unresolved after %d phases",
+                 j->n_phases);
+    else
+        snprintf(summary, sizeof summary,
+                 "Civilization battle: %s after %d phases",
+                 j->battle.winner < 0    ? "both armies destroyed"
+                 : j->battle.winner == 0 ? "the attacker wins"
+                                         : "the defender wins",
+                 j->n_phases);
+    cb->summary = strdup(summary);
+    cb->report = report_text(j, src, battle_id, input);
+    if (!cb->summary || !cb->report)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return ERR_OK;
+}
+
+/* ---- one-off battles ---- */
+
+static err_code parse_rolls(const json_t *body, civ_job *j, err_info *e)
+{
+    json_t *rolls = NULL;
+    char f[JV_PATH_MAX];
+    size_t k, max = (size_t)j->max_phases * 2 * 2 * CIV_MAX_UNITS;
+    err_code rc;
+
+    if ((rc = jv_array(body, "", "rolls", false, 1, max, &rolls, e)) ||
+        rolls == NULL) {
+        if (rc == ERR_OK && j->rec.dice.kind == DICE_ENTERED)
+            rc = err_set(e, ERR_MISSING, "rolls",
+                         "entered dice: give the \"rolls\", every die in the "
+                         "order thrown");
+        return rc;
+    }
+    if (j->rec.dice.kind != DICE_ENTERED)
+        return err_set(e, ERR_INVALID, "rolls",
+                       "the dice are seeded: give \"rolls\" only with "
+                       "dice.source \"entered\"");
+    for (k = 0; k < json_array_size(rolls); k++) {
+        json_t *v = json_array_get(rolls, k);
+        jv_index(f, "rolls", k);
+        if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+            json_integer_value(v) > 6)
+            return err_set(e, ERR_RANGE, f, "a d6: 1 to 6");
+        j->entered[k] = (int)json_integer_value(v);
+    }
+    j->n_entered = (int)json_array_size(rolls);
+    return ERR_OK;
+}
+
+/* The one-off's input: the setup with its standing orders. */
+static json_t *plan_json(const civ_job *j)
+{
+    json_t *doc = civ_api_setup_json(j);
+    int a;
+
+    for (a = 0; a < 2; a++) {
+        json_t *army = json_object_get(doc, civ_api_army_key[a]);
+        const civ_orders *o = &j->plan[a];
+        json_t *pref = json_array(), *cas = json_array();
+        int k;
+        for (k = 0; k < o->n_preference; k++)
+            json_array_append_new(
+                pref, json_string(j->unit_name[a][o->preference[k]]));
+        for (k = 0; k < o->n_casualties; k++)
+            json_array_append_new(
+                cas, json_string(j->unit_name[a][o->casualties[k]]));
+        json_object_set_new(army, "wave_preference", pref);
+        json_object_set_new(army, "casualty_order", cas);
+        json_object_set_new(
+            army, "aircraft_support",
+            o->support >= 0 ? json_string(civ_class_name((civ_class)o->support))
+                            : json_null());
+    }
+    json_object_set_new(doc, "max_phases", json_integer(j->max_phases));
+    return doc;
+}
+
+/* Fights the one-off to its end or its phase limit. */
+static err_code fight_plan(civ_job *j, dice_source *src, err_info *e)
+{
+    err_code rc;
+
+    if ((rc = civ_battle_init(&j->battle, &j->setup, e)))
+        return rc;
+    while (!civ_is_over(&j->battle) && j->n_phases < j->max_phases) {
+        civ_orders o[2];
+        memcpy(o, j->plan, sizeof o);
+        o[0].n_wave = o[1].n_wave = 0;
+        if ((rc = civ_api_fight(j, o, src, e)))
+            return rc;
+    }
+    j->is_unresolved = !civ_is_over(&j->battle);
+    return ERR_OK;
+}
+
+void api_oneoff_civ(http_request *r)
+{
+    static const char *const fields[] = {
+        "current_era", "settlement", "great_wall", "attacker", "defender",
+        "max_phases",  "rolls",      "dice",       "note",     NULL};
+    json_t *body = http_body_object(r);
+    int max = DEFAULT_PHASES;
+    dice_source src;
+    bool is_src = false;
+    civ_job *j = NULL;
+    err_info e;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    if (jv_int(body, "", "max_phases", false, 1, CIV_MAX_PHASES, &max, &e))
+        goto fail;
+    j = civ_job_new(max);
+    r->state = j;
+    r->state_free = civ_job_free;
+    if (j == NULL) {
+        err_set(&e, ERR_NOMEM, NULL, "out of memory");
+        goto fail;
+    }
+    if (jv_object_only(body, "", fields, &e) ||
+        combat_parse_record(body, &j->rec, &e) ||
+        civ_api_parse_setup(body, false, false, j, &e) ||
+        civ_check_setup(&j->setup, &e) || civ_api_parse_plan(body, j, &e) ||
+        parse_rolls(body, j, &e))
+        goto fail;
+    combat_dice_init(&j->rec, &src, j->entered, (size_t)j->n_entered);
+    is_src = true;
+    if (fight_plan(j, &src, &e)) {
+        if (e.code == ERR_DICE && j->rec.dice.kind == DICE_ENTERED) {
+            err_clear(&e);
+            err_set(&e, ERR_RANGE, "rolls",
+                    "the entered rolls ran out in phase %d: %d given",
+                    j->n_phases + 1, j->n_entered);
+        }
+        goto fail;
+    }
+    if (dice_check_all_used(&src, NULL)) {
+        err_set(&e, ERR_RANGE, "rolls",
+                "the battle used %zu of the %d rolls given", src.n_log,
+                j->n_entered);
+        goto fail;
+    }
+    if (record(j, &src, NULL, plan_json(j), &e))
+        goto fail;
+    dice_cleanup(&src);
+    json_decref(body);
+    http_defer_write(r, combat_insert_job, combat_finish);
+    return;
+fail:
+    if (is_src)
+        dice_cleanup(&src);
+    json_decref(body);
+    http_reply_problem(r, &e);
+}
+
+/* ---- campaign battles ---- */
+
+static civ_job *job_for(http_request *r, err_info *e)
+{
+    civ_job *j = civ_job_new(CIV_API_MAX_PHASES);
+
+    r->state = j;
+    r->state_free = civ_job_free;
+    if (j == NULL)
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return j;
+}
+
+/* Sides and units for the armies: Civilization pieces in play, of the
+ * army's side, once each, in no other open battle. */
+static err_code bind(sqlite3 *c, civ_job *j, err_info *e)
+{
+    char f[JV_PATH_MAX], other[DB_ID_MAX];
+    db_side side;
+    db_unit u;
+    int a, i, b, k;
+    err_code rc;
+
+    for (a = 0; a < 2; a++) {
+        snprintf(f, sizeof f, "%s.side", civ_api_army_key[a]);
+        rc = db_side_find(c, j->rec.campaign_id, j->army_ref[a], &side, NULL);
+        if (rc == ERR_NOT_FOUND)
+            return err_set(e, ERR_INVALID, f, "the campaign has no side \"%s\"",
+                           j->army_ref[a]);
+        if (rc != ERR_OK)
+            return err_set(e, rc, NULL, "cannot read sides");
+        if (a == 1 && strcmp(side.id, j->side_id[0]) == 0)
+            return err_set(e, ERR_RULE, f,
+                           "the two armies are of two sides, not both of %s",
+                           side.name);
+        text_copy(j->side_id[a], DB_ID_MAX, side.id);
+        text_copy(j->army_name[a], DB_NAME_MAX, side.name);
+        for (i = 0; i < j->setup.armies[a].n_units; i++) {
+            snprintf(f, sizeof f, "%s.units[%d]", civ_api_army_key[a], i);
+            rc = db_unit_find(c, j->rec.campaign_id, j->unit_ref[a][i], &u,
+                              NULL);
+            if (rc == ERR_NOT_FOUND)
+                return err_set(e, ERR_INVALID, f,
+                               "the campaign has no unit \"%s\"",
+                               j->unit_ref[a][i]);
+            if (rc != ERR_OK)
+                return err_set(e, rc, NULL, "cannot read units");
+            if (!u.has_civ)
+                return err_set(e, ERR_RULE, f,
+                               "the unit %s is not a Civilization piece",
+                               u.name);
+            if (u.is_eliminated)
+                return err_set(e, ERR_RULE, f,
+                               "the unit %s is eliminated and out of play",
+                               u.name);
+            if (strcmp(u.side_id, side.id) != 0)
+                return err_set(e, ERR_RULE, f,
+                               "the unit %s is of %s, not of the %s's side %s",
+                               u.name, u.side_name, civ_api_army_key[a],
+                               side.name);
+            for (b = 0; b <= a; b++)
+                for (k = 0; k < (b < a ? j->setup.armies[b].n_units : i); k++)
+                    if (strcmp(j->unit_id[b][k], u.id) == 0)
+                        return err_set(e, ERR_INVALID, f,
+                                       "the unit %s is already in this battle",
+                                       u.name);
+            if ((rc =
+                     api_battle_engaged(c, j->rec.campaign_id, u.id, other, e)))
+                return rc;
+            if (other[0])
+                return err_set(e, ERR_RULE, f,
+                               "the unit %s is in the battle %s, still open: "
+                               "a unit fights one battle at a time",
+                               u.name, other);
+            text_copy(j->unit_id[a][i], DB_ID_MAX, u.id);
+            text_copy(j->unit_name[a][i], DB_NAME_MAX, u.name);
+            j->setup.armies[a].units[i] = u.civ;
+        }
+    }
+    return civ_check_setup(&j->setup, e);
+}
+
+static err_code create_job(sqlite3 *c, void *arg, err_info *e)
+{
+    civ_job *j = arg;
+    db_battle *b = &j->row;
+    json_t *setup;
+    err_code rc;
+
+    if ((rc = bind(c, j, e)))
+        return rc;
+    db_new_id("bat", b->id);
+    text_copy(b->campaign_id, DB_ID_MAX, j->rec.campaign_id);
+    text_copy(b->system, sizeof b->system, "civ");
+    text_copy(b->status, sizeof b->status, "open");
+    b->turn = j->turn;
+    db_now(b->created_at);
+    text_copy(b->updated_at, DB_TIME_MAX, b->created_at);
+    text_copy(b->dice_source, sizeof b->dice_source,
+              dice_kind_name(j->rec.dice.kind));
+    if (j->rec.dice.kind == DICE_SEEDED) {
+        text_copy(b->commitment, sizeof b->commitment, j->rec.dice.commitment);
+        text_copy(b->server_seed, sizeof b->server_seed, j->rec.dice.seed_hex);
+        b->client_seed = j->rec.dice.has_client_seed
+                             ? strdup(j->rec.dice.client_seed)
+                             : NULL;
+    }
+    text_copy(b->actor_token_id, DB_ID_MAX, j->rec.token_id);
+    b->note = j->rec.has_note ? strdup(j->rec.note) : NULL;
+    setup = civ_api_setup_json(j);
+    b->setup = json_dumps(setup, JSON_COMPACT);
+    json_decref(setup);
+    if (b->setup == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return db_battle_insert(c, b, e);
+}
+
+/* Loads the stored battle into j: setup, phases rebuilt from their orders
+ * and logged dice; src (caller's) is left holding that log. */
+static err_code load(sqlite3 *c, const char *campaign_id, const char *id,
+                     civ_job *j, dice_source *src, err_info *e)
+{
+    db_battle_action *acts = NULL;
+    size_t n = 0, i, k;
+    int n_values = 0, n_phases = 0;
+    civ_orders(*orders)[2] = NULL;
+    json_t *setup;
+    err_info why;
+    err_code rc;
+
+    dice_init_values(src, DICE_REPLAY, j->entered, 0);
+    rc = db_battle_get(c, campaign_id, id, &j->row, NULL);
+    if (rc == ERR_NOT_FOUND)
+        return err_set(e, rc, NULL, "the campaign has no battle %s", id);
+    if (rc != ERR_OK)
+        return err_set(e, rc, NULL, "cannot read the battle");
+    j->turn = j->row.turn;
+    setup = json_loads(j->row.setup, 0, NULL);
+    err_clear(&why);
+    if (setup == NULL || civ_api_parse_setup(setup, false, true, j, &why)) {
+        json_decref(setup);
+        return err_set(e, ERR_DB, NULL, "the stored battle cannot be read");
+    }
+    json_decref(setup);
+    if ((rc = db_battle_actions_list(c, j->row.id, &acts, &n, e)))
+        return rc;
+    orders = calloc(n ? n : 1, sizeof *orders);
+    for (i = 0; i < n && orders && rc == ERR_OK; i++) {
+        json_t *nat = json_loads(acts[i].naturals, 0, NULL);
+        json_t *det =
+            acts[i].detail ? json_loads(acts[i].detail, 0, NULL) : NULL;
+        if (strcmp(acts[i].kind, "phase") == 0) {
+            if (det == NULL ||
+                civ_api_parse_orders(det, "", j, orders[n_phases], &why))
+                rc = err_set(e, ERR_DB, NULL, "a stored phase cannot be read");
+            else
+                n_phases++;
+            for (k = 0; rc == ERR_OK && k < json_array_size(nat); k++)
+                j->entered[n_values++] =
+                    (int)json_integer_value(json_array_get(nat, k));
+        }
+        json_decref(nat);
+        json_decref(det);
+    }
+    db_battle_actions_free(acts, n);
+    if (orders == NULL)
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (rc == ERR_OK) {
+        dice_init_values(src, DICE_REPLAY, j->entered, (size_t)n_values);
+        if (rebuild(j, (const civ_orders(*)[2])orders, n_phases, src, &why))
+            rc = err_set(e, ERR_DB, NULL,
+                         "the battle's stored phases do not replay: %s",
+                         why.message);
+    }
+    free(orders);
+    return rc;
+}
+
+/* The battle as served: its row, setup, phases and state. */
+static json_t *battle_json(const civ_job *j, const dice_source *src)
+{
+    const db_battle *b = &j->row;
+    bool is_open = strcmp(b->status, "open") == 0;
+    int n0 = civ_regulars(&j->battle, 0), n1 = civ_regulars(&j->battle, 1);
+    json_t *o = json_pack(
+        "{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:i, s:o}", "id", b->id,
+        "campaign_id", b->campaign_id, "system", b->system, "status", b->status,
+        "turn", b->turn, "created_at", b->created_at, "updated_at",
+        b->updated_at, "note", api_str_or_null(b->note), "n_actions",
+        b->n_actions, "combat_id", api_str_or_null(b->combat_id));
+
+    json_object_set_new(
+        o, "dice",
+        json_pack(
+            "{s:s, s:o, s:o, s:o, s:o, s:b}", "source", b->dice_source, "rng",
+            strcmp(b->dice_source, "seeded") == 0 ? json_string(RNG_VERSION)
+                                                  : json_null(),
+            "commitment", api_str_or_null(b->commitment), "server_seed",
+            is_open ? json_null() : api_str_or_null(b->server_seed),
+            "client_seed", api_str_or_null(b->client_seed), "verifiable",
+            strcmp(b->dice_source, "seeded") == 0));
+    json_object_set_new(o, "setup", civ_api_setup_json(j));
+    civ_api_outcome_json(j, src, o);
+    /* Who picks the next wave, and its size. */
+    json_object_set_new(
+        o, "next_wave",
+        civ_is_over(&j->battle)
+            ? json_null()
+            : json_pack("{s:o, s:i}", "picked_by",
+                        n0 == n1
+                            ? json_null()
+                            : json_string(civ_api_army_key[n0 > n1 ? 0 : 1]),
+                        "size", n0 < n1 ? n0 : n1));
+    return o;
+}
+
+static void create_finish(http_request *r, err_code rc, const err_info *e)
+{
+    civ_job *j = r->state;
+    dice_source src;
+
+    if (rc != ERR_OK) {
+        api_reply_err(r, rc, e);
+        return;
+    }
+    dice_init_values(&src, DICE_REPLAY, j->entered, 0);
+    civ_battle_init(&j->battle, &j->setup, NULL);
+    snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/battles/%s",
+             j->row.campaign_id, j->row.id);
+    http_reply_json(r, 201, battle_json(j, &src));
+    dice_cleanup(&src);
+}
+
+void api_civ_battle_create(http_request *r, json_t *body)
+{
+    static const char *const fields[] = {
+        "system",   "turn",     "current_era", "settlement", "great_wall",
+        "attacker", "defender", "dice",        "note",       NULL};
+    civ_job *j;
+    err_info e;
+
+    err_clear(&e);
+    if ((j = job_for(r, &e)) == NULL || jv_object_only(body, "", fields, &e) ||
+        jv_int(body, "", "turn", true, 1, 1000000, &j->turn, &e) ||
+        combat_parse_record(body, &j->rec, &e) ||
+        civ_api_parse_setup(body, true, false, j, &e)) {
+        json_decref(body);
+        http_reply_problem(r, &e);
+        return;
+    }
+    text_copy(j->rec.campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(j->rec.token_id, DB_ID_MAX, r->token.id);
+    json_decref(body);
+    http_defer_write(r, create_job, create_finish);
+}
+
+void api_civ_battle_get(http_request *r)
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c;
+    dice_source src;
+    civ_job *j;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    if ((j = job_for(r, &e)) == NULL) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    c = db_read_acquire(d);
+    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
+    rc = load(c, r->params[0], r->params[1], j, &src, &e);
+    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
+    db_read_release(d, c);
+    if (rc == ERR_OK)
+        http_reply_json(r, 200, battle_json(j, &src));
+    else
+        http_reply_problem(r, &e);
+    dice_cleanup(&src);
+}
+
+/* The record of a battle that ended: its combat, destroyed units out of
+ * play, an event for every unit that fought. */
+static err_code finish(sqlite3 *c, civ_job *j, const dice_source *src,
+                       err_info *e)
+{
+    db_battle *b = &j->row;
+    bool fought[2][CIV_MAX_UNITS] = {{false}};
+    json_t *input, *phases;
+    int a, u, i, k;
+    err_code rc;
+
+    j->rec.dice.kind =
+        strcmp(b->dice_source, "seeded") == 0 ? DICE_SEEDED : DICE_ENTERED;
+    text_copy(j->rec.dice.seed_hex, sizeof j->rec.dice.seed_hex,
+              b->server_seed);
+    text_copy(j->rec.dice.commitment, sizeof j->rec.dice.commitment,
+              b->commitment);
+    if (b->client_seed) {
+        text_copy(j->rec.dice.client_seed, sizeof j->rec.dice.client_seed,
+                  b->client_seed);
+        j->rec.dice.client_seed_len = strlen(j->rec.dice.client_seed);
+        j->rec.dice.has_client_seed = true;
+    }
+    if (b->note) {
+        text_copy(j->rec.note, sizeof j->rec.note, b->note);
+        j->rec.has_note = true;
+    }
+    text_copy(j->rec.campaign_id, DB_ID_MAX, b->campaign_id);
+    input = json_pack("{s:o}", "setup", civ_api_setup_json(j));
+    phases = json_array();
+    for (i = 0; i < j->n_phases; i++)
+        json_array_append_new(phases, civ_api_orders_json(j, j->orders[i]));
+    json_object_set_new(input, "phases", phases);
+    if ((rc = record(j, src, b->id, input, e)) ||
+        (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
+        return rc;
+    text_copy(b->combat_id, DB_ID_MAX, j->rec.cb.id);
+    text_copy(b->status, sizeof b->status, "finished");
+    for (i = 0; i < j->n_phases; i++)
+        for (a = 0; a < 2; a++) {
+            const civ_army_phase *p = &j->phases[i].armies[a];
+            for (k = 0; k < p->n_wave; k++)
+                fought[a][p->wave[k]] = true;
+            for (k = 0; k < p->n_aircraft; k++)
+                fought[a][p->aircraft[k]] = true;
+            for (k = 0; k < p->n_destroyed; k++)
+                fought[a][p->destroyed[k]] = true;
+        }
+    for (a = 0; a < 2; a++)
+        for (u = 0; u < j->setup.armies[a].n_units; u++) {
+            db_unit before, after;
+            bool is_destroyed = !j->battle.is_alive[a][u];
+            jw w;
+            if (!fought[a][u])
+                continue;
+            if ((rc = db_unit_find(c, b->campaign_id, j->unit_id[a][u], &before,
+                                   e)))
+                return rc;
+            after = before;
+            if (is_destroyed) {
+                after.is_eliminated = true;
+                after.scrud.is_eliminated = true;
+                text_copy(after.eliminated_reason, DB_REASON_MAX, "destroyed");
+                text_copy(after.eliminated_by, DB_ID_MAX, j->rec.cb.id);
+                if ((rc = db_unit_update(c, &after, e)))
+                    return rc;
+            }
+            jw_init(&w);
+            jw_object(&w);
+            jw_kstring(&w, "system", "civ");
+            jw_kstring(&w, "battle_id", b->id);
+            jw_kstring(&w, "army", civ_api_army_key[a]);
+            jw_kbool(&w, "destroyed", is_destroyed);
+            jw_object_end(&w);
+            if ((rc = combat_unit_event(c, &j->rec, &before, &after, &w, e)))
+                return rc;
+        }
+    return ERR_OK;
+}
+
+static bool is_in_play(sqlite3 *c, const civ_job *j, err_info *e)
+{
+    db_unit u;
+    int a, k;
+
+    for (a = 0; a < 2; a++)
+        for (k = 0; k < j->setup.armies[a].n_units; k++) {
+            if (!j->battle.is_alive[a][k])
+                continue;
+            if (db_unit_find(c, j->row.campaign_id, j->unit_id[a][k], &u, e))
+                return false;
+            if (u.is_eliminated) {
+                err_set(e, ERR_CONFLICT, NULL,
+                        "the unit %s has been eliminated (%s) since the "
+                        "battle began: abandon the battle, or correct the "
+                        "unit",
+                        u.name, u.eliminated_reason);
+                return false;
+            }
+        }
+    return true;
+}
+
+/* Entered dice of a phase: {"attacker": [...], "defender": [...]}, each
+ * army's wave dice then its aircraft's. */
+static err_code phase_dice(const json_t *req, civ_job *j, int *values, int *n,
+                           err_info *e)
+{
+    static const char *const fields[] = {"attacker", "defender", NULL};
+    json_t *dice = NULL;
+    char f[JV_PATH_MAX], fk[JV_PATH_MAX];
+    size_t k;
+    int a;
+    err_code rc;
+
+    (void)j;
+    *n = 0;
+    if ((rc = jv_object(req, "", "dice", true, &dice, e)) ||
+        (rc = jv_object_only(dice, "dice", fields, e)))
+        return rc;
+    for (a = 0; a < 2; a++) {
+        json_t *arr = NULL;
+        if ((rc = jv_array(dice, "dice", civ_api_army_key[a], true, 1,
+                           2 * CIV_MAX_UNITS, &arr, e)))
+            return rc;
+        jv_path(f, "dice", civ_api_army_key[a]);
+        for (k = 0; k < json_array_size(arr); k++) {
+            json_t *v = json_array_get(arr, k);
+            jv_index(fk, f, k);
+            if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+                json_integer_value(v) > 6)
+                return err_set(e, ERR_RANGE, fk, "a d6: 1 to 6");
+            values[(*n)++] = (int)json_integer_value(v);
+        }
+    }
+    return ERR_OK;
+}
+
+static err_code action_job(sqlite3 *c, void *arg, err_info *e)
+{
+    civ_job *j = arg;
+    json_t *req = j->request;
+    const char *act = json_string_value(json_object_get(req, "action"));
+    static const char *const fields[] = {"action", "attacker", "defender",
+                                         "dice",   "note",     "expect_actions",
+                                         NULL};
+    db_battle_action row;
+    dice_source src, next;
+    civ_orders o[2];
+    int values[4 * CIV_MAX_UNITS], n_values = 0, expect = -1, i, dummy;
+    size_t n_drawn;
+    const char *note = NULL;
+    char id[DB_ID_MAX], *naturals = NULL, *detail = NULL;
+    bool is_next = false;
+    err_code rc;
+
+    memset(&row, 0, sizeof row);
+    text_copy(id, DB_ID_MAX, j->row.id);
+    if ((rc = load(c, j->rec.campaign_id, id, j, &src, e)))
+        goto out;
+    if (strcmp(j->row.status, "open") != 0) {
+        rc = err_set(e, ERR_CONFLICT, NULL, "the battle is over (%s)",
+                     j->row.status);
+        goto out;
+    }
+    if ((rc = jv_object_only(req, "", fields, e)) ||
+        (rc =
+             jv_int(req, "", "expect_actions", false, 0, 100000, &expect, e)) ||
+        (rc = jv_string(req, "", "note", false, API_NOTE_MAX, &note, e)))
+        goto out;
+    if (act == NULL || (strcmp(act, "phase") && strcmp(act, "abandon"))) {
+        rc = err_set(e, act ? ERR_INVALID : ERR_MISSING, "action",
+                     "a Civilization battle's actions are \"phase\" and "
+                     "\"abandon\"");
+        goto out;
+    }
+    if (expect >= 0 && expect != j->row.n_actions) {
+        rc = err_set(e, ERR_CONFLICT, "expect_actions",
+                     "the battle has %d actions, not %d: another action "
+                     "landed first",
+                     j->row.n_actions, expect);
+        goto out;
+    }
+    row.seq = j->row.n_actions + 1;
+    db_now(row.at);
+    text_copy(row.actor_token_id, DB_ID_MAX, j->rec.token_id);
+    row.army = row.unit = -1;
+    row.note = (char *)note;
+    if (strcmp(act, "abandon") == 0) {
+        if (json_object_get(req, "attacker") ||
+            json_object_get(req, "defender") || json_object_get(req, "dice")) {
+            rc = err_set(e, ERR_INVALID, "action",
+                         "an abandon takes no orders and no dice");
+            goto out;
+        }
+        text_copy(row.kind, sizeof row.kind, "abandon");
+        row.combat = -1;
+        row.naturals = "[]";
+        if ((rc = db_battle_action_insert(c, j->row.id, &row, e)))
+            goto out;
+        text_copy(j->row.status, sizeof j->row.status, "abandoned");
+    } else {
+        if (j->n_phases >= CIV_API_MAX_PHASES) {
+            rc = err_set(e, ERR_LIMIT, NULL, "a battle has at most %d phases",
+                         CIV_API_MAX_PHASES);
+            goto out;
+        }
+        if (!is_in_play(c, j, e)) {
+            rc = e->code;
+            goto out;
+        }
+        if ((rc = civ_api_parse_orders(req, "", j, o, e)))
+            goto out;
+        if (strcmp(j->row.dice_source, "entered") == 0) {
+            if ((rc = phase_dice(req, j, values, &n_values, e)))
+                goto out;
+            dice_init_values(&next, DICE_ENTERED, values, (size_t)n_values);
+        } else {
+            uint8_t seed[RNG_SEED_LEN];
+            const char *cs = j->row.client_seed;
+            if (json_object_get(req, "dice")) {
+                rc = err_set(e, ERR_INVALID, "dice",
+                             "the battle's dice are seeded: give dice only "
+                             "when they are entered");
+                goto out;
+            }
+            if (rng_unhex(j->row.server_seed, seed, sizeof seed) != 0) {
+                rc = err_set(e, ERR_DB, NULL, "the seed cannot be read");
+                goto out;
+            }
+            dice_init_seeded(&next, seed, (const uint8_t *)cs,
+                             cs ? strlen(cs) : 0);
+            sodium_memzero(seed, sizeof seed);
+            /* The battle's stream, past the dice already drawn (d6s). */
+            for (n_drawn = 0; n_drawn < src.n_log; n_drawn++)
+                dice_roll_die(&next, 6, -1, -1, "skip", &dummy, NULL, NULL);
+            next.n_log = 0;
+        }
+        is_next = true;
+        if ((rc = civ_api_fight(j, o, &next, e)))
+            goto out;
+        if ((rc = dice_check_all_used(&next, e)))
+            goto out;
+        /* The phase's dice join the battle's log for the record. */
+        {
+            size_t k;
+            text_buf b = {0};
+            text_printf(&b, "[");
+            for (k = 0; k < next.n_log; k++)
+                text_printf(&b, "%s%d", k ? "," : "", next.log[k].natural);
+            text_printf(&b, "]");
+            naturals = text_take(&b);
+        }
+        {
+            json_t *d = civ_api_orders_json(j, o);
+            detail = json_dumps(d, JSON_COMPACT);
+            json_decref(d);
+        }
+        if (naturals == NULL || detail == NULL) {
+            rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+            goto out;
+        }
+        text_copy(row.kind, sizeof row.kind, "phase");
+        row.combat = j->n_phases - 1;
+        row.naturals = naturals;
+        row.detail = detail;
+        if ((rc = db_battle_action_insert(c, j->row.id, &row, e)))
+            goto out;
+        if (civ_is_over(&j->battle)) {
+            /* the whole log, for the record: rebuilt over every die */
+            int *all = j->entered, n_all = (int)src.n_values;
+            dice_source full;
+            for (i = 0; i < (int)next.n_log; i++)
+                all[n_all++] = next.log[i].natural;
+            {
+                civ_orders(*ords)[2] =
+                    calloc((size_t)j->n_phases, sizeof *ords);
+                int np = j->n_phases;
+                if (ords == NULL) {
+                    rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+                    goto out;
+                }
+                memcpy(ords, j->orders, (size_t)np * sizeof *ords);
+                dice_init_values(&full, DICE_REPLAY, all, (size_t)n_all);
+                rc = rebuild(j, (const civ_orders(*)[2])ords, np, &full, e);
+                free(ords);
+                if (rc == ERR_OK)
+                    rc = finish(c, j, &full, e);
+                dice_cleanup(&full);
+                if (rc)
+                    goto out;
+            }
+        }
+    }
+    j->row.n_actions = row.seq;
+    text_copy(j->row.updated_at, DB_TIME_MAX, row.at);
+    rc = db_battle_update(c, &j->row, e);
+out:
+    if (is_next)
+        dice_cleanup(&next);
+    dice_cleanup(&src);
+    free(naturals);
+    free(detail);
+    return rc;
+}
+
+static void action_finish(http_request *r, err_code rc, const err_info *e)
+{
+    civ_job *j = r->state;
+    db *d = http_db(r->srv);
+    sqlite3 *c;
+    dice_source src;
+    civ_job *fresh;
+    err_info e2;
+
+    if (rc != ERR_OK) {
+        api_reply_err(r, rc, e);
+        return;
+    }
+    /* Served as stored: read back the battle the action made. */
+    err_clear(&e2);
+    fresh = civ_job_new(CIV_API_MAX_PHASES);
+    if (fresh == NULL) {
+        err_set(&e2, ERR_NOMEM, NULL, "out of memory");
+        http_reply_problem(r, &e2);
+        return;
+    }
+    c = db_read_acquire(d);
+    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
+    rc = load(c, j->row.campaign_id, j->row.id, fresh, &src, &e2);
+    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
+    db_read_release(d, c);
+    if (rc == ERR_OK)
+        http_reply_json(r, 200, battle_json(fresh, &src));
+    else
+        http_reply_problem(r, &e2);
+    dice_cleanup(&src);
+    civ_job_free(fresh);
+}
+
+void api_civ_battle_action(http_request *r, json_t *body)
+{
+    civ_job *j;
+    err_info e;
+
+    err_clear(&e);
+    if ((j = job_for(r, &e)) == NULL) {
+        json_decref(body);
+        http_reply_problem(r, &e);
+        return;
+    }
+    j->request = body;
+    text_copy(j->rec.campaign_id, DB_ID_MAX, r->params[0]);
+    text_copy(j->row.id, DB_ID_MAX, r->params[1]);
+    text_copy(j->rec.token_id, DB_ID_MAX, r->token.id);
+    http_defer_write(r, action_job, action_finish);
+}
+
+/* ---- replay ---- */
+
+bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs)
+{
+    static const char *const parts[] = {"phases", "over", "unresolved",
+                                        "winner", "survivors"};
+    const json_t *input = json_object_get(stored, "input");
+    const json_t *setup = json_object_get(input, "setup");
+    const json_t *phases = json_object_get(input, "phases");
+    civ_job *j = civ_job_new(CIV_MAX_PHASES);
+    json_t *again = json_object();
+    bool is_resolved = false;
+    size_t i;
+    err_info e;
+
+    err_clear(&e);
+    if (j == NULL) {
+        combat_differ(diffs, "out of memory");
+        goto out;
+    }
+    if (setup == NULL) /* a one-off: the plan is the input */
+        setup = input;
+    if (civ_api_parse_setup(setup, false, true, j, &e) ||
+        civ_check_setup(&j->setup, &e)) {
+        combat_differ(diffs, "the stored input cannot be read: %s", e.message);
+        goto out;
+    }
+    if (phases == NULL) {
+        json_t *plan = json_deep_copy(input);
+        if (civ_api_parse_plan(plan, j, &e)) {
+            json_decref(plan);
+            combat_differ(diffs, "the stored plan cannot be read: %s",
+                          e.message);
+            goto out;
+        }
+        json_decref(plan);
+        j->max_phases =
+            (int)json_integer_value(json_object_get(input, "max_phases"));
+        if (j->max_phases < 1 || j->max_phases > CIV_MAX_PHASES ||
+            fight_plan(j, src, &e)) {
+            combat_differ(diffs, "the battle does not replay: %s", e.message);
+            goto out;
+        }
+    } else {
+        if (civ_battle_init(&j->battle, &j->setup, &e))
+            goto out;
+        for (i = 0; i < json_array_size(phases); i++) {
+            civ_orders o[2];
+            if (civ_api_parse_orders(json_array_get(phases, i), "", j, o, &e) ||
+                civ_api_fight(j, o, src, &e)) {
+                combat_differ(diffs, "phase %zu does not replay: %s", i + 1,
+                              e.message);
+                goto out;
+            }
+        }
+    }
+    is_resolved = true;
+    civ_api_outcome_json(j, src, again);
+    for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (!json_equal(json_object_get(again, parts[i]),
+                        json_object_get(stored, parts[i])))
+            combat_differ(diffs, "the %s differ from the stored report",
+                          parts[i]);
+out:
+    json_decref(again);
+    civ_job_free(j);
+    return is_resolved;
+}
