@@ -70,15 +70,19 @@ err_code civ_check_setup(const civ_setup *s, err_info *e);
 
 /* One army's choices for a phase, given before the roll. */
 typedef struct civ_orders {
-    /* The wave (the larger army only): units by index; n_wave 0: the
-     * preference order (or the order listed) picks it. */
+    /* The wave: units by index, picked by the larger army (the smaller
+     * may name its own only as all of its units, in the order its dice
+     * are thrown); n_wave 0: the preference order, then the order
+     * listed, picks it. */
     int wave[CIV_MAX_UNITS];
     int n_wave;
     int preference[CIV_MAX_UNITS]; /* 0..n: the order waves are picked in */
     int n_preference;
     int support; /* the aircraft's class, or -1 for the default */
-    /* Casualty order: units of the wave to lose first, oldest era first;
-     * the rest follow by default (lowest bonus, then the order listed). */
+    /* Casualty order: units of the wave to lose first, oldest era first
+     * (an order listing a newer era before an older one is refused); within
+     * each era the listed units go first, the rest follow by default
+     * (lowest bonus, then the wave's order). */
     int casualties[CIV_MAX_UNITS];
     int n_casualties;
     /* Standing orders of a one-off plan, for the whole battle: casualty

@@ -11,11 +11,7 @@
 #include <string.h>
 
 const registry_system *const registry_systems[] = {
-    &scrud_system,
-    &edna_system,
-    &scs_system,
-    &matrix_system,
-    &civ_system,
+    &scrud_system, &edna_system, &scs_system, &matrix_system, &civ_system,
 };
 const size_t registry_n_systems =
     sizeof registry_systems / sizeof registry_systems[0];

@@ -89,15 +89,15 @@ static err_code record(civ_job *j, const dice_source *src,
     }
     if (!civ_is_over(&j->battle))
         snprintf(summary, sizeof summary,
-                 "Civilization battle: unresolved after %d phases",
-                 j->n_phases);
+                 "Civilization battle: unresolved after %d phase%s",
+                 j->n_phases, j->n_phases == 1 ? "" : "s");
     else
         snprintf(summary, sizeof summary,
-                 "Civilization battle: %s after %d phases",
+                 "Civilization battle: %s after %d phase%s",
                  j->battle.winner < 0    ? "both armies destroyed"
                  : j->battle.winner == 0 ? "the attacker wins"
                                          : "the defender wins",
-                 j->n_phases);
+                 j->n_phases, j->n_phases == 1 ? "" : "s");
     cb->summary = strdup(summary);
     cb->report = report_text(j, src, battle_id, input);
     if (!cb->summary || !cb->report)
@@ -217,6 +217,13 @@ void api_oneoff_civ(http_request *r)
     combat_dice_init(&j->rec, &src, j->entered, (size_t)j->n_entered);
     is_src = true;
     if (fight_plan(j, &src, &e)) {
+        char *c = strstr(e.field, ".casualties");
+        if (c != NULL) { /* the plan calls it casualty_order */
+            char f[ERR_FIELD_MAX];
+            snprintf(f, sizeof f, "%.*s.casualty_order%s", (int)(c - e.field),
+                     e.field, c + strlen(".casualties"));
+            text_copy(e.field, sizeof e.field, f);
+        }
         if (e.code == ERR_DICE && j->rec.dice.kind == DICE_ENTERED) {
             err_clear(&e);
             err_set(&e, ERR_RANGE, "rolls",
@@ -632,7 +639,7 @@ static bool is_in_play(sqlite3 *c, const civ_job *j, err_info *e)
 /* Entered dice of a phase: {"attacker": [...], "defender": [...]}, each
  * army's wave dice then its aircraft's. */
 static err_code phase_dice(const json_t *req, civ_job *j, int *values, int *n,
-                           err_info *e)
+                           int given[2], err_info *e)
 {
     static const char *const fields[] = {"attacker", "defender", NULL};
     json_t *dice = NULL;
@@ -660,6 +667,7 @@ static err_code phase_dice(const json_t *req, civ_job *j, int *values, int *n,
                 return err_set(e, ERR_RANGE, fk, "a d6: 1 to 6");
             values[(*n)++] = (int)json_integer_value(v);
         }
+        given[a] = (int)json_array_size(arr);
     }
     return ERR_OK;
 }
@@ -676,6 +684,7 @@ static err_code action_job(sqlite3 *c, void *arg, err_info *e)
     dice_source src, next;
     civ_orders o[2];
     int values[4 * CIV_MAX_UNITS], n_values = 0, expect = -1, i, dummy;
+    int given[2] = {0, 0};
     size_t n_drawn;
     const char *note = NULL;
     char id[DB_ID_MAX], *naturals = NULL, *detail = NULL;
@@ -740,7 +749,7 @@ static err_code action_job(sqlite3 *c, void *arg, err_info *e)
         if ((rc = civ_api_parse_orders(req, "", j, o, e)))
             goto out;
         if (strcmp(j->row.dice_source, "entered") == 0) {
-            if ((rc = phase_dice(req, j, values, &n_values, e)))
+            if ((rc = phase_dice(req, j, values, &n_values, given, e)))
                 goto out;
             dice_init_values(&next, DICE_ENTERED, values, (size_t)n_values);
         } else {
@@ -765,9 +774,30 @@ static err_code action_job(sqlite3 *c, void *arg, err_info *e)
             next.n_log = 0;
         }
         is_next = true;
-        if ((rc = civ_api_fight(j, o, &next, e)))
-            goto out;
-        if ((rc = dice_check_all_used(&next, e)))
+        rc = civ_api_fight(j, o, &next, e);
+        /* Entered: each army's list holds its own dice, wave then
+         * aircraft (the phase's waves say how many). */
+        if ((rc == ERR_OK || rc == ERR_DICE) &&
+            strcmp(j->row.dice_source, "entered") == 0) {
+            const civ_phase *ph = &j->phases[j->n_phases - (rc == ERR_OK)];
+            int a;
+            for (a = 0; a < 2; a++) {
+                int want = ph->armies[a].n_wave + ph->armies[a].n_aircraft;
+                if (given[a] != want) {
+                    char f[JV_PATH_MAX];
+                    jv_path(f, "dice", civ_api_army_key[a]);
+                    if (rc == ERR_OK)
+                        j->n_phases--; /* refused: not this phase */
+                    err_clear(e);
+                    rc = err_set(e, ERR_RANGE, f,
+                                 "the %s throws %d dice this phase (its wave "
+                                 "and its aircraft), not %d",
+                                 civ_api_army_key[a], want, given[a]);
+                    goto out;
+                }
+            }
+        }
+        if (rc || (rc = dice_check_all_used(&next, e)))
             goto out;
         /* The phase's dice join the battle's log for the record. */
         {

@@ -360,10 +360,8 @@ static const struct {
     const char *system;
     combat_replay_fn replay;
 } replayers[] = {
-    {"scrud", scrud_replay},
-    {"edna", api_edna_replay},
-    {"scs", api_scs_replay},
-    {"matrix", api_matrix_replay},
+    {"scrud", scrud_replay}, {"edna", api_edna_replay},
+    {"scs", api_scs_replay}, {"matrix", api_matrix_replay},
     {"civ", api_civ_replay},
 };
 

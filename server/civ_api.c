@@ -175,7 +175,9 @@ static err_code parse_army(const json_t *body, bool is_campaign, bool is_stored,
              (rc = jv_string(u, pu, "unit_id", false, DB_ID_MAX - 1, &id, e))))
             return rc;
         if (!is_stored && json_object_get(u, "unit_id")) {
-            jv_path(pu, pu, "unit_id");
+            char f[JV_PATH_MAX];
+            jv_path(f, pu, "unit_id");
+            memcpy(pu, f, sizeof pu);
             return err_set(e, ERR_UNKNOWN_FIELD, pu, "not a field of a unit");
         }
         piece = json_deep_copy(u);
@@ -188,7 +190,9 @@ static err_code parse_army(const json_t *body, bool is_campaign, bool is_stored,
         for (b = 0; b <= a; b++)
             for (k = 0; k < (b < a ? j->setup.armies[b].n_units : (int)i); k++)
                 if (strcmp(j->unit_name[b][k], un) == 0) {
-                    jv_path(pu, pu, "name");
+                    char f[JV_PATH_MAX];
+                    jv_path(f, pu, "name");
+                    memcpy(pu, f, sizeof pu);
                     return err_set(e, ERR_INVALID, pu,
                                    "the unit \"%s\" is already in this battle",
                                    un);

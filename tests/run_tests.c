@@ -42,6 +42,7 @@ int main(void)
     srunner_add_suite(sr, suite_scs_http());
     srunner_add_suite(sr, suite_scs_vectors());
     srunner_add_suite(sr, suite_matrix_http());
+    srunner_add_suite(sr, suite_civ_http());
     srunner_add_suite(sr, suite_battles_http());
     srunner_add_suite(sr, suite_spec());
     srunner_add_suite(sr, suite_regressions());

@@ -41,6 +41,7 @@ Suite *suite_history(void);
 Suite *suite_scs_http(void);
 Suite *suite_scs_vectors(void);
 Suite *suite_matrix_http(void);
+Suite *suite_civ_http(void);
 Suite *suite_battles_http(void);
 Suite *suite_regressions(void);
 

@@ -20,23 +20,19 @@ void cfix_setup_init(civ_setup *s)
     s->current_era = 1;
 }
 
-int cfix_unit(civ_setup *s, int a, civ_class cls, int era, int bonus)
+/* Appends a unit to army a; returns its index. */
+static int add_unit(civ_setup *s, int a, civ_class cls, int era, int bonus,
+                    int mult)
 {
     civ_army *m = &s->armies[a];
+    civ_unit *x = &m->units[m->n_units];
 
     ck_assert_int_lt(m->n_units, CIV_MAX_UNITS);
-    m->units[m->n_units].cls = cls;
-    m->units[m->n_units].era = era;
-    m->units[m->n_units].bonus = bonus;
+    x->cls = cls;
+    x->era = era;
+    x->bonus = bonus;
+    x->dice_multiplier = mult;
     return m->n_units++;
-}
-
-int cfix_aircraft(civ_setup *s, int a, int mult)
-{
-    int u = cfix_unit(s, a, CIV_AIRCRAFT, 4, 0);
-
-    s->armies[a].units[u].dice_multiplier = mult;
-    return u;
 }
 
 void cfix_orders_init(civ_orders o[2])
@@ -61,9 +57,9 @@ void cfix_build(civ_setup *s, const char *spec)
         ck_assert_msg(c != NULL && *p != '\0', "spec %s", spec);
         u = (int)strtol(p + 1, &end, 10);
         if (*p == 'p') {
-            cfix_aircraft(s, a, u);
+            add_unit(s, a, CIV_AIRCRAFT, 4, 0, u);
         } else {
-            u = cfix_unit(s, a, (civ_class)(c - letters), u, 0);
+            u = add_unit(s, a, (civ_class)(c - letters), u, 0, 0);
             if (*end == '+' || *end == '-')
                 s->armies[a].units[u].bonus = (int)strtol(end, &end, 10);
         }
@@ -532,14 +528,14 @@ void cfix_random_setup(civ_setup *s, uint64_t n)
                           : r < 20 ? CIV_OTHER
                                    : (civ_class)cfix_pick(&x, 0, 2);
             if (c == CIV_AIRCRAFT) {
-                cfix_aircraft(s, a, cfix_pick(&x, 1, 3));
+                add_unit(s, a, c, 4, 0, cfix_pick(&x, 1, 3));
                 continue;
             }
-            cfix_unit(s, a, c, cfix_pick(&x, 1, 4), cfix_pick(&x, -2, 3));
+            add_unit(s, a, c, cfix_pick(&x, 1, 4), cfix_pick(&x, -2, 3), 0);
             n_regular++;
         }
         if (n_regular == 0)
-            cfix_unit(s, a, CIV_INFANTRY, cfix_pick(&x, 1, 4), 0);
+            add_unit(s, a, CIV_INFANTRY, cfix_pick(&x, 1, 4), 0, 0);
     }
 }
 
@@ -606,36 +602,27 @@ void cfix_random_orders(const civ_battle *b, civ_orders o[2], uint64_t *x)
                 pool[n++] = u;
         }
         shuffle(pool, n, x);
-        if (regulars(b, a) > regulars(b, 1 - a)) {
-            if (cfix_pick(x, 0, 1)) {
-                o[a].n_wave = regulars(b, 1 - a);
-                memcpy(o[a].wave, pool, (size_t)n * sizeof *pool);
-            } else {
-                for (u = 0; u < m->n_units; u++)
-                    o[a].preference[u] = u;
-                o[a].n_preference = cfix_pick(x, 0, m->n_units);
-                shuffle(o[a].preference, m->n_units, x);
-            }
+        if (cfix_pick(x, 0, 1)) { /* named: the smaller army's is all of it */
+            k = regulars(b, 1 - a);
+            o[a].n_wave = n < k ? n : k;
+            memcpy(o[a].wave, pool, (size_t)n * sizeof *pool);
+        } else { /* a preference order (any unit, alive or not) */
+            for (u = 0; u < m->n_units; u++)
+                o[a].preference[u] = u;
+            o[a].n_preference = cfix_pick(x, 0, m->n_units);
+            shuffle(o[a].preference, m->n_units, x);
         }
         if (has_air && cfix_pick(x, 0, 1)) {
             static const int classes[] = {CIV_INFANTRY, CIV_CAVALRY,
                                           CIV_ARTILLERY, CIV_OTHER};
             o[a].support = classes[cfix_pick(x, 0, 3)];
         }
-        /* A casualty order: some of the wave, oldest era first. */
         n = ref_wave(b, o, a, wave);
         shuffle(wave, n, x);
-        n = cfix_pick(x, 0, n);
-        for (k = 1; k < n; k++)
-            for (u = k; u > 0 &&
-                        unit(b, a, wave[u - 1])->era > unit(b, a, wave[u])->era;
-                 u--) {
-                int t = wave[u];
-                wave[u] = wave[u - 1];
-                wave[u - 1] = t;
-            }
-        memcpy(o[a].casualties, wave, (size_t)n * sizeof *wave);
-        o[a].n_casualties = n;
+        for (k = 1; k <= CIV_MAX_ERA; k++) /* some of it, oldest era first */
+            for (u = 0; u < n; u++)
+                if (unit(b, a, wave[u])->era == k && cfix_pick(x, 0, 2) == 0)
+                    o[a].casualties[o[a].n_casualties++] = wave[u];
     }
 }
 

@@ -33,10 +33,6 @@
 
 /* Zero setup in the ancient era, no settlement. */
 void cfix_setup_init(civ_setup *s);
-/* Appends a unit to army a; returns its index. */
-int cfix_unit(civ_setup *s, int a, civ_class cls, int era, int bonus);
-/* Appends an aircraft of dice multiplier mult to army a. */
-int cfix_aircraft(civ_setup *s, int a, int mult);
 /* No wave, no preference, default support (-1), no casualty order. */
 void cfix_orders_init(civ_orders o[2]);
 
@@ -130,9 +126,10 @@ void cfix_seed(uint64_t n, uint8_t seed[RNG_SEED_LEN]);
  * eras 1..4, bonuses -2..3, technologies 0..8, sometimes a settlement and
  * the Great Wall. */
 void cfix_random_setup(civ_setup *s, uint64_t n);
-/* Valid orders for b's next phase, at random: the larger army's wave
- * given or left to a preference order, a support class or the default, a
- * casualty order (oldest era first) for some of each wave. */
+/* Valid orders for b's next phase, at random: each army's wave named (the
+ * smaller army's as all its units, shuffled) or left to a preference
+ * order, a support class or the default, a casualty order (oldest era
+ * first) for some of each wave. */
 void cfix_random_orders(const civ_battle *b, civ_orders o[2], uint64_t *x);
 
 /* ---- the reference model ---- */

@@ -26,13 +26,18 @@
 
 /* A campaign battle in turn t (BATTLE of matrix_rig.h is in turn 1). */
 #define BATTLE_T(t, more, a, d, l)                                             \
-    "{\"turn\":" #t more ",\"attacker\":" a ",\"defender\":" d ",\"line\":["   \
-    "" l "]}"
+    "{\"turn\":" #t more ",\"attacker\":" a ",\"defender\":" d ",\"line\":[" l \
+    "]}"
 #define BLUE2   ARMY("blue", Q(B1) "," Q(B2), "")
 #define RED2    ARMY("red", Q(R1) "," Q(R2), "")
 #define LINE2   PAIR(Q(B1), Q(R1)) "," PAIR(Q(B2), Q(R2))
 #define ABANDON "{\"action\":\"abandon\"}"
 #define ACTIONS "/v1/campaigns/%s/battles/%s/actions"
+/* X of blue against Y of red, entered dice, in turn %d. */
+#define X_AGAINST_Y                                                            \
+    "{\"turn\":%d" ENTERED                                                     \
+    ",\"attacker\":" ARMY("blue", Q(X), "") ",\"defender\":" ARMY(             \
+        "red", Q(Y), "") ",\"line\":[" PAIR(Q(X), Q(Y)) "]}"
 
 /* ---- helpers ---- */
 
@@ -56,11 +61,6 @@ static long long db_int(const char *sql, const char *arg)
     sqlite3_close(sq);
     return n;
 }
-
-#define X_AGAINST_Y                                                            \
-    "{\"turn\":%d" ENTERED                                                     \
-    ",\"attacker\":" ARMY("blue", Q(X), "") ",\"defender\":" ARMY(             \
-        "red", Q(Y), "") ",\"line\":[" PAIR(Q(X), Q(Y)) "]}"
 
 /* Both sides marked exhausted for turn: units X (blue) and Y (red) fight
  * a battle in turn - 1 in which Y is beaten (4 against 2), and half the
@@ -94,6 +94,8 @@ static void check_marks(const test_campaign *c, int turn)
     size_t i;
 
     snprintf(want, sizeof want, "%d", turn);
+    snprintf(rig_ctx, sizeof rig_ctx, "both sides marked for turn %s",
+             turn ? want : "none");
     RIG_EQ_INT(json_array_size(items), 2);
     for (i = 0; i < 2; i++)
         scs_rig_assert_has(scs_at(items, i), "{\"exhausted_turn\":%s}",
