@@ -344,9 +344,16 @@ static err_code loss_order(const civ_battle *b, int a, const civ_orders *o,
                            "only units of this phase's wave can be lost");
         rank[u] = k;
     }
-    for (k = 0; k < p->n_wave; k++)
+    /* The wave in the order the army lists its units, then sorted (stably,
+     * so ties keep that order). */
+    for (k = 0; k < p->n_wave; k++) {
         order[k] = p->wave[k];
-    /* Insertion sort: stable, so ties keep the wave's order. */
+        for (j = k; j > 0 && order[j - 1] > order[j]; j--) {
+            t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    }
     for (i = 1; i < p->n_wave; i++)
         for (j = i; j > 0; j--) {
             const civ_unit *x = &m->units[order[j - 1]],

@@ -28,7 +28,7 @@
 #define CIV_BONUS_MAX      20 /* a unit's bonus, -20..20 */
 #define CIV_MULTIPLIER_MAX 10 /* an aircraft's dice multiplier */
 #define CIV_TECH_MAX       100 /* technologies an army controls */
-#define CIV_MAX_PHASES     1000
+#define CIV_MAX_PHASES     200 /* phases of a one-off battle */
 
 enum { CIV_ATTACKER = 0, CIV_DEFENDER = 1 };
 

@@ -592,7 +592,8 @@ static err_code finish(sqlite3 *c, civ_job *j, const dice_source *src,
                                    e)))
                 return rc;
             after = before;
-            if (is_destroyed) {
+            /* A piece a correction took out of play meanwhile keeps it. */
+            if (is_destroyed && !before.is_eliminated) {
                 after.is_eliminated = true;
                 after.scrud.is_eliminated = true;
                 text_copy(after.eliminated_reason, DB_REASON_MAX, "destroyed");
@@ -958,8 +959,11 @@ bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs)
             goto out;
         }
     } else {
-        if (civ_battle_init(&j->battle, &j->setup, &e))
+        if (civ_battle_init(&j->battle, &j->setup, &e)) {
+            combat_differ(diffs, "the stored setup breaks the rules: %s",
+                          e.message);
             goto out;
+        }
         for (i = 0; i < json_array_size(phases); i++) {
             civ_orders o[2];
             if (civ_api_parse_orders(json_array_get(phases, i), "", j, o, &e) ||

@@ -269,6 +269,24 @@ static err_code support(const json_t *obj, const char *path, int *out,
     return ERR_OK;
 }
 
+/* Standing orders name regular pieces: aircraft join no wave and take no
+ * loss of their own. */
+static err_code no_aircraft(const civ_job *j, int a, const char *key,
+                            const int *units, int n, err_info *e)
+{
+    char f[JV_PATH_MAX];
+    int k;
+
+    for (k = 0; k < n; k++)
+        if (j->setup.armies[a].units[units[k]].cls == CIV_AIRCRAFT) {
+            snprintf(f, sizeof f, "%s.%s[%d]", civ_api_army_key[a], key, k);
+            return err_set(e, ERR_RULE, f,
+                           "an aircraft joins no wave and is lost only with "
+                           "the pieces it supports");
+        }
+    return ERR_OK;
+}
+
 err_code civ_api_parse_plan(const json_t *body, civ_job *j, err_info *e)
 {
     int a;
@@ -284,6 +302,11 @@ err_code civ_api_parse_plan(const json_t *body, civ_job *j, err_info *e)
                         o->casualties, &o->n_casualties, e)))
             return rc;
         o->is_casualty_preference = true;
+        if ((rc = no_aircraft(j, a, "wave_preference", o->preference,
+                              o->n_preference, e)) ||
+            (rc = no_aircraft(j, a, "casualty_order", o->casualties,
+                              o->n_casualties, e)))
+            return rc;
     }
     return ERR_OK;
 }

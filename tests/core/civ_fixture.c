@@ -730,7 +730,7 @@ static void check_terms(const civ_battle *b, const civ_phase *ph, int a,
 }
 
 /* Does x come before y in the loss order (casualty ranks rank, -1 for
- * unlisted; wave positions px, py)? */
+ * unlisted; px, py their places in the army's listing)? */
 static bool loses_before(const civ_unit *x, const civ_unit *y, int rx, int ry,
                          int px, int py)
 {
@@ -742,7 +742,7 @@ static bool loses_before(const civ_unit *x, const civ_unit *y, int rx, int ry,
         return rx < ry;
     if (x->bonus != y->bonus)
         return x->bonus < y->bonus;
-    return px < py;
+    return px < py; /* the order the army lists them */
 }
 
 /* Step 4 for army a: the losses in order, the aircraft going down. */
@@ -756,7 +756,7 @@ static void check_losses(const civ_battle *b, const civ_battle *after,
 
     for (k = 0; k < p->n_wave; k++) {
         order[k] = p->wave[k];
-        pos[p->wave[k]] = k;
+        pos[p->wave[k]] = p->wave[k]; /* ties: the army's listing */
         rank[p->wave[k]] = -1;
     }
     for (k = 0; k < o->n_casualties; k++)

@@ -430,11 +430,12 @@ START_TEST(test_default_loss_order)
     DESTROYED(&f->ph.armies[0], 2, 3, 1);
     ck_assert_int_eq(f->ph.armies[0].damage_lost, 5);
     cfix_hand_free(f);
-    /* Ties go in wave order. */
+    /* Ties go in the order the army lists its units, whatever order the
+     * wave names them in (civ.md: "then the order listed"). */
     f = cfix_hand_new("o2 o1+2 o1 o1 o1 | o1 o1 o1");
     f->o[0].n_wave = cfix_list("3 2 4", f->o[0].wave);
     FIGHT(f, 1, 1, 1, 4, 1, 1);
-    DESTROYED(&f->ph.armies[0], 3);
+    DESTROYED(&f->ph.armies[0], 2);
     cfix_hand_free(f);
 }
 END_TEST

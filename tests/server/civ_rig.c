@@ -499,14 +499,20 @@ static void check_total(const model *m, int a, const part *p, const part *o)
 }
 
 /* Step 4's order of losses with standing orders: oldest era first; in an
- * era the casualty order, then the lowest bonus, then the wave's order. */
-static bool is_after(const piece *x, int rx, const piece *y, int ry)
+ * era the casualty order, then the lowest bonus, then the order the army
+ * lists its pieces (ux, uy). */
+static bool is_after(const piece *x, int rx, int ux, const piece *y, int ry,
+                     int uy)
 {
     if (x->era != y->era)
         return x->era > y->era;
     if ((rx >= 0) != (ry >= 0))
         return rx < 0;
-    return rx >= 0 ? rx > ry : x->bonus > y->bonus;
+    if (rx >= 0)
+        return rx > ry;
+    if (x->bonus != y->bonus)
+        return x->bonus > y->bonus;
+    return ux > uy;
 }
 
 static int plan_losses(const model *m, int a, const part *p,
@@ -523,8 +529,9 @@ static int plan_losses(const model *m, int a, const part *p,
         rank[find(m, a, json_string_value(x))] = (int)i;
     memcpy(ord, p->wave, sizeof ord);
     for (k = 1; k < p->n_wave; k++)
-        for (j = k; j > 0 && is_after(&m->u[a][ord[j - 1]], rank[ord[j - 1]],
-                                      &m->u[a][ord[j]], rank[ord[j]]);
+        for (j = k; j > 0 &&
+                    is_after(&m->u[a][ord[j - 1]], rank[ord[j - 1]], ord[j - 1],
+                             &m->u[a][ord[j]], rank[ord[j]], ord[j]);
              j--)
             t = ord[j], ord[j] = ord[j - 1], ord[j - 1] = t;
     *left = damage;

@@ -624,7 +624,8 @@ static json_t *random_army(unsigned *s, char tag)
     for (era = 1; era <= 4; era++) /* casualty order: oldest era first */
         json_array_foreach(scs_get(army, "units"), k, u)
         {
-            if (rig_inum(u, "era") == era && next_rand(s) % 3 == 0)
+            if (rig_inum(u, "era") == era && next_rand(s) % 3 == 0 &&
+                strcmp(scs_str(u, "class"), "aircraft") != 0)
                 json_array_append_new(cas, json_string(scs_str(u, "name")));
         }
     if (next_rand(s) % 2)
