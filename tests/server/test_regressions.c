@@ -581,11 +581,17 @@ static void lost_done(void *arg, err_code rc, const err_info *e)
     atomic_fetch_add(j->n_done, 1);
 }
 
+/* Holds the writer until the test has queued what must share a batch
+ * (*arg set), or 10 s: deterministic however loaded the machine is. */
 static err_code hold_run(sqlite3 *c, void *arg, err_info *e)
 {
+    atomic_int *is_released = arg;
+    int waited;
+
     (void)c;
     (void)e;
-    usleep(*(int *)arg * 1000);
+    for (waited = 0; !atomic_load(is_released) && waited < 10000; waited++)
+        usleep(1000);
     return ERR_OK;
 }
 
@@ -617,7 +623,8 @@ START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
         {"INSERT INTO sides (id, campaign_id, name, created_at) SELECT "
          "'sd_after', id, 'after', 'now' FROM campaigns LIMIT 1",
          false, ERR_OK, &n_done}};
-    int hold_ms = 200, i, waited;
+    atomic_int is_released = 0;
+    int i, waited;
     sqlite3 *r;
     test_campaign c;
     static const char *const sides[] = {"a", NULL};
@@ -625,9 +632,10 @@ START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
     ts_campaign(ts, &c, NULL, sides);
     /* The three jobs queue behind a job that holds the writer, so they
      * share one batch. */
-    ck_assert_int_eq(db_submit(d, hold_run, hold_done, &hold_ms), ERR_OK);
+    ck_assert_int_eq(db_submit(d, hold_run, hold_done, &is_released), ERR_OK);
     for (i = 0; i < 3; i++)
         ck_assert_int_eq(db_submit(d, lost_run, lost_done, &jobs[i]), ERR_OK);
+    atomic_store(&is_released, 1);
     for (waited = 0; atomic_load(&n_done) < 3 && waited < 10000; waited += 10)
         usleep(10 * 1000);
     ck_assert_int_eq(atomic_load(&n_done), 3);
