@@ -691,3 +691,103 @@ void matrix_api_roll_names(const void *plan, const dice_roll *d,
     *unit_name = j->unit_name[d->side][d->unit];
     *unit_id = j->unit_id[d->side][d->unit];
 }
+
+/* ---- the record ---- */
+
+/* The report of a finished (or escalated) battle. */
+static char *report_text(const matrix_job *j, const char *battle_id)
+{
+    json_t *o = json_object(), *state = matrix_api_state_json(j), *acts;
+    char *md = NULL, *dice_text, *text;
+    const db_combat *cb = &j->rec.cb;
+    const char *key;
+    json_t *v;
+    jw w;
+    int i;
+
+    json_object_set_new(o, "id", json_string(cb->id));
+    json_object_set_new(o, "system", json_string("matrix"));
+    json_object_set_new(o, "campaign_id", api_str_or_null(cb->campaign_id));
+    json_object_set_new(o, "created_at", json_string(cb->created_at));
+    json_object_set_new(o, "note", api_str_or_null(cb->note));
+    json_object_set_new(o, "battle_id", api_str_or_null(battle_id));
+    if (j->turn > 0)
+        json_object_set_new(o, "turn", json_integer(j->turn));
+    acts = json_array();
+    for (i = 0; i < j->n_actions; i++) {
+        const matrix_action *a = &j->actions[i];
+        json_t *x =
+            json_pack("{s:s, s:i}", "action", matrix_api_action_name(a->kind),
+                      "combat", a->combat);
+        if (a->kind == MATRIX_ACT_COMMIT) {
+            json_object_set_new(x, "army",
+                                json_string(matrix_api_army_key[a->army]));
+            json_object_set_new(x, "unit",
+                                json_string(j->unit_name[a->army][a->unit]));
+        }
+        json_array_append_new(acts, x);
+    }
+    json_object_set_new(o, "input",
+                        json_pack("{s:o, s:o}", "setup",
+                                  matrix_api_setup_json(j), "actions", acts));
+    json_object_foreach(state, key, v) if (strcmp(key, "setup") != 0)
+        json_object_set(o, key, v);
+    json_decref(state);
+    jw_init(&w);
+    combat_dice_write(&w, cb);
+    dice_text = jw_take(&w, NULL);
+    v = dice_text ? json_loads(dice_text, 0, NULL) : NULL;
+    free(dice_text);
+    json_object_set_new(o, "dice", v ? v : json_null());
+    if (!j->battle.is_escalated)
+        md = matrix_api_markdown(j);
+    json_object_set_new(o, "summary_markdown",
+                        md ? json_string(md) : json_null());
+    free(md);
+    text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return text;
+}
+
+/* Fills j->rec's combat row, rolls and report for the battle as it
+ * stands, rebuilding it once more over all its dice for the roll log. */
+err_code matrix_api_record(matrix_job *j, const char *battle_id, err_info *e)
+{
+    int values[4 * MATRIX_API_MAX_ACTIONS], n_values = 0, i, k;
+    db_combat *cb = &j->rec.cb;
+    dice_source src;
+    char summary[160];
+    err_code rc;
+
+    for (i = 0; i < j->n_actions; i++)
+        for (k = 0; k < j->actions[i].n_naturals; k++)
+            values[n_values++] = j->actions[i].naturals[k];
+    dice_init_values(&src, DICE_REPLAY, values, (size_t)n_values);
+    if ((rc = matrix_api_rebuild(j, &src, e)))
+        goto out;
+    if (!j->battle.is_escalated &&
+        (rc = matrix_battle_result(&j->battle, &j->result, e)))
+        goto out;
+    combat_record_row(&j->rec, "matrix");
+    if ((rc = combat_record_rolls(&j->rec, &src, matrix_api_roll_names, j, e)))
+        goto out;
+    if (j->battle.is_escalated)
+        snprintf(summary, sizeof summary,
+                 "Matrix skirmish escalated to an open battle");
+    else
+        snprintf(summary, sizeof summary,
+                 "Matrix %s: %s, casualty points %d to %d",
+                 j->setup.kind == MATRIX_SKIRMISH ? "skirmish" : "battle",
+                 j->result.winner < 0
+                     ? "a draw"
+                     : (j->result.winner == 0 ? "the attacker wins"
+                                              : "the defender wins"),
+                 j->result.points[0], j->result.points[1]);
+    cb->summary = strdup(summary);
+    cb->report = report_text(j, battle_id);
+    if (!cb->summary || !cb->report)
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+out:
+    dice_cleanup(&src);
+    return rc;
+}

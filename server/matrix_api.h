@@ -129,6 +129,11 @@ void matrix_api_result_json(const matrix_job *j, json_t *o);
 /* Markdown summary of a finished battle (new). */
 char *matrix_api_markdown(const matrix_job *j);
 
+/* Fills j->rec's combat row, rolls, summary and report for the battle as
+ * it stands (finished or escalated; battle_id NULL for a one-off),
+ * rebuilding it once more over all its actions' dice for the roll log. */
+err_code matrix_api_record(matrix_job *j, const char *battle_id, err_info *e);
+
 /* The roll log's side and unit of a logged die (combat_roll_names). */
 void matrix_api_roll_names(const void *plan, const dice_roll *d,
                            const char **side, const char **unit_name,
