@@ -527,3 +527,106 @@ void civ_api_roll_names(const void *plan, const dice_roll *d, const char **side,
     *unit_name = j->unit_name[d->side][d->unit];
     *unit_id = j->unit_id[d->side][d->unit];
 }
+
+/* ---- the record ---- */
+
+/* Rebuilds j's battle from its phases' orders and the dice in src. */
+err_code civ_api_rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
+                         dice_source *src, err_info *e)
+{
+    int i;
+    err_code rc;
+
+    j->n_phases = 0;
+    if ((rc = civ_battle_init(&j->battle, &j->setup, e)))
+        return rc;
+    for (i = 0; i < n; i++) {
+        civ_orders o[2];
+        memcpy(o, orders[i], sizeof o);
+        if ((rc = civ_api_fight(j, o, src, e)))
+            return rc;
+    }
+    return ERR_OK;
+}
+
+/* The report of j's battle as it stands, with input (new text). */
+static char *report_text(const civ_job *j, const dice_source *src,
+                         const char *battle_id, json_t *input)
+{
+    const db_combat *cb = &j->rec.cb;
+    json_t *o = json_object(), *v;
+    char *md, *dice_text, *text;
+    jw w;
+
+    json_object_set_new(o, "id", json_string(cb->id));
+    json_object_set_new(o, "system", json_string("civ"));
+    json_object_set_new(o, "campaign_id", api_str_or_null(cb->campaign_id));
+    json_object_set_new(o, "created_at", json_string(cb->created_at));
+    json_object_set_new(o, "note", api_str_or_null(cb->note));
+    json_object_set_new(o, "battle_id", api_str_or_null(battle_id));
+    if (j->turn > 0)
+        json_object_set_new(o, "turn", json_integer(j->turn));
+    json_object_set_new(o, "input", input);
+    civ_api_outcome_json(j, src, o);
+    jw_init(&w);
+    combat_dice_write(&w, cb);
+    dice_text = jw_take(&w, NULL);
+    v = dice_text ? json_loads(dice_text, 0, NULL) : NULL;
+    free(dice_text);
+    json_object_set_new(o, "dice", v ? v : json_null());
+    md = civ_api_markdown(j);
+    json_object_set_new(o, "summary_markdown", json_string(md ? md : ""));
+    free(md);
+    text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return text;
+}
+
+/* Fills j->rec's row, rolls, summary and report from src's log. */
+err_code civ_api_record(civ_job *j, const dice_source *src,
+                        const char *battle_id, json_t *input, err_info *e)
+{
+    db_combat *cb = &j->rec.cb;
+    char summary[160];
+    err_code rc;
+
+    combat_record_row(&j->rec, "civ");
+    if ((rc = combat_record_rolls(&j->rec, src, civ_api_roll_names, j, e))) {
+        json_decref(input);
+        return rc;
+    }
+    if (!civ_is_over(&j->battle))
+        snprintf(summary, sizeof summary,
+                 "Civilization battle: unresolved after %d phase%s",
+                 j->n_phases, j->n_phases == 1 ? "" : "s");
+    else
+        snprintf(summary, sizeof summary,
+                 "Civilization battle: %s after %d phase%s",
+                 j->battle.winner < 0    ? "both armies destroyed"
+                 : j->battle.winner == 0 ? "the attacker wins"
+                                         : "the defender wins",
+                 j->n_phases, j->n_phases == 1 ? "" : "s");
+    cb->summary = strdup(summary);
+    cb->report = report_text(j, src, battle_id, input);
+    if (!cb->summary || !cb->report)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return ERR_OK;
+}
+
+/* Fights the one-off to its end or its phase limit. */
+err_code civ_api_fight_plan(civ_job *j, dice_source *src, err_info *e)
+{
+    err_code rc;
+
+    if ((rc = civ_battle_init(&j->battle, &j->setup, e)))
+        return rc;
+    while (!civ_is_over(&j->battle) && j->n_phases < j->max_phases) {
+        civ_orders o[2];
+        memcpy(o, j->plan, sizeof o);
+        o[0].n_wave = o[1].n_wave = 0;
+        if ((rc = civ_api_fight(j, o, src, e)))
+            return rc;
+    }
+    j->is_unresolved = !civ_is_over(&j->battle);
+    return ERR_OK;
+}

@@ -85,6 +85,18 @@ void civ_api_outcome_json(const civ_job *j, const dice_source *src, json_t *o);
 /* Markdown summary (new). */
 char *civ_api_markdown(const civ_job *j);
 
+/* Rebuilds j's battle from its phases' orders (n of them) and the dice in
+ * src. */
+err_code civ_api_rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
+                         dice_source *src, err_info *e);
+/* A one-off's battle: phases with its standing orders to the end or its
+ * phase limit (j->is_unresolved then). */
+err_code civ_api_fight_plan(civ_job *j, dice_source *src, err_info *e);
+/* Fills j->rec's row, rolls, summary and report (input taken) from src's
+ * log; battle_id NULL for a one-off. */
+err_code civ_api_record(civ_job *j, const dice_source *src,
+                        const char *battle_id, json_t *input, err_info *e);
+
 void civ_api_roll_names(const void *plan, const dice_roll *d, const char **side,
                         const char **unit_name, const char **unit_id);
 
