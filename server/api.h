@@ -65,12 +65,6 @@ bool api_scs_replay(const json_t *stored, dice_source *src, json_t *diffs);
 bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs);
 bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs);
 
-/* The open battle of the campaign that unit_id stands in, into battle_id
- * ("" for none): a unit fights one battle at a time. */
-err_code api_battle_engaged(sqlite3 *c, const char *campaign_id,
-                            const char *unit_id, char battle_id[DB_ID_MAX],
-                            err_info *e);
-
 #define API_NOTE_MAX COMBAT_NOTE_MAX /* bytes of any note */
 
 /* Shared by the handlers. */

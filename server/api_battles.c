@@ -15,6 +15,7 @@
  * landing on the same state.
  */
 #include "api.h"
+#include "battle.h"
 #include "combat.h"
 #include "jsonv.h"
 #include "matrix_api.h"
@@ -95,7 +96,6 @@ static err_code load_battle(sqlite3 *c, const char *campaign_id,
 static json_t *battle_json(const matrix_job *j)
 {
     const db_battle *b = &j->row;
-    bool is_open = strcmp(b->status, "open") == 0;
     json_t *o =
         json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:i}", "id", b->id,
                   "campaign_id", b->campaign_id, "system", b->system, "status",
@@ -106,16 +106,7 @@ static json_t *battle_json(const matrix_job *j)
     const char *key;
     json_t *v;
 
-    json_object_set_new(
-        o, "dice",
-        json_pack(
-            "{s:s, s:o, s:o, s:o, s:o, s:b}", "source", b->dice_source, "rng",
-            strcmp(b->dice_source, "seeded") == 0 ? json_string(RNG_VERSION)
-                                                  : json_null(),
-            "commitment", api_str_or_null(b->commitment), "server_seed",
-            is_open ? json_null() : api_str_or_null(b->server_seed),
-            "client_seed", api_str_or_null(b->client_seed), "verifiable",
-            strcmp(b->dice_source, "seeded") == 0));
+    json_object_set_new(o, "dice", battle_dice_json(b));
     json_object_set_new(o, "combat_id", api_str_or_null(b->combat_id));
     json_object_set_new(o, "escalated_from", api_str_or_null(b->linked_from));
     json_object_set_new(o, "escalated_to", api_str_or_null(b->linked_to));
@@ -159,27 +150,14 @@ static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
         }
         for (i = 0; i < j->setup.armies[a].n_units; i++) {
             snprintf(f, sizeof f, "%s.units[%d]", matrix_api_army_key[a], i);
-            rc = db_unit_find(c, j->rec.campaign_id, j->unit_ref[a][i], &u,
-                              NULL);
-            if (rc == ERR_NOT_FOUND)
-                return err_set(e, ERR_INVALID, f,
-                               "the campaign has no unit \"%s\"",
-                               j->unit_ref[a][i]);
-            if (rc != ERR_OK)
-                return err_set(e, rc, NULL, "cannot read units");
+            if ((rc =
+                     battle_find_unit(c, j->rec.campaign_id, j->unit_ref[a][i],
+                                      &side, matrix_api_army_key[a], f, &u, e)))
+                return rc;
             if (!u.has_matrix)
                 return err_set(e, ERR_RULE, f,
                                "the unit %s does not fight Matrix battles",
                                u.name);
-            if (u.is_eliminated)
-                return err_set(e, ERR_RULE, f,
-                               "the unit %s is eliminated and out of play",
-                               u.name);
-            if (strcmp(u.side_id, side.id) != 0)
-                return err_set(e, ERR_RULE, f,
-                               "the unit %s is of %s, not of the %s's side %s",
-                               u.name, u.side_name, matrix_api_army_key[a],
-                               side.name);
             for (b = 0; b <= a; b++)
                 for (k = 0; k < (b < a ? j->setup.armies[b].n_units : i); k++)
                     if (strcmp(j->unit_id[b][k], u.id) == 0)
@@ -194,45 +172,6 @@ static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
     return ERR_OK;
 }
 
-err_code api_battle_engaged(sqlite3 *c, const char *campaign_id,
-                            const char *unit_id, char battle_id[DB_ID_MAX],
-                            err_info *e)
-{
-    db_battle *bs = NULL, other;
-    size_t n = 0, i;
-    int a, k;
-    err_code rc;
-
-    battle_id[0] = '\0';
-    if ((rc = db_battles_list(c, campaign_id, &bs, &n, e)))
-        return rc;
-    for (i = 0; i < n && rc == ERR_OK && !battle_id[0]; i++) {
-        json_t *setup;
-        if (strcmp(bs[i].status, "open") != 0)
-            continue;
-        memset(&other, 0, sizeof other);
-        if ((rc = db_battle_get(c, campaign_id, bs[i].id, &other, e)))
-            break;
-        /* Every system's setup has "attacker" and "defender" armies whose
-         * "units" carry their "unit_id". */
-        setup = json_loads(other.setup, 0, NULL);
-        for (a = 0; a < 2; a++) {
-            json_t *units = json_object_get(
-                json_object_get(setup, matrix_api_army_key[a]), "units");
-            for (k = 0; k < (int)json_array_size(units); k++) {
-                const char *id = json_string_value(json_object_get(
-                    json_array_get(units, (size_t)k), "unit_id"));
-                if (id && strcmp(id, unit_id) == 0)
-                    text_copy(battle_id, DB_ID_MAX, other.id);
-            }
-        }
-        json_decref(setup);
-        db_battle_cleanup(&other);
-    }
-    db_battles_free(bs, n);
-    return rc;
-}
-
 /* A unit fights one battle at a time: none of j's units is in a battle of
  * the campaign that is still open. */
 static err_code check_not_engaged(sqlite3 *c, const matrix_job *j, err_info *e)
@@ -243,8 +182,8 @@ static err_code check_not_engaged(sqlite3 *c, const matrix_job *j, err_info *e)
 
     for (a = 0; a < 2; a++)
         for (u = 0; u < j->setup.armies[a].n_units; u++) {
-            if ((rc = api_battle_engaged(c, j->rec.campaign_id,
-                                         j->unit_id[a][u], other, e)))
+            if ((rc = battle_engaged(c, j->rec.campaign_id, j->unit_id[a][u],
+                                     other, e)))
                 return rc;
             if (other[0] == '\0')
                 continue;
@@ -329,24 +268,7 @@ static err_code battle_create_job(sqlite3 *c, void *arg, err_info *e)
 
     if ((rc = bind_armies(c, j, e)) || (rc = matrix_api_prepare(j, e)))
         return rc;
-    db_new_id("bat", b->id);
-    text_copy(b->campaign_id, DB_ID_MAX, j->rec.campaign_id);
-    text_copy(b->system, sizeof b->system, "matrix");
-    text_copy(b->status, sizeof b->status, "open");
-    b->turn = j->turn;
-    db_now(b->created_at);
-    text_copy(b->updated_at, DB_TIME_MAX, b->created_at);
-    text_copy(b->dice_source, sizeof b->dice_source,
-              dice_kind_name(j->rec.dice.kind));
-    if (j->rec.dice.kind == DICE_SEEDED) {
-        text_copy(b->commitment, sizeof b->commitment, j->rec.dice.commitment);
-        text_copy(b->server_seed, sizeof b->server_seed, j->rec.dice.seed_hex);
-        b->client_seed = j->rec.dice.has_client_seed
-                             ? strdup(j->rec.dice.client_seed)
-                             : NULL;
-    }
-    text_copy(b->actor_token_id, DB_ID_MAX, j->rec.token_id);
-    b->note = j->rec.has_note ? strdup(j->rec.note) : NULL;
+    battle_row_new(b, &j->rec, "matrix", j->turn);
     text_copy(b->linked_from, DB_ID_MAX, j->escalated_from);
     if ((rc = link_escalation(c, j, e)) || (rc = check_not_engaged(c, j, e)))
         return rc;
@@ -505,23 +427,7 @@ static err_code finish_battle(sqlite3 *c, matrix_job *j, err_info *e)
     int a, u;
     err_code rc;
 
-    j->rec.dice.kind =
-        strcmp(b->dice_source, "seeded") == 0 ? DICE_SEEDED : DICE_ENTERED;
-    text_copy(j->rec.dice.seed_hex, sizeof j->rec.dice.seed_hex,
-              b->server_seed);
-    text_copy(j->rec.dice.commitment, sizeof j->rec.dice.commitment,
-              b->commitment);
-    if (b->client_seed) {
-        text_copy(j->rec.dice.client_seed, sizeof j->rec.dice.client_seed,
-                  b->client_seed);
-        j->rec.dice.client_seed_len = strlen(j->rec.dice.client_seed);
-        j->rec.dice.has_client_seed = true;
-    }
-    if (b->note) {
-        text_copy(j->rec.note, sizeof j->rec.note, b->note);
-        j->rec.has_note = true;
-    }
-    text_copy(j->rec.campaign_id, DB_ID_MAX, b->campaign_id);
+    battle_record_dice(&j->rec, b);
     if ((rc = matrix_api_record(j, b->id, e)) ||
         (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
         return rc;

@@ -7,6 +7,7 @@
  * are in api_civ_oneoff.c.
  */
 #include "api.h"
+#include "battle.h"
 #include "civ_api.h"
 #include "combat.h"
 #include "jsonv.h"
@@ -57,35 +58,20 @@ static err_code bind(sqlite3 *c, civ_job *j, err_info *e)
         text_copy(j->army_name[a], DB_NAME_MAX, side.name);
         for (i = 0; i < j->setup.armies[a].n_units; i++) {
             snprintf(f, sizeof f, "%s.units[%d]", civ_api_army_key[a], i);
-            rc = db_unit_find(c, j->rec.campaign_id, j->unit_ref[a][i], &u,
-                              NULL);
-            if (rc == ERR_NOT_FOUND)
-                return err_set(e, ERR_INVALID, f,
-                               "the campaign has no unit \"%s\"",
-                               j->unit_ref[a][i]);
-            if (rc != ERR_OK)
-                return err_set(e, rc, NULL, "cannot read units");
+            if ((rc = battle_find_unit(c, j->rec.campaign_id, j->unit_ref[a][i],
+                                       &side, civ_api_army_key[a], f, &u, e)))
+                return rc;
             if (!u.has_civ)
                 return err_set(e, ERR_RULE, f,
                                "the unit %s is not a Civilization piece",
                                u.name);
-            if (u.is_eliminated)
-                return err_set(e, ERR_RULE, f,
-                               "the unit %s is eliminated and out of play",
-                               u.name);
-            if (strcmp(u.side_id, side.id) != 0)
-                return err_set(e, ERR_RULE, f,
-                               "the unit %s is of %s, not of the %s's side %s",
-                               u.name, u.side_name, civ_api_army_key[a],
-                               side.name);
             for (b = 0; b <= a; b++)
                 for (k = 0; k < (b < a ? j->setup.armies[b].n_units : i); k++)
                     if (strcmp(j->unit_id[b][k], u.id) == 0)
                         return err_set(e, ERR_INVALID, f,
                                        "the unit %s is already in this battle",
                                        u.name);
-            if ((rc =
-                     api_battle_engaged(c, j->rec.campaign_id, u.id, other, e)))
+            if ((rc = battle_engaged(c, j->rec.campaign_id, u.id, other, e)))
                 return rc;
             if (other[0])
                 return err_set(e, ERR_RULE, f,
@@ -109,24 +95,7 @@ static err_code create_job(sqlite3 *c, void *arg, err_info *e)
 
     if ((rc = bind(c, j, e)))
         return rc;
-    db_new_id("bat", b->id);
-    text_copy(b->campaign_id, DB_ID_MAX, j->rec.campaign_id);
-    text_copy(b->system, sizeof b->system, "civ");
-    text_copy(b->status, sizeof b->status, "open");
-    b->turn = j->turn;
-    db_now(b->created_at);
-    text_copy(b->updated_at, DB_TIME_MAX, b->created_at);
-    text_copy(b->dice_source, sizeof b->dice_source,
-              dice_kind_name(j->rec.dice.kind));
-    if (j->rec.dice.kind == DICE_SEEDED) {
-        text_copy(b->commitment, sizeof b->commitment, j->rec.dice.commitment);
-        text_copy(b->server_seed, sizeof b->server_seed, j->rec.dice.seed_hex);
-        b->client_seed = j->rec.dice.has_client_seed
-                             ? strdup(j->rec.dice.client_seed)
-                             : NULL;
-    }
-    text_copy(b->actor_token_id, DB_ID_MAX, j->rec.token_id);
-    b->note = j->rec.has_note ? strdup(j->rec.note) : NULL;
+    battle_row_new(b, &j->rec, "civ", j->turn);
     setup = civ_api_setup_json(j);
     b->setup = json_dumps(setup, JSON_COMPACT);
     json_decref(setup);
@@ -201,7 +170,6 @@ static err_code load(sqlite3 *c, const char *campaign_id, const char *id,
 static json_t *battle_json(const civ_job *j, const dice_source *src)
 {
     const db_battle *b = &j->row;
-    bool is_open = strcmp(b->status, "open") == 0;
     int n0 = civ_regulars(&j->battle, 0), n1 = civ_regulars(&j->battle, 1);
     json_t *o = json_pack(
         "{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:i, s:o}", "id", b->id,
@@ -210,16 +178,7 @@ static json_t *battle_json(const civ_job *j, const dice_source *src)
         b->updated_at, "note", api_str_or_null(b->note), "n_actions",
         b->n_actions, "combat_id", api_str_or_null(b->combat_id));
 
-    json_object_set_new(
-        o, "dice",
-        json_pack(
-            "{s:s, s:o, s:o, s:o, s:o, s:b}", "source", b->dice_source, "rng",
-            strcmp(b->dice_source, "seeded") == 0 ? json_string(RNG_VERSION)
-                                                  : json_null(),
-            "commitment", api_str_or_null(b->commitment), "server_seed",
-            is_open ? json_null() : api_str_or_null(b->server_seed),
-            "client_seed", api_str_or_null(b->client_seed), "verifiable",
-            strcmp(b->dice_source, "seeded") == 0));
+    json_object_set_new(o, "dice", battle_dice_json(b));
     json_object_set_new(o, "setup", civ_api_setup_json(j));
     civ_api_outcome_json(j, src, o);
     /* Who picks the next wave, and its size. */
@@ -312,23 +271,7 @@ static err_code finish(sqlite3 *c, civ_job *j, const dice_source *src,
     int a, u, i, k;
     err_code rc;
 
-    j->rec.dice.kind =
-        strcmp(b->dice_source, "seeded") == 0 ? DICE_SEEDED : DICE_ENTERED;
-    text_copy(j->rec.dice.seed_hex, sizeof j->rec.dice.seed_hex,
-              b->server_seed);
-    text_copy(j->rec.dice.commitment, sizeof j->rec.dice.commitment,
-              b->commitment);
-    if (b->client_seed) {
-        text_copy(j->rec.dice.client_seed, sizeof j->rec.dice.client_seed,
-                  b->client_seed);
-        j->rec.dice.client_seed_len = strlen(j->rec.dice.client_seed);
-        j->rec.dice.has_client_seed = true;
-    }
-    if (b->note) {
-        text_copy(j->rec.note, sizeof j->rec.note, b->note);
-        j->rec.has_note = true;
-    }
-    text_copy(j->rec.campaign_id, DB_ID_MAX, b->campaign_id);
+    battle_record_dice(&j->rec, b);
     input = json_pack("{s:o}", "setup", civ_api_setup_json(j));
     phases = json_array();
     for (i = 0; i < j->n_phases; i++)

@@ -1,0 +1,47 @@
+/*
+ * battle.h: what interactive battles of every system share in the server
+ * (api_battles.c for Matrix, api_civ.c for Civilization): the stored row
+ * of a new battle and the dice its record inherits, the battle's dice as
+ * served (the seed hidden while it is open), and the checks on a campaign
+ * unit joining a battle.
+ */
+#ifndef UMPIRE_BATTLE_H
+#define UMPIRE_BATTLE_H
+
+#include <jansson.h>
+
+#include "combat.h"
+#include "db.h"
+
+/* A new open battle of system in rec's campaign, for turn: id, times,
+ * dice (the seed kept for the end), who and the note.  setup is set by
+ * the caller. */
+void battle_row_new(db_battle *b, const combat_record *rec, const char *system,
+                    int turn);
+
+/* The dice, note and campaign of b's record, from b: its combat draws
+ * from the battle's seed. */
+void battle_record_dice(combat_record *rec, const db_battle *b);
+
+/* The battle's "dice" as served: the server seed only once it is over
+ * (new reference). */
+json_t *battle_dice_json(const db_battle *b);
+
+/*
+ * The campaign unit ref for an army of side (id and name) in a battle:
+ * found, in play and of that side, into u; errors name field.  Whether
+ * the unit plays the system is the caller's check.
+ */
+err_code battle_find_unit(sqlite3 *c, const char *campaign_id, const char *ref,
+                          const db_side *side, const char *army,
+                          const char *field, db_unit *u, err_info *e);
+
+/* The open battle of the campaign that unit_id stands in, into battle_id
+ * ("" for none): a unit fights one battle at a time.  Every system's
+ * stored setup has "attacker" and "defender" armies whose "units" carry
+ * their "unit_id". */
+err_code battle_engaged(sqlite3 *c, const char *campaign_id,
+                        const char *unit_id, char battle_id[DB_ID_MAX],
+                        err_info *e);
+
+#endif
