@@ -540,7 +540,7 @@ static void cleanup_entry(void *result)
 
 const registry_system matrix_system = {
     .name = "matrix",
-    .title = "Matrix game battles (Harman / Thomas)",
+    .title = "Matrix: battles of matrix games (Harman / Thomas)",
     .rules = "docs/rules/matrix.md",
     .input_size = sizeof(matrix_plan),
     .result_size = sizeof(matrix_outcome),
