@@ -265,9 +265,10 @@ static char *markdown(const edna_job *j, const edna_result *res)
                 j->in.options.dice, j->in.options.faces);
     for (i = 0; i < res->n_units; i++) {
         const edna_result_unit *t = &res->units[i];
-        text_printf(&b, "- %s: %d against EDNA %d, %s%s\n", j->unit_name[i],
-                    t->total, t->edna_before,
-                    t->is_passed ? "passed" : "failed",
+        char name[2 * DB_NAME_MAX];
+        text_md(name, sizeof name, j->unit_name[i]);
+        text_printf(&b, "- %s: %d against EDNA %d, %s%s\n", name, t->total,
+                    t->edna_before, t->is_passed ? "passed" : "failed",
                     t->is_ineffective ? ", now ineffective" : "");
         if (!t->is_passed && !t->is_ineffective)
             text_printf(&b, "  EDNA %d -> %d\n", t->edna_before, t->edna_after);

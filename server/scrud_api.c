@@ -555,47 +555,58 @@ json_t *scrud_api_outcome_json(const scrud_plan *plan, const scrud_result *res)
     return written_json(&w);
 }
 
+/* Names made safe inside Markdown (text_md), for the units of a combat. */
+typedef struct md_names {
+    char side[2][2 * DB_NAME_MAX];
+    char unit[2][SCRUD_MAX_UNITS_PER_SIDE][2 * DB_NAME_MAX];
+} md_names;
+
 char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
                          const char *dice_note)
 {
+    md_names *n = malloc(sizeof *n);
     text_buf b = {0};
     size_t k;
-    int s;
+    int s, u;
 
-    text_printf(&b, "**SCRUD: %s vs %s**\n", plan->side_name[0],
-                plan->side_name[1]);
+    if (n == NULL)
+        return NULL;
     for (s = 0; s < 2; s++) {
-        text_printf(&b, "%s lined up:", plan->side_name[s]);
+        text_md(n->side[s], sizeof n->side[s], plan->side_name[s]);
+        for (u = 0; u < (int)plan->in.sides[s].n_units; u++)
+            text_md(n->unit[s][u], sizeof n->unit[s][u], plan->unit_name[s][u]);
+    }
+    text_printf(&b, "**SCRUD: %s vs %s**\n", n->side[0], n->side[1]);
+    for (s = 0; s < 2; s++) {
+        text_printf(&b, "%s lined up:", n->side[s]);
         for (k = 0; k < res->n_line_up[s]; k++) {
-            int u = res->line_up[s][k];
-            text_printf(&b, " %s %d", plan->unit_name[s][u],
-                        res->units[s][u].score);
+            u = res->line_up[s][k];
+            text_printf(&b, " %s %d", n->unit[s][u], res->units[s][u].score);
         }
         text_printf(&b, "\n");
     }
     for (k = 0; k < res->n_pairs; k++) {
         const scrud_pair *p = &res->pairs[k];
-        text_printf(
-            &b, "- %s %d vs %s %d: %s\n", plan->unit_name[0][p->unit[0]],
-            p->score[0], plan->unit_name[1][p->unit[1]], p->score[1],
-            p->winner == SCRUD_TIE     ? "tie"
-            : p->winner == SCRUD_FIRST ? plan->unit_name[0][p->unit[0]]
-                                       : plan->unit_name[1][p->unit[1]]);
+        text_printf(&b, "- %s %d vs %s %d: %s\n", n->unit[0][p->unit[0]],
+                    p->score[0], n->unit[1][p->unit[1]], p->score[1],
+                    p->winner == SCRUD_TIE     ? "tie"
+                    : p->winner == SCRUD_FIRST ? n->unit[0][p->unit[0]]
+                                               : n->unit[1][p->unit[1]]);
     }
     for (k = 0; k < res->n_extra; k++) {
         const scrud_extra_die *x = &res->extra[k];
         if (x->target >= 0)
             text_printf(&b, "- extra die %s defeats %s\n",
-                        plan->unit_name[x->side][x->unit],
-                        plan->unit_name[1 - x->side][x->target]);
+                        n->unit[x->side][x->unit],
+                        n->unit[1 - x->side][x->target]);
     }
     for (s = 0; s < 2; s++) {
-        text_printf(&b, "**%s**: %d defeat%s", plan->side_name[s],
-                    res->defeats[s], res->defeats[s] == 1 ? "" : "s");
+        text_printf(&b, "**%s**: %d defeat%s", n->side[s], res->defeats[s],
+                    res->defeats[s] == 1 ? "" : "s");
         for (k = 0; k < res->n_eliminated[s]; k++) {
-            int u = res->eliminated[s][k];
+            u = res->eliminated[s][k];
             text_printf(&b, "%s%s eliminated (%s)", k ? ", " : "; ",
-                        plan->unit_name[s][u],
+                        n->unit[s][u],
                         res->units[s][u].eliminated == SCRUD_ELIM_THRESHOLD
                             ? "below the threshold"
                             : "three defeats");
@@ -603,6 +614,7 @@ char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
         text_printf(&b, "\n");
     }
     text_printf(&b, "_Dice: %s._\n", dice_note);
+    free(n);
     return text_take(&b);
 }
 

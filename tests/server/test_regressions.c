@@ -945,6 +945,44 @@ START_TEST(test_scs_summary_says_steps_lost)
 }
 END_TEST
 
+/* ---- names cannot forge a line of a Markdown summary ---- */
+
+/*
+ * Bug: SCRUD and EDNA wrote unit and side names into their Markdown
+ * summaries as given, so a name holding a line break and "- " made a list
+ * item of its own (a forged line in a report pasted into a chat).  Names
+ * are now written Markdown-safe: control characters become spaces and
+ * Markdown's marks are escaped.
+ */
+START_TEST(test_markdown_names_cannot_forge_lines)
+{
+    json_t *rep;
+    const char *md;
+
+    rep = rig_call(201, "POST", NULL,
+                   ENTERED(NSIDE("x\\n**y**", N("A\\n- forged", 4)),
+                           NSIDE("z", N("B_1", 3))),
+                   "/v1/combats/scrud");
+    md = str(rep, "summary_markdown");
+    ck_assert_ptr_nonnull(md);
+    ck_assert_msg(strstr(md, "\n- forged") == NULL, "forged line in: %s", md);
+    ck_assert_msg(strstr(md, "A - forged") != NULL, "name lost in: %s", md);
+    ck_assert_msg(strstr(md, "x \\*\\*y\\*\\*") != NULL,
+                  "side's marks not escaped in: %s", md);
+    ck_assert_msg(strstr(md, "B\\_1") != NULL, "unit's mark not escaped: %s",
+                  md);
+    json_decref(rep);
+    rep = rig_call(201, "POST", NULL,
+                   "{\"units\":[{\"name\":\"C\\n- forged\",\"dice\":[2,3]}],"
+                   "\"dice\":{\"source\":\"entered\"}}",
+                   "/v1/combats/edna");
+    md = str(rep, "summary_markdown");
+    ck_assert_ptr_nonnull(md);
+    ck_assert_msg(strstr(md, "\n- forged") == NULL, "forged line in: %s", md);
+    json_decref(rep);
+}
+END_TEST
+
 Suite *suite_regressions(void)
 {
     Suite *s = suite_create("regressions");
@@ -967,6 +1005,7 @@ Suite *suite_regressions(void)
     tcase_add_test(tc, test_scs_descending_column_detail);
     tcase_add_test(tc, test_scs_builtin_table_input_is_canonical);
     tcase_add_test(tc, test_scs_summary_says_steps_lost);
+    tcase_add_test(tc, test_markdown_names_cannot_forge_lines);
     suite_add_tcase(s, tc);
     return s;
 }
