@@ -555,26 +555,40 @@ json_t *scrud_api_outcome_json(const scrud_plan *plan, const scrud_result *res)
     return written_json(&w);
 }
 
-/* Names made safe inside Markdown (text_md), for the units of a combat. */
+/* Names made safe inside Markdown (text_md): most need nothing, so they
+ * are used as they are and only the others are copied (this is on every
+ * combat's path). */
 typedef struct md_names {
-    char side[2][2 * DB_NAME_MAX];
-    char unit[2][SCRUD_MAX_UNITS_PER_SIDE][2 * DB_NAME_MAX];
+    const char *side[2];
+    const char *unit[2][SCRUD_MAX_UNITS_PER_SIDE];
+    char *copies[2 * SCRUD_MAX_UNITS_PER_SIDE + 2]; /* owned */
+    int n_copies;
 } md_names;
+
+static const char *md_name(md_names *n, const char *s)
+{
+    char *copy;
+
+    if (text_md_is_plain(s) || (copy = malloc(2 * DB_NAME_MAX)) == NULL)
+        return s;
+    text_md(copy, 2 * DB_NAME_MAX, s);
+    n->copies[n->n_copies++] = copy;
+    return copy;
+}
 
 char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
                          const char *dice_note)
 {
-    md_names *n = malloc(sizeof *n);
+    md_names names, *n = &names;
     text_buf b = {0};
     size_t k;
     int s, u;
 
-    if (n == NULL)
-        return NULL;
+    n->n_copies = 0;
     for (s = 0; s < 2; s++) {
-        text_md(n->side[s], sizeof n->side[s], plan->side_name[s]);
+        n->side[s] = md_name(n, plan->side_name[s]);
         for (u = 0; u < (int)plan->in.sides[s].n_units; u++)
-            text_md(n->unit[s][u], sizeof n->unit[s][u], plan->unit_name[s][u]);
+            n->unit[s][u] = md_name(n, plan->unit_name[s][u]);
     }
     text_printf(&b, "**SCRUD: %s vs %s**\n", n->side[0], n->side[1]);
     for (s = 0; s < 2; s++) {
@@ -614,7 +628,8 @@ char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
         text_printf(&b, "\n");
     }
     text_printf(&b, "_Dice: %s._\n", dice_note);
-    free(n);
+    while (n->n_copies > 0)
+        free(n->copies[--n->n_copies]);
     return text_take(&b);
 }
 

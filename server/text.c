@@ -74,6 +74,16 @@ char *text_take(text_buf *b)
     return b->s;
 }
 
+bool text_md_is_plain(const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f || strchr("\\`*_[]#<>|!~", c) != NULL)
+            return false;
+    }
+    return true;
+}
+
 void text_md(char *out, size_t n, const char *s)
 {
     size_t k = 0;

@@ -38,6 +38,8 @@ void text_printf(text_buf *b, const char *fmt, ...)
  * control characters become spaces and Markdown's marks are escaped, so
  * a name cannot start a line or a list item of its own. */
 void text_md(char *out, size_t n, const char *s);
+/* s needs no change to be safe in Markdown (text_md would copy it as is). */
+bool text_md_is_plain(const char *s);
 
 /* The text (new, free()), or NULL if any append failed. */
 char *text_take(text_buf *b);
