@@ -46,6 +46,16 @@ static err_code log_append(dice_source *d, err_info *e)
     return ERR_OK;
 }
 
+void dice_skip(dice_source *d, int faces, size_t n)
+{
+    size_t i;
+
+    if (d->kind != DICE_SEEDED)
+        return;
+    for (i = 0; i < n; i++)
+        (void)rng_v1_die(&d->rng, faces);
+}
+
 err_code dice_roll_die(dice_source *d, int faces, int side, int unit,
                        const char *reason, int *natural, size_t *log_index,
                        err_info *e)

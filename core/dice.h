@@ -66,6 +66,14 @@ err_code dice_roll_die(dice_source *d, int faces, int side, int unit,
                        err_info *e);
 
 /*
+ * Advances a seeded source past n dice of faces faces, as if they had been
+ * drawn, without logging them: an interactive battle's next action
+ * continues the stream where its earlier actions left it.  Other kinds
+ * are left alone.
+ */
+void dice_skip(dice_source *d, int faces, size_t n);
+
+/*
  * ERR_DICE if an entered or replay source still holds unused values: a
  * combat must use every die typed in, no more and no fewer.
  */

@@ -419,6 +419,44 @@ START_TEST(test_kind_names_and_cleanup)
 }
 END_TEST
 
+/* dice_skip leaves a seeded source where drawing the same dice would (the
+ * stream an interactive battle continues), logs nothing, and leaves an
+ * entered source alone. */
+START_TEST(test_skip_continues_the_stream)
+{
+    static const char label[] = "skip";
+    static const int values[] = {4, 2};
+    uint8_t seed[RNG_SEED_LEN];
+    dice_source drawn, skipped, entered;
+    int a, b, k;
+
+    crypto_hash_sha256(seed, (const uint8_t *)label, strlen(label));
+    dice_init_seeded(&drawn, seed, (const uint8_t *)"c", 1);
+    dice_init_seeded(&skipped, seed, (const uint8_t *)"c", 1);
+    for (k = 0; k < 37; k++)
+        ck_assert_int_eq(
+            dice_roll_die(&drawn, 6, 0, 0, "test.skip", &a, NULL, NULL),
+            ERR_OK);
+    dice_skip(&skipped, 6, 37);
+    ck_assert_uint_eq(skipped.n_log, 0);
+    for (k = 0; k < 10; k++) {
+        ck_assert_int_eq(dice_roll_die(&drawn, 6, 0, 0, "t", &a, NULL, NULL),
+                         ERR_OK);
+        ck_assert_int_eq(dice_roll_die(&skipped, 6, 0, 0, "t", &b, NULL, NULL),
+                         ERR_OK);
+        ck_assert_int_eq(a, b);
+    }
+    dice_init_values(&entered, DICE_ENTERED, values, 2);
+    dice_skip(&entered, 6, 5);
+    ck_assert_int_eq(dice_roll_die(&entered, 6, 0, 0, "t", &a, NULL, NULL),
+                     ERR_OK);
+    ck_assert_int_eq(a, 4);
+    dice_cleanup(&drawn);
+    dice_cleanup(&skipped);
+    dice_cleanup(&entered);
+}
+END_TEST
+
 Suite *suite_dice(void)
 {
     Suite *s = suite_create("dice");
@@ -430,6 +468,7 @@ Suite *suite_dice(void)
     tcase_add_test(seeded, test_seeded_logs_in_order);
     tcase_add_test(seeded, test_seeded_matches_rng_v1);
     tcase_add_test(seeded, test_seeded_client_seed_used);
+    tcase_add_test(seeded, test_skip_continues_the_stream);
     tcase_add_test(seeded, test_seeded_all_used);
     suite_add_tcase(s, seeded);
 
