@@ -29,17 +29,6 @@
 
 /* ---- shared ---- */
 
-static matrix_job *job_new(http_request *r, err_info *e)
-{
-    matrix_job *j = calloc(1, sizeof *j);
-
-    r->state = j;
-    r->state_free = matrix_job_free;
-    if (j == NULL)
-        err_set(e, ERR_NOMEM, NULL, "out of memory");
-    return j;
-}
-
 /* j's battle from its stored row: setup, actions, state rebuilt.  The
  * setup document stays in j->request. */
 static err_code load_battle(sqlite3 *c, const char *campaign_id,
@@ -129,16 +118,9 @@ static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
 
     for (a = 0; a < 2; a++) {
         snprintf(f, sizeof f, "%s.side", matrix_api_army_key[a]);
-        rc = db_side_find(c, j->rec.campaign_id, j->army_ref[a], &side, NULL);
-        if (rc == ERR_NOT_FOUND)
-            return err_set(e, ERR_INVALID, f, "the campaign has no side \"%s\"",
-                           j->army_ref[a]);
-        if (rc != ERR_OK)
-            return err_set(e, rc, NULL, "cannot read sides");
-        if (a == 1 && strcmp(side.id, j->side_id[0]) == 0)
-            return err_set(e, ERR_RULE, f,
-                           "the two armies are of two sides, not both of %s",
-                           side.name);
+        if ((rc = battle_find_side(c, j->rec.campaign_id, j->army_ref[a],
+                                   a == 1 ? j->side_id[0] : "", f, &side, e)))
+            return rc;
         text_copy(j->side_id[a], DB_ID_MAX, side.id);
         text_copy(j->army_name[a], DB_NAME_MAX, side.name);
         /* Exhausted in the last battle: -1 in its next battle this turn. */
@@ -317,7 +299,7 @@ void api_battle_create(http_request *r)
         api_civ_battle_create(r, body);
         return;
     }
-    if ((j = job_new(r, &e)) == NULL)
+    if ((j = matrix_job_new(r, &e)) == NULL)
         goto fail;
     j->request = json_incref(body);
     if (jv_object_only(body, "", fields, &e) ||
@@ -371,7 +353,7 @@ void api_battle_get(http_request *r)
         api_civ_battle_get(r);
         return;
     }
-    if ((j = job_new(r, &e)) == NULL) {
+    if ((j = matrix_job_new(r, &e)) == NULL) {
         http_reply_problem(r, &e);
         return;
     }
@@ -572,7 +554,7 @@ static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
     dice_source src;
     char naturals[64], id[DB_ID_MAX];
     const char *note = NULL;
-    int expect = -1, i, n_drawn = 0, dummy;
+    int expect = -1, i, n_drawn = 0;
     bool is_entered;
     err_code rc;
 
@@ -627,9 +609,7 @@ static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
         sodium_memzero(seed, sizeof seed);
         for (i = 0; i < j->n_actions; i++)
             n_drawn += j->actions[i].n_naturals;
-        for (i = 0; i < n_drawn; i++)
-            dice_roll_die(&src, 6, -1, -1, "skip", &dummy, NULL, NULL);
-        src.n_log = 0; /* the skipped dice are not this action's */
+        dice_skip(&src, 6, n_drawn); /* every Matrix die is a d6 */
     }
     rc = matrix_api_apply(j, a, &src, e);
     if (rc == ERR_OK && is_entered)
@@ -681,7 +661,7 @@ void api_battle_action(http_request *r)
         api_civ_battle_action(r, body);
         return;
     }
-    if ((j = job_new(r, &e)) == NULL) {
+    if ((j = matrix_job_new(r, &e)) == NULL) {
         json_decref(body);
         http_reply_problem(r, &e);
         return;

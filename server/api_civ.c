@@ -44,16 +44,9 @@ static err_code bind(sqlite3 *c, civ_job *j, err_info *e)
 
     for (a = 0; a < 2; a++) {
         snprintf(f, sizeof f, "%s.side", civ_api_army_key[a]);
-        rc = db_side_find(c, j->rec.campaign_id, j->army_ref[a], &side, NULL);
-        if (rc == ERR_NOT_FOUND)
-            return err_set(e, ERR_INVALID, f, "the campaign has no side \"%s\"",
-                           j->army_ref[a]);
-        if (rc != ERR_OK)
-            return err_set(e, rc, NULL, "cannot read sides");
-        if (a == 1 && strcmp(side.id, j->side_id[0]) == 0)
-            return err_set(e, ERR_RULE, f,
-                           "the two armies are of two sides, not both of %s",
-                           side.name);
+        if ((rc = battle_find_side(c, j->rec.campaign_id, j->army_ref[a],
+                                   a == 1 ? j->side_id[0] : "", f, &side, e)))
+            return rc;
         text_copy(j->side_id[a], DB_ID_MAX, side.id);
         text_copy(j->army_name[a], DB_NAME_MAX, side.name);
         for (i = 0; i < j->setup.armies[a].n_units; i++) {
@@ -395,9 +388,8 @@ static err_code action_job(sqlite3 *c, void *arg, err_info *e)
     db_battle_action row;
     dice_source src, next;
     civ_orders o[2];
-    int values[4 * CIV_MAX_UNITS], n_values = 0, expect = -1, i, dummy;
+    int values[4 * CIV_MAX_UNITS], n_values = 0, expect = -1, i;
     int given[2] = {0, 0};
-    size_t n_drawn;
     const char *note = NULL;
     char id[DB_ID_MAX], *naturals = NULL, *detail = NULL;
     bool is_next = false;
@@ -481,9 +473,7 @@ static err_code action_job(sqlite3 *c, void *arg, err_info *e)
                              cs ? strlen(cs) : 0);
             sodium_memzero(seed, sizeof seed);
             /* The battle's stream, past the dice already drawn (d6s). */
-            for (n_drawn = 0; n_drawn < src.n_log; n_drawn++)
-                dice_roll_die(&next, 6, -1, -1, "skip", &dummy, NULL, NULL);
-            next.n_log = 0;
+            dice_skip(&next, 6, src.n_log);
         }
         is_next = true;
         rc = civ_api_fight(j, o, &next, e);

@@ -14,19 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static matrix_job *job_new(http_request *r, err_info *e)
-{
-    matrix_job *j = calloc(1, sizeof *j);
-
-    r->state = j;
-    r->state_free = matrix_job_free;
-    if (j == NULL)
-        err_set(e, ERR_NOMEM, NULL, "out of memory");
-    return j;
-}
-
-/* j's battle from its stored row: setup, actions, state rebuilt.  The
- * setup document stays in j->request. */
 /* ---- one-off battles ---- */
 
 /* A refusal of the plan's action i, named where the plan gave it:
@@ -160,7 +147,7 @@ void api_oneoff_matrix(http_request *r)
     if (body == NULL)
         return;
     err_clear(&e);
-    if ((j = job_new(r, &e)) == NULL)
+    if ((j = matrix_job_new(r, &e)) == NULL)
         goto fail;
     j->request = json_incref(body);
     if (jv_object_only(body, "", fields, &e) ||

@@ -62,6 +62,24 @@ json_t *battle_dice_json(const db_battle *b)
         api_str_or_null(b->client_seed), "verifiable", is_seeded);
 }
 
+err_code battle_find_side(sqlite3 *c, const char *campaign_id, const char *ref,
+                          const char *other_side_id, const char *field,
+                          db_side *side, err_info *e)
+{
+    err_code rc = db_side_find(c, campaign_id, ref, side, NULL);
+
+    if (rc == ERR_NOT_FOUND)
+        return err_set(e, ERR_INVALID, field, "the campaign has no side \"%s\"",
+                       ref);
+    if (rc != ERR_OK)
+        return err_set(e, rc, NULL, "cannot read sides");
+    if (other_side_id[0] && strcmp(side->id, other_side_id) == 0)
+        return err_set(e, ERR_RULE, field,
+                       "the two armies are of two sides, not both of %s",
+                       side->name);
+    return ERR_OK;
+}
+
 err_code battle_find_unit(sqlite3 *c, const char *campaign_id, const char *ref,
                           const db_side *side, const char *army,
                           const char *field, db_unit *u, err_info *e)

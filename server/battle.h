@@ -28,6 +28,14 @@ void battle_record_dice(combat_record *rec, const db_battle *b);
 json_t *battle_dice_json(const db_battle *b);
 
 /*
+ * The campaign side ref for an army: found, and not the other army's
+ * (other_side_id, "" for the first army), into side; errors name field.
+ */
+err_code battle_find_side(sqlite3 *c, const char *campaign_id, const char *ref,
+                          const char *other_side_id, const char *field,
+                          db_side *side, err_info *e);
+
+/*
  * The campaign unit ref for an army of side (id and name) in a battle:
  * found, in play and of that side, into u; errors name field.  Whether
  * the unit plays the system is the caller's check.

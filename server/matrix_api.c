@@ -25,6 +25,17 @@ const char *matrix_api_action_name(int kind)
     return kind >= 0 && kind <= MATRIX_ACT_ABANDON ? row_kinds[kind] : "?";
 }
 
+matrix_job *matrix_job_new(http_request *r, err_info *e)
+{
+    matrix_job *j = calloc(1, sizeof *j);
+
+    r->state = j;
+    r->state_free = matrix_job_free;
+    if (j == NULL)
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return j;
+}
+
 void matrix_job_free(void *p)
 {
     matrix_job *j = p;

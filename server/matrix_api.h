@@ -70,6 +70,8 @@ typedef struct matrix_job {
     char escalated_from[DB_ID_MAX];
 } matrix_job;
 
+/* A new job as r's state (freed with the request), or NULL with e set. */
+matrix_job *matrix_job_new(http_request *r, err_info *e);
 /* Frees j (NULL allowed): the state_free of a request. */
 void matrix_job_free(void *p);
 
