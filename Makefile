@@ -48,13 +48,17 @@ TEST_SRC   := $(wildcard tests/*.c tests/*/*.c)
 LIB_SRC    := $(CORE_SRC) $(DB_SRC) $(SERVER_SRC)
 
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The standalone verifier (verifier/README.md) uses none of the server's
+# code or crypto library: its own SHA-256, HMAC and ChaCha20, and jansson.
+VERIFY_SRC := $(filter-out verifier/main.c,$(wildcard verifier/*.c))
+VERIFY_OBJ := $(VERIFY_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ   := $(BUILD)/server/main.o
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: all run test check-tests lint-spec asan valgrind bench format clean deps
 
-all: $(BUILD)/umpire
+all: $(BUILD)/umpire $(BUILD)/umpire-verify
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): deploy/install-deps.sh
@@ -64,13 +68,17 @@ $(DEPS_STAMP): deploy/install-deps.sh
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter tests/%,$<),-Itests -Itests/server $(CHECK_CFLAGS)) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter tests/%,$<),-Itests -Itests/server -Iverifier $(CHECK_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(BUILD)/umpire: $(LIB_OBJ) $(MAIN_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(SANLD) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/umpire-tests: $(LIB_OBJ) $(TEST_OBJ)
+$(BUILD)/umpire-verify: $(VERIFY_OBJ) $(BUILD)/verifier/main.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(SANLD) -o $@ $^ $(shell pkg-config --libs jansson)
+
+$(BUILD)/umpire-tests: $(LIB_OBJ) $(VERIFY_OBJ) $(TEST_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(SANLD) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS)
 
@@ -81,8 +89,9 @@ run: $(BUILD)/umpire
 
 # CK_FORK=no keeps one process per suite so ASan sees everything; the
 # runner sets its own defaults (see tests/run_tests.c).
-test: $(BUILD)/umpire-tests $(BUILD)/umpire
-	$(Q)UMPIRE_TEST_VECTORS=tests/vectors ./$(BUILD)/umpire-tests
+test: $(BUILD)/umpire-tests $(BUILD)/umpire $(BUILD)/umpire-verify
+	$(Q)UMPIRE_TEST_VECTORS=tests/vectors \
+	    UMPIRE_VERIFY_BIN=$(BUILD)/umpire-verify ./$(BUILD)/umpire-tests
 	$(Q)$(MAKE) --no-print-directory lint-spec
 
 lint-spec:
@@ -90,9 +99,10 @@ lint-spec:
 
 asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SAN=1 \
-	    build/asan/umpire-tests build/asan/umpire
+	    build/asan/umpire-tests build/asan/umpire build/asan/umpire-verify
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    UMPIRE_TEST_VECTORS=tests/vectors ./build/asan/umpire-tests
+	    UMPIRE_TEST_VECTORS=tests/vectors \
+	    UMPIRE_VERIFY_BIN=build/asan/umpire-verify ./build/asan/umpire-tests
 
 valgrind: $(BUILD)/umpire-tests
 	$(Q)command -v valgrind >/dev/null || ./deploy/install-deps.sh --valgrind
@@ -110,9 +120,9 @@ $(BUILD)/bench-bare: bench/bare.c | $(DEPS_STAMP)
 
 format:
 	clang-format -i core/*.[ch] db/*.[ch] server/*.[ch] tests/*.[ch] \
-	    tests/*/*.[ch] bench/*.c
+	    tests/*/*.[ch] bench/*.c verifier/*.[ch]
 
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(VERIFY_OBJ:.o=.d)

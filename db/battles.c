@@ -14,6 +14,7 @@
  * every statement is released (db_done) at its function's single exit.
  */
 #include "db.h"
+#include "rng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -210,10 +211,74 @@ void db_battles_free(db_battle *bs, size_t n)
     free(bs);
 }
 
+/* The action a of battle_id as a ledger entry (docs/ledger.md): the
+ * battle's dice are read from its row; naturals into the caller's array.
+ * The entry borrows a and the strings copied into b. */
+typedef struct battle_dice {
+    char campaign_id[DB_ID_MAX];
+    char source[16];
+    char commitment[LEDGER_HASH_HEX];
+    char *client_seed;
+    int naturals[LEDGER_MAX_NATURALS];
+} battle_dice;
+
+static err_code action_entry(sqlite3 *c, const char *battle_id,
+                             const db_battle_action *a, battle_dice *b,
+                             ledger_entry *en, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step, n;
+
+    memset(en, 0, sizeof *en);
+    if ((rc = db_prepare(c,
+                         "SELECT campaign_id, dice_source, commitment, "
+                         "client_seed FROM battles WHERE id = ?",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, battle_id);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        db_column_copy(st, 0, b->campaign_id, sizeof b->campaign_id);
+        db_column_copy(st, 1, b->source, sizeof b->source);
+        db_column_copy(st, 2, b->commitment, sizeof b->commitment);
+        b->client_seed = db_column_dup(st, 3);
+    } else if (step == SQLITE_DONE) {
+        rc = err_set(e, ERR_CONFLICT, NULL, "no battle %s", battle_id);
+    } else {
+        rc = db_fail(c, e, "read the battle's dice");
+    }
+    db_done(st);
+    if (rc)
+        return rc;
+    n = ledger_parse_naturals(a->naturals, b->naturals, LEDGER_MAX_NATURALS);
+    if (n < 0)
+        return err_set(e, ERR_INTERNAL, NULL,
+                       "action %d of battle %s has an unreadable dice list",
+                       a->seq, battle_id);
+    en->kind = LEDGER_ACTION;
+    en->at = a->at;
+    en->record_id = battle_id;
+    en->seq = a->seq;
+    en->action = a->kind;
+    en->naturals = b->naturals;
+    en->n_naturals = (size_t)n;
+    en->detail = a->detail;
+    en->source = b->source;
+    en->rng = strcmp(b->source, "seeded") == 0 ? RNG_VERSION : "";
+    en->commitment = b->commitment;
+    en->client_seed = b->client_seed;
+    return ERR_OK;
+}
+
 err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
                                  const db_battle_action *a, err_info *e)
 {
     sqlite3_stmt *st = NULL;
+    battle_dice dice = {0};
+    ledger_entry en;
+    db_chain ch;
+    char prev[LEDGER_HASH_HEX], hash[LEDGER_HASH_HEX];
     err_code rc;
 
     /* As for a battle's setup: a NULL must not pass for a lost race. */
@@ -223,11 +288,15 @@ err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
                      battle_id);
         goto out;
     }
+    if ((rc = action_entry(c, battle_id, a, &dice, &en, e)) ||
+        (rc = db_chain_open(c, dice.campaign_id, &ch, e)) ||
+        (rc = db_chain_add(&ch, &en, prev, hash, e)))
+        goto out;
     if ((rc = db_prepare(c,
                          "INSERT INTO battle_actions (battle_id, seq, at, "
                          "actor_token_id, kind, combat, army, unit, "
-                         "naturals, note, detail) "
-                         "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                         "naturals, note, detail, ledger_pos, prev_hash, "
+                         "hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
     TEXT(st, 1, battle_id);
@@ -241,9 +310,14 @@ err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
     TEXT(st, 9, a->naturals);
     db_bind_text_or_null(st, 10, a->note);
     db_bind_text_or_null(st, 11, a->detail);
-    rc = db_step_done(c, st, e, "insert battle action");
+    sqlite3_bind_int64(st, 12, en.pos);
+    TEXT(st, 13, prev);
+    TEXT(st, 14, hash);
+    if ((rc = db_step_done(c, st, e, "insert battle action")) == ERR_OK)
+        rc = db_chain_save(c, &ch, e);
 out:
     db_done(st);
+    free(dice.client_seed);
     return rc;
 }
 

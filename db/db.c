@@ -271,6 +271,7 @@ static err_code migrate(sqlite3 *conn, err_info *e)
             return ERR_DB;
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
         if (exec(conn, migrations_sql[v], e) != ERR_OK ||
+            (migrations_after[v] && migrations_after[v](conn, e) != ERR_OK) ||
             exec(conn, sql, e) != ERR_OK) {
             exec(conn, "ROLLBACK", NULL);
             return ERR_DB;

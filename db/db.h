@@ -26,6 +26,7 @@
 #include "civ.h"
 #include "edna.h"
 #include "err.h"
+#include "ledger.h"
 #include "scrud.h"
 #include "scs.h"
 
@@ -217,6 +218,9 @@ typedef struct db_combat {
     char *client_seed; /* may be NULL */
     char *summary;
     char *report; /* the report document: the combat's record */
+    /* the record of a campaign battle: its dice are in the ledger as the
+     * battle's actions, so its rolls are not chained again */
+    bool is_battle_record;
 } db_combat;
 
 typedef struct db_roll {
@@ -228,6 +232,9 @@ typedef struct db_roll {
     int faces, natural, modified;
     char source[16];
     char rng[8];
+    /* its entry in the campaign's ledger (0 and "": not in the ledger) */
+    long long ledger_pos;
+    char hash[LEDGER_HASH_HEX];
 } db_roll;
 
 /* Campaigns, sides, tokens.  The SCS multipliers must be positive fractions
@@ -392,7 +399,8 @@ void db_battle_cleanup(db_battle *b);
 err_code db_battles_list(sqlite3 *c, const char *campaign_id, db_battle **out,
                          size_t *n, err_info *e);
 void db_battles_free(db_battle *bs, size_t n);
-/* Appends an action (its seq must be the battle's n_actions + 1: the
+/* Appends an action, and to the campaign's ledger (its seq must be the
+ * battle's n_actions + 1: the
  * primary key refuses a second action with the same seq with ERR_CONFLICT,
  * so two requests racing on one battle cannot both land; the first stays
  * as it was).  An unknown battle is ERR_CONFLICT too.  a->naturals must
@@ -404,8 +412,10 @@ err_code db_battle_actions_list(sqlite3 *c, const char *battle_id,
                                 db_battle_action **out, size_t *n, err_info *e);
 void db_battle_actions_free(db_battle_action *as, size_t n);
 
-/* Combats and their roll log. */
-err_code db_combat_insert(sqlite3 *c, const db_combat *cb, const db_roll *rolls,
+/* Combats and their roll log.  A campaign combat's rolls (unless it is a
+ * battle's record) are appended to the campaign's ledger, and each roll's
+ * ledger_pos and hash are set. */
+err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e);
 /* out's strings are new: release with db_combat_cleanup. */
 err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out, err_info *e);
@@ -417,5 +427,129 @@ void db_combats_free(db_combat *cbs, size_t n);
 /* *out is new (free()); in seq order. */
 err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e);
+
+/* ---- dice anyone can check (ledger.c, commitments.c, idempotency.c) ---- */
+
+/*
+ * The campaign ledger (docs/ledger.md).  Appending: db_chain_open reads the
+ * campaign's length and head, db_chain_add numbers and hashes each entry
+ * in turn (en->pos and en->campaign_id are set; prev and hash receive the
+ * link), and db_chain_save stores the new length and head, all in the
+ * caller's writer job.
+ */
+typedef struct db_chain {
+    char campaign_id[DB_ID_MAX];
+    long long length;
+    char head[LEDGER_HASH_HEX];
+} db_chain;
+
+err_code db_chain_open(sqlite3 *c, const char *campaign_id, db_chain *ch,
+                       err_info *e);
+err_code db_chain_add(db_chain *ch, ledger_entry *en,
+                      char prev[LEDGER_HASH_HEX], char hash[LEDGER_HASH_HEX],
+                      err_info *e);
+err_code db_chain_save(sqlite3 *c, const db_chain *ch, err_info *e);
+
+/* One stored ledger entry, as read back (strings owned). */
+typedef struct db_ledger_row {
+    ledger_kind kind;
+    long long pos;
+    char at[DB_TIME_MAX];
+    char record_id[DB_ID_MAX]; /* combat (roll) or battle (action) */
+    int seq;
+    char side[DB_NAME_MAX];
+    char unit_id[DB_ID_MAX];
+    char unit[DB_NAME_MAX];
+    char reason[32];
+    int faces, natural, modified;
+    char action[16];
+    int naturals[LEDGER_MAX_NATURALS];
+    int n_naturals; /* -1 when the stored list cannot be read */
+    char *detail;   /* or NULL */
+    char source[16];
+    char rng[8];
+    char commitment[LEDGER_HASH_HEX];
+    char *client_seed; /* or NULL */
+    char prev_hash[LEDGER_HASH_HEX];
+    char hash[LEDGER_HASH_HEX];
+} db_ledger_row;
+
+/* The campaign's ledger in stored order (by ledger_pos); *out new:
+ * db_ledger_rows_free. */
+err_code db_ledger_rows(sqlite3 *c, const char *campaign_id,
+                        db_ledger_row **out, size_t *n, err_info *e);
+void db_ledger_rows_free(db_ledger_row *rows, size_t n);
+/* A view of row as an entry of campaign_id (borrows row). */
+void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,
+                         ledger_entry *en);
+
+/* Rolls of the campaign's combats (battles' records aside) that are not
+ * in its ledger, as "combat_id#seq" texts; *out new (free()). */
+err_code db_ledger_unchained(sqlite3 *c, const char *campaign_id,
+                             char (**out)[DB_ID_MAX + 16], size_t *n,
+                             err_info *e);
+
+/* Migration 5's after step: chains every campaign's rolls and actions
+ * logged before it, in the order they were logged, and gives every
+ * campaign its next commitment. */
+err_code db_ledger_backfill(sqlite3 *c, err_info *e);
+
+/*
+ * Commitments: a seed drawn ahead, its commitment (SHA-256) published, and
+ * later used by exactly one combat or battle.  A campaign has exactly one
+ * unused commitment, its next; one-off ones are asked for and then cited.
+ */
+typedef struct db_commitment {
+    char commitment[LEDGER_HASH_HEX];
+    char seed[LEDGER_HASH_HEX];  /* hex of the 32-byte seed: secret until used */
+    char campaign_id[DB_ID_MAX]; /* "" for a one-off */
+    char created_at[DB_TIME_MAX];
+    char used_at[DB_TIME_MAX]; /* "" while unused */
+    char used_by[DB_ID_MAX];   /* the combat or battle, "" while unused */
+} db_commitment;
+
+/* Draws a fresh seed from the operating system and stores it as a new
+ * unused commitment of campaign_id ("" or NULL: a one-off); *out is it. */
+err_code db_commitment_new(sqlite3 *c, const char *campaign_id,
+                           db_commitment *out, err_info *e);
+/* By its commitment (ERR_NOT_FOUND). */
+err_code db_commitment_get(sqlite3 *c, const char *commitment,
+                           db_commitment *out, err_info *e);
+/* The campaign's next (unused) commitment (ERR_NOT_FOUND if none). */
+err_code db_commitment_next(sqlite3 *c, const char *campaign_id,
+                            db_commitment *out, err_info *e);
+/* Marks it used by used_by at at; ERR_CONFLICT when it is already used or
+ * unknown (so two requests citing it cannot both land). */
+err_code db_commitment_use(sqlite3 *c, const char *commitment,
+                           const char *used_by, const char *at, err_info *e);
+/* The campaign's used commitments, oldest first; *out new (free()). */
+err_code db_commitments_used(sqlite3 *c, const char *campaign_id,
+                             db_commitment **out, size_t *n, err_info *e);
+/* Deletes one-off commitments never used and created before before. */
+err_code db_commitments_purge(sqlite3 *c, const char *before, err_info *e);
+
+/*
+ * Idempotency keys: the first response to a request that rolled dice,
+ * stored in the same transaction as what it did.
+ */
+#define DB_IDEM_KEY_MAX 256 /* keys are 1..255 bytes */
+typedef struct db_idem {
+    char scope[DB_ID_MAX]; /* the caller's token id, or "" (public) */
+    char key[DB_IDEM_KEY_MAX];
+    char fingerprint[LEDGER_HASH_HEX]; /* SHA-256 of method, path, body */
+    char created_at[DB_TIME_MAX];
+    int status;
+    char location[160];
+    char render[16]; /* what the body is, for ?format= ("" none) */
+    char *body;      /* owned when read (db_idem_cleanup) */
+} db_idem;
+
+err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
+                     db_idem *out, err_info *e);
+/* ERR_CONFLICT when the key is taken. */
+err_code db_idem_insert(sqlite3 *c, const db_idem *k, err_info *e);
+/* Deletes keys created before before. */
+err_code db_idem_purge(sqlite3 *c, const char *before, err_info *e);
+void db_idem_cleanup(db_idem *k);
 
 #endif

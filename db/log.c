@@ -100,12 +100,85 @@ void db_events_free(db_event *evs, size_t n)
     free(evs);
 }
 
-err_code db_combat_insert(sqlite3 *c, const db_combat *cb, const db_roll *rolls,
+/* A roll of cb as a ledger entry (docs/ledger.md), borrowing both. */
+static void roll_entry(const db_combat *cb, const db_roll *r, ledger_entry *en)
+{
+    memset(en, 0, sizeof *en);
+    en->kind = LEDGER_ROLL;
+    en->at = cb->created_at;
+    en->record_id = cb->id;
+    en->seq = r->seq;
+    en->side = r->side_name;
+    en->unit_id = r->unit_id;
+    en->unit = r->unit_name;
+    en->reason = r->reason;
+    en->faces = r->faces;
+    en->natural = r->natural;
+    en->modified = r->modified;
+    en->source = r->source;
+    en->rng = r->rng;
+    en->commitment = cb->commitment;
+    en->client_seed = cb->client_seed;
+}
+
+static err_code insert_rolls(sqlite3 *c, const db_combat *cb, db_roll *rolls,
+                             size_t n_rolls, db_chain *ch, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc = ERR_OK;
+    size_t i;
+
+    if ((rc = db_prepare(c,
+                         "INSERT INTO rolls (combat_id, seq, side_name, "
+                         "unit_id, unit_name, reason, faces, natural, "
+                         "modified, source, rng, ledger_pos, prev_hash, hash) "
+                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         &st, e)))
+        return rc;
+    for (i = 0; i < n_rolls; i++) {
+        db_roll *r = &rolls[i];
+        char prev[LEDGER_HASH_HEX] = "";
+        r->ledger_pos = 0;
+        r->hash[0] = '\0';
+        if (ch) {
+            ledger_entry en;
+            roll_entry(cb, r, &en);
+            if ((rc = db_chain_add(ch, &en, prev, r->hash, e)))
+                break;
+            r->ledger_pos = en.pos;
+        }
+        sqlite3_reset(st);
+        TEXT(st, 1, cb->id);
+        sqlite3_bind_int(st, 2, r->seq);
+        db_bind_text_or_null(st, 3, r->side_name);
+        db_bind_text_or_null(st, 4, r->unit_id);
+        db_bind_text_or_null(st, 5, r->unit_name);
+        TEXT(st, 6, r->reason);
+        sqlite3_bind_int(st, 7, r->faces);
+        sqlite3_bind_int(st, 8, r->natural);
+        sqlite3_bind_int(st, 9, r->modified);
+        TEXT(st, 10, r->source);
+        db_bind_text_or_null(st, 11, r->rng);
+        if (ch)
+            sqlite3_bind_int64(st, 12, r->ledger_pos);
+        else
+            sqlite3_bind_null(st, 12);
+        db_bind_text_or_null(st, 13, prev);
+        db_bind_text_or_null(st, 14, r->hash);
+        if ((rc = db_step_done(c, st, e, "insert roll")))
+            break;
+    }
+    db_done(st);
+    return rc;
+}
+
+err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e)
 {
     sqlite3_stmt *st = NULL;
+    db_chain ch;
+    bool is_chained = cb->campaign_id[0] && !cb->is_battle_record;
     err_code rc;
-    size_t i;
 
     if ((rc = db_prepare(c,
                          "INSERT INTO combats (id, campaign_id, system, "
@@ -130,32 +203,12 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb, const db_roll *rolls,
     TEXT(st, 13, cb->report);
     if ((rc = db_step_done(c, st, e, "insert combat")))
         goto out;
-    db_done(st);
-    st = NULL;
-    if ((rc = db_prepare(c,
-                         "INSERT INTO rolls (combat_id, seq, side_name, "
-                         "unit_id, unit_name, reason, faces, natural, "
-                         "modified, source, rng) "
-                         "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                         &st, e)))
+    if (is_chained && (rc = db_chain_open(c, cb->campaign_id, &ch, e)))
         goto out;
-    for (i = 0; i < n_rolls; i++) {
-        const db_roll *r = &rolls[i];
-        sqlite3_reset(st);
-        TEXT(st, 1, cb->id);
-        sqlite3_bind_int(st, 2, r->seq);
-        db_bind_text_or_null(st, 3, r->side_name);
-        db_bind_text_or_null(st, 4, r->unit_id);
-        db_bind_text_or_null(st, 5, r->unit_name);
-        TEXT(st, 6, r->reason);
-        sqlite3_bind_int(st, 7, r->faces);
-        sqlite3_bind_int(st, 8, r->natural);
-        sqlite3_bind_int(st, 9, r->modified);
-        TEXT(st, 10, r->source);
-        db_bind_text_or_null(st, 11, r->rng);
-        if ((rc = db_step_done(c, st, e, "insert roll")))
-            goto out;
-    }
+    if ((rc = insert_rolls(c, cb, rolls, n_rolls, is_chained ? &ch : NULL, e)))
+        goto out;
+    if (is_chained && n_rolls > 0)
+        rc = db_chain_save(c, &ch, e);
 out:
     db_done(st);
     return rc;
@@ -273,6 +326,8 @@ static void read_roll_row(sqlite3_stmt *st, void *elem)
     r->modified = sqlite3_column_int(st, 7);
     db_column_copy(st, 8, r->source, sizeof r->source);
     db_column_copy(st, 9, r->rng, sizeof r->rng);
+    r->ledger_pos = sqlite3_column_int64(st, 10);
+    db_column_copy(st, 11, r->hash, sizeof r->hash);
 }
 
 err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
@@ -286,8 +341,8 @@ err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
     *n = 0;
     if ((rc = db_prepare(c,
                          "SELECT seq, side_name, unit_id, unit_name, reason, "
-                         "faces, natural, modified, source, rng FROM rolls "
-                         "WHERE combat_id = ? ORDER BY seq",
+                         "faces, natural, modified, source, rng, ledger_pos, "
+                         "hash FROM rolls WHERE combat_id = ? ORDER BY seq",
                          &st, e)))
         return rc;
     TEXT(st, 1, combat_id);
@@ -339,8 +394,9 @@ err_code db_rolls_of_unit(sqlite3 *c, const char *combat_id,
     *n = 0;
     if ((rc = db_prepare(c,
                          "SELECT seq, side_name, unit_id, unit_name, reason, "
-                         "faces, natural, modified, source, rng FROM rolls "
-                         "WHERE combat_id = ? AND unit_id = ? ORDER BY seq",
+                         "faces, natural, modified, source, rng, ledger_pos, "
+                         "hash FROM rolls WHERE combat_id = ? AND "
+                         "unit_id = ? ORDER BY seq",
                          &st, e)))
         return rc;
     TEXT(st, 1, combat_id);

@@ -8,6 +8,8 @@
  */
 #include "migrations.h"
 
+#include "db.h"
+
 const char *const migrations_sql[] = {
     /* 1: campaigns, sides, tokens, units, combats, the roll log, history. */
     "CREATE TABLE campaigns ("
@@ -212,7 +214,61 @@ const char *const migrations_sql[] = {
     "  detail TEXT,"
     "  PRIMARY KEY (battle_id, seq)"
     ") WITHOUT ROWID;",
+
+    /* 5: dice anyone can check (docs/dice.md, docs/ledger.md).
+     * Commitments: seeds drawn ahead of the combats that will use them,
+     * each a campaign's (at most one unused at a time: the next one) or a
+     * one-off's; the seed stays secret until a combat uses it.  The
+     * ledger: each campaign's dice as a hash chain over the rolls of its
+     * combats and the actions of its battles (ledger_pos from 1 across
+     * both), with the campaign's length and head.  Idempotency keys: the
+     * first response to a request that rolled dice, to answer its
+     * retries.  After the SQL, migration_5_after chains the rolls and
+     * actions logged before and gives every campaign its next commitment. */
+    "CREATE TABLE commitments ("
+    "  commitment TEXT PRIMARY KEY,"
+    "  seed TEXT NOT NULL,"
+    "  campaign_id TEXT REFERENCES campaigns(id),"
+    "  created_at TEXT NOT NULL,"
+    "  used_at TEXT,"
+    "  used_by TEXT"
+    ") WITHOUT ROWID;"
+    "CREATE UNIQUE INDEX commitments_next ON commitments (campaign_id) "
+    "  WHERE campaign_id IS NOT NULL AND used_at IS NULL;"
+    "CREATE INDEX commitments_by_campaign "
+    "  ON commitments (campaign_id, created_at);"
+    "ALTER TABLE campaigns ADD COLUMN ledger_length INTEGER NOT NULL "
+    "  DEFAULT 0;"
+    "ALTER TABLE campaigns ADD COLUMN ledger_head TEXT NOT NULL DEFAULT "
+    "  '0000000000000000000000000000000000000000000000000000000000000000';"
+    "ALTER TABLE rolls ADD COLUMN ledger_pos INTEGER;"
+    "ALTER TABLE rolls ADD COLUMN prev_hash TEXT;"
+    "ALTER TABLE rolls ADD COLUMN hash TEXT;"
+    "ALTER TABLE battle_actions ADD COLUMN ledger_pos INTEGER;"
+    "ALTER TABLE battle_actions ADD COLUMN prev_hash TEXT;"
+    "ALTER TABLE battle_actions ADD COLUMN hash TEXT;"
+    "CREATE TABLE idempotency_keys ("
+    "  scope TEXT NOT NULL,"
+    "  key TEXT NOT NULL,"
+    "  fingerprint TEXT NOT NULL,"
+    "  created_at TEXT NOT NULL,"
+    "  status INTEGER NOT NULL,"
+    "  location TEXT,"
+    "  render TEXT,"
+    "  body TEXT NOT NULL,"
+    "  PRIMARY KEY (scope, key)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);",
 };
+
+/* Run after the SQL of the migration of the same index, in its
+ * transaction; NULL for none. */
+const migration_fn migrations_after[] = {NULL, NULL, NULL, NULL,
+                                         db_ledger_backfill};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);
+
+_Static_assert(sizeof migrations_after / sizeof migrations_after[0] ==
+                   sizeof migrations_sql / sizeof migrations_sql[0],
+               "every migration has its after step (NULL for none)");

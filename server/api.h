@@ -49,6 +49,13 @@ void api_battles_list(http_request *r);
 void api_battle_get(http_request *r);
 void api_battle_action(http_request *r);
 void api_oneoff_matrix(http_request *r);
+/* Dice anyone can check (api_ledger.c). */
+void api_ledger_get(http_request *r);
+void api_ledger_verify(http_request *r);
+void api_commitment_create(http_request *r);
+void api_commitment_get(http_request *r);
+/* A campaign's report (api_report.c). */
+void api_campaign_report(http_request *r);
 void api_oneoff_civ(http_request *r);
 /* Civilization battles in a campaign (api_civ.c): api_battles.c hands
  * them the requests of battles of system "civ". */

@@ -250,7 +250,8 @@ static err_code battle_create_job(sqlite3 *c, void *arg, err_info *e)
 
     if ((rc = bind_armies(c, j, e)) || (rc = matrix_api_prepare(j, e)))
         return rc;
-    battle_row_new(b, &j->rec, "matrix", j->turn);
+    if ((rc = battle_row_new(c, b, &j->rec, "matrix", j->turn, e)))
+        return rc;
     text_copy(b->linked_from, DB_ID_MAX, j->escalated_from);
     if ((rc = link_escalation(c, j, e)) || (rc = check_not_engaged(c, j, e)))
         return rc;
@@ -273,6 +274,7 @@ static void battle_finish(http_request *r, err_code rc, const err_info *e)
     snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/battles/%s",
              j->row.campaign_id, j->row.id);
     http_reply_json(r, 201, battle_json(j));
+    r->render = HTTP_RENDER_BATTLE;
 }
 
 void api_battle_create(http_request *r)
@@ -368,6 +370,7 @@ void api_battle_get(http_request *r)
         return;
     }
     http_reply_json(r, 200, battle_json(j));
+    r->render = HTTP_RENDER_BATTLE;
 }
 
 void api_battles_list(http_request *r)
@@ -644,6 +647,7 @@ static void action_finish(http_request *r, err_code rc, const err_info *e)
         return;
     }
     http_reply_json(r, 200, battle_json(j));
+    r->render = HTTP_RENDER_BATTLE;
 }
 
 void api_battle_action(http_request *r)

@@ -77,6 +77,17 @@ void api_reply_err(http_request *r, err_code rc, const err_info *e)
     http_reply_problem(r, &fallback);
 }
 
+/* A campaign's ledger as its resources show it (new reference). */
+static json_t *ledger_json(const char *campaign_id, long long length,
+                           const char *head)
+{
+    char url[160];
+
+    snprintf(url, sizeof url, "/v1/campaigns/%s/ledger", campaign_id);
+    return json_pack("{s:I, s:s, s:s}", "length", (json_int_t)length, "head",
+                     head, "url", url);
+}
+
 /* A campaign's options of every system (new reference). */
 static json_t *options_json(const db_campaign *cmp)
 {
@@ -127,6 +138,7 @@ typedef struct campaign_new {
     char umpire_hash[65];
     char player_token[MAX_SIDES][TOKEN_MAX];
     char player_hash[MAX_SIDES][65];
+    db_commitment next; /* the seed of its first seeded combat */
 } campaign_new;
 
 static err_code campaign_create_job(sqlite3 *c, void *arg, err_info *e)
@@ -136,7 +148,8 @@ static err_code campaign_create_job(sqlite3 *c, void *arg, err_info *e)
     size_t i;
     err_code rc;
 
-    if ((rc = db_campaign_insert(c, &cn->cmp, e)))
+    if ((rc = db_campaign_insert(c, &cn->cmp, e)) ||
+        (rc = db_commitment_new(c, cn->cmp.id, &cn->next, e)))
         return rc;
     memset(&t, 0, sizeof t);
     snprintf(t.campaign_id, DB_ID_MAX, "%s", cn->cmp.id);
@@ -176,11 +189,13 @@ static void campaign_create_finish(http_request *r, err_code rc,
                       cn->sides[i].name, "player_token", cn->player_token[i]));
     snprintf(r->location, sizeof r->location, "/v1/campaigns/%s", cn->cmp.id);
     http_reply_json(r, 201,
-                    json_pack("{s:s, s:s, s:s, s:o, s:s, s:o}", "id",
+                    json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:s, s:o}", "id",
                               cn->cmp.id, "name", cn->cmp.name, "created_at",
                               cn->cmp.created_at, "options",
                               options_json(&cn->cmp), "umpire_token",
-                              cn->umpire_token, "sides", sides));
+                              cn->umpire_token, "sides", sides,
+                              "next_commitment", cn->next.commitment, "ledger",
+                              ledger_json(cn->cmp.id, 0, ledger_genesis)));
 }
 
 void api_campaign_create(http_request *r)
@@ -275,11 +290,15 @@ void api_campaign_get(http_request *r)
     db_side *sides = NULL;
     size_t n = 0, i;
     json_t *js;
+    db_chain ch;
+    db_commitment next;
     err_info e;
 
     err_clear(&e);
     if (db_campaign_get(c, r->params[0], &cmp, &e) ||
-        db_sides_list(c, r->params[0], &sides, &n, &e)) {
+        db_sides_list(c, r->params[0], &sides, &n, &e) ||
+        db_chain_open(c, r->params[0], &ch, &e) ||
+        db_commitment_next(c, r->params[0], &next, &e)) {
         db_read_release(d, c);
         http_reply_problem(r, &e);
         return;
@@ -290,13 +309,15 @@ void api_campaign_get(http_request *r)
         json_array_append_new(js, json_pack("{s:s, s:s}", "id", sides[i].id,
                                             "name", sides[i].name));
     free(sides);
-    http_reply_json(r, 200,
-                    json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:s, s:o}}", "id",
-                              cmp.id, "name", cmp.name, "created_at",
-                              cmp.created_at, "options", options_json(&cmp),
-                              "sides", js, "you", "role",
-                              r->token.is_umpire ? "umpire" : "player",
-                              "side_id", api_str_or_null(r->token.side_id)));
+    http_reply_json(
+        r, 200,
+        json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:s, s:o}, s:s, s:o}", "id",
+                  cmp.id, "name", cmp.name, "created_at", cmp.created_at,
+                  "options", options_json(&cmp), "sides", js, "you", "role",
+                  r->token.is_umpire ? "umpire" : "player", "side_id",
+                  api_str_or_null(r->token.side_id), "next_commitment",
+                  next.commitment, "ledger",
+                  ledger_json(cmp.id, ch.length, ch.head)));
 }
 
 void api_sides_list(http_request *r)

@@ -86,9 +86,9 @@ static err_code create_job(sqlite3 *c, void *arg, err_info *e)
     json_t *setup;
     err_code rc;
 
-    if ((rc = bind(c, j, e)))
+    if ((rc = bind(c, j, e)) ||
+        (rc = battle_row_new(c, b, &j->rec, "civ", j->turn, e)))
         return rc;
-    battle_row_new(b, &j->rec, "civ", j->turn);
     setup = civ_api_setup_json(j);
     b->setup = json_dumps(setup, JSON_COMPACT);
     json_decref(setup);
@@ -201,6 +201,7 @@ static void create_finish(http_request *r, err_code rc, const err_info *e)
     snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/battles/%s",
              j->row.campaign_id, j->row.id);
     http_reply_json(r, 201, battle_json(j, &src));
+    r->render = HTTP_RENDER_BATTLE;
     dice_cleanup(&src);
 }
 
@@ -246,10 +247,12 @@ void api_civ_battle_get(http_request *r)
     rc = load(c, r->params[0], r->params[1], j, &src, &e);
     sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
     db_read_release(d, c);
-    if (rc == ERR_OK)
+    if (rc == ERR_OK) {
         http_reply_json(r, 200, battle_json(j, &src));
-    else
+        r->render = HTTP_RENDER_BATTLE;
+    } else {
         http_reply_problem(r, &e);
+    }
     dice_cleanup(&src);
 }
 
@@ -377,9 +380,8 @@ static err_code phase_dice(const json_t *req, civ_job *j, int *values, int *n,
     return ERR_OK;
 }
 
-static err_code action_job(sqlite3 *c, void *arg, err_info *e)
+static err_code action_apply(sqlite3 *c, civ_job *j, err_info *e)
 {
-    civ_job *j = arg;
     json_t *req = j->request;
     const char *act = json_string_value(json_object_get(req, "action"));
     static const char *const fields[] = {"action", "attacker", "defender",
@@ -565,38 +567,41 @@ out:
     return rc;
 }
 
+/*
+ * The action, then the battle as it now stands, read back in the same
+ * transaction: the answer is made here, where it sees what the action
+ * wrote (and an Idempotency-Key stores it with the action).
+ */
+static err_code action_job(sqlite3 *c, void *arg, err_info *e)
+{
+    civ_job *j = arg;
+    civ_job *fresh;
+    dice_source src;
+    err_code rc;
+
+    if ((rc = action_apply(c, j, e)))
+        return rc;
+    if ((fresh = civ_job_new(CIV_API_MAX_PHASES)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    rc = load(c, j->row.campaign_id, j->row.id, fresh, &src, e);
+    if (rc == ERR_OK && (j->reply = battle_json(fresh, &src)) == NULL)
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+    dice_cleanup(&src);
+    civ_job_free(fresh);
+    return rc;
+}
+
 static void action_finish(http_request *r, err_code rc, const err_info *e)
 {
     civ_job *j = r->state;
-    db *d = http_db(r->srv);
-    sqlite3 *c;
-    dice_source src;
-    civ_job *fresh;
-    err_info e2;
 
     if (rc != ERR_OK) {
         api_reply_err(r, rc, e);
         return;
     }
-    /* Served as stored: read back the battle the action made. */
-    err_clear(&e2);
-    fresh = civ_job_new(CIV_API_MAX_PHASES);
-    if (fresh == NULL) {
-        err_set(&e2, ERR_NOMEM, NULL, "out of memory");
-        http_reply_problem(r, &e2);
-        return;
-    }
-    c = db_read_acquire(d);
-    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
-    rc = load(c, j->row.campaign_id, j->row.id, fresh, &src, &e2);
-    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
-    db_read_release(d, c);
-    if (rc == ERR_OK)
-        http_reply_json(r, 200, battle_json(fresh, &src));
-    else
-        http_reply_problem(r, &e2);
-    dice_cleanup(&src);
-    civ_job_free(fresh);
+    http_reply_json(r, 200, j->reply);
+    j->reply = NULL;
+    r->render = HTTP_RENDER_BATTLE;
 }
 
 void api_civ_battle_action(http_request *r, json_t *body)

@@ -104,7 +104,7 @@ void api_oneoff_civ(http_request *r)
         combat_parse_record(body, &j->rec, &e) ||
         civ_api_parse_setup(body, false, false, j, &e) ||
         civ_check_setup(&j->setup, &e) || civ_api_parse_plan(body, j, &e) ||
-        parse_rolls(body, j, &e))
+        parse_rolls(body, j, &e) || combat_cite(r, &j->rec, &e))
         goto fail;
     combat_dice_init(&j->rec, &src, j->entered, (size_t)j->n_entered);
     is_src = true;

@@ -122,8 +122,9 @@ static scrud_job *scrud_job_parse(http_request *r, bool is_campaign,
         goto fail;
     /* One-off options apply over the defaults now; a campaign combat's
      * apply over the campaign's, in the job. */
-    if (!is_campaign && opts &&
-        scrud_api_options(opts, "options", &j->plan.in.options, e))
+    if (!is_campaign &&
+        ((opts && scrud_api_options(opts, "options", &j->plan.in.options, e)) ||
+         combat_cite(r, &j->rec, e)))
         goto fail;
     j->options = json_incref(opts);
     json_decref(body);
@@ -203,6 +204,7 @@ static err_code campaign_scrud_job(sqlite3 *c, void *arg, err_info *e)
     if ((j->options && (rc = scrud_api_options(j->options, "options",
                                                &j->plan.in.options, e))) ||
         (rc = scrud_api_bind_units(c, j->rec.campaign_id, &j->plan, e)) ||
+        (rc = combat_take_commitment(c, &j->rec, NULL, e)) ||
         (rc = scrud_run(j, &res, e)) ||
         (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
         goto out;
@@ -276,6 +278,7 @@ static void reply_combat(http_request *r, const char *campaign_id)
         http_reply_problem(r, &e);
     } else {
         http_reply_json_text(r, 200, report);
+        r->render = HTTP_RENDER_COMBAT;
     }
     free(rolls);
     db_combat_cleanup(&cb);

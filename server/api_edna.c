@@ -197,7 +197,7 @@ static edna_job *edna_job_parse(http_request *r, bool is_campaign, err_info *e)
     /* One-off options apply over the defaults now; a campaign test's over
      * the campaign's, in the job. */
     if (!is_campaign && ((opts && parse_options(opts, &j->in.options, e)) ||
-                         check_entered(j, e)))
+                         check_entered(j, e) || combat_cite(r, &j->rec, e)))
         goto fail;
     j->options = json_incref(opts);
     json_decref(body);
@@ -420,6 +420,7 @@ static err_code campaign_edna_job(sqlite3 *c, void *arg, err_info *e)
     j->in.options = cmp.edna;
     if ((j->options && (rc = parse_options(j->options, &j->in.options, e))) ||
         (rc = check_entered(j, e)) || (rc = bind_units(c, j, e)) ||
+        (rc = combat_take_commitment(c, &j->rec, NULL, e)) ||
         (rc = edna_run(j, &res, e)) ||
         (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
         goto out;

@@ -154,7 +154,8 @@ void api_oneoff_matrix(http_request *r)
         combat_parse_record(body, &j->rec, &e) ||
         matrix_api_parse_setup(body, false, false, j, &e) ||
         matrix_api_prepare(j, &e) ||
-        plan_actions(body, j, j->rec.dice.kind == DICE_ENTERED, &e))
+        plan_actions(body, j, j->rec.dice.kind == DICE_ENTERED, &e) ||
+        combat_cite(r, &j->rec, &e))
         goto fail;
     for (i = 0; i < j->n_actions; i++)
         for (k = 0; k < j->actions[i].n_naturals; k++)

@@ -209,7 +209,8 @@ static scs_combat *request_parse(http_request *r, bool is_campaign, err_info *e)
     if (jv_object_only(body, "", fields, e) ||
         combat_parse_record(body, &j->rec, e) || parse_roll(body, j, e) ||
         scs_combat_parse(body, is_campaign, j, e) ||
-        (!is_campaign && scs_combat_prepare(j, e)))
+        (!is_campaign &&
+         (scs_combat_prepare(j, e) || combat_cite(r, &j->rec, e))))
         goto fail;
     json_decref(body);
     return j;
@@ -370,7 +371,9 @@ static err_code campaign_scs_combat(sqlite3 *c, void *arg, err_info *e)
     if ((j->options && (rc = scs_api_options_parse(j->options, "options",
                                                    &j->in.options, e))) ||
         (rc = bind_table(c, j, e)) || (rc = bind_units(c, j, e)) ||
-        (rc = scs_combat_prepare(j, e)) || (rc = scs_run(j, e)) ||
+        (rc = scs_combat_prepare(j, e)) ||
+        (rc = combat_take_commitment(c, &j->rec, NULL, e)) ||
+        (rc = scs_run(j, e)) ||
         (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
         return rc;
     for (s = 0; s < 2; s++)

@@ -8,10 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void battle_row_new(db_battle *b, const combat_record *rec, const char *system,
-                    int turn)
+err_code battle_row_new(sqlite3 *c, db_battle *b, combat_record *rec,
+                        const char *system, int turn, err_info *e)
 {
+    err_code rc;
+
     db_new_id("bat", b->id);
+    if ((rc = combat_take_commitment(c, rec, b->id, e)))
+        return rc;
     text_copy(b->campaign_id, DB_ID_MAX, rec->campaign_id);
     text_copy(b->system, sizeof b->system, system);
     text_copy(b->status, sizeof b->status, "open");
@@ -28,6 +32,7 @@ void battle_row_new(db_battle *b, const combat_record *rec, const char *system,
     }
     text_copy(b->actor_token_id, DB_ID_MAX, rec->token_id);
     b->note = rec->has_note ? strdup(rec->note) : NULL;
+    return ERR_OK;
 }
 
 void battle_record_dice(combat_record *rec, const db_battle *b)
@@ -47,6 +52,7 @@ void battle_record_dice(combat_record *rec, const db_battle *b)
         rec->has_note = true;
     }
     text_copy(rec->campaign_id, DB_ID_MAX, b->campaign_id);
+    rec->cb.is_battle_record = true;
 }
 
 json_t *battle_dice_json(const db_battle *b)

@@ -14,10 +14,11 @@
 #include "db.h"
 
 /* A new open battle of system in rec's campaign, for turn: id, times,
- * dice (the seed kept for the end), who and the note.  setup is set by
- * the caller. */
-void battle_row_new(db_battle *b, const combat_record *rec, const char *system,
-                    int turn);
+ * dice (seeded dice take the campaign's next commitment, in the writer
+ * job c; the seed is kept for the end), who and the note.  setup is set
+ * by the caller. */
+err_code battle_row_new(sqlite3 *c, db_battle *b, combat_record *rec,
+                        const char *system, int turn, err_info *e);
 
 /* The dice, note and campaign of b's record, from b: its combat draws
  * from the battle's seed. */

@@ -45,6 +45,7 @@ void civ_job_free(void *p)
     free(j->orders);
     free(j->entered);
     json_decref(j->request);
+    json_decref(j->reply);
     db_battle_cleanup(&j->row);
     combat_record_cleanup(&j->rec);
     free(j);

@@ -42,6 +42,7 @@ typedef struct civ_job {
     int turn;
     db_battle row;
     json_t *request; /* a reference, or NULL */
+    json_t *reply;   /* campaign action: the battle as it now stands */
 } civ_job;
 
 /* A new job with room for max phases (NULL when out of memory). */

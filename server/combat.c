@@ -10,16 +10,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
 /* Parses "dice" and, for seeded dice, draws the server seed. */
 err_code combat_parse_dice(const json_t *body, combat_dice *d, err_info *e)
 {
-    static const char *const fields[] = {"source", "client_seed", NULL};
+    static const char *const fields[] = {"source", "client_seed",
+                                         "commitment", NULL};
     static const char *const sources[] = {"seeded", "entered", NULL};
     json_t *obj = NULL;
-    const char *cs = NULL;
+    const char *cs = NULL, *cited = NULL;
     int source = 0;
     err_code rc;
 
@@ -30,12 +32,25 @@ err_code combat_parse_dice(const json_t *body, combat_dice *d, err_info *e)
         ((rc = jv_object_only(obj, "dice", fields, e)) ||
          (rc = jv_enum(obj, "dice", "source", false, sources, &source, e)) ||
          (rc = jv_string(obj, "dice", "client_seed", false, RNG_CLIENT_SEED_MAX,
-                         &cs, e))))
+                         &cs, e)) ||
+         (rc = jv_string(obj, "dice", "commitment", false, 64, &cited, e))))
         return rc;
     d->kind = source == 1 ? DICE_ENTERED : DICE_SEEDED;
     if (cs && d->kind == DICE_ENTERED)
         return err_set(e, ERR_INVALID, "dice.client_seed",
                        "a client seed goes with seeded dice only");
+    if (cited) {
+        uint8_t raw[32];
+        if (d->kind == DICE_ENTERED)
+            return err_set(e, ERR_INVALID, "dice.commitment",
+                           "a commitment goes with seeded dice only");
+        if (strlen(cited) != 64 || strspn(cited, "0123456789abcdef") != 64 ||
+            rng_unhex(cited, raw, sizeof raw) != 0)
+            return err_set(e, ERR_INVALID, "dice.commitment",
+                           "a commitment is 64 lower-case hex digits");
+        memcpy(d->cited, cited, 65);
+        d->is_cited = true;
+    }
     if (cs) {
         d->client_seed_len = strlen(cs);
         memcpy(d->client_seed, cs, d->client_seed_len + 1);
@@ -96,6 +111,16 @@ char *combat_report_with_rolls(const char *report, const db_roll *rolls,
         return NULL;
     jw_init(&w);
     jw_raw(&w, report, len - 1);
+    if (n > 0 && rolls[0].ledger_pos > 0) {
+        /* A campaign combat's entries in the campaign's ledger: the last
+         * one's hash seals them and everything before. */
+        jw_raw(&w, ",\"ledger\":", 10);
+        jw_object(&w);
+        jw_kint(&w, "first_pos", (long long)rolls[0].ledger_pos);
+        jw_kint(&w, "last_pos", (long long)rolls[n - 1].ledger_pos);
+        jw_kstring(&w, "hash", rolls[n - 1].hash);
+        jw_object_end(&w);
+    }
     jw_raw(&w, ",\"rolls\":", 9);
     combat_rolls_write(&w, rolls, n);
     jw_raw(&w, "}", 1);
@@ -202,6 +227,96 @@ err_code combat_parse_record(const json_t *body, combat_record *rec,
     return ERR_OK;
 }
 
+/* The seed of commitment k becomes d's. */
+static err_code use_seed(combat_dice *d, const db_commitment *k, err_info *e)
+{
+    if (rng_unhex(k->seed, d->seed, sizeof d->seed) != 0)
+        return err_set(e, ERR_DB, NULL, "the seed of commitment %s is "
+                       "unreadable", k->commitment);
+    text_copy(d->seed_hex, sizeof d->seed_hex, k->seed);
+    text_copy(d->commitment, sizeof d->commitment, k->commitment);
+    return ERR_OK;
+}
+
+err_code combat_take_commitment(sqlite3 *c, combat_record *rec,
+                                const char *used_by, err_info *e)
+{
+    db_commitment k, next;
+    char now[DB_TIME_MAX];
+    err_code rc;
+
+    if (rec->dice.kind != DICE_SEEDED)
+        return ERR_OK;
+    if (used_by == NULL) {
+        if (rec->cb.id[0] == '\0')
+            db_new_id("cbt", rec->cb.id);
+        used_by = rec->cb.id;
+    }
+    rc = db_commitment_next(c, rec->campaign_id, &k, e);
+    if (rc == ERR_NOT_FOUND)
+        return err_set(e, ERR_DB, NULL,
+                       "the campaign has no next commitment");
+    if (rc)
+        return rc;
+    if (rec->dice.is_cited && strcmp(k.commitment, rec->dice.cited) != 0)
+        return err_set(e, ERR_CONFLICT, "dice.commitment",
+                       "the campaign's next commitment is %s: the one cited "
+                       "was used by an earlier combat, or is not this "
+                       "campaign's",
+                       k.commitment);
+    db_now(now);
+    if ((rc = use_seed(&rec->dice, &k, e)) ||
+        (rc = db_commitment_use(c, k.commitment, used_by, now, e)))
+        return rc;
+    sodium_memzero(k.seed, sizeof k.seed);
+    return db_commitment_new(c, rec->campaign_id, &next, e);
+}
+
+/* now minus seconds, as db_now writes times. */
+static void time_ago(long seconds, char out[DB_TIME_MAX])
+{
+    time_t t = time(NULL) - seconds;
+    struct tm tm;
+
+    gmtime_r(&t, &tm);
+    strftime(out, DB_TIME_MAX, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+}
+
+err_code combat_cite(http_request *r, combat_record *rec, err_info *e)
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c;
+    db_commitment k;
+    char oldest[DB_TIME_MAX];
+    err_code rc;
+
+    if (!rec->dice.is_cited)
+        return ERR_OK;
+    c = db_read_acquire(d);
+    rc = db_commitment_get(c, rec->dice.cited, &k, NULL);
+    db_read_release(d, c);
+    time_ago(COMBAT_COMMITMENT_TTL, oldest);
+    if (rc == ERR_NOT_FOUND || (rc == ERR_OK && k.campaign_id[0]))
+        return err_set(e, ERR_INVALID, "dice.commitment",
+                       "no one-off commitment %s: ask for one with POST "
+                       "/v1/commitments (a campaign's next commitment is "
+                       "cited in that campaign's combats)",
+                       rec->dice.cited);
+    if (rc)
+        return err_set(e, rc, NULL, "cannot read the commitment");
+    if (k.used_by[0])
+        return err_set(e, ERR_CONFLICT, "dice.commitment",
+                       "the commitment was used by combat %s", k.used_by);
+    if (strcmp(k.created_at, oldest) < 0)
+        return err_set(e, ERR_INVALID, "dice.commitment",
+                       "the commitment has expired: it was not used within "
+                       "%d hours",
+                       COMBAT_COMMITMENT_TTL / 3600);
+    rc = use_seed(&rec->dice, &k, e);
+    sodium_memzero(k.seed, sizeof k.seed);
+    return rc;
+}
+
 void combat_dice_init(const combat_record *rec, dice_source *src,
                       const int *entered, size_t n_entered)
 {
@@ -217,7 +332,8 @@ void combat_record_row(combat_record *rec, const char *system)
 {
     db_combat *cb = &rec->cb;
 
-    db_new_id("cbt", cb->id);
+    if (cb->id[0] == '\0')
+        db_new_id("cbt", cb->id);
     text_copy(cb->campaign_id, DB_ID_MAX, rec->campaign_id);
     text_copy(cb->system, sizeof cb->system, system);
     db_now(cb->created_at);
@@ -298,7 +414,12 @@ void combat_record_cleanup(combat_record *rec)
 err_code combat_insert_job(sqlite3 *c, void *arg, err_info *e)
 {
     combat_record *rec = arg;
+    err_code rc;
 
+    if (rec->dice.is_cited &&
+        (rc = db_commitment_use(c, rec->dice.cited, rec->cb.id,
+                                rec->cb.created_at, e)))
+        return rc;
     return db_combat_insert(c, &rec->cb, rec->rolls, rec->n_rolls, e);
 }
 
@@ -318,6 +439,7 @@ void combat_finish(http_request *r, err_code rc, const err_info *e)
     http_reply_json_text(
         r, 201,
         combat_report_with_rolls(rec->cb.report, rec->rolls, rec->n_rolls));
+    r->render = HTTP_RENDER_COMBAT;
 }
 
 err_code combat_replay(const db_combat *cb, const db_roll *rolls, size_t n,

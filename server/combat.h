@@ -26,7 +26,13 @@ typedef struct combat_dice {
     char client_seed[RNG_CLIENT_SEED_MAX + 1];
     size_t client_seed_len;
     bool has_client_seed;
+    /* "commitment": the seed committed ahead that the caller cites */
+    char cited[65];
+    bool is_cited;
 } combat_dice;
+
+/* One-off commitments not used within this many seconds expire. */
+#define COMBAT_COMMITMENT_TTL (24 * 60 * 60)
 
 #define COMBAT_NOTE_MAX 500 /* bytes of a combat's note */
 
@@ -50,6 +56,22 @@ typedef struct combat_record {
  * server seed here). */
 err_code combat_parse_record(const json_t *body, combat_record *rec,
                              err_info *e);
+
+/*
+ * Commitments ahead (docs/dice.md).  A campaign's seeded combat or battle
+ * takes the campaign's next commitment in its writer job: its seed becomes
+ * rec's, it is marked used by used_by (the battle's id, or NULL for rec's
+ * combat, whose id is drawn here), and
+ * the next one is drawn, all in the job's transaction.  A cited commitment
+ * must be that next one (ERR_CONFLICT otherwise).  Entered dice take none.
+ */
+err_code combat_take_commitment(sqlite3 *c, combat_record *rec,
+                                const char *used_by, err_info *e);
+
+/* A one-off combat citing a commitment: its seed becomes rec's (read
+ * through the pool; the writer job claims it, see combat_insert_job).
+ * Unknown, expired or a campaign's: ERR_INVALID; used: ERR_CONFLICT. */
+err_code combat_cite(http_request *r, combat_record *rec, err_info *e);
 
 /* The dice source of rec: its seeded stream, or the entered values
  * (borrowed, in draw order). */
@@ -87,8 +109,9 @@ err_code combat_unit_event(sqlite3 *c, const combat_record *rec,
                            const db_unit *before, const db_unit *after,
                            jw *result, err_info *e);
 
-/* Writer job of a one-off combat: stores its record (arg: the request's
- * state, which starts with a combat_record). */
+/* Writer job of a one-off combat: claims its cited commitment, if any,
+ * and stores its record (arg: the request's state, which starts with a
+ * combat_record). */
 err_code combat_insert_job(sqlite3 *c, void *arg, err_info *e);
 
 /* Finish of every combat request: 201 with the report and its roll log

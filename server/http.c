@@ -6,7 +6,9 @@
  * thread at a time: the writer only sets job_rc/job_err and resumes.
  */
 #include "http.h"
+#include "idem.h"
 #include "problem.h"
+#include "report.h"
 #include "router.h"
 
 #include <arpa/inet.h>
@@ -33,6 +35,10 @@ struct http_server {
     atomic_int n_pending;    /* requests suspended for a database write */
     atomic_bool is_stopping; /* new requests are turned away (503) */
     int port;
+    /* Idempotency keys of requests in flight, "scope\nkey" (idem.h). */
+    pthread_mutex_t keys_lock;
+    char **keys;
+    size_t n_keys, cap_keys;
 };
 
 void http_config_default(http_config *cfg)
@@ -128,6 +134,78 @@ void http_reply_problem_raw(http_request *r, int status, const char *code,
     reply_problem_doc(r, problem_make(status, code, title, detail, NULL));
 }
 
+const char *http_render_name(http_render k)
+{
+    static const char *const names[] = {"", "combat", "battle", "campaign"};
+
+    return names[k];
+}
+
+http_render http_render_kind(const char *name)
+{
+    http_render k;
+
+    for (k = HTTP_RENDER_COMBAT; k <= HTTP_RENDER_CAMPAIGN; k++)
+        if (strcmp(name, http_render_name(k)) == 0)
+            return k;
+    return HTTP_RENDER_NONE;
+}
+
+/* ---- idempotency keys in flight ---- */
+
+static void key_text(const http_request *r, char *out, size_t n)
+{
+    snprintf(out, n, "%s\n%s", r->idem.scope, r->idem.key);
+}
+
+bool http_claim_key(http_request *r)
+{
+    http_server *s = r->srv;
+    char k[sizeof r->idem.scope + sizeof r->idem.key + 2];
+    bool is_free = true;
+    size_t i;
+
+    key_text(r, k, sizeof k);
+    pthread_mutex_lock(&s->keys_lock);
+    for (i = 0; i < s->n_keys && is_free; i++)
+        is_free = strcmp(s->keys[i], k) != 0;
+    if (is_free && s->n_keys == s->cap_keys) {
+        size_t cap = s->cap_keys ? 2 * s->cap_keys : 16;
+        char **grown = realloc(s->keys, cap * sizeof *grown);
+        if (grown) {
+            s->keys = grown;
+            s->cap_keys = cap;
+        }
+    }
+    if (is_free && s->n_keys < s->cap_keys &&
+        (s->keys[s->n_keys] = strdup(k)) != NULL) {
+        s->n_keys++;
+        r->is_claimed = true;
+    }
+    pthread_mutex_unlock(&s->keys_lock);
+    return r->is_claimed;
+}
+
+static void release_key(http_request *r)
+{
+    http_server *s = r->srv;
+    char k[sizeof r->idem.scope + sizeof r->idem.key + 2];
+    size_t i;
+
+    if (!r->is_claimed)
+        return;
+    key_text(r, k, sizeof k);
+    pthread_mutex_lock(&s->keys_lock);
+    for (i = 0; i < s->n_keys; i++)
+        if (strcmp(s->keys[i], k) == 0) {
+            free(s->keys[i]);
+            s->keys[i] = s->keys[--s->n_keys];
+            break;
+        }
+    pthread_mutex_unlock(&s->keys_lock);
+    r->is_claimed = false;
+}
+
 const char *http_query(http_request *r, const char *key)
 {
     return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
@@ -183,12 +261,38 @@ static void write_done(void *arg, err_code rc, const err_info *e)
     MHD_resume_connection(r->conn);
 }
 
-/* Runs the handler's job with the handler's state. */
+/* Forgets a response made in the writer job whose transaction failed. */
+static void reset_response(http_request *r)
+{
+    free(r->resp_body);
+    r->resp_body = NULL;
+    r->resp_len = 0;
+    r->location[0] = '\0';
+    r->render = HTTP_RENDER_NONE;
+    r->is_ready = false;
+    r->status = 500;
+    r->is_replied_in_job = false;
+}
+
+/*
+ * Runs the handler's job with the handler's state.  A request with an
+ * Idempotency-Key makes its response here, once the job has succeeded,
+ * and stores it under the key in the same transaction (idem.h).
+ */
 static err_code run_job(sqlite3 *conn, void *arg, err_info *e)
 {
     http_request *r = arg;
+    err_code rc = r->job(conn, r->state, e);
 
-    return r->job(conn, r->state, e);
+    if (rc != ERR_OK || !r->has_idem)
+        return rc;
+    r->finish(r, ERR_OK, NULL);
+    r->is_replied_in_job = true;
+    if (r->status < 200 || r->status > 299)
+        return ERR_OK;
+    if ((rc = idem_store(conn, r, e)) != ERR_OK)
+        reset_response(r);
+    return rc;
 }
 
 void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
@@ -271,6 +375,7 @@ static void request_free(http_request *r)
 {
     if (r == NULL)
         return;
+    release_key(r);
     if (r->state_free)
         r->state_free(r->state);
     free(r->path);
@@ -296,11 +401,39 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     atomic_fetch_sub(&s->n_in_flight, 1);
 }
 
+/* A report asked for as Markdown or HTML: rendered from its JSON body. */
+static void render(http_request *r)
+{
+    json_t *doc;
+    char *text = NULL;
+
+    if (r->render == HTTP_RENDER_NONE || r->format == REPORT_JSON ||
+        r->status < 200 || r->status > 299 || r->resp_body == NULL)
+        return;
+    doc = json_loadb(r->resp_body, r->resp_len, 0, NULL);
+    if (doc == NULL)
+        return;
+    if (r->render == HTTP_RENDER_COMBAT)
+        text = report_combat(doc, (report_format)r->format);
+    else if (r->render == HTTP_RENDER_BATTLE)
+        text = report_battle(doc, (report_format)r->format);
+    else
+        text = report_campaign(doc, (report_format)r->format);
+    json_decref(doc);
+    if (text == NULL)
+        return;
+    free(r->resp_body);
+    r->resp_body = text;
+    r->resp_len = strlen(text);
+    r->content_type = report_content_type((report_format)r->format);
+}
+
 static enum MHD_Result queue(http_request *r)
 {
     struct MHD_Response *resp;
     enum MHD_Result ret;
 
+    render(r);
     resp = MHD_create_response_from_buffer(r->resp_len, r->resp_body,
                                            MHD_RESPMEM_MUST_FREE);
     if (resp == NULL)
@@ -314,6 +447,10 @@ static enum MHD_Result queue(http_request *r)
         MHD_add_response_header(resp, "Location", r->location);
     if (r->allow[0])
         MHD_add_response_header(resp, "Allow", r->allow);
+    if (r->render != HTTP_RENDER_NONE)
+        MHD_add_response_header(resp, "Vary", "Accept");
+    if (r->is_replayed)
+        MHD_add_response_header(resp, "Idempotent-Replayed", "true");
     if (r->status == 401)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
     if (atomic_load(&r->srv->is_stopping))
@@ -393,7 +530,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         if (!r->is_resumed)
             return MHD_YES; /* spurious call while suspended */
         r->is_pending = false;
-        r->finish(r, r->job_rc, &r->job_err);
+        if (r->is_replied_in_job && r->job_rc != ERR_OK)
+            reset_response(r); /* made, then its transaction failed */
+        if (!r->is_replied_in_job)
+            r->finish(r, r->job_rc, &r->job_err);
         atomic_fetch_sub(&s->n_pending, 1);
     } else if (!r->is_ready) {
         const char *ct = MHD_lookup_connection_value(
@@ -456,6 +596,7 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     s->cfg = *cfg;
     pthread_mutex_init(&s->log_lock, NULL);
+    pthread_mutex_init(&s->keys_lock, NULL);
     if (strcmp(cfg->access_log, "off") == 0) {
         s->log = NULL;
     } else if (strcmp(cfg->access_log, "-") == 0) {
@@ -526,5 +667,7 @@ void http_stop(http_server *s)
     if (s->is_log_owned)
         fclose(s->log);
     pthread_mutex_destroy(&s->log_lock);
+    pthread_mutex_destroy(&s->keys_lock);
+    free(s->keys);
     free(s);
 }

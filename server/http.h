@@ -54,6 +54,19 @@ db *http_db(http_server *s);
 
 #define HTTP_MAX_PARAMS 4
 
+/* What a response's JSON body is, when it can be rendered as a report
+ * (Markdown or HTML, chosen by Accept or ?format=; see report.h). */
+typedef enum http_render {
+    HTTP_RENDER_NONE,
+    HTTP_RENDER_COMBAT,  /* a combat report with its rolls */
+    HTTP_RENDER_BATTLE,  /* an interactive battle's state */
+    HTTP_RENDER_CAMPAIGN /* a campaign report */
+} http_render;
+
+/* "combat", "battle", "campaign" or "" for none, and back. */
+const char *http_render_name(http_render k);
+http_render http_render_kind(const char *name);
+
 typedef struct http_request http_request;
 typedef void (*http_finish_fn)(http_request *r, err_code rc, const err_info *e);
 
@@ -71,12 +84,21 @@ struct http_request {
     int n_params;
     bool has_token;
     db_token token; /* the caller's token, when has_token */
+    int format;     /* the report_format asked for (Accept, ?format=) */
+
+    /* Idempotency-Key (idem.h). */
+    bool has_idem;          /* the request carries a new key, claimed */
+    bool is_claimed;        /* its key is in the server's in-flight set */
+    db_idem idem;           /* scope, key and fingerprint */
+    bool is_replied_in_job; /* the response was made in the writer job */
+    bool is_replayed;       /* the response is a stored one */
 
     /* The response. */
     int status;
     char *resp_body; /* owned */
     size_t resp_len;
     const char *content_type;
+    http_render render; /* what the JSON body is, for ?format= */
     char location[160];
     char allow[64];
     bool is_ready;
@@ -110,6 +132,10 @@ void http_reply_problem_raw(http_request *r, int status, const char *code,
  * r->state must be set; it stays alive until the request is freed.
  */
 void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish);
+
+/* Claims r->idem's key for r (idem.c): false when another request in
+ * flight holds it.  The claim ends when r is freed. */
+bool http_claim_key(http_request *r);
 
 /* The query argument key, or NULL (borrowed). */
 const char *http_query(http_request *r, const char *key);

@@ -4,6 +4,8 @@
  * test_spec.c checks both directions).
  */
 #include "router.h"
+#include "idem.h"
+#include "report.h"
 #include "api.h"
 
 #include <stdio.h>
@@ -13,65 +15,84 @@
 #include <sodium.h>
 
 const router_route router_routes[] = {
-    {"GET", "/health", api_health, ROUTER_PUBLIC},
-    {"GET", "/v1/systems", api_systems, ROUTER_PUBLIC},
-    {"POST", "/v1/campaigns", api_campaign_create, ROUTER_PUBLIC},
-    {"GET", "/v1/campaigns/{campaign_id}", api_campaign_get, ROUTER_READ},
-    {"GET", "/v1/campaigns/{campaign_id}/sides", api_sides_list, ROUTER_READ},
+    {"GET", "/health", api_health, ROUTER_PUBLIC, 0},
+    {"GET", "/v1/systems", api_systems, ROUTER_PUBLIC, 0},
+    {"POST", "/v1/campaigns", api_campaign_create, ROUTER_PUBLIC, 0},
+    {"GET", "/v1/campaigns/{campaign_id}", api_campaign_get, ROUTER_READ, 0},
+    {"GET", "/v1/campaigns/{campaign_id}/sides", api_sides_list, ROUTER_READ,
+     0},
     {"POST", "/v1/campaigns/{campaign_id}/sides", api_side_create,
-     ROUTER_UMPIRE},
-    {"GET", "/v1/campaigns/{campaign_id}/units", api_units_list, ROUTER_READ},
+     ROUTER_UMPIRE, 0},
+    {"GET", "/v1/campaigns/{campaign_id}/units", api_units_list, ROUTER_READ,
+     0},
     {"POST", "/v1/campaigns/{campaign_id}/units", api_unit_create,
-     ROUTER_UMPIRE},
+     ROUTER_UMPIRE, 0},
     {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}", api_unit_get,
-     ROUTER_READ},
+     ROUTER_READ, 0},
     {"PATCH", "/v1/campaigns/{campaign_id}/units/{unit_id}", api_unit_patch,
-     ROUTER_UMPIRE},
+     ROUTER_UMPIRE, 0},
     {"POST", "/v1/campaigns/{campaign_id}/units/{unit_id}/resupply",
-     api_unit_resupply, ROUTER_UMPIRE},
+     api_unit_resupply, ROUTER_UMPIRE, 0},
     {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}/history",
-     api_unit_history, ROUTER_READ},
+     api_unit_history, ROUTER_READ, 0},
     {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}/card", api_unit_card,
-     ROUTER_READ},
+     ROUTER_READ, 0},
     {"GET", "/v1/campaigns/{campaign_id}/history", api_campaign_history,
-     ROUTER_READ},
+     ROUTER_READ, 0},
     {"POST", "/v1/campaigns/{campaign_id}/combats/scrud", api_campaign_scrud,
-     ROUTER_UMPIRE},
+     ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS},
     {"POST", "/v1/campaigns/{campaign_id}/combats/edna", api_campaign_edna,
-     ROUTER_UMPIRE},
+     ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS},
     {"POST", "/v1/campaigns/{campaign_id}/combats/scs", api_campaign_scs,
-     ROUTER_UMPIRE},
-    {"GET", "/v1/campaigns/{campaign_id}/tables", api_tables_list, ROUTER_READ},
+     ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS},
+    {"GET", "/v1/campaigns/{campaign_id}/tables", api_tables_list, ROUTER_READ,
+     0},
     {"GET", "/v1/campaigns/{campaign_id}/tables/{table_name}", api_table_get,
-     ROUTER_READ},
+     ROUTER_READ, 0},
     {"PUT", "/v1/campaigns/{campaign_id}/tables/{table_name}", api_table_put,
-     ROUTER_UMPIRE},
+     ROUTER_UMPIRE, 0},
     {"DELETE", "/v1/campaigns/{campaign_id}/tables/{table_name}",
-     api_table_delete, ROUTER_UMPIRE},
+     api_table_delete, ROUTER_UMPIRE, 0},
     {"POST", "/v1/campaigns/{campaign_id}/battles", api_battle_create,
-     ROUTER_UMPIRE},
+     ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS},
     {"GET", "/v1/campaigns/{campaign_id}/battles", api_battles_list,
-     ROUTER_READ},
+     ROUTER_READ, 0},
     {"GET", "/v1/campaigns/{campaign_id}/battles/{battle_id}", api_battle_get,
-     ROUTER_READ},
+     ROUTER_READ, ROUTER_RENDERS},
     {"POST", "/v1/campaigns/{campaign_id}/battles/{battle_id}/actions",
-     api_battle_action, ROUTER_UMPIRE},
+     api_battle_action, ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS},
     {"GET", "/v1/campaigns/{campaign_id}/combats", api_campaign_combats_list,
-     ROUTER_READ},
+     ROUTER_READ, 0},
     {"GET", "/v1/campaigns/{campaign_id}/combats/{combat_id}",
-     api_campaign_combat_get, ROUTER_READ},
+     api_campaign_combat_get, ROUTER_READ, ROUTER_RENDERS},
     {"POST", "/v1/campaigns/{campaign_id}/combats/{combat_id}/replay",
-     api_campaign_combat_replay, ROUTER_READ},
-    {"POST", "/v1/combats/scrud", api_oneoff_scrud, ROUTER_PUBLIC},
-    {"POST", "/v1/combats/edna", api_oneoff_edna, ROUTER_PUBLIC},
-    {"POST", "/v1/combats/scs", api_oneoff_scs, ROUTER_PUBLIC},
-    {"POST", "/v1/combats/matrix", api_oneoff_matrix, ROUTER_PUBLIC},
-    {"POST", "/v1/combats/civ", api_oneoff_civ, ROUTER_PUBLIC},
-    {"GET", "/v1/tables", api_tables_builtin_list, ROUTER_PUBLIC},
-    {"GET", "/v1/tables/{table_name}", api_table_builtin_get, ROUTER_PUBLIC},
-    {"GET", "/v1/combats/{combat_id}", api_oneoff_combat_get, ROUTER_PUBLIC},
+     api_campaign_combat_replay, ROUTER_READ, 0},
+    {"GET", "/v1/campaigns/{campaign_id}/report", api_campaign_report,
+     ROUTER_READ, ROUTER_RENDERS},
+    {"GET", "/v1/campaigns/{campaign_id}/ledger", api_ledger_get, ROUTER_READ,
+     0},
+    {"GET", "/v1/campaigns/{campaign_id}/ledger/verify", api_ledger_verify,
+     ROUTER_READ, 0},
+    {"POST", "/v1/commitments", api_commitment_create, ROUTER_PUBLIC,
+     ROUTER_ROLLS},
+    {"GET", "/v1/commitments/{commitment}", api_commitment_get, ROUTER_PUBLIC,
+     0},
+    {"POST", "/v1/combats/scrud", api_oneoff_scrud, ROUTER_PUBLIC,
+     ROUTER_ROLLS | ROUTER_RENDERS},
+    {"POST", "/v1/combats/edna", api_oneoff_edna, ROUTER_PUBLIC,
+     ROUTER_ROLLS | ROUTER_RENDERS},
+    {"POST", "/v1/combats/scs", api_oneoff_scs, ROUTER_PUBLIC,
+     ROUTER_ROLLS | ROUTER_RENDERS},
+    {"POST", "/v1/combats/matrix", api_oneoff_matrix, ROUTER_PUBLIC,
+     ROUTER_ROLLS | ROUTER_RENDERS},
+    {"POST", "/v1/combats/civ", api_oneoff_civ, ROUTER_PUBLIC,
+     ROUTER_ROLLS | ROUTER_RENDERS},
+    {"GET", "/v1/tables", api_tables_builtin_list, ROUTER_PUBLIC, 0},
+    {"GET", "/v1/tables/{table_name}", api_table_builtin_get, ROUTER_PUBLIC, 0},
+    {"GET", "/v1/combats/{combat_id}", api_oneoff_combat_get, ROUTER_PUBLIC,
+     ROUTER_RENDERS},
     {"POST", "/v1/combats/{combat_id}/replay", api_oneoff_combat_replay,
-     ROUTER_PUBLIC},
+     ROUTER_PUBLIC, 0},
 };
 const size_t router_n_routes = sizeof router_routes / sizeof router_routes[0];
 
@@ -174,6 +195,34 @@ static void authenticate(http_request *r, router_auth need)
     }
 }
 
+/* The report format asked for: ?format= (which only routes that render
+ * take) or Accept.  False when r was answered with a problem. */
+static bool choose_format(http_request *r, const router_route *rt)
+{
+    const char *q = http_query(r, "format");
+    const char *accept = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_ACCEPT);
+    report_format f = REPORT_JSON;
+    err_info e;
+
+    err_clear(&e);
+    if (report_format_choose(q, accept, &f) != 0) {
+        err_set(&e, ERR_INVALID, "format",
+                "format is json, md (or markdown) or html");
+        http_reply_problem(r, &e);
+        return false;
+    }
+    if (q && f != REPORT_JSON && !(rt->flags & ROUTER_RENDERS)) {
+        http_reply_problem_raw(r, 406, "not_acceptable", "Not acceptable",
+                               "this resource is served as JSON only; "
+                               "combats, battles and campaign reports render "
+                               "as Markdown or HTML");
+        return false;
+    }
+    r->format = (rt->flags & ROUTER_RENDERS) ? (int)f : REPORT_JSON;
+    return true;
+}
+
 void router_dispatch(http_request *r)
 {
     char allow[64] = "";
@@ -211,10 +260,14 @@ void router_dispatch(http_request *r)
     }
     match(found->path, r->param_buf, r, true);
     terminate_params(r);
+    if (!choose_format(r, found))
+        return;
     if (found->auth != ROUTER_PUBLIC) {
         authenticate(r, found->auth);
         if (r->is_ready)
             return;
     }
+    if ((found->flags & ROUTER_ROLLS) && !idem_begin(r))
+        return;
     found->handler(r);
 }

@@ -15,6 +15,12 @@ typedef enum router_auth {
     ROUTER_UMPIRE  /* the umpire token of the campaign in the path */
 } router_auth;
 
+/* What else a route does (flags). */
+enum {
+    ROUTER_ROLLS = 1,  /* it rolls dice: Idempotency-Key applies (idem.h) */
+    ROUTER_RENDERS = 2 /* its answer renders as Markdown or HTML (report.h) */
+};
+
 typedef void (*router_handler)(http_request *r);
 
 typedef struct router_route {
@@ -22,6 +28,7 @@ typedef struct router_route {
     const char *path; /* OpenAPI template, e.g. /v1/campaigns/{campaign_id} */
     router_handler handler;
     router_auth auth;
+    unsigned flags; /* ROUTER_ROLLS, ROUTER_RENDERS */
 } router_route;
 
 extern const router_route router_routes[];

@@ -45,6 +45,11 @@ int main(void)
     srunner_add_suite(sr, suite_civ_http());
     srunner_add_suite(sr, suite_battles_http());
     srunner_add_suite(sr, suite_spec());
+    srunner_add_suite(sr, suite_ledger());
+    srunner_add_suite(sr, suite_verifier());
+    srunner_add_suite(sr, suite_report());
+    srunner_add_suite(sr, suite_ledger_http());
+    srunner_add_suite(sr, suite_idempotency_http());
     srunner_add_suite(sr, suite_regressions());
     srunner_run_all(sr, CK_NORMAL);
     n_failed = srunner_ntests_failed(sr);

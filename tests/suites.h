@@ -43,6 +43,11 @@ Suite *suite_scs_vectors(void);
 Suite *suite_matrix_http(void);
 Suite *suite_civ_http(void);
 Suite *suite_battles_http(void);
+Suite *suite_ledger(void);
+Suite *suite_verifier(void);
+Suite *suite_report(void);
+Suite *suite_ledger_http(void);
+Suite *suite_idempotency_http(void);
 Suite *suite_regressions(void);
 
 #endif

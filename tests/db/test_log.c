@@ -442,7 +442,7 @@ END_TEST
 
 typedef struct combat_row {
     const db_combat *cb;
-    const db_roll *rolls;
+    db_roll *rolls;
     size_t n_rolls;
 } combat_row;
 

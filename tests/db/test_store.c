@@ -51,7 +51,7 @@ static err_code job_token(sqlite3 *c, void *arg, err_info *e)
 
 typedef struct combat_row {
     const db_combat *cb;
-    const db_roll *rolls;
+    db_roll *rolls;
     size_t n_rolls;
 } combat_row;
 
@@ -717,10 +717,12 @@ static void check_combat(const db_combat *got, const db_combat *want,
 START_TEST(test_combats_and_rolls)
 {
     /* Inserted out of seq order; seq 2 is a die of no unit. */
-    static const db_roll rolls[] = {
-        {3, "Red", "un_r", "Guns", "scrud.front", 6, 5, 4, "seeded", "v1"},
-        {1, "Blue", "un_b", "Foot", "scrud.front", 6, 2, 3, "seeded", "v1"},
-        {2, "", "", "", "test.weather", 20, 17, 17, "seeded", "v1"},
+    db_roll rolls[] = {
+        {3, "Red", "un_r", "Guns", "scrud.front", 6, 5, 4, "seeded", "v1", 0,
+         ""},
+        {1, "Blue", "un_b", "Foot", "scrud.front", 6, 2, 3, "seeded", "v1", 0,
+         ""},
+        {2, "", "", "", "test.weather", 20, 17, 17, "seeded", "v1", 0, ""},
     };
     db_campaign c;
     db_combat c1, c0, c2, got, *list;

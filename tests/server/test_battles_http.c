@@ -137,7 +137,7 @@ START_TEST(test_abandon)
 {
     /* parts of the world an abandon changes: the battle and the sides */
     static const char *const changed[] = {"/sides", "/battles",
-                                          "#battle_actions"};
+                                          "#battle_actions", "campaign"};
     uint8_t seed[RNG_SEED_LEN], hash[crypto_hash_sha256_BYTES];
     char hex[2 * crypto_hash_sha256_BYTES + 1], bid[64], commitment[80];
     static const char *const order[4][2] = {
@@ -229,6 +229,16 @@ START_TEST(test_abandon)
         if (!is_changed)
             RIG_IS_TRUE(json_equal(v, scs_get(now, key)));
     }
+    /* the campaign changed only by the abandon's entry in its ledger */
+    snprintf(rig_ctx, sizeof rig_ctx, "the abandon in the ledger");
+    RIG_EQ_INT(rig_inum(scs_get(scs_get(now, "campaign"), "ledger"), "length"),
+               rig_inum(scs_get(scs_get(w, "campaign"), "ledger"), "length") +
+                   1);
+    RIG_EQ_STR(scs_str(scs_get(now, "campaign"), "next_commitment"),
+               scs_str(scs_get(w, "campaign"), "next_commitment"));
+    json_object_del(scs_get(now, "campaign"), "ledger");
+    json_object_del(scs_get(w, "campaign"), "ledger");
+    RIG_IS_TRUE(json_equal(scs_get(w, "campaign"), scs_get(now, "campaign")));
     check_marks(&c, 2);
     /* read back the same after a restart */
     mx_restart();

@@ -1,0 +1,397 @@
+/*
+ * ledger.c: the campaign ledger's content, links and walk; see ledger.h and
+ * docs/ledger.md.
+ */
+#include "ledger.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "rng.h"
+
+const char ledger_genesis[LEDGER_HASH_HEX] =
+    "0000000000000000000000000000000000000000000000000000000000000000";
+
+/* A growing buffer of content. */
+typedef struct buf {
+    char *p;
+    size_t len, cap;
+    bool is_oom;
+} buf;
+
+static void put(buf *b, const char *s, size_t n)
+{
+    if (b->is_oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        char *p;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        if ((p = realloc(b->p, cap)) == NULL) {
+            b->is_oom = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+/* One field as a netstring: "<length>:<bytes>,". */
+static void field(buf *b, const char *s)
+{
+    char len[24];
+    size_t n = s ? strlen(s) : 0;
+    int k = snprintf(len, sizeof len, "%zu:", n);
+
+    put(b, len, (size_t)k);
+    put(b, s ? s : "", n);
+    put(b, ",", 1);
+}
+
+static void field_num(buf *b, long long v)
+{
+    char s[24];
+
+    snprintf(s, sizeof s, "%lld", v);
+    field(b, s);
+}
+
+/* A comma-separated list of n copies of each (faces) or of values. */
+static void field_list(buf *b, const int *values, int each, size_t n)
+{
+    buf list = {0};
+    size_t i;
+
+    put(&list, "", 0);
+    for (i = 0; i < n; i++) {
+        char s[16];
+        int k = snprintf(s, sizeof s, "%s%d", i ? "," : "",
+                         values ? values[i] : each);
+        put(&list, s, (size_t)k);
+    }
+    if (list.is_oom)
+        b->is_oom = true;
+    else
+        field(b, list.p);
+    free(list.p);
+}
+
+char *ledger_content(const ledger_entry *en, size_t *len)
+{
+    buf b = {0};
+
+    field(&b, LEDGER_VERSION);
+    field(&b, en->kind == LEDGER_ROLL ? "roll" : "action");
+    field(&b, en->campaign_id);
+    field_num(&b, en->pos);
+    field(&b, en->at);
+    field(&b, en->record_id);
+    field_num(&b, en->seq);
+    if (en->kind == LEDGER_ROLL) {
+        field(&b, en->side);
+        field(&b, en->unit_id);
+        field(&b, en->unit);
+        field(&b, en->reason);
+        field_num(&b, en->faces);
+        field_num(&b, en->natural);
+        field_num(&b, en->modified);
+    } else {
+        field(&b, en->action);
+        field_list(&b, NULL, LEDGER_BATTLE_DIE, en->n_naturals);
+        field_list(&b, en->naturals, 0, en->n_naturals);
+        field(&b, en->detail);
+    }
+    field(&b, en->source);
+    field(&b, en->rng);
+    field(&b, en->commitment);
+    field(&b, en->client_seed);
+    if (b.is_oom) {
+        free(b.p);
+        return NULL;
+    }
+    *len = b.len;
+    return b.p;
+}
+
+void ledger_link(const char *prev, const char *content, size_t len,
+                 char out[LEDGER_HASH_HEX])
+{
+    uint8_t prev_raw[crypto_hash_sha256_BYTES] = {0};
+    uint8_t h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256_state st;
+
+    if (prev == NULL || rng_unhex(prev, prev_raw, sizeof prev_raw) != 0)
+        memset(prev_raw, 0, sizeof prev_raw);
+    crypto_hash_sha256_init(&st);
+    crypto_hash_sha256_update(&st, prev_raw, sizeof prev_raw);
+    crypto_hash_sha256_update(&st, (const unsigned char *)content, len);
+    crypto_hash_sha256_final(&st, h);
+    rng_hex(h, sizeof h, out);
+}
+
+err_code ledger_hash(const ledger_entry *en, const char *prev,
+                     char out[LEDGER_HASH_HEX], err_info *e)
+{
+    size_t len = 0;
+    char *content = ledger_content(en, &len);
+
+    if (content == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    ledger_link(prev, content, len, out);
+    free(content);
+    return ERR_OK;
+}
+
+int ledger_parse_naturals(const char *text, int *out, size_t max)
+{
+    const char *p = text;
+    size_t n = 0;
+
+    if (p == NULL || *p++ != '[')
+        return -1;
+    while (*p == ' ')
+        p++;
+    if (*p == ']')
+        return p[1] == '\0' ? 0 : -1;
+    for (;;) {
+        char *end;
+        long v;
+        while (*p == ' ')
+            p++;
+        if (*p < '0' || *p > '9')
+            return -1;
+        v = strtol(p, &end, 10);
+        if (n == max || v > 1000)
+            return -1;
+        out[n++] = (int)v;
+        p = end;
+        while (*p == ' ')
+            p++;
+        if (*p == ']')
+            return p[1] == '\0' ? (int)n : -1;
+        if (*p++ != ',')
+            return -1;
+    }
+}
+
+/* Marks the walk broken at pos, with a reason (printf formatting). */
+static void broken(ledger_walk *w, long long pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void broken(ledger_walk *w, long long pos, const char *fmt, ...)
+{
+    va_list ap;
+
+    w->broken_pos = pos;
+    va_start(ap, fmt);
+    vsnprintf(w->why, sizeof w->why, fmt, ap);
+    va_end(ap);
+}
+
+err_code ledger_check(const ledger_entry *entries, size_t n,
+                      long long recorded_length, const char *recorded_head,
+                      ledger_walk *out, err_info *e)
+{
+    const char *prev = ledger_genesis;
+    size_t i;
+    err_code rc;
+
+    memset(out, 0, sizeof *out);
+    memcpy(out->head, ledger_genesis, LEDGER_HASH_HEX);
+    for (i = 0; i < n; i++) {
+        const ledger_entry *en = &entries[i];
+        long long want = (long long)i + 1;
+        char h[LEDGER_HASH_HEX];
+
+        if (en->pos != want) {
+            broken(out, want,
+                   "entry %lld is missing: the next one stored is numbered "
+                   "differently (an entry was deleted or inserted)",
+                   want);
+            return ERR_OK;
+        }
+        if (en->prev_hash == NULL || strcmp(en->prev_hash, prev) != 0) {
+            broken(out, want,
+                   "entry %lld does not name the hash of the entry before it "
+                   "(an entry before it was replaced, or the chain was cut)",
+                   want);
+            return ERR_OK;
+        }
+        if ((rc = ledger_hash(en, prev, h, e)))
+            return rc;
+        if (en->hash == NULL || strcmp(en->hash, h) != 0) {
+            broken(out, want,
+                   "entry %lld does not match its hash (its content was "
+                   "altered)",
+                   want);
+            return ERR_OK;
+        }
+        prev = en->hash;
+        out->length = want;
+        memcpy(out->head, en->hash, LEDGER_HASH_HEX);
+    }
+    if (recorded_length > out->length) {
+        broken(out, out->length + 1,
+               "the campaign records %lld entries, and the chain stops "
+               "before that (entries were deleted from its end)",
+               recorded_length);
+        return ERR_OK;
+    }
+    if (recorded_length < out->length) {
+        broken(out, recorded_length + 1,
+               "the campaign records %lld entries, and the chain holds more",
+               recorded_length);
+        return ERR_OK;
+    }
+    if (recorded_head == NULL || strcmp(recorded_head, out->head) != 0)
+        broken(out, out->length,
+               "the campaign's recorded head is not the hash of entry %lld",
+               out->length);
+    return ERR_OK;
+}
+
+/* The dice check's state for one record. */
+typedef struct record_stream {
+    const char *record_id;
+    const char *seed_hex;   /* NULL: hidden */
+    const char *client_seed; /* as its first entry names it */
+    char commitment[LEDGER_HASH_HEX];
+    int last_seq;
+    bool is_started;
+    rng_v1 rng;
+} record_stream;
+
+/* The stream of record_id, added on first sight. */
+static record_stream *stream_for(record_stream *rs, size_t *n,
+                                 const ledger_entry *en,
+                                 const ledger_seed *seeds, size_t n_seeds)
+{
+    size_t i;
+
+    for (i = 0; i < *n; i++)
+        if (strcmp(rs[i].record_id, en->record_id) == 0)
+            return &rs[i];
+    memset(&rs[*n], 0, sizeof rs[*n]);
+    rs[*n].record_id = en->record_id;
+    for (i = 0; i < n_seeds; i++)
+        if (strcmp(seeds[i].record_id, en->record_id) == 0)
+            rs[*n].seed_hex = seeds[i].server_seed;
+    return &rs[(*n)++];
+}
+
+/* Starts s's stream at its first entry; false (and why) if the seed does
+ * not match the commitment. */
+static bool stream_start(record_stream *s, const ledger_entry *en,
+                         ledger_walk *out)
+{
+    uint8_t seed[RNG_SEED_LEN];
+    const char *cs = en->client_seed ? en->client_seed : "";
+
+    s->is_started = true;
+    s->client_seed = cs;
+    if (rng_unhex(s->seed_hex, seed, sizeof seed) != 0) {
+        broken(out, en->pos, "entry %lld: the revealed seed of its record "
+               "is malformed", en->pos);
+        return false;
+    }
+    rng_commitment(seed, s->commitment);
+    rng_v1_init(&s->rng, seed, (const uint8_t *)cs, strlen(cs));
+    sodium_memzero(seed, sizeof seed);
+    return true;
+}
+
+/* Checks one seeded entry's dice against s; false at the first die that
+ * does not re-derive (why set). */
+static bool stream_check(record_stream *s, const ledger_entry *en,
+                         ledger_walk *out, ledger_dice *count)
+{
+    size_t n = en->kind == LEDGER_ROLL ? 1 : en->n_naturals, i;
+
+    if (strcmp(s->commitment, en->commitment ? en->commitment : "") != 0) {
+        broken(out, en->pos, "entry %lld: the seed revealed for its record "
+               "does not match the commitment it names", en->pos);
+        return false;
+    }
+    if (strcmp(s->client_seed, en->client_seed ? en->client_seed : "") != 0) {
+        broken(out, en->pos, "entry %lld names another client seed than the "
+               "entries of its record before it", en->pos);
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        int faces = en->kind == LEDGER_ROLL ? en->faces : LEDGER_BATTLE_DIE;
+        int logged = en->kind == LEDGER_ROLL ? en->natural : en->naturals[i];
+        int derived;
+        if (faces < RNG_FACES_MIN || faces > RNG_FACES_MAX) {
+            broken(out, en->pos, "entry %lld: a die of that many faces "
+                   "cannot be rolled", en->pos);
+            return false;
+        }
+        derived = rng_v1_die(&s->rng, faces);
+        if (derived != logged) {
+            out->broken_pos = en->pos;
+            snprintf(out->why, sizeof out->why,
+                     "entry %lld: die %zu of %s seq %d: the seed gives %d, "
+                     "the ledger says %d (the die was changed or re-rolled)",
+                     en->pos, i + 1, en->record_id, en->seq, derived, logged);
+            return false;
+        }
+        count->rederived++;
+    }
+    return true;
+}
+
+err_code ledger_check_dice(const ledger_entry *entries, size_t n,
+                           const ledger_seed *seeds, size_t n_seeds,
+                           ledger_walk *out, ledger_dice *count, err_info *e)
+{
+    record_stream *rs = calloc(n ? n : 1, sizeof *rs);
+    size_t n_rs = 0, i;
+
+    memset(count, 0, sizeof *count);
+    out->broken_pos = 0;
+    out->why[0] = '\0';
+    if (rs == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < n && out->broken_pos == 0; i++) {
+        const ledger_entry *en = &entries[i];
+        record_stream *s = stream_for(rs, &n_rs, en, seeds, n_seeds);
+        long long dice = en->kind == LEDGER_ROLL ? 1 : (long long)en->n_naturals;
+
+        if (en->seq != s->last_seq + 1) {
+            out->broken_pos = en->pos;
+            snprintf(out->why, sizeof out->why,
+                     "entry %lld: %s seq %d follows seq %d in the ledger (a "
+                     "die or action of it is missing or out of place)",
+                     en->pos, en->record_id, en->seq, s->last_seq);
+            break;
+        }
+        s->last_seq = en->seq;
+        if (en->source == NULL || strcmp(en->source, "seeded") != 0) {
+            count->entered += dice;
+            continue;
+        }
+        count->seeded += dice;
+        if (s->seed_hex == NULL) {
+            count->pending += dice;
+            continue;
+        }
+        if (!s->is_started && !stream_start(s, en, out))
+            break;
+        if (!stream_check(s, en, out, count))
+            break;
+    }
+    for (i = 0; i < n_rs; i++)
+        if (rs[i].is_started)
+            rng_v1_cleanup(&rs[i].rng);
+    free(rs);
+    return ERR_OK;
+}

@@ -1,0 +1,170 @@
+/*
+ * commitments.c: seeds drawn ahead of the combats that use them, in SQL
+ * (docs/dice.md, "Commitments ahead of the combat"); declared in db.h.
+ */
+#include "db.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "rng.h"
+
+#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
+
+#define COMMITMENT_COLUMNS                                                     \
+    "commitment, seed, campaign_id, created_at, used_at, used_by "
+
+static void read_commitment(sqlite3_stmt *st, void *elem)
+{
+    db_commitment *k = elem;
+
+    db_column_copy(st, 0, k->commitment, sizeof k->commitment);
+    db_column_copy(st, 1, k->seed, sizeof k->seed);
+    db_column_copy(st, 2, k->campaign_id, sizeof k->campaign_id);
+    db_column_copy(st, 3, k->created_at, sizeof k->created_at);
+    db_column_copy(st, 4, k->used_at, sizeof k->used_at);
+    db_column_copy(st, 5, k->used_by, sizeof k->used_by);
+}
+
+err_code db_commitment_new(sqlite3 *c, const char *campaign_id,
+                           db_commitment *out, err_info *e)
+{
+    uint8_t seed[RNG_SEED_LEN];
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    memset(out, 0, sizeof *out);
+    randombytes_buf(seed, sizeof seed);
+    rng_hex(seed, sizeof seed, out->seed);
+    rng_commitment(seed, out->commitment);
+    sodium_memzero(seed, sizeof seed);
+    snprintf(out->campaign_id, sizeof out->campaign_id, "%s",
+             campaign_id ? campaign_id : "");
+    db_now(out->created_at);
+    if ((rc = db_prepare(c,
+                         "INSERT INTO commitments (commitment, seed, "
+                         "campaign_id, created_at) VALUES (?,?,?,?)",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, out->commitment);
+    TEXT(st, 2, out->seed);
+    db_bind_text_or_null(st, 3, out->campaign_id);
+    TEXT(st, 4, out->created_at);
+    rc = db_step_done(c, st, e, "insert commitment");
+    db_done(st);
+    return rc;
+}
+
+/* The one row st (bound) gives, into out; ERR_NOT_FOUND for none. */
+static err_code read_one(sqlite3 *c, sqlite3_stmt *st, db_commitment *out,
+                         err_info *e)
+{
+    err_code rc = ERR_OK;
+    int step = sqlite3_step(st);
+
+    memset(out, 0, sizeof *out);
+    if (step == SQLITE_ROW)
+        read_commitment(st, out);
+    else if (step == SQLITE_DONE)
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no such commitment");
+    else
+        rc = db_fail(c, e, "read commitment");
+    db_done(st);
+    return rc;
+}
+
+err_code db_commitment_get(sqlite3 *c, const char *commitment,
+                           db_commitment *out, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "SELECT " COMMITMENT_COLUMNS
+                         "FROM commitments WHERE commitment = ?",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, commitment);
+    return read_one(c, st, out, e);
+}
+
+err_code db_commitment_next(sqlite3 *c, const char *campaign_id,
+                            db_commitment *out, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "SELECT " COMMITMENT_COLUMNS
+                         "FROM commitments WHERE campaign_id = ? AND "
+                         "used_at IS NULL",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, campaign_id);
+    return read_one(c, st, out, e);
+}
+
+err_code db_commitment_use(sqlite3 *c, const char *commitment,
+                           const char *used_by, const char *at, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "UPDATE commitments SET used_at = ?, used_by = ? "
+                         "WHERE commitment = ? AND used_at IS NULL",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, at);
+    TEXT(st, 2, used_by);
+    TEXT(st, 3, commitment);
+    if ((rc = db_step_done(c, st, e, "use commitment")) == ERR_OK &&
+        sqlite3_changes(c) != 1)
+        rc = err_set(e, ERR_CONFLICT, "dice.commitment",
+                     "the commitment %s was used by another combat first",
+                     commitment);
+    db_done(st);
+    return rc;
+}
+
+err_code db_commitments_used(sqlite3 *c, const char *campaign_id,
+                             db_commitment **out, size_t *n, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c,
+                         "SELECT " COMMITMENT_COLUMNS
+                         "FROM commitments WHERE campaign_id = ? AND "
+                         "used_at IS NOT NULL ORDER BY created_at",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, campaign_id);
+    rc = db_read_rows(c, st, sizeof **out, read_commitment, NULL, &rows, n,
+                      "list commitments", e);
+    *out = rows;
+    return rc;
+}
+
+err_code db_commitments_purge(sqlite3 *c, const char *before, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "DELETE FROM commitments WHERE campaign_id IS NULL "
+                         "AND used_at IS NULL AND created_at < ?",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, before);
+    rc = db_step_done(c, st, e, "purge commitments");
+    db_done(st);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/*
+ * idempotency.c: the first response to each request that rolled dice,
+ * by its Idempotency-Key, in SQL; declared in db.h.
+ */
+#include "db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
+
+err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
+                     db_idem *out, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    memset(out, 0, sizeof *out);
+    if ((rc = db_prepare(c,
+                         "SELECT fingerprint, created_at, status, location, "
+                         "render, body FROM idempotency_keys "
+                         "WHERE scope = ? AND key = ?",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, scope);
+    TEXT(st, 2, key);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        db_column_copy(st, 0, out->fingerprint, sizeof out->fingerprint);
+        db_column_copy(st, 1, out->created_at, sizeof out->created_at);
+        out->status = sqlite3_column_int(st, 2);
+        db_column_copy(st, 3, out->location, sizeof out->location);
+        db_column_copy(st, 4, out->render, sizeof out->render);
+        out->body = db_column_dup(st, 5);
+        if (out->body == NULL)
+            rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+    } else if (step == SQLITE_DONE) {
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no such idempotency key");
+    } else {
+        rc = db_fail(c, e, "read idempotency key");
+    }
+    db_done(st);
+    return rc;
+}
+
+err_code db_idem_insert(sqlite3 *c, const db_idem *k, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "INSERT INTO idempotency_keys (scope, key, "
+                         "fingerprint, created_at, status, location, render, "
+                         "body) VALUES (?,?,?,?,?,?,?,?)",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, k->scope);
+    TEXT(st, 2, k->key);
+    TEXT(st, 3, k->fingerprint);
+    TEXT(st, 4, k->created_at);
+    sqlite3_bind_int(st, 5, k->status);
+    db_bind_text_or_null(st, 6, k->location);
+    db_bind_text_or_null(st, 7, k->render);
+    TEXT(st, 8, k->body ? k->body : "");
+    rc = db_step_done(c, st, e, "insert idempotency key");
+    db_done(st);
+    return rc;
+}
+
+err_code db_idem_purge(sqlite3 *c, const char *before, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "DELETE FROM idempotency_keys WHERE created_at < ?",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, before);
+    rc = db_step_done(c, st, e, "purge idempotency keys");
+    db_done(st);
+    return rc;
+}
+
+void db_idem_cleanup(db_idem *k)
+{
+    if (k == NULL)
+        return;
+    free(k->body);
+    k->body = NULL;
+}

@@ -1,0 +1,339 @@
+/*
+ * ledger.c: the campaign ledger in SQL (docs/ledger.md): the chain's head
+ * on the campaign, its entries on the rolls and battle actions that hold
+ * the dice, and migration 5's chaining of what was logged before; declared
+ * in db.h.  The content and hashes are core/ledger.c's.
+ */
+#include "db.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
+
+err_code db_chain_open(sqlite3 *c, const char *campaign_id, db_chain *ch,
+                       err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    memset(ch, 0, sizeof *ch);
+    if ((rc = db_prepare(c,
+                         "SELECT ledger_length, ledger_head FROM campaigns "
+                         "WHERE id = ?",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, campaign_id);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        snprintf(ch->campaign_id, sizeof ch->campaign_id, "%s", campaign_id);
+        ch->length = sqlite3_column_int64(st, 0);
+        db_column_copy(st, 1, ch->head, sizeof ch->head);
+    } else if (step == SQLITE_DONE) {
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", campaign_id);
+    } else {
+        rc = db_fail(c, e, "read the ledger's head");
+    }
+    db_done(st);
+    return rc;
+}
+
+err_code db_chain_add(db_chain *ch, ledger_entry *en,
+                      char prev[LEDGER_HASH_HEX], char hash[LEDGER_HASH_HEX],
+                      err_info *e)
+{
+    err_code rc;
+
+    en->campaign_id = ch->campaign_id;
+    en->pos = ch->length + 1;
+    if ((rc = ledger_hash(en, ch->head, hash, e)))
+        return rc;
+    memcpy(prev, ch->head, LEDGER_HASH_HEX);
+    memcpy(ch->head, hash, LEDGER_HASH_HEX);
+    ch->length = en->pos;
+    return ERR_OK;
+}
+
+err_code db_chain_save(sqlite3 *c, const db_chain *ch, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "UPDATE campaigns SET ledger_length = ?, "
+                         "ledger_head = ? WHERE id = ?",
+                         &st, e)))
+        return rc;
+    sqlite3_bind_int64(st, 1, ch->length);
+    TEXT(st, 2, ch->head);
+    TEXT(st, 3, ch->campaign_id);
+    rc = db_step_done(c, st, e, "save the ledger's head");
+    db_done(st);
+    return rc;
+}
+
+/* Both kinds of entry of one campaign, with their record's dice; the
+ * order of the columns is read_ledger_row's.  A battle's rng is "v1" for
+ * seeded dice (battles store no rng of their own). */
+#define LEDGER_ROWS_SQL                                                        \
+    "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "        \
+    "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "      \
+    "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "        \
+    "r.prev_hash, r.hash FROM rolls r JOIN combats c ON c.id = r.combat_id "  \
+    "WHERE c.campaign_id = ?1 AND r.ledger_pos IS NOT NULL "                  \
+    "UNION ALL "                                                              \
+    "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "  \
+    "0, 0, a.kind, a.naturals, a.detail, b.dice_source, "                    \
+    "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "          \
+    "b.client_seed, a.prev_hash, a.hash FROM battle_actions a "               \
+    "JOIN battles b ON b.id = a.battle_id "                                   \
+    "WHERE b.campaign_id = ?1 AND a.ledger_pos IS NOT NULL "                  \
+    "ORDER BY 2"
+
+static void read_ledger_row(sqlite3_stmt *st, void *elem)
+{
+    db_ledger_row *r = elem;
+    const char *naturals;
+
+    r->kind = sqlite3_column_int(st, 0) ? LEDGER_ACTION : LEDGER_ROLL;
+    r->pos = sqlite3_column_int64(st, 1);
+    db_column_copy(st, 2, r->at, sizeof r->at);
+    db_column_copy(st, 3, r->record_id, sizeof r->record_id);
+    r->seq = sqlite3_column_int(st, 4);
+    db_column_copy(st, 5, r->side, sizeof r->side);
+    db_column_copy(st, 6, r->unit_id, sizeof r->unit_id);
+    db_column_copy(st, 7, r->unit, sizeof r->unit);
+    db_column_copy(st, 8, r->reason, sizeof r->reason);
+    r->faces = sqlite3_column_int(st, 9);
+    r->natural = sqlite3_column_int(st, 10);
+    r->modified = sqlite3_column_int(st, 11);
+    db_column_copy(st, 12, r->action, sizeof r->action);
+    naturals = (const char *)sqlite3_column_text(st, 13);
+    r->n_naturals =
+        naturals ? ledger_parse_naturals(naturals, r->naturals,
+                                         LEDGER_MAX_NATURALS)
+                 : 0;
+    r->detail = db_column_dup(st, 14);
+    db_column_copy(st, 15, r->source, sizeof r->source);
+    db_column_copy(st, 16, r->rng, sizeof r->rng);
+    db_column_copy(st, 17, r->commitment, sizeof r->commitment);
+    r->client_seed = db_column_dup(st, 18);
+    db_column_copy(st, 19, r->prev_hash, sizeof r->prev_hash);
+    db_column_copy(st, 20, r->hash, sizeof r->hash);
+}
+
+static void release_rows(void *rows, size_t n)
+{
+    db_ledger_row *r = rows;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        free(r[i].detail);
+        free(r[i].client_seed);
+    }
+}
+
+err_code db_ledger_rows(sqlite3 *c, const char *campaign_id,
+                        db_ledger_row **out, size_t *n, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c, LEDGER_ROWS_SQL, &st, e)))
+        return rc;
+    TEXT(st, 1, campaign_id);
+    rc = db_read_rows(c, st, sizeof **out, read_ledger_row, release_rows,
+                      &rows, n, "read the ledger", e);
+    *out = rows;
+    return rc;
+}
+
+void db_ledger_rows_free(db_ledger_row *rows, size_t n)
+{
+    if (rows == NULL)
+        return;
+    release_rows(rows, n);
+    free(rows);
+}
+
+void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,
+                         ledger_entry *en)
+{
+    memset(en, 0, sizeof *en);
+    en->kind = row->kind;
+    en->campaign_id = campaign_id;
+    en->pos = row->pos;
+    en->at = row->at;
+    en->record_id = row->record_id;
+    en->seq = row->seq;
+    en->side = row->side;
+    en->unit_id = row->unit_id;
+    en->unit = row->unit;
+    en->reason = row->reason;
+    en->faces = row->faces;
+    en->natural = row->natural;
+    en->modified = row->modified;
+    en->action = row->action;
+    en->naturals = row->naturals;
+    en->n_naturals = row->n_naturals > 0 ? (size_t)row->n_naturals : 0;
+    en->detail = row->detail;
+    en->source = row->source;
+    en->rng = row->rng;
+    en->commitment = row->commitment;
+    en->client_seed = row->client_seed;
+    en->prev_hash = row->prev_hash;
+    en->hash = row->hash;
+}
+
+/* ---- migration 5 ---- */
+
+/* What was logged before the ledger, in the order it was logged: a
+ * combat's rolls at its time, a battle's actions at theirs (a battle's
+ * record is left out: its dice are its actions). */
+#define BACKFILL_SQL                                                           \
+    "SELECT 0, NULL, c.created_at, c.id, r.seq, r.side_name, r.unit_id, "     \
+    "r.unit_name, r.reason, r.faces, r.natural, r.modified, NULL, NULL, "     \
+    "NULL, r.source, r.rng, c.commitment, c.client_seed, NULL, NULL "         \
+    "FROM rolls r JOIN combats c ON c.id = r.combat_id "                      \
+    "WHERE c.campaign_id = ?1 AND NOT EXISTS (SELECT 1 FROM battles b "       \
+    "WHERE b.combat_id = c.id) "                                              \
+    "UNION ALL "                                                              \
+    "SELECT 1, NULL, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, 0, 0, "    \
+    "a.kind, a.naturals, a.detail, b.dice_source, "                           \
+    "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "          \
+    "b.client_seed, NULL, NULL FROM battle_actions a "                        \
+    "JOIN battles b ON b.id = a.battle_id WHERE b.campaign_id = ?1 "          \
+    "ORDER BY 3, 4, 5"
+
+static err_code backfill_store(sqlite3 *c, const db_ledger_row *r,
+                               const char *prev, const char *hash,
+                               err_info *e)
+{
+    static const char *const sql[2] = {
+        "UPDATE rolls SET ledger_pos = ?, prev_hash = ?, hash = ? "
+        "WHERE combat_id = ? AND seq = ?",
+        "UPDATE battle_actions SET ledger_pos = ?, prev_hash = ?, hash = ? "
+        "WHERE battle_id = ? AND seq = ?"};
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c, sql[r->kind == LEDGER_ACTION], &st, e)))
+        return rc;
+    sqlite3_bind_int64(st, 1, r->pos);
+    TEXT(st, 2, prev);
+    TEXT(st, 3, hash);
+    TEXT(st, 4, r->record_id);
+    sqlite3_bind_int(st, 5, r->seq);
+    rc = db_step_done(c, st, e, "chain an earlier entry");
+    db_done(st);
+    return rc;
+}
+
+static err_code backfill_campaign(sqlite3 *c, const char *campaign_id,
+                                  err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    db_ledger_row *rows = NULL;
+    db_commitment next;
+    db_chain ch;
+    void *p;
+    size_t n = 0, i;
+    err_code rc;
+
+    if ((rc = db_prepare(c, BACKFILL_SQL, &st, e)))
+        return rc;
+    TEXT(st, 1, campaign_id);
+    if ((rc = db_read_rows(c, st, sizeof *rows, read_ledger_row, release_rows,
+                           &p, &n, "read the earlier log", e)))
+        return rc;
+    rows = p;
+    if ((rc = db_chain_open(c, campaign_id, &ch, e)))
+        goto out;
+    for (i = 0; i < n; i++) {
+        ledger_entry en;
+        char prev[LEDGER_HASH_HEX], hash[LEDGER_HASH_HEX];
+        db_ledger_row_entry(&rows[i], campaign_id, &en);
+        if ((rc = db_chain_add(&ch, &en, prev, hash, e)))
+            goto out;
+        rows[i].pos = en.pos;
+        if ((rc = backfill_store(c, &rows[i], prev, hash, e)))
+            goto out;
+    }
+    if ((rc = db_chain_save(c, &ch, e)))
+        goto out;
+    rc = db_commitment_new(c, campaign_id, &next, e);
+out:
+    db_ledger_rows_free(rows, n);
+    return rc;
+}
+
+err_code db_ledger_backfill(sqlite3 *c, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    char(*ids)[DB_ID_MAX] = NULL;
+    size_t n = 0, cap = 0, i;
+    err_code rc = ERR_OK;
+    int step;
+
+    if ((rc = db_prepare(c, "SELECT id FROM campaigns ORDER BY created_at",
+                         &st, e)))
+        return rc;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            void *grown = realloc(ids, (cap ? cap * 2 : 16) * sizeof *ids);
+            if (grown == NULL) {
+                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+                break;
+            }
+            ids = grown;
+            cap = cap ? cap * 2 : 16;
+        }
+        db_column_copy(st, 0, ids[n++], DB_ID_MAX);
+    }
+    if (rc == ERR_OK && step != SQLITE_DONE)
+        rc = db_fail(c, e, "list the campaigns");
+    db_done(st);
+    for (i = 0; rc == ERR_OK && i < n; i++)
+        rc = backfill_campaign(c, ids[i], e);
+    free(ids);
+    return rc;
+}
+
+static void read_unchained(sqlite3_stmt *st, void *elem)
+{
+    char *out = elem;
+
+    snprintf(out, DB_ID_MAX + 16, "%s#%d",
+             (const char *)sqlite3_column_text(st, 0),
+             sqlite3_column_int(st, 1));
+}
+
+err_code db_ledger_unchained(sqlite3 *c, const char *campaign_id,
+                             char (**out)[DB_ID_MAX + 16], size_t *n,
+                             err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c,
+                         "SELECT r.combat_id, r.seq FROM rolls r JOIN "
+                         "combats c ON c.id = r.combat_id WHERE "
+                         "c.campaign_id = ? AND r.ledger_pos IS NULL AND "
+                         "NOT EXISTS (SELECT 1 FROM battles b WHERE "
+                         "b.combat_id = c.id) ORDER BY c.rowid, r.seq",
+                         &st, e)))
+        return rc;
+    TEXT(st, 1, campaign_id);
+    rc = db_read_rows(c, st, sizeof **out, read_unchained, NULL, &rows, n,
+                      "find rolls outside the ledger", e);
+    *out = rows;
+    return rc;
+}

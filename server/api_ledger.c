@@ -1,0 +1,516 @@
+/*
+ * api_ledger.c: dice anyone can check (docs/dice.md, docs/ledger.md): a
+ * campaign's ledger exported and verified, and one-off commitments asked
+ * for ahead of the combat that cites them.
+ *
+ * Verifying walks the hash chain (core/ledger.c), re-derives every seeded
+ * die from its revealed seed, and checks the rolls kept outside the chain
+ * against it: a campaign combat's roll that is not in the ledger, and a
+ * battle's record whose dice differ from the actions that drew them.
+ */
+#include "api.h"
+#include "jsonv.h"
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Everything read from one snapshot of a campaign. */
+typedef struct ledger_view {
+    db_chain ch; /* the recorded length and head */
+    db_ledger_row *rows;
+    size_t n_rows;
+    ledger_entry *entries; /* views of rows */
+    db_combat *combats;
+    size_t n_combats;
+    db_battle *battles;
+    size_t n_battles;
+    ledger_seed *seeds; /* revealed seeds of the records */
+    size_t n_seeds;
+} ledger_view;
+
+static void view_free(ledger_view *v)
+{
+    db_ledger_rows_free(v->rows, v->n_rows);
+    free(v->entries);
+    db_combats_free(v->combats, v->n_combats);
+    db_battles_free(v->battles, v->n_battles);
+    free(v->seeds);
+}
+
+/* The revealed seeds: every combat's, and every battle's once it is no
+ * longer open (an open battle's seed stays secret, and its dice pend). */
+static err_code view_seeds(ledger_view *v, err_info *e)
+{
+    size_t i;
+
+    v->seeds = calloc(v->n_combats + v->n_battles + 1, sizeof *v->seeds);
+    if (v->seeds == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < v->n_combats; i++)
+        if (v->combats[i].server_seed[0]) {
+            v->seeds[v->n_seeds].record_id = v->combats[i].id;
+            v->seeds[v->n_seeds++].server_seed = v->combats[i].server_seed;
+        }
+    for (i = 0; i < v->n_battles; i++)
+        if (v->battles[i].server_seed[0] &&
+            strcmp(v->battles[i].status, "open") != 0) {
+            v->seeds[v->n_seeds].record_id = v->battles[i].id;
+            v->seeds[v->n_seeds++].server_seed = v->battles[i].server_seed;
+        }
+    return ERR_OK;
+}
+
+static err_code view_load(sqlite3 *c, const char *campaign_id,
+                          ledger_view *v, err_info *e)
+{
+    err_code rc;
+    size_t i;
+
+    memset(v, 0, sizeof *v);
+    if ((rc = db_chain_open(c, campaign_id, &v->ch, e)) ||
+        (rc = db_ledger_rows(c, campaign_id, &v->rows, &v->n_rows, e)) ||
+        (rc = db_combats_list(c, campaign_id, &v->combats, &v->n_combats,
+                              e)) ||
+        (rc = db_battles_list(c, campaign_id, &v->battles, &v->n_battles, e)))
+        return rc;
+    v->entries = calloc(v->n_rows + 1, sizeof *v->entries);
+    if (v->entries == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < v->n_rows; i++)
+        db_ledger_row_entry(&v->rows[i], v->ch.campaign_id, &v->entries[i]);
+    return view_seeds(v, e);
+}
+
+/* Loads the view through the pool, from one snapshot; replies on error. */
+static bool view_read(http_request *r, ledger_view *v)
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c = db_read_acquire(d);
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
+    rc = view_load(c, r->params[0], v, &e);
+    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
+    db_read_release(d, c);
+    if (rc != ERR_OK) {
+        view_free(v);
+        api_reply_err(r, rc, &e);
+        return false;
+    }
+    return true;
+}
+
+/* ---- the export ---- */
+
+static json_t *int_list(const int *values, int each, size_t n)
+{
+    json_t *a = json_array();
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(values ? values[i] : each));
+    return a;
+}
+
+static json_t *entry_json(const ledger_entry *en)
+{
+    json_t *o = json_pack("{s:I, s:s, s:s}", "pos", (json_int_t)en->pos,
+                          "kind", en->kind == LEDGER_ROLL ? "roll" : "action",
+                          "at", en->at);
+
+    if (en->kind == LEDGER_ROLL) {
+        json_object_set_new(o, "combat_id", json_string(en->record_id));
+        json_object_set_new(o, "seq", json_integer(en->seq));
+        json_object_set_new(o, "side", json_string(en->side));
+        json_object_set_new(o, "unit_id", api_str_or_null(en->unit_id));
+        json_object_set_new(o, "unit", json_string(en->unit));
+        json_object_set_new(o, "reason", json_string(en->reason));
+        json_object_set_new(o, "faces", json_integer(en->faces));
+        json_object_set_new(o, "natural", json_integer(en->natural));
+        json_object_set_new(o, "modified", json_integer(en->modified));
+    } else {
+        json_object_set_new(o, "battle_id", json_string(en->record_id));
+        json_object_set_new(o, "seq", json_integer(en->seq));
+        json_object_set_new(o, "action", json_string(en->action));
+        json_object_set_new(
+            o, "faces", int_list(NULL, LEDGER_BATTLE_DIE, en->n_naturals));
+        json_object_set_new(o, "naturals",
+                            int_list(en->naturals, 0, en->n_naturals));
+        json_object_set_new(o, "detail", api_str_or_null(en->detail));
+    }
+    json_object_set_new(o, "source", json_string(en->source));
+    json_object_set_new(o, "rng", api_str_or_null(en->rng));
+    json_object_set_new(o, "commitment", api_str_or_null(en->commitment));
+    json_object_set_new(o, "client_seed",
+                        en->client_seed ? json_string(en->client_seed)
+                                        : json_null());
+    json_object_set_new(o, "prev_hash", json_string(en->prev_hash));
+    json_object_set_new(o, "hash", json_string(en->hash));
+    return o;
+}
+
+static json_t *seed_json(const char *id, const char *kind, const char *source,
+                         const char *commitment, const char *seed,
+                         const char *client_seed)
+{
+    bool is_seeded = strcmp(source, "seeded") == 0;
+
+    return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "record", id,
+                     "kind", kind, "source", source, "rng",
+                     is_seeded ? json_string(RNG_VERSION) : json_null(),
+                     "commitment", api_str_or_null(commitment), "server_seed",
+                     api_str_or_null(seed), "client_seed",
+                     client_seed ? json_string(client_seed) : json_null());
+}
+
+/* True when record has entries in the ledger. */
+static bool is_in_ledger(const ledger_view *v, const char *record)
+{
+    size_t i;
+
+    for (i = 0; i < v->n_rows; i++)
+        if (strcmp(v->rows[i].record_id, record) == 0)
+            return true;
+    return false;
+}
+
+void api_ledger_get(http_request *r)
+{
+    ledger_view v;
+    json_t *entries, *seeds;
+    size_t i;
+
+    if (!view_read(r, &v))
+        return;
+    entries = json_array();
+    for (i = 0; i < v.n_rows; i++)
+        json_array_append_new(entries, entry_json(&v.entries[i]));
+    seeds = json_array();
+    for (i = 0; i < v.n_combats; i++) {
+        const db_combat *cb = &v.combats[i];
+        if (is_in_ledger(&v, cb->id))
+            json_array_append_new(
+                seeds, seed_json(cb->id, "combat", cb->dice_source,
+                                 cb->commitment, cb->server_seed,
+                                 cb->client_seed));
+    }
+    for (i = 0; i < v.n_battles; i++) {
+        const db_battle *b = &v.battles[i];
+        bool is_open = strcmp(b->status, "open") == 0;
+        json_array_append_new(
+            seeds, seed_json(b->id, "battle", b->dice_source, b->commitment,
+                             is_open ? NULL : b->server_seed,
+                             b->client_seed));
+    }
+    http_reply_json(
+        r, 200,
+        json_pack("{s:s, s:s, s:I, s:s, s:o, s:o}", "campaign_id",
+                  v.ch.campaign_id, "version", LEDGER_VERSION, "length",
+                  (json_int_t)v.ch.length, "head", v.ch.head, "entries",
+                  entries, "seeds", seeds));
+    view_free(&v);
+}
+
+/* ---- verification ---- */
+
+/* Adds a problem at pos (0: none in particular). */
+static void problem(json_t *problems, long long pos, const char *why)
+{
+    json_array_append_new(problems,
+                          json_pack("{s:o, s:s}", "pos",
+                                    pos ? json_integer(pos) : json_null(),
+                                    "problem", why));
+}
+
+/* A battle's record must hold the dice its actions drew, in order. */
+static err_code check_battle_record(sqlite3 *c, const ledger_view *v,
+                                    const db_battle *b, json_t *problems,
+                                    err_info *e)
+{
+    db_roll *rolls = NULL;
+    size_t n = 0, k = 0, i;
+    int j;
+    char why[256];
+    err_code rc;
+
+    if ((rc = db_rolls_list(c, b->combat_id, &rolls, &n, e)))
+        return rc;
+    for (i = 0; i < v->n_rows; i++) {
+        const db_ledger_row *row = &v->rows[i];
+        if (row->kind != LEDGER_ACTION || strcmp(row->record_id, b->id) != 0)
+            continue;
+        for (j = 0; j < row->n_naturals; j++, k++)
+            if (k >= n || rolls[k].natural != row->naturals[j]) {
+                snprintf(why, sizeof why,
+                         "battle %s: its record %s does not hold the dice "
+                         "its actions drew (die %zu)",
+                         b->id, b->combat_id, k + 1);
+                problem(problems, 0, why);
+                free(rolls);
+                return ERR_OK;
+            }
+    }
+    if (k != n) {
+        snprintf(why, sizeof why,
+                 "battle %s: its record %s holds %zu dice, its actions drew "
+                 "%zu",
+                 b->id, b->combat_id, n, k);
+        problem(problems, 0, why);
+    }
+    free(rolls);
+    return ERR_OK;
+}
+
+/* The checks of the rolls kept outside the chain. */
+static err_code check_outside(sqlite3 *c, const char *campaign_id,
+                              const ledger_view *v, json_t *problems,
+                              err_info *e)
+{
+    char(*loose)[DB_ID_MAX + 16] = NULL;
+    size_t n = 0, i;
+    err_code rc;
+
+    if ((rc = db_ledger_unchained(c, campaign_id, &loose, &n, e)))
+        return rc;
+    for (i = 0; i < n; i++) {
+        char why[256];
+        snprintf(why, sizeof why,
+                 "roll %s is in the roll log but not in the ledger (it was "
+                 "added after the fact)",
+                 loose[i]);
+        problem(problems, 0, why);
+    }
+    free(loose);
+    for (i = 0; i < v->n_battles && rc == ERR_OK; i++)
+        if (v->battles[i].combat_id[0])
+            rc = check_battle_record(c, v, &v->battles[i], problems, e);
+    return rc;
+}
+
+/* A hash the caller kept (?pos=&hash=) must still be the ledger's. */
+static void check_kept(http_request *r, const ledger_view *v,
+                       json_t *problems)
+{
+    const char *pos_s = http_query(r, "pos"), *hash = http_query(r, "hash");
+    long long pos = pos_s ? atoll(pos_s) : 0;
+    char why[256];
+
+    if (pos_s == NULL || hash == NULL)
+        return;
+    if (pos < 1 || (size_t)pos > v->n_rows) {
+        snprintf(why, sizeof why,
+                 "the ledger holds %zu entries: entry %lld, whose hash you "
+                 "kept, is gone",
+                 v->n_rows, pos);
+        problem(problems, pos, why);
+    } else if (strcmp(v->rows[pos - 1].hash, hash) != 0) {
+        snprintf(why, sizeof why,
+                 "entry %lld: its hash is not the one you kept (the ledger "
+                 "was rewritten up to there)",
+                 pos);
+        problem(problems, pos, why);
+    }
+}
+
+void api_ledger_verify(http_request *r)
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c;
+    ledger_view v;
+    ledger_walk chain, dice;
+    ledger_dice count;
+    json_t *problems = json_array(), *first = json_null();
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    if (http_query(r, "pos") &&
+        (atoll(http_query(r, "pos")) < 1 || http_query(r, "hash") == NULL)) {
+        json_decref(problems);
+        err_set(&e, ERR_INVALID, "pos",
+                "pos is an entry's number from 1, given with the hash you "
+                "kept for it");
+        http_reply_problem(r, &e);
+        return;
+    }
+    c = db_read_acquire(d);
+    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
+    rc = view_load(c, r->params[0], &v, &e);
+    if (rc == ERR_OK)
+        rc = ledger_check(v.entries, v.n_rows, v.ch.length, v.ch.head, &chain,
+                          &e);
+    if (rc == ERR_OK)
+        rc = ledger_check_dice(v.entries, v.n_rows, v.seeds, v.n_seeds, &dice,
+                               &count, &e);
+    if (rc == ERR_OK) {
+        if (chain.broken_pos)
+            problem(problems, chain.broken_pos, chain.why);
+        if (dice.broken_pos)
+            problem(problems, dice.broken_pos, dice.why);
+        rc = check_outside(c, r->params[0], &v, problems, &e);
+    }
+    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
+    db_read_release(d, c);
+    if (rc != ERR_OK) {
+        json_decref(problems);
+        view_free(&v);
+        api_reply_err(r, rc, &e);
+        return;
+    }
+    check_kept(r, &v, problems);
+    if (json_array_size(problems) > 0)
+        first = json_deep_copy(json_array_get(problems, 0));
+    http_reply_json(
+        r, 200,
+        json_pack("{s:s, s:b, s:o, s:{s:I, s:s, s:I}, s:{s:I, s:I, s:I, s:I}, "
+                  "s:o}",
+                  "campaign_id", v.ch.campaign_id, "verified",
+                  json_array_size(problems) == 0, "first_broken", first,
+                  "ledger", "length", (json_int_t)v.ch.length, "head",
+                  v.ch.head, "walked", (json_int_t)chain.length, "dice",
+                  "seeded", (json_int_t)count.seeded, "rederived",
+                  (json_int_t)count.rederived, "entered",
+                  (json_int_t)count.entered, "pending",
+                  (json_int_t)count.pending, "problems", problems));
+    view_free(&v);
+}
+
+/* ---- one-off commitments ---- */
+
+/* t + seconds as db_now writes times; t is such a time. */
+static void time_after(const char *t, long seconds, char out[DB_TIME_MAX])
+{
+    struct tm tm;
+    time_t when;
+
+    memset(&tm, 0, sizeof tm);
+    if (sscanf(t, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+               &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6) {
+        text_copy(out, DB_TIME_MAX, t);
+        return;
+    }
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    when = timegm(&tm) + seconds;
+    gmtime_r(&when, &tm);
+    strftime(out, DB_TIME_MAX, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + strlen(out), DB_TIME_MAX - strlen(out), "%s",
+             strlen(t) > 19 ? t + 19 : "Z");
+}
+
+static json_t *commitment_json(const db_commitment *k)
+{
+    char expires[DB_TIME_MAX], now[DB_TIME_MAX], url[160], used_url[160];
+    bool is_used = k->used_by[0] != '\0';
+    const char *status;
+
+    time_after(k->created_at, COMBAT_COMMITMENT_TTL, expires);
+    db_now(now);
+    status = is_used ? "used" : strcmp(now, expires) > 0 ? "expired" : "unused";
+    snprintf(url, sizeof url, "/v1/commitments/%s", k->commitment);
+    snprintf(used_url, sizeof used_url, "/v1/combats/%s", k->used_by);
+    return json_pack(
+        "{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:s}", "commitment",
+        k->commitment, "created_at", k->created_at, "status", status,
+        "expires_at", is_used ? json_null() : json_string(expires), "rng",
+        RNG_VERSION, "used_by",
+        is_used ? json_pack("{s:s, s:s}", "combat_id", k->used_by, "url",
+                            used_url)
+                : json_null(),
+        "used_at", api_str_or_null(k->used_at), "url", url);
+}
+
+typedef struct commitment_job {
+    db_commitment k;
+} commitment_job;
+
+static err_code commitment_create_job(sqlite3 *c, void *arg, err_info *e)
+{
+    commitment_job *j = arg;
+    char oldest[DB_TIME_MAX];
+    time_t t = time(NULL) - COMBAT_COMMITMENT_TTL;
+    struct tm tm;
+    err_code rc;
+
+    /* Unused one-off commitments past their time go as new ones come. */
+    gmtime_r(&t, &tm);
+    strftime(oldest, sizeof oldest, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+    if ((rc = db_commitments_purge(c, oldest, e)))
+        return rc;
+    return db_commitment_new(c, NULL, &j->k, e);
+}
+
+static void commitment_create_finish(http_request *r, err_code rc,
+                                     const err_info *e)
+{
+    commitment_job *j = r->state;
+
+    if (rc != ERR_OK) {
+        api_reply_err(r, rc, e);
+        return;
+    }
+    snprintf(r->location, sizeof r->location, "/v1/commitments/%s",
+             j->k.commitment);
+    http_reply_json(r, 201, commitment_json(&j->k));
+}
+
+void api_commitment_create(http_request *r)
+{
+    commitment_job *j;
+    json_t *body = NULL;
+    err_info e;
+
+    err_clear(&e);
+    if (r->body_len > 0) {
+        static const char *const fields[] = {NULL};
+        if ((body = http_body_object(r)) == NULL)
+            return;
+        if (jv_object_only(body, "", fields, &e)) {
+            json_decref(body);
+            http_reply_problem(r, &e);
+            return;
+        }
+        json_decref(body);
+    }
+    j = calloc(1, sizeof *j);
+    if (j == NULL) {
+        err_set(&e, ERR_NOMEM, NULL, "out of memory");
+        http_reply_problem(r, &e);
+        return;
+    }
+    r->state = j;
+    r->state_free = free;
+    http_defer_write(r, commitment_create_job, commitment_create_finish);
+}
+
+void api_commitment_get(http_request *r)
+{
+    db *d = http_db(r->srv);
+    sqlite3 *c = db_read_acquire(d);
+    db_commitment k;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    rc = db_commitment_get(c, r->params[0], &k, &e);
+    db_read_release(d, c);
+    if (rc == ERR_OK && k.campaign_id[0])
+        rc = ERR_NOT_FOUND; /* a campaign's: shown by the campaign */
+    if (rc == ERR_NOT_FOUND) {
+        err_clear(&e);
+        err_set(&e, ERR_NOT_FOUND, NULL,
+                "no one-off commitment %s (an unused one expires after %d "
+                "hours)",
+                r->params[0], COMBAT_COMMITMENT_TTL / 3600);
+    }
+    if (rc != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    http_reply_json(r, 200, commitment_json(&k));
+}
