@@ -47,6 +47,7 @@ int main(void)
     srunner_add_suite(sr, suite_spec());
     srunner_add_suite(sr, suite_ledger());
     srunner_add_suite(sr, suite_verifier());
+    srunner_add_suite(sr, suite_verifier_ledger());
     srunner_add_suite(sr, suite_report());
     srunner_add_suite(sr, suite_ledger_http());
     srunner_add_suite(sr, suite_idempotency_http());

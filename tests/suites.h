@@ -45,6 +45,7 @@ Suite *suite_civ_http(void);
 Suite *suite_battles_http(void);
 Suite *suite_ledger(void);
 Suite *suite_verifier(void);
+Suite *suite_verifier_ledger(void);
 Suite *suite_report(void);
 Suite *suite_ledger_http(void);
 Suite *suite_idempotency_http(void);
