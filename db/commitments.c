@@ -125,7 +125,8 @@ err_code db_commitment_use(sqlite3 *c, const char *commitment,
     if ((rc = db_step_done(c, st, e, "use commitment")) == ERR_OK &&
         sqlite3_changes(c) != 1)
         rc = err_set(e, ERR_CONFLICT, "dice.commitment",
-                     "the commitment %s was used by another combat first",
+                     "the commitment %s was used by another combat first, "
+                     "or has expired",
                      commitment);
     db_done(st);
     return rc;

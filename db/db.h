@@ -544,8 +544,10 @@ typedef struct db_idem {
     char *body;      /* owned when read (db_idem_cleanup) */
 } db_idem;
 
+/* The key's stored response if it was stored at or after since
+ * (ERR_NOT_FOUND otherwise: an older key is as good as gone). */
 err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
-                     db_idem *out, err_info *e);
+                     const char *since, db_idem *out, err_info *e);
 /* ERR_CONFLICT when the key is taken. */
 err_code db_idem_insert(sqlite3 *c, const db_idem *k, err_info *e);
 /* Deletes keys created before before. */

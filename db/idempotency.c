@@ -10,7 +10,7 @@
 #define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
 err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
-                     db_idem *out, err_info *e)
+                     const char *since, db_idem *out, err_info *e)
 {
     sqlite3_stmt *st = NULL;
     err_code rc;
@@ -20,11 +20,12 @@ err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
     if ((rc = db_prepare(c,
                          "SELECT fingerprint, created_at, status, location, "
                          "render, body FROM idempotency_keys "
-                         "WHERE scope = ? AND key = ?",
+                         "WHERE scope = ? AND key = ? AND created_at >= ?",
                          &st, e)))
         return rc;
     TEXT(st, 1, scope);
     TEXT(st, 2, key);
+    TEXT(st, 3, since);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         db_column_copy(st, 0, out->fingerprint, sizeof out->fingerprint);

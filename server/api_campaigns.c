@@ -295,14 +295,20 @@ void api_campaign_get(http_request *r)
     err_info e;
 
     err_clear(&e);
+    /* One snapshot: the ledger's head and the next commitment move
+     * together with every seeded combat. */
+    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
     if (db_campaign_get(c, r->params[0], &cmp, &e) ||
         db_sides_list(c, r->params[0], &sides, &n, &e) ||
         db_chain_open(c, r->params[0], &ch, &e) ||
         db_commitment_next(c, r->params[0], &next, &e)) {
+        sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
         db_read_release(d, c);
+        free(sides);
         http_reply_problem(r, &e);
         return;
     }
+    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
     db_read_release(d, c);
     js = json_array();
     for (i = 0; i < n; i++)

@@ -292,15 +292,43 @@ static err_code check_outside(sqlite3 *c, const char *campaign_id,
     return rc;
 }
 
-/* A hash the caller kept (?pos=&hash=) must still be the ledger's. */
-static void check_kept(http_request *r, const ledger_view *v,
-                       json_t *problems)
+/* Reads ?pos= and ?hash= (both or neither): an entry's number and the
+ * hash a player kept for it.  False (and e) when malformed. */
+static bool parse_kept(http_request *r, long long *pos, err_info *e)
 {
     const char *pos_s = http_query(r, "pos"), *hash = http_query(r, "hash");
-    long long pos = pos_s ? atoll(pos_s) : 0;
+    char *end = NULL;
+
+    *pos = 0;
+    if (pos_s == NULL && hash == NULL)
+        return true;
+    if (pos_s == NULL || hash == NULL) {
+        err_set(e, ERR_INVALID, pos_s ? "hash" : "pos",
+                "pos and hash go together: an entry's number and the hash "
+                "you kept for it");
+        return false;
+    }
+    *pos = strtoll(pos_s, &end, 10);
+    if (*pos_s < '1' || *pos_s > '9' || *end != '\0' || *pos < 1) {
+        err_set(e, ERR_INVALID, "pos", "pos is an entry's number, from 1");
+        return false;
+    }
+    if (strlen(hash) != 64 || strspn(hash, "0123456789abcdef") != 64) {
+        err_set(e, ERR_INVALID, "hash",
+                "hash is 64 lower-case hex digits, as the ledger shows it");
+        return false;
+    }
+    return true;
+}
+
+/* A hash the caller kept (?pos=&hash=) must still be the ledger's. */
+static void check_kept(http_request *r, const ledger_view *v, long long pos,
+                       json_t *problems)
+{
+    const char *hash = http_query(r, "hash");
     char why[256];
 
-    if (pos_s == NULL || hash == NULL)
+    if (pos == 0)
         return;
     if (pos < 1 || (size_t)pos > v->n_rows) {
         snprintf(why, sizeof why,
@@ -324,20 +352,17 @@ void api_ledger_verify(http_request *r)
     ledger_view v;
     ledger_walk chain, dice;
     ledger_dice count;
-    json_t *problems = json_array(), *first = json_null();
+    json_t *problems, *first = json_null();
+    long long kept;
     err_info e;
     err_code rc;
 
     err_clear(&e);
-    if (http_query(r, "pos") &&
-        (atoll(http_query(r, "pos")) < 1 || http_query(r, "hash") == NULL)) {
-        json_decref(problems);
-        err_set(&e, ERR_INVALID, "pos",
-                "pos is an entry's number from 1, given with the hash you "
-                "kept for it");
+    if (!parse_kept(r, &kept, &e)) {
         http_reply_problem(r, &e);
         return;
     }
+    problems = json_array();
     c = db_read_acquire(d);
     sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
     rc = view_load(c, r->params[0], &v, &e);
@@ -362,7 +387,7 @@ void api_ledger_verify(http_request *r)
         api_reply_err(r, rc, &e);
         return;
     }
-    check_kept(r, &v, problems);
+    check_kept(r, &v, kept, problems);
     if (json_array_size(problems) > 0)
         first = json_deep_copy(json_array_get(problems, 0));
     http_reply_json(

@@ -96,9 +96,11 @@ static json_t *report_json(const campaign_view *v)
 
     for (i = 0; i < v->n_sides; i++)
         json_array_append_new(
-            sides, json_pack("{s:s, s:s, s:i}", "id", v->sides[i].id, "name",
+            sides, json_pack("{s:s, s:s, s:o}", "id", v->sides[i].id, "name",
                              v->sides[i].name, "exhausted_turn",
-                             v->sides[i].exhausted_turn));
+                             v->sides[i].exhausted_turn
+                                 ? json_integer(v->sides[i].exhausted_turn)
+                                 : json_null()));
     for (i = 0; i < v->n_units; i++)
         json_array_append_new(units, api_unit_json(&v->units[i]));
     snprintf(url, sizeof url, "/v1/campaigns/%s/ledger", v->cmp.id);

@@ -47,6 +47,16 @@ static void fingerprint(const http_request *r, char out[65])
     rng_hex(h, sizeof h, out);
 }
 
+/* Keys stored before this are forgotten (out: as db_now writes times). */
+static void oldest_kept(char out[DB_TIME_MAX])
+{
+    time_t t = time(NULL) - IDEM_TTL;
+    struct tm tm;
+
+    gmtime_r(&t, &tm);
+    strftime(out, DB_TIME_MAX, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+}
+
 /* Answers r with the stored response k (taking its body). */
 static void replay(http_request *r, db_idem *k)
 {
@@ -62,6 +72,7 @@ bool idem_begin(http_request *r)
     const char *key = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                                   IDEM_HEADER);
     db *d = http_db(r->srv);
+    char since[DB_TIME_MAX];
     db_idem k;
     sqlite3 *c;
     err_info e;
@@ -89,8 +100,9 @@ bool idem_begin(http_request *r)
         return false;
     }
     /* Claimed: nothing with this key can land now but this request. */
+    oldest_kept(since);
     c = db_read_acquire(d);
-    rc = db_idem_get(c, r->idem.scope, r->idem.key, &k, &e);
+    rc = db_idem_get(c, r->idem.scope, r->idem.key, since, &k, &e);
     db_read_release(d, c);
     if (rc == ERR_NOT_FOUND) {
         r->has_idem = true;
@@ -113,12 +125,9 @@ bool idem_begin(http_request *r)
 err_code idem_store(sqlite3 *c, http_request *r, err_info *e)
 {
     char oldest[DB_TIME_MAX];
-    time_t t = time(NULL) - IDEM_TTL;
-    struct tm tm;
     err_code rc;
 
-    gmtime_r(&t, &tm);
-    strftime(oldest, sizeof oldest, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+    oldest_kept(oldest);
     db_now(r->idem.created_at);
     r->idem.status = r->status;
     text_copy(r->idem.location, sizeof r->idem.location, r->location);
