@@ -23,7 +23,8 @@
 #define LEDGER_VERSION     "umpire-ledger-v1"
 #define LEDGER_HASH_HEX    65 /* 64 hex digits and the NUL */
 #define LEDGER_BATTLE_DIE  6  /* every battle die (Matrix, Civilization) */
-#define LEDGER_MAX_NATURALS 64 /* dice of one battle action at most */
+#define LEDGER_MAX_NATURALS 1024 /* dice of one battle action at most (a
+                                  * Civilization phase throws up to 400) */
 
 /* The head of an empty ledger, and the "previous hash" of its entry 1. */
 extern const char ledger_genesis[LEDGER_HASH_HEX];

@@ -463,7 +463,7 @@ typedef struct db_ledger_row {
     char reason[32];
     int faces, natural, modified;
     char action[16];
-    int naturals[LEDGER_MAX_NATURALS];
+    int *naturals;  /* owned, or NULL */
     int n_naturals; /* -1 when the stored list cannot be read */
     char *detail;   /* or NULL */
     char source[16];

@@ -92,6 +92,25 @@ err_code db_chain_save(sqlite3 *c, const db_chain *ch, err_info *e)
     "WHERE b.campaign_id = ?1 AND a.ledger_pos IS NOT NULL "                  \
     "ORDER BY 2"
 
+/* A stored dice list into a new array *out (NULL for none): the count,
+ * or -1 when it cannot be read (or memory is short: the entry then fails
+ * its check, which is reported, rather than passing unchecked). */
+static int read_naturals(const char *text, int **out)
+{
+    size_t cap = 1;
+    const char *p;
+    int n;
+
+    for (p = text; *p; p++)
+        cap += *p == ',';
+    if (cap > LEDGER_MAX_NATURALS)
+        return -1;
+    if ((*out = malloc(cap * sizeof **out)) == NULL)
+        return -1;
+    n = ledger_parse_naturals(text, *out, cap);
+    return n;
+}
+
 static void read_ledger_row(sqlite3_stmt *st, void *elem)
 {
     db_ledger_row *r = elem;
@@ -111,10 +130,7 @@ static void read_ledger_row(sqlite3_stmt *st, void *elem)
     r->modified = sqlite3_column_int(st, 11);
     db_column_copy(st, 12, r->action, sizeof r->action);
     naturals = (const char *)sqlite3_column_text(st, 13);
-    r->n_naturals =
-        naturals ? ledger_parse_naturals(naturals, r->naturals,
-                                         LEDGER_MAX_NATURALS)
-                 : 0;
+    r->n_naturals = naturals ? read_naturals(naturals, &r->naturals) : 0;
     r->detail = db_column_dup(st, 14);
     db_column_copy(st, 15, r->source, sizeof r->source);
     db_column_copy(st, 16, r->rng, sizeof r->rng);
@@ -130,6 +146,7 @@ static void release_rows(void *rows, size_t n)
     size_t i;
 
     for (i = 0; i < n; i++) {
+        free(r[i].naturals);
         free(r[i].detail);
         free(r[i].client_seed);
     }
