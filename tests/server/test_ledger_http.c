@@ -1,9 +1,805 @@
 /*
- * test_ledger_http.c: placeholder, filled in with issue 7's work.
+ * test_ledger_http.c: dice anyone can check, over HTTP (docs/dice.md,
+ * docs/ledger.md).  A campaign fights seeded and entered SCRUD, seeded
+ * EDNA, a Matrix battle and a Civilization battle: its next commitment
+ * moves on exactly when seeded dice used it, every die enters the ledger
+ * as it is rolled, the export recomputes from its own fields (by
+ * core/ledger.c and by hand), and verify counts the dice (an open battle's
+ * pending until it closes).  Then every kind of tampering with the
+ * database, each on a fresh campaign, seen by verify; commitments cited
+ * in campaign and one-off combats, and every refusal changing nothing; and
+ * the campaign report with its formats.  Uses ledger_rig.h.
  */
+#include "harness.h"
+#include "ledger_rig.h"
+#include "matrix_rig.h"
+#include "rig.h"
+#include "scs_rig.h"
 #include "suites.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Campaign SCRUD of blue's units against red's ("more": other members). */
+#define SU(n)     "{\"unit\":\"" n "\"}"
+#define SUD(n, d) "{\"unit\":\"" n "\",\"die\":" #d "}"
+#define SCRUD(b, r, more)                                                      \
+    "{\"sides\":[{\"side\":\"blue\",\"units\":[" b "]},{\"side\":\"red\","     \
+    "\"units\":[" r "]}]" more "}"
+#define CS(s)      ",\"dice\":{\"client_seed\":\"" s "\"}"
+#define CITE(more) ",\"dice\":{\"commitment\":\"%s\"" more "}"
+#define CIV_BATTLE                                                             \
+    "{\"system\":\"civ\",\"turn\":1,\"current_era\":1,\"attacker\":{"          \
+    "\"side\":\"blue\",\"units\":[\"cb1\"]},\"defender\":{\"side\":\"red\","   \
+    "\"units\":[\"cr1\"]}%s}"
+#define M1(b, r, more)                                                         \
+    BATTLE(more, ARMY("blue", Q(b), ""), ARMY("red", Q(r), ""),                \
+           PAIR(Q(b), Q(r)))
+#define ABANDON "{\"action\":\"abandon\"}"
+#define CSCRUD  "/v1/campaigns/%s/combats/scrud"
+/* A client seed whose bytes a netstring must count right. */
+#define UTF8_SEED                                                              \
+    "\xc3\x89"                                                                 \
+    "claireurs, 3:1"
+
+/* ---- helpers ---- */
+
+/* tmpl with its first "%s" replaced by s, in one of 4 rotating buffers
+ * (valid for 3 more calls). */
+static const char *with(const char *tmpl, const char *s)
+{
+    static char buf[4][4096];
+    static int next;
+    char *b = buf[next++ % 4];
+    const char *at = strstr(tmpl, "%s");
+
+    ck_assert_ptr_nonnull(at);
+    snprintf(b, sizeof buf[0], "%.*s%s%s", (int)(at - tmpl), tmpl, s, at + 2);
+    return b;
+}
+
+/* ---- 1. A campaign's dice, as they are rolled ---- */
+
+START_TEST(test_campaign_ledger)
+{
+    char k[6][65], bid[64], cid[64];
+    json_t *rep, *b, *led, *st, *cmp;
+    test_campaign c;
+
+    lg_campaign(&c);
+    lg_next(&c, k[0]);
+    snprintf(rig_ctx, sizeof rig_ctx, "a new campaign");
+    lg_check_head(&c, 0, ledger_genesis);
+    lg_check_verified(lg_verify(&c, "%s", ""), 0, 0, 0, 0, 0);
+
+    /* seeded SCRUD: the commitment shown, then a new one */
+    rep = lg_cpost(&c, 201, "combats/scrud",
+                   SCRUD(SU("B1"), SU("R1"), CS(UTF8_SEED)));
+    snprintf(rig_ctx, sizeof rig_ctx, "seeded SCRUD");
+    lg_check_seeded(rep, k[0]);
+    lg_next(&c, k[1]);
+    RIG_IS_TRUE(strcmp(k[0], k[1]) != 0);
+    led = lg_ledger(&c);
+    lg_check_span(rep, led, 1, 2);
+    lg_check_rolls(rep, led, 1);
+    RIG_IS_TRUE(json_equal(rep, scs_call(200, "GET", c.umpire, NULL,
+                                         "/v1/campaigns/%s/combats/%s", c.id,
+                                         scs_str(rep, "id"))));
+    lg_check_verified(lg_verify(&c, "%s", ""), 2, 2, 2, 0, 0);
+
+    /* entered SCRUD: no commitment used */
+    rep = lg_cpost(&c, 201, "combats/scrud",
+                   SCRUD(SUD("B2", 4), SUD("R2", 2),
+                         ",\"dice\":{\"source\":\"entered\"}"));
+    snprintf(rig_ctx, sizeof rig_ctx, "entered SCRUD");
+    RIG_IS_TRUE(json_is_null(scs_get(scs_get(rep, "dice"), "commitment")));
+    lg_next(&c, k[2]);
+    RIG_EQ_STR(k[2], k[1]);
+    led = lg_ledger(&c);
+    lg_check_span(rep, led, 3, 4);
+    lg_check_rolls(rep, led, 3);
+    lg_check_verified(lg_verify(&c, "%s", ""), 4, 2, 2, 2, 0);
+
+    /* seeded EDNA */
+    rep = lg_cpost(&c, 201, "combats/edna", "{\"units\":[" SU("B1") "]}");
+    snprintf(rig_ctx, sizeof rig_ctx, "seeded EDNA");
+    lg_check_seeded(rep, k[1]);
+    lg_next(&c, k[2]);
+    RIG_IS_TRUE(strcmp(k[2], k[1]) != 0);
+    led = lg_ledger(&c);
+    lg_check_span(rep, led, 5, 6);
+    lg_check_rolls(rep, led, 5);
+    lg_check_verified(lg_verify(&c, "%s", ""), 6, 4, 4, 2, 0);
+
+    /* a Matrix battle: committed at creation, its dice pending while open */
+    b = lg_cpost(&c, 201, "battles", M1(B2, R2, ""));
+    snprintf(bid, sizeof bid, "%s", scs_str(b, "id"));
+    snprintf(rig_ctx, sizeof rig_ctx, "Matrix battle created");
+    RIG_EQ_STR(scs_str(scs_get(b, "dice"), "commitment"), k[2]);
+    RIG_IS_TRUE(json_is_null(scs_get(scs_get(b, "dice"), "server_seed")));
+    lg_next(&c, k[3]);
+    RIG_IS_TRUE(strcmp(k[3], k[2]) != 0);
+    RIG_EQ_INT(rig_inum(lg_ledger(&c), "length"), 6);
+    lg_act(&c, bid, 200, MROLL(0, ""));
+    snprintf(rig_ctx, sizeof rig_ctx, "Matrix roll");
+    led = lg_ledger(&c);
+    lg_check_action(led, 7, bid, 1, "roll", 2);
+    RIG_IS_TRUE(json_is_null(scs_get(
+        rig_find_by(scs_get(led, "seeds"), "record", bid), "server_seed")));
+    lg_check_verified(lg_verify(&c, "%s", ""), 7, 6, 4, 2, 2);
+    st = lg_act(&c, bid, 200, ABANDON);
+    snprintf(rig_ctx, sizeof rig_ctx, "Matrix battle abandoned");
+    RIG_EQ_STR(scs_str(st, "status"), "abandoned");
+    led = lg_ledger(&c);
+    lg_check_action(led, 8, bid, 2, "abandon", 0);
+    RIG_EQ_STR(scs_str(rig_find_by(scs_get(led, "seeds"), "record", bid),
+                       "server_seed"),
+               scs_str(scs_get(st, "dice"), "server_seed"));
+    lg_check_verified(lg_verify(&c, "%s", ""), 8, 6, 6, 2, 0);
+    lg_next(&c, k[4]);
+    RIG_EQ_STR(k[4], k[3]);
+
+    /* a Civilization battle: a phase, pending, then abandoned */
+    b = lg_cpost(&c, 201, "battles", with(CIV_BATTLE, ""));
+    snprintf(bid, sizeof bid, "%s", scs_str(b, "id"));
+    snprintf(rig_ctx, sizeof rig_ctx, "Civilization battle created");
+    RIG_EQ_STR(scs_str(scs_get(b, "dice"), "commitment"), k[3]);
+    lg_next(&c, k[4]);
+    RIG_IS_TRUE(strcmp(k[4], k[3]) != 0);
+    st = lg_act(&c, bid, 200, "{\"action\":\"phase\"}");
+    RIG_EQ_STR(scs_str(st, "status"), "open");
+    led = lg_ledger(&c);
+    lg_check_action(led, 9, bid, 1, "phase", 2);
+    RIG_IS_TRUE(scs_str(lg_at(led, 9), "detail") != NULL);
+    lg_check_verified(lg_verify(&c, "%s", ""), 9, 8, 6, 2, 2);
+    lg_act(&c, bid, 200, ABANDON);
+    led = lg_ledger(&c);
+    lg_check_action(led, 10, bid, 2, "abandon", 0);
+    lg_check_verified(lg_verify(&c, "%s", ""), 10, 8, 8, 2, 0);
+
+    /* an entered Matrix battle fought to its end: no commitment, its dice
+     * entered, its record outside the chain */
+    b = lg_cpost(&c, 201, "battles", M1(B1, R1, ENTERED));
+    snprintf(bid, sizeof bid, "%s", scs_str(b, "id"));
+    snprintf(rig_ctx, sizeof rig_ctx, "entered Matrix battle");
+    RIG_IS_TRUE(json_is_null(scs_get(scs_get(b, "dice"), "commitment")));
+    lg_next(&c, k[5]);
+    RIG_EQ_STR(k[5], k[4]);
+    lg_act(&c, bid, 200, MROLL(0, DICE("B1", 4, "R1", 2)));
+    st = lg_act(&c, bid, 200, ACCEPT(0));
+    RIG_EQ_STR(scs_str(st, "status"), "finished");
+    snprintf(cid, sizeof cid, "%s", scs_str(st, "combat_id"));
+    led = lg_ledger(&c);
+    RIG_EQ_INT(rig_inum(led, "length"), 12);
+    lg_check_action(led, 11, bid, 1, "roll", 2);
+    lg_check_action(led, 12, bid, 2, "accept", 0);
+    RIG_EQ_STR(scs_str(lg_at(led, 11), "source"), "entered");
+    rep = scs_call(200, "GET", c.umpire, NULL, "/v1/campaigns/%s/combats/%s",
+                   c.id, cid);
+    RIG_IS_TRUE(scs_get(rep, "ledger") == NULL);
+    lg_check_verified(lg_verify(&c, "%s", ""), 12, 8, 8, 4, 0);
+
+    /* the export: its entries recompute, the campaign shows its head */
+    snprintf(rig_ctx, sizeof rig_ctx, "the export");
+    lg_recompute(led);
+    lg_check_head(&c, 12, scs_str(led, "head"));
+    cmp = lg_verify(&c, "%s", "");
+    RIG_EQ_STR(scs_str(scs_get(cmp, "ledger"), "head"), scs_str(led, "head"));
+    RIG_EQ_INT(json_array_size(scs_get(led, "seeds")), 6);
+    /* and a player reads the same */
+    RIG_IS_TRUE(json_equal(led, scs_call(200, "GET", c.player[1], NULL,
+                                         "/v1/campaigns/%s/ledger", c.id)));
+}
+END_TEST
+
+/* ---- 2. Tampering with the database, seen by verify ---- */
+
+/* Combats A (seeded, blue B1 against red R1), B (entered, B2 against R2)
+ * and C (seeded, both against both), then a seeded Matrix battle of B1
+ * against R1 rolled and accepted: its two actions, and its record. */
+typedef struct world {
+    test_campaign c;
+    char combat[3][64];
+    long long first[3], n[3]; /* each combat's first pos and dice */
+    char bid[64], record[64];
+    json_t *ledger; /* as it was: kept */
+    long long length, seeded, entered;
+} world;
+
+static void world_make(world *w)
+{
+    static const char *const bodies[3] = {
+        SCRUD(SU("B1"), SU("R1"), CS("a")),
+        SCRUD(SUD("B2", 4), SUD("R2", 2), ",\"dice\":{\"source\":\"entered\"}"),
+        SCRUD(SU("B1") "," SU("B2"), SU("R1") "," SU("R2"), CS("c"))};
+    json_t *rep, *st;
+    long long pos = 1;
+    int i;
+
+    memset(w, 0, sizeof *w);
+    lg_campaign(&w->c);
+    for (i = 0; i < 3; i++) {
+        rep = lg_cpost(&w->c, 201, "combats/scrud", bodies[i]);
+        snprintf(w->combat[i], sizeof w->combat[i], "%s", scs_str(rep, "id"));
+        w->first[i] = pos;
+        w->n[i] = (long long)json_array_size(scs_get(rep, "rolls"));
+        pos += w->n[i];
+    }
+    st = lg_cpost(&w->c, 201, "battles", M1(B1, R1, ""));
+    snprintf(w->bid, sizeof w->bid, "%s", scs_str(st, "id"));
+    lg_act(&w->c, w->bid, 200, MROLL(0, ""));
+    st = lg_act(&w->c, w->bid, 200, ACCEPT(0));
+    snprintf(rig_ctx, sizeof rig_ctx, "the world to tamper with");
+    RIG_EQ_STR(scs_str(st, "status"), "finished");
+    snprintf(w->record, sizeof w->record, "%s", scs_str(st, "combat_id"));
+    w->length = pos + 1;
+    w->seeded = w->n[0] + w->n[2] + 2;
+    w->entered = w->n[1];
+    w->ledger = lg_ledger(&w->c);
+    RIG_EQ_INT(rig_inum(w->ledger, "length"), w->length);
+    lg_check_verified(lg_verify(&w->c, "%s", ""), w->length, w->seeded,
+                      w->seeded, w->entered, 0);
+}
+
+/* A die of a seeded roll at pos, changed (1..6 to another face). */
+static int other_face(const world *w, long long pos)
+{
+    return (int)rig_inum(lg_at(w->ledger, pos), "natural") % 6 + 1;
+}
+
+static const char *const tampering[] = {
+    "a die changed",
+    "a roll deleted",
+    "a die changed and the chain rewritten to match",
+    "a combat's client seed changed",
+    "a combat's commitment changed",
+    "a combat's server seed changed",
+    "the last entry cut, the campaign's length and head set back",
+    "a battle action's dice changed",
+    "a finished battle's record changed",
+    "a roll added outside the ledger",
+    "a roll's stored previous hash changed",
+};
+
+START_TEST(test_tamper)
+{
+    world w;
+    const test_campaign *c = &w.c;
+    const char *a = w.combat[0], *cc = w.combat[2];
+    long long last, pos;
+    json_t *v, *edited;
+    char want[96], kept[65], head[65];
+
+    world_make(&w);
+    last = w.length;
+    snprintf(rig_ctx, sizeof rig_ctx, "tampering: %s", tampering[_i]);
+    switch (_i) {
+    case 0:
+        pos = w.first[0] + 1;
+        lg_db_execf("UPDATE rolls SET natural = %d WHERE ledger_pos = %lld",
+                    other_face(&w, pos), pos);
+        lg_check_broken(lg_verify(c, "%s", ""), pos, "altered");
+        break;
+    case 1:
+        lg_db_execf("DELETE FROM rolls WHERE combat_id = %Q AND seq = 1",
+                    w.combat[1]);
+        lg_check_broken(lg_verify(c, "%s", ""), w.first[1], "missing");
+        break;
+    case 2:
+        pos = w.first[2] + 1;
+        edited = scs_rig_keep(json_deep_copy(w.ledger));
+        json_object_set_new(lg_at(edited, pos), "natural",
+                            json_integer(other_face(&w, pos)));
+        lg_db_execf("UPDATE rolls SET natural = %d WHERE ledger_pos = %lld",
+                    other_face(&w, pos), pos);
+        lg_rewrite(c, edited, pos);
+        v = lg_verify(c, "%s", "");
+        /* the chain holds: only the seed re-derivation sees it */
+        RIG_EQ_INT(rig_inum(scs_get(v, "ledger"), "walked"), last);
+        lg_check_broken(v, pos, "the seed gives");
+        /* and the head a player kept */
+        snprintf(kept, sizeof kept, "%s", scs_str(w.ledger, "head"));
+        v = lg_verify(c, "?pos=%lld&hash=%s", last, kept);
+        lg_check_broken(v, pos, "the seed gives");
+        RIG_EQ_INT(json_array_size(scs_get(v, "problems")), 2);
+        RIG_EQ_INT(rig_inum(scs_at(scs_get(v, "problems"), 1), "pos"), last);
+        break;
+    case 3:
+        lg_db_execf("UPDATE combats SET client_seed = 'b' WHERE id = %Q", cc);
+        lg_check_broken(lg_verify(c, "%s", ""), w.first[2], "altered");
+        break;
+    case 4:
+        lg_db_execf("UPDATE combats SET commitment = %Q WHERE id = %Q",
+                    scs_str(lg_at(w.ledger, w.first[2]), "commitment"), a);
+        lg_check_broken(lg_verify(c, "%s", ""), w.first[0], "altered");
+        break;
+    case 5:
+        lg_db_execf("UPDATE combats SET server_seed = (SELECT server_seed "
+                    "FROM combats WHERE id = %Q) WHERE id = %Q",
+                    a, cc);
+        v = lg_verify(c, "%s", "");
+        RIG_EQ_INT(rig_inum(scs_get(v, "ledger"), "walked"), last);
+        lg_check_broken(v, w.first[2], "commitment");
+        break;
+    case 6:
+        snprintf(kept, sizeof kept, "%s",
+                 scs_str(lg_at(w.ledger, last), "hash"));
+        snprintf(head, sizeof head, "%s",
+                 scs_str(lg_at(w.ledger, last - 1), "hash"));
+        lg_db_execf("DELETE FROM battle_actions WHERE ledger_pos = %lld", last);
+        RIG_EQ_INT(lg_db_execf("UPDATE campaigns SET ledger_length = %lld "
+                               "WHERE id = %Q",
+                               last - 1, c->id),
+                   1);
+        lg_check_broken(lg_verify(c, "%s", ""), last - 1, "head");
+        lg_db_execf("UPDATE campaigns SET ledger_head = %Q WHERE id = %Q", head,
+                    c->id);
+        /* a consistent cut: only a hash kept from before tells */
+        lg_check_verified(lg_verify(c, "%s", ""), last - 1, w.seeded, w.seeded,
+                          w.entered, 0);
+        lg_check_verified(lg_verify(c, "?pos=%lld&hash=%s", last - 1, head),
+                          last - 1, w.seeded, w.seeded, w.entered, 0);
+        lg_check_broken(lg_verify(c, "?pos=%lld&hash=%s", last, kept), last,
+                        "gone");
+        scs_rig_refuse(422, NULL, "pos", "GET", c->umpire, NULL,
+                       "/v1/campaigns/%s/ledger/verify?pos=0&hash=%s", c->id,
+                       kept);
+        scs_rig_refuse(422, NULL, "hash", "GET", c->umpire, NULL,
+                       "/v1/campaigns/%s/ledger/verify?pos=2", c->id);
+        break;
+    case 7:
+        pos = last - 1;
+        lg_db_execf("UPDATE battle_actions SET naturals = '[%d,%d]' WHERE "
+                    "ledger_pos = %lld",
+                    (int)json_integer_value(
+                        scs_at(scs_get(lg_at(w.ledger, pos), "naturals"), 0)) %
+                            6 +
+                        1,
+                    (int)json_integer_value(
+                        scs_at(scs_get(lg_at(w.ledger, pos), "naturals"), 1)),
+                    pos);
+        lg_check_broken(lg_verify(c, "%s", ""), pos, "altered");
+        break;
+    case 8:
+        RIG_EQ_INT(lg_db_execf("UPDATE rolls SET natural = natural %% 6 + 1 "
+                               "WHERE combat_id = %Q AND seq = 1",
+                               w.record),
+                   1);
+        v = lg_verify(c, "%s", "");
+        RIG_EQ_INT(rig_inum(scs_get(v, "ledger"), "walked"), last);
+        lg_check_broken(v, 0, w.bid);
+        break;
+    case 9:
+        lg_db_execf("INSERT INTO rolls (combat_id, seq, side_name, unit_id, "
+                    "unit_name, reason, faces, natural, modified, source, "
+                    "rng) SELECT combat_id, seq + 1, side_name, unit_id, "
+                    "unit_name, reason, faces, 6, 6, source, rng FROM rolls "
+                    "WHERE combat_id = %Q AND seq = %lld",
+                    a, w.n[0]);
+        snprintf(want, sizeof want, "%s#%lld", a, w.n[0] + 1);
+        lg_check_broken(lg_verify(c, "%s", ""), 0, want);
+        break;
+    case 10:
+        pos = w.first[2] + 2;
+        lg_db_execf("UPDATE rolls SET prev_hash = %Q WHERE ledger_pos = %lld",
+                    scs_str(lg_at(w.ledger, pos - 2), "hash"), pos);
+        lg_check_broken(lg_verify(c, "%s", ""), pos, NULL);
+        break;
+    }
+}
+END_TEST
+
+/* ---- 3. Commitments ---- */
+
+#define UPPER_HEX                                                              \
+    "ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789"
+#define NEVER_ISSUED                                                           \
+    "abababababababababababababababababababababababababababababababab"
+
+/* A new one-off commitment into out (65 bytes); the answer (kept). */
+static lg_resp *new_commitment(char out[65])
+{
+    lg_resp *r = lg_do(201, "POST", NULL, NULL, NULL, NULL, "/v1/commitments");
+
+    snprintf(out, 65, "%s", scs_str(r->json, "commitment"));
+    return r;
+}
+
+START_TEST(test_campaign_commitments)
+{
+    char k0[65], k1[65], k2[65], one[65], short_k[64];
+    const char *cite = SCRUD(SU("B1"), SU("R1"), CITE(""));
+    json_t *w, *rep, *b, *p;
+    test_campaign c;
+
+    lg_campaign(&c);
+    lg_next(&c, k0);
+    new_commitment(one);
+    memcpy(short_k, k0, 63);
+    short_k[63] = '\0';
+    w = mx_world(&c);
+
+    /* refused: nothing changes, the next commitment stays */
+    snprintf(rig_ctx, sizeof rig_ctx, "a commitment never issued");
+    scs_rig_refuse(409, NULL, "dice.commitment", "POST", c.umpire,
+                   with(cite, NEVER_ISSUED), CSCRUD, c.id);
+    snprintf(rig_ctx, sizeof rig_ctx, "a one-off commitment");
+    scs_rig_refuse(409, NULL, "dice.commitment", "POST", c.umpire,
+                   with(cite, one), CSCRUD, c.id);
+    snprintf(rig_ctx, sizeof rig_ctx, "entered dice with a commitment");
+    scs_rig_refuse(
+        422, NULL, "dice.commitment", "POST", c.umpire,
+        with(SCRUD(SUD("B1", 4), SUD("R1", 2),
+                   ",\"dice\":{\"source\":\"entered\",\"commitment\":\"%s\"}"),
+             k0),
+        CSCRUD, c.id);
+    snprintf(rig_ctx, sizeof rig_ctx, "upper-case hex");
+    scs_rig_refuse(422, NULL, "dice.commitment", "POST", c.umpire,
+                   with(cite, UPPER_HEX), CSCRUD, c.id);
+    snprintf(rig_ctx, sizeof rig_ctx, "63 digits");
+    scs_rig_refuse(422, NULL, "dice.commitment", "POST", c.umpire,
+                   with(cite, short_k), CSCRUD, c.id);
+    snprintf(rig_ctx, sizeof rig_ctx, "a battle citing another");
+    scs_rig_refuse(409, NULL, "dice.commitment", "POST", c.umpire,
+                   with(M1(B1, R1, CITE("")), one), "/v1/campaigns/%s/battles",
+                   c.id);
+    mx_assert_unchanged(w, &c);
+
+    /* the next one cited: used, and a new one shown */
+    rep = lg_cpost(
+        &c, 201, "combats/scrud",
+        with(SCRUD(SU("B1"), SU("R1"), CITE(",\"client_seed\":\"x\"")), k0));
+    snprintf(rig_ctx, sizeof rig_ctx, "the next commitment cited");
+    lg_check_seeded(rep, k0);
+    RIG_EQ_STR(scs_str(scs_get(rep, "dice"), "client_seed"), "x");
+    lg_next(&c, k1);
+    RIG_IS_TRUE(strcmp(k0, k1) != 0);
+
+    /* cited again: it is no longer the next */
+    w = mx_world(&c);
+    snprintf(rig_ctx, sizeof rig_ctx, "a used commitment cited");
+    p = scs_rig_refuse(409, NULL, "dice.commitment", "POST", c.umpire,
+                       with(cite, k0), CSCRUD, c.id);
+    scs_rig_assert_contains(scs_str(p, "detail"), k1);
+    scs_rig_refuse(409, NULL, "dice.commitment", "POST", c.umpire,
+                   with("{\"units\":[" SU("B2") "]" CITE("") "}", k0),
+                   "/v1/campaigns/%s/combats/edna", c.id);
+    scs_rig_refuse(409, NULL, "dice.commitment", "POST", c.umpire,
+                   with(M1(B1, R1, CITE("")), k0), "/v1/campaigns/%s/battles",
+                   c.id);
+    mx_assert_unchanged(w, &c);
+
+    /* battles cite it too */
+    b = lg_cpost(&c, 201, "battles", with(M1(B1, R1, CITE("")), k1));
+    snprintf(rig_ctx, sizeof rig_ctx, "a battle citing the next");
+    RIG_EQ_STR(scs_str(scs_get(b, "dice"), "commitment"), k1);
+    lg_next(&c, k2);
+    RIG_IS_TRUE(strcmp(k1, k2) != 0);
+    b = lg_cpost(&c, 201, "battles",
+                 with(with(CIV_BATTLE, CITE(",\"client_seed\":\"y\"")), k2));
+    RIG_EQ_STR(scs_str(scs_get(b, "dice"), "commitment"), k2);
+    lg_next(&c, k0);
+    RIG_IS_TRUE(strcmp(k0, k2) != 0);
+}
+END_TEST
+
+/* One-off combats of each system citing a commitment ("%s"). */
+static const char *const oneoffs[][2] = {
+    {"scrud",
+     "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"a1\"},{"
+     "\"name\":\"a2\"}]},{\"name\":\"b\",\"units\":[{\"name\":"
+     "\"b1\",\"faces\":10}]}]" CITE(",\"client_seed\":\"" UTF8_SEED "\"") "}"},
+    {"edna", "{\"units\":[{\"name\":\"X\"}]" CITE("") "}"},
+    {"scs", "{\"table\":\"example-2d6\",\"attackers\":[{\"name\":\"a\","
+            "\"attack\":4,\"defense\":1}],\"defenders\":[{\"name\":\"d\","
+            "\"attack\":1,\"defense\":2}]" CITE("") "}"},
+    {"matrix", "{\"attacker\":{\"units\":[{\"name\":\"A1\"}]},\"defender\":{"
+               "\"units\":[{\"name\":\"D1\"}]},\"line\":[{\"attacker\":["
+               "\"A1\"],\"defender\":[\"D1\"]}]" CITE("") "}"},
+    {"civ", "{\"current_era\":1,\"attacker\":{\"units\":[{\"name\":\"a\","
+            "\"class\":\"infantry\",\"era\":1}]},\"defender\":{\"units\":[{"
+            "\"name\":\"d\",\"class\":\"infantry\",\"era\":1}]}" CITE("") "}"},
+};
+
+START_TEST(test_oneoff_commitments)
+{
+    char k[65], k2[65], next[65], url[128];
+    const char *body = oneoffs[0][1];
+    json_t *rep, *got, *w;
+    test_campaign c;
+    lg_resp *r;
+    size_t i;
+
+    /* asked for, with no body or {} */
+    r = new_commitment(k);
+    snprintf(rig_ctx, sizeof rig_ctx, "a commitment asked for");
+    snprintf(url, sizeof url, "/v1/commitments/%s", k);
+    RIG_EQ_INT(strspn(k, "0123456789abcdef"), 64);
+    RIG_EQ_STR(r->location, url);
+    scs_rig_assert_has(r->json,
+                       "{\"status\":\"unused\",\"rng\":\"v1\",\"used_by\":null,"
+                       "\"used_at\":null,\"url\":\"%s\"}",
+                       url);
+    RIG_IS_TRUE(scs_str(r->json, "created_at") != NULL);
+    RIG_IS_TRUE(scs_str(r->json, "expires_at") != NULL);
+    RIG_IS_TRUE(scs_str(r->json, "expires_at") &&
+                strcmp(scs_str(r->json, "expires_at"),
+                       scs_str(r->json, "created_at")) > 0);
+    RIG_IS_TRUE(
+        json_equal(r->json, scs_call(200, "GET", NULL, NULL, "%s", url)));
+    r = lg_do(201, "POST", NULL, NULL, NULL, "{}", "/v1/commitments");
+    RIG_IS_TRUE(strcmp(scs_str(r->json, "commitment"), k) != 0);
+    scs_rig_refuse(422, NULL, "x", "POST", NULL, "{\"x\":1}",
+                   "/v1/commitments");
+    RIG_EQ_INT(lg_db_int("SELECT count(*) FROM commitments", NULL), 2);
+
+    /* cited: its seed gives the dice, and it is used */
+    rep = scs_call(201, "POST", NULL, with(body, k), "/v1/combats/scrud");
+    snprintf(rig_ctx, sizeof rig_ctx, "a commitment cited");
+    lg_check_seeded(rep, k);
+    RIG_EQ_STR(scs_str(scs_get(rep, "dice"), "client_seed"), UTF8_SEED);
+    got = scs_call(200, "GET", NULL, NULL, "%s", url);
+    scs_rig_assert_has(got,
+                       "{\"commitment\":\"%s\",\"status\":\"used\","
+                       "\"expires_at\":null,\"used_by\":{\"combat_id\":\"%s\","
+                       "\"url\":\"/v1/combats/%s\"}}",
+                       k, scs_str(rep, "id"), scs_str(rep, "id"));
+    RIG_IS_TRUE(scs_str(got, "used_at") != NULL);
+
+    /* refused, each changing nothing */
+    lg_campaign(&c);
+    lg_next(&c, next);
+    w = scs_rig_world(&c);
+    snprintf(rig_ctx, sizeof rig_ctx, "a used commitment cited");
+    scs_rig_refuse(409, NULL, "dice.commitment", "POST", NULL, with(body, k),
+                   "/v1/combats/scrud");
+    snprintf(rig_ctx, sizeof rig_ctx, "a commitment never issued");
+    scs_rig_refuse(422, NULL, "dice.commitment", "POST", NULL,
+                   with(body, NEVER_ISSUED), "/v1/combats/scrud");
+    snprintf(rig_ctx, sizeof rig_ctx, "upper-case hex");
+    scs_rig_refuse(422, NULL, "dice.commitment", "POST", NULL,
+                   with(body, UPPER_HEX), "/v1/combats/scrud");
+    snprintf(rig_ctx, sizeof rig_ctx, "not hex");
+    scs_rig_refuse(422, NULL, "dice.commitment", "POST", NULL,
+                   with(body, "a commitment"), "/v1/combats/scrud");
+    snprintf(rig_ctx, sizeof rig_ctx, "a campaign's next commitment");
+    scs_rig_refuse(422, NULL, "dice.commitment", "POST", NULL, with(body, next),
+                   "/v1/combats/scrud");
+    snprintf(rig_ctx, sizeof rig_ctx, "entered dice with a commitment");
+    new_commitment(k2);
+    scs_rig_refuse(422, NULL, "dice.commitment", "POST", NULL,
+                   with("{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":"
+                        "\"a1\",\"die\":3}]},{\"name\":\"b\",\"units\":[{"
+                        "\"name\":\"b1\",\"die\":4}]}],\"dice\":{\"source\":"
+                        "\"entered\",\"commitment\":\"%s\"}}",
+                        k2),
+                   "/v1/combats/scrud");
+    scs_rig_assert_unchanged(w, &c);
+    scs_call(404, "GET", NULL, NULL, "/v1/commitments/%s", next);
+    scs_call(404, "GET", NULL, NULL, "/v1/commitments/%s", NEVER_ISSUED);
+    scs_rig_assert_has(
+        scs_call(200, "GET", NULL, NULL, "/v1/commitments/%s", k2),
+        "{\"status\":\"unused\",\"used_by\":null}");
+
+    /* every system cites one */
+    for (i = 0; i < sizeof oneoffs / sizeof oneoffs[0]; i++) {
+        new_commitment(k);
+        snprintf(rig_ctx, sizeof rig_ctx, "a %s one-off citing %s",
+                 oneoffs[i][0], k);
+        rep = scs_call(201, "POST", NULL, with(oneoffs[i][1], k),
+                       "/v1/combats/%s", oneoffs[i][0]);
+        lg_check_seeded(rep, k);
+        scs_rig_assert_has(
+            scs_call(200, "GET", NULL, NULL, "/v1/commitments/%s", k),
+            "{\"status\":\"used\",\"used_by\":{\"combat_id\":"
+            "\"%s\"}}",
+            scs_str(rep, "id"));
+        scs_rig_refuse(409, NULL, "dice.commitment", "POST", NULL,
+                       with(oneoffs[i][1], k), "/v1/combats/%s", oneoffs[i][0]);
+    }
+}
+END_TEST
+
+START_TEST(test_oneoff_commitment_race)
+{
+    lg_shot shots[12];
+    char k[65];
+    int i, n_created = 0;
+
+    new_commitment(k);
+    lg_burst(12, "POST", "/v1/combats/scrud", NULL, NULL,
+             with(oneoffs[0][1], k), shots);
+    snprintf(rig_ctx, sizeof rig_ctx, "twelve combats citing one commitment");
+    for (i = 0; i < 12; i++) {
+        json_t *j = scs_rig_keep(json_loads(shots[i].body, 0, NULL));
+        if (shots[i].status == 201) {
+            n_created++;
+            RIG_EQ_STR(scs_str(scs_get(j, "dice"), "commitment"), k);
+            continue;
+        }
+        RIG_EQ_INT(shots[i].status, 409);
+        RIG_EQ_STR(scs_str(j, "field"), "dice.commitment");
+    }
+    RIG_EQ_INT(n_created, 1);
+    RIG_EQ_INT(
+        lg_db_int("SELECT count(*) FROM combats WHERE commitment = ?", k), 1);
+}
+END_TEST
+
+/* ---- 4. The campaign report ---- */
+
+START_TEST(test_campaign_report)
+{
+    char next[65], url[160];
+    json_t *rep, *list, *x, *units, *sides, *led;
+    const char *ids[3];
+    test_campaign c;
+    lg_resp *r;
+    size_t i;
+
+    lg_campaign(&c);
+    ids[0] = scs_str(
+        lg_cpost(&c, 201, "combats/scrud", SCRUD(SU("B1"), SU("R1"), "")),
+        "id");
+    ids[1] = scs_str(lg_cpost(&c, 201, "combats/scrud",
+                              SCRUD(SUD("B2", 4), SUD("R2", 2),
+                                    ",\"dice\":{\"source\":\"entered\"}")),
+                     "id");
+    ids[2] = scs_str(
+        lg_cpost(&c, 201, "combats/edna", "{\"units\":[" SU("R1") "]}"), "id");
+    x = lg_cpost(&c, 201, "battles", M1(B2, R2, ""));
+    lg_next(&c, next);
+    led = lg_ledger(&c);
+    rep = scs_call(200, "GET", c.player[0], NULL, "/v1/campaigns/%s/report",
+                   c.id);
+    snprintf(rig_ctx, sizeof rig_ctx, "the campaign report");
+    snprintf(url, sizeof url, "/v1/campaigns/%s/ledger", c.id);
+    scs_rig_assert_has(rep,
+                       "{\"campaign\":{\"id\":\"%s\",\"next_commitment\":"
+                       "\"%s\",\"ledger\":{\"length\":6,\"head\":\"%s\","
+                       "\"url\":\"%s\"}},\"battles\":[{\"id\":\"%s\","
+                       "\"system\":\"matrix\",\"status\":\"open\","
+                       "\"combat_id\":null}]}",
+                       c.id, next, scs_str(led, "head"), url, scs_str(x, "id"));
+    list = scs_get(
+        scs_call(200, "GET", c.umpire, NULL, "/v1/campaigns/%s/combats", c.id),
+        "items");
+    RIG_EQ_INT(json_array_size(scs_get(rep, "combats")), 3);
+    json_array_foreach(scs_get(rep, "combats"), i, x)
+    {
+        json_t *item = json_deep_copy(x);
+        RIG_EQ_STR(scs_str(x, "id"), ids[i]);
+        RIG_IS_TRUE(scs_str(x, "summary") && scs_str(x, "summary")[0]);
+        snprintf(url, sizeof url, "/v1/campaigns/%s/combats/%s", c.id, ids[i]);
+        RIG_EQ_STR(scs_str(x, "url"), url);
+        json_object_del(item, "url");
+        RIG_IS_TRUE(json_equal(item, scs_at(list, i)));
+        json_decref(item);
+        RIG_EQ_STR(
+            scs_str(scs_call(200, "GET", c.umpire, NULL, "%s", url), "id"),
+            ids[i]);
+    }
+    units = scs_get(
+        scs_call(200, "GET", c.umpire, NULL, "/v1/campaigns/%s/units", c.id),
+        "items");
+    RIG_IS_TRUE(json_equal(scs_get(rep, "units"), units));
+    sides = scs_get(scs_rig_keep(rig_cget(&c, "sides")), "items");
+    RIG_EQ_INT(json_array_size(scs_get(rep, "sides")), 2);
+    json_array_foreach(scs_get(rep, "sides"), i, x)
+    {
+        RIG_EQ_STR(scs_str(x, "id"), scs_str(scs_at(sides, i), "id"));
+        RIG_EQ_STR(scs_str(x, "name"), scs_str(scs_at(sides, i), "name"));
+    }
+
+    /* its formats */
+    snprintf(rig_ctx, sizeof rig_ctx, "the report's formats");
+    r = lg_do(200, "GET", c.umpire, NULL, NULL, NULL,
+              "/v1/campaigns/%s/report?format=md", c.id);
+    scs_rig_assert_contains(r->content_type, "text/markdown");
+    RIG_IS_TRUE(r->json == NULL && r->body[0]);
+    r = lg_do(200, "GET", c.umpire, NULL, NULL, NULL,
+              "/v1/campaigns/%s/report?format=markdown", c.id);
+    scs_rig_assert_contains(r->content_type, "text/markdown");
+    r = lg_do(200, "GET", c.umpire, NULL, NULL, NULL,
+              "/v1/campaigns/%s/report?format=html", c.id);
+    scs_rig_assert_contains(r->content_type, "text/html");
+    r = lg_do(200, "GET", c.umpire, NULL, "Accept: text/html\r\n", NULL,
+              "/v1/campaigns/%s/report", c.id);
+    scs_rig_assert_contains(r->content_type, "text/html");
+    r = lg_do(200, "GET", c.umpire, NULL, "Accept: text/markdown\r\n", NULL,
+              "/v1/campaigns/%s/report", c.id);
+    scs_rig_assert_contains(r->content_type, "text/markdown");
+    r = lg_do(200, "GET", c.umpire, NULL, "Accept: text/html\r\n", NULL,
+              "/v1/campaigns/%s/report?format=json", c.id);
+    scs_rig_assert_contains(r->content_type, "application/json");
+    RIG_IS_TRUE(json_equal(r->json, rep));
+    scs_rig_refuse(422, NULL, "format", "GET", c.umpire, NULL,
+                   "/v1/campaigns/%s/report?format=pdf", c.id);
+    /* a route that does not render */
+    scs_rig_refuse(406, NULL, NULL, "GET", c.umpire, NULL,
+                   "/v1/campaigns/%s/units?format=html", c.id);
+    scs_rig_refuse(406, NULL, NULL, "GET", c.umpire, NULL,
+                   "/v1/campaigns/%s/ledger?format=md", c.id);
+    scs_rig_refuse(422, NULL, "format", "GET", c.umpire, NULL,
+                   "/v1/campaigns/%s/units?format=pdf", c.id);
+    r = lg_do(200, "GET", c.umpire, NULL, "Accept: text/html\r\n", NULL,
+              "/v1/campaigns/%s/units", c.id);
+    scs_rig_assert_contains(r->content_type, "application/json");
+    RIG_IS_TRUE(json_equal(scs_get(r->json, "items"), units));
+    /* combats and battles render, GET and POST */
+    r = lg_do(200, "GET", c.umpire, NULL, NULL, NULL,
+              "/v1/campaigns/%s/combats/%s?format=md", c.id, ids[0]);
+    scs_rig_assert_contains(r->content_type, "text/markdown");
+    r = lg_do(201, "POST", c.umpire, NULL, NULL, SCRUD(SU("B1"), SU("R2"), ""),
+              "/v1/campaigns/%s/combats/scrud?format=html", c.id);
+    scs_rig_assert_contains(r->content_type, "text/html");
+    RIG_IS_TRUE(strstr(r->location, "/combats/cbt_") != NULL);
+    r = lg_do(200, "GET", c.umpire, NULL, "Accept: text/markdown\r\n", NULL,
+              "/v1/campaigns/%s/battles/%s", c.id,
+              scs_str(scs_at(scs_get(rep, "battles"), 0), "id"));
+    scs_rig_assert_contains(r->content_type, "text/markdown");
+}
+END_TEST
+
+/* ---- 5. A phase of many dice ---- */
+
+/* Civilization armies of up to 100 pieces throw a die for every piece of
+ * their waves: 33 against 33 throw 66 dice in one phase, and the ledger
+ * must hold that action like any other. */
+START_TEST(test_civ_phase_of_many_dice)
+{
+    char body[4096], list[2][1024] = {"", ""}, bid[64];
+    static const char *const sides[] = {"blue", "red", NULL};
+    json_t *b, *led;
+    test_campaign c;
+    int i, a;
+
+    scs_rig_campaign(&c, NULL, sides);
+    for (i = 0; i < 33; i++)
+        for (a = 0; a < 2; a++) {
+            snprintf(body, sizeof body,
+                     "{\"name\":\"%c%d\",\"side\":\"%s\",\"civ\":{\"class\":"
+                     "\"infantry\",\"era\":1,\"bonus\":-20}}",
+                     a ? 'r' : 'b', i, sides[a]);
+            scs_call(201, "POST", c.umpire, body, "/v1/campaigns/%s/units",
+                     c.id);
+            snprintf(list[a] + strlen(list[a]),
+                     sizeof list[a] - strlen(list[a]), "%s\"%c%d\"",
+                     i ? "," : "", a ? 'r' : 'b', i);
+        }
+    snprintf(body, sizeof body,
+             "{\"system\":\"civ\",\"turn\":1,\"current_era\":1,\"attacker\":{"
+             "\"side\":\"blue\",\"units\":[%s]},\"defender\":{\"side\":"
+             "\"red\",\"units\":[%s]}}",
+             list[0], list[1]);
+    b = lg_cpost(&c, 201, "battles", body);
+    snprintf(bid, sizeof bid, "%s", scs_str(b, "id"));
+    snprintf(rig_ctx, sizeof rig_ctx, "a phase of 66 dice");
+    lg_act(&c, bid, 200, "{\"action\":\"phase\"}");
+    led = lg_ledger(&c);
+    RIG_EQ_INT(rig_inum(led, "length"), 1);
+    lg_check_action(led, 1, bid, 1, "phase", 66);
+    lg_check_verified(lg_verify(&c, "%s", ""), 1, 66, 0, 0, 66);
+}
+END_TEST
 
 Suite *suite_ledger_http(void)
 {
-    return suite_create("ledger_http");
+    Suite *s = suite_create("ledger_http");
+    TCase *tc = tcase_create("ledger_http");
+
+    tcase_add_checked_fixture(tc, lg_setup, lg_teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_campaign_ledger);
+    tcase_add_loop_test(tc, test_tamper, 0,
+                        (int)(sizeof tampering / sizeof tampering[0]));
+    tcase_add_test(tc, test_campaign_commitments);
+    tcase_add_test(tc, test_oneoff_commitments);
+    tcase_add_test(tc, test_oneoff_commitment_race);
+    tcase_add_test(tc, test_campaign_report);
+    tcase_add_test(tc, test_civ_phase_of_many_dice);
+    suite_add_tcase(s, tc);
+    return s;
 }
