@@ -45,6 +45,7 @@ int main(void)
     srunner_add_suite(sr, suite_civ_http());
     srunner_add_suite(sr, suite_battles_http());
     srunner_add_suite(sr, suite_spec());
+    srunner_add_suite(sr, suite_ledger_core());
     srunner_add_suite(sr, suite_ledger());
     srunner_add_suite(sr, suite_verifier());
     srunner_add_suite(sr, suite_verifier_ledger());

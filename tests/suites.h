@@ -43,6 +43,7 @@ Suite *suite_scs_vectors(void);
 Suite *suite_matrix_http(void);
 Suite *suite_civ_http(void);
 Suite *suite_battles_http(void);
+Suite *suite_ledger_core(void);
 Suite *suite_ledger(void);
 Suite *suite_verifier(void);
 Suite *suite_verifier_ledger(void);

@@ -1,9 +1,748 @@
 /*
- * test_ledger.c: placeholder, filled in with issue 7's work.
+ * test_ledger.c: tests what db/ledger.c, db/log.c, db/battles.c,
+ * db/commitments.c and db/idempotency.c keep of the campaign ledger of
+ * docs/ledger.md (combat rolls and battle actions chained as they are
+ * written, commitments, idempotency keys), and migration 5's chaining of
+ * what was logged before it.  core/ledger.c's own tests are in
+ * tests/core/test_ledger.c.
+ *
+ * Hashes are checked with SHA-256 computed apart from core/ledger.c
+ * (core/ledger_fixture.h).  The tests write through the writer on a fresh
+ * file (db_fixture.h); the migration test builds a schema-4 file with
+ * plain SQLite and opens it with db_open.
  */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <sqlite3.h>
+
+#include "core/ledger_fixture.h"
+#include "db.h"
+#include "db_fixture.h"
+#include "ledger.h"
+#include "migrations.h"
+#include "rng.h"
 #include "suites.h"
+
+#define HEX64   DB_FIXTURE_HEX64
+#define HEX64_B DB_FIXTURE_HEX64_B
+#define AT      LEDGER_FIXTURE_AT
+
+/* ---- 1. The ledger in the database ------------------------------------- */
+
+/* Rows read through the pool: the campaign's recorded chain and its
+ * ledger, which must walk clean, every link also checked here. */
+static size_t stored(const char *campaign_id, db_chain *ch,
+                     db_ledger_row **rows)
+{
+    sqlite3 *c = db_read_acquire(db_fixture_db);
+    ledger_entry *en;
+    ledger_walk w;
+    err_info e;
+    size_t n = 0, i;
+
+    ck_assert_int_eq(db_chain_open(c, campaign_id, ch, &e), ERR_OK);
+    ck_assert_int_eq(db_ledger_rows(c, campaign_id, rows, &n, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    en = calloc(n + 1, sizeof *en);
+    ck_assert_ptr_nonnull(en);
+    for (i = 0; i < n; i++) {
+        char want[LEDGER_HASH_HEX], *content;
+        size_t len = 0;
+        db_ledger_row_entry(&(*rows)[i], campaign_id, &en[i]);
+        content = ledger_content(&en[i], &len);
+        ledger_fixture_sha_link(i ? (*rows)[i - 1].hash : NULL, content, len,
+                                want);
+        free(content);
+        ck_assert_str_eq((*rows)[i].hash, want);
+        ck_assert_int_eq((*rows)[i].pos, (long long)i + 1);
+    }
+    ck_assert_int_eq(ledger_check(en, n, ch->length, ch->head, &w, &e), ERR_OK);
+    ck_assert_msg(w.broken_pos == 0, "broken at %lld: %s", w.broken_pos, w.why);
+    free(en);
+    return n;
+}
+
+typedef struct chain_job {
+    char campaign_id[DB_ID_MAX];
+    ledger_entry en[2];
+    char prev[2][LEDGER_HASH_HEX], hash[2][LEDGER_HASH_HEX];
+    db_chain ch;
+    long long length0;
+    char head0[LEDGER_HASH_HEX];
+} chain_job;
+
+static err_code job_chain(sqlite3 *c, void *arg, err_info *e)
+{
+    chain_job *j = arg;
+    err_code rc;
+    int i;
+
+    if ((rc = db_chain_open(c, j->campaign_id, &j->ch, e)))
+        return rc;
+    j->length0 = j->ch.length;
+    memcpy(j->head0, j->ch.head, LEDGER_HASH_HEX);
+    for (i = 0; i < 2; i++)
+        if ((rc = db_chain_add(&j->ch, &j->en[i], j->prev[i], j->hash[i], e)))
+            return rc;
+    return db_chain_save(c, &j->ch, e);
+}
+
+START_TEST(test_db_chain)
+{
+    static const int two[] = {2, 3};
+    chain_job j;
+    db_campaign cmp;
+    db_chain ch;
+    sqlite3 *c;
+    err_info e;
+    char want[LEDGER_HASH_HEX], *content;
+    size_t len = 0;
+    int i;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    memset(&j, 0, sizeof j);
+    snprintf(j.campaign_id, sizeof j.campaign_id, "%s", cmp.id);
+    j.en[0] = ledger_fixture_roll();
+    j.en[1] = ledger_fixture_action(two, 2);
+    db_fixture_write_ok(job_chain, &j, "chain two entries");
+    ck_assert_int_eq(j.length0, 0);
+    ck_assert_str_eq(j.head0, ledger_genesis);
+    for (i = 0; i < 2; i++) {
+        ck_assert_int_eq(j.en[i].pos, i + 1);
+        ck_assert_str_eq(j.en[i].campaign_id, cmp.id);
+        ck_assert_str_eq(j.prev[i], i ? j.hash[0] : ledger_genesis);
+        content = ledger_content(&j.en[i], &len);
+        ledger_fixture_sha_link(i ? j.hash[0] : NULL, content, len, want);
+        free(content);
+        ck_assert_str_eq(j.hash[i], want);
+    }
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_chain_open(c, cmp.id, &ch, &e), ERR_OK);
+    ck_assert_int_eq(ch.length, 2);
+    ck_assert_str_eq(ch.head, j.hash[1]);
+    ck_assert_int_eq(db_chain_open(c, "cmp_none", &ch, &e), ERR_NOT_FOUND);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
+typedef struct combat_job {
+    db_combat cb;
+    db_roll rolls[4];
+    size_t n;
+} combat_job;
+
+static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
+{
+    combat_job *j = arg;
+
+    return db_combat_insert(c, &j->cb, j->rolls, j->n, e);
+}
+
+/* A seeded combat of campaign_id ("": one-off) with n rolls, written. */
+static void add_combat(combat_job *j, const char *campaign_id, size_t n,
+                       bool is_record)
+{
+    size_t i;
+
+    memset(j, 0, sizeof *j);
+    db_fixture_new_combat(&j->cb, campaign_id, AT, NULL, "cs");
+    j->cb.is_battle_record = is_record;
+    j->n = n;
+    for (i = 0; i < n; i++) {
+        db_roll *r = &j->rolls[i];
+        r->seq = (int)i + 1;
+        snprintf(r->side_name, sizeof r->side_name, "%s",
+                 i % 2 ? "Red" : "Blue");
+        snprintf(r->unit_id, sizeof r->unit_id, "un_%zu", i);
+        snprintf(r->unit_name, sizeof r->unit_name, "Unit %zu", i);
+        snprintf(r->reason, sizeof r->reason, "scrud.front");
+        r->faces = 6;
+        r->natural = (int)i % 6 + 1;
+        r->modified = r->natural + 1;
+        snprintf(r->source, sizeof r->source, "seeded");
+        snprintf(r->rng, sizeof r->rng, "v1");
+    }
+    db_fixture_write_ok(job_combat, j, "insert combat");
+}
+
+START_TEST(test_db_combat_chains)
+{
+    combat_job a, one, rec, b, none;
+    db_ledger_row *rows = NULL;
+    db_campaign cmp;
+    db_chain ch;
+    size_t i, n;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    add_combat(&a, cmp.id, 3, false);
+    add_combat(&one, "", 2, false);
+    add_combat(&rec, cmp.id, 2, true);
+    add_combat(&b, cmp.id, 2, false);
+    add_combat(&none, cmp.id, 0, false);
+    for (i = 0; i < 3; i++) {
+        ck_assert_int_eq(a.rolls[i].ledger_pos, (long long)i + 1);
+        ck_assert_int_eq(strlen(a.rolls[i].hash), 64);
+    }
+    for (i = 0; i < 2; i++) {
+        ck_assert_int_eq(one.rolls[i].ledger_pos, 0);
+        ck_assert_str_eq(one.rolls[i].hash, "");
+        ck_assert_int_eq(rec.rolls[i].ledger_pos, 0);
+        ck_assert_int_eq(b.rolls[i].ledger_pos, (long long)i + 4);
+    }
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_int_eq(n, 5);
+    ck_assert_int_eq(ch.length, 5);
+    ck_assert_str_eq(ch.head, b.rolls[1].hash);
+    for (i = 0; i < n; i++) {
+        const combat_job *j = i < 3 ? &a : &b;
+        const db_roll *r = &j->rolls[i < 3 ? i : i - 3];
+        ck_assert_int_eq(rows[i].kind, LEDGER_ROLL);
+        ck_assert_str_eq(rows[i].record_id, j->cb.id);
+        ck_assert_int_eq(rows[i].seq, r->seq);
+        ck_assert_int_eq(rows[i].natural, r->natural);
+        ck_assert_str_eq(rows[i].unit, r->unit_name);
+        ck_assert_str_eq(rows[i].commitment, HEX64);
+        ck_assert_str_eq(rows[i].client_seed, "cs");
+        ck_assert_str_eq(rows[i].hash, r->hash);
+    }
+    db_ledger_rows_free(rows, n);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM rolls "
+                                              "WHERE ledger_pos IS NULL AND "
+                                              "prev_hash IS NULL AND hash IS "
+                                              "NULL"),
+                     4);
+}
+END_TEST
+
+typedef struct action_job {
+    char battle_id[DB_ID_MAX];
+    db_battle_action a;
+} action_job;
+
+static err_code job_action(sqlite3 *c, void *arg, err_info *e)
+{
+    action_job *j = arg;
+
+    return db_battle_action_insert(c, j->battle_id, &j->a, e);
+}
+
+static err_code job_battle(sqlite3 *c, void *arg, err_info *e)
+{
+    return db_battle_insert(c, arg, e);
+}
+
+/* A battle of campaign_id, seeded (commitment HEX64, client seed "my
+ * seed") or entered. */
+static void add_battle(db_battle *b, const char *campaign_id, bool is_seeded)
+{
+    memset(b, 0, sizeof *b);
+    db_new_id("bat", b->id);
+    snprintf(b->campaign_id, sizeof b->campaign_id, "%s", campaign_id);
+    snprintf(b->system, sizeof b->system, "matrix");
+    snprintf(b->status, sizeof b->status, "open");
+    b->turn = 1;
+    snprintf(b->created_at, sizeof b->created_at, AT);
+    snprintf(b->updated_at, sizeof b->updated_at, AT);
+    snprintf(b->dice_source, sizeof b->dice_source, "%s",
+             is_seeded ? "seeded" : "entered");
+    if (is_seeded) {
+        snprintf(b->commitment, sizeof b->commitment, HEX64);
+        snprintf(b->server_seed, sizeof b->server_seed, HEX64_B);
+        b->client_seed = "my seed";
+    }
+    b->setup = "{}";
+    db_fixture_write_ok(job_battle, b, "insert battle");
+}
+
+/* Action seq of battle b drawing naturals (a JSON list); its code. */
+static err_code add_action(const db_battle *b, int seq, const char *kind,
+                           char *naturals, char *detail)
+{
+    action_job j;
+    err_info e;
+
+    memset(&j, 0, sizeof j);
+    snprintf(j.battle_id, sizeof j.battle_id, "%s", b->id);
+    j.a.seq = seq;
+    snprintf(j.a.at, sizeof j.a.at, "2026-11-22T10:0%d:00.000Z", seq);
+    snprintf(j.a.kind, sizeof j.a.kind, "%s", kind);
+    j.a.army = j.a.unit = -1;
+    j.a.naturals = naturals;
+    j.a.detail = detail;
+    return db_fixture_write_rc(job_action, &j, &e);
+}
+
+START_TEST(test_db_action_chains)
+{
+    db_ledger_row *rows = NULL;
+    db_battle seeded, entered, ghost;
+    db_campaign cmp;
+    combat_job a;
+    db_chain ch;
+    size_t n;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    add_combat(&a, cmp.id, 2, false);
+    add_battle(&seeded, cmp.id, true);
+    add_battle(&entered, cmp.id, false);
+    ck_assert_int_eq(add_action(&seeded, 1, "roll", "[4,1]", "{\"x\":1}"),
+                     ERR_OK);
+    ck_assert_int_eq(add_action(&seeded, 2, "accept", "[]", NULL), ERR_OK);
+    ck_assert_int_eq(add_action(&entered, 1, "roll", "[2, 5]", NULL), ERR_OK);
+    /* refused: nothing chained, nothing stored */
+    ck_assert_int_eq(add_action(&entered, 2, "roll", "[4,", NULL),
+                     ERR_INTERNAL);
+    ck_assert_int_eq(add_action(&seeded, 2, "roll", "[1,1]", NULL),
+                     ERR_CONFLICT);
+    memcpy(&ghost, &seeded, sizeof ghost);
+    db_new_id("bat", ghost.id);
+    ck_assert_int_eq(add_action(&ghost, 1, "roll", "[1,1]", NULL),
+                     ERR_CONFLICT);
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_int_eq(n, 5);
+    ck_assert_int_eq(ch.length, 5);
+    ck_assert_int_eq(rows[2].kind, LEDGER_ACTION);
+    ck_assert_str_eq(rows[2].record_id, seeded.id);
+    ck_assert_str_eq(rows[2].action, "roll");
+    ck_assert_int_eq(rows[2].n_naturals, 2);
+    ck_assert_int_eq(rows[2].naturals[0], 4);
+    ck_assert_int_eq(rows[2].naturals[1], 1);
+    ck_assert_str_eq(rows[2].detail, "{\"x\":1}");
+    ck_assert_str_eq(rows[2].source, "seeded");
+    ck_assert_str_eq(rows[2].rng, "v1");
+    ck_assert_str_eq(rows[2].commitment, HEX64);
+    ck_assert_str_eq(rows[2].client_seed, "my seed");
+    ck_assert_str_eq(rows[3].action, "accept");
+    ck_assert_int_eq(rows[3].n_naturals, 0);
+    ck_assert_str_eq(rows[4].record_id, entered.id);
+    ck_assert_str_eq(rows[4].source, "entered");
+    ck_assert_str_eq(rows[4].rng, "");
+    ck_assert_int_eq(rows[4].n_naturals, 2);
+    db_ledger_rows_free(rows, n);
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM battle_actions"), 3);
+}
+END_TEST
+
+/* ---- 2. Commitments and idempotency keys ------------------------------- */
+
+typedef struct commit_job {
+    const char *campaign_id, *commitment, *used_by, *before;
+    int op; /* 0 new, 1 use, 2 purge */
+    db_commitment k;
+} commit_job;
+
+static err_code job_commit(sqlite3 *c, void *arg, err_info *e)
+{
+    commit_job *j = arg;
+
+    if (j->op == 0)
+        return db_commitment_new(c, j->campaign_id, &j->k, e);
+    if (j->op == 1)
+        return db_commitment_use(c, j->commitment, j->used_by, AT, e);
+    return db_commitments_purge(c, j->before, e);
+}
+
+static err_code commit(int op, const char *campaign_id, const char *what,
+                       db_commitment *out)
+{
+    commit_job j;
+    err_info e;
+    err_code rc;
+
+    memset(&j, 0, sizeof j);
+    j.campaign_id = campaign_id;
+    j.commitment = j.before = what;
+    j.used_by = "cbt_x";
+    j.op = op;
+    rc = db_fixture_write_rc(job_commit, &j, &e);
+
+    if (out)
+        *out = j.k;
+    return rc;
+}
+
+START_TEST(test_db_commitments)
+{
+    db_commitment k1, k2, one, got, *used = NULL;
+    char hex[LEDGER_HASH_HEX];
+    uint8_t seed[32];
+    db_campaign cmp;
+    sqlite3 *c;
+    err_info e;
+    size_t n = 0;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    ck_assert_int_eq(commit(0, cmp.id, NULL, &k1), ERR_OK);
+    ck_assert_int_eq(rng_unhex(k1.seed, seed, sizeof seed), 0);
+    rng_commitment(seed, hex);
+    ck_assert_str_eq(k1.commitment, hex);
+    /* one unused commitment per campaign */
+    ck_assert_int_eq(commit(0, cmp.id, NULL, NULL), ERR_CONFLICT);
+    ck_assert_int_eq(commit(0, NULL, NULL, &one), ERR_OK);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_OK);
+    ck_assert_str_eq(got.commitment, k1.commitment);
+    ck_assert_str_eq(got.seed, k1.seed);
+    ck_assert_str_eq(got.used_at, "");
+    ck_assert_int_eq(db_commitment_get(c, one.commitment, &got, &e), ERR_OK);
+    ck_assert_str_eq(got.campaign_id, "");
+    ck_assert_str_eq(got.created_at, one.created_at);
+    db_read_release(db_fixture_db, c);
+    /* used once */
+    ck_assert_int_eq(commit(1, NULL, k1.commitment, NULL), ERR_OK);
+    ck_assert_int_eq(commit(1, NULL, k1.commitment, NULL), ERR_CONFLICT);
+    ck_assert_int_eq(commit(1, NULL, HEX64_B, NULL), ERR_CONFLICT);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_NOT_FOUND);
+    ck_assert_int_eq(db_commitments_used(c, cmp.id, &used, &n, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(used[0].commitment, k1.commitment);
+    ck_assert_str_eq(used[0].used_by, "cbt_x");
+    ck_assert_str_eq(used[0].used_at, AT);
+    free(used);
+    ck_assert_int_eq(commit(0, cmp.id, NULL, &k2), ERR_OK);
+    /* the purge takes unused one-offs only, older than its time */
+    ck_assert_int_eq(commit(2, NULL, "2000-01-01T00:00:00.000Z", NULL), ERR_OK);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "commitments"),
+                     3);
+    ck_assert_int_eq(commit(2, NULL, "9999-01-01T00:00:00.000Z", NULL), ERR_OK);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_commitment_get(c, one.commitment, &got, &e),
+                     ERR_NOT_FOUND);
+    ck_assert_int_eq(db_commitment_get(c, k1.commitment, &got, &e), ERR_OK);
+    ck_assert_int_eq(db_commitment_get(c, k2.commitment, &got, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
+typedef struct idem_job {
+    const db_idem *k;
+    const char *before;
+} idem_job;
+
+static err_code job_idem(sqlite3 *c, void *arg, err_info *e)
+{
+    idem_job *j = arg;
+
+    return j->k ? db_idem_insert(c, j->k, e) : db_idem_purge(c, j->before, e);
+}
+
+static err_code idem(const db_idem *k, const char *before)
+{
+    idem_job j = {k, before};
+    err_info e;
+
+    return db_fixture_write_rc(job_idem, &j, &e);
+}
+
+/* Keys stored before this are as good as gone. */
+#define SINCE "2026-01-01T00:00:00.000Z"
+
+START_TEST(test_db_idempotency)
+{
+    db_idem k, other, got;
+    sqlite3 *c;
+    err_info e;
+
+    db_fixture_open();
+    memset(&k, 0, sizeof k);
+    snprintf(k.scope, sizeof k.scope, "tok_1");
+    snprintf(k.key, sizeof k.key, "k-1");
+    snprintf(k.fingerprint, sizeof k.fingerprint, HEX64);
+    snprintf(k.created_at, sizeof k.created_at, AT);
+    k.status = 201;
+    snprintf(k.location, sizeof k.location, "/v1/combats/cbt_1");
+    snprintf(k.render, sizeof k.render, "combat");
+    k.body = "{\"id\":\"cbt_1\"}";
+    other = k;
+    snprintf(other.scope, sizeof other.scope, "tok_2");
+    other.location[0] = other.render[0] = '\0';
+    ck_assert_int_eq(idem(&k, NULL), ERR_OK);
+    ck_assert_int_eq(idem(&k, NULL), ERR_CONFLICT);
+    ck_assert_int_eq(idem(&other, NULL), ERR_OK);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_idem_get(c, "tok_1", "k-1", SINCE, &got, &e), ERR_OK);
+    ck_assert_str_eq(got.fingerprint, HEX64);
+    ck_assert_str_eq(got.created_at, AT);
+    ck_assert_int_eq(got.status, 201);
+    ck_assert_str_eq(got.location, "/v1/combats/cbt_1");
+    ck_assert_str_eq(got.render, "combat");
+    ck_assert_str_eq(got.body, k.body);
+    db_idem_cleanup(&got);
+    ck_assert_int_eq(db_idem_get(c, "tok_2", "k-1", SINCE, &got, &e), ERR_OK);
+    ck_assert_str_eq(got.location, "");
+    ck_assert_str_eq(got.render, "");
+    db_idem_cleanup(&got);
+    ck_assert_int_eq(db_idem_get(c, "tok_3", "k-1", SINCE, &got, &e),
+                     ERR_NOT_FOUND);
+    /* stored before since: as good as gone */
+    ck_assert_int_eq(
+        db_idem_get(c, "tok_1", "k-1", "2026-11-22T10:00:00.124Z", &got, &e),
+        ERR_NOT_FOUND);
+    ck_assert_int_eq(db_idem_get(c, "tok_1", "k-2", SINCE, &got, &e),
+                     ERR_NOT_FOUND);
+    db_read_release(db_fixture_db, c);
+    ck_assert_int_eq(idem(NULL, "2000-01-01T00:00:00.000Z"), ERR_OK);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "idempotency_keys"),
+                     2);
+    ck_assert_int_eq(idem(NULL, "9999-01-01T00:00:00.000Z"), ERR_OK);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "idempotency_keys"),
+                     0);
+}
+END_TEST
+
+/* ---- 3. Migration 5 chains what was logged before it -------------------- */
+
+#define OLD_CMP  "cmp_0192a0000001a1a1a1a1a1a1"
+#define OLD_CMP2 "cmp_0192a0000002a2a2a2a2a2a2"
+#define OLD_C1   "cbt_0192a0000003c3c3c3c3c3c3" /* seeded, 10:00 */
+#define OLD_C2   "cbt_0192a0000004c4c4c4c4c4c4" /* entered, 10:10 */
+#define OLD_REC  "cbt_0192a0000005c5c5c5c5c5c5" /* the battle's record */
+#define OLD_ONE  "cbt_0192a0000006c6c6c6c6c6c6" /* one-off */
+#define OLD_BT   "bat_0192a0000007b7b7b7b7b7b7" /* actions 10:05, 10:20 */
+
+static void exec_ok(sqlite3 *c, const char *sql)
+{
+    char *msg = NULL;
+    int rc = sqlite3_exec(c, sql, NULL, NULL, &msg);
+
+    ck_assert_msg(rc == SQLITE_OK, "%.80s...: %s", sql, msg ? msg : "?");
+    sqlite3_free(msg);
+}
+
+/* Seeds of the old seeded combat (1..32) and battle (101..132). */
+static void old_seeds(uint8_t sx[32], uint8_t sy[32])
+{
+    int k;
+
+    for (k = 0; k < 32; k++) {
+        sx[k] = (uint8_t)(k + 1);
+        sy[k] = (uint8_t)(k + 101);
+    }
+}
+
+/*
+ * db_fixture_path as schema 4 left it: migrations 1 to 4, then a campaign
+ * with a seeded combat (its rolls stored out of seq order), a seeded
+ * battle whose two actions come before and after an entered combat, the
+ * battle's record, a one-off combat, and a second campaign with nothing.
+ */
+static void make_v4(void)
+{
+    uint8_t sx[32], sy[32];
+    char hx[65], hy[65], cx[65], cy[65], sql[2048];
+    int d[5], k;
+    rng_v1 r;
+    sqlite3 *c = NULL;
+
+    old_seeds(sx, sy);
+    rng_hex(sx, 32, hx);
+    rng_hex(sy, 32, hy);
+    rng_commitment(sx, cx);
+    rng_commitment(sy, cy);
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
+    for (k = 0; k < 4; k++) {
+        exec_ok(c, "BEGIN");
+        exec_ok(c, migrations_sql[k]);
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", k + 1);
+        exec_ok(c, sql);
+        exec_ok(c, "COMMIT");
+    }
+#define CAMPAIGN(id, name)                                                     \
+    "INSERT INTO campaigns (id, name, created_at, scrud_cap_kind, scrud_cap, " \
+    "scrud_has_floor, scrud_floor, scrud_extra_dice, scrud_attrition, "        \
+    "scrud_max_penalty, scrud_eliminate_below, "                               \
+    "scrud_defeats_per_elimination) VALUES ('" id "', '" name "', "            \
+    "'2025-06-01T09:00:00.000Z', 0, 0, 1, 1, 0, 1, 1, -2, 3)"
+    exec_ok(c, CAMPAIGN(OLD_CMP, "Ligny"));
+    exec_ok(c, CAMPAIGN(OLD_CMP2, "Wavre"));
+#define COMBAT(id, cmp, at, src, com, seed, cs)                                \
+    "INSERT INTO combats (id, campaign_id, system, created_at, "               \
+    "dice_source, rng, commitment, server_seed, client_seed, summary, "        \
+    "report) VALUES ('" id "', " cmp ", 'scrud', '" at "', '" src "', "        \
+    "CASE '" src "' WHEN 'seeded' THEN 'v1' END, " com ", " seed ", " cs       \
+    ", 's', '{}')"
+    snprintf(sql, sizeof sql,
+             COMBAT(OLD_C1, "'" OLD_CMP "'", "2025-06-01T10:00:00.000Z",
+                    "seeded", "'%s'", "'%s'", "'cs'"),
+             cx, hx);
+    exec_ok(c, sql);
+    exec_ok(c, COMBAT(OLD_C2, "'" OLD_CMP "'", "2025-06-01T10:10:00.000Z",
+                      "entered", "NULL", "NULL", "NULL"));
+    exec_ok(c, COMBAT(OLD_REC, "'" OLD_CMP "'", "2025-06-01T10:20:00.000Z",
+                      "seeded", "NULL", "NULL", "NULL"));
+    exec_ok(c, COMBAT(OLD_ONE, "NULL", "2025-06-01T10:00:00.000Z", "entered",
+                      "NULL", "NULL", "NULL"));
+    /* C1: a d6, a d10 and a d20 from its seed, stored seq 3, 1, 2 */
+    rng_v1_init(&r, sx, (const uint8_t *)"cs", 2);
+    d[0] = rng_v1_die(&r, 6);
+    d[1] = rng_v1_die(&r, 10);
+    d[2] = rng_v1_die(&r, 20);
+    rng_v1_cleanup(&r);
+#define ROLL(id, seq, faces, nat, src, rng)                                    \
+    "('" id "', " #seq ", 'Blue', 'un_1', 'U1', 'scrud.front', " #faces        \
+    ", " nat ", " nat ", '" src "', " rng ")"
+    snprintf(
+        sql, sizeof sql,
+        "INSERT INTO rolls (combat_id, seq, side_name, unit_id, "
+        "unit_name, reason, faces, natural, modified, source, rng) "
+        "VALUES " ROLL(OLD_C1, 3, 20, "%d", "seeded", "'v1'") "," ROLL(
+            OLD_C1, 1, 6, "%d", "seeded",
+            "'v1'") "," ROLL(OLD_C1, 2, 10, "%d", "seeded",
+                             "'v1'") "," ROLL(OLD_C2, 1, 6, "4", "entered",
+                                              "NULL") "," ROLL(OLD_C2, 2, 6,
+                                                               "2", "entered",
+                                                               "NULL") "," ROLL(OLD_ONE,
+                                                                                1,
+                                                                                6,
+                                                                                "5",
+                                                                                "entered",
+                                                                                "NULL"),
+        d[2], d[2], d[0], d[0], d[1], d[1]);
+    exec_ok(c, sql);
+    /* the battle: a roll of two dice from its seed, then an accept */
+    rng_v1_init(&r, sy, NULL, 0);
+    d[3] = rng_v1_die(&r, 6);
+    d[4] = rng_v1_die(&r, 6);
+    rng_v1_cleanup(&r);
+    snprintf(sql, sizeof sql,
+             "INSERT INTO battles (id, campaign_id, system, status, turn, "
+             "created_at, updated_at, dice_source, commitment, server_seed, "
+             "setup, n_actions, combat_id) VALUES ('" OLD_BT "', '" OLD_CMP
+             "', 'matrix', 'finished', 1, '2025-06-01T10:01:00.000Z', "
+             "'2025-06-01T10:20:00.000Z', 'seeded', '%s', '%s', '{}', 2, "
+             "'" OLD_REC "');"
+             "INSERT INTO battle_actions (battle_id, seq, at, kind, combat, "
+             "army, unit, naturals, detail) VALUES ('" OLD_BT "', 2, "
+             "'2025-06-01T10:20:00.000Z', 'accept', 0, -1, -1, '[]', NULL), "
+             "('" OLD_BT "', 1, '2025-06-01T10:05:00.000Z', 'roll', 0, -1, "
+             "-1, '[%d,%d]', '{\"x\":1}');"
+             "INSERT INTO rolls (combat_id, seq, side_name, unit_id, "
+             "unit_name, reason, faces, natural, modified, source, rng) "
+             "VALUES " ROLL(OLD_REC, 1, 6, "%d", "seeded", "'v1'") "," ROLL(
+                 OLD_REC, 2, 6, "%d", "seeded", "'v1'"),
+             cy, hy, d[3], d[4], d[3], d[3], d[4], d[4]);
+    exec_ok(c, sql);
+    ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+}
+
+START_TEST(test_migration_backfill)
+{
+    static const struct {
+        const char *record;
+        int seq;
+    } order[] = {{OLD_C1, 1}, {OLD_C1, 2}, {OLD_C1, 3}, {OLD_BT, 1},
+                 {OLD_C2, 1}, {OLD_C2, 2}, {OLD_BT, 2}};
+    uint8_t sx[32], sy[32];
+    char hx[65], hy[65];
+    db_ledger_row *rows = NULL;
+    ledger_seed seeds[2];
+    ledger_entry en[8];
+    ledger_walk w;
+    ledger_dice count;
+    db_chain ch;
+    err_info e;
+    char *before, *after;
+    size_t n, i;
+
+    make_v4();
+    db_fixture_open();
+    ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
+    ck_assert_int_ge(db_n_migrations(), 5);
+    n = stored(OLD_CMP, &ch, &rows);
+    ck_assert_int_eq(n, 7);
+    ck_assert_int_eq(ch.length, 7);
+    for (i = 0; i < n; i++) {
+        ck_assert_msg(strcmp(rows[i].record_id, order[i].record) == 0 &&
+                          rows[i].seq == order[i].seq,
+                      "entry %zu is %s#%d, expected %s#%d", i + 1,
+                      rows[i].record_id, rows[i].seq, order[i].record,
+                      order[i].seq);
+        db_ledger_row_entry(&rows[i], OLD_CMP, &en[i]);
+    }
+    ck_assert_int_eq(rows[3].kind, LEDGER_ACTION);
+    ck_assert_str_eq(rows[3].detail, "{\"x\":1}");
+    ck_assert_str_eq(rows[4].source, "entered");
+    /* the old dice still re-derive from their seeds */
+    old_seeds(sx, sy);
+    rng_hex(sx, 32, hx);
+    rng_hex(sy, 32, hy);
+    seeds[0] = (ledger_seed){OLD_C1, hx};
+    seeds[1] = (ledger_seed){OLD_BT, hy};
+    memset(&w, 0, sizeof w);
+    ck_assert_int_eq(ledger_check_dice(en, n, seeds, 2, &w, &count, &e),
+                     ERR_OK);
+    ck_assert_msg(w.broken_pos == 0, "%s", w.why);
+    ck_assert_int_eq(count.seeded, 5);
+    ck_assert_int_eq(count.rederived, 5);
+    ck_assert_int_eq(count.entered, 2);
+    db_ledger_rows_free(rows, n);
+    /* the record and the one-off stay outside */
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM rolls WHERE ledger_pos IS NULL "
+                         "AND combat_id IN ('" OLD_REC "', '" OLD_ONE "')"),
+                     3);
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM rolls WHERE ledger_pos IS NULL"),
+                     3);
+    /* every campaign gets exactly one next commitment */
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM commitments WHERE campaign_id "
+                         "= '" OLD_CMP "' AND used_at IS NULL"),
+                     1);
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM commitments WHERE campaign_id "
+                         "= '" OLD_CMP2 "' AND used_at IS NULL"),
+                     1);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "commitments"),
+                     2);
+    n = stored(OLD_CMP2, &ch, &rows);
+    ck_assert_int_eq(n, 0);
+    ck_assert_str_eq(ch.head, ledger_genesis);
+    db_ledger_rows_free(rows, n);
+    /* opened again, nothing moves */
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    before = db_fixture_snapshot();
+    db_fixture_open();
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    after = db_fixture_snapshot();
+    ck_assert_str_eq(after, before);
+    free(before);
+    free(after);
+}
+END_TEST
 
 Suite *suite_ledger(void)
 {
-    return suite_create("ledger");
+    Suite *s = suite_create("ledger");
+    TCase *tc = tcase_create("db");
+
+    tcase_add_unchecked_fixture(tc, db_fixture_suite_make,
+                                db_fixture_suite_remove);
+    tcase_add_checked_fixture(tc, db_fixture_setup, db_fixture_teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_db_chain);
+    tcase_add_test(tc, test_db_combat_chains);
+    tcase_add_test(tc, test_db_action_chains);
+    tcase_add_test(tc, test_db_commitments);
+    tcase_add_test(tc, test_db_idempotency);
+    tcase_add_test(tc, test_migration_backfill);
+    suite_add_tcase(s, tc);
+    return s;
 }
