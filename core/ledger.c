@@ -262,7 +262,7 @@ err_code ledger_check(const ledger_entry *entries, size_t n,
 /* The dice check's state for one record. */
 typedef struct record_stream {
     const char *record_id;
-    const char *seed_hex;   /* NULL: hidden */
+    const char *seed_hex;    /* NULL: hidden */
     const char *client_seed; /* as its first entry names it */
     char commitment[LEDGER_HASH_HEX];
     int last_seq;
@@ -299,8 +299,10 @@ static bool stream_start(record_stream *s, const ledger_entry *en,
     s->is_started = true;
     s->client_seed = cs;
     if (rng_unhex(s->seed_hex, seed, sizeof seed) != 0) {
-        broken(out, en->pos, "entry %lld: the revealed seed of its record "
-               "is malformed", en->pos);
+        broken(out, en->pos,
+               "entry %lld: the revealed seed of its record "
+               "is malformed",
+               en->pos);
         return false;
     }
     rng_commitment(seed, s->commitment);
@@ -317,13 +319,17 @@ static bool stream_check(record_stream *s, const ledger_entry *en,
     size_t n = en->kind == LEDGER_ROLL ? 1 : en->n_naturals, i;
 
     if (strcmp(s->commitment, en->commitment ? en->commitment : "") != 0) {
-        broken(out, en->pos, "entry %lld: the seed revealed for its record "
-               "does not match the commitment it names", en->pos);
+        broken(out, en->pos,
+               "entry %lld: the seed revealed for its record "
+               "does not match the commitment it names",
+               en->pos);
         return false;
     }
     if (strcmp(s->client_seed, en->client_seed ? en->client_seed : "") != 0) {
-        broken(out, en->pos, "entry %lld names another client seed than the "
-               "entries of its record before it", en->pos);
+        broken(out, en->pos,
+               "entry %lld names another client seed than the "
+               "entries of its record before it",
+               en->pos);
         return false;
     }
     for (i = 0; i < n; i++) {
@@ -331,8 +337,10 @@ static bool stream_check(record_stream *s, const ledger_entry *en,
         int logged = en->kind == LEDGER_ROLL ? en->natural : en->naturals[i];
         int derived;
         if (faces < RNG_FACES_MIN || faces > RNG_FACES_MAX) {
-            broken(out, en->pos, "entry %lld: a die of that many faces "
-                   "cannot be rolled", en->pos);
+            broken(out, en->pos,
+                   "entry %lld: a die of that many faces "
+                   "cannot be rolled",
+                   en->pos);
             return false;
         }
         derived = rng_v1_die(&s->rng, faces);
@@ -364,7 +372,8 @@ err_code ledger_check_dice(const ledger_entry *entries, size_t n,
     for (i = 0; i < n && out->broken_pos == 0; i++) {
         const ledger_entry *en = &entries[i];
         record_stream *s = stream_for(rs, &n_rs, en, seeds, n_seeds);
-        long long dice = en->kind == LEDGER_ROLL ? 1 : (long long)en->n_naturals;
+        long long dice =
+            en->kind == LEDGER_ROLL ? 1 : (long long)en->n_naturals;
 
         if (en->seq != s->last_seq + 1) {
             out->broken_pos = en->pos;

@@ -20,11 +20,12 @@
 
 #include "err.h"
 
-#define LEDGER_VERSION     "umpire-ledger-v1"
-#define LEDGER_HASH_HEX    65 /* 64 hex digits and the NUL */
-#define LEDGER_BATTLE_DIE  6  /* every battle die (Matrix, Civilization) */
-#define LEDGER_MAX_NATURALS 1024 /* dice of one battle action at most (a
-                                  * Civilization phase throws up to 400) */
+#define LEDGER_VERSION    "umpire-ledger-v1"
+#define LEDGER_HASH_HEX   65 /* 64 hex digits and the NUL */
+#define LEDGER_BATTLE_DIE 6  /* every battle die (Matrix, Civilization) */
+#define LEDGER_MAX_NATURALS                                                    \
+    1024 /* dice of one battle action at most (a                               \
+          * Civilization phase throws up to 400) */
 
 /* The head of an empty ledger, and the "previous hash" of its entry 1. */
 extern const char ledger_genesis[LEDGER_HASH_HEX];
@@ -79,8 +80,8 @@ int ledger_parse_naturals(const char *text, int *out, size_t max);
 /* What walking a chain found.  broken_pos is the first entry that does not
  * hold (0: none); why says how, in a sentence. */
 typedef struct ledger_walk {
-    long long length;              /* entries walked */
-    char head[LEDGER_HASH_HEX];    /* hash of the last entry walked */
+    long long length;           /* entries walked */
+    char head[LEDGER_HASH_HEX]; /* hash of the last entry walked */
     long long broken_pos;
     char why[256];
 } ledger_walk;

@@ -501,7 +501,7 @@ err_code db_ledger_backfill(sqlite3 *c, err_info *e);
  */
 typedef struct db_commitment {
     char commitment[LEDGER_HASH_HEX];
-    char seed[LEDGER_HASH_HEX];  /* hex of the 32-byte seed: secret until used */
+    char seed[LEDGER_HASH_HEX]; /* hex of the 32-byte seed: secret until used */
     char campaign_id[DB_ID_MAX]; /* "" for a one-off */
     char created_at[DB_TIME_MAX];
     char used_at[DB_TIME_MAX]; /* "" while unused */

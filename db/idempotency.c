@@ -74,8 +74,7 @@ err_code db_idem_purge(sqlite3 *c, const char *before, err_info *e)
     sqlite3_stmt *st = NULL;
     err_code rc;
 
-    if ((rc = db_prepare(c,
-                         "DELETE FROM idempotency_keys WHERE created_at < ?",
+    if ((rc = db_prepare(c, "DELETE FROM idempotency_keys WHERE created_at < ?",
                          &st, e)))
         return rc;
     TEXT(st, 1, before);

@@ -78,18 +78,18 @@ err_code db_chain_save(sqlite3 *c, const db_chain *ch, err_info *e)
  * order of the columns is read_ledger_row's.  A battle's rng is "v1" for
  * seeded dice (battles store no rng of their own). */
 #define LEDGER_ROWS_SQL                                                        \
-    "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "        \
-    "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "      \
-    "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "        \
-    "r.prev_hash, r.hash FROM rolls r JOIN combats c ON c.id = r.combat_id "  \
-    "WHERE c.campaign_id = ?1 AND r.ledger_pos IS NOT NULL "                  \
-    "UNION ALL "                                                              \
-    "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "  \
-    "0, 0, a.kind, a.naturals, a.detail, b.dice_source, "                    \
-    "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "          \
-    "b.client_seed, a.prev_hash, a.hash FROM battle_actions a "               \
-    "JOIN battles b ON b.id = a.battle_id "                                   \
-    "WHERE b.campaign_id = ?1 AND a.ledger_pos IS NOT NULL "                  \
+    "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
+    "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
+    "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "         \
+    "r.prev_hash, r.hash FROM rolls r JOIN combats c ON c.id = r.combat_id "   \
+    "WHERE c.campaign_id = ?1 AND r.ledger_pos IS NOT NULL "                   \
+    "UNION ALL "                                                               \
+    "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "   \
+    "0, 0, a.kind, a.naturals, a.detail, b.dice_source, "                      \
+    "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "           \
+    "b.client_seed, a.prev_hash, a.hash FROM battle_actions a "                \
+    "JOIN battles b ON b.id = a.battle_id "                                    \
+    "WHERE b.campaign_id = ?1 AND a.ledger_pos IS NOT NULL "                   \
     "ORDER BY 2"
 
 /* A stored dice list into a new array *out (NULL for none): the count,
@@ -164,8 +164,8 @@ err_code db_ledger_rows(sqlite3 *c, const char *campaign_id,
     if ((rc = db_prepare(c, LEDGER_ROWS_SQL, &st, e)))
         return rc;
     TEXT(st, 1, campaign_id);
-    rc = db_read_rows(c, st, sizeof **out, read_ledger_row, release_rows,
-                      &rows, n, "read the ledger", e);
+    rc = db_read_rows(c, st, sizeof **out, read_ledger_row, release_rows, &rows,
+                      n, "read the ledger", e);
     *out = rows;
     return rc;
 }
@@ -213,23 +213,22 @@ void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,
  * combat's rolls at its time, a battle's actions at theirs (a battle's
  * record is left out: its dice are its actions). */
 #define BACKFILL_SQL                                                           \
-    "SELECT 0, NULL, c.created_at, c.id, r.seq, r.side_name, r.unit_id, "     \
-    "r.unit_name, r.reason, r.faces, r.natural, r.modified, NULL, NULL, "     \
-    "NULL, r.source, r.rng, c.commitment, c.client_seed, NULL, NULL "         \
-    "FROM rolls r JOIN combats c ON c.id = r.combat_id "                      \
-    "WHERE c.campaign_id = ?1 AND NOT EXISTS (SELECT 1 FROM battles b "       \
-    "WHERE b.combat_id = c.id) "                                              \
-    "UNION ALL "                                                              \
-    "SELECT 1, NULL, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, 0, 0, "    \
-    "a.kind, a.naturals, a.detail, b.dice_source, "                           \
-    "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "          \
-    "b.client_seed, NULL, NULL FROM battle_actions a "                        \
-    "JOIN battles b ON b.id = a.battle_id WHERE b.campaign_id = ?1 "          \
+    "SELECT 0, NULL, c.created_at, c.id, r.seq, r.side_name, r.unit_id, "      \
+    "r.unit_name, r.reason, r.faces, r.natural, r.modified, NULL, NULL, "      \
+    "NULL, r.source, r.rng, c.commitment, c.client_seed, NULL, NULL "          \
+    "FROM rolls r JOIN combats c ON c.id = r.combat_id "                       \
+    "WHERE c.campaign_id = ?1 AND NOT EXISTS (SELECT 1 FROM battles b "        \
+    "WHERE b.combat_id = c.id) "                                               \
+    "UNION ALL "                                                               \
+    "SELECT 1, NULL, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, 0, 0, "     \
+    "a.kind, a.naturals, a.detail, b.dice_source, "                            \
+    "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "           \
+    "b.client_seed, NULL, NULL FROM battle_actions a "                         \
+    "JOIN battles b ON b.id = a.battle_id WHERE b.campaign_id = ?1 "           \
     "ORDER BY 3, 4, 5"
 
 static err_code backfill_store(sqlite3 *c, const db_ledger_row *r,
-                               const char *prev, const char *hash,
-                               err_info *e)
+                               const char *prev, const char *hash, err_info *e)
 {
     static const char *const sql[2] = {
         "UPDATE rolls SET ledger_pos = ?, prev_hash = ?, hash = ? "
@@ -297,8 +296,8 @@ err_code db_ledger_backfill(sqlite3 *c, err_info *e)
     err_code rc = ERR_OK;
     int step;
 
-    if ((rc = db_prepare(c, "SELECT id FROM campaigns ORDER BY created_at",
-                         &st, e)))
+    if ((rc = db_prepare(c, "SELECT id FROM campaigns ORDER BY created_at", &st,
+                         e)))
         return rc;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         if (n == cap) {

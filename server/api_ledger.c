@@ -63,8 +63,8 @@ static err_code view_seeds(ledger_view *v, err_info *e)
     return ERR_OK;
 }
 
-static err_code view_load(sqlite3 *c, const char *campaign_id,
-                          ledger_view *v, err_info *e)
+static err_code view_load(sqlite3 *c, const char *campaign_id, ledger_view *v,
+                          err_info *e)
 {
     err_code rc;
     size_t i;
@@ -72,8 +72,7 @@ static err_code view_load(sqlite3 *c, const char *campaign_id,
     memset(v, 0, sizeof *v);
     if ((rc = db_chain_open(c, campaign_id, &v->ch, e)) ||
         (rc = db_ledger_rows(c, campaign_id, &v->rows, &v->n_rows, e)) ||
-        (rc = db_combats_list(c, campaign_id, &v->combats, &v->n_combats,
-                              e)) ||
+        (rc = db_combats_list(c, campaign_id, &v->combats, &v->n_combats, e)) ||
         (rc = db_battles_list(c, campaign_id, &v->battles, &v->n_battles, e)))
         return rc;
     v->entries = calloc(v->n_rows + 1, sizeof *v->entries);
@@ -119,9 +118,9 @@ static json_t *int_list(const int *values, int each, size_t n)
 
 static json_t *entry_json(const ledger_entry *en)
 {
-    json_t *o = json_pack("{s:I, s:s, s:s}", "pos", (json_int_t)en->pos,
-                          "kind", en->kind == LEDGER_ROLL ? "roll" : "action",
-                          "at", en->at);
+    json_t *o =
+        json_pack("{s:I, s:s, s:s}", "pos", (json_int_t)en->pos, "kind",
+                  en->kind == LEDGER_ROLL ? "roll" : "action", "at", en->at);
 
     if (en->kind == LEDGER_ROLL) {
         json_object_set_new(o, "combat_id", json_string(en->record_id));
@@ -137,8 +136,8 @@ static json_t *entry_json(const ledger_entry *en)
         json_object_set_new(o, "battle_id", json_string(en->record_id));
         json_object_set_new(o, "seq", json_integer(en->seq));
         json_object_set_new(o, "action", json_string(en->action));
-        json_object_set_new(
-            o, "faces", int_list(NULL, LEDGER_BATTLE_DIE, en->n_naturals));
+        json_object_set_new(o, "faces",
+                            int_list(NULL, LEDGER_BATTLE_DIE, en->n_naturals));
         json_object_set_new(o, "naturals",
                             int_list(en->naturals, 0, en->n_naturals));
         json_object_set_new(o, "detail", api_str_or_null(en->detail));
@@ -194,25 +193,23 @@ void api_ledger_get(http_request *r)
     for (i = 0; i < v.n_combats; i++) {
         const db_combat *cb = &v.combats[i];
         if (is_in_ledger(&v, cb->id))
-            json_array_append_new(
-                seeds, seed_json(cb->id, "combat", cb->dice_source,
-                                 cb->commitment, cb->server_seed,
-                                 cb->client_seed));
+            json_array_append_new(seeds,
+                                  seed_json(cb->id, "combat", cb->dice_source,
+                                            cb->commitment, cb->server_seed,
+                                            cb->client_seed));
     }
     for (i = 0; i < v.n_battles; i++) {
         const db_battle *b = &v.battles[i];
         bool is_open = strcmp(b->status, "open") == 0;
         json_array_append_new(
             seeds, seed_json(b->id, "battle", b->dice_source, b->commitment,
-                             is_open ? NULL : b->server_seed,
-                             b->client_seed));
+                             is_open ? NULL : b->server_seed, b->client_seed));
     }
-    http_reply_json(
-        r, 200,
-        json_pack("{s:s, s:s, s:I, s:s, s:o, s:o}", "campaign_id",
-                  v.ch.campaign_id, "version", LEDGER_VERSION, "length",
-                  (json_int_t)v.ch.length, "head", v.ch.head, "entries",
-                  entries, "seeds", seeds));
+    http_reply_json(r, 200,
+                    json_pack("{s:s, s:s, s:I, s:s, s:o, s:o}", "campaign_id",
+                              v.ch.campaign_id, "version", LEDGER_VERSION,
+                              "length", (json_int_t)v.ch.length, "head",
+                              v.ch.head, "entries", entries, "seeds", seeds));
     view_free(&v);
 }
 
@@ -439,15 +436,15 @@ static json_t *commitment_json(const db_commitment *k)
     status = is_used ? "used" : strcmp(now, expires) > 0 ? "expired" : "unused";
     snprintf(url, sizeof url, "/v1/commitments/%s", k->commitment);
     snprintf(used_url, sizeof used_url, "/v1/combats/%s", k->used_by);
-    return json_pack(
-        "{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:s}", "commitment",
-        k->commitment, "created_at", k->created_at, "status", status,
-        "expires_at", is_used ? json_null() : json_string(expires), "rng",
-        RNG_VERSION, "used_by",
-        is_used ? json_pack("{s:s, s:s}", "combat_id", k->used_by, "url",
-                            used_url)
-                : json_null(),
-        "used_at", api_str_or_null(k->used_at), "url", url);
+    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:s}", "commitment",
+                     k->commitment, "created_at", k->created_at, "status",
+                     status, "expires_at",
+                     is_used ? json_null() : json_string(expires), "rng",
+                     RNG_VERSION, "used_by",
+                     is_used ? json_pack("{s:s, s:s}", "combat_id", k->used_by,
+                                         "url", used_url)
+                             : json_null(),
+                     "used_at", api_str_or_null(k->used_at), "url", url);
 }
 
 typedef struct commitment_job {

@@ -56,8 +56,8 @@ static json_t *combats_json(const campaign_view *v)
 
     for (i = 0; i < v->n_combats; i++) {
         const db_combat *cb = &v->combats[i];
-        snprintf(url, sizeof url, "/v1/campaigns/%s/combats/%s",
-                 v->cmp.id, cb->id);
+        snprintf(url, sizeof url, "/v1/campaigns/%s/combats/%s", v->cmp.id,
+                 cb->id);
         json_array_append_new(
             items, json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:s}", "id",
                              cb->id, "system", cb->system, "created_at",
@@ -79,11 +79,10 @@ static json_t *battles_json(const campaign_view *v)
         snprintf(url, sizeof url, "/v1/campaigns/%s/battles/%s", v->cmp.id,
                  b->id);
         json_array_append_new(
-            items, json_pack("{s:s, s:s, s:s, s:i, s:s, s:o, s:s}", "id",
-                             b->id, "system", b->system, "status", b->status,
-                             "turn", b->turn, "created_at", b->created_at,
-                             "combat_id", api_str_or_null(b->combat_id), "url",
-                             url));
+            items, json_pack("{s:s, s:s, s:s, s:i, s:s, s:o, s:s}", "id", b->id,
+                             "system", b->system, "status", b->status, "turn",
+                             b->turn, "created_at", b->created_at, "combat_id",
+                             api_str_or_null(b->combat_id), "url", url));
     }
     return items;
 }

@@ -17,8 +17,8 @@
 /* Parses "dice" and, for seeded dice, draws the server seed. */
 err_code combat_parse_dice(const json_t *body, combat_dice *d, err_info *e)
 {
-    static const char *const fields[] = {"source", "client_seed",
-                                         "commitment", NULL};
+    static const char *const fields[] = {"source", "client_seed", "commitment",
+                                         NULL};
     static const char *const sources[] = {"seeded", "entered", NULL};
     json_t *obj = NULL;
     const char *cs = NULL, *cited = NULL;
@@ -231,8 +231,10 @@ err_code combat_parse_record(const json_t *body, combat_record *rec,
 static err_code use_seed(combat_dice *d, const db_commitment *k, err_info *e)
 {
     if (rng_unhex(k->seed, d->seed, sizeof d->seed) != 0)
-        return err_set(e, ERR_DB, NULL, "the seed of commitment %s is "
-                       "unreadable", k->commitment);
+        return err_set(e, ERR_DB, NULL,
+                       "the seed of commitment %s is "
+                       "unreadable",
+                       k->commitment);
     text_copy(d->seed_hex, sizeof d->seed_hex, k->seed);
     text_copy(d->commitment, sizeof d->commitment, k->commitment);
     return ERR_OK;
@@ -254,8 +256,7 @@ err_code combat_take_commitment(sqlite3 *c, combat_record *rec,
     }
     rc = db_commitment_next(c, rec->campaign_id, &k, e);
     if (rc == ERR_NOT_FOUND)
-        return err_set(e, ERR_DB, NULL,
-                       "the campaign has no next commitment");
+        return err_set(e, ERR_DB, NULL, "the campaign has no next commitment");
     if (rc)
         return rc;
     if (rec->dice.is_cited && strcmp(k.commitment, rec->dice.cited) != 0)

@@ -69,8 +69,8 @@ static void replay(http_request *r, db_idem *k)
 
 bool idem_begin(http_request *r)
 {
-    const char *key = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                  IDEM_HEADER);
+    const char *key =
+        MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, IDEM_HEADER);
     db *d = http_db(r->srv);
     char since[DB_TIME_MAX];
     db_idem k;

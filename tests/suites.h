@@ -4,8 +4,10 @@
  * tests core/X.c.  A module whose tests would not fit one file of ~800 lines
  * gets more suites, each in its own file (scrud and scrud_examples; api and
  * auth; scrud_http and scrud_vectors; scs and scs_examples; scs_http and
- * scs_vectors; matrix_http and battles_http), with their shared helpers
- * beside them.
+ * scs_vectors; matrix_http and battles_http; verifier and verifier_ledger;
+ * ledger_http and idempotency_http), with their shared helpers beside
+ * them.  The ledger has a suite per layer: ledger_core (tests/core) and
+ * ledger (tests/db, with what the database keeps of it).
  * suite_regressions (tests/server/test_regressions.c) is the exception: one
  * test per fixed bug, named after it, whatever module it was in.
  */
