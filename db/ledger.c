@@ -218,7 +218,7 @@ void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,
     "NULL, r.source, r.rng, c.commitment, c.client_seed, NULL, NULL "          \
     "FROM rolls r JOIN combats c ON c.id = r.combat_id "                       \
     "WHERE c.campaign_id = ?1 AND NOT EXISTS (SELECT 1 FROM battles b "        \
-    "WHERE b.combat_id = c.id) "                                               \
+    "WHERE b.combat_id = c.id AND b.campaign_id = c.campaign_id) "                                               \
     "UNION ALL "                                                               \
     "SELECT 1, NULL, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, 0, 0, "     \
     "a.kind, a.naturals, a.detail, b.dice_source, "                            \
@@ -250,6 +250,69 @@ static err_code backfill_store(sqlite3 *c, const db_ledger_row *r,
     return rc;
 }
 
+/* An entry's record, its seq, and its place in the logged order. */
+typedef struct slot_key {
+    const char *record;
+    int seq;
+    size_t index;
+} slot_key;
+
+static int by_record_then_place(const void *a, const void *b)
+{
+    const slot_key *x = a, *y = b;
+    int c = strcmp(x->record, y->record);
+
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static int by_record_then_seq(const void *a, const void *b)
+{
+    const slot_key *x = a, *y = b;
+    int c = strcmp(x->record, y->record);
+
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * rows are in logged order, by the time each was logged.  Should the clock
+ * have stepped back between two actions of one battle, that order would
+ * put them out of seq, and the dice could never be re-derived: each
+ * record's entries are put back in seq order within the places the record
+ * holds, the other records' places untouched.
+ */
+static err_code order_within_records(db_ledger_row *rows, size_t n,
+                                     err_info *e)
+{
+    slot_key *places = malloc((n ? n : 1) * sizeof *places);
+    slot_key *order = malloc((n ? n : 1) * sizeof *order);
+    db_ledger_row *copy = malloc((n ? n : 1) * sizeof *copy);
+    size_t i;
+    err_code rc = ERR_OK;
+
+    if (places == NULL || order == NULL || copy == NULL) {
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        places[i].record = rows[i].record_id;
+        places[i].seq = rows[i].seq;
+        places[i].index = i;
+        order[i] = places[i];
+    }
+    qsort(places, n, sizeof *places, by_record_then_place);
+    qsort(order, n, sizeof *order, by_record_then_seq);
+    /* Both sorts group the records alike: the k-th place of a record
+     * takes its k-th entry by seq. */
+    for (i = 0; i < n; i++)
+        copy[places[i].index] = rows[order[i].index];
+    memcpy(rows, copy, n * sizeof *rows);
+out:
+    free(places);
+    free(order);
+    free(copy);
+    return rc;
+}
+
 static err_code backfill_campaign(sqlite3 *c, const char *campaign_id,
                                   err_info *e)
 {
@@ -268,7 +331,8 @@ static err_code backfill_campaign(sqlite3 *c, const char *campaign_id,
                            &p, &n, "read the earlier log", e)))
         return rc;
     rows = p;
-    if ((rc = db_chain_open(c, campaign_id, &ch, e)))
+    if ((rc = order_within_records(rows, n, e)) ||
+        (rc = db_chain_open(c, campaign_id, &ch, e)))
         goto out;
     for (i = 0; i < n; i++) {
         ledger_entry en;
@@ -344,7 +408,8 @@ err_code db_ledger_unchained(sqlite3 *c, const char *campaign_id,
                          "combats c ON c.id = r.combat_id WHERE "
                          "c.campaign_id = ? AND r.ledger_pos IS NULL AND "
                          "NOT EXISTS (SELECT 1 FROM battles b WHERE "
-                         "b.combat_id = c.id) ORDER BY c.rowid, r.seq",
+                         "b.combat_id = c.id AND b.campaign_id = c.campaign_id) "
+                         "ORDER BY c.rowid, r.seq",
                          &st, e)))
         return rc;
     TEXT(st, 1, campaign_id);

@@ -247,6 +247,8 @@ const char *const migrations_sql[] = {
     "ALTER TABLE battle_actions ADD COLUMN ledger_pos INTEGER;"
     "ALTER TABLE battle_actions ADD COLUMN prev_hash TEXT;"
     "ALTER TABLE battle_actions ADD COLUMN hash TEXT;"
+    "CREATE INDEX battles_by_combat ON battles (combat_id) "
+    "  WHERE combat_id IS NOT NULL;"
     "CREATE TABLE idempotency_keys ("
     "  scope TEXT NOT NULL,"
     "  key TEXT NOT NULL,"

@@ -567,37 +567,66 @@ out:
     return rc;
 }
 
+/* The battle as c shows it now, as served (new reference, or NULL). */
+static json_t *battle_read_back(sqlite3 *c, const civ_job *j, err_info *e)
+{
+    civ_job *fresh = civ_job_new(CIV_API_MAX_PHASES);
+    dice_source src;
+    json_t *o = NULL;
+
+    if (fresh == NULL) {
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+        return NULL;
+    }
+    if (load(c, j->row.campaign_id, j->row.id, fresh, &src, e) == ERR_OK &&
+        (o = battle_json(fresh, &src)) == NULL)
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+    dice_cleanup(&src);
+    civ_job_free(fresh);
+    return o;
+}
+
 /*
- * The action, then the battle as it now stands, read back in the same
- * transaction: the answer is made here, where it sees what the action
- * wrote (and an Idempotency-Key stores it with the action).
+ * The action.  When its answer is kept under an Idempotency-Key, the
+ * battle as it now stands is read back here, in the same transaction,
+ * where it sees what the action wrote; otherwise after the commit, off
+ * the writer (action_finish).
  */
 static err_code action_job(sqlite3 *c, void *arg, err_info *e)
 {
     civ_job *j = arg;
-    civ_job *fresh;
-    dice_source src;
     err_code rc;
 
-    if ((rc = action_apply(c, j, e)))
+    if ((rc = action_apply(c, j, e)) || !j->is_reply_in_job)
         return rc;
-    if ((fresh = civ_job_new(CIV_API_MAX_PHASES)) == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    rc = load(c, j->row.campaign_id, j->row.id, fresh, &src, e);
-    if (rc == ERR_OK && (j->reply = battle_json(fresh, &src)) == NULL)
-        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-    dice_cleanup(&src);
-    civ_job_free(fresh);
-    return rc;
+    if ((j->reply = battle_read_back(c, j, e)) == NULL)
+        return e->code ? e->code : ERR_INTERNAL;
+    return ERR_OK;
 }
 
 static void action_finish(http_request *r, err_code rc, const err_info *e)
 {
     civ_job *j = r->state;
+    db *d = http_db(r->srv);
+    sqlite3 *c;
+    err_info e2;
 
     if (rc != ERR_OK) {
         api_reply_err(r, rc, e);
         return;
+    }
+    if (j->reply == NULL) {
+        /* Served as stored: read back the battle the action made. */
+        err_clear(&e2);
+        c = db_read_acquire(d);
+        sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
+        j->reply = battle_read_back(c, j, &e2);
+        sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
+        db_read_release(d, c);
+        if (j->reply == NULL) {
+            http_reply_problem(r, &e2);
+            return;
+        }
     }
     http_reply_json(r, 200, j->reply);
     j->reply = NULL;
@@ -619,5 +648,6 @@ void api_civ_battle_action(http_request *r, json_t *body)
     text_copy(j->rec.campaign_id, DB_ID_MAX, r->params[0]);
     text_copy(j->row.id, DB_ID_MAX, r->params[1]);
     text_copy(j->rec.token_id, DB_ID_MAX, r->token.id);
+    j->is_reply_in_job = r->has_idem;
     http_defer_write(r, action_job, action_finish);
 }

@@ -29,6 +29,9 @@ typedef struct ledger_view {
     size_t n_battles;
     ledger_seed *seeds; /* revealed seeds of the records */
     size_t n_seeds;
+    /* the rows by record, then position: a record's entries are found by
+     * binary search, so checks stay n log n in the campaign's size */
+    const db_ledger_row **by_record;
 } ledger_view;
 
 static void view_free(ledger_view *v)
@@ -38,6 +41,34 @@ static void view_free(ledger_view *v)
     db_combats_free(v->combats, v->n_combats);
     db_battles_free(v->battles, v->n_battles);
     free(v->seeds);
+    free(v->by_record);
+}
+
+static int row_order(const void *a, const void *b)
+{
+    const db_ledger_row *x = *(const db_ledger_row *const *)a;
+    const db_ledger_row *y = *(const db_ledger_row *const *)b;
+    int c = strcmp(x->record_id, y->record_id);
+
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The first of record's rows in v->by_record (its index), or n_rows when
+ * the record has none. */
+static size_t record_first(const ledger_view *v, const char *record)
+{
+    size_t lo = 0, hi = v->n_rows;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v->by_record[mid]->record_id, record) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < v->n_rows && strcmp(v->by_record[lo]->record_id, record) == 0
+               ? lo
+               : v->n_rows;
 }
 
 /* The revealed seeds: every combat's, and every battle's once it is no
@@ -76,10 +107,14 @@ static err_code view_load(sqlite3 *c, const char *campaign_id, ledger_view *v,
         (rc = db_battles_list(c, campaign_id, &v->battles, &v->n_battles, e)))
         return rc;
     v->entries = calloc(v->n_rows + 1, sizeof *v->entries);
-    if (v->entries == NULL)
+    v->by_record = calloc(v->n_rows + 1, sizeof *v->by_record);
+    if (v->entries == NULL || v->by_record == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    for (i = 0; i < v->n_rows; i++)
+    for (i = 0; i < v->n_rows; i++) {
         db_ledger_row_entry(&v->rows[i], v->ch.campaign_id, &v->entries[i]);
+        v->by_record[i] = &v->rows[i];
+    }
+    qsort(v->by_record, v->n_rows, sizeof *v->by_record, row_order);
     return view_seeds(v, e);
 }
 
@@ -170,12 +205,7 @@ static json_t *seed_json(const char *id, const char *kind, const char *source,
 /* True when record has entries in the ledger. */
 static bool is_in_ledger(const ledger_view *v, const char *record)
 {
-    size_t i;
-
-    for (i = 0; i < v->n_rows; i++)
-        if (strcmp(v->rows[i].record_id, record) == 0)
-            return true;
-    return false;
+    return record_first(v, record) < v->n_rows;
 }
 
 void api_ledger_get(http_request *r)
@@ -237,9 +267,11 @@ static err_code check_battle_record(sqlite3 *c, const ledger_view *v,
 
     if ((rc = db_rolls_list(c, b->combat_id, &rolls, &n, e)))
         return rc;
-    for (i = 0; i < v->n_rows; i++) {
-        const db_ledger_row *row = &v->rows[i];
-        if (row->kind != LEDGER_ACTION || strcmp(row->record_id, b->id) != 0)
+    for (i = record_first(v, b->id); i < v->n_rows; i++) {
+        const db_ledger_row *row = v->by_record[i];
+        if (strcmp(row->record_id, b->id) != 0)
+            break;
+        if (row->kind != LEDGER_ACTION)
             continue;
         for (j = 0; j < row->n_naturals; j++, k++)
             if (k >= n || rolls[k].natural != row->naturals[j]) {

@@ -42,7 +42,10 @@ typedef struct civ_job {
     int turn;
     db_battle row;
     json_t *request; /* a reference, or NULL */
-    json_t *reply;   /* campaign action: the battle as it now stands */
+    json_t *reply;   /* campaign action: the battle as it now stands, made
+                      * in the writer job when it is kept under an
+                      * Idempotency-Key (is_reply_in_job) */
+    bool is_reply_in_job;
 } civ_job;
 
 /* A new job with room for max phases (NULL when out of memory). */

@@ -255,8 +255,10 @@ err_code combat_take_commitment(sqlite3 *c, combat_record *rec,
         used_by = rec->cb.id;
     }
     rc = db_commitment_next(c, rec->campaign_id, &k, e);
-    if (rc == ERR_NOT_FOUND)
+    if (rc == ERR_NOT_FOUND) {
+        err_clear(e);
         return err_set(e, ERR_DB, NULL, "the campaign has no next commitment");
+    }
     if (rc)
         return rc;
     if (rec->dice.is_cited && strcmp(k.commitment, rec->dice.cited) != 0)
@@ -418,9 +420,22 @@ err_code combat_insert_job(sqlite3 *c, void *arg, err_info *e)
     err_code rc;
 
     if (rec->dice.is_cited &&
-        (rc = db_commitment_use(c, rec->dice.cited, rec->cb.id,
-                                rec->cb.created_at, e)))
-        return rc;
+        db_commitment_use(c, rec->dice.cited, rec->cb.id, rec->cb.created_at,
+                          NULL) != ERR_OK) {
+        /* Claimed first by a combat racing this one, or purged as expired
+         * since combat_cite read it. */
+        db_commitment k;
+        rc = db_commitment_get(c, rec->dice.cited, &k, NULL);
+        if (rc == ERR_OK && k.used_by[0])
+            return err_set(e, ERR_CONFLICT, "dice.commitment",
+                           "the commitment was used by combat %s", k.used_by);
+        if (rc == ERR_OK || rc == ERR_NOT_FOUND)
+            return err_set(e, ERR_INVALID, "dice.commitment",
+                           "the commitment has expired: it was not used "
+                           "within %d hours",
+                           COMBAT_COMMITMENT_TTL / 3600);
+        return err_set(e, rc, NULL, "cannot read the commitment");
+    }
     return db_combat_insert(c, &rec->cb, rec->rolls, rec->n_rolls, e);
 }
 

@@ -288,8 +288,14 @@ static err_code run_job(sqlite3 *conn, void *arg, err_info *e)
         return rc;
     r->finish(r, ERR_OK, NULL);
     r->is_replied_in_job = true;
-    if (r->status < 200 || r->status > 299)
-        return ERR_OK;
+    if (r->status < 200 || r->status > 299) {
+        /* No answer to keep: nothing may land that a retry would roll
+         * again (the finish failed, e.g. out of memory). */
+        reset_response(r);
+        return err_set(e, ERR_INTERNAL, NULL,
+                       "the answer to keep under the Idempotency-Key could "
+                       "not be made");
+    }
     if ((rc = idem_store(conn, r, e)) != ERR_OK)
         reset_response(r);
     return rc;

@@ -728,6 +728,60 @@ START_TEST(test_migration_backfill)
 }
 END_TEST
 
+/* A clock stepped back between a battle's two actions: the later action
+ * was logged with the earlier time.  The backfill keeps each record's
+ * entries in seq order within the places the record holds, so its dice
+ * still re-derive. */
+START_TEST(test_migration_clock_step)
+{
+    static const struct {
+        const char *record;
+        int seq;
+    } order[] = {{OLD_C1, 1}, {OLD_C1, 2}, {OLD_C1, 3}, {OLD_BT, 1},
+                 {OLD_BT, 2}, {OLD_C2, 1}, {OLD_C2, 2}};
+    uint8_t sx[32], sy[32];
+    char hx[65], hy[65];
+    db_ledger_row *rows = NULL;
+    ledger_seed seeds[2];
+    ledger_entry en[8];
+    ledger_walk w;
+    ledger_dice count;
+    db_chain ch;
+    err_info e;
+    sqlite3 *c = NULL;
+    size_t n, i;
+
+    make_v4();
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
+    exec_ok(c, "UPDATE battle_actions SET at = '2025-06-01T10:04:00.000Z' "
+               "WHERE battle_id = '" OLD_BT "' AND seq = 2");
+    ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+    db_fixture_open();
+    n = stored(OLD_CMP, &ch, &rows);
+    ck_assert_int_eq(n, 7);
+    for (i = 0; i < n; i++) {
+        ck_assert_msg(strcmp(rows[i].record_id, order[i].record) == 0 &&
+                          rows[i].seq == order[i].seq,
+                      "entry %zu is %s#%d, expected %s#%d", i + 1,
+                      rows[i].record_id, rows[i].seq, order[i].record,
+                      order[i].seq);
+        db_ledger_row_entry(&rows[i], OLD_CMP, &en[i]);
+    }
+    ck_assert_int_eq(ledger_check(en, n, ch.length, ch.head, &w, &e), ERR_OK);
+    ck_assert_msg(w.broken_pos == 0, "%s", w.why);
+    old_seeds(sx, sy);
+    rng_hex(sx, 32, hx);
+    rng_hex(sy, 32, hy);
+    seeds[0] = (ledger_seed){OLD_C1, hx};
+    seeds[1] = (ledger_seed){OLD_BT, hy};
+    ck_assert_int_eq(ledger_check_dice(en, n, seeds, 2, &w, &count, &e),
+                     ERR_OK);
+    ck_assert_msg(w.broken_pos == 0, "%s", w.why);
+    ck_assert_int_eq(count.rederived, 5);
+    db_ledger_rows_free(rows, n);
+}
+END_TEST
+
 Suite *suite_ledger(void)
 {
     Suite *s = suite_create("ledger");
@@ -743,6 +797,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_commitments);
     tcase_add_test(tc, test_db_idempotency);
     tcase_add_test(tc, test_migration_backfill);
+    tcase_add_test(tc, test_migration_clock_step);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -341,6 +341,36 @@ END_TEST
 
 /* ---- 5. Battles and commitments ---- */
 
+/* A keyed Civilization phase: its answer, made in the writer job, is the
+ * battle as it then stands (as GET serves it), and a retry gets it again
+ * without a second phase. */
+START_TEST(test_civ_phase_retried)
+{
+    char path[256], bid[64];
+    test_campaign c;
+    lg_resp *a, *b;
+    json_t *bt;
+
+    lg_campaign(&c);
+    snprintf(rig_ctx, sizeof rig_ctx, "a Civilization phase retried");
+    bt = lg_cpost(&c, 201, "battles",
+                  "{\"system\":\"civ\",\"turn\":1,\"current_era\":1,"
+                  "\"attacker\":{\"side\":\"blue\",\"units\":[\"cb1\"]},"
+                  "\"defender\":{\"side\":\"red\",\"units\":[\"cr1\"]}}");
+    snprintf(bid, sizeof bid, "%s", scs_str(bt, "id"));
+    snprintf(path, sizeof path, "/v1/campaigns/%s/battles/%s/actions", c.id,
+             bid);
+    a = lg_do(200, "POST", c.umpire, "phase-1", NULL, "{\"action\":\"phase\"}",
+              "%s", path);
+    RIG_IS_TRUE(json_equal(a->json, mx_get(&c, bid)));
+    RIG_EQ_INT(rig_inum(a->json, "n_actions"), 1);
+    b = lg_do(200, "POST", c.umpire, "phase-1", NULL, "{\"action\":\"phase\"}",
+              "%s", path);
+    check_replay(a, b);
+    RIG_EQ_INT(mx_n_action_rows(bid), 1);
+}
+END_TEST
+
 START_TEST(test_battle_retries)
 {
     char path[256], k[65], next[65];
@@ -488,6 +518,7 @@ Suite *suite_idempotency_http(void)
     tcase_add_test(tc, test_concurrent_battle_action);
     tcase_add_test(tc, test_keys_per_token);
     tcase_add_test(tc, test_battle_retries);
+    tcase_add_test(tc, test_civ_phase_retried);
     tcase_add_test(tc, test_commitment_retry);
     tcase_add_test(tc, test_replay_renders);
     tcase_add_test(tc, test_key_expires);
