@@ -136,6 +136,10 @@ static void put_text(sink *s, const char *v)
         if (i == lead || strchr(md_marks, c) != NULL)
             sink_char(s, '\\');
         sink_char(s, c);
+        /* A zero-width space after @: a name such as "@everyone" pasted
+         * into Discord must not mention anyone. */
+        if (c == '@')
+            sink_put(s, "\xe2\x80\x8b");
     }
     if (i > 0)
         d->is_line_start = false;

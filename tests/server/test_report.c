@@ -505,6 +505,31 @@ END_TEST
 
 /* ---- 8. The format ---- */
 
+/* A name or note such as "@everyone" pasted into Discord must not
+ * mention anyone: Markdown puts a zero-width space after every @ of the
+ * data; HTML keeps it as it is. */
+START_TEST(test_no_mentions)
+{
+    json_t *cb = json_pack("{s:s, s:s, s:s}", "id", "cbt_x", "system", "scrud",
+                           "note", "@everyone and @here");
+    char *md = report_combat(cb, REPORT_MARKDOWN);
+    char *html = report_combat(cb, REPORT_HTML);
+
+    ck_assert_ptr_nonnull(md);
+    ck_assert_ptr_nonnull(html);
+    ck_assert_msg(strstr(md, "@\xe2\x80\x8b"
+                             "everyone") != NULL &&
+                      strstr(md, "@\xe2\x80\x8b"
+                                 "here") != NULL,
+                  "no zero-width space after @ in:\n%s", md);
+    ck_assert_ptr_null(strstr(md, "@everyone"));
+    ck_assert_ptr_nonnull(strstr(html, "@everyone"));
+    free(md);
+    free(html);
+    json_decref(cb);
+}
+END_TEST
+
 START_TEST(test_format_choose)
 {
     static const char browser[] =
@@ -602,6 +627,7 @@ Suite *suite_report(void)
     tcase_add_test(pure, test_campaign_report);
     tcase_add_test(pure, test_odd_input);
     tcase_add_test(pure, test_format_choose);
+    tcase_add_test(pure, test_no_mentions);
     suite_add_tcase(s, pure);
     return s;
 }
