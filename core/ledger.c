@@ -306,7 +306,8 @@ static err_code streams_make(const ledger_entry *entries, size_t n,
         if (k == 0 || strcmp((*ids)[k - 1], (*ids)[i]) != 0)
             (*ids)[k++] = (*ids)[i];
     *n_ids = k;
-    memcpy(sorted, seeds, n_seeds * sizeof *sorted);
+    if (n_seeds > 0)
+        memcpy(sorted, seeds, n_seeds * sizeof *sorted);
     qsort(sorted, n_seeds, sizeof *sorted, seed_by_id);
     for (i = 0; i < k; i++) {
         ledger_seed key = {(*ids)[i], NULL};

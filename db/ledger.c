@@ -283,12 +283,16 @@ static int by_record_then_seq(const void *a, const void *b)
 static err_code order_within_records(db_ledger_row *rows, size_t n,
                                      err_info *e)
 {
-    slot_key *places = malloc((n ? n : 1) * sizeof *places);
-    slot_key *order = malloc((n ? n : 1) * sizeof *order);
-    db_ledger_row *copy = malloc((n ? n : 1) * sizeof *copy);
+    slot_key *places, *order;
+    db_ledger_row *copy;
     size_t i;
     err_code rc = ERR_OK;
 
+    if (n == 0)
+        return ERR_OK; /* a campaign that never rolled: rows is NULL */
+    places = malloc(n * sizeof *places);
+    order = malloc(n * sizeof *order);
+    copy = malloc(n * sizeof *copy);
     if (places == NULL || order == NULL || copy == NULL) {
         rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
         goto out;
