@@ -10,6 +10,7 @@
 
 BUILD   ?= build
 CC      ?= cc
+HOSTCC  ?= cc
 PKGS    := libmicrohttpd jansson sqlite3 libsodium
 ARGS    ?=
 
@@ -47,7 +48,14 @@ SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
 TEST_SRC   := $(wildcard tests/*.c tests/*/*.c)
 LIB_SRC    := $(CORE_SRC) $(DB_SRC) $(SERVER_SRC)
 
-LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The browser console (console/, docs/console.md) is built into the
+# server: tools/embed.c writes its files into a C table.  The folders are
+# prerequisites too, so adding or removing a file regenerates it.  Markdown
+# files there are notes for its authors, not served.
+CONSOLE_FILES := $(filter-out %.md,\
+    $(wildcard console console/* console/*/* console/*/*/*))
+CONSOLE_OBJ   := $(BUILD)/gen/console_assets.o
+LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CONSOLE_OBJ)
 # The standalone verifier (verifier/README.md) uses none of the server's
 # code or crypto library: its own SHA-256, HMAC and ChaCha20, and jansson.
 VERIFY_SRC := $(filter-out verifier/main.c,$(wildcard verifier/*.c))
@@ -69,6 +77,21 @@ $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter tests/%,$<),-Itests -Itests/server -Iverifier $(CHECK_CFLAGS)) -MMD -MP -c $< -o $@
+
+# Runs on the build machine: no sanitizers, no libraries.
+$(BUILD)/tools/embed: tools/embed.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  HOSTCC  $<")
+	$(Q)$(HOSTCC) -std=c11 $(WARN) -O2 -D_DEFAULT_SOURCE -o $@ $<
+
+$(BUILD)/gen/console_assets.c: $(BUILD)/tools/embed $(CONSOLE_FILES)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  EMBED   console/")
+	$(Q)$(BUILD)/tools/embed $@ console $(filter-out $<,$^)
+
+$(CONSOLE_OBJ): $(BUILD)/gen/console_assets.c | $(DEPS_STAMP)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/umpire: $(LIB_OBJ) $(MAIN_OBJ)
 	@$(if $(Q),echo "  LD      $@")
@@ -92,6 +115,7 @@ run: $(BUILD)/umpire
 test: $(BUILD)/umpire-tests $(BUILD)/umpire $(BUILD)/umpire-verify
 	$(Q)UMPIRE_TEST_VECTORS=tests/vectors \
 	    UMPIRE_VERIFY_BIN=$(BUILD)/umpire-verify ./$(BUILD)/umpire-tests
+	$(Q)./tests/browser/run.sh $(BUILD)
 	$(Q)$(MAKE) --no-print-directory lint-spec
 
 lint-spec:
@@ -120,7 +144,7 @@ $(BUILD)/bench-bare: bench/bare.c | $(DEPS_STAMP)
 
 format:
 	clang-format -i core/*.[ch] db/*.[ch] server/*.[ch] tests/*.[ch] \
-	    tests/*/*.[ch] bench/*.c verifier/*.[ch]
+	    tests/*/*.[ch] bench/*.c verifier/*.[ch] tools/*.c
 
 clean:
 	rm -rf build

@@ -1,11 +1,26 @@
 #!/bin/sh
 # Installs the Debian packages umpire builds and tests with, if any is
 # missing.  Uses sudo when not run as root.  Safe to run again.
+#
+#   --bench     also wrk, for `make bench`
+#   --valgrind  also valgrind, for `make valgrind`
+#   --browser   also Debian's chromium and a font for its screenshots, and
+#               nodejs and npm unless node and npm are already on PATH, for
+#               the browser tests (tests/browser/README.md)
 set -eu
 
 PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libsodium-dev check"
 [ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk"
 [ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
+if [ "${1:-}" = "--browser" ]; then
+    PKGS="$PKGS chromium fonts-dejavu-core"
+    command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
+    # Debian's nodejs comes without npm; NodeSource's provides it and
+    # conflicts with Debian's npm, which must then not be asked for.
+    command -v npm >/dev/null 2>&1 ||
+        dpkg-query -W -f='${Provides}' nodejs 2>/dev/null | grep -qE '(^|, )npm( |,|$)' ||
+        PKGS="$PKGS npm"
+fi
 
 missing=""
 for p in $PKGS; do

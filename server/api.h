@@ -3,8 +3,9 @@
  * api_campaigns.c (service, campaigns, sides, and the shared helpers
  * below), api_units.c (units, corrections, resupply, history),
  * api_combats.c (SCRUD combats, reports, replay), api_edna.c (EDNA tests),
- * api_scs.c (SCS combats), api_tables.c (combat results tables) and
- * api_battles.c (interactive battles: Matrix).
+ * api_scs.c (SCS combats), api_tables.c (combat results tables),
+ * api_battles.c (interactive battles: Matrix) and api_token.c (who a token
+ * is).  The console's routes are in console.h.
  */
 #ifndef UMPIRE_API_H
 #define UMPIRE_API_H
@@ -15,6 +16,8 @@
 void api_health(http_request *r);
 void api_systems(http_request *r);
 void api_campaign_create(http_request *r);
+/* Who a token is: its campaign, role and side (api_token.c). */
+void api_token_get(http_request *r);
 void api_campaign_get(http_request *r);
 void api_sides_list(http_request *r);
 void api_side_create(http_request *r);

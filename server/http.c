@@ -6,6 +6,7 @@
  * thread at a time: the writer only sets job_rc/job_err and resumes.
  */
 #include "http.h"
+#include "console.h"
 #include "idem.h"
 #include "problem.h"
 #include "report.h"
@@ -51,6 +52,7 @@ void http_config_default(http_config *cfg)
     cfg->connection_limit = 1024;
     cfg->body_limit = 64 * 1024;
     cfg->access_log = "-";
+    cors_config_init(&cfg->cors);
 }
 
 static double now_monotonic(void)
@@ -71,6 +73,11 @@ int http_port(const http_server *s)
     return s->port;
 }
 
+const cors_config *http_cors(const http_server *s)
+{
+    return &s->cfg.cors;
+}
+
 /* ---- responses ---- */
 
 static void set_body(http_request *r, int status, char *body, const char *type)
@@ -78,9 +85,18 @@ static void set_body(http_request *r, int status, char *body, const char *type)
     free(r->resp_body);
     r->status = status;
     r->resp_body = body;
+    r->resp_static = NULL;
     r->resp_len = body ? strlen(body) : 0;
     r->content_type = type;
     r->is_ready = true;
+}
+
+void http_reply_static(http_request *r, int status, const void *data,
+                       size_t len, const char *type)
+{
+    set_body(r, status, NULL, type);
+    r->resp_static = data;
+    r->resp_len = data ? len : 0;
 }
 
 void http_reply_json(http_request *r, int status, json_t *json)
@@ -211,6 +227,11 @@ const char *http_query(http_request *r, const char *key)
     return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, key);
 }
 
+const char *http_header(http_request *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
 json_t *http_body_object(http_request *r)
 {
     json_error_t jerr;
@@ -266,7 +287,10 @@ static void reset_response(http_request *r)
 {
     free(r->resp_body);
     r->resp_body = NULL;
+    r->resp_static = NULL;
     r->resp_len = 0;
+    r->etag = NULL;
+    r->cache_control = NULL;
     r->location[0] = '\0';
     r->render = HTTP_RENDER_NONE;
     r->is_ready = false;
@@ -434,27 +458,85 @@ static void render(http_request *r)
     r->content_type = report_content_type((report_format)r->format);
 }
 
+/*
+ * The headers that depend on where a response goes (docs/console.md): a
+ * console page's security headers, or the API's, with CORS for a request
+ * from an allowed origin (cors.h).  A preflight's own headers come with
+ * r->is_preflight (router.c).
+ */
+static void add_policy_headers(http_request *r, struct MHD_Response *resp)
+{
+    const cors_config *cors = &r->srv->cfg.cors;
+    const char *allow;
+    char vary[32] = "";
+    size_t i;
+
+    if (console_is_path(r->path)) {
+        for (i = 0; i < console_n_headers; i++)
+            MHD_add_response_header(resp, console_headers[i][0],
+                                    console_headers[i][1]);
+        return;
+    }
+    /* Nothing of the API is meant to be framed or to leak a referrer; a
+     * report as HTML styles itself inline and runs no script. */
+    MHD_add_response_header(
+        resp, "Content-Security-Policy",
+        r->content_type && strncmp(r->content_type, "text/html", 9) == 0
+            ? "default-src 'none'; style-src 'unsafe-inline'; "
+              "frame-ancestors 'none'"
+            : "default-src 'none'; frame-ancestors 'none'");
+    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
+    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+    if (r->render != HTTP_RENDER_NONE)
+        snprintf(vary, sizeof vary, "Accept");
+    if (cors_is_enabled(cors))
+        snprintf(vary + strlen(vary), sizeof vary - strlen(vary), "%sOrigin",
+                 vary[0] ? ", " : "");
+    if (vary[0])
+        MHD_add_response_header(resp, "Vary", vary);
+    allow = cors_allow(cors, http_header(r, "Origin"));
+    if (allow == NULL)
+        return;
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin", allow);
+    if (r->is_preflight) {
+        MHD_add_response_header(resp, "Access-Control-Allow-Methods",
+                                CORS_ALLOW_METHODS);
+        MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                                CORS_ALLOW_HEADERS);
+        MHD_add_response_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
+    } else {
+        MHD_add_response_header(resp, "Access-Control-Expose-Headers",
+                                CORS_EXPOSE_HEADERS);
+    }
+}
+
 static enum MHD_Result queue(http_request *r)
 {
     struct MHD_Response *resp;
     enum MHD_Result ret;
 
     render(r);
-    resp = MHD_create_response_from_buffer(r->resp_len, r->resp_body,
-                                           MHD_RESPMEM_MUST_FREE);
+    if (r->resp_static != NULL)
+        resp = MHD_create_response_from_buffer(
+            r->resp_len, (void *)r->resp_static, MHD_RESPMEM_PERSISTENT);
+    else
+        resp = MHD_create_response_from_buffer(r->resp_len, r->resp_body,
+                                               MHD_RESPMEM_MUST_FREE);
     if (resp == NULL)
         return MHD_NO;
     r->resp_body = NULL; /* now the response's */
     if (r->content_type != NULL)
         MHD_add_response_header(resp, "Content-Type", r->content_type);
-    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    MHD_add_response_header(resp, "Cache-Control",
+                            r->cache_control ? r->cache_control : "no-store");
+    if (r->etag)
+        MHD_add_response_header(resp, "ETag", r->etag);
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    add_policy_headers(r, resp);
     if (r->location[0])
         MHD_add_response_header(resp, "Location", r->location);
     if (r->allow[0])
         MHD_add_response_header(resp, "Allow", r->allow);
-    if (r->render != HTTP_RENDER_NONE)
-        MHD_add_response_header(resp, "Vary", "Accept");
     if (r->is_replayed)
         MHD_add_response_header(resp, "Idempotent-Replayed", "true");
     if (r->status == 401)

@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "cors.h"
 #include "db.h"
 #include "err.h"
 
@@ -33,6 +34,7 @@ typedef struct http_config {
     int connection_limit;   /* open connections at most */
     size_t body_limit;      /* request body bytes at most */
     const char *access_log; /* "-" stderr, "off", or a file path */
+    cors_config cors;       /* origins allowed to call the API (cors.h) */
 } http_config;
 
 void http_config_default(http_config *cfg);
@@ -51,6 +53,9 @@ void http_stop(http_server *s);
 
 /* The database (borrowed). */
 db *http_db(http_server *s);
+
+/* The origins allowed to call the API from a browser (borrowed). */
+const cors_config *http_cors(const http_server *s);
 
 #define HTTP_MAX_PARAMS 4
 
@@ -98,9 +103,14 @@ struct http_request {
     char *resp_body; /* owned */
     size_t resp_len;
     const char *content_type;
-    http_render render; /* what the JSON body is, for ?format= */
+    const unsigned char *resp_static; /* a static body, instead of
+                                         resp_body (http_reply_static) */
+    http_render render;               /* what the JSON body is, for ?format= */
     char location[160];
     char allow[64];
+    const char *etag;          /* static, quoted, or NULL for none */
+    const char *cache_control; /* static; NULL means no-store */
+    bool is_preflight;         /* a CORS preflight from an allowed origin */
     bool is_ready;
 
     /* A deferred write. */
@@ -121,6 +131,10 @@ void http_reply_json(http_request *r, int status, json_t *json);
 void http_reply_json_text(http_request *r, int status, char *text);
 /* 204 No Content. */
 void http_reply_no_content(http_request *r);
+/* A body that outlives every request (static data, borrowed); NULL data
+ * and 0 len for none (304).  type may be NULL. */
+void http_reply_static(http_request *r, int status, const void *data,
+                       size_t len, const char *type);
 void http_reply_problem(http_request *r, const err_info *e);
 /* A problem with an explicit status and code (router errors). */
 void http_reply_problem_raw(http_request *r, int status, const char *code,
@@ -139,6 +153,8 @@ bool http_claim_key(http_request *r);
 
 /* The query argument key, or NULL (borrowed). */
 const char *http_query(http_request *r, const char *key);
+/* The request header name (any letter case), or NULL (borrowed). */
+const char *http_header(http_request *r, const char *name);
 
 /* Parses r->body as a JSON object; on failure replies and returns NULL. */
 json_t *http_body_object(http_request *r);

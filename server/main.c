@@ -1,7 +1,8 @@
 /*
  * main.c: the umpire command: settings from defaults, UMPIRE_DB, a config
- * file and flags (later ones win), then serve until SIGTERM or SIGINT and
- * shut down gracefully.
+ * file and flags (later ones win; the allowed CORS origins add up within
+ * the file and within the flags, and flags replace the file's), then serve
+ * until SIGTERM or SIGINT and shut down gracefully.
  */
 #include "http.h"
 #include "version.h"
@@ -37,16 +38,23 @@ static void usage(FILE *out)
         "  --connection-limit N       open connections at most (1024)\n"
         "  --body-limit BYTES         largest request body (65536)\n"
         "  --access-log DEST          - (stderr), a file, or off (-)\n"
+        "  --cors-origin ORIGINS      let web pages of these origins call\n"
+        "                             the API (scheme://host[:port], comma-\n"
+        "                             separated or repeated; * for any;\n"
+        "                             none by default)\n"
         "  --help                     this text\n"
         "  --version                  the version\n"
         "\n"
-        "Flags override the config file, which overrides UMPIRE_DB.\n"
+        "Flags override the config file, which overrides UMPIRE_DB;\n"
+        "cors_origin lines add up, and --cors-origin flags replace them.\n"
         "SIGTERM or SIGINT stops it gracefully: requests in flight finish\n"
         "and the database is closed cleanly.\n");
 }
 
-/* Kept alive for the whole run: settings point into these. */
-static char *config_strings[16];
+/* Kept alive for the whole run: settings point into these (one per line
+ * of the file; cors_origin lines may be many). */
+#define MAX_CONFIG_LINES 64
+static char *config_strings[MAX_CONFIG_LINES];
 static int n_config_strings;
 
 static int parse_int(const char *key, const char *v, long lo, long hi,
@@ -74,6 +82,7 @@ static int apply(http_config *cfg, const char *key, const char *v)
     char k[64];
     long n;
     size_t i;
+    err_info e;
 
     snprintf(k, sizeof k, "%s", key);
     for (i = 0; k[i]; i++)
@@ -85,7 +94,13 @@ static int apply(http_config *cfg, const char *key, const char *v)
         cfg->db_path = v;
     else if (strcmp(k, "access_log") == 0)
         cfg->access_log = v;
-    else if (strcmp(k, "port") == 0) {
+    else if (strcmp(k, "cors_origin") == 0) {
+        err_clear(&e);
+        if (cors_config_add(&cfg->cors, v, &e) != ERR_OK) {
+            fprintf(stderr, "umpire: %s: %s\n", key, e.message);
+            return -1;
+        }
+    } else if (strcmp(k, "port") == 0) {
         if (parse_int(key, v, 0, 65535, &n))
             return -1;
         cfg->port = (int)n;
@@ -141,9 +156,9 @@ static int load_config(http_config *cfg, const char *path)
         if (*s == '\0' || *s == '#')
             continue;
         eq = strchr(s, '=');
-        if (eq == NULL || n_config_strings == 16) {
-            fprintf(stderr, "umpire: %s:%d: expected key = value\n", path,
-                    lineno);
+        if (eq == NULL || n_config_strings == MAX_CONFIG_LINES) {
+            fprintf(stderr, "umpire: %s:%d: %s\n", path, lineno,
+                    eq ? "too many settings" : "expected key = value");
             fclose(f);
             return -1;
         }
@@ -194,6 +209,7 @@ int main(int argc, char **argv)
     sigset_t sigs;
     err_info e;
     int i, sig, status = 1;
+    bool has_cors_flag = false;
 
     http_config_default(&cfg);
     if (getenv("UMPIRE_DB") && getenv("UMPIRE_DB")[0])
@@ -216,6 +232,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "umpire: unexpected argument \"%s\"\n", argv[i]);
             usage(stderr);
             goto out;
+        }
+        /* The first --cors-origin drops the configuration file's list. */
+        if (!has_cors_flag && (strcmp(argv[i], "--cors-origin") == 0 ||
+                               strcmp(argv[i], "--cors_origin") == 0)) {
+            cors_config_init(&cfg.cors);
+            has_cors_flag = true;
         }
         if (strcmp(argv[i], "--config") != 0 &&
             apply(&cfg, argv[i] + 2, argv[i + 1]))
@@ -245,6 +267,12 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "umpire %s listening on http://%s:%d (database %s)\n",
             UMPIRE_VERSION, cfg.listen, http_port(srv), cfg.db_path);
+    if (cfg.cors.is_any)
+        fprintf(stderr, "umpire: CORS: web pages of any origin may call the "
+                        "API\n");
+    for (i = 0; i < cfg.cors.n_origins; i++)
+        fprintf(stderr, "umpire: CORS: web pages of %s may call the API\n",
+                cfg.cors.origins[i]);
     sigwait(&sigs, &sig);
     fprintf(stderr, "umpire: %s received, stopping\n",
             sig == SIGTERM ? "SIGTERM" : "SIGINT");

@@ -4,6 +4,7 @@
  * test_spec.c checks both directions).
  */
 #include "router.h"
+#include "console.h"
 #include "idem.h"
 #include "report.h"
 #include "api.h"
@@ -15,9 +16,13 @@
 #include <sodium.h>
 
 const router_route router_routes[] = {
+    {"GET", "/", console_index, ROUTER_PUBLIC, 0},
+    {"GET", "/console/{asset_path}", console_asset_get, ROUTER_PUBLIC,
+     ROUTER_TAIL},
     {"GET", "/health", api_health, ROUTER_PUBLIC, 0},
     {"GET", "/v1/systems", api_systems, ROUTER_PUBLIC, 0},
     {"POST", "/v1/campaigns", api_campaign_create, ROUTER_PUBLIC, 0},
+    {"GET", "/v1/token", api_token_get, ROUTER_TOKEN, 0},
     {"GET", "/v1/campaigns/{campaign_id}", api_campaign_get, ROUTER_READ, 0},
     {"GET", "/v1/campaigns/{campaign_id}/sides", api_sides_list, ROUTER_READ,
      0},
@@ -96,11 +101,11 @@ const router_route router_routes[] = {
 };
 const size_t router_n_routes = sizeof router_routes / sizeof router_routes[0];
 
-/* Matches path against a template; fills r's params on success. */
-static bool match(const char *tmpl, const char *path, http_request *r,
+/* Matches path against rt's template; fills r's params on success. */
+static bool match(const router_route *rt, const char *path, http_request *r,
                   bool is_filling)
 {
-    const char *t = tmpl, *p = path;
+    const char *t = rt->path, *p = path;
     int n = 0;
 
     while (*t && *p) {
@@ -111,12 +116,14 @@ static bool match(const char *tmpl, const char *path, http_request *r,
         if (*t == '{') {
             const char *end = strchr(p, '/');
             size_t len = end ? (size_t)(end - p) : strlen(p);
+            t = strchr(t, '}') + 1;
+            if (*t == '\0' && (rt->flags & ROUTER_TAIL))
+                len = strlen(p);
             if (len == 0 || n >= HTTP_MAX_PARAMS)
                 return false;
             if (is_filling)
                 r->params[n] = (char *)p;
             n++;
-            t = strchr(t, '}') + 1;
             p += len;
         } else {
             size_t len = strcspn(t, "/");
@@ -133,12 +140,13 @@ static bool match(const char *tmpl, const char *path, http_request *r,
     return true;
 }
 
-/* Parameters point into r->param_buf; cut them apart after matching. */
-static void terminate_params(http_request *r)
+/* Parameters point into r->param_buf; cut them apart after matching (a
+ * tail parameter keeps its slashes). */
+static void terminate_params(http_request *r, const router_route *rt)
 {
-    int i;
+    int i, n = r->n_params - ((rt->flags & ROUTER_TAIL) ? 1 : 0);
 
-    for (i = 0; i < r->n_params; i++) {
+    for (i = 0; i < n; i++) {
         char *slash = strchr(r->params[i], '/');
         if (slash)
             *slash = '\0';
@@ -180,6 +188,8 @@ static void authenticate(http_request *r, router_auth need)
         return;
     }
     r->has_token = true;
+    if (need == ROUTER_TOKEN)
+        return;
     /* The campaign is always the route's first parameter. */
     if (strcmp(r->token.campaign_id, r->params[0]) != 0) {
         err_set(&e, ERR_FORBIDDEN, NULL,
@@ -223,20 +233,60 @@ static bool choose_format(http_request *r, const router_route *rt)
     return true;
 }
 
+/*
+ * OPTIONS.  On the API's paths (everything but the console's), with Origin
+ * and Access-Control-Request-Method, it is a CORS preflight: 204 with the
+ * preflight's headers (http.c) for an allowed origin, whatever the path,
+ * so that the request itself gets its own answer (404, 405) readable;
+ * 403 origin_not_allowed otherwise, which the access log shows.  Any
+ * other OPTIONS is 204 with Allow for a path that has routes, else 404.
+ */
+static void options(http_request *r, const char *allow)
+{
+    const char *origin = http_header(r, "Origin");
+
+    if (!console_is_path(r->path) && origin != NULL &&
+        http_header(r, "Access-Control-Request-Method") != NULL) {
+        if (cors_allow(http_cors(r->srv), origin) == NULL) {
+            http_reply_problem_raw(r, 403, "origin_not_allowed",
+                                   "Origin not allowed",
+                                   "this origin may not call the API from a "
+                                   "browser (see --cors-origin)");
+            return;
+        }
+        r->is_preflight = true;
+        http_reply_no_content(r);
+        return;
+    }
+    if (allow[0] == '\0') {
+        http_reply_problem_raw(r, 404, "no_such_route", "Not found",
+                               "no route matches this path");
+        return;
+    }
+    snprintf(r->allow, sizeof r->allow, "%s", allow);
+    http_reply_no_content(r);
+}
+
 void router_dispatch(http_request *r)
 {
     char allow[64] = "";
     const router_route *found = NULL;
+    bool is_head = strcmp(r->method, "HEAD") == 0;
     size_t i;
 
     for (i = 0; i < router_n_routes; i++) {
         const router_route *rt = &router_routes[i];
-        if (!match(rt->path, r->path, r, false))
+        if (!match(rt, r->path, r, false))
             continue;
         snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
                  allow[0] ? ", " : "", rt->method);
-        if (strcmp(rt->method, r->method) == 0)
+        if (strcmp(rt->method, r->method) == 0 ||
+            (is_head && strcmp(rt->method, "GET") == 0))
             found = rt;
+    }
+    if (strcmp(r->method, "OPTIONS") == 0) {
+        options(r, allow);
+        return;
     }
     if (found == NULL && allow[0]) {
         char detail[128];
@@ -258,8 +308,8 @@ void router_dispatch(http_request *r)
                                "out of memory");
         return;
     }
-    match(found->path, r->param_buf, r, true);
-    terminate_params(r);
+    match(found, r->param_buf, r, true);
+    terminate_params(r, found);
     if (!choose_format(r, found))
         return;
     if (found->auth != ROUTER_PUBLIC) {

@@ -52,6 +52,8 @@ int main(void)
     srunner_add_suite(sr, suite_report());
     srunner_add_suite(sr, suite_ledger_http());
     srunner_add_suite(sr, suite_idempotency_http());
+    srunner_add_suite(sr, suite_console_http());
+    srunner_add_suite(sr, suite_cors());
     srunner_add_suite(sr, suite_regressions());
     srunner_run_all(sr, CK_NORMAL);
     n_failed = srunner_ntests_failed(sr);

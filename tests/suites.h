@@ -52,6 +52,8 @@ Suite *suite_verifier_ledger(void);
 Suite *suite_report(void);
 Suite *suite_ledger_http(void);
 Suite *suite_idempotency_http(void);
+Suite *suite_console_http(void);
+Suite *suite_cors(void);
 Suite *suite_regressions(void);
 
 #endif

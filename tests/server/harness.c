@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-test_server *ts_start_with(size_t body_limit)
+static test_server *start(size_t body_limit, const char *cors_origins)
 {
     test_server *ts = calloc(1, sizeof *ts);
     http_config cfg;
@@ -30,6 +30,8 @@ test_server *ts_start_with(size_t body_limit)
     cfg.access_log = "off";
     cfg.body_limit = body_limit;
     err_clear(&e);
+    if (cors_origins && cors_config_add(&cfg.cors, cors_origins, &e) != ERR_OK)
+        ck_abort_msg("cors_config_add: %s", e.message);
     if (http_start(&cfg, &ts->srv, &e) != ERR_OK)
         ck_abort_msg("http_start: %s", e.message);
     ts->port = http_port(ts->srv);
@@ -37,9 +39,19 @@ test_server *ts_start_with(size_t body_limit)
     return ts;
 }
 
+test_server *ts_start_with(size_t body_limit)
+{
+    return start(body_limit, NULL);
+}
+
 test_server *ts_start(void)
 {
-    return ts_start_with(64 * 1024);
+    return start(64 * 1024, NULL);
+}
+
+test_server *ts_start_cors(const char *origins)
+{
+    return start(64 * 1024, origins);
 }
 
 void ts_stop(test_server *ts)
@@ -64,6 +76,7 @@ void http_resp_cleanup(http_resp *r)
     if (r == NULL)
         return;
     free(r->body);
+    free(r->head);
     json_decref(r->json);
     memset(r, 0, sizeof *r);
 }
@@ -147,10 +160,30 @@ int ts_raw(test_server *ts, const char *raw, size_t len, http_resp *out)
                  sizeof out->content_type);
     header_value(buf, "Location", out->location, sizeof out->location);
     header_value(buf, "Allow", out->allow, sizeof out->allow);
+    out->head = strdup(buf);
     out->body = strdup(body);
     out->json = out->body[0] ? json_loads(out->body, 0, NULL) : NULL;
     free(buf);
     return 0;
+}
+
+int ts_header(const http_resp *r, const char *name, char *out, size_t n)
+{
+    const char *p = r->head;
+    size_t len = strlen(name);
+    int count = 0;
+
+    out[0] = '\0';
+    while (p && (p = strchr(p, '\n')) != NULL) {
+        p++;
+        if (strncasecmp(p, name, len) == 0 && p[len] == ':' && count++ == 0) {
+            const char *v = p + len + 1;
+            while (*v == ' ')
+                v++;
+            snprintf(out, n, "%.*s", (int)strcspn(v, "\r\n"), v);
+        }
+    }
+    return count;
 }
 
 int ts_request(test_server *ts, const char *method, const char *path,

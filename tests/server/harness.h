@@ -20,6 +20,9 @@ typedef struct test_server {
 test_server *ts_start(void);
 /* Like ts_start with the body limit changed. */
 test_server *ts_start_with(size_t body_limit);
+/* Like ts_start with these allowed CORS origins (cors_config_add's
+ * syntax); aborts the test if they do not parse. */
+test_server *ts_start_cors(const char *origins);
 /* Stops it gracefully and removes its folder. */
 void ts_stop(test_server *ts);
 
@@ -30,6 +33,7 @@ typedef struct http_resp {
     char content_type[128];
     char location[256];
     char allow[128];
+    char *head; /* owned: the status line and the headers, CRLF-separated */
 } http_resp;
 
 /*
@@ -42,6 +46,10 @@ int ts_request(test_server *ts, const char *method, const char *path,
 /* Sends raw bytes (a whole request) and reads the response. */
 int ts_raw(test_server *ts, const char *raw, size_t len, http_resp *out);
 void http_resp_cleanup(http_resp *r);
+
+/* How many times header name (any letter case) is in r; the first one's
+ * value goes to out (n bytes, "" when there is none). */
+int ts_header(const http_resp *r, const char *name, char *out, size_t n);
 
 /*
  * Sends a request, asserts its status, and returns the parsed JSON body

@@ -60,12 +60,10 @@ END_TEST
 START_TEST(test_unknown_route_is_404)
 {
     test_server *ts = ts_start();
-    static const char *const paths[] = {"/",
-                                        "/v2/campaigns",
-                                        "/v1/campaign",
-                                        "/v1/campaigns/x/units/y/z",
-                                        "/v1/combats/",
-                                        "/health/more"};
+    static const char *const paths[] = {
+        "/console",     "/v2/campaigns",
+        "/v1/campaign", "/v1/campaigns/x/units/y/z",
+        "/v1/combats/", "/health/more"};
     size_t i;
 
     for (i = 0; i < sizeof paths / sizeof paths[0]; i++) {

@@ -1,0 +1,215 @@
+// A Matrix battle as it stands (armies, combats, result) and the umpire's
+// actions on it: roll a combat, commit a reserve, accept a result.
+
+import { h, field, select, table, signed } from './dom.js';
+import { FieldMap, FormError, actions, intValue } from './forms.js';
+import { dieInput } from './dice.js';
+
+const ARMIES = ['attacker', 'defender'];
+
+const RESULT_TEXT = {
+  even: 'even: nothing happens',
+  repulsed: 'repulsed',
+  beaten: 'beaten',
+  routed: 'routed',
+};
+
+function combatTitle(c) {
+  return `Combat ${c.index + 1}: ${c.attacker.join(' + ')} against ${c.defender.join(' + ')}`;
+}
+
+function combatState(c) {
+  if (!c.rolled) return 'not rolled yet';
+  const loser = c.loser ? `the ${c.loser} is ${RESULT_TEXT[c.result] || c.result}` : RESULT_TEXT.even;
+  return `${c.scores.attacker} to ${c.scores.defender}: ${loser}${c.accepted ? ' (accepted)' : ' (not accepted yet)'}`;
+}
+
+/** The battle's armies, combats and result. */
+export function matrixState(b) {
+  const { setup, armies } = b;
+  const armyRows = ARMIES.map((army) => {
+    const s = setup[army];
+    const a = armies[army];
+    const reserve = a.reserve.length ? a.reserve.map((r) => `${r.unit}${r.committed ? ' (committed)' : ''}`).join(', ') : 'none';
+    return h(
+      'tr',
+      null,
+      h('th', { scope: 'row' }, army),
+      h('td', null, s.name),
+      h('td', null, s.units.map((u) => `${u.name} (${signed(u.quality)})`).join(', ')),
+      h('td', null, `${signed(a.modifier)}${s.argument ? `, argument ${signed(s.argument)}` : ''}${s.exhausted ? ', exhausted' : ''}${setup.ambush === army ? ', ambushing' : ''}`),
+      h('td', null, reserve),
+    );
+  });
+
+  const combats = b.combats.map((c) =>
+    h(
+      'li',
+      { class: ['matrix-combat', c.accepted && 'done'], testid: 'battle-combat', 'data-combat': c.index },
+      h('h3', null, combatTitle(c)),
+      h('p', { class: 'combat-state' }, combatState(c)),
+      c.rolled
+        ? h(
+            'p',
+            { class: 'dice' },
+            'Dice: ',
+            Object.entries(c.dice)
+              .map(([u, d]) => `${u} ${d}`)
+              .join(', '),
+            c.reserves && c.reserves.length ? `; reserves: ${c.reserves.map((r) => `${r.unit} (${r.army}) ${r.die}`).join(', ')}` : '',
+          )
+        : null,
+    ),
+  );
+
+  return h(
+    'section',
+    { class: 'battle-state', testid: 'battle-state' },
+    h('h2', null, 'Armies'),
+    h('p', { class: 'hint' }, `${setup.kind === 'skirmish' ? 'Skirmish' : 'Open battle'}; the army state counts ${setup.basis === 'battle' ? "both armies'" : `the ${setup.basis}'s`} units.`),
+    table(['Army', 'Side', 'Units (quality)', 'Modifier', 'Reserve'], armyRows),
+    h('h2', null, 'Combats'),
+    h('ol', { class: 'combats' }, combats),
+    b.result ? matrixResult(b.result) : null,
+    b.escalated ? h('p', { class: 'notice' }, 'Both armies committed all their reserves: the skirmish escalated into an open battle.') : null,
+  );
+}
+
+function matrixResult(r) {
+  const outcome = r.winner ? `The ${r.winner} wins` : 'A draw';
+  return h(
+    'section',
+    { class: 'card result', testid: 'battle-result' },
+    h('h2', null, 'Result'),
+    h('p', { class: 'outcome' }, `${outcome}: casualty points attacker ${r.casualty_points.attacker}, defender ${r.casualty_points.defender}.`),
+    h(
+      'p',
+      null,
+      `Army state: ${r.army_state}. `,
+      r.winner ? (r.winner_can_pursue ? 'The winner may pursue. ' : 'The winner may not pursue. ') : '',
+      r.winner && r.winner_must_withdraw ? 'The winner must withdraw. ' : '',
+      r.exhausted.length ? `Exhausted next turn: ${r.exhausted.join(' and ')}.` : '',
+    ),
+    h(
+      'ul',
+      { class: 'unit-outcomes' },
+      Object.entries(r.unit_results).map(([name, res]) => h('li', { testid: 'unit-outcome', 'data-unit-name': name }, h('strong', null, name), `: ${res || 'its combat did not go against it'}`)),
+    ),
+  );
+}
+
+/**
+ * The umpire's next actions. `act(form, makeRequest, fields)` sends one.
+ * A combat is rolled, reinforced and accepted before the next is rolled.
+ */
+export function matrixActions(b, act) {
+  const entered = b.dice.source === 'entered';
+  const active = b.combats.find((c) => c.rolled && !c.accepted);
+  const parts = [];
+
+  if (active) {
+    parts.push(h('p', null, h('strong', null, combatTitle(active)), ': ', combatState(active)));
+    for (const army of ARMIES) {
+      const a = b.armies[army];
+      const free = a.reserve.filter((r) => !r.committed);
+      if (a.may_commit_reserves && free.length) parts.push(commitForm(active, army, free, entered, act));
+    }
+    parts.push(acceptForm(active, act));
+  } else {
+    const open = b.combats.filter((c) => !c.rolled);
+    if (!open.length) parts.push(h('p', null, 'Every combat is settled.'));
+    for (const c of open) parts.push(rollForm(c, entered, act));
+  }
+  return h('div', { class: 'matrix-actions' }, parts);
+}
+
+function rollForm(c, entered, act) {
+  const fields = new FieldMap();
+  const units = [...c.attacker, ...c.defender];
+  const dice = entered
+    ? units.map((u) => {
+        const input = dieInput(6, { 'data-unit-name': u, 'aria-label': `${u}'s die` });
+        fields.set(`dice.${u}`, input);
+        return input;
+      })
+    : [];
+  if (dice.length) fields.set('dice', dice[0]);
+  const button = h('button', { type: 'submit', class: 'primary', testid: 'battle-roll', 'data-combat': c.index }, `Roll combat ${c.index + 1}`);
+  const form = h(
+    'form',
+    { class: 'action-form', novalidate: true },
+    h('p', null, combatTitle(c)),
+    entered ? h('div', { class: 'dice-row' }, units.map((u, i) => field(u, dice[i], null, 'inline'))) : null,
+    actions(button),
+  );
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    act(form, () => {
+      const req = { action: 'roll', combat: c.index };
+      if (entered) {
+        req.dice = {};
+        units.forEach((u, i) => {
+          const v = intValue(dice[i], `${u}'s die`);
+          if (v === undefined) throw new FormError(`Type ${u}'s die.`, dice[i]);
+          req.dice[u] = v;
+        });
+      }
+      return req;
+    }, fields);
+  });
+  fields.set('combat', button);
+  return form;
+}
+
+function commitForm(c, army, free, entered, act) {
+  const fields = new FieldMap();
+  const unit = select(
+    free.map((r) => r.unit),
+    { testid: 'battle-commit-unit', 'data-army': army },
+  );
+  const die = entered ? dieInput(6, { 'data-army': army, 'aria-label': 'The reserve’s die' }) : null;
+  fields.set('unit', unit);
+  fields.set('army', unit);
+  fields.set('die', die);
+  const form = h(
+    'form',
+    { class: 'action-form', novalidate: true },
+    h(
+      'div',
+      { class: 'row' },
+      field(`Commit a reserve of the ${army} (it throws at -1)`, unit),
+      die ? field('Its die', die) : null,
+    ),
+    actions(h('button', { type: 'submit', testid: 'battle-commit', 'data-army': army }, 'Commit')),
+  );
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    act(form, () => {
+      const req = { action: 'commit', combat: c.index, army, unit: unit.value };
+      if (die) {
+        const v = intValue(die, 'The die');
+        if (v === undefined) throw new FormError('Type the reserve’s die.', die);
+        req.die = v;
+      }
+      return req;
+    }, fields);
+  });
+  return form;
+}
+
+function acceptForm(c, act) {
+  const fields = new FieldMap();
+  const button = h('button', { type: 'submit', class: 'primary', testid: 'battle-accept', 'data-combat': c.index }, `Accept combat ${c.index + 1}'s result`);
+  fields.set('combat', button);
+  const form = h(
+    'form',
+    { class: 'action-form', novalidate: true },
+    h('p', { class: 'hint' }, 'Once accepted no reserve may join it. Accepting the last combat ends the battle.'),
+    actions(button),
+  );
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    act(form, () => ({ action: 'accept', combat: c.index }), fields);
+  });
+  return form;
+}
