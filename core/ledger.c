@@ -324,8 +324,8 @@ static err_code streams_make(const ledger_entry *entries, size_t n,
 static record_stream *stream_for(const char **ids, record_stream *streams,
                                  size_t n_ids, const ledger_entry *en)
 {
-    const char **found = bsearch(&en->record_id, ids, n_ids, sizeof *ids,
-                                 by_id);
+    const char **found =
+        bsearch(&en->record_id, ids, n_ids, sizeof *ids, by_id);
 
     return &streams[found - ids];
 }
@@ -416,7 +416,8 @@ err_code ledger_check_dice(const ledger_entry *entries, size_t n,
     for (i = 0; i < n && out->broken_pos == 0; i++) {
         const ledger_entry *en = &entries[i];
         record_stream *s = stream_for(ids, rs, n_ids, en);
-        long long dice = en->kind == LEDGER_ROLL ? 1 : (long long)en->n_naturals;
+        long long dice =
+            en->kind == LEDGER_ROLL ? 1 : (long long)en->n_naturals;
 
         if (en->seq != s->last_seq + 1) {
             out->broken_pos = en->pos;

@@ -218,7 +218,7 @@ void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,
     "NULL, r.source, r.rng, c.commitment, c.client_seed, NULL, NULL "          \
     "FROM rolls r JOIN combats c ON c.id = r.combat_id "                       \
     "WHERE c.campaign_id = ?1 AND NOT EXISTS (SELECT 1 FROM battles b "        \
-    "WHERE b.combat_id = c.id AND b.campaign_id = c.campaign_id) "                                               \
+    "WHERE b.combat_id = c.id AND b.campaign_id = c.campaign_id) "             \
     "UNION ALL "                                                               \
     "SELECT 1, NULL, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, 0, 0, "     \
     "a.kind, a.naturals, a.detail, b.dice_source, "                            \
@@ -280,8 +280,7 @@ static int by_record_then_seq(const void *a, const void *b)
  * record's entries are put back in seq order within the places the record
  * holds, the other records' places untouched.
  */
-static err_code order_within_records(db_ledger_row *rows, size_t n,
-                                     err_info *e)
+static err_code order_within_records(db_ledger_row *rows, size_t n, err_info *e)
 {
     slot_key *places, *order;
     db_ledger_row *copy;
@@ -407,14 +406,15 @@ err_code db_ledger_unchained(sqlite3 *c, const char *campaign_id,
 
     *out = NULL;
     *n = 0;
-    if ((rc = db_prepare(c,
-                         "SELECT r.combat_id, r.seq FROM rolls r JOIN "
-                         "combats c ON c.id = r.combat_id WHERE "
-                         "c.campaign_id = ? AND r.ledger_pos IS NULL AND "
-                         "NOT EXISTS (SELECT 1 FROM battles b WHERE "
-                         "b.combat_id = c.id AND b.campaign_id = c.campaign_id) "
-                         "ORDER BY c.rowid, r.seq",
-                         &st, e)))
+    if ((rc =
+             db_prepare(c,
+                        "SELECT r.combat_id, r.seq FROM rolls r JOIN "
+                        "combats c ON c.id = r.combat_id WHERE "
+                        "c.campaign_id = ? AND r.ledger_pos IS NULL AND "
+                        "NOT EXISTS (SELECT 1 FROM battles b WHERE "
+                        "b.combat_id = c.id AND b.campaign_id = c.campaign_id) "
+                        "ORDER BY c.rowid, r.seq",
+                        &st, e)))
         return rc;
     TEXT(st, 1, campaign_id);
     rc = db_read_rows(c, st, sizeof **out, read_unchained, NULL, &rows, n,

@@ -12,17 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* Shorthands for jansson lookups (borrowed; NULL when absent). */
-static json_t *get(const json_t *o, const char *k)
-{
-    return json_object_get(o, k);
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
 /* ---- the format ---- */
 
 /* The media types of the formats, in the order ties are broken. */
@@ -217,21 +206,21 @@ static void how_to_check(report_doc *d, int rolls_at)
 static void seeded_dice(report_doc *d, const json_t *dice, int rolls_at,
                         bool is_open)
 {
-    const char *seed = str(dice, "server_seed");
+    const char *seed = rj_str(dice, "server_seed");
 
     report_doc_item(d, "**Source:** seeded by the service");
-    if (str(dice, "rng"))
-        report_doc_add(d, " (rng %s)", str(dice, "rng"));
-    if (str(dice, "commitment"))
-        report_doc_item(d, "**Commitment:** `%s`", str(dice, "commitment"));
+    if (rj_str(dice, "rng"))
+        report_doc_add(d, " (rng %s)", rj_str(dice, "rng"));
+    if (rj_str(dice, "commitment"))
+        report_doc_item(d, "**Commitment:** `%s`", rj_str(dice, "commitment"));
     if (seed)
         report_doc_item(d, "**Server seed:** `%s`", seed);
     else if (is_open)
         report_doc_item(d, "**Server seed:** secret until the battle is over");
     else
         report_doc_item(d, "**Server seed:** not shown");
-    if (str(dice, "client_seed"))
-        report_doc_item(d, "**Client seed:** %s", str(dice, "client_seed"));
+    if (rj_str(dice, "client_seed"))
+        report_doc_item(d, "**Client seed:** %s", rj_str(dice, "client_seed"));
     else
         report_doc_item(d, "**Client seed:** none");
     if (seed)
@@ -246,7 +235,7 @@ static void seeded_dice(report_doc *d, const json_t *dice, int rolls_at,
 void report_doc_dice(report_doc *d, const json_t *dice, int rolls_at,
                      bool is_open)
 {
-    const char *source = str(dice, "source");
+    const char *source = rj_str(dice, "source");
 
     report_doc_heading(d, 2, "Dice");
     if (source && strcmp(source, "seeded") == 0)
@@ -264,7 +253,7 @@ void report_doc_dice(report_doc *d, const json_t *dice, int rolls_at,
 /* A campaign combat's place in the campaign's ledger (docs/ledger.md). */
 static void ledger(report_doc *d, const json_t *l)
 {
-    const json_t *first = get(l, "first_pos"), *last = get(l, "last_pos");
+    const json_t *first = rj_get(l, "first_pos"), *last = rj_get(l, "last_pos");
 
     if (!json_is_object(l))
         return;
@@ -278,8 +267,8 @@ static void ledger(report_doc *d, const json_t *l)
         report_doc_add(d, "entry %d", (int)json_integer_value(first));
     else
         report_doc_add(d, "entries");
-    if (str(l, "hash"))
-        report_doc_add(d, ", hash `%s`", str(l, "hash"));
+    if (rj_str(l, "hash"))
+        report_doc_add(d, ", hash `%s`", rj_str(l, "hash"));
 }
 
 void report_doc_rolls(report_doc *d, const json_t *rolls)
@@ -300,18 +289,18 @@ void report_doc_rolls(report_doc *d, const json_t *rolls)
     report_doc_table_init(&t, 7, head);
     json_array_foreach(rolls, i, r)
     {
-        json_t *faces = get(r, "faces");
+        json_t *faces = rj_get(r, "faces");
         char die[24] = "";
         if (json_is_integer(faces))
             snprintf(die, sizeof die, "d%lld",
                      (long long)json_integer_value(faces));
-        report_doc_table_int(&t, get(r, "seq"));
-        report_doc_table_cell(&t, str(r, "side"));
-        report_doc_table_cell(&t, str(r, "unit"));
-        report_doc_table_cell(&t, str(r, "reason"));
+        report_doc_table_int(&t, rj_get(r, "seq"));
+        report_doc_table_cell(&t, rj_str(r, "side"));
+        report_doc_table_cell(&t, rj_str(r, "unit"));
+        report_doc_table_cell(&t, rj_str(r, "reason"));
         report_doc_table_cell(&t, die);
-        report_doc_table_int(&t, get(r, "natural"));
-        report_doc_table_int(&t, get(r, "modified"));
+        report_doc_table_int(&t, rj_get(r, "natural"));
+        report_doc_table_int(&t, rj_get(r, "modified"));
     }
     report_doc_table_write(d, &t);
     report_doc_table_cleanup(&t);
@@ -322,18 +311,18 @@ void report_doc_rolls(report_doc *d, const json_t *rolls)
 /* The lines that place a combat: when, where, why. */
 static void combat_head(report_doc *d, const json_t *c)
 {
-    json_t *turn = get(c, "turn");
+    json_t *turn = rj_get(c, "turn");
 
-    if (str(c, "created_at"))
-        report_doc_item(d, "**When:** %s", str(c, "created_at"));
-    if (str(c, "campaign_id"))
-        report_doc_item(d, "**Campaign:** `%s`", str(c, "campaign_id"));
-    if (str(c, "battle_id"))
-        report_doc_item(d, "**Battle:** `%s`", str(c, "battle_id"));
+    if (rj_str(c, "created_at"))
+        report_doc_item(d, "**When:** %s", rj_str(c, "created_at"));
+    if (rj_str(c, "campaign_id"))
+        report_doc_item(d, "**Campaign:** `%s`", rj_str(c, "campaign_id"));
+    if (rj_str(c, "battle_id"))
+        report_doc_item(d, "**Battle:** `%s`", rj_str(c, "battle_id"));
     if (json_is_integer(turn))
         report_doc_item(d, "**Turn:** %d", (int)json_integer_value(turn));
-    if (str(c, "note"))
-        report_doc_item(d, "**Note:** %s", str(c, "note"));
+    if (rj_str(c, "note"))
+        report_doc_item(d, "**Note:** %s", rj_str(c, "note"));
 }
 
 /* The system's outcome and fates, by its name. */
@@ -347,7 +336,7 @@ static void combat_body(report_doc *d, const json_t *c)
         {"scs", report_doc_scs},        {"matrix", report_doc_matrix_record},
         {"civ", report_doc_civ_record},
     };
-    const char *system = str(c, "system");
+    const char *system = rj_str(c, "system");
     size_t i;
 
     for (i = 0; system && i < sizeof systems / sizeof systems[0]; i++)
@@ -368,7 +357,7 @@ static const char *combat_word(const char *system)
 
 char *report_combat(const json_t *combat, report_format fmt)
 {
-    const char *system = str(combat, "system"), *id = str(combat, "id");
+    const char *system = rj_str(combat, "system"), *id = rj_str(combat, "id");
     const char *name = report_doc_system_name(system);
     text_buf title = {0};
     char *t;
@@ -384,8 +373,8 @@ char *report_combat(const json_t *combat, report_format fmt)
         report_doc_add(&d, " `%s`", id);
     combat_head(&d, combat);
     combat_body(&d, combat);
-    report_doc_dice(&d, get(combat, "dice"), REPORT_DOC_ROLLS_HERE, false);
-    ledger(&d, get(combat, "ledger"));
-    report_doc_rolls(&d, get(combat, "rolls"));
+    report_doc_dice(&d, rj_get(combat, "dice"), REPORT_DOC_ROLLS_HERE, false);
+    ledger(&d, rj_get(combat, "ledger"));
+    report_doc_rolls(&d, rj_get(combat, "rolls"));
     return report_doc_end(&d);
 }

@@ -14,64 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const army_key[2] = {"attacker", "defender"};
-static const char *const army_label[2] = {"Attacker", "Defender"};
-
-/* Shorthands for jansson lookups (borrowed; NULL when absent). */
-static json_t *get(const json_t *o, const char *k)
-{
-    return json_object_get(o, k);
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
-/* An integer member into *v; false when absent or not an integer. */
-static bool num(const json_t *o, const char *k, int *v)
-{
-    json_t *j = json_object_get(o, k);
-
-    if (!json_is_integer(j))
-        return false;
-    *v = (int)json_integer_value(j);
-    return true;
-}
-
-static bool is_true(const json_t *o, const char *k)
-{
-    return json_is_true(json_object_get(o, k));
-}
-
-static const char *name_of(const json_t *o, const char *k)
-{
-    const char *s = str(o, k);
-
-    return s ? s : "unnamed";
-}
-
-static bool is_eq(const char *a, const char *b)
-{
-    return a && b && strcmp(a, b) == 0;
-}
-
-/* An array of names, comma-separated. */
-static void names(report_doc *d, const json_t *arr)
-{
-    const json_t *v;
-    size_t i;
-
-    json_array_foreach(arr, i, v)
-        report_doc_add(d, "%s%s", i ? ", " : "", json_string_value(v));
-}
-
-/* The army key's index, or -1. */
-static int army_index(const char *key)
-{
-    return is_eq(key, army_key[0]) ? 0 : is_eq(key, army_key[1]) ? 1 : -1;
-}
-
 /* ---- Matrix (docs/rules/matrix.md) ---- */
 
 /* The index (from 0) of the combat of the line army a fights name in,
@@ -81,9 +23,9 @@ static int matrix_line_of(const json_t *setup, int a, const char *name)
     const json_t *pair, *v;
     size_t i, k;
 
-    json_array_foreach(get(setup, "line"), i, pair) json_array_foreach(
-        get(pair, army_key[a]), k,
-        v) if (is_eq(json_string_value(v), name)) return (int)i;
+    json_array_foreach(rj_get(setup, "line"), i, pair) json_array_foreach(
+        rj_get(pair, rj_army_key[a]), k,
+        v) if (rj_is_eq(json_string_value(v), name)) return (int)i;
     return -1;
 }
 
@@ -95,10 +37,10 @@ static int matrix_joined(const json_t *combats, int a, const char *name)
     int index;
 
     json_array_foreach(combats, i, c) json_array_foreach(
-        get(c, "reserves"), k,
-        r) if (is_eq(str(r, "unit"), name) &&
-               is_eq(str(r, "army"), army_key[a])) return num(c, "index",
-                                                              &index)
+        rj_get(c, "reserves"), k,
+        r) if (rj_is_eq(rj_str(r, "unit"), name) &&
+               rj_is_eq(rj_str(r, "army"),
+                        rj_army_key[a])) return rj_num(c, "index", &index)
         ? index
         : (int)i;
     return -1;
@@ -110,16 +52,17 @@ static bool matrix_is_reserve(const json_t *state, int a, const char *name)
     const json_t *r;
     size_t i;
 
-    json_array_foreach(get(get(get(state, "armies"), army_key[a]), "reserve"),
-                       i, r) if (is_eq(str(r, "unit"), name)) return true;
+    json_array_foreach(
+        rj_get(rj_get(rj_get(state, "armies"), rj_army_key[a]), "reserve"), i,
+        r) if (rj_is_eq(rj_str(r, "unit"), name)) return true;
     return false;
 }
 
 static int matrix_points(const char *fate)
 {
-    return is_eq(fate, "routed")   ? 3
-           : is_eq(fate, "beaten") ? 2
-                                   : is_eq(fate, "repulsed");
+    return rj_is_eq(fate, "routed")   ? 3
+           : rj_is_eq(fate, "beaten") ? 2
+                                      : rj_is_eq(fate, "repulsed");
 }
 
 /* What the battle's result did to name; is_campaign: a routed unit is
@@ -127,15 +70,15 @@ static int matrix_points(const char *fate)
 static void matrix_fate(report_doc *d, const json_t *result, const char *name,
                         bool is_campaign)
 {
-    const json_t *fates = get(result, "unit_results");
-    const json_t *f = name ? get(fates, name) : NULL;
+    const json_t *fates = rj_get(result, "unit_results");
+    const json_t *f = name ? rj_get(fates, name) : NULL;
     int points;
 
     if (!json_is_object(fates))
         return;
     if (f == NULL) {
         report_doc_add(d, "; did not fight");
-    } else if (!json_is_string(f) || is_eq(json_string_value(f), "none")) {
+    } else if (!json_is_string(f) || rj_is_eq(json_string_value(f), "none")) {
         report_doc_add(d, "; no loss");
     } else {
         points = matrix_points(json_string_value(f));
@@ -150,13 +93,13 @@ static void matrix_fate(report_doc *d, const json_t *result, const char *name,
 static void matrix_place(report_doc *d, const json_t *state, int a,
                          const char *name)
 {
-    const json_t *setup = get(state, "setup");
+    const json_t *setup = rj_get(state, "setup");
     int line, joined;
 
     if (!json_is_object(setup))
-        setup = get(get(state, "input"), "setup");
+        setup = rj_get(rj_get(state, "input"), "setup");
     line = matrix_line_of(setup, a, name);
-    joined = matrix_joined(get(state, "combats"), a, name);
+    joined = matrix_joined(rj_get(state, "combats"), a, name);
     if (line >= 0)
         report_doc_add(d, "in combat %d", line + 1);
     else if (joined >= 0)
@@ -177,25 +120,27 @@ static void matrix_units(report_doc *d, const json_t *state,
 
     report_doc_heading(d, 2, "Armies");
     for (a = 0; a < 2; a++) {
-        const json_t *army = get(setup, army_key[a]);
-        const json_t *st = get(get(state, "armies"), army_key[a]);
-        report_doc_item(d, "**%s: %s**", army_label[a], name_of(army, "name"));
-        if (num(army, "argument", &v) && v != 0)
+        const json_t *army = rj_get(setup, rj_army_key[a]);
+        const json_t *st = rj_get(rj_get(state, "armies"), rj_army_key[a]);
+        report_doc_item(d, "**%s: %s**", rj_army_label[a],
+                        rj_name_of(army, "name"));
+        if (rj_num(army, "argument", &v) && v != 0)
             report_doc_add(d, ", argument %s%d", v > 0 ? "+" : "", v);
-        if (is_true(army, "exhausted"))
+        if (rj_is_true(army, "exhausted"))
             report_doc_add(d, ", exhausted");
-        if (is_eq(str(setup, "ambush"), army_key[a]))
+        if (rj_is_eq(rj_str(setup, "ambush"), rj_army_key[a]))
             report_doc_add(d, ", ambushing");
-        if (num(st, "modifier", &v))
+        if (rj_num(st, "modifier", &v))
             report_doc_add(d, " (modifier %s%d)", v > 0 ? "+" : "", v);
-        json_array_foreach(get(army, "units"), i, u)
+        json_array_foreach(rj_get(army, "units"), i, u)
         {
-            report_doc_sub(d, "**%s**", name_of(u, "name"));
-            if (num(u, "quality", &v) && v != 0)
+            report_doc_sub(d, "**%s**", rj_name_of(u, "name"));
+            if (rj_num(u, "quality", &v) && v != 0)
                 report_doc_add(d, " (quality %s%d)", v > 0 ? "+" : "", v);
             report_doc_add(d, ": ");
-            matrix_place(d, state, a, str(u, "name"));
-            matrix_fate(d, get(state, "result"), str(u, "name"), is_campaign);
+            matrix_place(d, state, a, rj_str(u, "name"));
+            matrix_fate(d, rj_get(state, "result"), rj_str(u, "name"),
+                        is_campaign);
         }
     }
 }
@@ -203,7 +148,7 @@ static void matrix_units(report_doc *d, const json_t *state,
 /* A rolled combat's dice and reserves. */
 static void matrix_dice(report_doc *d, const json_t *c)
 {
-    json_t *dice = get(c, "dice"), *v;
+    json_t *dice = rj_get(c, "dice"), *v;
     const json_t *r;
     const char *key;
     size_t i, k = 0;
@@ -211,12 +156,12 @@ static void matrix_dice(report_doc *d, const json_t *c)
     report_doc_sub(d, "Dice:");
     json_object_foreach(dice, key, v) report_doc_add(
         d, "%s %s %d", k++ ? "," : "", key, (int)json_integer_value(v));
-    json_array_foreach(get(c, "reserves"), i, r)
+    json_array_foreach(rj_get(c, "reserves"), i, r)
     {
         int die = 0;
-        num(r, "die", &die);
+        rj_num(r, "die", &die);
         report_doc_sub(d, "Reserve %s (the %s) joins with a %d",
-                       name_of(r, "unit"), str(r, "army"), die);
+                       rj_name_of(r, "unit"), rj_str(r, "army"), die);
     }
 }
 
@@ -228,26 +173,27 @@ static void matrix_combats(report_doc *d, const json_t *state)
     int index, s0, s1;
 
     report_doc_heading(d, 2, "Combats");
-    json_array_foreach(get(state, "combats"), i, c)
+    json_array_foreach(rj_get(state, "combats"), i, c)
     {
-        if (!num(c, "index", &index))
+        if (!rj_num(c, "index", &index))
             index = (int)i;
-        scores = get(c, "scores");
+        scores = rj_get(c, "scores");
         report_doc_item(d, "**Combat %d:** ", index + 1);
-        names(d, get(c, "attacker"));
+        rj_names(d, rj_get(c, "attacker"));
         report_doc_add(d, " against ");
-        names(d, get(c, "defender"));
-        if (!is_true(c, "rolled")) {
+        rj_names(d, rj_get(c, "defender"));
+        if (!rj_is_true(c, "rolled")) {
             report_doc_add(d, ": not rolled yet");
             continue;
         }
-        if (num(scores, "attacker", &s0) && num(scores, "defender", &s1))
+        if (rj_num(scores, "attacker", &s0) && rj_num(scores, "defender", &s1))
             report_doc_add(d, ": %d against %d", s0, s1);
-        if (str(c, "loser"))
-            report_doc_add(d, ", the %s %s", str(c, "loser"), str(c, "result"));
+        if (rj_str(c, "loser"))
+            report_doc_add(d, ", the %s %s", rj_str(c, "loser"),
+                           rj_str(c, "result"));
         else
             report_doc_add(d, ", even");
-        if (!is_true(c, "accepted"))
+        if (!rj_is_true(c, "accepted"))
             report_doc_add(d, " (not accepted yet: reserves may still join)");
         matrix_dice(d, c);
     }
@@ -257,60 +203,60 @@ static void matrix_combats(report_doc *d, const json_t *state)
 static void matrix_result(report_doc *d, const json_t *result,
                           const json_t *setup)
 {
-    const json_t *cp = get(result, "casualty_points"), *v;
-    int w = army_index(str(result, "winner")), p0, p1;
+    const json_t *cp = rj_get(result, "casualty_points"), *v;
+    int w = rj_army_index(rj_str(result, "winner")), p0, p1;
     size_t i;
 
     if (w >= 0)
-        report_doc_para(d, "**The %s (%s) wins.**", army_key[w],
-                        name_of(get(setup, army_key[w]), "name"));
+        report_doc_para(d, "**The %s (%s) wins.**", rj_army_key[w],
+                        rj_name_of(rj_get(setup, rj_army_key[w]), "name"));
     else
         report_doc_para(d, "**A draw.**");
-    if (num(cp, "attacker", &p0) && num(cp, "defender", &p1))
+    if (rj_num(cp, "attacker", &p0) && rj_num(cp, "defender", &p1))
         report_doc_add(d, " Casualty points: attacker %d, defender %d.", p0,
                        p1);
-    if (str(result, "army_state"))
-        report_doc_add(d, " Army state: %s.", str(result, "army_state"));
-    if (is_true(result, "winner_can_pursue"))
+    if (rj_str(result, "army_state"))
+        report_doc_add(d, " Army state: %s.", rj_str(result, "army_state"));
+    if (rj_is_true(result, "winner_can_pursue"))
         report_doc_add(d, " The winner may pursue.");
-    if (is_true(result, "winner_must_withdraw"))
+    if (rj_is_true(result, "winner_must_withdraw"))
         report_doc_add(d, " The winner must fall back.");
-    json_array_foreach(get(result, "exhausted"), i,
-                       v) if (army_index(json_string_value(v)) >= 0)
+    json_array_foreach(rj_get(result, "exhausted"), i,
+                       v) if (rj_army_index(json_string_value(v)) >= 0)
         report_doc_add(d, " The %s is exhausted.", json_string_value(v));
 }
 
 void report_doc_matrix_record(report_doc *d, const json_t *rep)
 {
-    const json_t *setup = get(get(rep, "input"), "setup");
+    const json_t *setup = rj_get(rj_get(rep, "input"), "setup");
 
     report_doc_heading(d, 2, "Outcome");
-    if (str(setup, "kind"))
+    if (rj_str(setup, "kind"))
         report_doc_para(d, "A Matrix %s.",
-                        is_eq(str(setup, "kind"), "skirmish") ? "skirmish"
-                                                              : "battle");
-    if (is_true(rep, "escalated"))
+                        rj_is_eq(rj_str(setup, "kind"), "skirmish") ? "skirmish"
+                                                                    : "battle");
+    if (rj_is_true(rep, "escalated"))
         report_doc_para(d, "The skirmish escalated into an open battle: no "
                            "result, and nothing happens to its units.");
-    else if (json_is_object(get(rep, "result")))
-        matrix_result(d, get(rep, "result"), setup);
+    else if (json_is_object(rj_get(rep, "result")))
+        matrix_result(d, rj_get(rep, "result"), setup);
     else
         report_doc_para(d, "No result.");
     matrix_combats(d, rep);
-    matrix_units(d, rep, setup, str(rep, "campaign_id") != NULL);
+    matrix_units(d, rep, setup, rj_str(rep, "campaign_id") != NULL);
 }
 
 /* ---- a battle ---- */
 
 static const char *status_words(const char *status)
 {
-    if (is_eq(status, "open"))
+    if (rj_is_eq(status, "open"))
         return "open, being fought";
-    if (is_eq(status, "finished"))
+    if (rj_is_eq(status, "finished"))
         return "finished";
-    if (is_eq(status, "escalated"))
+    if (rj_is_eq(status, "escalated"))
         return "escalated: the skirmish became an open battle";
-    if (is_eq(status, "abandoned"))
+    if (rj_is_eq(status, "abandoned"))
         return "abandoned: ended with no result, nothing happened to its "
                "units";
     return status;
@@ -320,42 +266,43 @@ static void battle_head(report_doc *d, const json_t *b)
 {
     int turn, n;
 
-    if (str(b, "status"))
-        report_doc_item(d, "**Status:** %s", status_words(str(b, "status")));
-    if (num(b, "turn", &turn))
+    if (rj_str(b, "status"))
+        report_doc_item(d, "**Status:** %s", status_words(rj_str(b, "status")));
+    if (rj_num(b, "turn", &turn))
         report_doc_item(d, "**Turn:** %d", turn);
-    if (str(b, "campaign_id"))
-        report_doc_item(d, "**Campaign:** `%s`", str(b, "campaign_id"));
-    if (str(b, "created_at"))
-        report_doc_item(d, "**Created:** %s", str(b, "created_at"));
-    if (str(b, "updated_at"))
-        report_doc_item(d, "**Updated:** %s", str(b, "updated_at"));
-    if (num(b, "n_actions", &n))
+    if (rj_str(b, "campaign_id"))
+        report_doc_item(d, "**Campaign:** `%s`", rj_str(b, "campaign_id"));
+    if (rj_str(b, "created_at"))
+        report_doc_item(d, "**Created:** %s", rj_str(b, "created_at"));
+    if (rj_str(b, "updated_at"))
+        report_doc_item(d, "**Updated:** %s", rj_str(b, "updated_at"));
+    if (rj_num(b, "n_actions", &n))
         report_doc_item(d, "**Actions so far:** %d", n);
-    if (str(b, "note"))
-        report_doc_item(d, "**Note:** %s", str(b, "note"));
+    if (rj_str(b, "note"))
+        report_doc_item(d, "**Note:** %s", rj_str(b, "note"));
 }
 
 static void matrix_battle(report_doc *d, const json_t *b)
 {
-    const json_t *setup = get(b, "setup");
-    const char *status = str(b, "status");
+    const json_t *setup = rj_get(b, "setup");
+    const char *status = rj_str(b, "status");
 
-    if (str(setup, "kind"))
+    if (rj_str(setup, "kind"))
         report_doc_item(d, "**Kind:** %s",
-                        is_eq(str(setup, "kind"), "skirmish") ? "a skirmish"
-                                                              : "an open "
-                                                                "battle");
+                        rj_is_eq(rj_str(setup, "kind"), "skirmish")
+                            ? "a skirmish"
+                            : "an open "
+                              "battle");
     matrix_units(d, b, setup, true);
     matrix_combats(d, b);
     report_doc_heading(d, 2, "Result");
-    if (is_true(b, "escalated") || is_eq(status, "escalated"))
+    if (rj_is_true(b, "escalated") || rj_is_eq(status, "escalated"))
         report_doc_para(d, "The skirmish escalated into an open battle: no "
                            "result, and nothing happens to its units.");
-    else if (is_eq(status, "abandoned"))
+    else if (rj_is_eq(status, "abandoned"))
         report_doc_para(d, "Abandoned: no result.");
-    else if (json_is_object(get(b, "result")))
-        matrix_result(d, get(b, "result"), setup);
+    else if (json_is_object(rj_get(b, "result")))
+        matrix_result(d, rj_get(b, "result"), setup);
     else
         report_doc_para(d, "Not over yet.");
 }
@@ -363,28 +310,28 @@ static void matrix_battle(report_doc *d, const json_t *b)
 /* The record and the battles this one is linked to, by id. */
 static void battle_links(report_doc *d, const json_t *b)
 {
-    if (!str(b, "combat_id") && !str(b, "escalated_from") &&
-        !str(b, "escalated_to"))
+    if (!rj_str(b, "combat_id") && !rj_str(b, "escalated_from") &&
+        !rj_str(b, "escalated_to"))
         return;
     report_doc_heading(d, 2, "Links");
-    if (str(b, "combat_id"))
-        report_doc_item(d, "**Record:** combat `%s`", str(b, "combat_id"));
-    if (str(b, "escalated_from"))
+    if (rj_str(b, "combat_id"))
+        report_doc_item(d, "**Record:** combat `%s`", rj_str(b, "combat_id"));
+    if (rj_str(b, "escalated_from"))
         report_doc_item(d, "**Escalated from:** the skirmish `%s`",
-                        str(b, "escalated_from"));
-    if (str(b, "escalated_to"))
+                        rj_str(b, "escalated_from"));
+    if (rj_str(b, "escalated_to"))
         report_doc_item(d, "**Escalated to:** the battle `%s`",
-                        str(b, "escalated_to"));
+                        rj_str(b, "escalated_to"));
 }
 
 /* The battle's system: as it says, or as its members show. */
 static const char *battle_system(const json_t *b)
 {
-    if (str(b, "system"))
-        return str(b, "system");
-    if (get(b, "phases"))
+    if (rj_str(b, "system"))
+        return rj_str(b, "system");
+    if (rj_get(b, "phases"))
         return "civ";
-    return get(b, "combats") ? "matrix" : NULL;
+    return rj_get(b, "combats") ? "matrix" : NULL;
 }
 
 char *report_battle(const json_t *battle, report_format fmt)
@@ -396,22 +343,22 @@ char *report_battle(const json_t *battle, report_format fmt)
     report_doc d;
 
     text_printf(&title, "%s battle %s", name ? name : "A",
-                str(battle, "id") ? str(battle, "id") : "");
+                rj_str(battle, "id") ? rj_str(battle, "id") : "");
     t = text_take(&title);
     report_doc_begin(&d, fmt, t ? t : "Battle");
     free(t);
     report_doc_heading(&d, 1, "%s battle", name ? name : "A");
-    if (str(battle, "id"))
-        report_doc_add(&d, " `%s`", str(battle, "id"));
+    if (rj_str(battle, "id"))
+        report_doc_add(&d, " `%s`", rj_str(battle, "id"));
     battle_head(&d, battle);
-    if (is_eq(system, "matrix"))
+    if (rj_is_eq(system, "matrix"))
         matrix_battle(&d, battle);
-    else if (is_eq(system, "civ"))
+    else if (rj_is_eq(system, "civ"))
         report_doc_civ_battle(&d, battle);
-    report_doc_dice(&d, get(battle, "dice"),
-                    str(battle, "combat_id") ? REPORT_DOC_ROLLS_IN_RECORD
-                                             : REPORT_DOC_ROLLS_NONE,
-                    is_eq(str(battle, "status"), "open"));
+    report_doc_dice(&d, rj_get(battle, "dice"),
+                    rj_str(battle, "combat_id") ? REPORT_DOC_ROLLS_IN_RECORD
+                                                : REPORT_DOC_ROLLS_NONE,
+                    rj_is_eq(rj_str(battle, "status"), "open"));
     battle_links(&d, battle);
     return report_doc_end(&d);
 }

@@ -21,33 +21,6 @@
 
 #include <string.h>
 
-/* Shorthands for jansson lookups (borrowed; NULL when absent). */
-static json_t *get(const json_t *o, const char *k)
-{
-    return json_object_get(o, k);
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
-/* An integer member into *v; false when absent or not an integer. */
-static bool num(const json_t *o, const char *k, int *v)
-{
-    json_t *j = json_object_get(o, k);
-
-    if (!json_is_integer(j))
-        return false;
-    *v = (int)json_integer_value(j);
-    return true;
-}
-
-static bool is_eq(const char *a, const char *b)
-{
-    return a && b && strcmp(a, b) == 0;
-}
-
 static const char *signed_sign(int v)
 {
     return v > 0 ? "+" : "";
@@ -61,33 +34,36 @@ static void unit_systems(report_doc *d, const json_t *u)
     const json_t *x;
     int a, b;
 
-    if ((x = get(u, "scrud")) && num(x, "modifier", &a)) {
+    if ((x = rj_get(u, "scrud")) && rj_num(x, "modifier", &a)) {
         report_doc_add(d, "; SCRUD modifier %d", a);
-        if (num(x, "defeat_penalty", &a) && num(x, "fatigue_penalty", &b))
+        if (rj_num(x, "defeat_penalty", &a) && rj_num(x, "fatigue_penalty", &b))
             report_doc_add(d, " (defeat penalty %d, fatigue penalty %d)", a, b);
     }
-    if ((x = get(u, "edna")) && num(x, "edna", &a) && num(x, "start", &b))
+    if ((x = rj_get(u, "edna")) && rj_num(x, "edna", &a) &&
+        rj_num(x, "start", &b))
         report_doc_add(d, "; EDNA %d of %d%s", a, b,
-                       json_is_true(get(x, "ineffective")) ? ", ineffective"
-                                                           : "");
-    if ((x = get(u, "scs")) && num(x, "steps_left", &a) && num(x, "steps", &b))
+                       json_is_true(rj_get(x, "ineffective")) ? ", ineffective"
+                                                              : "");
+    if ((x = rj_get(u, "scs")) && rj_num(x, "steps_left", &a) &&
+        rj_num(x, "steps", &b))
         report_doc_add(d, "; SCS %d of %d step%s left", a, b,
                        b == 1 ? "" : "s");
-    if ((x = get(u, "matrix")) && num(x, "quality", &a))
+    if ((x = rj_get(u, "matrix")) && rj_num(x, "quality", &a))
         report_doc_add(d, "; Matrix quality %s%d", signed_sign(a), a);
-    if ((x = get(u, "civ")) && str(x, "class") && num(x, "era", &a))
-        report_doc_add(d, "; Civilization %s, era %d", str(x, "class"), a);
+    if ((x = rj_get(u, "civ")) && rj_str(x, "class") && rj_num(x, "era", &a))
+        report_doc_add(d, "; Civilization %s, era %d", rj_str(x, "class"), a);
 }
 
 static void unit_line(report_doc *d, const json_t *u)
 {
-    report_doc_sub(d, "**%s**: ", str(u, "name") ? str(u, "name") : "unnamed");
-    if (json_is_true(get(u, "eliminated"))) {
+    report_doc_sub(
+        d, "**%s**: ", rj_str(u, "name") ? rj_str(u, "name") : "unnamed");
+    if (json_is_true(rj_get(u, "eliminated"))) {
         report_doc_add(d, "**eliminated**");
-        if (str(u, "eliminated_reason"))
-            report_doc_add(d, " (%s)", str(u, "eliminated_reason"));
-        if (str(u, "eliminated_by"))
-            report_doc_add(d, " by `%s`", str(u, "eliminated_by"));
+        if (rj_str(u, "eliminated_reason"))
+            report_doc_add(d, " (%s)", rj_str(u, "eliminated_reason"));
+        if (rj_str(u, "eliminated_by"))
+            report_doc_add(d, " by `%s`", rj_str(u, "eliminated_by"));
     } else {
         report_doc_add(d, "in play");
     }
@@ -97,11 +73,12 @@ static void unit_line(report_doc *d, const json_t *u)
 /* A unit's side is one of the report's sides. */
 static bool has_side(const json_t *sides, const json_t *u)
 {
-    const char *id = str(get(u, "side"), "id");
+    const char *id = rj_str(rj_get(u, "side"), "id");
     const json_t *s;
     size_t i;
 
-    json_array_foreach(sides, i, s) if (is_eq(str(s, "id"), id)) return true;
+    json_array_foreach(sides, i,
+                       s) if (rj_is_eq(rj_str(s, "id"), id)) return true;
     return false;
 }
 
@@ -109,7 +86,8 @@ static bool has_side(const json_t *sides, const json_t *u)
  * come last. */
 static void sides(report_doc *d, const json_t *rep)
 {
-    const json_t *all = get(rep, "sides"), *units = get(rep, "units"), *s, *u;
+    const json_t *all = rj_get(rep, "sides"), *units = rj_get(rep, "units"), *s,
+                 *u;
     size_t i, k;
     bool has_other = false;
     int turn;
@@ -117,12 +95,13 @@ static void sides(report_doc *d, const json_t *rep)
     report_doc_heading(d, 2, "Sides and units");
     json_array_foreach(all, i, s)
     {
-        report_doc_item(d, "**%s**", str(s, "name") ? str(s, "name") : "?");
-        if (num(s, "exhausted_turn", &turn))
+        report_doc_item(d, "**%s**",
+                        rj_str(s, "name") ? rj_str(s, "name") : "?");
+        if (rj_num(s, "exhausted_turn", &turn))
             report_doc_add(d, ", exhausted for turn %d", turn);
-        json_array_foreach(
-            units, k, u) if (is_eq(str(get(u, "side"), "id"), str(s, "id")))
-            unit_line(d, u);
+        json_array_foreach(units, k,
+                           u) if (rj_is_eq(rj_str(rj_get(u, "side"), "id"),
+                                           rj_str(s, "id"))) unit_line(d, u);
     }
     json_array_foreach(units, k, u)
     {
@@ -141,7 +120,7 @@ static void sides(report_doc *d, const json_t *rep)
 
 static void combats(report_doc *d, const json_t *rep)
 {
-    const json_t *all = get(rep, "combats"), *c;
+    const json_t *all = rj_get(rep, "combats"), *c;
     size_t i;
 
     report_doc_heading(d, 2, "Combats (%d)", (int)json_array_size(all));
@@ -149,31 +128,31 @@ static void combats(report_doc *d, const json_t *rep)
         report_doc_para(d, "No combat yet.");
     json_array_foreach(all, i, c)
     {
-        const char *name = report_doc_system_name(str(c, "system"));
+        const char *name = report_doc_system_name(rj_str(c, "system"));
         report_doc_item(d, "**%d.** ", (int)i + 1);
-        if (str(c, "created_at"))
-            report_doc_add(d, "%s: ", str(c, "created_at"));
+        if (rj_str(c, "created_at"))
+            report_doc_add(d, "%s: ", rj_str(c, "created_at"));
         report_doc_add(d, "%s combat", name ? name : "a");
-        if (str(c, "id"))
-            report_doc_add(d, " `%s`", str(c, "id"));
-        if (str(c, "dice_source"))
-            report_doc_add(d, ", %s dice", str(c, "dice_source"));
-        if (str(c, "note"))
-            report_doc_add(d, "; note: %s", str(c, "note"));
-        if (str(c, "summary_markdown")) {
-            report_doc_service_md(d, str(c, "summary_markdown"));
-        } else if (str(c, "summary") && str(c, "summary")[0]) {
+        if (rj_str(c, "id"))
+            report_doc_add(d, " `%s`", rj_str(c, "id"));
+        if (rj_str(c, "dice_source"))
+            report_doc_add(d, ", %s dice", rj_str(c, "dice_source"));
+        if (rj_str(c, "note"))
+            report_doc_add(d, "; note: %s", rj_str(c, "note"));
+        if (rj_str(c, "summary_markdown")) {
+            report_doc_service_md(d, rj_str(c, "summary_markdown"));
+        } else if (rj_str(c, "summary") && rj_str(c, "summary")[0]) {
             report_doc_newline(d);
-            report_doc_add(d, "%s", str(c, "summary"));
+            report_doc_add(d, "%s", rj_str(c, "summary"));
         }
-        if (str(c, "url"))
-            report_doc_sub(d, "Link: `%s`", str(c, "url"));
+        if (rj_str(c, "url"))
+            report_doc_sub(d, "Link: `%s`", rj_str(c, "url"));
     }
 }
 
 static void battles(report_doc *d, const json_t *rep)
 {
-    const json_t *all = get(rep, "battles"), *b;
+    const json_t *all = rj_get(rep, "battles"), *b;
     size_t i;
     int turn;
 
@@ -184,39 +163,39 @@ static void battles(report_doc *d, const json_t *rep)
         report_doc_para(d, "No battle yet.");
     json_array_foreach(all, i, b)
     {
-        const char *name = report_doc_system_name(str(b, "system"));
+        const char *name = report_doc_system_name(rj_str(b, "system"));
         report_doc_item(d, "%s battle", name ? name : "A");
-        if (str(b, "id"))
-            report_doc_add(d, " `%s`", str(b, "id"));
-        if (num(b, "turn", &turn))
+        if (rj_str(b, "id"))
+            report_doc_add(d, " `%s`", rj_str(b, "id"));
+        if (rj_num(b, "turn", &turn))
             report_doc_add(d, ", turn %d", turn);
-        if (str(b, "status"))
-            report_doc_add(d, ", %s", str(b, "status"));
-        if (str(b, "created_at"))
-            report_doc_add(d, " (created %s)", str(b, "created_at"));
-        if (str(b, "combat_id"))
-            report_doc_sub(d, "Record: combat `%s`", str(b, "combat_id"));
-        if (str(b, "url"))
-            report_doc_sub(d, "Link: `%s`", str(b, "url"));
+        if (rj_str(b, "status"))
+            report_doc_add(d, ", %s", rj_str(b, "status"));
+        if (rj_str(b, "created_at"))
+            report_doc_add(d, " (created %s)", rj_str(b, "created_at"));
+        if (rj_str(b, "combat_id"))
+            report_doc_sub(d, "Record: combat `%s`", rj_str(b, "combat_id"));
+        if (rj_str(b, "url"))
+            report_doc_sub(d, "Link: `%s`", rj_str(b, "url"));
     }
 }
 
 /* The ledger's head and the next seed's commitment, when shown. */
 static void ledger(report_doc *d, const json_t *cmp)
 {
-    const json_t *l = get(cmp, "ledger");
+    const json_t *l = rj_get(cmp, "ledger");
     int n;
 
-    if (!json_is_object(l) && !str(cmp, "next_commitment"))
+    if (!json_is_object(l) && !rj_str(cmp, "next_commitment"))
         return;
     report_doc_heading(d, 2, "Ledger");
-    if (num(l, "length", &n))
+    if (rj_num(l, "length", &n))
         report_doc_item(d, "**Entries:** %d", n);
-    if (str(l, "head"))
-        report_doc_item(d, "**Head:** `%s`", str(l, "head"));
-    if (str(cmp, "next_commitment"))
+    if (rj_str(l, "head"))
+        report_doc_item(d, "**Head:** `%s`", rj_str(l, "head"));
+    if (rj_str(cmp, "next_commitment"))
         report_doc_item(d, "**Next commitment:** `%s`",
-                        str(cmp, "next_commitment"));
+                        rj_str(cmp, "next_commitment"));
     report_doc_para(d, "Every die of the campaign is chained in its ledger: "
                        "anyone holding this head can tell later whether the "
                        "record was rewritten (the service's docs/ledger.md).");
@@ -224,16 +203,16 @@ static void ledger(report_doc *d, const json_t *cmp)
 
 char *report_campaign(const json_t *report, report_format fmt)
 {
-    const json_t *cmp = get(report, "campaign");
-    const char *name = str(cmp, "name");
+    const json_t *cmp = rj_get(report, "campaign");
+    const char *name = rj_str(cmp, "name");
     report_doc d;
 
     report_doc_begin(&d, fmt, name ? name : "Campaign");
     report_doc_heading(&d, 1, "%s", name ? name : "Campaign");
-    if (str(cmp, "id"))
-        report_doc_item(&d, "**Campaign:** `%s`", str(cmp, "id"));
-    if (str(cmp, "created_at"))
-        report_doc_item(&d, "**Created:** %s", str(cmp, "created_at"));
+    if (rj_str(cmp, "id"))
+        report_doc_item(&d, "**Campaign:** `%s`", rj_str(cmp, "id"));
+    if (rj_str(cmp, "created_at"))
+        report_doc_item(&d, "**Created:** %s", rj_str(cmp, "created_at"));
     sides(&d, report);
     combats(&d, report);
     battles(&d, report);

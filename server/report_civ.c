@@ -9,64 +9,6 @@
 
 #include <string.h>
 
-static const char *const army_key[2] = {"attacker", "defender"};
-static const char *const army_label[2] = {"Attacker", "Defender"};
-
-/* Shorthands for jansson lookups (borrowed; NULL when absent). */
-static json_t *get(const json_t *o, const char *k)
-{
-    return json_object_get(o, k);
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
-/* An integer member into *v; false when absent or not an integer. */
-static bool num(const json_t *o, const char *k, int *v)
-{
-    json_t *j = json_object_get(o, k);
-
-    if (!json_is_integer(j))
-        return false;
-    *v = (int)json_integer_value(j);
-    return true;
-}
-
-static bool is_true(const json_t *o, const char *k)
-{
-    return json_is_true(json_object_get(o, k));
-}
-
-static const char *name_of(const json_t *o, const char *k)
-{
-    const char *s = str(o, k);
-
-    return s ? s : "unnamed";
-}
-
-static bool is_eq(const char *a, const char *b)
-{
-    return a && b && strcmp(a, b) == 0;
-}
-
-/* An array of names, comma-separated. */
-static void names(report_doc *d, const json_t *arr)
-{
-    const json_t *v;
-    size_t i;
-
-    json_array_foreach(arr, i, v)
-        report_doc_add(d, "%s%s", i ? ", " : "", json_string_value(v));
-}
-
-/* The army key's index, or -1. */
-static int army_index(const char *key)
-{
-    return is_eq(key, army_key[0]) ? 0 : is_eq(key, army_key[1]) ? 1 : -1;
-}
-
 /* The phase (from 1) that destroyed name of army a, or 0. */
 static int civ_destroyed_in(const json_t *phases, int a, const char *name)
 {
@@ -74,8 +16,8 @@ static int civ_destroyed_in(const json_t *phases, int a, const char *name)
     size_t i, k;
 
     json_array_foreach(phases, i, p) json_array_foreach(
-        get(get(p, army_key[a]), "destroyed"), k,
-        v) if (is_eq(json_string_value(v), name)) return (int)i +
+        rj_get(rj_get(p, rj_army_key[a]), "destroyed"), k,
+        v) if (rj_is_eq(json_string_value(v), name)) return (int)i +
         1;
     return 0;
 }
@@ -84,12 +26,13 @@ static void civ_piece(report_doc *d, const json_t *u)
 {
     int era, v;
 
-    report_doc_add(d, " (%s", str(u, "class") ? str(u, "class") : "piece");
-    if (num(u, "era", &era))
+    report_doc_add(d, " (%s",
+                   rj_str(u, "class") ? rj_str(u, "class") : "piece");
+    if (rj_num(u, "era", &era))
         report_doc_add(d, ", era %d", era);
-    if (num(u, "bonus", &v) && v != 0)
+    if (rj_num(u, "bonus", &v) && v != 0)
         report_doc_add(d, ", bonus %s%d", v > 0 ? "+" : "", v);
-    if (num(u, "dice_multiplier", &v) && v != 1)
+    if (rj_num(u, "dice_multiplier", &v) && v != 1)
         report_doc_add(d, ", dice \xC3\x97%d", v);
     report_doc_add(d, ")");
 }
@@ -103,22 +46,24 @@ static void civ_units(report_doc *d, const json_t *state, const json_t *setup)
 
     report_doc_heading(d, 2, "Armies");
     for (a = 0; a < 2; a++) {
-        const json_t *army = get(setup, army_key[a]);
-        report_doc_item(d, "**%s: %s**", army_label[a], name_of(army, "name"));
-        if (num(army, "technologies", &tech) && tech > 0)
+        const json_t *army = rj_get(setup, rj_army_key[a]);
+        report_doc_item(d, "**%s: %s**", rj_army_label[a],
+                        rj_name_of(army, "name"));
+        if (rj_num(army, "technologies", &tech) && tech > 0)
             report_doc_add(d, ", %d technolog%s", tech,
                            tech == 1 ? "y" : "ies");
-        json_array_foreach(get(army, "units"), i, u)
+        json_array_foreach(rj_get(army, "units"), i, u)
         {
-            report_doc_sub(d, "**%s**", name_of(u, "name"));
+            report_doc_sub(d, "**%s**", rj_name_of(u, "name"));
             civ_piece(d, u);
-            phase = civ_destroyed_in(get(state, "phases"), a, str(u, "name"));
+            phase =
+                civ_destroyed_in(rj_get(state, "phases"), a, rj_str(u, "name"));
             if (phase > 0)
                 report_doc_add(d, ": **destroyed** in phase %d", phase);
             else
                 report_doc_add(d, ": %s",
-                               is_true(state, "over") ? "survived"
-                                                      : "still standing");
+                               rj_is_true(state, "over") ? "survived"
+                                                         : "still standing");
         }
     }
 }
@@ -135,7 +80,7 @@ static void civ_terms(report_doc *d, const json_t *terms)
     int v;
 
     for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        if (!num(terms, keys[i][0], &v) || (v == 0 && i > 0))
+        if (!rj_num(terms, keys[i][0], &v) || (v == 0 && i > 0))
             continue;
         if (k++)
             report_doc_add(d, ", %s %d", keys[i][1], v);
@@ -150,28 +95,28 @@ static void civ_terms(report_doc *d, const json_t *terms)
 static void civ_army_phase(report_doc *d, const json_t *p, int a,
                            const json_t *setup)
 {
-    const json_t *x = get(p, army_key[a]), *v;
+    const json_t *x = rj_get(p, rj_army_key[a]), *v;
     size_t k;
     int total;
 
-    report_doc_sub(d, "%s (%s): wave ", army_label[a],
-                   name_of(get(setup, army_key[a]), "name"));
-    names(d, get(x, "wave"));
-    if (json_array_size(get(x, "aircraft")) > 0) {
+    report_doc_sub(d, "%s (%s): wave ", rj_army_label[a],
+                   rj_name_of(rj_get(setup, rj_army_key[a]), "name"));
+    rj_names(d, rj_get(x, "wave"));
+    if (json_array_size(rj_get(x, "aircraft")) > 0) {
         report_doc_add(d, "; aircraft ");
-        names(d, get(x, "aircraft"));
-        if (str(x, "aircraft_support"))
-            report_doc_add(d, " supporting %s", str(x, "aircraft_support"));
+        rj_names(d, rj_get(x, "aircraft"));
+        if (rj_str(x, "aircraft_support"))
+            report_doc_add(d, " supporting %s", rj_str(x, "aircraft_support"));
     }
     report_doc_add(d, "; dice");
-    json_array_foreach(get(x, "dice"), k, v)
+    json_array_foreach(rj_get(x, "dice"), k, v)
         report_doc_add(d, "%s %d", k ? "," : "", (int)json_integer_value(v));
-    if (num(x, "total", &total))
+    if (rj_num(x, "total", &total))
         report_doc_add(d, "; total %d", total);
-    civ_terms(d, get(x, "terms"));
-    if (json_array_size(get(x, "destroyed")) > 0) {
+    civ_terms(d, rj_get(x, "terms"));
+    if (json_array_size(rj_get(x, "destroyed")) > 0) {
         report_doc_add(d, "; loses ");
-        names(d, get(x, "destroyed"));
+        rj_names(d, rj_get(x, "destroyed"));
     } else {
         report_doc_add(d, "; loses nothing");
     }
@@ -184,13 +129,13 @@ static void civ_phases(report_doc *d, const json_t *state, const json_t *setup)
     int t0, t1;
 
     report_doc_heading(d, 2, "Phases");
-    if (json_array_size(get(state, "phases")) == 0)
+    if (json_array_size(rj_get(state, "phases")) == 0)
         report_doc_para(d, "No phase fought yet.");
-    json_array_foreach(get(state, "phases"), i, p)
+    json_array_foreach(rj_get(state, "phases"), i, p)
     {
         report_doc_item(d, "**Phase %d**", (int)i + 1);
-        if (num(get(p, "attacker"), "total", &t0) &&
-            num(get(p, "defender"), "total", &t1))
+        if (rj_num(rj_get(p, "attacker"), "total", &t0) &&
+            rj_num(rj_get(p, "defender"), "total", &t1))
             report_doc_add(d, ": attacker %d, defender %d", t0, t1);
         civ_army_phase(d, p, 0, setup);
         civ_army_phase(d, p, 1, setup);
@@ -200,18 +145,18 @@ static void civ_phases(report_doc *d, const json_t *state, const json_t *setup)
 /* Who won, after how many phases, or why it is not over. */
 static void civ_outcome(report_doc *d, const json_t *state, const json_t *setup)
 {
-    int n = (int)json_array_size(get(state, "phases"));
-    int w = army_index(str(state, "winner"));
+    int n = (int)json_array_size(rj_get(state, "phases"));
+    int w = rj_army_index(rj_str(state, "winner"));
     const char *s = n == 1 ? "" : "s";
 
-    if (is_true(state, "over") && w >= 0)
-        report_doc_para(d, "**The %s (%s) wins** after %d phase%s.",
-                        army_key[w], name_of(get(setup, army_key[w]), "name"),
-                        n, s);
-    else if (is_true(state, "over"))
+    if (rj_is_true(state, "over") && w >= 0)
+        report_doc_para(
+            d, "**The %s (%s) wins** after %d phase%s.", rj_army_key[w],
+            rj_name_of(rj_get(setup, rj_army_key[w]), "name"), n, s);
+    else if (rj_is_true(state, "over"))
         report_doc_para(d, "**Both armies are destroyed** after %d phase%s.", n,
                         s);
-    else if (is_true(state, "unresolved"))
+    else if (rj_is_true(state, "unresolved"))
         report_doc_para(d,
                         "**Unresolved** after %d phase%s: the phase limit "
                         "came first.",
@@ -226,12 +171,12 @@ static void civ_options(report_doc *d, const json_t *setup)
 {
     int era;
 
-    if (!num(setup, "current_era", &era))
+    if (!rj_num(setup, "current_era", &era))
         return;
     report_doc_add(d, "era %d", era);
-    if (is_true(setup, "settlement"))
+    if (rj_is_true(setup, "settlement"))
         report_doc_add(d, ", the defender holds a settlement");
-    if (is_true(setup, "great_wall"))
+    if (rj_is_true(setup, "great_wall"))
         report_doc_add(d, ", with the Great Wall");
 }
 
@@ -239,9 +184,10 @@ static void civ_options(report_doc *d, const json_t *setup)
  * "input" itself. */
 static const json_t *civ_record_setup(const json_t *rep)
 {
-    const json_t *input = get(rep, "input");
+    const json_t *input = rj_get(rep, "input");
 
-    return json_is_object(get(input, "setup")) ? get(input, "setup") : input;
+    return json_is_object(rj_get(input, "setup")) ? rj_get(input, "setup")
+                                                  : input;
 }
 
 void report_doc_civ_record(report_doc *d, const json_t *rep)
@@ -250,7 +196,7 @@ void report_doc_civ_record(report_doc *d, const json_t *rep)
 
     report_doc_heading(d, 2, "Outcome");
     civ_outcome(d, rep, setup);
-    if (get(setup, "current_era")) {
+    if (rj_get(setup, "current_era")) {
         report_doc_para(d, "Fought in ");
         civ_options(d, setup);
         report_doc_add(d, ".");
@@ -261,19 +207,19 @@ void report_doc_civ_record(report_doc *d, const json_t *rep)
 
 void report_doc_civ_battle(report_doc *d, const json_t *b)
 {
-    const json_t *setup = get(b, "setup"), *next = get(b, "next_wave");
+    const json_t *setup = rj_get(b, "setup"), *next = rj_get(b, "next_wave");
     int size;
 
-    if (get(setup, "current_era")) {
+    if (rj_get(setup, "current_era")) {
         report_doc_item(d, "**Options:** ");
         civ_options(d, setup);
     }
     civ_units(d, b, setup);
     civ_phases(d, b, setup);
-    if (json_is_object(next) && num(next, "size", &size)) {
-        if (str(next, "picked_by"))
+    if (json_is_object(next) && rj_num(next, "size", &size)) {
+        if (rj_str(next, "picked_by"))
             report_doc_para(d, "Next phase: the %s picks a wave of %d.",
-                            str(next, "picked_by"), size);
+                            rj_str(next, "picked_by"), size);
         else
             report_doc_para(d,
                             "Next phase: both armies send everything (%d "
@@ -281,7 +227,7 @@ void report_doc_civ_battle(report_doc *d, const json_t *b)
                             size);
     }
     report_doc_heading(d, 2, "Result");
-    if (is_eq(str(b, "status"), "abandoned"))
+    if (rj_is_eq(rj_str(b, "status"), "abandoned"))
         report_doc_para(d, "Abandoned: no result.");
     else
         civ_outcome(d, b, setup);

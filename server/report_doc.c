@@ -506,3 +506,61 @@ void report_doc_close(report_doc *d)
     close_block(d, REPORT_DOC_NONE);
     d->block = REPORT_DOC_NONE;
 }
+
+/* ---- lookups in the JSON ---- */
+
+const char *const rj_army_key[2] = {"attacker", "defender"};
+const char *const rj_army_label[2] = {"Attacker", "Defender"};
+
+json_t *rj_get(const json_t *o, const char *k)
+{
+    return json_object_get(o, k);
+}
+
+const char *rj_str(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+bool rj_num(const json_t *o, const char *k, int *v)
+{
+    json_t *j = json_object_get(o, k);
+
+    if (!json_is_integer(j))
+        return false;
+    *v = (int)json_integer_value(j);
+    return true;
+}
+
+bool rj_is_true(const json_t *o, const char *k)
+{
+    return json_is_true(json_object_get(o, k));
+}
+
+const char *rj_name_of(const json_t *o, const char *k)
+{
+    const char *s = rj_str(o, k);
+
+    return s ? s : "unnamed";
+}
+
+bool rj_is_eq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+void rj_names(report_doc *d, const json_t *arr)
+{
+    const json_t *v;
+    size_t i;
+
+    json_array_foreach(arr, i, v)
+        report_doc_add(d, "%s%s", i ? ", " : "", json_string_value(v));
+}
+
+int rj_army_index(const char *key)
+{
+    return rj_is_eq(key, rj_army_key[0])   ? 0
+           : rj_is_eq(key, rj_army_key[1]) ? 1
+                                           : -1;
+}

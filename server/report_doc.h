@@ -133,4 +133,26 @@ void report_doc_civ_record(report_doc *d, const json_t *rep);
  * the next wave and the result. */
 void report_doc_civ_battle(report_doc *d, const json_t *b);
 
+/*
+ * Lookups in the JSON being rendered, shared by the report_*.c files
+ * ("rj": report JSON).  Members are borrowed; absent or mistyped ones read
+ * as NULL, false or "unnamed", so odd input renders without them.
+ */
+json_t *rj_get(const json_t *o, const char *k);
+const char *rj_str(const json_t *o, const char *k);
+/* An integer member into *v; false when absent or not an integer. */
+bool rj_num(const json_t *o, const char *k, int *v);
+bool rj_is_true(const json_t *o, const char *k);
+/* A string member, or "unnamed". */
+const char *rj_name_of(const json_t *o, const char *k);
+/* Both non-NULL and equal. */
+bool rj_is_eq(const char *a, const char *b);
+/* An array of names, comma-separated, into d. */
+void rj_names(report_doc *d, const json_t *arr);
+/* The armies of a battle: their keys and labels, and a key's index (or
+ * -1). */
+extern const char *const rj_army_key[2];
+extern const char *const rj_army_label[2];
+int rj_army_index(const char *key);
+
 #endif
