@@ -8,21 +8,24 @@
 
 #include <string.h>
 
-/* A unit's name, or a word for none. */
 /* "; <label> <before> → <after>" of two objects' member k, when both have
- * it and it changed, or "stays" when is_always and it did not. */
+ * it and it changed, or "stays" when is_modifier and it did not.  A
+ * modifier is written with its sign (+1, 0, -1), as the rules write it. */
 static void before_after(report_doc *d, const json_t *before,
                          const json_t *after, const char *k, const char *label,
-                         bool is_always)
+                         bool is_modifier)
 {
+    char bs[16], as[16];
     int b, a;
 
     if (!rj_num(before, k, &b) || !rj_num(after, k, &a))
         return;
+    snprintf(bs, sizeof bs, is_modifier && b > 0 ? "+%d" : "%d", b);
+    snprintf(as, sizeof as, is_modifier && a > 0 ? "+%d" : "%d", a);
     if (b != a)
-        report_doc_add(d, "; %s %d \xE2\x86\x92 %d", label, b, a);
-    else if (is_always)
-        report_doc_add(d, "; %s stays %d", label, a);
+        report_doc_add(d, "; %s %s \xE2\x86\x92 %s", label, bs, as);
+    else if (is_modifier)
+        report_doc_add(d, "; %s stays %s", label, as);
 }
 
 /* ---- SCRUD (docs/rules/scrud.md) ---- */

@@ -36,7 +36,7 @@ START_TEST(test_scrud)
     static const report_rig_fate fates[] = {
         {"Rangers",
          {"not defeated", "fatigue penalty 0 \xE2\x86\x92 1",
-          "modifier 1 \xE2\x86\x92 0", "!eliminated"}},
+          "modifier +1 \xE2\x86\x92 0", "!eliminated"}},
         {REPORT_RIG_STARS,
          {"eliminated", "threshold", "defeat penalty 1 \xE2\x86\x92 2",
           "modifier -2 \xE2\x86\x92 -3"}},
