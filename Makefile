@@ -79,7 +79,7 @@ $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter tests/%,$<),-Itests -Itests/server -Iverifier $(CHECK_CFLAGS)) -MMD -MP -c $< -o $@
 
 # Runs on the build machine: no sanitizers, no libraries.
-$(BUILD)/tools/embed: tools/embed.c
+$(BUILD)/tools/embed: tools/embed.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) -std=c11 $(WARN) -O2 -D_DEFAULT_SOURCE -o $@ $<
