@@ -229,6 +229,15 @@ void db_now(char out[DB_TIME_MAX])
              (int)(ts.tv_nsec / 1000000L) % 1000);
 }
 
+void db_time_ago(long seconds, char out[DB_TIME_MAX])
+{
+    time_t t = time(NULL) - seconds;
+    struct tm tm;
+
+    gmtime_r(&t, &tm);
+    strftime(out, DB_TIME_MAX, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+}
+
 static err_code exec(sqlite3 *conn, const char *sql, err_info *e)
 {
     char *msg = NULL;

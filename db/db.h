@@ -88,6 +88,10 @@ void db_new_id(const char *prefix, char out[DB_ID_MAX]);
 /* The current UTC time as RFC 3339 with milliseconds. */
 void db_now(char out[DB_TIME_MAX]);
 
+/* The time seconds ago, written as db_now writes times (so that stored
+ * times compare with it as text): the cut-off of what expires. */
+void db_time_ago(long seconds, char out[DB_TIME_MAX]);
+
 /*
  * Helpers for the stores.  db_prepare gives a statement for sql on conn,
  * reusing one kept on the connection when it is idle; release it with

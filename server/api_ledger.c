@@ -459,13 +459,16 @@ static void time_after(const char *t, long seconds, char out[DB_TIME_MAX])
 
 static json_t *commitment_json(const db_commitment *k)
 {
-    char expires[DB_TIME_MAX], now[DB_TIME_MAX], url[160], used_url[160];
+    char expires[DB_TIME_MAX], oldest[DB_TIME_MAX], url[160], used_url[160];
     bool is_used = k->used_by[0] != '\0';
     const char *status;
 
+    /* Expired by the rule combat_cite applies. */
     time_after(k->created_at, COMBAT_COMMITMENT_TTL, expires);
-    db_now(now);
-    status = is_used ? "used" : strcmp(now, expires) > 0 ? "expired" : "unused";
+    db_time_ago(COMBAT_COMMITMENT_TTL, oldest);
+    status = is_used                             ? "used"
+             : strcmp(k->created_at, oldest) < 0 ? "expired"
+                                                 : "unused";
     snprintf(url, sizeof url, "/v1/commitments/%s", k->commitment);
     snprintf(used_url, sizeof used_url, "/v1/combats/%s", k->used_by);
     return json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:s}", "commitment",
@@ -487,13 +490,10 @@ static err_code commitment_create_job(sqlite3 *c, void *arg, err_info *e)
 {
     commitment_job *j = arg;
     char oldest[DB_TIME_MAX];
-    time_t t = time(NULL) - COMBAT_COMMITMENT_TTL;
-    struct tm tm;
     err_code rc;
 
     /* Unused one-off commitments past their time go as new ones come. */
-    gmtime_r(&t, &tm);
-    strftime(oldest, sizeof oldest, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
+    db_time_ago(COMBAT_COMMITMENT_TTL, oldest);
     if ((rc = db_commitments_purge(c, oldest, e)))
         return rc;
     return db_commitment_new(c, NULL, &j->k, e);

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <sodium.h>
 
@@ -275,16 +274,6 @@ err_code combat_take_commitment(sqlite3 *c, combat_record *rec,
     return db_commitment_new(c, rec->campaign_id, &next, e);
 }
 
-/* now minus seconds, as db_now writes times. */
-static void time_ago(long seconds, char out[DB_TIME_MAX])
-{
-    time_t t = time(NULL) - seconds;
-    struct tm tm;
-
-    gmtime_r(&t, &tm);
-    strftime(out, DB_TIME_MAX, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
-}
-
 err_code combat_cite(http_request *r, combat_record *rec, err_info *e)
 {
     db *d = http_db(r->srv);
@@ -298,7 +287,7 @@ err_code combat_cite(http_request *r, combat_record *rec, err_info *e)
     c = db_read_acquire(d);
     rc = db_commitment_get(c, rec->dice.cited, &k, NULL);
     db_read_release(d, c);
-    time_ago(COMBAT_COMMITMENT_TTL, oldest);
+    db_time_ago(COMBAT_COMMITMENT_TTL, oldest);
     if (rc == ERR_NOT_FOUND || (rc == ERR_OK && k.campaign_id[0]))
         return err_set(e, ERR_INVALID, "dice.commitment",
                        "no one-off commitment %s: ask for one with POST "

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <microhttpd.h>
 #include <sodium.h>
@@ -45,16 +44,6 @@ static void fingerprint(const http_request *r, char out[65])
                                   r->body_len);
     crypto_hash_sha256_final(&st, h);
     rng_hex(h, sizeof h, out);
-}
-
-/* Keys stored before this are forgotten (out: as db_now writes times). */
-static void oldest_kept(char out[DB_TIME_MAX])
-{
-    time_t t = time(NULL) - IDEM_TTL;
-    struct tm tm;
-
-    gmtime_r(&t, &tm);
-    strftime(out, DB_TIME_MAX, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
 }
 
 /* Answers r with the stored response k (taking its body). */
@@ -100,7 +89,7 @@ bool idem_begin(http_request *r)
         return false;
     }
     /* Claimed: nothing with this key can land now but this request. */
-    oldest_kept(since);
+    db_time_ago(IDEM_TTL, since);
     c = db_read_acquire(d);
     rc = db_idem_get(c, r->idem.scope, r->idem.key, since, &k, &e);
     db_read_release(d, c);
@@ -127,7 +116,7 @@ err_code idem_store(sqlite3 *c, http_request *r, err_info *e)
     char oldest[DB_TIME_MAX];
     err_code rc;
 
-    oldest_kept(oldest);
+    db_time_ago(IDEM_TTL, oldest);
     db_now(r->idem.created_at);
     r->idem.status = r->status;
     text_copy(r->idem.location, sizeof r->idem.location, r->location);

@@ -209,12 +209,15 @@ static void authenticate(http_request *r, router_auth need)
  * take) or Accept.  False when r was answered with a problem. */
 static bool choose_format(http_request *r, const router_route *rt)
 {
-    const char *q = http_query(r, "format");
-    const char *accept = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
-                                                     MHD_HTTP_HEADER_ACCEPT);
+    const char *q = http_query(r, "format"), *accept;
     report_format f = REPORT_JSON;
     err_info e;
 
+    r->format = REPORT_JSON;
+    if (q == NULL && !(rt->flags & ROUTER_RENDERS))
+        return true; /* JSON only, whatever Accept says: nothing to parse */
+    accept = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                         MHD_HTTP_HEADER_ACCEPT);
     err_clear(&e);
     if (report_format_choose(q, accept, &f) != 0) {
         err_set(&e, ERR_INVALID, "format",
