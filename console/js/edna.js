@@ -4,7 +4,7 @@
 import { h, replace, field, numberInput, checkbox } from './dom.js';
 import { createRoller } from './api.js';
 import { session, sides, cpath } from './session.js';
-import { FieldMap, FormError, runForm, actions, intValue, textValue } from './forms.js';
+import { FieldMap, FormError, onSubmit, actions, intValue, textValue } from './forms.js';
 import { diceControls, dieInput } from './dice.js';
 
 export function ednaForm(ctx) {
@@ -120,16 +120,9 @@ export function ednaForm(ctx) {
     return req;
   }
 
-  form.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    runForm(
-      form,
-      async () => {
-        const { data, replayed } = await ctx.roll(roller, cpath('/combats/edna'), body());
-        ctx.showResult(data, replayed);
-      },
-      fields,
-    );
+  onSubmit(form, fields, async () => {
+    const { data, replayed } = await ctx.roll(roller, cpath('/combats/edna'), body());
+    ctx.showResult(data, replayed);
   });
   return form;
 }

@@ -100,6 +100,17 @@ export function errorBox(err) {
 }
 
 /**
+ * Submitting form runs `work` through runForm (its errors shown against
+ * fields): the handler every request form of the console shares.
+ */
+export function onSubmit(form, fields, work) {
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    runForm(form, work, fields);
+  });
+}
+
+/**
  * Run `work` for a form: its buttons disabled and the form marked busy
  * while the request is in flight, a second submission ignored, errors
  * shown on the form. Resolves to what `work` answered, or undefined after

@@ -5,7 +5,7 @@
 import { h, replace, field, dl, downloadBlob, numberInput } from './dom.js';
 import { getJSON, getBlob } from './api.js';
 import { session, cpath, refreshCampaign } from './session.js';
-import { FieldMap, FormError, runForm, actions, intValue, textValue, errorBox } from './forms.js';
+import { FieldMap, FormError, onSubmit, actions, intValue, textValue, errorBox } from './forms.js';
 
 export async function renderLedger(view) {
   await refreshCampaign();
@@ -44,20 +44,13 @@ export async function renderLedger(view) {
     actions(h('button', { type: 'submit', class: 'primary', testid: 'ledger-verify' }, 'Verify the ledger')),
     out,
   );
-  form.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    runForm(
-      form,
-      async () => {
-        const p = intValue(pos, 'Entry');
-        const hv = textValue(hash);
-        if ((p === undefined) !== (hv === undefined)) throw new FormError('Give both the entry and its hash, or neither.', p === undefined ? pos : hash);
-        const result = await getJSON(cpath('/ledger/verify'), p === undefined ? undefined : { pos: p, hash: hv.toLowerCase() });
-        replace(out, ...verification(result));
-        refreshCampaign().catch(() => {});
-      },
-      fields,
-    );
+  onSubmit(form, fields, async () => {
+    const p = intValue(pos, 'Entry');
+    const hv = textValue(hash);
+    if ((p === undefined) !== (hv === undefined)) throw new FormError('Give both the entry and its hash, or neither.', p === undefined ? pos : hash);
+    const result = await getJSON(cpath('/ledger/verify'), p === undefined ? undefined : { pos: p, hash: hv.toLowerCase() });
+    replace(out, ...verification(result));
+    refreshCampaign().catch(() => {});
   });
 
   const exportBtn = h('button', { type: 'button', testid: 'ledger-download' }, 'Download the ledger (JSON)');

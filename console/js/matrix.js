@@ -5,7 +5,7 @@
 import { h, replace, field, select, numberInput, checkbox, signed } from './dom.js';
 import { getJSON, createRoller } from './api.js';
 import { sides, cpath } from './session.js';
-import { FieldMap, FormError, runForm, actions, intValue, textValue } from './forms.js';
+import { FieldMap, FormError, onSubmit, actions, intValue, textValue } from './forms.js';
 import { diceControls } from './dice.js';
 
 const ARMIES = ['attacker', 'defender'];
@@ -241,16 +241,9 @@ export function matrixForm(ctx) {
     return req;
   }
 
-  form.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    runForm(
-      form,
-      async () => {
-        const { data } = await ctx.roll(roller, cpath('/battles'), body());
-        ctx.openBattle(data);
-      },
-      fields,
-    );
+  onSubmit(form, fields, async () => {
+    const { data } = await ctx.roll(roller, cpath('/battles'), body());
+    ctx.openBattle(data);
   });
   return form;
 }

@@ -5,7 +5,7 @@
 import { h, field, select, numberInput, checkbox, signed } from './dom.js';
 import { createRoller } from './api.js';
 import { session, sides, cpath } from './session.js';
-import { FieldMap, FormError, runForm, actions, intValue, textValue } from './forms.js';
+import { FieldMap, FormError, onSubmit, actions, intValue, textValue } from './forms.js';
 import { diceControls, dieInput } from './dice.js';
 
 export function scrudForm(ctx) {
@@ -118,16 +118,9 @@ export function scrudForm(ctx) {
     return req;
   }
 
-  form.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    runForm(
-      form,
-      async () => {
-        const { data, replayed } = await ctx.roll(roller, cpath('/combats/scrud'), body());
-        ctx.showResult(data, replayed);
-      },
-      fields,
-    );
+  onSubmit(form, fields, async () => {
+    const { data, replayed } = await ctx.roll(roller, cpath('/combats/scrud'), body());
+    ctx.showResult(data, replayed);
   });
   return form;
 }

@@ -6,7 +6,7 @@
 import { h, replace, field, select, numberInput, checkbox } from './dom.js';
 import { getJSON, createRoller } from './api.js';
 import { sides, cpath } from './session.js';
-import { FieldMap, FormError, runForm, actions, intValue, textValue, errorBox } from './forms.js';
+import { FieldMap, FormError, onSubmit, actions, intValue, textValue, errorBox } from './forms.js';
 import { diceControls, dieInput } from './dice.js';
 
 /** "1/2 2 0.5" → ["1/2", 2, "0.5"]: whole numbers as numbers, the rest as given. */
@@ -206,16 +206,9 @@ export function scsForm(ctx) {
     return req;
   }
 
-  form.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    runForm(
-      form,
-      async () => {
-        const { data, replayed } = await ctx.roll(roller, cpath('/combats/scs'), body());
-        ctx.showResult(data, replayed);
-      },
-      fields,
-    );
+  onSubmit(form, fields, async () => {
+    const { data, replayed } = await ctx.roll(roller, cpath('/combats/scs'), body());
+    ctx.showResult(data, replayed);
   });
   return form;
 }
