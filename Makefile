@@ -39,13 +39,17 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 
-CPPFLAGS := -D_DEFAULT_SOURCE -Icore -Idb -Iserver
+# server/ is grouped in folders (README, "A tour of the source"); every
+# folder is on the include path, so a header is named by its file alone.
+SERVER_DIRS := $(sort $(dir $(shell find server -name '*.[ch]')))
+TEST_DIRS   := $(sort $(dir $(shell find tests -name '*.[ch]')))
+CPPFLAGS := -D_DEFAULT_SOURCE -Icore -Idb $(patsubst %/,-I%,$(SERVER_DIRS))
 CFLAGS_ALL = -std=c11 $(WARN) $(OPT) $(CPPFLAGS) $(PKG_CFLAGS)
 
 CORE_SRC   := $(wildcard core/*.c)
 DB_SRC     := $(wildcard db/*.c)
-SERVER_SRC := $(filter-out server/main.c,$(wildcard server/*.c))
-TEST_SRC   := $(wildcard tests/*.c tests/*/*.c)
+SERVER_SRC := $(filter-out server/main.c,$(shell find server -name '*.c'))
+TEST_SRC   := $(shell find tests -name '*.c')
 LIB_SRC    := $(CORE_SRC) $(DB_SRC) $(SERVER_SRC)
 
 # The browser console (console/, docs/console.md) is built into the
@@ -76,7 +80,7 @@ $(DEPS_STAMP): deploy/install-deps.sh
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter tests/%,$<),-Itests -Itests/server -Iverifier $(CHECK_CFLAGS)) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) $(if $(filter tests/%,$<),$(patsubst %/,-I%,$(TEST_DIRS)) -Iverifier $(CHECK_CFLAGS)) -MMD -MP -c $< -o $@
 
 # Runs on the build machine: no sanitizers, no libraries.
 $(BUILD)/tools/embed: tools/embed.c | $(DEPS_STAMP)
@@ -143,8 +147,8 @@ $(BUILD)/bench-bare: bench/bare.c | $(DEPS_STAMP)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(PKG_LIBS)
 
 format:
-	clang-format -i core/*.[ch] db/*.[ch] server/*.[ch] tests/*.[ch] \
-	    tests/*/*.[ch] bench/*.c verifier/*.[ch] tools/*.c
+	clang-format -i core/*.[ch] db/*.[ch] $(shell find server tests -name '*.[ch]') \
+	    bench/*.c verifier/*.[ch] tools/*.c
 
 clean:
 	rm -rf build

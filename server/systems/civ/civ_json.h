@@ -17,9 +17,9 @@
 #include "combat.h"
 #include "db.h"
 
-#define CIV_API_MAX_PHASES 200 /* phases of an interactive battle */
+#define CIV_JSON_MAX_PHASES 200 /* phases of an interactive battle */
 
-extern const char *const civ_api_army_key[2]; /* "attacker", "defender" */
+extern const char *const civ_json_army_key[2]; /* "attacker", "defender" */
 
 typedef struct civ_job {
     combat_record rec; /* first: combat_finish finds it as the state */
@@ -60,48 +60,48 @@ void civ_job_free(void *p);
  * "aircraft_support", "casualty_order"}.  is_stored reads a stored setup
  * (inline, with "side_id" and units' "unit_id").
  */
-err_code civ_api_parse_setup(const json_t *body, bool is_campaign,
+err_code civ_json_parse_setup(const json_t *body, bool is_campaign,
                              bool is_stored, civ_job *j, err_info *e);
 /* The one-off plan's orders (names to indices), once units are known. */
-err_code civ_api_parse_plan(const json_t *body, civ_job *j, err_info *e);
+err_code civ_json_parse_plan(const json_t *body, civ_job *j, err_info *e);
 
 /* A piece: {"class", "era", "bonus", "dice_multiplier"} at path. */
-err_code civ_api_parse_unit(const json_t *obj, const char *path, bool is_patch,
+err_code civ_json_parse_unit(const json_t *obj, const char *path, bool is_patch,
                             civ_unit *u, err_info *e);
-json_t *civ_api_unit_json(const civ_unit *u);
+json_t *civ_json_unit_json(const civ_unit *u);
 
 /* The setup as stored and as a report's input (new reference). */
-json_t *civ_api_setup_json(const civ_job *j);
+json_t *civ_json_setup_json(const civ_job *j);
 
 /* A phase's orders: {"attacker": {"wave", "aircraft_support",
  * "casualties"}, "defender": {...}} at path; the stored form is the same. */
-err_code civ_api_parse_orders(const json_t *obj, const char *path,
+err_code civ_json_parse_orders(const json_t *obj, const char *path,
                               const civ_job *j, civ_orders out[2], err_info *e);
-json_t *civ_api_orders_json(const civ_job *j, const civ_orders o[2]);
+json_t *civ_json_orders_json(const civ_job *j, const civ_orders o[2]);
 
 /* Fights the next phase with orders, drawing from src. */
-err_code civ_api_fight(civ_job *j, const civ_orders orders[2], dice_source *src,
+err_code civ_json_fight(civ_job *j, const civ_orders orders[2], dice_source *src,
                        err_info *e);
 
 /* The phases, the end and the survivors (members into o); naturals
  * come from the source's log (src). */
-void civ_api_outcome_json(const civ_job *j, const dice_source *src, json_t *o);
+void civ_json_outcome_json(const civ_job *j, const dice_source *src, json_t *o);
 /* Markdown summary (new). */
-char *civ_api_markdown(const civ_job *j);
+char *civ_json_markdown(const civ_job *j);
 
 /* Rebuilds j's battle from its phases' orders (n of them) and the dice in
  * src. */
-err_code civ_api_rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
+err_code civ_json_rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
                          dice_source *src, err_info *e);
 /* A one-off's battle: phases with its standing orders to the end or its
  * phase limit (j->is_unresolved then). */
-err_code civ_api_fight_plan(civ_job *j, dice_source *src, err_info *e);
+err_code civ_json_fight_plan(civ_job *j, dice_source *src, err_info *e);
 /* Fills j->rec's row, rolls, summary and report (input taken) from src's
  * log; battle_id NULL for a one-off. */
-err_code civ_api_record(civ_job *j, const dice_source *src,
+err_code civ_json_record(civ_job *j, const dice_source *src,
                         const char *battle_id, json_t *input, err_info *e);
 
-void civ_api_roll_names(const void *plan, const dice_roll *d, const char **side,
+void civ_json_roll_names(const void *plan, const dice_roll *d, const char **side,
                         const char **unit_name, const char **unit_id);
 
 #endif

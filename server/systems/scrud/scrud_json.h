@@ -16,11 +16,11 @@
 #include "scrud.h"
 
 /* Applies the fields present in obj (at path) onto o. */
-err_code scrud_api_options(const json_t *obj, const char *path,
+err_code scrud_json_options(const json_t *obj, const char *path,
                            scrud_options *o, err_info *e);
 /* Every option, as a JSON object written to w, or as a new json_t. */
-void scrud_api_options_write(jw *w, const scrud_options *o);
-json_t *scrud_api_options_json(const scrud_options *o);
+void scrud_json_options_write(jw *w, const scrud_options *o);
+json_t *scrud_json_options_json(const scrud_options *o);
 
 /* Everything a SCRUD combat needs besides its dice. */
 typedef struct scrud_plan {
@@ -40,42 +40,42 @@ typedef struct scrud_plan {
  * Parses a combat request body into plan.  is_campaign: sides name campaign
  * sides and units by reference ("side", "unit"); otherwise units are
  * inline.  is_entered says whether every unit must carry "die".  Unit
- * state of campaign units is filled later by scrud_api_bind_units.
+ * state of campaign units is filled later by scrud_json_bind_units.
  */
-err_code scrud_api_parse_sides(const json_t *body, bool is_campaign,
+err_code scrud_json_parse_sides(const json_t *body, bool is_campaign,
                                bool is_entered, scrud_plan *plan, err_info *e);
 
 /* Campaign combats: looks up sides and units (in c, inside the write
  * transaction) and fills their current state into plan. */
-err_code scrud_api_bind_units(sqlite3 *c, const char *campaign_id,
+err_code scrud_json_bind_units(sqlite3 *c, const char *campaign_id,
                               scrud_plan *plan, err_info *e);
 
 /* The entered dice in draw order into values (2 * max); *n their count. */
-void scrud_api_entered_values(const scrud_plan *plan, int *values, size_t *n);
+void scrud_json_entered_values(const scrud_plan *plan, int *values, size_t *n);
 
 /* The combat's input read back from its stored report (every unit's
  * quality, faces, penalties before, reserve flag and modifiers, and the
  * options), for replay. */
-err_code scrud_api_parse_input(const json_t *report, scrud_plan *plan,
+err_code scrud_json_parse_input(const json_t *report, scrud_plan *plan,
                                err_info *e);
 
 /* The outcome part of the report: the members "sides", "pairs" and
  * "extra", written into the object open in w; or as a new json_t object. */
-void scrud_api_outcome_write(jw *w, const scrud_plan *plan,
+void scrud_json_outcome_write(jw *w, const scrud_plan *plan,
                              const scrud_result *res);
-json_t *scrud_api_outcome_json(const scrud_plan *plan, const scrud_result *res);
+json_t *scrud_json_outcome_json(const scrud_plan *plan, const scrud_result *res);
 
 /* One unit's result (the members of its report entry) into the object
  * open in w. */
-void scrud_api_unit_write(jw *w, const scrud_plan *plan,
+void scrud_json_unit_write(jw *w, const scrud_plan *plan,
                           const scrud_result *res, int s, int i);
 
 /* The Markdown summary (new string, free()). dice_note says how the dice
  * were produced, e.g. "entered at the table". */
-char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
+char *scrud_json_markdown(const scrud_plan *plan, const scrud_result *res,
                          const char *dice_note);
 
 /* A one-line summary for combat lists (new string, free()). */
-char *scrud_api_summary(const scrud_plan *plan, const scrud_result *res);
+char *scrud_json_summary(const scrud_plan *plan, const scrud_result *res);
 
 #endif

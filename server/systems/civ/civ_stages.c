@@ -4,7 +4,7 @@
  * any Civilization battle's record (docs/rules/civ.md).
  */
 #include "api.h"
-#include "civ_api.h"
+#include "civ_json.h"
 #include "combat.h"
 #include "jsonv.h"
 #include "text.h"
@@ -51,11 +51,11 @@ static err_code parse_rolls(const json_t *body, civ_job *j, err_info *e)
 /* The one-off's input: the setup with its standing orders. */
 static json_t *plan_json(const civ_job *j)
 {
-    json_t *doc = civ_api_setup_json(j);
+    json_t *doc = civ_json_setup_json(j);
     int a;
 
     for (a = 0; a < 2; a++) {
-        json_t *army = json_object_get(doc, civ_api_army_key[a]);
+        json_t *army = json_object_get(doc, civ_json_army_key[a]);
         const civ_orders *o = &j->plan[a];
         json_t *pref = json_array(), *cas = json_array();
         int k;
@@ -102,13 +102,13 @@ void api_oneoff_civ(http_request *r)
     }
     if (jv_object_only(body, "", fields, &e) ||
         combat_parse_record(body, &j->rec, &e) ||
-        civ_api_parse_setup(body, false, false, j, &e) ||
-        civ_check_setup(&j->setup, &e) || civ_api_parse_plan(body, j, &e) ||
+        civ_json_parse_setup(body, false, false, j, &e) ||
+        civ_check_setup(&j->setup, &e) || civ_json_parse_plan(body, j, &e) ||
         parse_rolls(body, j, &e) || combat_cite(r, &j->rec, &e))
         goto fail;
     combat_dice_init(&j->rec, &src, j->entered, (size_t)j->n_entered);
     is_src = true;
-    if (civ_api_fight_plan(j, &src, &e)) {
+    if (civ_json_fight_plan(j, &src, &e)) {
         char *c = strstr(e.field, ".casualties");
         if (c != NULL) { /* the plan calls it casualty_order */
             char f[ERR_FIELD_MAX];
@@ -130,7 +130,7 @@ void api_oneoff_civ(http_request *r)
                 j->n_entered);
         goto fail;
     }
-    if (civ_api_record(j, &src, NULL, plan_json(j), &e))
+    if (civ_json_record(j, &src, NULL, plan_json(j), &e))
         goto fail;
     dice_cleanup(&src);
     json_decref(body);
@@ -165,14 +165,14 @@ bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs)
     }
     if (setup == NULL) /* a one-off: the plan is the input */
         setup = input;
-    if (civ_api_parse_setup(setup, false, true, j, &e) ||
+    if (civ_json_parse_setup(setup, false, true, j, &e) ||
         civ_check_setup(&j->setup, &e)) {
         combat_differ(diffs, "the stored input cannot be read: %s", e.message);
         goto out;
     }
     if (phases == NULL) {
         json_t *plan = json_deep_copy(input);
-        if (civ_api_parse_plan(plan, j, &e)) {
+        if (civ_json_parse_plan(plan, j, &e)) {
             json_decref(plan);
             combat_differ(diffs, "the stored plan cannot be read: %s",
                           e.message);
@@ -182,7 +182,7 @@ bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs)
         j->max_phases =
             (int)json_integer_value(json_object_get(input, "max_phases"));
         if (j->max_phases < 1 || j->max_phases > CIV_MAX_PHASES ||
-            civ_api_fight_plan(j, src, &e)) {
+            civ_json_fight_plan(j, src, &e)) {
             combat_differ(diffs, "the battle does not replay: %s", e.message);
             goto out;
         }
@@ -194,8 +194,8 @@ bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs)
         }
         for (i = 0; i < json_array_size(phases); i++) {
             civ_orders o[2];
-            if (civ_api_parse_orders(json_array_get(phases, i), "", j, o, &e) ||
-                civ_api_fight(j, o, src, &e)) {
+            if (civ_json_parse_orders(json_array_get(phases, i), "", j, o, &e) ||
+                civ_json_fight(j, o, src, &e)) {
                 combat_differ(diffs, "phase %zu does not replay: %s", i + 1,
                               e.message);
                 goto out;
@@ -203,7 +203,7 @@ bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs)
         }
     }
     is_resolved = true;
-    civ_api_outcome_json(j, src, again);
+    civ_json_outcome_json(j, src, again);
     for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (!json_equal(json_object_get(again, parts[i]),
                         json_object_get(stored, parts[i])))

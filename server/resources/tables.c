@@ -1,13 +1,13 @@
 /*
  * api_tables.c: combat results tables (SCS) as data: the built-in ones,
  * and each campaign's own, put (created or replaced) whole after every
- * column, row and cell is checked (scs_api_table_parse), read, listed and
+ * column, row and cell is checked (scs_json_table_parse), read, listed and
  * removed.  A combat's report keeps the table it was resolved on, so
  * replacing or removing a table never changes a combat already fought.
  */
 #include "api.h"
 #include "jsonv.h"
-#include "scs_api.h"
+#include "scs_json.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -31,12 +31,12 @@ static json_t *stored_json(const db_table *t)
 void api_tables_builtin_list(http_request *r)
 {
     http_reply_json(r, 200,
-                    json_pack("{s:o}", "items", scs_api_builtin_tables()));
+                    json_pack("{s:o}", "items", scs_json_builtin_tables()));
 }
 
 void api_table_builtin_get(http_request *r)
 {
-    json_t *doc = scs_api_builtin_table(r->params[0]);
+    json_t *doc = scs_json_builtin_table(r->params[0]);
     err_info e;
 
     if (doc == NULL) {
@@ -87,7 +87,7 @@ void api_table_get(http_request *r)
     rc = db_table_get(c, r->params[0], r->params[1], &t, NULL);
     db_read_release(d, c);
     if (rc == ERR_NOT_FOUND &&
-        (doc = scs_api_builtin_table(r->params[1])) != NULL) {
+        (doc = scs_json_builtin_table(r->params[1])) != NULL) {
         http_reply_json(r, 200, doc);
         return;
     }
@@ -165,8 +165,8 @@ void api_table_put(http_request *r)
         err_set(&e, ERR_NOMEM, NULL, "out of memory");
         goto fail;
     }
-    if (!scs_api_name_ok(name, "table_name", &e) ||
-        scs_api_table_parse(body, "", t, &e))
+    if (!scs_json_name_ok(name, "table_name", &e) ||
+        scs_json_table_parse(body, "", t, &e))
         goto fail;
     given = json_string_value(json_object_get(body, "name"));
     if (given && strcmp(given, name) != 0) {
@@ -175,7 +175,7 @@ void api_table_put(http_request *r)
                 name);
         goto fail;
     }
-    if ((builtin = scs_api_builtin_table(name)) != NULL) {
+    if ((builtin = scs_json_builtin_table(name)) != NULL) {
         json_decref(builtin);
         err_set(&e, ERR_CONFLICT, "table_name",
                 "\"%s\" is a built-in table: give the campaign's own table "
@@ -187,7 +187,7 @@ void api_table_put(http_request *r)
     text_copy(tp->t.name, DB_NAME_MAX, name);
     db_now(tp->t.updated_at);
     text_copy(tp->t.created_at, DB_TIME_MAX, tp->t.updated_at);
-    tp->t.doc = api_doc(scs_api_table_doc(body, name));
+    tp->t.doc = api_doc(scs_json_table_doc(body, name));
     if (tp->t.doc == NULL) {
         err_set(&e, ERR_NOMEM, NULL, "out of memory");
         goto fail;
@@ -235,11 +235,11 @@ void api_table_delete(http_request *r)
         http_reply_problem(r, &e);
         return;
     }
-    if (!scs_api_name_ok(r->params[1], "table_name", &e)) {
+    if (!scs_json_name_ok(r->params[1], "table_name", &e)) {
         http_reply_problem(r, &e);
         return;
     }
-    if ((builtin = scs_api_builtin_table(r->params[1])) != NULL) {
+    if ((builtin = scs_json_builtin_table(r->params[1])) != NULL) {
         json_decref(builtin);
         err_set(&e, ERR_CONFLICT, "table_name",
                 "\"%s\" is a built-in table: it cannot be removed",

@@ -13,7 +13,7 @@
 #include "jsonw.h"
 #include "text.h"
 #include "registry.h"
-#include "scrud_api.h"
+#include "scrud_json.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,7 +66,7 @@ static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
 
     n_values = 0;
     if (j->rec.dice.kind == DICE_ENTERED)
-        scrud_api_entered_values(&j->plan, values, &n_values);
+        scrud_json_entered_values(&j->plan, values, &n_values);
     combat_dice_init(&j->rec, &src, values, n_values);
     if ((rc = scrud_resolve(&j->plan.in, &src, res, e)) ||
         (rc = dice_check_all_used(&src, e)))
@@ -74,16 +74,16 @@ static err_code scrud_run(scrud_job *j, scrud_result *res, err_info *e)
     combat_record_row(&j->rec, "scrud");
     if ((rc = combat_record_rolls(&j->rec, &src, roll_names, &j->plan, e)))
         goto out;
-    md = scrud_api_markdown(&j->plan, res, combat_dice_note(&j->rec));
-    cb->summary = scrud_api_summary(&j->plan, res);
+    md = scrud_json_markdown(&j->plan, res, combat_dice_note(&j->rec));
+    cb->summary = scrud_json_summary(&j->plan, res);
     jw_init(&w);
     jw_object(&w);
     combat_report_head(&w, &j->rec);
     jw_key(&w, "options");
-    scrud_api_options_write(&w, &j->plan.in.options);
+    scrud_json_options_write(&w, &j->plan.in.options);
     jw_key(&w, "dice");
     combat_dice_write(&w, cb);
-    scrud_api_outcome_write(&w, &j->plan, res);
+    scrud_json_outcome_write(&w, &j->plan, res);
     jw_kstring(&w, "summary_markdown", md ? md : "");
     jw_object_end(&w);
     cb->report = jw_take(&w, NULL);
@@ -117,13 +117,13 @@ static scrud_job *scrud_job_parse(http_request *r, bool is_campaign,
     if (jv_object_only(body, "", fields, e) ||
         combat_parse_record(body, &j->rec, e) ||
         jv_object(body, "", "options", false, &opts, e) ||
-        scrud_api_parse_sides(body, is_campaign,
+        scrud_json_parse_sides(body, is_campaign,
                               j->rec.dice.kind == DICE_ENTERED, &j->plan, e))
         goto fail;
     /* One-off options apply over the defaults now; a campaign combat's
      * apply over the campaign's, in the job. */
     if (!is_campaign &&
-        ((opts && scrud_api_options(opts, "options", &j->plan.in.options, e)) ||
+        ((opts && scrud_json_options(opts, "options", &j->plan.in.options, e)) ||
          combat_cite(r, &j->rec, e)))
         goto fail;
     j->options = json_incref(opts);
@@ -181,7 +181,7 @@ static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
     /* The unit's result, as in the report, for its history. */
     jw_init(&w);
     jw_object(&w);
-    scrud_api_unit_write(&w, &j->plan, res, s, i);
+    scrud_json_unit_write(&w, &j->plan, res, s, i);
     jw_kstring(&w, "system", "scrud");
     jw_kstring(&w, "side", j->plan.side_name[s]);
     jw_object_end(&w);
@@ -201,9 +201,9 @@ static err_code campaign_scrud_job(sqlite3 *c, void *arg, err_info *e)
     if ((rc = db_campaign_get(c, j->rec.campaign_id, &cmp, e)))
         return rc;
     j->plan.in.options = cmp.scrud;
-    if ((j->options && (rc = scrud_api_options(j->options, "options",
+    if ((j->options && (rc = scrud_json_options(j->options, "options",
                                                &j->plan.in.options, e))) ||
-        (rc = scrud_api_bind_units(c, j->rec.campaign_id, &j->plan, e)) ||
+        (rc = scrud_json_bind_units(c, j->rec.campaign_id, &j->plan, e)) ||
         (rc = combat_take_commitment(c, &j->rec, NULL, e)) ||
         (rc = scrud_run(j, &res, e)) ||
         (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
@@ -335,7 +335,7 @@ static bool scrud_replay(const json_t *stored, dice_source *src, json_t *diffs)
     size_t i;
 
     memset(&res, 0, sizeof res);
-    if (plan == NULL || scrud_api_parse_input(stored, plan, NULL) != ERR_OK) {
+    if (plan == NULL || scrud_json_parse_input(stored, plan, NULL) != ERR_OK) {
         combat_differ(diffs, "the stored report does not describe a combat "
                              "that can be resolved");
         goto out;
@@ -345,7 +345,7 @@ static bool scrud_replay(const json_t *stored, dice_source *src, json_t *diffs)
         goto out;
     }
     is_resolved = true;
-    outcome = scrud_api_outcome_json(plan, &res);
+    outcome = scrud_json_outcome_json(plan, &res);
     for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (!json_equal(json_object_get(outcome, parts[i]),
                         json_object_get(stored, parts[i])))

@@ -1,7 +1,7 @@
 /*
  * civ_api.c: Civilization advanced combat in JSON; see civ_api.h.
  */
-#include "civ_api.h"
+#include "civ_json.h"
 #include "api.h"
 #include "jsonv.h"
 #include "text.h"
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const civ_api_army_key[2] = {"attacker", "defender"};
+const char *const civ_json_army_key[2] = {"attacker", "defender"};
 
 static const char *const class_choices[] = {"infantry", "cavalry", "artillery",
                                             "aircraft", "other",   NULL};
@@ -53,7 +53,7 @@ void civ_job_free(void *p)
 
 /* ---- pieces and armies ---- */
 
-err_code civ_api_parse_unit(const json_t *obj, const char *path, bool is_patch,
+err_code civ_json_parse_unit(const json_t *obj, const char *path, bool is_patch,
                             civ_unit *u, err_info *e)
 {
     static const char *const fields[] = {"class", "era", "bonus",
@@ -82,7 +82,7 @@ err_code civ_api_parse_unit(const json_t *obj, const char *path, bool is_patch,
     return ERR_OK;
 }
 
-json_t *civ_api_unit_json(const civ_unit *u)
+json_t *civ_json_unit_json(const civ_unit *u)
 {
     json_t *j = json_pack("{s:s, s:i, s:i}", "class", civ_class_name(u->cls),
                           "era", u->era, "bonus", u->bonus);
@@ -129,7 +129,7 @@ static err_code parse_army(const json_t *body, bool is_campaign, bool is_stored,
                                                 NULL};
     static const char *const unit_fields[] = {
         "name", "class", "era", "bonus", "dice_multiplier", "unit_id", NULL};
-    const char *key = civ_api_army_key[a], *name = NULL, *side_id = NULL;
+    const char *key = civ_json_army_key[a], *name = NULL, *side_id = NULL;
     civ_army *m = &j->setup.armies[a];
     json_t *army = NULL, *units = NULL;
     char p[JV_PATH_MAX], pu[JV_PATH_MAX];
@@ -184,7 +184,7 @@ static err_code parse_army(const json_t *body, bool is_campaign, bool is_stored,
         piece = json_deep_copy(u);
         json_object_del(piece, "name");
         json_object_del(piece, "unit_id");
-        rc = civ_api_parse_unit(piece, pu, false, &m->units[i], e);
+        rc = civ_json_parse_unit(piece, pu, false, &m->units[i], e);
         json_decref(piece);
         if (rc)
             return rc;
@@ -205,7 +205,7 @@ static err_code parse_army(const json_t *body, bool is_campaign, bool is_stored,
     return ERR_OK;
 }
 
-err_code civ_api_parse_setup(const json_t *body, bool is_campaign,
+err_code civ_json_parse_setup(const json_t *body, bool is_campaign,
                              bool is_stored, civ_job *j, err_info *e)
 {
     err_code rc;
@@ -241,7 +241,7 @@ static err_code names(const civ_job *j, const json_t *obj, const char *path,
         jv_index(fk, f, k);
         if (s == NULL || (out[k] = unit_index(j, a, s)) < 0)
             return err_set(e, ERR_INVALID, fk, "not a unit of the %s",
-                           civ_api_army_key[a]);
+                           civ_json_army_key[a]);
     }
     *n = (int)json_array_size(arr);
     return ERR_OK;
@@ -280,7 +280,7 @@ static err_code no_aircraft(const civ_job *j, int a, const char *key,
 
     for (k = 0; k < n; k++)
         if (j->setup.armies[a].units[units[k]].cls == CIV_AIRCRAFT) {
-            snprintf(f, sizeof f, "%s.%s[%d]", civ_api_army_key[a], key, k);
+            snprintf(f, sizeof f, "%s.%s[%d]", civ_json_army_key[a], key, k);
             return err_set(e, ERR_RULE, f,
                            "an aircraft joins no wave and is lost only with "
                            "the pieces it supports");
@@ -288,18 +288,18 @@ static err_code no_aircraft(const civ_job *j, int a, const char *key,
     return ERR_OK;
 }
 
-err_code civ_api_parse_plan(const json_t *body, civ_job *j, err_info *e)
+err_code civ_json_parse_plan(const json_t *body, civ_job *j, err_info *e)
 {
     int a;
     err_code rc;
 
     for (a = 0; a < 2; a++) {
-        const json_t *army = json_object_get(body, civ_api_army_key[a]);
+        const json_t *army = json_object_get(body, civ_json_army_key[a]);
         civ_orders *o = &j->plan[a];
-        if ((rc = names(j, army, civ_api_army_key[a], "wave_preference", a,
+        if ((rc = names(j, army, civ_json_army_key[a], "wave_preference", a,
                         o->preference, &o->n_preference, e)) ||
-            (rc = support(army, civ_api_army_key[a], &o->support, e)) ||
-            (rc = names(j, army, civ_api_army_key[a], "casualty_order", a,
+            (rc = support(army, civ_json_army_key[a], &o->support, e)) ||
+            (rc = names(j, army, civ_json_army_key[a], "casualty_order", a,
                         o->casualties, &o->n_casualties, e)))
             return rc;
         o->is_casualty_preference = true;
@@ -322,7 +322,7 @@ static json_t *names_json(const civ_job *j, int a, const int *units, int n)
     return arr;
 }
 
-json_t *civ_api_setup_json(const civ_job *j)
+json_t *civ_json_setup_json(const civ_job *j)
 {
     json_t *doc = json_pack(
         "{s:i, s:b, s:b}", "current_era", j->setup.current_era, "settlement",
@@ -337,7 +337,7 @@ json_t *civ_api_setup_json(const civ_job *j)
         if (j->side_id[a][0])
             json_object_set_new(army, "side_id", json_string(j->side_id[a]));
         for (u = 0; u < m->n_units; u++) {
-            json_t *x = civ_api_unit_json(&m->units[u]);
+            json_t *x = civ_json_unit_json(&m->units[u]);
             json_object_set_new(x, "name", json_string(j->unit_name[a][u]));
             if (j->unit_id[a][u][0])
                 json_object_set_new(x, "unit_id",
@@ -345,14 +345,14 @@ json_t *civ_api_setup_json(const civ_job *j)
             json_array_append_new(units, x);
         }
         json_object_set_new(army, "units", units);
-        json_object_set_new(doc, civ_api_army_key[a], army);
+        json_object_set_new(doc, civ_json_army_key[a], army);
     }
     return doc;
 }
 
 /* ---- phases ---- */
 
-err_code civ_api_parse_orders(const json_t *obj, const char *path,
+err_code civ_json_parse_orders(const json_t *obj, const char *path,
                               const civ_job *j, civ_orders out[2], err_info *e)
 {
     static const char *const fields[] = {"wave", "aircraft_support",
@@ -365,8 +365,8 @@ err_code civ_api_parse_orders(const json_t *obj, const char *path,
     for (a = 0; a < 2; a++) {
         json_t *army = NULL;
         out[a].support = -1;
-        jv_path(p, path, civ_api_army_key[a]);
-        if ((rc = jv_object(obj, path, civ_api_army_key[a], false, &army, e)))
+        jv_path(p, path, civ_json_army_key[a]);
+        if ((rc = jv_object(obj, path, civ_json_army_key[a], false, &army, e)))
             return rc;
         if (army == NULL)
             continue;
@@ -381,7 +381,7 @@ err_code civ_api_parse_orders(const json_t *obj, const char *path,
     return ERR_OK;
 }
 
-json_t *civ_api_orders_json(const civ_job *j, const civ_orders o[2])
+json_t *civ_json_orders_json(const civ_job *j, const civ_orders o[2])
 {
     json_t *doc = json_object();
     int a;
@@ -399,12 +399,12 @@ json_t *civ_api_orders_json(const civ_job *j, const civ_orders o[2])
             json_object_set_new(
                 x, "casualties",
                 names_json(j, a, o[a].casualties, o[a].n_casualties));
-        json_object_set_new(doc, civ_api_army_key[a], x);
+        json_object_set_new(doc, civ_json_army_key[a], x);
     }
     return doc;
 }
 
-err_code civ_api_fight(civ_job *j, const civ_orders orders[2], dice_source *src,
+err_code civ_json_fight(civ_job *j, const civ_orders orders[2], dice_source *src,
                        err_info *e)
 {
     err_code rc;
@@ -456,7 +456,7 @@ static json_t *army_phase_json(const civ_job *j, int a, const civ_army_phase *p,
     return o;
 }
 
-void civ_api_outcome_json(const civ_job *j, const dice_source *src, json_t *o)
+void civ_json_outcome_json(const civ_job *j, const dice_source *src, json_t *o)
 {
     json_t *phases = json_array(), *surv = json_object();
     int i, a, u;
@@ -465,7 +465,7 @@ void civ_api_outcome_json(const civ_job *j, const dice_source *src, json_t *o)
         json_t *ph = json_pack("{s:i}", "index", i);
         for (a = 0; a < 2; a++)
             json_object_set_new(
-                ph, civ_api_army_key[a],
+                ph, civ_json_army_key[a],
                 army_phase_json(j, a, &j->phases[i].armies[a], src));
         json_array_append_new(phases, ph);
     }
@@ -474,7 +474,7 @@ void civ_api_outcome_json(const civ_job *j, const dice_source *src, json_t *o)
     json_object_set_new(o, "unresolved", json_boolean(j->is_unresolved));
     json_object_set_new(o, "winner",
                         civ_is_over(&j->battle) && j->battle.winner >= 0
-                            ? json_string(civ_api_army_key[j->battle.winner])
+                            ? json_string(civ_json_army_key[j->battle.winner])
                             : json_null());
     for (a = 0; a < 2; a++) {
         json_t *names_alive = json_array();
@@ -482,12 +482,12 @@ void civ_api_outcome_json(const civ_job *j, const dice_source *src, json_t *o)
             if (j->battle.is_alive[a][u])
                 json_array_append_new(names_alive,
                                       json_string(j->unit_name[a][u]));
-        json_object_set_new(surv, civ_api_army_key[a], names_alive);
+        json_object_set_new(surv, civ_json_army_key[a], names_alive);
     }
     json_object_set_new(o, "survivors", surv);
 }
 
-char *civ_api_markdown(const civ_job *j)
+char *civ_json_markdown(const civ_job *j)
 {
     text_buf b = {0};
     char name[2 * DB_NAME_MAX];
@@ -513,13 +513,13 @@ char *civ_api_markdown(const civ_job *j)
     else {
         text_md(name, sizeof name, j->army_name[j->battle.winner]);
         text_printf(&b, "The %s (%s) wins.\n",
-                    civ_api_army_key[j->battle.winner], name);
+                    civ_json_army_key[j->battle.winner], name);
     }
     text_printf(&b, "_Dice: %s._\n", combat_dice_note(&j->rec));
     return text_take(&b);
 }
 
-void civ_api_roll_names(const void *plan, const dice_roll *d, const char **side,
+void civ_json_roll_names(const void *plan, const dice_roll *d, const char **side,
                         const char **unit_name, const char **unit_id)
 {
     const civ_job *j = plan;
@@ -532,7 +532,7 @@ void civ_api_roll_names(const void *plan, const dice_roll *d, const char **side,
 /* ---- the record ---- */
 
 /* Rebuilds j's battle from its phases' orders and the dice in src. */
-err_code civ_api_rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
+err_code civ_json_rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
                          dice_source *src, err_info *e)
 {
     int i;
@@ -544,7 +544,7 @@ err_code civ_api_rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
     for (i = 0; i < n; i++) {
         civ_orders o[2];
         memcpy(o, orders[i], sizeof o);
-        if ((rc = civ_api_fight(j, o, src, e)))
+        if ((rc = civ_json_fight(j, o, src, e)))
             return rc;
     }
     return ERR_OK;
@@ -568,14 +568,14 @@ static char *report_text(const civ_job *j, const dice_source *src,
     if (j->turn > 0)
         json_object_set_new(o, "turn", json_integer(j->turn));
     json_object_set_new(o, "input", input);
-    civ_api_outcome_json(j, src, o);
+    civ_json_outcome_json(j, src, o);
     jw_init(&w);
     combat_dice_write(&w, cb);
     dice_text = jw_take(&w, NULL);
     v = dice_text ? json_loads(dice_text, 0, NULL) : NULL;
     free(dice_text);
     json_object_set_new(o, "dice", v ? v : json_null());
-    md = civ_api_markdown(j);
+    md = civ_json_markdown(j);
     json_object_set_new(o, "summary_markdown", json_string(md ? md : ""));
     free(md);
     text = json_dumps(o, JSON_COMPACT);
@@ -584,7 +584,7 @@ static char *report_text(const civ_job *j, const dice_source *src,
 }
 
 /* Fills j->rec's row, rolls, summary and report from src's log. */
-err_code civ_api_record(civ_job *j, const dice_source *src,
+err_code civ_json_record(civ_job *j, const dice_source *src,
                         const char *battle_id, json_t *input, err_info *e)
 {
     db_combat *cb = &j->rec.cb;
@@ -592,7 +592,7 @@ err_code civ_api_record(civ_job *j, const dice_source *src,
     err_code rc;
 
     combat_record_row(&j->rec, "civ");
-    if ((rc = combat_record_rolls(&j->rec, src, civ_api_roll_names, j, e))) {
+    if ((rc = combat_record_rolls(&j->rec, src, civ_json_roll_names, j, e))) {
         json_decref(input);
         return rc;
     }
@@ -615,7 +615,7 @@ err_code civ_api_record(civ_job *j, const dice_source *src,
 }
 
 /* Fights the one-off to its end or its phase limit. */
-err_code civ_api_fight_plan(civ_job *j, dice_source *src, err_info *e)
+err_code civ_json_fight_plan(civ_job *j, dice_source *src, err_info *e)
 {
     err_code rc;
 
@@ -625,7 +625,7 @@ err_code civ_api_fight_plan(civ_job *j, dice_source *src, err_info *e)
         civ_orders o[2];
         memcpy(o, j->plan, sizeof o);
         o[0].n_wave = o[1].n_wave = 0;
-        if ((rc = civ_api_fight(j, o, src, e)))
+        if ((rc = civ_json_fight(j, o, src, e)))
             return rc;
     }
     j->is_unresolved = !civ_is_over(&j->battle);

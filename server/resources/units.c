@@ -6,9 +6,9 @@
  */
 #include "api.h"
 #include "jsonv.h"
-#include "scrud_api.h"
-#include "civ_api.h"
-#include "scs_api.h"
+#include "scrud_json.h"
+#include "civ_json.h"
+#include "scs_json.h"
 #include "matrix.h"
 
 #include <errno.h>
@@ -49,7 +49,7 @@ static void add_systems(json_t *j, const db_unit *u)
     }
     if (u->has_scs) {
         json_array_append_new(systems, json_string("scs"));
-        json_object_set_new(j, "scs", scs_api_counter_json(&u->scs));
+        json_object_set_new(j, "scs", scs_json_counter_json(&u->scs));
     }
     if (u->has_matrix) {
         json_array_append_new(systems, json_string("matrix"));
@@ -58,7 +58,7 @@ static void add_systems(json_t *j, const db_unit *u)
     }
     if (u->has_civ) {
         json_array_append_new(systems, json_string("civ"));
-        json_object_set_new(j, "civ", civ_api_unit_json(&u->civ));
+        json_object_set_new(j, "civ", civ_json_unit_json(&u->civ));
     }
     json_object_set_new(j, "systems", systems);
 }
@@ -300,7 +300,7 @@ static err_code parse_scrud_state(const json_t *obj, const char *path,
 static bool parse_scs_new(const json_t *obj, scs_counter *c, err_info *e)
 {
     memset(c, 0, sizeof *c);
-    if (scs_api_counter_parse(obj, "scs", false, c, e))
+    if (scs_json_counter_parse(obj, "scs", false, c, e))
         return false;
     if (c->steps > 1 && !c->has_reduced) {
         err_set(e, ERR_MISSING, "scs.reduced",
@@ -375,7 +375,7 @@ void api_unit_create(http_request *r)
         jv_object(body, "", "matrix", false, &matrix, &e) ||
         (matrix && !parse_matrix(matrix, &uw->unit, &e)) ||
         jv_object(body, "", "civ", false, &civ, &e) ||
-        (civ && civ_api_parse_unit(civ, "civ", false, &uw->unit.civ, &e)) ||
+        (civ && civ_json_parse_unit(civ, "civ", false, &uw->unit.civ, &e)) ||
         !parse_note(body, uw, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
@@ -462,11 +462,11 @@ static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
     if (civ && !before.has_civ)
         return err_set(e, ERR_RULE, "civ",
                        "the unit is not a Civilization piece");
-    if (civ && (rc = civ_api_parse_unit(civ, "civ", true, &uw->unit.civ, e)))
+    if (civ && (rc = civ_json_parse_unit(civ, "civ", true, &uw->unit.civ, e)))
         return rc;
     if (civ && uw->unit.civ.cls != CIV_AIRCRAFT)
         uw->unit.civ.dice_multiplier = 1;
-    if (scs && (rc = scs_api_counter_parse(scs, "scs", true, &uw->unit.scs, e)))
+    if (scs && (rc = scs_json_counter_parse(scs, "scs", true, &uw->unit.scs, e)))
         return rc;
     if (scs && uw->unit.scs.steps > 1 && !uw->unit.scs.has_reduced)
         return err_set(e, ERR_MISSING, "scs.reduced",

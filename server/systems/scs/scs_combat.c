@@ -4,7 +4,7 @@
 #include "scs_combat.h"
 #include "api.h"
 #include "jsonv.h"
-#include "scs_api.h"
+#include "scs_json.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -54,7 +54,7 @@ static err_code parse_multipliers(const json_t *u, const char *path,
     for (k = 0; k < json_array_size(ms); k++) {
         char fk[JV_PATH_MAX];
         jv_index(fk, f, k);
-        if ((rc = scs_api_frac(json_array_get(ms, k), fk, &su->multipliers[k],
+        if ((rc = scs_json_frac(json_array_get(ms, k), fk, &su->multipliers[k],
                                e)))
             return rc;
     }
@@ -89,7 +89,7 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
     counter = json_deep_copy(u);
     json_object_del(counter, "name");
     json_object_del(counter, "multipliers");
-    rc = scs_api_counter_parse(counter, path, false, &j->counters[s][i], e);
+    rc = scs_json_counter_parse(counter, path, false, &j->counters[s][i], e);
     json_decref(counter);
     return rc;
 }
@@ -168,11 +168,11 @@ static err_code parse_orders(const json_t *body, scs_combat *j, int s,
 /* A built-in table as the report's input keeps it (new), or NULL. */
 json_t *scs_combat_builtin_table(const char *name)
 {
-    json_t *b = scs_api_builtin_table(name), *t;
+    json_t *b = scs_json_builtin_table(name), *t;
 
     if (b == NULL)
         return NULL;
-    t = scs_api_table_doc(b, name);
+    t = scs_json_table_doc(b, name);
     json_decref(b);
     return t;
 }
@@ -190,11 +190,11 @@ static err_code parse_table(const json_t *body, bool is_campaign, scs_combat *j,
                        "a combat needs a combat results table: a name or the "
                        "table itself");
     if (json_is_object(t)) {
-        err_code rc = scs_api_table_parse(t, "table", &j->table, e);
+        err_code rc = scs_json_table_parse(t, "table", &j->table, e);
         if (rc)
             return rc;
         name = json_string_value(json_object_get(t, "name"));
-        j->table_doc = scs_api_table_doc(t, name ? name : "inline");
+        j->table_doc = scs_json_table_doc(t, name ? name : "inline");
         j->table_source = "inline";
         return j->table_doc ? ERR_OK
                             : err_set(e, ERR_NOMEM, NULL, "out of memory");
@@ -214,7 +214,7 @@ static err_code parse_table(const json_t *body, bool is_campaign, scs_combat *j,
                        "can also give its table inline",
                        j->table_ref);
     j->table_source = "builtin";
-    return scs_api_table_parse(j->table_doc, "table", &j->table, e);
+    return scs_json_table_parse(j->table_doc, "table", &j->table, e);
 }
 
 /* Unit i of side s has the name of a unit listed before it. */
@@ -253,7 +253,7 @@ err_code scs_combat_parse(const json_t *body, bool is_campaign, scs_combat *j,
     /* One-off options apply over the defaults now; a campaign's over the
      * campaign's, in the job. */
     if (!is_campaign && opts &&
-        (rc = scs_api_options_parse(opts, "options", &j->in.options, e)))
+        (rc = scs_json_options_parse(opts, "options", &j->in.options, e)))
         return rc;
     j->options = json_incref(opts);
     if (is_campaign)
@@ -370,11 +370,11 @@ static json_t *multipliers_json(const scs_unit *u)
 static json_t *input_unit_json(const scs_combat *j, int s, size_t i)
 {
     const scs_counter *c = &j->counters[s][i];
-    json_t *u = scs_api_printed_json(&c->full);
+    json_t *u = scs_json_printed_json(&c->full);
 
     json_object_set_new(u, "name", json_string(j->unit_name[s][i]));
     json_object_set_new(u, "reduced",
-                        c->has_reduced ? scs_api_printed_json(&c->reduced)
+                        c->has_reduced ? scs_json_printed_json(&c->reduced)
                                        : json_null());
     json_object_set_new(u, "steps", json_integer(c->steps));
     json_object_set_new(u, "steps_lost", json_integer(c->steps_lost));
@@ -419,7 +419,7 @@ json_t *scs_combat_input_json(const scs_combat *j)
                       o->blocked_hexes, "extra_step_units",
                       names_json(j, s, o->extra_units, o->n_extra_units)));
     }
-    json_object_set_new(in, "options", scs_api_options_json(&j->in.options));
+    json_object_set_new(in, "options", scs_json_options_json(&j->in.options));
     return in;
 }
 
@@ -446,7 +446,7 @@ json_t *scs_combat_unit_json(const scs_combat *j, int s, size_t i)
         api_str_or_null(j->unit_id[s][i]), "side",
         api_str_or_null(j->side_name[s]), "role", scs_combat_side_label[s],
         "side_shown", scs_counter_shown(c) == &c->reduced ? "reduced" : "full",
-        "printed", scs_api_printed_json(scs_counter_shown(c)), "strength",
+        "printed", scs_json_printed_json(scs_counter_shown(c)), "strength",
         s == SCS_ATTACKER ? json_integer(u->attack) : json_integer(u->defense),
         "multipliers", m, "value", frac_json(r->value), "steps", c->steps,
         "steps_lost_before", c->steps_lost, "lost", r->lost, "steps_lost",

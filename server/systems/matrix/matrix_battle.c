@@ -18,7 +18,7 @@
 #include "battle.h"
 #include "combat.h"
 #include "jsonv.h"
-#include "matrix_api.h"
+#include "matrix_json.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -36,7 +36,7 @@ static err_code load_battle(sqlite3 *c, const char *campaign_id,
 {
     db_battle_action *acts = NULL;
     size_t n = 0, i;
-    int values[4 * MATRIX_API_MAX_ACTIONS], n_values = 0, k;
+    int values[4 * MATRIX_JSON_MAX_ACTIONS], n_values = 0, k;
     dice_source src;
     err_info why;
     err_code rc;
@@ -50,16 +50,16 @@ static err_code load_battle(sqlite3 *c, const char *campaign_id,
     json_decref(j->request);
     j->request = json_loads(j->row.setup, 0, NULL);
     if (j->request == NULL ||
-        matrix_api_parse_setup(j->request, false, true, j, NULL) ||
-        matrix_api_prepare(j, NULL))
+        matrix_json_parse_setup(j->request, false, true, j, NULL) ||
+        matrix_json_prepare(j, NULL))
         return err_set(e, ERR_DB, NULL, "the stored battle cannot be read");
     if ((rc = db_battle_actions_list(c, j->row.id, &acts, &n, e)))
         return rc;
     for (i = 0; i < n && rc == ERR_OK; i++) {
-        if (i >= MATRIX_API_MAX_ACTIONS)
+        if (i >= MATRIX_JSON_MAX_ACTIONS)
             rc = err_set(e, ERR_DB, NULL, "the battle has too many actions");
         else
-            rc = matrix_api_action_from_row(&acts[i], &j->actions[i], e);
+            rc = matrix_json_action_from_row(&acts[i], &j->actions[i], e);
     }
     db_battle_actions_free(acts, n);
     if (rc)
@@ -70,7 +70,7 @@ static err_code load_battle(sqlite3 *c, const char *campaign_id,
             values[n_values++] = j->actions[i].naturals[k];
     dice_init_values(&src, DICE_REPLAY, values, (size_t)n_values);
     err_clear(&why);
-    rc = matrix_api_rebuild(j, &src, &why);
+    rc = matrix_json_rebuild(j, &src, &why);
     dice_cleanup(&src);
     if (rc)
         return err_set(e, ERR_DB, NULL,
@@ -91,7 +91,7 @@ static json_t *battle_json(const matrix_job *j)
                   b->status, "turn", b->turn, "created_at", b->created_at,
                   "updated_at", b->updated_at, "note", api_str_or_null(b->note),
                   "n_actions", b->n_actions);
-    json_t *state = matrix_api_state_json(j);
+    json_t *state = matrix_json_state_json(j);
     const char *key;
     json_t *v;
 
@@ -117,7 +117,7 @@ static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
     err_code rc;
 
     for (a = 0; a < 2; a++) {
-        snprintf(f, sizeof f, "%s.side", matrix_api_army_key[a]);
+        snprintf(f, sizeof f, "%s.side", matrix_json_army_key[a]);
         if ((rc = battle_find_side(c, j->rec.campaign_id, j->army_ref[a],
                                    a == 1 ? j->side_id[0] : "", f, &side, e)))
             return rc;
@@ -131,10 +131,10 @@ static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
                 return rc;
         }
         for (i = 0; i < j->setup.armies[a].n_units; i++) {
-            snprintf(f, sizeof f, "%s.units[%d]", matrix_api_army_key[a], i);
+            snprintf(f, sizeof f, "%s.units[%d]", matrix_json_army_key[a], i);
             if ((rc =
                      battle_find_unit(c, j->rec.campaign_id, j->unit_ref[a][i],
-                                      &side, matrix_api_army_key[a], f, &u, e)))
+                                      &side, matrix_json_army_key[a], f, &u, e)))
                 return rc;
             if (!u.has_matrix)
                 return err_set(e, ERR_RULE, f,
@@ -169,7 +169,7 @@ static err_code check_not_engaged(sqlite3 *c, const matrix_job *j, err_info *e)
                 return rc;
             if (other[0] == '\0')
                 continue;
-            snprintf(f, sizeof f, "%s.units[%d]", matrix_api_army_key[a], u);
+            snprintf(f, sizeof f, "%s.units[%d]", matrix_json_army_key[a], u);
             return err_set(e, ERR_RULE, f,
                            "the unit %s is in the battle %s, still open: a "
                            "unit fights one battle at a time",
@@ -214,7 +214,7 @@ static err_code link_escalation(sqlite3 *c, matrix_job *j, err_info *e)
          * it did: an army exhausted there is exhausted here. */
         json_t *s = json_loads(from.setup, 0, NULL);
         for (a = 0; a < 2 && rc == ERR_OK; a++) {
-            json_t *army = json_object_get(s, matrix_api_army_key[a]);
+            json_t *army = json_object_get(s, matrix_json_army_key[a]);
             json_t *units = json_object_get(army, "units");
             if (json_is_true(json_object_get(army, "exhausted")))
                 j->setup.armies[a].is_exhausted = true;
@@ -225,7 +225,7 @@ static err_code link_escalation(sqlite3 *c, matrix_job *j, err_info *e)
                 for (k = 0; k < j->setup.armies[a].n_units; k++)
                     found |= id && strcmp(j->unit_id[a][k], id) == 0;
                 if (!found)
-                    rc = err_set(e, ERR_RULE, matrix_api_army_key[a],
+                    rc = err_set(e, ERR_RULE, matrix_json_army_key[a],
                                  "the open battle is fought with the full "
                                  "armies: every unit of the skirmish is in it");
             }
@@ -248,14 +248,14 @@ static err_code battle_create_job(sqlite3 *c, void *arg, err_info *e)
     json_t *setup;
     err_code rc;
 
-    if ((rc = bind_armies(c, j, e)) || (rc = matrix_api_prepare(j, e)))
+    if ((rc = bind_armies(c, j, e)) || (rc = matrix_json_prepare(j, e)))
         return rc;
     if ((rc = battle_row_new(c, b, &j->rec, "matrix", j->turn, e)))
         return rc;
     text_copy(b->linked_from, DB_ID_MAX, j->escalated_from);
     if ((rc = link_escalation(c, j, e)) || (rc = check_not_engaged(c, j, e)))
         return rc;
-    setup = matrix_api_setup_json(j);
+    setup = matrix_json_setup_json(j);
     b->setup = json_dumps(setup, JSON_COMPACT);
     json_decref(setup);
     if (b->setup == NULL)
@@ -310,7 +310,7 @@ void api_battle_create(http_request *r)
         jv_string(body, "", "escalated_from", false, DB_ID_MAX - 1, &from,
                   &e) ||
         combat_parse_record(body, &j->rec, &e) ||
-        matrix_api_parse_setup(body, true, false, j, &e))
+        matrix_json_parse_setup(body, true, false, j, &e))
         goto fail;
     if (from)
         text_copy(j->escalated_from, DB_ID_MAX, from);
@@ -413,7 +413,7 @@ static err_code finish_battle(sqlite3 *c, matrix_job *j, err_info *e)
     err_code rc;
 
     battle_record_dice(&j->rec, b);
-    if ((rc = matrix_api_record(j, b->id, e)) ||
+    if ((rc = matrix_json_record(j, b->id, e)) ||
         (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
         return rc;
     text_copy(b->combat_id, DB_ID_MAX, j->rec.cb.id);
@@ -446,7 +446,7 @@ static err_code finish_battle(sqlite3 *c, matrix_job *j, err_info *e)
             jw_object(&w);
             jw_kstring(&w, "system", "matrix");
             jw_kstring(&w, "battle_id", b->id);
-            jw_kstring(&w, "army", matrix_api_army_key[a]);
+            jw_kstring(&w, "army", matrix_json_army_key[a]);
             jw_kstring(&w, "result",
                        fate == MATRIX_NONE ? "none" : matrix_fate_name(fate));
             jw_kint(&w, "casualty_points", matrix_fate_points(fate));
@@ -513,7 +513,7 @@ static err_code abandon(sqlite3 *c, matrix_job *j, const json_t *req,
     if ((rc = jv_object_only(req, "", fields, e)) ||
         (rc = jv_string(req, "", "note", false, API_NOTE_MAX, &note, e)) ||
         (rc = jv_int(req, "", "expect_actions", false, 0,
-                     MATRIX_API_MAX_ACTIONS, &expect, e)))
+                     MATRIX_JSON_MAX_ACTIONS, &expect, e)))
         return rc;
     if (expect >= 0 && expect != j->n_actions)
         return err_set(e, ERR_CONFLICT, "expect_actions",
@@ -578,7 +578,7 @@ static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
     if ((rc = check_in_play(c, j, e)))
         goto out;
     if ((rc = jv_int(req, "", "expect_actions", false, 0,
-                     MATRIX_API_MAX_ACTIONS, &expect, e)) ||
+                     MATRIX_JSON_MAX_ACTIONS, &expect, e)) ||
         (rc = jv_string(req, "", "note", false, API_NOTE_MAX, &note, e)))
         goto out;
     if (expect >= 0 && expect != j->n_actions) {
@@ -588,14 +588,14 @@ static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
                      j->n_actions, expect);
         goto out;
     }
-    if (j->n_actions >= MATRIX_API_MAX_ACTIONS) {
+    if (j->n_actions >= MATRIX_JSON_MAX_ACTIONS) {
         rc = err_set(e, ERR_LIMIT, NULL, "a battle takes at most %d actions",
-                     MATRIX_API_MAX_ACTIONS);
+                     MATRIX_JSON_MAX_ACTIONS);
         goto out;
     }
     is_entered = strcmp(j->row.dice_source, "entered") == 0;
     a = &j->actions[j->n_actions];
-    if ((rc = matrix_api_parse_action(req, "", j, is_entered, a, e)))
+    if ((rc = matrix_json_parse_action(req, "", j, is_entered, a, e)))
         goto out;
     if (is_entered) {
         dice_init_values(&src, DICE_ENTERED, a->naturals,
@@ -614,7 +614,7 @@ static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
             n_drawn += j->actions[i].n_naturals;
         dice_skip(&src, 6, n_drawn); /* every Matrix die is a d6 */
     }
-    rc = matrix_api_apply(j, a, &src, e);
+    rc = matrix_json_apply(j, a, &src, e);
     if (rc == ERR_OK && is_entered)
         rc = dice_check_all_used(&src, e);
     dice_cleanup(&src);
@@ -624,7 +624,7 @@ static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
     row.seq = j->n_actions;
     db_now(row.at);
     text_copy(row.actor_token_id, DB_ID_MAX, j->rec.token_id);
-    matrix_api_action_row(a, &row, naturals);
+    matrix_json_action_row(a, &row, naturals);
     row.note = (char *)note;
     if ((rc = db_battle_action_insert(c, j->row.id, &row, e)))
         goto out;

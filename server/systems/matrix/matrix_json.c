@@ -1,7 +1,7 @@
 /*
  * matrix_api.c: Matrix game battles in JSON; see matrix_api.h.
  */
-#include "matrix_api.h"
+#include "matrix_json.h"
 #include "api.h"
 #include "jsonv.h"
 #include "text.h"
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const matrix_api_army_key[2] = {"attacker", "defender"};
+const char *const matrix_json_army_key[2] = {"attacker", "defender"};
 
 /* "ambush" is an open battle with one army ambushing ("ambush" names
  * it); a skirmish can be an ambush too. */
@@ -20,7 +20,7 @@ static const char *const action_names[] = {"roll", "commit", "accept", NULL};
 static const char *const row_kinds[] = {"roll", "commit", "accept", "abandon",
                                         NULL};
 
-const char *matrix_api_action_name(int kind)
+const char *matrix_json_action_name(int kind)
 {
     return kind >= 0 && kind <= MATRIX_ACT_ABANDON ? row_kinds[kind] : "?";
 }
@@ -115,7 +115,7 @@ static err_code parse_army(const json_t *body, bool is_campaign, bool is_stored,
         "name", "argument", "exhausted", "units", "reserve", NULL};
     static const char *const stored_fields[] = {
         "name", "side_id", "argument", "exhausted", "units", "reserve", NULL};
-    const char *key = matrix_api_army_key[a], *name = NULL, *side_id = NULL;
+    const char *key = matrix_json_army_key[a], *name = NULL, *side_id = NULL;
     matrix_army *m = &j->setup.armies[a];
     json_t *army = NULL, *units = NULL, *reserve = NULL;
     char p[JV_PATH_MAX];
@@ -161,7 +161,7 @@ static err_code parse_army(const json_t *body, bool is_campaign, bool is_stored,
     return ERR_OK;
 }
 
-err_code matrix_api_parse_setup(const json_t *body, bool is_campaign,
+err_code matrix_json_parse_setup(const json_t *body, bool is_campaign,
                                 bool is_stored, matrix_job *j, err_info *e)
 {
     static const char *const ambushes[] = {"attacker", "defender", NULL};
@@ -205,20 +205,20 @@ static err_code names_to_units(const matrix_job *j, const json_t *names,
         json_array_size(names) > (size_t)max)
         return err_set(e, ERR_INVALID, path,
                        "a list of 1 to %d of the %s's units, by name", max,
-                       matrix_api_army_key[a]);
+                       matrix_json_army_key[a]);
     for (k = 0; k < json_array_size(names); k++) {
         const char *s = json_string_value(json_array_get(names, k));
         jv_index(f, path, k);
         if (s == NULL || (out[k] = unit_index(j, a, s)) < 0)
             return err_set(e, ERR_INVALID, f, "%s%s%s is not a unit of the %s",
                            s ? "\"" : "", s ? s : "this", s ? "\"" : "",
-                           matrix_api_army_key[a]);
+                           matrix_json_army_key[a]);
     }
     *n = (int)json_array_size(names);
     return ERR_OK;
 }
 
-err_code matrix_api_prepare(matrix_job *j, err_info *e)
+err_code matrix_json_prepare(matrix_job *j, err_info *e)
 {
     const json_t *body = j->request;
     const json_t *line = json_object_get(body, "line");
@@ -239,9 +239,9 @@ err_code matrix_api_prepare(matrix_job *j, err_info *e)
                  pair, p, j->rec.campaign_id[0] ? campaign_fields : fields, e)))
             return rc;
         for (a = 0; a < 2; a++) {
-            jv_path(f, p, matrix_api_army_key[a]);
+            jv_path(f, p, matrix_json_army_key[a]);
             if ((rc = names_to_units(
-                     j, json_object_get(pair, matrix_api_army_key[a]), f, a,
+                     j, json_object_get(pair, matrix_json_army_key[a]), f, a,
                      j->setup.line[c].units[a], 2, &j->setup.line[c].n_units[a],
                      e)))
                 return rc;
@@ -249,10 +249,10 @@ err_code matrix_api_prepare(matrix_job *j, err_info *e)
     }
     for (a = 0; a < 2; a++) {
         const json_t *r = json_object_get(
-            json_object_get(body, matrix_api_army_key[a]), "reserve");
+            json_object_get(body, matrix_json_army_key[a]), "reserve");
         if (r == NULL || json_array_size(r) == 0)
             continue;
-        jv_path(p, matrix_api_army_key[a], "reserve");
+        jv_path(p, matrix_json_army_key[a], "reserve");
         if ((rc = names_to_units(j, r, p, a, j->setup.armies[a].reserve,
                                  MATRIX_SKIRMISH_RESERVE, &n, e)))
             return rc;
@@ -271,7 +271,7 @@ static json_t *names_json(const matrix_job *j, int a, const int *units, int n)
     return arr;
 }
 
-json_t *matrix_api_setup_json(const matrix_job *j)
+json_t *matrix_json_setup_json(const matrix_job *j)
 {
     const matrix_setup *s = &j->setup;
     json_t *doc = json_object(), *line = json_array();
@@ -281,7 +281,7 @@ json_t *matrix_api_setup_json(const matrix_job *j)
                         json_string(kinds[s->kind == MATRIX_SKIRMISH]));
     json_object_set_new(doc, "ambush",
                         j->ambush >= 0
-                            ? json_string(matrix_api_army_key[j->ambush])
+                            ? json_string(matrix_json_army_key[j->ambush])
                             : json_null());
     json_object_set_new(doc, "basis", json_string(bases[s->basis]));
     for (a = 0; a < 2; a++) {
@@ -303,7 +303,7 @@ json_t *matrix_api_setup_json(const matrix_job *j)
         json_object_set_new(army, "units", units);
         json_object_set_new(army, "reserve",
                             names_json(j, a, m->reserve, m->n_reserve));
-        json_object_set_new(doc, matrix_api_army_key[a], army);
+        json_object_set_new(doc, matrix_json_army_key[a], army);
     }
     for (c = 0; c < s->n_line; c++)
         json_array_append_new(
@@ -362,7 +362,7 @@ static err_code roll_dice(const json_t *dice, const char *path,
     return ERR_OK;
 }
 
-err_code matrix_api_parse_action(const json_t *obj, const char *path,
+err_code matrix_json_parse_action(const json_t *obj, const char *path,
                                  const matrix_job *j, bool is_entered,
                                  matrix_action *a, err_info *e)
 {
@@ -391,7 +391,7 @@ err_code matrix_api_parse_action(const json_t *obj, const char *path,
         jv_path(f, path, "unit");
         if ((a->unit = unit_index(j, a->army, unit)) < 0)
             return err_set(e, ERR_INVALID, f, "\"%s\" is not a unit of the %s",
-                           unit, matrix_api_army_key[a->army]);
+                           unit, matrix_json_army_key[a->army]);
     } else if (json_object_get(obj, "army") || json_object_get(obj, "unit")) {
         jv_path(f, path, json_object_get(obj, "army") ? "army" : "unit");
         return err_set(e, ERR_INVALID, f,
@@ -430,13 +430,13 @@ err_code matrix_api_parse_action(const json_t *obj, const char *path,
     return ERR_OK;
 }
 
-void matrix_api_action_row(const matrix_action *a, db_battle_action *row,
+void matrix_json_action_row(const matrix_action *a, db_battle_action *row,
                            char naturals[64])
 {
     int k, n = 0;
 
     snprintf(row->kind, sizeof row->kind, "%s",
-             matrix_api_action_name(a->kind));
+             matrix_json_action_name(a->kind));
     row->combat = a->combat;
     row->army = a->army;
     row->unit = a->unit;
@@ -448,7 +448,7 @@ void matrix_api_action_row(const matrix_action *a, db_battle_action *row,
     row->naturals = naturals;
 }
 
-err_code matrix_api_action_from_row(const db_battle_action *row,
+err_code matrix_json_action_from_row(const db_battle_action *row,
                                     matrix_action *a, err_info *e)
 {
     json_t *n = json_loads(row->naturals ? row->naturals : "", 0, NULL);
@@ -475,7 +475,7 @@ err_code matrix_api_action_from_row(const db_battle_action *row,
     return ERR_OK;
 }
 
-err_code matrix_api_apply(matrix_job *j, matrix_action *a, dice_source *src,
+err_code matrix_json_apply(matrix_job *j, matrix_action *a, dice_source *src,
                           err_info *e)
 {
     size_t first = src->n_log, k;
@@ -499,7 +499,7 @@ err_code matrix_api_apply(matrix_job *j, matrix_action *a, dice_source *src,
     return ERR_OK;
 }
 
-err_code matrix_api_rebuild(matrix_job *j, dice_source *src, err_info *e)
+err_code matrix_json_rebuild(matrix_job *j, dice_source *src, err_info *e)
 {
     int i;
     err_code rc;
@@ -508,7 +508,7 @@ err_code matrix_api_rebuild(matrix_job *j, dice_source *src, err_info *e)
         return rc;
     for (i = 0; i < j->n_actions; i++) {
         matrix_action a = j->actions[i];
-        if ((rc = matrix_api_apply(j, &a, src, e)))
+        if ((rc = matrix_json_apply(j, &a, src, e)))
             return rc;
     }
     return ERR_OK;
@@ -525,7 +525,7 @@ static json_t *combat_json(const matrix_job *j, int c)
 
     json_object_set_new(o, "index", json_integer(c));
     for (a = 0; a < 2; a++)
-        json_object_set_new(o, matrix_api_army_key[a],
+        json_object_set_new(o, matrix_json_army_key[a],
                             names_json(j, a, p->units[a], p->n_units[a]));
     json_object_set_new(o, "rolled", json_boolean(cb->is_rolled));
     json_object_set_new(o, "accepted", json_boolean(cb->is_accepted));
@@ -542,7 +542,7 @@ static json_t *combat_json(const matrix_job *j, int c)
         const matrix_reserve *r = &cb->reserves[k];
         json_array_append_new(
             res, json_pack("{s:s, s:s, s:i}", "army",
-                           matrix_api_army_key[r->army], "unit",
+                           matrix_json_army_key[r->army], "unit",
                            j->unit_name[r->army][r->unit], "die", r->natural));
     }
     json_object_set_new(o, "reserves", res);
@@ -551,7 +551,7 @@ static json_t *combat_json(const matrix_job *j, int c)
                                   "defender", cb->score[1]));
     json_object_set_new(o, "loser",
                         cb->loser >= 0
-                            ? json_string(matrix_api_army_key[cb->loser])
+                            ? json_string(matrix_json_army_key[cb->loser])
                             : json_null());
     json_object_set_new(
         o, "result",
@@ -559,7 +559,7 @@ static json_t *combat_json(const matrix_job *j, int c)
     return o;
 }
 
-void matrix_api_result_json(const matrix_job *j, json_t *o)
+void matrix_json_result_json(const matrix_job *j, json_t *o)
 {
     const matrix_result *r = &j->result;
     json_t *units = json_object(), *exhausted = json_array();
@@ -576,17 +576,17 @@ void matrix_api_result_json(const matrix_job *j, json_t *o)
     for (a = 0; a < 2; a++)
         if (r->is_exhausted[a])
             json_array_append_new(exhausted,
-                                  json_string(matrix_api_army_key[a]));
+                                  json_string(matrix_json_army_key[a]));
     json_object_set_new(o, "casualty_points",
                         json_pack("{s:i, s:i}", "attacker", r->points[0],
                                   "defender", r->points[1]));
     json_object_set_new(o, "winner",
                         r->winner >= 0
-                            ? json_string(matrix_api_army_key[r->winner])
+                            ? json_string(matrix_json_army_key[r->winner])
                             : json_null());
     json_object_set_new(o, "loser",
                         r->winner >= 0
-                            ? json_string(matrix_api_army_key[1 - r->winner])
+                            ? json_string(matrix_json_army_key[1 - r->winner])
                             : json_null());
     json_object_set_new(o, "army_state",
                         json_string(matrix_state_name(r->state)));
@@ -626,15 +626,15 @@ static json_t *reserve_json(const matrix_job *j, int a)
     return arr;
 }
 
-json_t *matrix_api_state_json(const matrix_job *j)
+json_t *matrix_json_state_json(const matrix_job *j)
 {
     json_t *o = json_object(), *combats = json_array(), *armies;
     int c, a, who = matrix_reserve_army(&j->setup);
 
-    json_object_set_new(o, "setup", matrix_api_setup_json(j));
+    json_object_set_new(o, "setup", matrix_json_setup_json(j));
     armies = json_object();
     for (a = 0; a < 2; a++)
-        json_object_set_new(armies, matrix_api_army_key[a],
+        json_object_set_new(armies, matrix_json_army_key[a],
                             json_pack("{s:i, s:b, s:o}", "modifier",
                                       matrix_army_modifier(&j->setup.armies[a]),
                                       "may_commit_reserves",
@@ -648,7 +648,7 @@ json_t *matrix_api_state_json(const matrix_job *j)
     json_object_set_new(o, "escalated", json_boolean(j->battle.is_escalated));
     if (matrix_is_over(&j->battle) && !j->battle.is_escalated) {
         json_t *res = json_object();
-        matrix_api_result_json(j, res);
+        matrix_json_result_json(j, res);
         json_object_set_new(o, "result", res);
     } else {
         json_object_set_new(o, "result", json_null());
@@ -656,7 +656,7 @@ json_t *matrix_api_state_json(const matrix_job *j)
     return o;
 }
 
-char *matrix_api_markdown(const matrix_job *j)
+char *matrix_json_markdown(const matrix_job *j)
 {
     const matrix_result *r = &j->result;
     text_buf b = {0};
@@ -672,7 +672,7 @@ char *matrix_api_markdown(const matrix_job *j)
         if (cb->loser < 0)
             text_printf(&b, "even\n");
         else
-            text_printf(&b, "the %s %s\n", matrix_api_army_key[cb->loser],
+            text_printf(&b, "the %s %s\n", matrix_json_army_key[cb->loser],
                         matrix_fate_name(cb->fate));
     }
     text_printf(&b, "Casualty points: attacker %d, defender %d. ", r->points[0],
@@ -681,18 +681,18 @@ char *matrix_api_markdown(const matrix_job *j)
         text_printf(&b, "A draw.\n");
     else {
         text_md(name, sizeof name, j->army_name[r->winner]);
-        text_printf(&b, "The %s (%s) wins.\n", matrix_api_army_key[r->winner],
+        text_printf(&b, "The %s (%s) wins.\n", matrix_json_army_key[r->winner],
                     name);
     }
     text_printf(&b, "Army state: %s.", matrix_state_name(r->state));
     for (a = 0; a < 2; a++)
         if (r->is_exhausted[a])
-            text_printf(&b, " The %s is exhausted.", matrix_api_army_key[a]);
+            text_printf(&b, " The %s is exhausted.", matrix_json_army_key[a]);
     text_printf(&b, "\n_Dice: %s._\n", combat_dice_note(&j->rec));
     return text_take(&b);
 }
 
-void matrix_api_roll_names(const void *plan, const dice_roll *d,
+void matrix_json_roll_names(const void *plan, const dice_roll *d,
                            const char **side, const char **unit_name,
                            const char **unit_id)
 {
@@ -708,7 +708,7 @@ void matrix_api_roll_names(const void *plan, const dice_roll *d,
 /* The report of a finished (or escalated) battle. */
 static char *report_text(const matrix_job *j, const char *battle_id)
 {
-    json_t *o = json_object(), *state = matrix_api_state_json(j), *acts;
+    json_t *o = json_object(), *state = matrix_json_state_json(j), *acts;
     char *md = NULL, *dice_text, *text;
     const db_combat *cb = &j->rec.cb;
     const char *key;
@@ -728,11 +728,11 @@ static char *report_text(const matrix_job *j, const char *battle_id)
     for (i = 0; i < j->n_actions; i++) {
         const matrix_action *a = &j->actions[i];
         json_t *x =
-            json_pack("{s:s, s:i}", "action", matrix_api_action_name(a->kind),
+            json_pack("{s:s, s:i}", "action", matrix_json_action_name(a->kind),
                       "combat", a->combat);
         if (a->kind == MATRIX_ACT_COMMIT) {
             json_object_set_new(x, "army",
-                                json_string(matrix_api_army_key[a->army]));
+                                json_string(matrix_json_army_key[a->army]));
             json_object_set_new(x, "unit",
                                 json_string(j->unit_name[a->army][a->unit]));
         }
@@ -740,7 +740,7 @@ static char *report_text(const matrix_job *j, const char *battle_id)
     }
     json_object_set_new(o, "input",
                         json_pack("{s:o, s:o}", "setup",
-                                  matrix_api_setup_json(j), "actions", acts));
+                                  matrix_json_setup_json(j), "actions", acts));
     json_object_foreach(state, key, v) if (strcmp(key, "setup") != 0)
         json_object_set(o, key, v);
     json_decref(state);
@@ -751,7 +751,7 @@ static char *report_text(const matrix_job *j, const char *battle_id)
     free(dice_text);
     json_object_set_new(o, "dice", v ? v : json_null());
     if (!j->battle.is_escalated)
-        md = matrix_api_markdown(j);
+        md = matrix_json_markdown(j);
     json_object_set_new(o, "summary_markdown",
                         md ? json_string(md) : json_null());
     free(md);
@@ -762,9 +762,9 @@ static char *report_text(const matrix_job *j, const char *battle_id)
 
 /* Fills j->rec's combat row, rolls and report for the battle as it
  * stands, rebuilding it once more over all its dice for the roll log. */
-err_code matrix_api_record(matrix_job *j, const char *battle_id, err_info *e)
+err_code matrix_json_record(matrix_job *j, const char *battle_id, err_info *e)
 {
-    int values[4 * MATRIX_API_MAX_ACTIONS], n_values = 0, i, k;
+    int values[4 * MATRIX_JSON_MAX_ACTIONS], n_values = 0, i, k;
     db_combat *cb = &j->rec.cb;
     dice_source src;
     char summary[160];
@@ -774,13 +774,13 @@ err_code matrix_api_record(matrix_job *j, const char *battle_id, err_info *e)
         for (k = 0; k < j->actions[i].n_naturals; k++)
             values[n_values++] = j->actions[i].naturals[k];
     dice_init_values(&src, DICE_REPLAY, values, (size_t)n_values);
-    if ((rc = matrix_api_rebuild(j, &src, e)))
+    if ((rc = matrix_json_rebuild(j, &src, e)))
         goto out;
     if (!j->battle.is_escalated &&
         (rc = matrix_battle_result(&j->battle, &j->result, e)))
         goto out;
     combat_record_row(&j->rec, "matrix");
-    if ((rc = combat_record_rolls(&j->rec, &src, matrix_api_roll_names, j, e)))
+    if ((rc = combat_record_rolls(&j->rec, &src, matrix_json_roll_names, j, e)))
         goto out;
     if (j->battle.is_escalated)
         snprintf(summary, sizeof summary,

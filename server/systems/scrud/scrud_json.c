@@ -2,7 +2,7 @@
  * scrud_api.c: SCRUD requests and reports as JSON; see scrud_api.h.
  * Field names follow api-spec/openapi.yaml; the rules live in core/scrud.c.
  */
-#include "scrud_api.h"
+#include "scrud_json.h"
 #include "jsonv.h"
 #include "jsonw.h"
 #include "text.h"
@@ -16,7 +16,7 @@
 static const char *const extra_names[] = {"beat_lowest", "ignore", "half",
                                           NULL};
 
-err_code scrud_api_options(const json_t *obj, const char *path,
+err_code scrud_json_options(const json_t *obj, const char *path,
                            scrud_options *o, err_info *e)
 {
     static const char *const fields[] = {"cap",
@@ -79,7 +79,7 @@ err_code scrud_api_options(const json_t *obj, const char *path,
     return ERR_OK;
 }
 
-void scrud_api_options_write(jw *w, const scrud_options *o)
+void scrud_json_options_write(jw *w, const scrud_options *o)
 {
     jw_object(w);
     jw_key(w, "cap");
@@ -112,12 +112,12 @@ static json_t *written_json(jw *w)
     return j;
 }
 
-json_t *scrud_api_options_json(const scrud_options *o)
+json_t *scrud_json_options_json(const scrud_options *o)
 {
     jw w;
 
     jw_init(&w);
-    scrud_api_options_write(&w, o);
+    scrud_json_options_write(&w, o);
     return written_json(&w);
 }
 
@@ -204,7 +204,7 @@ static err_code check_repeats(const scrud_plan *plan, bool is_campaign,
     return ERR_OK;
 }
 
-err_code scrud_api_parse_sides(const json_t *body, bool is_campaign,
+err_code scrud_json_parse_sides(const json_t *body, bool is_campaign,
                                bool is_entered, scrud_plan *plan, err_info *e)
 {
     static const char *const campaign_side[] = {"side", "modifier", "units",
@@ -278,7 +278,7 @@ static err_code check_dice_fit(const scrud_plan *plan, err_info *e)
     return ERR_OK;
 }
 
-err_code scrud_api_bind_units(sqlite3 *c, const char *campaign_id,
+err_code scrud_json_bind_units(sqlite3 *c, const char *campaign_id,
                               scrud_plan *plan, err_info *e)
 {
     char f[JV_PATH_MAX];
@@ -344,7 +344,7 @@ err_code scrud_api_bind_units(sqlite3 *c, const char *campaign_id,
     return check_dice_fit(plan, e);
 }
 
-void scrud_api_entered_values(const scrud_plan *plan, int *values, size_t *n)
+void scrud_json_entered_values(const scrud_plan *plan, int *values, size_t *n)
 {
     size_t s, i;
 
@@ -368,7 +368,7 @@ static int int_at(const json_t *obj, const char *key)
     return (int)json_integer_value(json_object_get(obj, key));
 }
 
-err_code scrud_api_parse_input(const json_t *report, scrud_plan *plan,
+err_code scrud_json_parse_input(const json_t *report, scrud_plan *plan,
                                err_info *e)
 {
     json_t *sides = json_object_get(report, "sides");
@@ -380,7 +380,7 @@ err_code scrud_api_parse_input(const json_t *report, scrud_plan *plan,
     scrud_options_default(&plan->in.options);
     if (!json_is_object(opts) || json_array_size(sides) != 2)
         return err_set(e, ERR_INTERNAL, NULL, "the stored report is malformed");
-    if ((rc = scrud_api_options(opts, "options", &plan->in.options, e)))
+    if ((rc = scrud_json_options(opts, "options", &plan->in.options, e)))
         return rc;
     for (s = 0; s < 2; s++) {
         json_t *side = json_array_get(sides, s);
@@ -411,7 +411,7 @@ err_code scrud_api_parse_input(const json_t *report, scrud_plan *plan,
     return scrud_validate(&plan->in, e);
 }
 
-void scrud_api_unit_write(jw *w, const scrud_plan *plan,
+void scrud_json_unit_write(jw *w, const scrud_plan *plan,
                           const scrud_result *res, int s, int i)
 {
     const scrud_unit *u = &plan->units[s][i];
@@ -483,7 +483,7 @@ static void side_write(jw *w, const scrud_plan *plan, const scrud_result *res,
     jw_array(w);
     for (i = 0; i < plan->in.sides[s].n_units; i++) {
         jw_object(w);
-        scrud_api_unit_write(w, plan, res, s, (int)i);
+        scrud_json_unit_write(w, plan, res, s, (int)i);
         jw_object_end(w);
     }
     jw_array_end(w);
@@ -502,7 +502,7 @@ static void side_write(jw *w, const scrud_plan *plan, const scrud_result *res,
     jw_object_end(w);
 }
 
-void scrud_api_outcome_write(jw *w, const scrud_plan *plan,
+void scrud_json_outcome_write(jw *w, const scrud_plan *plan,
                              const scrud_result *res)
 {
     size_t k;
@@ -544,13 +544,13 @@ void scrud_api_outcome_write(jw *w, const scrud_plan *plan,
     jw_array_end(w);
 }
 
-json_t *scrud_api_outcome_json(const scrud_plan *plan, const scrud_result *res)
+json_t *scrud_json_outcome_json(const scrud_plan *plan, const scrud_result *res)
 {
     jw w;
 
     jw_init(&w);
     jw_object(&w);
-    scrud_api_outcome_write(&w, plan, res);
+    scrud_json_outcome_write(&w, plan, res);
     jw_object_end(&w);
     return written_json(&w);
 }
@@ -576,7 +576,7 @@ static const char *md_name(md_names *n, const char *s)
     return copy;
 }
 
-char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
+char *scrud_json_markdown(const scrud_plan *plan, const scrud_result *res,
                          const char *dice_note)
 {
     md_names names, *n = &names;
@@ -633,7 +633,7 @@ char *scrud_api_markdown(const scrud_plan *plan, const scrud_result *res,
     return text_take(&b);
 }
 
-char *scrud_api_summary(const scrud_plan *plan, const scrud_result *res)
+char *scrud_json_summary(const scrud_plan *plan, const scrud_result *res)
 {
     text_buf b = {0};
     size_t k;

@@ -25,28 +25,28 @@
  * column), and optional "name" and "note".  Errors name the cell, e.g.
  * "rows.7[3]", and say its column.
  */
-err_code scs_api_table_parse(const json_t *doc, const char *path, scs_table *t,
+err_code scs_json_table_parse(const json_t *doc, const char *path, scs_table *t,
                              err_info *e);
 
 /*
  * The table as stored and served: name, note, roll, columns and rows of
  * doc (already checked), canonical (new reference).
  */
-json_t *scs_api_table_doc(const json_t *doc, const char *name);
+json_t *scs_json_table_doc(const json_t *doc, const char *name);
 
 /* The built-in tables (new reference each): a list, and one by name or
  * NULL.  Built-ins carry "builtin": true and, for examples, "example":
  * true. */
-json_t *scs_api_builtin_tables(void);
-json_t *scs_api_builtin_table(const char *name);
+json_t *scs_json_builtin_tables(void);
+json_t *scs_json_builtin_table(const char *name);
 
 /* A table's name: 1 to SCS_API_NAME_MAX letters, digits, '.', '_' or '-'
  * (names go in URLs and summaries).  On failure e names field. */
-bool scs_api_name_ok(const char *name, const char *field, err_info *e);
+bool scs_json_name_ok(const char *name, const char *field, err_info *e);
 
 /* A positive exact fraction: a JSON integer or a string "p", "p/q" or
  * "d.ddd", numerator and denominator at most SCS_MULTIPLIER_MAX. */
-err_code scs_api_frac(const json_t *v, const char *path, scs_frac *out,
+err_code scs_json_frac(const json_t *v, const char *path, scs_frac *out,
                       err_info *e);
 
 /*
@@ -57,17 +57,17 @@ err_code scs_api_frac(const json_t *v, const char *path, scs_frac *out,
  * are required and steps default to 2 with a reduced side, else 1.
  * Checked with scs_counter_check.
  */
-err_code scs_api_counter_parse(const json_t *obj, const char *path,
+err_code scs_json_counter_parse(const json_t *obj, const char *path,
                                bool is_patch, scs_counter *c, err_info *e);
 /* One printed side: {"attack" (null: none), "defense", "movement"}
  * (new reference). */
-json_t *scs_api_printed_json(const scs_printed *p);
+json_t *scs_json_printed_json(const scs_printed *p);
 /* The counter as units show it (new reference). */
-json_t *scs_api_counter_json(const scs_counter *c);
+json_t *scs_json_counter_json(const scs_counter *c);
 
 /* "out_of_supply": {"attack", "defense"} multipliers over o. */
-err_code scs_api_options_parse(const json_t *obj, const char *path,
+err_code scs_json_options_parse(const json_t *obj, const char *path,
                                scs_options *o, err_info *e);
-json_t *scs_api_options_json(const scs_options *o);
+json_t *scs_json_options_json(const scs_options *o);
 
 #endif

@@ -19,10 +19,10 @@
 #include "db.h"
 #include "matrix.h"
 
-#define MATRIX_API_MAX_ACTIONS 1000 /* actions on one battle */
+#define MATRIX_JSON_MAX_ACTIONS 1000 /* actions on one battle */
 
 /* JSON names of the armies, by MATRIX_ATTACKER / MATRIX_DEFENDER. */
-extern const char *const matrix_api_army_key[2]; /* "attacker", "defender" */
+extern const char *const matrix_json_army_key[2]; /* "attacker", "defender" */
 
 /* One action on a battle. */
 typedef struct matrix_action {
@@ -46,7 +46,7 @@ enum {
 };
 
 /* "roll", "commit", "accept". */
-const char *matrix_api_action_name(int kind);
+const char *matrix_json_action_name(int kind);
 
 /* A Matrix battle in the server: the setup, who its units are, and the
  * state rebuilt from the actions. */
@@ -62,7 +62,7 @@ typedef struct matrix_job {
     char unit_ref[2][MATRIX_MAX_UNITS][DB_NAME_MAX]; /* campaign: as asked */
     char unit_name[2][MATRIX_MAX_UNITS][DB_NAME_MAX];
     char unit_id[2][MATRIX_MAX_UNITS][DB_ID_MAX]; /* "" one-off */
-    matrix_action actions[MATRIX_API_MAX_ACTIONS];
+    matrix_action actions[MATRIX_JSON_MAX_ACTIONS];
     int n_actions;
     int turn;        /* campaign battles */
     db_battle row;   /* campaign battles: the stored battle */
@@ -83,15 +83,15 @@ void matrix_job_free(void *p);
  * "exhausted", "units": [{"name", "quality"}], "reserve"}; is_stored reads
  * a stored setup (inline with "side_id" and units' "unit_id").
  */
-err_code matrix_api_parse_setup(const json_t *body, bool is_campaign,
+err_code matrix_json_parse_setup(const json_t *body, bool is_campaign,
                                 bool is_stored, matrix_job *j, err_info *e);
 
 /* Once units are bound: the line's and reserves' names to indices and the
  * setup checked by the rules. */
-err_code matrix_api_prepare(matrix_job *j, err_info *e);
+err_code matrix_json_prepare(matrix_job *j, err_info *e);
 
 /* The setup as stored and as a report's "input" (new reference). */
-json_t *matrix_api_setup_json(const matrix_job *j);
+json_t *matrix_json_setup_json(const matrix_job *j);
 
 /*
  * Reads one action of a request at path: {"action", "combat", "army",
@@ -99,14 +99,14 @@ json_t *matrix_api_setup_json(const matrix_job *j);
  * entered)}.  is_entered: the battle's dice are entered, so the dice are
  * required; otherwise refused.
  */
-err_code matrix_api_parse_action(const json_t *obj, const char *path,
+err_code matrix_json_parse_action(const json_t *obj, const char *path,
                                  const matrix_job *j, bool is_entered,
                                  matrix_action *a, err_info *e);
 
 /* An action's members as stored (db_battle_action) and back. */
-void matrix_api_action_row(const matrix_action *a, db_battle_action *row,
+void matrix_json_action_row(const matrix_action *a, db_battle_action *row,
                            char naturals[64]);
-err_code matrix_api_action_from_row(const db_battle_action *row,
+err_code matrix_json_action_from_row(const db_battle_action *row,
                                     matrix_action *a, err_info *e);
 
 /*
@@ -114,30 +114,30 @@ err_code matrix_api_action_from_row(const db_battle_action *row,
  * written into a's naturals.  Refused with the rule, leaving the battle
  * unchanged, when the state does not allow it.
  */
-err_code matrix_api_apply(matrix_job *j, matrix_action *a, dice_source *src,
+err_code matrix_json_apply(matrix_job *j, matrix_action *a, dice_source *src,
                           err_info *e);
 
 /* Rebuilds j's battle from its setup and its actions' logged dice, with
  * src (a replay source over every action's naturals, in order). */
-err_code matrix_api_rebuild(matrix_job *j, dice_source *src, err_info *e);
+err_code matrix_json_rebuild(matrix_job *j, dice_source *src, err_info *e);
 
 /* The battle's state: armies, combats, status and, once over, the result
  * (new reference). */
-json_t *matrix_api_state_json(const matrix_job *j);
+json_t *matrix_json_state_json(const matrix_job *j);
 
 /* The result's part of the report (members into o); the battle is over. */
-void matrix_api_result_json(const matrix_job *j, json_t *o);
+void matrix_json_result_json(const matrix_job *j, json_t *o);
 
 /* Markdown summary of a finished battle (new). */
-char *matrix_api_markdown(const matrix_job *j);
+char *matrix_json_markdown(const matrix_job *j);
 
 /* Fills j->rec's combat row, rolls, summary and report for the battle as
  * it stands (finished or escalated; battle_id NULL for a one-off),
  * rebuilding it once more over all its actions' dice for the roll log. */
-err_code matrix_api_record(matrix_job *j, const char *battle_id, err_info *e);
+err_code matrix_json_record(matrix_job *j, const char *battle_id, err_info *e);
 
 /* The roll log's side and unit of a logged die (combat_roll_names). */
-void matrix_api_roll_names(const void *plan, const dice_roll *d,
+void matrix_json_roll_names(const void *plan, const dice_roll *d,
                            const char **side, const char **unit_name,
                            const char **unit_id);
 

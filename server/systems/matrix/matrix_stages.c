@@ -7,7 +7,7 @@
 #include "api.h"
 #include "combat.h"
 #include "jsonv.h"
-#include "matrix_api.h"
+#include "matrix_json.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -102,7 +102,7 @@ static err_code plan_actions(const json_t *body, matrix_job *j, bool is_entered,
         if (dice) {
             json_t *act = json_pack("{s:s, s:i, s:O}", "action", "roll",
                                     "combat", c, "dice", dice);
-            rc = matrix_api_parse_action(act, p, j, true, a, e);
+            rc = matrix_json_parse_action(act, p, j, true, a, e);
             json_decref(act);
             if (rc)
                 return rc;
@@ -116,7 +116,7 @@ static err_code plan_actions(const json_t *body, matrix_job *j, bool is_entered,
             act = json_deep_copy(cm);
             json_object_set_new(act, "action", json_string("commit"));
             a = &j->actions[j->n_actions++];
-            rc = matrix_api_parse_action(act, p, j, is_entered, a, e);
+            rc = matrix_json_parse_action(act, p, j, is_entered, a, e);
             a->origin = (int)k;
             json_decref(act);
             if (rc)
@@ -138,7 +138,7 @@ void api_oneoff_matrix(http_request *r)
         "kind",  "ambush",  "basis", "attacker", "defender", "line",
         "order", "commits", "dice",  "note",     NULL};
     json_t *body = http_body_object(r);
-    int values[4 * MATRIX_API_MAX_ACTIONS], n_values = 0, i, k;
+    int values[4 * MATRIX_JSON_MAX_ACTIONS], n_values = 0, i, k;
     dice_source src;
     matrix_job *j;
     err_info e;
@@ -152,8 +152,8 @@ void api_oneoff_matrix(http_request *r)
     j->request = json_incref(body);
     if (jv_object_only(body, "", fields, &e) ||
         combat_parse_record(body, &j->rec, &e) ||
-        matrix_api_parse_setup(body, false, false, j, &e) ||
-        matrix_api_prepare(j, &e) ||
+        matrix_json_parse_setup(body, false, false, j, &e) ||
+        matrix_json_prepare(j, &e) ||
         plan_actions(body, j, j->rec.dice.kind == DICE_ENTERED, &e) ||
         combat_cite(r, &j->rec, &e))
         goto fail;
@@ -165,7 +165,7 @@ void api_oneoff_matrix(http_request *r)
     if (matrix_battle_init(&j->battle, &j->setup, &e))
         goto fail;
     for (i = 0; i < j->n_actions && !matrix_is_over(&j->battle); i++)
-        if (matrix_api_apply(j, &j->actions[i], &src, &e)) {
+        if (matrix_json_apply(j, &j->actions[i], &src, &e)) {
             origin_field(j, i, &e);
             goto fail;
         }
@@ -181,7 +181,7 @@ void api_oneoff_matrix(http_request *r)
             goto fail;
         }
     j->n_actions = i; /* the accept left over: the skirmish ended there */
-    if (matrix_api_record(j, NULL, &e))
+    if (matrix_json_record(j, NULL, &e))
         goto fail;
     dice_cleanup(&src);
     json_decref(body);
@@ -212,20 +212,20 @@ bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs)
 
     err_clear(&e);
     if (j == NULL || !json_is_array(acts) ||
-        json_array_size(acts) > MATRIX_API_MAX_ACTIONS) {
+        json_array_size(acts) > MATRIX_JSON_MAX_ACTIONS) {
         combat_differ(diffs, "the stored report does not describe a battle");
         goto out;
     }
     j->request = json_incref(json_object_get(input, "setup"));
-    if (matrix_api_parse_setup(j->request, false, true, j, &e) ||
-        matrix_api_prepare(j, &e)) {
+    if (matrix_json_parse_setup(j->request, false, true, j, &e) ||
+        matrix_json_prepare(j, &e)) {
         combat_differ(diffs, "the stored setup cannot be read: %s", e.message);
         goto out;
     }
     for (i = 0; i < json_array_size(acts); i++) {
         json_t *act = json_deep_copy(json_array_get(acts, i));
         /* the dice come from the log: read as seeded (none given) */
-        if (matrix_api_parse_action(act, "input.actions", j, false,
+        if (matrix_json_parse_action(act, "input.actions", j, false,
                                     &j->actions[i], &e)) {
             json_decref(act);
             combat_differ(diffs, "action %zu cannot be read: %s", i + 1,
@@ -241,7 +241,7 @@ bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs)
         goto out;
     }
     for (i = 0; i < (size_t)j->n_actions; i++)
-        if (matrix_api_apply(j, &j->actions[i], src, &e)) {
+        if (matrix_json_apply(j, &j->actions[i], src, &e)) {
             combat_differ(diffs, "action %zu does not replay: %s", i + 1,
                           e.message);
             goto out;
@@ -252,7 +252,7 @@ bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs)
         combat_differ(diffs, "the battle is not over: %s", e.message);
         goto out;
     }
-    again = matrix_api_state_json(j);
+    again = matrix_json_state_json(j);
     for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (!json_equal(json_object_get(again, parts[i]),
                         json_object_get(stored, parts[i])))
@@ -263,7 +263,7 @@ bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs)
         json_object_get(json_object_get(stored, "dice"), "source"));
     j->rec.dice.kind =
         source && strcmp(source, "seeded") == 0 ? DICE_SEEDED : DICE_ENTERED;
-    md = j->battle.is_escalated ? NULL : matrix_api_markdown(j);
+    md = j->battle.is_escalated ? NULL : matrix_json_markdown(j);
     {
         json_t *want = md ? json_string(md) : json_null();
         if (!json_equal(json_object_get(stored, "summary_markdown"), want))

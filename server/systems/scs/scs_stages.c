@@ -8,7 +8,7 @@
 #include "api.h"
 #include "combat.h"
 #include "jsonv.h"
-#include "scs_api.h"
+#include "scs_json.h"
 #include "scs_combat.h"
 #include "text.h"
 
@@ -319,7 +319,7 @@ static err_code bind_table(sqlite3 *c, scs_combat *j, err_info *e)
     } else {
         return err_set(e, rc, NULL, "cannot read the table");
     }
-    return scs_api_table_parse(j->table_doc, "table", &j->table, e);
+    return scs_json_table_parse(j->table_doc, "table", &j->table, e);
 }
 
 static err_code apply_unit(sqlite3 *c, scs_combat *j, int s, size_t i,
@@ -368,7 +368,7 @@ static err_code campaign_scs_combat(sqlite3 *c, void *arg, err_info *e)
     if ((rc = db_campaign_get(c, j->rec.campaign_id, &cmp, e)))
         return rc;
     j->in.options = cmp.scs;
-    if ((j->options && (rc = scs_api_options_parse(j->options, "options",
+    if ((j->options && (rc = scs_json_options_parse(j->options, "options",
                                                    &j->in.options, e))) ||
         (rc = bind_table(c, j, e)) || (rc = bind_units(c, j, e)) ||
         (rc = scs_combat_prepare(j, e)) ||

@@ -8,7 +8,7 @@
  */
 #include "api.h"
 #include "battle.h"
-#include "civ_api.h"
+#include "civ_json.h"
 #include "combat.h"
 #include "jsonv.h"
 #include "text.h"
@@ -23,7 +23,7 @@
 
 static civ_job *job_for(http_request *r, err_info *e)
 {
-    civ_job *j = civ_job_new(CIV_API_MAX_PHASES);
+    civ_job *j = civ_job_new(CIV_JSON_MAX_PHASES);
 
     r->state = j;
     r->state_free = civ_job_free;
@@ -43,16 +43,16 @@ static err_code bind(sqlite3 *c, civ_job *j, err_info *e)
     err_code rc;
 
     for (a = 0; a < 2; a++) {
-        snprintf(f, sizeof f, "%s.side", civ_api_army_key[a]);
+        snprintf(f, sizeof f, "%s.side", civ_json_army_key[a]);
         if ((rc = battle_find_side(c, j->rec.campaign_id, j->army_ref[a],
                                    a == 1 ? j->side_id[0] : "", f, &side, e)))
             return rc;
         text_copy(j->side_id[a], DB_ID_MAX, side.id);
         text_copy(j->army_name[a], DB_NAME_MAX, side.name);
         for (i = 0; i < j->setup.armies[a].n_units; i++) {
-            snprintf(f, sizeof f, "%s.units[%d]", civ_api_army_key[a], i);
+            snprintf(f, sizeof f, "%s.units[%d]", civ_json_army_key[a], i);
             if ((rc = battle_find_unit(c, j->rec.campaign_id, j->unit_ref[a][i],
-                                       &side, civ_api_army_key[a], f, &u, e)))
+                                       &side, civ_json_army_key[a], f, &u, e)))
                 return rc;
             if (!u.has_civ)
                 return err_set(e, ERR_RULE, f,
@@ -89,7 +89,7 @@ static err_code create_job(sqlite3 *c, void *arg, err_info *e)
     if ((rc = bind(c, j, e)) ||
         (rc = battle_row_new(c, b, &j->rec, "civ", j->turn, e)))
         return rc;
-    setup = civ_api_setup_json(j);
+    setup = civ_json_setup_json(j);
     b->setup = json_dumps(setup, JSON_COMPACT);
     json_decref(setup);
     if (b->setup == NULL)
@@ -119,7 +119,7 @@ static err_code load(sqlite3 *c, const char *campaign_id, const char *id,
     j->turn = j->row.turn;
     setup = json_loads(j->row.setup, 0, NULL);
     err_clear(&why);
-    if (setup == NULL || civ_api_parse_setup(setup, false, true, j, &why)) {
+    if (setup == NULL || civ_json_parse_setup(setup, false, true, j, &why)) {
         json_decref(setup);
         return err_set(e, ERR_DB, NULL, "the stored battle cannot be read");
     }
@@ -133,7 +133,7 @@ static err_code load(sqlite3 *c, const char *campaign_id, const char *id,
             acts[i].detail ? json_loads(acts[i].detail, 0, NULL) : NULL;
         if (strcmp(acts[i].kind, "phase") == 0) {
             if (det == NULL ||
-                civ_api_parse_orders(det, "", j, orders[n_phases], &why))
+                civ_json_parse_orders(det, "", j, orders[n_phases], &why))
                 rc = err_set(e, ERR_DB, NULL, "a stored phase cannot be read");
             else
                 n_phases++;
@@ -149,7 +149,7 @@ static err_code load(sqlite3 *c, const char *campaign_id, const char *id,
         rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (rc == ERR_OK) {
         dice_init_values(src, DICE_REPLAY, j->entered, (size_t)n_values);
-        if (civ_api_rebuild(j, (const civ_orders(*)[2])orders, n_phases, src,
+        if (civ_json_rebuild(j, (const civ_orders(*)[2])orders, n_phases, src,
                             &why))
             rc = err_set(e, ERR_DB, NULL,
                          "the battle's stored phases do not replay: %s",
@@ -172,8 +172,8 @@ static json_t *battle_json(const civ_job *j, const dice_source *src)
         b->n_actions, "combat_id", api_str_or_null(b->combat_id));
 
     json_object_set_new(o, "dice", battle_dice_json(b));
-    json_object_set_new(o, "setup", civ_api_setup_json(j));
-    civ_api_outcome_json(j, src, o);
+    json_object_set_new(o, "setup", civ_json_setup_json(j));
+    civ_json_outcome_json(j, src, o);
     /* Who picks the next wave, and its size. */
     json_object_set_new(
         o, "next_wave",
@@ -182,7 +182,7 @@ static json_t *battle_json(const civ_job *j, const dice_source *src)
             : json_pack("{s:o, s:i}", "picked_by",
                         n0 == n1
                             ? json_null()
-                            : json_string(civ_api_army_key[n0 > n1 ? 0 : 1]),
+                            : json_string(civ_json_army_key[n0 > n1 ? 0 : 1]),
                         "size", n0 < n1 ? n0 : n1));
     return o;
 }
@@ -217,7 +217,7 @@ void api_civ_battle_create(http_request *r, json_t *body)
     if ((j = job_for(r, &e)) == NULL || jv_object_only(body, "", fields, &e) ||
         jv_int(body, "", "turn", true, 1, 1000000, &j->turn, &e) ||
         combat_parse_record(body, &j->rec, &e) ||
-        civ_api_parse_setup(body, true, false, j, &e)) {
+        civ_json_parse_setup(body, true, false, j, &e)) {
         json_decref(body);
         http_reply_problem(r, &e);
         return;
@@ -268,12 +268,12 @@ static err_code finish(sqlite3 *c, civ_job *j, const dice_source *src,
     err_code rc;
 
     battle_record_dice(&j->rec, b);
-    input = json_pack("{s:o}", "setup", civ_api_setup_json(j));
+    input = json_pack("{s:o}", "setup", civ_json_setup_json(j));
     phases = json_array();
     for (i = 0; i < j->n_phases; i++)
-        json_array_append_new(phases, civ_api_orders_json(j, j->orders[i]));
+        json_array_append_new(phases, civ_json_orders_json(j, j->orders[i]));
     json_object_set_new(input, "phases", phases);
-    if ((rc = civ_api_record(j, src, b->id, input, e)) ||
+    if ((rc = civ_json_record(j, src, b->id, input, e)) ||
         (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
         return rc;
     text_copy(b->combat_id, DB_ID_MAX, j->rec.cb.id);
@@ -312,7 +312,7 @@ static err_code finish(sqlite3 *c, civ_job *j, const dice_source *src,
             jw_object(&w);
             jw_kstring(&w, "system", "civ");
             jw_kstring(&w, "battle_id", b->id);
-            jw_kstring(&w, "army", civ_api_army_key[a]);
+            jw_kstring(&w, "army", civ_json_army_key[a]);
             jw_kbool(&w, "destroyed", is_destroyed);
             jw_object_end(&w);
             if ((rc = combat_unit_event(c, &j->rec, &before, &after, &w, e)))
@@ -363,10 +363,10 @@ static err_code phase_dice(const json_t *req, civ_job *j, int *values, int *n,
         return rc;
     for (a = 0; a < 2; a++) {
         json_t *arr = NULL;
-        if ((rc = jv_array(dice, "dice", civ_api_army_key[a], true, 1,
+        if ((rc = jv_array(dice, "dice", civ_json_army_key[a], true, 1,
                            2 * CIV_MAX_UNITS, &arr, e)))
             return rc;
-        jv_path(f, "dice", civ_api_army_key[a]);
+        jv_path(f, "dice", civ_json_army_key[a]);
         for (k = 0; k < json_array_size(arr); k++) {
             json_t *v = json_array_get(arr, k);
             jv_index(fk, f, k);
@@ -443,16 +443,16 @@ static err_code action_apply(sqlite3 *c, civ_job *j, err_info *e)
             goto out;
         text_copy(j->row.status, sizeof j->row.status, "abandoned");
     } else {
-        if (j->n_phases >= CIV_API_MAX_PHASES) {
+        if (j->n_phases >= CIV_JSON_MAX_PHASES) {
             rc = err_set(e, ERR_LIMIT, NULL, "a battle has at most %d phases",
-                         CIV_API_MAX_PHASES);
+                         CIV_JSON_MAX_PHASES);
             goto out;
         }
         if (!is_in_play(c, j, e)) {
             rc = e->code;
             goto out;
         }
-        if ((rc = civ_api_parse_orders(req, "", j, o, e)))
+        if ((rc = civ_json_parse_orders(req, "", j, o, e)))
             goto out;
         if (strcmp(j->row.dice_source, "entered") == 0) {
             if ((rc = phase_dice(req, j, values, &n_values, given, e)))
@@ -478,7 +478,7 @@ static err_code action_apply(sqlite3 *c, civ_job *j, err_info *e)
             dice_skip(&next, 6, src.n_log);
         }
         is_next = true;
-        rc = civ_api_fight(j, o, &next, e);
+        rc = civ_json_fight(j, o, &next, e);
         /* Entered: each army's list holds its own dice, wave then
          * aircraft (the phase's waves say how many). */
         if ((rc == ERR_OK || rc == ERR_DICE) &&
@@ -489,14 +489,14 @@ static err_code action_apply(sqlite3 *c, civ_job *j, err_info *e)
                 int want = ph->armies[a].n_wave + ph->armies[a].n_aircraft;
                 if (given[a] != want) {
                     char f[JV_PATH_MAX];
-                    jv_path(f, "dice", civ_api_army_key[a]);
+                    jv_path(f, "dice", civ_json_army_key[a]);
                     if (rc == ERR_OK)
                         j->n_phases--; /* refused: not this phase */
                     err_clear(e);
                     rc = err_set(e, ERR_RANGE, f,
                                  "the %s throws %d dice this phase (its wave "
                                  "and its aircraft), not %d",
-                                 civ_api_army_key[a], want, given[a]);
+                                 civ_json_army_key[a], want, given[a]);
                     goto out;
                 }
             }
@@ -514,7 +514,7 @@ static err_code action_apply(sqlite3 *c, civ_job *j, err_info *e)
             naturals = text_take(&b);
         }
         {
-            json_t *d = civ_api_orders_json(j, o);
+            json_t *d = civ_json_orders_json(j, o);
             detail = json_dumps(d, JSON_COMPACT);
             json_decref(d);
         }
@@ -544,7 +544,7 @@ static err_code action_apply(sqlite3 *c, civ_job *j, err_info *e)
                 }
                 memcpy(ords, j->orders, (size_t)np * sizeof *ords);
                 dice_init_values(&full, DICE_REPLAY, all, (size_t)n_all);
-                rc = civ_api_rebuild(j, (const civ_orders(*)[2])ords, np, &full,
+                rc = civ_json_rebuild(j, (const civ_orders(*)[2])ords, np, &full,
                                      e);
                 free(ords);
                 if (rc == ERR_OK)
@@ -570,7 +570,7 @@ out:
 /* The battle as c shows it now, as served (new reference, or NULL). */
 static json_t *battle_read_back(sqlite3 *c, const civ_job *j, err_info *e)
 {
-    civ_job *fresh = civ_job_new(CIV_API_MAX_PHASES);
+    civ_job *fresh = civ_job_new(CIV_JSON_MAX_PHASES);
     dice_source src;
     json_t *o = NULL;
 

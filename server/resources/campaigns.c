@@ -9,8 +9,8 @@
 #include "api.h"
 #include "jsonv.h"
 #include "registry.h"
-#include "scrud_api.h"
-#include "scs_api.h"
+#include "scrud_json.h"
+#include "scs_json.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -92,9 +92,9 @@ static json_t *ledger_json(const char *campaign_id, long long length,
 static json_t *options_json(const db_campaign *cmp)
 {
     return json_pack("{s:o, s:{s:i, s:i, s:i}, s:o}", "scrud",
-                     scrud_api_options_json(&cmp->scrud), "edna", "start",
+                     scrud_json_options_json(&cmp->scrud), "edna", "start",
                      cmp->edna_start, "dice", cmp->edna.dice, "faces",
-                     cmp->edna.faces, "scs", scs_api_options_json(&cmp->scs));
+                     cmp->edna.faces, "scs", scs_json_options_json(&cmp->scs));
 }
 
 /* ---- service ---- */
@@ -234,7 +234,7 @@ void api_campaign_create(http_request *r)
         (jv_object_only(opts, "options", option_fields, &e) ||
          jv_object(opts, "options", "scrud", false, &scrud, &e) ||
          (scrud &&
-          scrud_api_options(scrud, "options.scrud", &cn->cmp.scrud, &e)) ||
+          scrud_json_options(scrud, "options.scrud", &cn->cmp.scrud, &e)) ||
          jv_object(opts, "options", "edna", false, &edna, &e) ||
          (edna && (jv_object_only(edna, "options.edna", edna_fields, &e) ||
                    jv_int(edna, "options.edna", "start", false, 1, EDNA_MAX,
@@ -244,7 +244,7 @@ void api_campaign_create(http_request *r)
                    jv_int(edna, "options.edna", "faces", false, RNG_FACES_MIN,
                           RNG_FACES_MAX, &cn->cmp.edna.faces, &e))) ||
          jv_object(opts, "options", "scs", false, &scs, &e) ||
-         (scs && scs_api_options_parse(scs, "options.scs", &cn->cmp.scs, &e))))
+         (scs && scs_json_options_parse(scs, "options.scs", &cn->cmp.scs, &e))))
         goto fail;
     db_new_id("cmp", cn->cmp.id);
     snprintf(cn->cmp.name, sizeof cn->cmp.name, "%s", name);

@@ -1,7 +1,7 @@
 /*
  * scs_api.c: SCS documents in JSON; see scs_api.h.
  */
-#include "scs_api.h"
+#include "scs_json.h"
 #include "jsonv.h"
 
 #include <stdio.h>
@@ -142,7 +142,7 @@ static const char *name_field(char f[JV_PATH_MAX], const char *path)
     return f;
 }
 
-err_code scs_api_table_parse(const json_t *doc, const char *path, scs_table *t,
+err_code scs_json_table_parse(const json_t *doc, const char *path, scs_table *t,
                              err_info *e)
 {
     /* builtin, example and the times are what GET shows: a table read
@@ -166,7 +166,7 @@ err_code scs_api_table_parse(const json_t *doc, const char *path, scs_table *t,
         (rc = jv_string(doc, path, "created_at", false, 64, &s, e)) ||
         (rc = jv_string(doc, path, "updated_at", false, 64, &s, e)) ||
         (rc = jv_string(doc, path, "name", false, SCS_API_NAME_MAX, &s, e)) ||
-        (s && !scs_api_name_ok(s, name_field(f, path), e) &&
+        (s && !scs_json_name_ok(s, name_field(f, path), e) &&
          (rc = ERR_INVALID)) ||
         (rc = jv_string(doc, path, "note", false, SCS_API_NOTE_MAX, &s, e)) ||
         (rc = jv_enum(doc, path, "roll", true, kinds, &kind, e)) ||
@@ -182,7 +182,7 @@ err_code scs_api_table_parse(const json_t *doc, const char *path, scs_table *t,
     return parse_rows(rows, f, cols, t, e);
 }
 
-json_t *scs_api_table_doc(const json_t *doc, const char *name)
+json_t *scs_json_table_doc(const json_t *doc, const char *name)
 {
     const json_t *note = json_object_get(doc, "note");
     json_t *t = json_pack("{s:s}", "name", name);
@@ -207,7 +207,7 @@ static json_t *builtin_doc(size_t i)
     return doc;
 }
 
-json_t *scs_api_builtin_tables(void)
+json_t *scs_json_builtin_tables(void)
 {
     json_t *items = json_array();
     size_t i;
@@ -217,7 +217,7 @@ json_t *scs_api_builtin_tables(void)
     return items;
 }
 
-json_t *scs_api_builtin_table(const char *name)
+json_t *scs_json_builtin_table(const char *name)
 {
     size_t i;
 
@@ -231,7 +231,7 @@ json_t *scs_api_builtin_table(const char *name)
     return NULL;
 }
 
-bool scs_api_name_ok(const char *s, const char *field, err_info *e)
+bool scs_json_name_ok(const char *s, const char *field, err_info *e)
 {
     size_t n = strlen(s), i;
 
@@ -251,7 +251,7 @@ bool scs_api_name_ok(const char *s, const char *field, err_info *e)
 
 /* ---- fractions, counters, options ---- */
 
-err_code scs_api_frac(const json_t *v, const char *path, scs_frac *out,
+err_code scs_json_frac(const json_t *v, const char *path, scs_frac *out,
                       err_info *e)
 {
     bool is_ok;
@@ -301,7 +301,7 @@ static err_code parse_printed(const json_t *obj, const char *path,
     return ERR_OK;
 }
 
-err_code scs_api_counter_parse(const json_t *obj, const char *path,
+err_code scs_json_counter_parse(const json_t *obj, const char *path,
                                bool is_patch, scs_counter *c, err_info *e)
 {
     static const char *const fields[] = {
@@ -355,19 +355,19 @@ out:
     return rc;
 }
 
-json_t *scs_api_printed_json(const scs_printed *p)
+json_t *scs_json_printed_json(const scs_printed *p)
 {
     return json_pack("{s:o, s:i, s:i}", "attack",
                      p->has_attack ? json_integer(p->attack) : json_null(),
                      "defense", p->defense, "movement", p->movement);
 }
 
-json_t *scs_api_counter_json(const scs_counter *c)
+json_t *scs_json_counter_json(const scs_counter *c)
 {
-    json_t *j = scs_api_printed_json(&c->full);
+    json_t *j = scs_json_printed_json(&c->full);
 
     json_object_set_new(j, "reduced",
-                        c->has_reduced ? scs_api_printed_json(&c->reduced)
+                        c->has_reduced ? scs_json_printed_json(&c->reduced)
                                        : json_null());
     json_object_set_new(j, "steps", json_integer(c->steps));
     json_object_set_new(j, "steps_lost", json_integer(c->steps_lost));
@@ -381,7 +381,7 @@ json_t *scs_api_counter_json(const scs_counter *c)
     return j;
 }
 
-err_code scs_api_options_parse(const json_t *obj, const char *path,
+err_code scs_json_options_parse(const json_t *obj, const char *path,
                                scs_options *o, err_info *e)
 {
     static const char *const fields[] = {"out_of_supply", NULL};
@@ -397,18 +397,18 @@ err_code scs_api_options_parse(const json_t *obj, const char *path,
         return rc;
     if (oos && (v = json_object_get(oos, "attack")) != NULL) {
         jv_path(f, p, "attack");
-        if ((rc = scs_api_frac(v, f, &o->out_of_supply_attack, e)))
+        if ((rc = scs_json_frac(v, f, &o->out_of_supply_attack, e)))
             return rc;
     }
     if (oos && (v = json_object_get(oos, "defense")) != NULL) {
         jv_path(f, p, "defense");
-        if ((rc = scs_api_frac(v, f, &o->out_of_supply_defense, e)))
+        if ((rc = scs_json_frac(v, f, &o->out_of_supply_defense, e)))
             return rc;
     }
     return ERR_OK;
 }
 
-json_t *scs_api_options_json(const scs_options *o)
+json_t *scs_json_options_json(const scs_options *o)
 {
     char a[SCS_FRAC_TEXT], d[SCS_FRAC_TEXT];
 
