@@ -32,9 +32,13 @@
 
 typedef struct db db;
 
+/* A connection to the database: a pooled reader, or the writer's inside a
+ * job.  Opaque above db/: only db/ runs SQL on it. */
+typedef struct sqlite3 db_conn;
+
 /* A unit of write work, run inside the writer's transaction (under its own
  * savepoint: a job that fails leaves no trace, and the others still land). */
-typedef err_code (*db_job_fn)(sqlite3 *conn, void *arg, err_info *e);
+typedef err_code (*db_job_fn)(db_conn *conn, void *arg, err_info *e);
 
 /* Called on the writer thread once the job's fate is durable: rc ERR_OK
  * means committed.  e is the job's error (borrowed for the call). */
@@ -65,8 +69,8 @@ int db_n_migrations(void);
 
 /* A read-only connection from the pool; blocks while all are lent out.
  * Return it with db_read_release. */
-sqlite3 *db_read_acquire(db *d);
-void db_read_release(db *d, sqlite3 *conn);
+db_conn *db_read_acquire(db *d);
+void db_read_release(db *d, db_conn *conn);
 
 /*
  * Queues run(arg) for the writer; done(arg, ...) is called on the writer

@@ -303,7 +303,7 @@ static void reset_response(http_request *r)
  * Idempotency-Key makes its response here, once the job has succeeded,
  * and stores it under the key in the same transaction (idem.h).
  */
-static err_code run_job(sqlite3 *conn, void *arg, err_info *e)
+static err_code run_job(db_conn *conn, void *arg, err_info *e)
 {
     http_request *r = arg;
     err_code rc = r->job(conn, r->state, e);

@@ -63,7 +63,7 @@ bool idem_begin(http_request *r)
     db *d = http_db(r->srv);
     char since[DB_TIME_MAX];
     db_idem k;
-    sqlite3 *c;
+    db_conn *c;
     err_info e;
     err_code rc;
 
@@ -111,7 +111,7 @@ bool idem_begin(http_request *r)
     return false;
 }
 
-err_code idem_store(sqlite3 *c, http_request *r, err_info *e)
+err_code idem_store(db_conn *c, http_request *r, err_info *e)
 {
     char oldest[DB_TIME_MAX];
     err_code rc;

@@ -32,6 +32,6 @@ bool idem_begin(http_request *r);
 
 /* In the writer job, once the route's job succeeded and made r's
  * response: stores it under r's key. */
-err_code idem_store(sqlite3 *c, http_request *r, err_info *e);
+err_code idem_store(db_conn *c, http_request *r, err_info *e);
 
 #endif

@@ -160,7 +160,7 @@ static void authenticate(http_request *r, router_auth need)
     uint8_t hash[crypto_hash_sha256_BYTES];
     char hex[2 * sizeof hash + 1];
     err_info e;
-    sqlite3 *c;
+    db_conn *c;
     err_code rc;
     size_t i;
 

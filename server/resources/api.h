@@ -97,7 +97,7 @@ json_t *api_unit_state_json(const db_unit *u);
  * combat id or NULL), who (token id or NULL), a note, and the unit's
  * result in a combat (a JSON document, borrowed; NULL for none).
  */
-err_code api_unit_event(sqlite3 *c, const db_unit *before, const db_unit *after,
+err_code api_unit_event(db_conn *c, const db_unit *before, const db_unit *after,
                         const char *kind, const char *combat_id,
                         const char *token_id, const char *note,
                         const char *result, err_info *e);

@@ -141,7 +141,7 @@ typedef struct campaign_new {
     db_commitment next; /* the seed of its first seeded combat */
 } campaign_new;
 
-static err_code campaign_create_job(sqlite3 *c, void *arg, err_info *e)
+static err_code campaign_create_job(db_conn *c, void *arg, err_info *e)
 {
     campaign_new *cn = arg;
     db_token t;
@@ -285,7 +285,7 @@ fail:
 void api_campaign_get(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_campaign cmp;
     db_side *sides = NULL;
     size_t n = 0, i;
@@ -329,7 +329,7 @@ void api_campaign_get(http_request *r)
 void api_sides_list(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_side *sides = NULL;
     size_t n = 0, i;
     json_t *items;
@@ -355,7 +355,7 @@ typedef struct side_new {
     char hash[65];
 } side_new;
 
-static err_code side_create_job(sqlite3 *c, void *arg, err_info *e)
+static err_code side_create_job(db_conn *c, void *arg, err_info *e)
 {
     side_new *sn = arg;
     db_side *sides = NULL, existing;

@@ -94,7 +94,7 @@ static err_code view_seeds(ledger_view *v, err_info *e)
     return ERR_OK;
 }
 
-static err_code view_load(sqlite3 *c, const char *campaign_id, ledger_view *v,
+static err_code view_load(db_conn *c, const char *campaign_id, ledger_view *v,
                           err_info *e)
 {
     err_code rc;
@@ -122,7 +122,7 @@ static err_code view_load(sqlite3 *c, const char *campaign_id, ledger_view *v,
 static bool view_read(http_request *r, ledger_view *v)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     err_info e;
     err_code rc;
 
@@ -255,7 +255,7 @@ static void problem(json_t *problems, long long pos, const char *why)
 }
 
 /* A battle's record must hold the dice its actions drew, in order. */
-static err_code check_battle_record(sqlite3 *c, const ledger_view *v,
+static err_code check_battle_record(db_conn *c, const ledger_view *v,
                                     const db_battle *b, json_t *problems,
                                     err_info *e)
 {
@@ -296,7 +296,7 @@ static err_code check_battle_record(sqlite3 *c, const ledger_view *v,
 }
 
 /* The checks of the rolls kept outside the chain. */
-static err_code check_outside(sqlite3 *c, const char *campaign_id,
+static err_code check_outside(db_conn *c, const char *campaign_id,
                               const ledger_view *v, json_t *problems,
                               err_info *e)
 {
@@ -377,7 +377,7 @@ static void check_kept(http_request *r, const ledger_view *v, long long pos,
 void api_ledger_verify(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c;
+    db_conn *c;
     ledger_view v;
     ledger_walk chain, dice;
     ledger_dice count;
@@ -486,7 +486,7 @@ typedef struct commitment_job {
     db_commitment k;
 } commitment_job;
 
-static err_code commitment_create_job(sqlite3 *c, void *arg, err_info *e)
+static err_code commitment_create_job(db_conn *c, void *arg, err_info *e)
 {
     commitment_job *j = arg;
     char oldest[DB_TIME_MAX];
@@ -545,7 +545,7 @@ void api_commitment_create(http_request *r)
 void api_commitment_get(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_commitment k;
     err_info e;
     err_code rc;

@@ -33,7 +33,7 @@ static void view_free(campaign_view *v)
     db_battles_free(v->battles, v->n_battles);
 }
 
-static err_code view_load(sqlite3 *c, const char *id, campaign_view *v,
+static err_code view_load(db_conn *c, const char *id, campaign_view *v,
                           err_info *e)
 {
     memset(v, 0, sizeof *v);
@@ -115,7 +115,7 @@ static json_t *report_json(const campaign_view *v)
 void api_campaign_report(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     campaign_view v;
     err_info e;
     err_code rc;

@@ -52,7 +52,7 @@ void api_table_builtin_get(http_request *r)
 void api_tables_list(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_table *ts = NULL;
     size_t n = 0, i;
     json_t *items;
@@ -76,7 +76,7 @@ void api_tables_list(http_request *r)
 void api_table_get(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_table t;
     json_t *doc;
     err_info e;
@@ -122,7 +122,7 @@ static void table_put_free(void *p)
 }
 
 /* Puts the table and reads it back in the same transaction. */
-static err_code table_put_job(sqlite3 *c, void *arg, err_info *e)
+static err_code table_put_job(db_conn *c, void *arg, err_info *e)
 {
     table_put *tp = arg;
     err_code rc;
@@ -202,7 +202,7 @@ fail:
     http_reply_problem(r, &e);
 }
 
-static err_code table_delete_job(sqlite3 *c, void *arg, err_info *e)
+static err_code table_delete_job(db_conn *c, void *arg, err_info *e)
 {
     table_put *tp = arg;
     err_code rc = db_table_delete(c, tp->t.campaign_id, tp->t.name, NULL);

@@ -9,7 +9,7 @@
 void api_token_get(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_campaign cmp;
     db_side side;
     err_info e;

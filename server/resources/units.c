@@ -111,7 +111,7 @@ void api_units_list(http_request *r)
     db *d = http_db(r->srv);
     const char *side_q = http_query(r, "side");
     db_unit_filter f = {NULL, http_query(r, "system"), -1, -1};
-    sqlite3 *c;
+    db_conn *c;
     db_side side;
     db_unit *units = NULL;
     size_t n = 0, i;
@@ -176,7 +176,7 @@ static void unit_write_free(void *p)
     free(uw);
 }
 
-err_code api_unit_event(sqlite3 *c, const db_unit *before, const db_unit *after,
+err_code api_unit_event(db_conn *c, const db_unit *before, const db_unit *after,
                         const char *kind, const char *combat_id,
                         const char *token_id, const char *note,
                         const char *result, err_info *e)
@@ -204,7 +204,7 @@ err_code api_unit_event(sqlite3 *c, const db_unit *before, const db_unit *after,
     return rc;
 }
 
-static err_code unit_create_job(sqlite3 *c, void *arg, err_info *e)
+static err_code unit_create_job(db_conn *c, void *arg, err_info *e)
 {
     unit_write *uw = arg;
     db_side side;
@@ -402,7 +402,7 @@ void api_unit_create(http_request *r)
 void api_unit_get(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_unit u;
     err_info e;
     err_code rc;
@@ -417,7 +417,7 @@ void api_unit_get(http_request *r)
 }
 
 /* Loads the unit named in the path into uw->unit; keeps a copy before. */
-static err_code load_unit(sqlite3 *c, unit_write *uw, db_unit *before,
+static err_code load_unit(db_conn *c, unit_write *uw, db_unit *before,
                           err_info *e)
 {
     err_code rc = db_unit_find(c, uw->unit.campaign_id, uw->unit.id, before, e);
@@ -427,7 +427,7 @@ static err_code load_unit(sqlite3 *c, unit_write *uw, db_unit *before,
     return rc;
 }
 
-static err_code unit_patch_job(sqlite3 *c, void *arg, err_info *e)
+static err_code unit_patch_job(db_conn *c, void *arg, err_info *e)
 {
     unit_write *uw = arg;
     db_unit before, other;
@@ -578,7 +578,7 @@ void api_unit_patch(http_request *r)
     http_defer_write(r, unit_patch_job, unit_finish);
 }
 
-static err_code unit_resupply_job(sqlite3 *c, void *arg, err_info *e)
+static err_code unit_resupply_job(db_conn *c, void *arg, err_info *e)
 {
     unit_write *uw = arg;
     db_unit before;
@@ -640,7 +640,7 @@ static json_t *parse_doc(const char *s)
 #define HISTORY_LIMIT_MAX     200
 
 /* One history event as served, with the dice the unit rolled in it. */
-static json_t *event_json(sqlite3 *c, const db_event *ev, bool is_feed,
+static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
                           err_info *e)
 {
     json_t *actor = ev->actor_token_id[0]
@@ -732,7 +732,7 @@ static bool read_page_query(http_request *r, db_event_query *q, err_info *e)
 }
 
 /* Replies one page of q, with the cursor of the next. */
-static void reply_page(http_request *r, sqlite3 *c, db_event_query *q,
+static void reply_page(http_request *r, db_conn *c, db_event_query *q,
                        json_t *page, bool is_feed)
 {
     db *d = http_db(r->srv);
@@ -782,7 +782,7 @@ void api_unit_history(http_request *r)
 {
     db *d = http_db(r->srv);
     db_event_query q = {r->params[0], NULL, 0, false, 0};
-    sqlite3 *c;
+    db_conn *c;
     db_unit u;
     err_info e;
 
@@ -819,7 +819,7 @@ void api_unit_card(http_request *r)
 {
     db *d = http_db(r->srv);
     db_event_query q = {r->params[0], NULL, 0, true, 1};
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_event *evs = NULL;
     size_t n = 0;
     db_unit u;

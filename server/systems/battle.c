@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-err_code battle_row_new(sqlite3 *c, db_battle *b, combat_record *rec,
+err_code battle_row_new(db_conn *c, db_battle *b, combat_record *rec,
                         const char *system, int turn, err_info *e)
 {
     err_code rc;
@@ -68,7 +68,7 @@ json_t *battle_dice_json(const db_battle *b)
         api_str_or_null(b->client_seed), "verifiable", is_seeded);
 }
 
-err_code battle_find_side(sqlite3 *c, const char *campaign_id, const char *ref,
+err_code battle_find_side(db_conn *c, const char *campaign_id, const char *ref,
                           const char *other_side_id, const char *field,
                           db_side *side, err_info *e)
 {
@@ -86,7 +86,7 @@ err_code battle_find_side(sqlite3 *c, const char *campaign_id, const char *ref,
     return ERR_OK;
 }
 
-err_code battle_find_unit(sqlite3 *c, const char *campaign_id, const char *ref,
+err_code battle_find_unit(db_conn *c, const char *campaign_id, const char *ref,
                           const db_side *side, const char *army,
                           const char *field, db_unit *u, err_info *e)
 {
@@ -109,7 +109,7 @@ err_code battle_find_unit(sqlite3 *c, const char *campaign_id, const char *ref,
 
 static const char *const army_keys[2] = {"attacker", "defender"};
 
-err_code battle_engaged(sqlite3 *c, const char *campaign_id,
+err_code battle_engaged(db_conn *c, const char *campaign_id,
                         const char *unit_id, char battle_id[DB_ID_MAX],
                         err_info *e)
 {

@@ -17,7 +17,7 @@
  * dice (seeded dice take the campaign's next commitment, in the writer
  * job c; the seed is kept for the end), who and the note.  setup is set
  * by the caller. */
-err_code battle_row_new(sqlite3 *c, db_battle *b, combat_record *rec,
+err_code battle_row_new(db_conn *c, db_battle *b, combat_record *rec,
                         const char *system, int turn, err_info *e);
 
 /* The dice, note and campaign of b's record, from b: its combat draws
@@ -32,7 +32,7 @@ json_t *battle_dice_json(const db_battle *b);
  * The campaign side ref for an army: found, and not the other army's
  * (other_side_id, "" for the first army), into side; errors name field.
  */
-err_code battle_find_side(sqlite3 *c, const char *campaign_id, const char *ref,
+err_code battle_find_side(db_conn *c, const char *campaign_id, const char *ref,
                           const char *other_side_id, const char *field,
                           db_side *side, err_info *e);
 
@@ -41,7 +41,7 @@ err_code battle_find_side(sqlite3 *c, const char *campaign_id, const char *ref,
  * found, in play and of that side, into u; errors name field.  Whether
  * the unit plays the system is the caller's check.
  */
-err_code battle_find_unit(sqlite3 *c, const char *campaign_id, const char *ref,
+err_code battle_find_unit(db_conn *c, const char *campaign_id, const char *ref,
                           const db_side *side, const char *army,
                           const char *field, db_unit *u, err_info *e);
 
@@ -49,7 +49,7 @@ err_code battle_find_unit(sqlite3 *c, const char *campaign_id, const char *ref,
  * ("" for none): a unit fights one battle at a time.  Every system's
  * stored setup has "attacker" and "defender" armies whose "units" carry
  * their "unit_id". */
-err_code battle_engaged(sqlite3 *c, const char *campaign_id,
+err_code battle_engaged(db_conn *c, const char *campaign_id,
                         const char *unit_id, char battle_id[DB_ID_MAX],
                         err_info *e);
 

@@ -239,7 +239,7 @@ static err_code use_seed(combat_dice *d, const db_commitment *k, err_info *e)
     return ERR_OK;
 }
 
-err_code combat_take_commitment(sqlite3 *c, combat_record *rec,
+err_code combat_take_commitment(db_conn *c, combat_record *rec,
                                 const char *used_by, err_info *e)
 {
     db_commitment k, next;
@@ -277,7 +277,7 @@ err_code combat_take_commitment(sqlite3 *c, combat_record *rec,
 err_code combat_cite(http_request *r, combat_record *rec, err_info *e)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c;
+    db_conn *c;
     db_commitment k;
     char oldest[DB_TIME_MAX];
     err_code rc;
@@ -403,7 +403,7 @@ void combat_record_cleanup(combat_record *rec)
     sodium_memzero(rec->dice.seed, sizeof rec->dice.seed);
 }
 
-err_code combat_insert_job(sqlite3 *c, void *arg, err_info *e)
+err_code combat_insert_job(db_conn *c, void *arg, err_info *e)
 {
     combat_record *rec = arg;
     err_code rc;
@@ -488,7 +488,7 @@ out:
     return rc;
 }
 
-err_code combat_unit_event(sqlite3 *c, const combat_record *rec,
+err_code combat_unit_event(db_conn *c, const combat_record *rec,
                            const db_unit *before, const db_unit *after,
                            jw *result, err_info *e)
 {

@@ -65,7 +65,7 @@ err_code combat_parse_record(const json_t *body, combat_record *rec,
  * the next one is drawn, all in the job's transaction.  A cited commitment
  * must be that next one (ERR_CONFLICT otherwise).  Entered dice take none.
  */
-err_code combat_take_commitment(sqlite3 *c, combat_record *rec,
+err_code combat_take_commitment(db_conn *c, combat_record *rec,
                                 const char *used_by, err_info *e);
 
 /* A one-off combat citing a commitment: its seed becomes rec's (read
@@ -105,14 +105,14 @@ void combat_record_cleanup(combat_record *rec);
 /* Records in a unit's history that rec's combat changed it from before to
  * after; result (taken, freed) is the unit's entry of the report, written
  * as a JSON object. */
-err_code combat_unit_event(sqlite3 *c, const combat_record *rec,
+err_code combat_unit_event(db_conn *c, const combat_record *rec,
                            const db_unit *before, const db_unit *after,
                            jw *result, err_info *e);
 
 /* Writer job of a one-off combat: claims its cited commitment, if any,
  * and stores its record (arg: the request's state, which starts with a
  * combat_record). */
-err_code combat_insert_job(sqlite3 *c, void *arg, err_info *e);
+err_code combat_insert_job(db_conn *c, void *arg, err_info *e);
 
 /* Finish of every combat request: 201 with the report and its roll log
  * and the Location of the combat, or the job's problem. */

@@ -34,7 +34,7 @@ static civ_job *job_for(http_request *r, err_info *e)
 
 /* Sides and units for the armies: Civilization pieces in play, of the
  * army's side, once each, in no other open battle. */
-static err_code bind(sqlite3 *c, civ_job *j, err_info *e)
+static err_code bind(db_conn *c, civ_job *j, err_info *e)
 {
     char f[JV_PATH_MAX], other[DB_ID_MAX];
     db_side side;
@@ -79,7 +79,7 @@ static err_code bind(sqlite3 *c, civ_job *j, err_info *e)
     return civ_check_setup(&j->setup, e);
 }
 
-static err_code create_job(sqlite3 *c, void *arg, err_info *e)
+static err_code create_job(db_conn *c, void *arg, err_info *e)
 {
     civ_job *j = arg;
     db_battle *b = &j->row;
@@ -99,7 +99,7 @@ static err_code create_job(sqlite3 *c, void *arg, err_info *e)
 
 /* Loads the stored battle into j: setup, phases rebuilt from their orders
  * and logged dice; src (caller's) is left holding that log. */
-static err_code load(sqlite3 *c, const char *campaign_id, const char *id,
+static err_code load(db_conn *c, const char *campaign_id, const char *id,
                      civ_job *j, dice_source *src, err_info *e)
 {
     db_battle_action *acts = NULL;
@@ -231,7 +231,7 @@ void api_civ_battle_create(http_request *r, json_t *body)
 void api_civ_battle_get(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c;
+    db_conn *c;
     dice_source src;
     civ_job *j;
     err_info e;
@@ -258,7 +258,7 @@ void api_civ_battle_get(http_request *r)
 
 /* The record of a battle that ended: its combat, destroyed units out of
  * play, an event for every unit that fought. */
-static err_code finish(sqlite3 *c, civ_job *j, const dice_source *src,
+static err_code finish(db_conn *c, civ_job *j, const dice_source *src,
                        err_info *e)
 {
     db_battle *b = &j->row;
@@ -321,7 +321,7 @@ static err_code finish(sqlite3 *c, civ_job *j, const dice_source *src,
     return ERR_OK;
 }
 
-static bool is_in_play(sqlite3 *c, const civ_job *j, err_info *e)
+static bool is_in_play(db_conn *c, const civ_job *j, err_info *e)
 {
     db_unit u;
     int a, k;
@@ -380,7 +380,7 @@ static err_code phase_dice(const json_t *req, civ_job *j, int *values, int *n,
     return ERR_OK;
 }
 
-static err_code action_apply(sqlite3 *c, civ_job *j, err_info *e)
+static err_code action_apply(db_conn *c, civ_job *j, err_info *e)
 {
     json_t *req = j->request;
     const char *act = json_string_value(json_object_get(req, "action"));
@@ -568,7 +568,7 @@ out:
 }
 
 /* The battle as c shows it now, as served (new reference, or NULL). */
-static json_t *battle_read_back(sqlite3 *c, const civ_job *j, err_info *e)
+static json_t *battle_read_back(db_conn *c, const civ_job *j, err_info *e)
 {
     civ_job *fresh = civ_job_new(CIV_JSON_MAX_PHASES);
     dice_source src;
@@ -592,7 +592,7 @@ static json_t *battle_read_back(sqlite3 *c, const civ_job *j, err_info *e)
  * where it sees what the action wrote; otherwise after the commit, off
  * the writer (action_finish).
  */
-static err_code action_job(sqlite3 *c, void *arg, err_info *e)
+static err_code action_job(db_conn *c, void *arg, err_info *e)
 {
     civ_job *j = arg;
     err_code rc;
@@ -608,7 +608,7 @@ static void action_finish(http_request *r, err_code rc, const err_info *e)
 {
     civ_job *j = r->state;
     db *d = http_db(r->srv);
-    sqlite3 *c;
+    db_conn *c;
     err_info e2;
 
     if (rc != ERR_OK) {

@@ -351,7 +351,7 @@ void api_oneoff_edna(http_request *r)
 }
 
 /* Campaign units: found, carrying EDNA, in play; their EDNA filled in. */
-static err_code bind_units(sqlite3 *c, edna_job *j, err_info *e)
+static err_code bind_units(db_conn *c, edna_job *j, err_info *e)
 {
     char f[JV_PATH_MAX];
     db_unit u;
@@ -385,7 +385,7 @@ static err_code bind_units(sqlite3 *c, edna_job *j, err_info *e)
     return ERR_OK;
 }
 
-static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
+static err_code apply_unit(db_conn *c, edna_job *j, const edna_result *res,
                            size_t i, err_info *e)
 {
     db_unit before, after;
@@ -406,7 +406,7 @@ static err_code apply_unit(sqlite3 *c, edna_job *j, const edna_result *res,
     return combat_unit_event(c, &j->rec, &before, &after, &w, e);
 }
 
-static err_code campaign_edna_job(sqlite3 *c, void *arg, err_info *e)
+static err_code campaign_edna_job(db_conn *c, void *arg, err_info *e)
 {
     edna_job *j = arg;
     db_campaign cmp;

@@ -31,7 +31,7 @@
 
 /* j's battle from its stored row: setup, actions, state rebuilt.  The
  * setup document stays in j->request. */
-static err_code load_battle(sqlite3 *c, const char *campaign_id,
+static err_code load_battle(db_conn *c, const char *campaign_id,
                             const char *battle_id, matrix_job *j, err_info *e)
 {
     db_battle_action *acts = NULL;
@@ -108,7 +108,7 @@ static json_t *battle_json(const matrix_job *j)
 
 /* The campaign's sides and units for the armies; exhaustion due this turn
  * applied (and used up). */
-static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
+static err_code bind_armies(db_conn *c, matrix_job *j, err_info *e)
 {
     char f[JV_PATH_MAX];
     db_side side;
@@ -156,7 +156,7 @@ static err_code bind_armies(sqlite3 *c, matrix_job *j, err_info *e)
 
 /* A unit fights one battle at a time: none of j's units is in a battle of
  * the campaign that is still open. */
-static err_code check_not_engaged(sqlite3 *c, const matrix_job *j, err_info *e)
+static err_code check_not_engaged(db_conn *c, const matrix_job *j, err_info *e)
 {
     char other[DB_ID_MAX], f[JV_PATH_MAX];
     int a, u;
@@ -179,7 +179,7 @@ static err_code check_not_engaged(sqlite3 *c, const matrix_job *j, err_info *e)
 }
 
 /* A skirmish that escalated: this open battle is the one it became. */
-static err_code link_escalation(sqlite3 *c, matrix_job *j, err_info *e)
+static err_code link_escalation(db_conn *c, matrix_job *j, err_info *e)
 {
     db_battle from;
     err_code rc;
@@ -241,7 +241,7 @@ static err_code link_escalation(sqlite3 *c, matrix_job *j, err_info *e)
     return rc;
 }
 
-static err_code battle_create_job(sqlite3 *c, void *arg, err_info *e)
+static err_code battle_create_job(db_conn *c, void *arg, err_info *e)
 {
     matrix_job *j = arg;
     db_battle *b = &j->row;
@@ -329,7 +329,7 @@ fail:
 static void battle_system(http_request *r, char system[16])
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_battle b;
 
     memset(&b, 0, sizeof b);
@@ -343,7 +343,7 @@ static void battle_system(http_request *r, char system[16])
 void api_battle_get(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c;
+    db_conn *c;
     matrix_job *j;
     char system[16];
     err_info e;
@@ -376,7 +376,7 @@ void api_battle_get(http_request *r)
 void api_battles_list(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_battle *bs = NULL;
     size_t n = 0, i;
     json_t *items;
@@ -406,7 +406,7 @@ void api_battles_list(http_request *r)
 
 /* The record of a battle that ended: its combat, the units that fought,
  * routed units out of play, exhaustion on the sides. */
-static err_code finish_battle(sqlite3 *c, matrix_job *j, err_info *e)
+static err_code finish_battle(db_conn *c, matrix_job *j, err_info *e)
 {
     db_battle *b = &j->row;
     int a, u;
@@ -467,7 +467,7 @@ static err_code finish_battle(sqlite3 *c, matrix_job *j, err_info *e)
 
 /* Every unit of the battle is still in play: a correction or another
  * system's combat may have eliminated one since the battle began. */
-static err_code check_in_play(sqlite3 *c, const matrix_job *j, err_info *e)
+static err_code check_in_play(db_conn *c, const matrix_job *j, err_info *e)
 {
     db_unit u;
     int a, k;
@@ -499,7 +499,7 @@ static bool is_abandon(const json_t *req)
  * seed is revealed, and the exhaustion it used up is given back to the
  * sides (unless it came from the skirmish this battle escalated from).
  */
-static err_code abandon(sqlite3 *c, matrix_job *j, const json_t *req,
+static err_code abandon(db_conn *c, matrix_job *j, const json_t *req,
                         err_info *e)
 {
     static const char *const fields[] = {"action", "note", "expect_actions",
@@ -547,7 +547,7 @@ static err_code abandon(sqlite3 *c, matrix_job *j, const json_t *req,
     return db_battle_update(c, &j->row, e);
 }
 
-static err_code battle_action_job(sqlite3 *c, void *arg, err_info *e)
+static err_code battle_action_job(db_conn *c, void *arg, err_info *e)
 {
     matrix_job *j = arg;
     const json_t *body = j->request;

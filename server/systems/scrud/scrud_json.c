@@ -278,7 +278,7 @@ static err_code check_dice_fit(const scrud_plan *plan, err_info *e)
     return ERR_OK;
 }
 
-err_code scrud_json_bind_units(sqlite3 *c, const char *campaign_id,
+err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
                               scrud_plan *plan, err_info *e)
 {
     char f[JV_PATH_MAX];

@@ -47,7 +47,7 @@ err_code scrud_json_parse_sides(const json_t *body, bool is_campaign,
 
 /* Campaign combats: looks up sides and units (in c, inside the write
  * transaction) and fills their current state into plan. */
-err_code scrud_json_bind_units(sqlite3 *c, const char *campaign_id,
+err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
                               scrud_plan *plan, err_info *e);
 
 /* The entered dice in draw order into values (2 * max); *n their count. */

@@ -155,7 +155,7 @@ void api_oneoff_scrud(http_request *r)
 }
 
 /* Applies the combat's outcome to one campaign unit, with its event. */
-static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
+static err_code apply_unit(db_conn *c, scrud_job *j, const scrud_result *res,
                            int s, int i, err_info *e)
 {
     const scrud_unit_result *ur = &res->units[s][i];
@@ -188,7 +188,7 @@ static err_code apply_unit(sqlite3 *c, scrud_job *j, const scrud_result *res,
     return combat_unit_event(c, &j->rec, &before, &after, &w, e);
 }
 
-static err_code campaign_scrud_job(sqlite3 *c, void *arg, err_info *e)
+static err_code campaign_scrud_job(db_conn *c, void *arg, err_info *e)
 {
     scrud_job *j = arg;
     db_campaign cmp;
@@ -238,7 +238,7 @@ static err_code load_combat(http_request *r, const char *campaign_id,
                             db_roll **rolls, size_t *n, err_info *e)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     err_code rc;
 
     *rolls = NULL;
@@ -297,7 +297,7 @@ void api_campaign_combat_get(http_request *r)
 void api_campaign_combats_list(http_request *r)
 {
     db *d = http_db(r->srv);
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     db_combat *cbs = NULL;
     size_t n = 0, i;
     json_t *items;

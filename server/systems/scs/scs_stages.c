@@ -237,7 +237,7 @@ void api_oneoff_scs(http_request *r)
 
 /* Campaign units: found, carrying SCS, in play, attackers on one side and
  * defenders on another; their counters read. */
-static err_code bind_units(sqlite3 *c, scs_combat *j, err_info *e)
+static err_code bind_units(db_conn *c, scs_combat *j, err_info *e)
 {
     char f[JV_PATH_MAX], side_id[2][DB_ID_MAX] = {"", ""};
     db_unit u;
@@ -290,7 +290,7 @@ static err_code bind_units(sqlite3 *c, scs_combat *j, err_info *e)
 }
 
 /* The table a campaign combat names: the campaign's own, or a built-in. */
-static err_code bind_table(sqlite3 *c, scs_combat *j, err_info *e)
+static err_code bind_table(db_conn *c, scs_combat *j, err_info *e)
 {
     db_table t;
     err_code rc;
@@ -322,7 +322,7 @@ static err_code bind_table(sqlite3 *c, scs_combat *j, err_info *e)
     return scs_json_table_parse(j->table_doc, "table", &j->table, e);
 }
 
-static err_code apply_unit(sqlite3 *c, scs_combat *j, int s, size_t i,
+static err_code apply_unit(db_conn *c, scs_combat *j, int s, size_t i,
                            err_info *e)
 {
     const scs_unit_result *ur = &j->out.units[s][i];
@@ -357,7 +357,7 @@ static err_code apply_unit(sqlite3 *c, scs_combat *j, int s, size_t i,
     return combat_unit_event(c, &j->rec, &before, &after, &w, e);
 }
 
-static err_code campaign_scs_combat(sqlite3 *c, void *arg, err_info *e)
+static err_code campaign_scs_combat(db_conn *c, void *arg, err_info *e)
 {
     scs_combat *j = arg;
     db_campaign cmp;
