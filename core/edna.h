@@ -22,6 +22,11 @@
 #define EDNA_MAX_DICE       10  /* dice in one test */
 #define EDNA_MODIFIER_LIMIT 100
 
+/* A new unit's EDNA when neither it nor its campaign gives a start: FULL
+ * METAL EDNA's 8 (docs/rules/edna.md, "Campaign settings and the 2d8
+ * variant", and "Units"). */
+#define EDNA_START_DEFAULT 8
+
 typedef struct edna_options {
     int dice;  /* dice per test, default 2 */
     int faces; /* faces of each die, default 6 (variant: 2d8) */

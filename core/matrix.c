@@ -1,9 +1,11 @@
 /*
  * matrix.c: Matrix game battles, as docs/rules/matrix.md describes them:
- * the line, a combat, reserves, the battle's result.
+ * the line, a combat, reserves, the battle's result and the exhaustion
+ * it leaves.
  */
 #include "matrix.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -496,6 +498,19 @@ err_code matrix_battle_result(const matrix_battle *b, matrix_result *out,
         out->state == MATRIX_STATE_HALF_ROUTED ||
         out->state == MATRIX_STATE_ROUTED;
     return ERR_OK;
+}
+
+/* "Exhaustion": a bloody battle exhausts both armies for the next turn. */
+int matrix_exhausted_turn(const matrix_result *r, int army, int turn)
+{
+    assert(army == MATRIX_ATTACKER || army == MATRIX_DEFENDER);
+    return r->is_exhausted[army] ? turn + 1 : 0;
+}
+
+/* "Exhaustion": the mark applies in its own turn only. */
+bool matrix_is_exhausted_in(int exhausted_turn, int turn)
+{
+    return exhausted_turn > 0 && exhausted_turn == turn;
 }
 
 err_code matrix_resolve(const matrix_plan *p, dice_source *dice,

@@ -188,6 +188,23 @@ typedef struct matrix_result {
 err_code matrix_battle_result(const matrix_battle *b, matrix_result *out,
                               err_info *e);
 
+/*
+ * Exhaustion after a campaign battle fought in turn (>= 1), for army
+ * (MATRIX_ATTACKER or MATRIX_DEFENDER) (docs/rules/matrix.md,
+ * "Exhaustion"): the turn its side is marked with, the battle's turn plus
+ * one, when r exhausts it (a result in one of the two bloodiest rows of
+ * the army state, "The battle's result"); 0 when it does not.
+ */
+int matrix_exhausted_turn(const matrix_result *r, int army, int turn);
+
+/*
+ * Whether a side marked with exhausted_turn (0: no mark) fights a battle
+ * created for turn exhausted (docs/rules/matrix.md, "Exhaustion"): only in
+ * the very turn of the mark, never a later one.  The mark applies to one
+ * battle: the caller clears it once it is used.
+ */
+bool matrix_is_exhausted_in(int exhausted_turn, int turn);
+
 /* A whole battle at once (one-off, for bots): combats in line order, each
  * rolled, then fed the reserves planned for it, then accepted. */
 typedef struct matrix_plan {

@@ -36,6 +36,12 @@ int scrud_unit_modifier(const scrud_unit *u)
     return u->quality - u->defeat_penalty - u->fatigue_penalty;
 }
 
+/* "Resupply and rest": fatigue goes, defeats stay. */
+void scrud_unit_resupply(scrud_unit *u)
+{
+    u->fatigue_penalty = 0;
+}
+
 static err_code check_limit(int v, int lo, int hi, const char *field,
                             err_info *e)
 {
@@ -45,7 +51,8 @@ static err_code check_limit(int v, int lo, int hi, const char *field,
     return ERR_OK;
 }
 
-/* Step 1: every unit can fight, and every number is in range. */
+/* Before any die ("Setting up a combat" and "Limits"): every unit can
+ * fight, and every number is in range. */
 err_code scrud_validate(const scrud_input *in, err_info *e)
 {
     const int L = SCRUD_MODIFIER_LIMIT;
@@ -138,7 +145,7 @@ err_code scrud_validate(const scrud_input *in, err_info *e)
     return ERR_OK;
 }
 
-/* Step 2: the score clamped to [floor, cap]. */
+/* Step 1 (and again in step 3): the score held between floor and cap. */
 static int clamp_score(const scrud_options *o, int faces, int raw)
 {
     if (o->cap_kind == SCRUD_CAP_FACES && raw > faces)
@@ -150,7 +157,7 @@ static int clamp_score(const scrud_options *o, int faces, int raw)
     return raw;
 }
 
-/* Step 3's order: higher score, then higher natural, then listed first. */
+/* Step 2's order: higher score, then higher natural, then listed first. */
 static int lines_up_before(const scrud_unit_result *r, int a, int b)
 {
     if (r[a].score != r[b].score)
@@ -197,7 +204,8 @@ static err_code alloc_result(const scrud_input *in, scrud_result *out,
     return ERR_OK;
 }
 
-/* Steps 2 and 3 with reserves: roll, score, line up, add reserve pips. */
+/* Steps 1 to 3: roll and score, line up, then the reserves' pips and the
+ * line-up again. */
 static err_code roll_and_line_up(const scrud_input *in, dice_source *dice,
                                  scrud_result *out, err_info *e)
 {
@@ -237,7 +245,7 @@ static err_code roll_and_line_up(const scrud_input *in, dice_source *dice,
         }
         out->n_line_up[s] = n;
         line_up(r, out->line_up[s], n);
-        /* Reserves: a reserve die showing N adds +1 to each of the first N
+        /* Step 3: a reserve die showing N adds +1 to each of the first N
          * front-line dice, in the line-up before any reserve pips. */
         for (i = 0; i < side->n_units; i++) {
             if (!side->units[i].is_reserve)

@@ -132,6 +132,15 @@ void scrud_unit_default(scrud_unit *u);
 int scrud_unit_modifier(const scrud_unit *u);
 
 /*
+ * Resupplies or rests u (docs/rules/scrud.md, "Resupply and rest"): its
+ * fatigue penalty goes to 0.  Its defeat penalty stays (only an umpire's
+ * correction changes it), and so do its quality and faces.  Whether the
+ * unit may be resupplied at all (in play, carrying SCRUD) is the caller's
+ * to check.
+ */
+void scrud_unit_resupply(scrud_unit *u);
+
+/*
  * Checks in against the rules' limits without rolling: ERR_RANGE/ERR_LIMIT
  * with a field such as "sides[1].units[3].faces", ERR_RULE for a unit that
  * cannot fight (eliminated, or its modifier already below eliminate_below).

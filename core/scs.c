@@ -66,6 +66,12 @@ err_code scs_counter_check(const scs_counter *c, const char *path, err_info *e)
     return ERR_OK;
 }
 
+/* "Counters": resupply clears out_of_supply; steps lost stay lost. */
+void scs_counter_resupply(scs_counter *c)
+{
+    c->is_out_of_supply = false;
+}
+
 void scs_options_default(scs_options *o)
 {
     o->out_of_supply_attack = scs_frac_int(1);

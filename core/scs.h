@@ -177,6 +177,14 @@ const scs_printed *scs_counter_shown(const scs_counter *c);
  * one); fields named under path, e.g. "scs.reduced.attack". */
 err_code scs_counter_check(const scs_counter *c, const char *path, err_info *e);
 
+/*
+ * Resupplies c (docs/rules/scs.md, "Counters"): it is in supply again.
+ * Steps lost stay lost; nothing else on the counter changes.  Whether the
+ * unit may be resupplied at all (in play, carrying SCS) is the caller's to
+ * check.
+ */
+void scs_counter_resupply(scs_counter *c);
+
 /* Multipliers applied to every unit marked out of supply; the game's rules
  * say what they are (1 and 1, no effect, by default). */
 typedef struct scs_options {

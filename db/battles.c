@@ -13,13 +13,11 @@
  * the client seed, kept as given like a combat's.  Prepared statements only;
  * every statement is released (db_done) at its function's single exit.
  */
-#include "db.h"
+#include "db_sql.h"
 #include "rng.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
 err_code db_battle_insert(sqlite3 *c, const db_battle *b, err_info *e)
 {
@@ -41,21 +39,21 @@ err_code db_battle_insert(sqlite3 *c, const db_battle *b, err_info *e)
                          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
-    TEXT(st, 1, b->id);
-    TEXT(st, 2, b->campaign_id);
-    TEXT(st, 3, b->system);
-    TEXT(st, 4, b->status);
+    db_bind_text(st, 1, b->id);
+    db_bind_text(st, 2, b->campaign_id);
+    db_bind_text(st, 3, b->system);
+    db_bind_text(st, 4, b->status);
     sqlite3_bind_int(st, 5, b->turn);
-    TEXT(st, 6, b->created_at);
-    TEXT(st, 7, b->updated_at);
-    TEXT(st, 8, b->dice_source);
+    db_bind_text(st, 6, b->created_at);
+    db_bind_text(st, 7, b->updated_at);
+    db_bind_text(st, 8, b->dice_source);
     db_bind_text_or_null(st, 9, b->commitment);
     db_bind_text_or_null(st, 10, b->server_seed);
     if (b->client_seed)
-        TEXT(st, 11, b->client_seed);
+        db_bind_text(st, 11, b->client_seed);
     db_bind_text_or_null(st, 12, b->actor_token_id);
     db_bind_text_or_null(st, 13, b->note);
-    TEXT(st, 14, b->setup);
+    db_bind_text(st, 14, b->setup);
     sqlite3_bind_int(st, 15, b->n_actions);
     db_bind_text_or_null(st, 16, b->combat_id);
     db_bind_text_or_null(st, 17, b->linked_from);
@@ -77,10 +75,10 @@ err_code db_battle_update(sqlite3 *c, const db_battle *b, err_info *e)
                          "WHERE id = ?1 AND campaign_id = ?2",
                          &st, e)))
         goto out;
-    TEXT(st, 1, b->id);
-    TEXT(st, 2, b->campaign_id);
-    TEXT(st, 3, b->status);
-    TEXT(st, 4, b->updated_at);
+    db_bind_text(st, 1, b->id);
+    db_bind_text(st, 2, b->campaign_id);
+    db_bind_text(st, 3, b->status);
+    db_bind_text(st, 4, b->updated_at);
     sqlite3_bind_int(st, 5, b->n_actions);
     db_bind_text_or_null(st, 6, b->combat_id);
     db_bind_text_or_null(st, 7, b->linked_to);
@@ -136,8 +134,8 @@ err_code db_battle_get(sqlite3 *c, const char *campaign_id, const char *id,
                          "WHERE campaign_id = ? AND id = ?",
                          &st, e)))
         goto out;
-    TEXT(st, 1, campaign_id);
-    TEXT(st, 2, id);
+    db_bind_text(st, 1, campaign_id);
+    db_bind_text(st, 2, id);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         read_battle(st, out, true);
@@ -195,7 +193,7 @@ err_code db_battles_list(sqlite3 *c, const char *campaign_id, db_battle **out,
                          "WHERE campaign_id = ? ORDER BY created_at, rowid",
                          &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     rc = db_read_rows(c, st, sizeof **out, read_battle_row, release_battles,
                       &rows, n, "list battles", e);
     *out = rows;
@@ -236,7 +234,7 @@ static err_code action_entry(sqlite3 *c, const char *battle_id,
                          "client_seed FROM battles WHERE id = ?",
                          &st, e)))
         return rc;
-    TEXT(st, 1, battle_id);
+    db_bind_text(st, 1, battle_id);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         db_column_copy(st, 0, b->campaign_id, sizeof b->campaign_id);
@@ -299,20 +297,20 @@ err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
                          "hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
-    TEXT(st, 1, battle_id);
+    db_bind_text(st, 1, battle_id);
     sqlite3_bind_int(st, 2, a->seq);
-    TEXT(st, 3, a->at);
+    db_bind_text(st, 3, a->at);
     db_bind_text_or_null(st, 4, a->actor_token_id);
-    TEXT(st, 5, a->kind);
+    db_bind_text(st, 5, a->kind);
     sqlite3_bind_int(st, 6, a->combat);
     sqlite3_bind_int(st, 7, a->army);
     sqlite3_bind_int(st, 8, a->unit);
-    TEXT(st, 9, a->naturals);
+    db_bind_text(st, 9, a->naturals);
     db_bind_text_or_null(st, 10, a->note);
     db_bind_text_or_null(st, 11, a->detail);
     sqlite3_bind_int64(st, 12, en.pos);
-    TEXT(st, 13, prev);
-    TEXT(st, 14, hash);
+    db_bind_text(st, 13, prev);
+    db_bind_text(st, 14, hash);
     if ((rc = db_step_done(c, st, e, "insert battle action")) == ERR_OK)
         rc = db_chain_save(c, &ch, e);
 out:
@@ -358,7 +356,7 @@ err_code db_battle_actions_list(sqlite3 *c, const char *battle_id,
                          "WHERE battle_id = ? ORDER BY seq",
                          &st, e)))
         return rc;
-    TEXT(st, 1, battle_id);
+    db_bind_text(st, 1, battle_id);
     rc = db_read_rows(c, st, sizeof **out, read_action_row, release_actions,
                       &rows, n, "list battle actions", e);
     *out = rows;

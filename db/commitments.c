@@ -2,7 +2,7 @@
  * commitments.c: seeds drawn ahead of the combats that use them, in SQL
  * (docs/dice.md, "Commitments ahead of the combat"); declared in db.h.
  */
-#include "db.h"
+#include "db_sql.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,8 +12,6 @@
 #include <sodium.h>
 
 #include "rng.h"
-
-#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
 #define COMMITMENT_COLUMNS                                                     \
     "commitment, seed, campaign_id, created_at, used_at, used_by "
@@ -50,10 +48,10 @@ err_code db_commitment_new(sqlite3 *c, const char *campaign_id,
                          "campaign_id, created_at) VALUES (?,?,?,?)",
                          &st, e)))
         return rc;
-    TEXT(st, 1, out->commitment);
-    TEXT(st, 2, out->seed);
+    db_bind_text(st, 1, out->commitment);
+    db_bind_text(st, 2, out->seed);
     db_bind_text_or_null(st, 3, out->campaign_id);
-    TEXT(st, 4, out->created_at);
+    db_bind_text(st, 4, out->created_at);
     rc = db_step_done(c, st, e, "insert commitment");
     db_done(st);
     return rc;
@@ -88,7 +86,7 @@ err_code db_commitment_get(sqlite3 *c, const char *commitment,
                          "FROM commitments WHERE commitment = ?",
                          &st, e)))
         return rc;
-    TEXT(st, 1, commitment);
+    db_bind_text(st, 1, commitment);
     return read_one(c, st, out, e);
 }
 
@@ -104,7 +102,7 @@ err_code db_commitment_next(sqlite3 *c, const char *campaign_id,
                          "used_at IS NULL",
                          &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     return read_one(c, st, out, e);
 }
 
@@ -119,9 +117,9 @@ err_code db_commitment_use(sqlite3 *c, const char *commitment,
                          "WHERE commitment = ? AND used_at IS NULL",
                          &st, e)))
         return rc;
-    TEXT(st, 1, at);
-    TEXT(st, 2, used_by);
-    TEXT(st, 3, commitment);
+    db_bind_text(st, 1, at);
+    db_bind_text(st, 2, used_by);
+    db_bind_text(st, 3, commitment);
     if ((rc = db_step_done(c, st, e, "use commitment")) == ERR_OK &&
         sqlite3_changes(c) != 1)
         rc = err_set(e, ERR_CONFLICT, "dice.commitment",
@@ -147,7 +145,7 @@ err_code db_commitments_used(sqlite3 *c, const char *campaign_id,
                          "used_at IS NOT NULL ORDER BY created_at",
                          &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     rc = db_read_rows(c, st, sizeof **out, read_commitment, NULL, &rows, n,
                       "list commitments", e);
     *out = rows;
@@ -164,7 +162,7 @@ err_code db_commitments_purge(sqlite3 *c, const char *before, err_info *e)
                          "AND used_at IS NULL AND created_at < ?",
                          &st, e)))
         return rc;
-    TEXT(st, 1, before);
+    db_bind_text(st, 1, before);
     rc = db_step_done(c, st, e, "purge commitments");
     db_done(st);
     return rc;

@@ -7,8 +7,12 @@
  * one was on disk: the durable service is no longer bound to one commit per
  * request.  A failed job is rolled back to its savepoint alone; a failed
  * COMMIT fails every job of the batch.
+ *
+ * Readers go back to the pool in autocommit mode: db_read_release rolls
+ * back a transaction a borrower left open (or replaces the connection), so
+ * no borrower reads from another's old snapshot.
  */
-#include "db.h"
+#include "db_sql.h"
 #include "migrations.h"
 #include "rng.h"
 
@@ -181,6 +185,11 @@ char *db_column_dup(sqlite3_stmt *st, int col)
     const unsigned char *t = sqlite3_column_text(st, col);
 
     return t ? strdup((const char *)t) : NULL;
+}
+
+int db_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    return sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
 int db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
@@ -583,18 +592,85 @@ sqlite3 *db_read_acquire(db *d)
     return c;
 }
 
-void db_read_release(db *d, sqlite3 *conn)
+/* The pool slot of conn, or -1; the caller holds pool_lock.  A lent
+ * connection keeps its slot until its borrower returns it. */
+static int reader_slot(db *d, sqlite3 *conn)
 {
     int i;
+
+    for (i = 0; i < d->n_readers; i++)
+        if (d->readers[i] == conn)
+            return i;
+    return -1;
+}
+
+/* Rolls back a transaction left open on conn; whether conn is now in
+ * autocommit mode, as a pooled reader must be. */
+static bool reader_is_clean(sqlite3 *conn)
+{
+    if (sqlite3_get_autocommit(conn))
+        return true;
+    exec(conn, "ROLLBACK", NULL);
+    return sqlite3_get_autocommit(conn) != 0;
+}
+
+void db_read_release(db *d, sqlite3 *conn)
+{
+    sqlite3 *fresh = NULL;
+    bool is_clean;
+    int slot;
 
     if (conn == NULL)
         return;
     pthread_mutex_lock(&d->pool_lock);
-    for (i = 0; i < d->n_readers; i++)
-        if (d->readers[i] == conn)
-            d->is_lent[i] = false;
-    pthread_cond_signal(&d->pool_free);
+    slot = reader_slot(d, conn);
     pthread_mutex_unlock(&d->pool_lock);
+    if (slot < 0)
+        return;
+    /* Kept with a transaction open, conn would lend its old snapshot to
+     * every later borrower: roll it back, or replace conn. */
+    is_clean = reader_is_clean(conn);
+    if (!is_clean) {
+        close_conn(conn);
+        if (open_conn(d->path, false, &fresh, NULL) != ERR_OK)
+            fresh = NULL;
+    }
+    pthread_mutex_lock(&d->pool_lock);
+    if (!is_clean)
+        d->readers[slot] = fresh;
+    /* A slot whose replacement failed stays lent, and empty: the pool is
+     * one smaller, which is better than a reader stuck in the past. */
+    if (is_clean || fresh != NULL) {
+        d->is_lent[slot] = false;
+        pthread_cond_signal(&d->pool_free);
+    }
+    pthread_mutex_unlock(&d->pool_lock);
+}
+
+err_code db_read_begin(db *d, db_conn **out, err_info *e)
+{
+    sqlite3 *c = db_read_acquire(d);
+    err_code rc;
+
+    *out = NULL;
+    if ((rc = control(c, "BEGIN", e)) != ERR_OK) {
+        db_read_release(d, c);
+        return rc;
+    }
+    *out = c;
+    return ERR_OK;
+}
+
+err_code db_read_end(db *d, db_conn *c, err_info *e)
+{
+    err_code rc;
+
+    if (c == NULL)
+        return ERR_OK;
+    if ((rc = control(c, "COMMIT", e)) != ERR_OK)
+        control(c, "ROLLBACK", NULL);
+    db_read_release(d, c);
+    return rc;
 }
 
 err_code db_submit(db *d, db_job_fn run, db_done_fn done, void *arg)

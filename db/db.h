@@ -7,6 +7,7 @@
  *     reported committed survives a crash or power loss;
  *   - exactly one connection writes, owned by the writer thread; reads use
  *     a pool of read-only connections and see the last committed state;
+ *     a connection goes back to the pool with no transaction open;
  *   - migrations are numbered, forward-only, each in its own transaction,
  *     and recorded in PRAGMA user_version.
  *
@@ -14,14 +15,16 @@
  * tables.c and battles.c the rows to and from structs (campaigns, sides,
  * tokens, units; history, combats, rolls; combat results tables; Matrix
  * battles and their actions), declared in the second half of this header.
+ *
+ * This header names no SQLite type or function: above db/, a connection is
+ * an opaque db_conn handed to the functions below.  The SQL helpers the
+ * stores share are db/'s own, in db_sql.h.
  */
 #ifndef UMPIRE_DB_H
 #define UMPIRE_DB_H
 
 #include <stdbool.h>
 #include <stddef.h>
-
-#include <sqlite3.h>
 
 #include "civ.h"
 #include "edna.h"
@@ -68,9 +71,31 @@ int db_ping(db *d);
 int db_n_migrations(void);
 
 /* A read-only connection from the pool; blocks while all are lent out.
- * Return it with db_read_release. */
+ * Return it with db_read_release.  Each statement on it sees the last
+ * committed state on its own; for several reads from one snapshot use
+ * db_read_begin instead. */
 db_conn *db_read_acquire(db *d);
+
+/* Returns conn (NULL ok) to the pool.  A transaction still open on it is
+ * rolled back first; if even that fails, the connection is closed and a
+ * fresh one takes its place, so no borrower inherits an old snapshot. */
 void db_read_release(db *d, db_conn *conn);
+
+/*
+ * A pooled read connection in a read transaction: every read on *out until
+ * db_read_end sees one snapshot (writes committed meanwhile are not seen).
+ * Blocks while the pool is lent out.  *out is borrowed from the pool until
+ * db_read_end; on failure (ERR_DB: BEGIN failed) the connection is already
+ * back in the pool and *out is NULL.
+ */
+err_code db_read_begin(db *d, db_conn **out, err_info *e);
+
+/*
+ * Ends the snapshot of c (from db_read_begin) and returns c to the pool, in
+ * every case.  ERR_DB when COMMIT fails (the transaction is then rolled
+ * back).  NULL c: nothing to do, ERR_OK.
+ */
+err_code db_read_end(db *d, db_conn *c, err_info *e);
 
 /*
  * Queues run(arg) for the writer; done(arg, ...) is called on the writer
@@ -95,43 +120,6 @@ void db_now(char out[DB_TIME_MAX]);
 /* The time seconds ago, written as db_now writes times (so that stored
  * times compare with it as text): the cut-off of what expires. */
 void db_time_ago(long seconds, char out[DB_TIME_MAX]);
-
-/*
- * Helpers for the stores.  db_prepare gives a statement for sql on conn,
- * reusing one kept on the connection when it is idle; release it with
- * db_done (never sqlite3_finalize).  db_fail maps a SQLite failure to
- * ERR_DB (or ERR_CONFLICT for a constraint) with a message.
- */
-err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
-                    err_info *e);
-void db_done(sqlite3_stmt *st);
-err_code db_fail(sqlite3 *conn, err_info *e, const char *what);
-
-/* Steps st, expected to finish without rows; what names it in an error. */
-err_code db_step_done(sqlite3 *c, sqlite3_stmt *st, err_info *e,
-                      const char *what);
-
-/* Reads a row into the element at elem (zeroed beforehand). */
-typedef void (*db_row_reader)(sqlite3_stmt *st, void *elem);
-
-/*
- * Steps st (prepared and bound) to the end, reading each row with read into
- * a growing array of size-byte elements: *out (new) and *n.  On failure the
- * array is released, with release (may be NULL) first, and *out is NULL.
- * st is released (db_done) in any case.
- */
-err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
-                      db_row_reader read, void (*release)(void *, size_t),
-                      void **out, size_t *n, const char *what, err_info *e);
-
-/* A copy of column col as text into buf (size n); "" for NULL. */
-void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n);
-
-/* A malloc'd copy of column col, or NULL for NULL (caller frees). */
-char *db_column_dup(sqlite3_stmt *st, int col);
-
-/* Binds text or NULL when s is NULL or "". */
-int db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
 
 /* ---- the store (store.c) ----
  *
@@ -248,35 +236,35 @@ typedef struct db_roll {
 /* Campaigns, sides, tokens.  The SCS multipliers must be positive fractions
  * (ERR_INTERNAL otherwise: start from scs_options_default); they are kept
  * exact.  A campaign row whose options cannot be read back is ERR_DB. */
-err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e);
-err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
+err_code db_campaign_insert(db_conn *c, const db_campaign *cmp, err_info *e);
+err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
                          err_info *e);
-err_code db_side_insert(sqlite3 *c, const db_side *s, err_info *e);
+err_code db_side_insert(db_conn *c, const db_side *s, err_info *e);
 /* *out is new (free()); sides in creation order. */
-err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
+err_code db_sides_list(db_conn *c, const char *campaign_id, db_side **out,
                        size_t *n, err_info *e);
 /* A side of the campaign by id or, failing that, by name. */
-err_code db_side_find(sqlite3 *c, const char *campaign_id,
+err_code db_side_find(db_conn *c, const char *campaign_id,
                       const char *id_or_name, db_side *out, err_info *e);
 /* Saves a side's exhausted_turn (the only field that changes); the side
  * is found by id and campaign_id (ERR_NOT_FOUND if there is none). */
-err_code db_side_update(sqlite3 *c, const db_side *s, err_info *e);
-err_code db_token_insert(sqlite3 *c, const db_token *t, const char *hash_hex,
+err_code db_side_update(db_conn *c, const db_side *s, err_info *e);
+err_code db_token_insert(db_conn *c, const db_token *t, const char *hash_hex,
                          const char *created_at, err_info *e);
-err_code db_token_find(sqlite3 *c, const char *hash_hex, db_token *out,
+err_code db_token_find(db_conn *c, const char *hash_hex, db_token *out,
                        err_info *e);
 
 /* Units.  Without has_scs the SCS counter is not stored (defaults are), and
  * without scs.has_reduced neither is its reduced side: they read back as
  * zeros with no attack. */
-err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e);
+err_code db_unit_insert(db_conn *c, const db_unit *u, err_info *e);
 /* Saves name, side, elimination, SCRUD, EDNA, SCS and Matrix state of an
  * existing unit (ERR_NOT_FOUND if there is none). */
-err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e);
+err_code db_unit_update(db_conn *c, const db_unit *u, err_info *e);
 /* A unit of the campaign by id or, failing that, by name.  The row is
  * checked for the systems it carries (ERR_DB when a value is out of its
  * range), since combats trust it. */
-err_code db_unit_find(sqlite3 *c, const char *campaign_id,
+err_code db_unit_find(db_conn *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e);
 /* Filters of db_units_list: NULL or -1 for "any". */
 typedef struct db_unit_filter {
@@ -288,16 +276,16 @@ typedef struct db_unit_filter {
 } db_unit_filter;
 
 /* *out is new (free()), in creation order. */
-err_code db_units_list(sqlite3 *c, const char *campaign_id,
+err_code db_units_list(db_conn *c, const char *campaign_id,
                        const db_unit_filter *f, db_unit **out, size_t *n,
                        err_info *e);
-err_code db_units_count(sqlite3 *c, const char *campaign_id, int *n,
+err_code db_units_count(db_conn *c, const char *campaign_id, int *n,
                         err_info *e);
 
 /* History. */
-err_code db_event_insert(sqlite3 *c, const db_event *ev, err_info *e);
+err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e);
 /* *out is new: release with db_events_free. Oldest first. */
-err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
+err_code db_events_list(db_conn *c, const char *unit_id, db_event **out,
                         size_t *n, err_info *e);
 
 /* A page of history: one unit's (unit_id set) or a whole campaign's. */
@@ -310,10 +298,10 @@ typedef struct db_event_query {
 } db_event_query;
 
 /* *out is new: release with db_events_free. */
-err_code db_events_page(sqlite3 *c, const db_event_query *q, db_event **out,
+err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
                         size_t *n, err_info *e);
 /* Rolls of one unit in one combat, in order; *out new (free()). */
-err_code db_rolls_of_unit(sqlite3 *c, const char *combat_id,
+err_code db_rolls_of_unit(db_conn *c, const char *combat_id,
                           const char *unit_id, db_roll **out, size_t *n,
                           err_info *e);
 void db_events_free(db_event *evs, size_t n);
@@ -333,15 +321,15 @@ typedef struct db_table {
  * t->created_at is used only for a new table.  ERR_LIMIT when the campaign
  * has DB_TABLES_MAX tables and t->name is not one of them; ERR_CONFLICT
  * when the campaign does not exist. */
-err_code db_table_put(sqlite3 *c, const db_table *t, bool *is_new, err_info *e);
+err_code db_table_put(db_conn *c, const db_table *t, bool *is_new, err_info *e);
 /* out->doc is new: release with db_table_cleanup. */
-err_code db_table_get(sqlite3 *c, const char *campaign_id, const char *name,
+err_code db_table_get(db_conn *c, const char *campaign_id, const char *name,
                       db_table *out, err_info *e);
 /* By name; *out new (db_tables_free), docs included. */
-err_code db_tables_list(sqlite3 *c, const char *campaign_id, db_table **out,
+err_code db_tables_list(db_conn *c, const char *campaign_id, db_table **out,
                         size_t *n, err_info *e);
 /* ERR_NOT_FOUND when there is none of that name. */
-err_code db_table_delete(sqlite3 *c, const char *campaign_id, const char *name,
+err_code db_table_delete(db_conn *c, const char *campaign_id, const char *name,
                          err_info *e);
 void db_table_cleanup(db_table *t);
 void db_tables_free(db_table *ts, size_t n);
@@ -393,18 +381,18 @@ typedef struct db_battle_action {
  * as given, "" included, like a combat's.  setup must not be NULL
  * (ERR_INTERNAL); ERR_CONFLICT for a taken id, an unknown campaign or
  * combat, or a status not in the list. */
-err_code db_battle_insert(sqlite3 *c, const db_battle *b, err_info *e);
+err_code db_battle_insert(db_conn *c, const db_battle *b, err_info *e);
 /* Saves status, updated_at, n_actions, combat_id, linked_to of the battle
  * b->id of b->campaign_id (ERR_NOT_FOUND if there is none). */
-err_code db_battle_update(sqlite3 *c, const db_battle *b, err_info *e);
+err_code db_battle_update(db_conn *c, const db_battle *b, err_info *e);
 /* A battle of the campaign (ERR_NOT_FOUND for another campaign's); out's
  * strings new: db_battle_cleanup (out is left empty on failure). */
-err_code db_battle_get(sqlite3 *c, const char *campaign_id, const char *id,
+err_code db_battle_get(db_conn *c, const char *campaign_id, const char *id,
                        db_battle *out, err_info *e);
 void db_battle_cleanup(db_battle *b);
 /* The campaign's battles, oldest first, without setup (NULL); *out new:
  * db_battles_free. */
-err_code db_battles_list(sqlite3 *c, const char *campaign_id, db_battle **out,
+err_code db_battles_list(db_conn *c, const char *campaign_id, db_battle **out,
                          size_t *n, err_info *e);
 void db_battles_free(db_battle *bs, size_t n);
 /* Appends an action, and to the campaign's ledger (its seq must be the
@@ -413,27 +401,27 @@ void db_battles_free(db_battle *bs, size_t n);
  * so two requests racing on one battle cannot both land; the first stays
  * as it was).  An unknown battle is ERR_CONFLICT too.  a->naturals must
  * not be NULL (ERR_INTERNAL); strings borrowed. */
-err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
+err_code db_battle_action_insert(db_conn *c, const char *battle_id,
                                  const db_battle_action *a, err_info *e);
 /* The battle's actions in order; *out new: db_battle_actions_free. */
-err_code db_battle_actions_list(sqlite3 *c, const char *battle_id,
+err_code db_battle_actions_list(db_conn *c, const char *battle_id,
                                 db_battle_action **out, size_t *n, err_info *e);
 void db_battle_actions_free(db_battle_action *as, size_t n);
 
 /* Combats and their roll log.  A campaign combat's rolls (unless it is a
  * battle's record) are appended to the campaign's ledger, and each roll's
  * ledger_pos and hash are set. */
-err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
+err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e);
 /* out's strings are new: release with db_combat_cleanup. */
-err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out, err_info *e);
+err_code db_combat_get(db_conn *c, const char *id, db_combat *out, err_info *e);
 void db_combat_cleanup(db_combat *cb);
 /* Summaries (no report) of a campaign's combats, oldest first. */
-err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
+err_code db_combats_list(db_conn *c, const char *campaign_id, db_combat **out,
                          size_t *n, err_info *e);
 void db_combats_free(db_combat *cbs, size_t n);
 /* *out is new (free()); in seq order. */
-err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
+err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e);
 
 /* ---- dice anyone can check (ledger.c, commitments.c, idempotency.c) ---- */
@@ -451,12 +439,12 @@ typedef struct db_chain {
     char head[LEDGER_HASH_HEX];
 } db_chain;
 
-err_code db_chain_open(sqlite3 *c, const char *campaign_id, db_chain *ch,
+err_code db_chain_open(db_conn *c, const char *campaign_id, db_chain *ch,
                        err_info *e);
 err_code db_chain_add(db_chain *ch, ledger_entry *en,
                       char prev[LEDGER_HASH_HEX], char hash[LEDGER_HASH_HEX],
                       err_info *e);
-err_code db_chain_save(sqlite3 *c, const db_chain *ch, err_info *e);
+err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e);
 
 /* One stored ledger entry, as read back (strings owned). */
 typedef struct db_ledger_row {
@@ -484,7 +472,7 @@ typedef struct db_ledger_row {
 
 /* The campaign's ledger in stored order (by ledger_pos); *out new:
  * db_ledger_rows_free. */
-err_code db_ledger_rows(sqlite3 *c, const char *campaign_id,
+err_code db_ledger_rows(db_conn *c, const char *campaign_id,
                         db_ledger_row **out, size_t *n, err_info *e);
 void db_ledger_rows_free(db_ledger_row *rows, size_t n);
 /* A view of row as an entry of campaign_id (borrows row). */
@@ -493,14 +481,14 @@ void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,
 
 /* Rolls of the campaign's combats (battles' records aside) that are not
  * in its ledger, as "combat_id#seq" texts; *out new (free()). */
-err_code db_ledger_unchained(sqlite3 *c, const char *campaign_id,
+err_code db_ledger_unchained(db_conn *c, const char *campaign_id,
                              char (**out)[DB_ID_MAX + 16], size_t *n,
                              err_info *e);
 
 /* Migration 5's after step: chains every campaign's rolls and actions
  * logged before it, in the order they were logged, and gives every
  * campaign its next commitment. */
-err_code db_ledger_backfill(sqlite3 *c, err_info *e);
+err_code db_ledger_backfill(db_conn *c, err_info *e);
 
 /*
  * Commitments: a seed drawn ahead, its commitment (SHA-256) published, and
@@ -518,23 +506,23 @@ typedef struct db_commitment {
 
 /* Draws a fresh seed from the operating system and stores it as a new
  * unused commitment of campaign_id ("" or NULL: a one-off); *out is it. */
-err_code db_commitment_new(sqlite3 *c, const char *campaign_id,
+err_code db_commitment_new(db_conn *c, const char *campaign_id,
                            db_commitment *out, err_info *e);
 /* By its commitment (ERR_NOT_FOUND). */
-err_code db_commitment_get(sqlite3 *c, const char *commitment,
+err_code db_commitment_get(db_conn *c, const char *commitment,
                            db_commitment *out, err_info *e);
 /* The campaign's next (unused) commitment (ERR_NOT_FOUND if none). */
-err_code db_commitment_next(sqlite3 *c, const char *campaign_id,
+err_code db_commitment_next(db_conn *c, const char *campaign_id,
                             db_commitment *out, err_info *e);
 /* Marks it used by used_by at at; ERR_CONFLICT when it is already used or
  * unknown (so two requests citing it cannot both land). */
-err_code db_commitment_use(sqlite3 *c, const char *commitment,
+err_code db_commitment_use(db_conn *c, const char *commitment,
                            const char *used_by, const char *at, err_info *e);
 /* The campaign's used commitments, oldest first; *out new (free()). */
-err_code db_commitments_used(sqlite3 *c, const char *campaign_id,
+err_code db_commitments_used(db_conn *c, const char *campaign_id,
                              db_commitment **out, size_t *n, err_info *e);
 /* Deletes one-off commitments never used and created before before. */
-err_code db_commitments_purge(sqlite3 *c, const char *before, err_info *e);
+err_code db_commitments_purge(db_conn *c, const char *before, err_info *e);
 
 /*
  * Idempotency keys: the first response to a request that rolled dice,
@@ -554,12 +542,12 @@ typedef struct db_idem {
 
 /* The key's stored response if it was stored at or after since
  * (ERR_NOT_FOUND otherwise: an older key is as good as gone). */
-err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
+err_code db_idem_get(db_conn *c, const char *scope, const char *key,
                      const char *since, db_idem *out, err_info *e);
 /* ERR_CONFLICT when the key is taken. */
-err_code db_idem_insert(sqlite3 *c, const db_idem *k, err_info *e);
+err_code db_idem_insert(db_conn *c, const db_idem *k, err_info *e);
 /* Deletes keys created before before. */
-err_code db_idem_purge(sqlite3 *c, const char *before, err_info *e);
+err_code db_idem_purge(db_conn *c, const char *before, err_info *e);
 void db_idem_cleanup(db_idem *k);
 
 #endif

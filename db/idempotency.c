@@ -2,12 +2,10 @@
  * idempotency.c: the first response to each request that rolled dice,
  * by its Idempotency-Key, in SQL; declared in db.h.
  */
-#include "db.h"
+#include "db_sql.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
 err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
                      const char *since, db_idem *out, err_info *e)
@@ -23,9 +21,9 @@ err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
                          "WHERE scope = ? AND key = ? AND created_at >= ?",
                          &st, e)))
         return rc;
-    TEXT(st, 1, scope);
-    TEXT(st, 2, key);
-    TEXT(st, 3, since);
+    db_bind_text(st, 1, scope);
+    db_bind_text(st, 2, key);
+    db_bind_text(st, 3, since);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         db_column_copy(st, 0, out->fingerprint, sizeof out->fingerprint);
@@ -56,14 +54,14 @@ err_code db_idem_insert(sqlite3 *c, const db_idem *k, err_info *e)
                          "body) VALUES (?,?,?,?,?,?,?,?)",
                          &st, e)))
         return rc;
-    TEXT(st, 1, k->scope);
-    TEXT(st, 2, k->key);
-    TEXT(st, 3, k->fingerprint);
-    TEXT(st, 4, k->created_at);
+    db_bind_text(st, 1, k->scope);
+    db_bind_text(st, 2, k->key);
+    db_bind_text(st, 3, k->fingerprint);
+    db_bind_text(st, 4, k->created_at);
     sqlite3_bind_int(st, 5, k->status);
     db_bind_text_or_null(st, 6, k->location);
     db_bind_text_or_null(st, 7, k->render);
-    TEXT(st, 8, k->body ? k->body : "");
+    db_bind_text(st, 8, k->body ? k->body : "");
     rc = db_step_done(c, st, e, "insert idempotency key");
     db_done(st);
     return rc;
@@ -77,7 +75,7 @@ err_code db_idem_purge(sqlite3 *c, const char *before, err_info *e)
     if ((rc = db_prepare(c, "DELETE FROM idempotency_keys WHERE created_at < ?",
                          &st, e)))
         return rc;
-    TEXT(st, 1, before);
+    db_bind_text(st, 1, before);
     rc = db_step_done(c, st, e, "purge idempotency keys");
     db_done(st);
     return rc;

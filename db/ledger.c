@@ -4,13 +4,11 @@
  * the dice, and migration 5's chaining of what was logged before; declared
  * in db.h.  The content and hashes are core/ledger.c's.
  */
-#include "db.h"
+#include "db_sql.h"
 
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-
-#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
 err_code db_chain_open(sqlite3 *c, const char *campaign_id, db_chain *ch,
                        err_info *e)
@@ -25,7 +23,7 @@ err_code db_chain_open(sqlite3 *c, const char *campaign_id, db_chain *ch,
                          "WHERE id = ?",
                          &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         snprintf(ch->campaign_id, sizeof ch->campaign_id, "%s", campaign_id);
@@ -67,8 +65,8 @@ err_code db_chain_save(sqlite3 *c, const db_chain *ch, err_info *e)
                          &st, e)))
         return rc;
     sqlite3_bind_int64(st, 1, ch->length);
-    TEXT(st, 2, ch->head);
-    TEXT(st, 3, ch->campaign_id);
+    db_bind_text(st, 2, ch->head);
+    db_bind_text(st, 3, ch->campaign_id);
     rc = db_step_done(c, st, e, "save the ledger's head");
     db_done(st);
     return rc;
@@ -163,7 +161,7 @@ err_code db_ledger_rows(sqlite3 *c, const char *campaign_id,
     *n = 0;
     if ((rc = db_prepare(c, LEDGER_ROWS_SQL, &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     rc = db_read_rows(c, st, sizeof **out, read_ledger_row, release_rows, &rows,
                       n, "read the ledger", e);
     *out = rows;
@@ -241,9 +239,9 @@ static err_code backfill_store(sqlite3 *c, const db_ledger_row *r,
     if ((rc = db_prepare(c, sql[r->kind == LEDGER_ACTION], &st, e)))
         return rc;
     sqlite3_bind_int64(st, 1, r->pos);
-    TEXT(st, 2, prev);
-    TEXT(st, 3, hash);
-    TEXT(st, 4, r->record_id);
+    db_bind_text(st, 2, prev);
+    db_bind_text(st, 3, hash);
+    db_bind_text(st, 4, r->record_id);
     sqlite3_bind_int(st, 5, r->seq);
     rc = db_step_done(c, st, e, "chain an earlier entry");
     db_done(st);
@@ -329,7 +327,7 @@ static err_code backfill_campaign(sqlite3 *c, const char *campaign_id,
 
     if ((rc = db_prepare(c, BACKFILL_SQL, &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     if ((rc = db_read_rows(c, st, sizeof *rows, read_ledger_row, release_rows,
                            &p, &n, "read the earlier log", e)))
         return rc;
@@ -416,7 +414,7 @@ err_code db_ledger_unchained(sqlite3 *c, const char *campaign_id,
                         "ORDER BY c.rowid, r.seq",
                         &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     rc = db_read_rows(c, st, sizeof **out, read_unchained, NULL, &rows, n,
                       "find rolls outside the ledger", e);
     *out = rows;

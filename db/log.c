@@ -3,12 +3,10 @@
  * their roll log, in SQL; declared in db.h.  Prepared statements only;
  * every statement is released (db_done) at its function's single exit.
  */
-#include "db.h"
+#include "db_sql.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
 err_code db_event_insert(sqlite3 *c, const db_event *ev, err_info *e)
 {
@@ -23,15 +21,15 @@ err_code db_event_insert(sqlite3 *c, const db_event *ev, err_info *e)
                          "FROM unit_events WHERE unit_id = ?1))",
                          &st, e)))
         goto out;
-    TEXT(st, 1, ev->unit_id);
-    TEXT(st, 2, ev->campaign_id);
-    TEXT(st, 3, ev->at);
-    TEXT(st, 4, ev->kind);
+    db_bind_text(st, 1, ev->unit_id);
+    db_bind_text(st, 2, ev->campaign_id);
+    db_bind_text(st, 3, ev->at);
+    db_bind_text(st, 4, ev->kind);
     db_bind_text_or_null(st, 5, ev->combat_id);
     db_bind_text_or_null(st, 6, ev->actor_token_id);
     db_bind_text_or_null(st, 7, ev->note);
     db_bind_text_or_null(st, 8, ev->before);
-    TEXT(st, 9, ev->after);
+    db_bind_text(st, 9, ev->after);
     db_bind_text_or_null(st, 10, ev->result);
     rc = db_step_done(c, st, e, "insert history event");
 out:
@@ -80,7 +78,7 @@ err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
                          "FROM unit_events WHERE unit_id = ? ORDER BY seq",
                          &st, e)))
         return rc;
-    TEXT(st, 1, unit_id);
+    db_bind_text(st, 1, unit_id);
     rc = db_read_rows(c, st, sizeof **out, read_event_row, release_events,
                       &rows, n, "list history", e);
     *out = rows;
@@ -148,16 +146,16 @@ static err_code insert_rolls(sqlite3 *c, const db_combat *cb, db_roll *rolls,
             r->ledger_pos = en.pos;
         }
         sqlite3_reset(st);
-        TEXT(st, 1, cb->id);
+        db_bind_text(st, 1, cb->id);
         sqlite3_bind_int(st, 2, r->seq);
         db_bind_text_or_null(st, 3, r->side_name);
         db_bind_text_or_null(st, 4, r->unit_id);
         db_bind_text_or_null(st, 5, r->unit_name);
-        TEXT(st, 6, r->reason);
+        db_bind_text(st, 6, r->reason);
         sqlite3_bind_int(st, 7, r->faces);
         sqlite3_bind_int(st, 8, r->natural);
         sqlite3_bind_int(st, 9, r->modified);
-        TEXT(st, 10, r->source);
+        db_bind_text(st, 10, r->source);
         db_bind_text_or_null(st, 11, r->rng);
         if (ch)
             sqlite3_bind_int64(st, 12, r->ledger_pos);
@@ -187,20 +185,20 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
                          "report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
-    TEXT(st, 1, cb->id);
+    db_bind_text(st, 1, cb->id);
     db_bind_text_or_null(st, 2, cb->campaign_id);
-    TEXT(st, 3, cb->system);
-    TEXT(st, 4, cb->created_at);
+    db_bind_text(st, 3, cb->system);
+    db_bind_text(st, 4, cb->created_at);
     db_bind_text_or_null(st, 5, cb->note);
-    TEXT(st, 6, cb->dice_source);
+    db_bind_text(st, 6, cb->dice_source);
     db_bind_text_or_null(st, 7, cb->rng);
     db_bind_text_or_null(st, 8, cb->commitment);
     db_bind_text_or_null(st, 9, cb->server_seed);
     if (cb->client_seed)
-        TEXT(st, 10, cb->client_seed);
+        db_bind_text(st, 10, cb->client_seed);
     db_bind_text_or_null(st, 11, cb->actor_token_id);
-    TEXT(st, 12, cb->summary);
-    TEXT(st, 13, cb->report);
+    db_bind_text(st, 12, cb->summary);
+    db_bind_text(st, 13, cb->report);
     if ((rc = db_step_done(c, st, e, "insert combat")))
         goto out;
     if (is_chained && (rc = db_chain_open(c, cb->campaign_id, &ch, e)))
@@ -248,7 +246,7 @@ err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out, err_info *e)
              c, "SELECT " COMBAT_COLUMNS ", report FROM combats WHERE id = ?",
              &st, e)))
         goto out;
-    TEXT(st, 1, id);
+    db_bind_text(st, 1, id);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW)
         read_combat(st, out, true);
@@ -296,7 +294,7 @@ err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
                          "FROM combats WHERE campaign_id = ? ORDER BY rowid",
                          &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     rc = db_read_rows(c, st, sizeof **out, read_combat_row, release_combats,
                       &rows, n, "list combats", e);
     *out = rows;
@@ -345,7 +343,7 @@ err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
                          "hash FROM rolls WHERE combat_id = ? ORDER BY seq",
                          &st, e)))
         return rc;
-    TEXT(st, 1, combat_id);
+    db_bind_text(st, 1, combat_id);
     rc = db_read_rows(c, st, sizeof **out, read_roll_row, NULL, &rows, n,
                       "list rolls", e);
     *out = rows;
@@ -372,7 +370,7 @@ err_code db_events_page(sqlite3 *c, const db_event_query *q, db_event **out,
     *n = 0;
     if ((rc = db_prepare(c, sql[q->is_newest_first], &st, e)))
         return rc;
-    TEXT(st, 1, q->campaign_id);
+    db_bind_text(st, 1, q->campaign_id);
     db_bind_text_or_null(st, 2, q->unit_id);
     sqlite3_bind_int64(st, 3, q->after);
     sqlite3_bind_int(st, 4, q->limit);
@@ -399,8 +397,8 @@ err_code db_rolls_of_unit(sqlite3 *c, const char *combat_id,
                          "unit_id = ? ORDER BY seq",
                          &st, e)))
         return rc;
-    TEXT(st, 1, combat_id);
-    TEXT(st, 2, unit_id);
+    db_bind_text(st, 1, combat_id);
+    db_bind_text(st, 2, unit_id);
     rc = db_read_rows(c, st, sizeof **out, read_roll_row, NULL, &rows, n,
                       "read rolls", e);
     *out = rows;

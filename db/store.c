@@ -11,13 +11,11 @@
  * A unit's Matrix quality is stored as given, like its SCRUD values, and
  * checked on reading only when it carries Matrix.
  */
-#include "db.h"
+#include "db_sql.h"
 #include "matrix.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
 /* A multiplier the store can write and read back: positive, den > 0. */
 static bool frac_is_positive(scs_frac f)
@@ -53,9 +51,9 @@ err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
                          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
-    TEXT(st, 1, cmp->id);
-    TEXT(st, 2, cmp->name);
-    TEXT(st, 3, cmp->created_at);
+    db_bind_text(st, 1, cmp->id);
+    db_bind_text(st, 2, cmp->name);
+    db_bind_text(st, 3, cmp->created_at);
     sqlite3_bind_int(st, 4, (int)o->cap_kind);
     sqlite3_bind_int(st, 5, o->cap);
     sqlite3_bind_int(st, 6, o->has_floor);
@@ -68,8 +66,8 @@ err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
     sqlite3_bind_int(st, 13, cmp->edna_start);
     sqlite3_bind_int(st, 14, cmp->edna.dice);
     sqlite3_bind_int(st, 15, cmp->edna.faces);
-    TEXT(st, 16, oos_attack);
-    TEXT(st, 17, oos_defense);
+    db_bind_text(st, 16, oos_attack);
+    db_bind_text(st, 17, oos_defense);
     rc = db_step_done(c, st, e, "insert campaign");
 out:
     db_done(st);
@@ -103,7 +101,7 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
                          "FROM campaigns WHERE id = ?",
                          &st, e)))
         goto out;
-    TEXT(st, 1, id);
+    db_bind_text(st, 1, id);
     step = sqlite3_step(st);
     if (step == SQLITE_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", id);
@@ -152,10 +150,10 @@ err_code db_side_insert(sqlite3 *c, const db_side *s, err_info *e)
                          "created_at, exhausted_turn) VALUES (?,?,?,?,?)",
                          &st, e)))
         goto out;
-    TEXT(st, 1, s->id);
-    TEXT(st, 2, s->campaign_id);
-    TEXT(st, 3, s->name);
-    TEXT(st, 4, s->created_at);
+    db_bind_text(st, 1, s->id);
+    db_bind_text(st, 2, s->campaign_id);
+    db_bind_text(st, 3, s->name);
+    db_bind_text(st, 4, s->created_at);
     sqlite3_bind_int(st, 5, s->exhausted_turn);
     rc = db_step_done(c, st, e, "insert side");
 out:
@@ -173,8 +171,8 @@ err_code db_side_update(sqlite3 *c, const db_side *s, err_info *e)
                          "WHERE id = ?1 AND campaign_id = ?2",
                          &st, e)))
         goto out;
-    TEXT(st, 1, s->id);
-    TEXT(st, 2, s->campaign_id);
+    db_bind_text(st, 1, s->id);
+    db_bind_text(st, 2, s->campaign_id);
     sqlite3_bind_int(st, 3, s->exhausted_turn);
     if ((rc = db_step_done(c, st, e, "update side")) == ERR_OK &&
         sqlite3_changes(c) != 1)
@@ -214,7 +212,7 @@ err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
                          "WHERE campaign_id = ? ORDER BY rowid",
                          &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     rc = db_read_rows(c, st, sizeof **out, read_side_row, NULL, &rows, n,
                       "list sides", e);
     *out = rows;
@@ -236,8 +234,8 @@ err_code db_side_find(sqlite3 *c, const char *campaign_id,
                          "ORDER BY id = ?2 DESC LIMIT 1",
                          &st, e)))
         goto out;
-    TEXT(st, 1, campaign_id);
-    TEXT(st, 2, id_or_name);
+    db_bind_text(st, 1, campaign_id);
+    db_bind_text(st, 2, id_or_name);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW)
         read_side(st, out);
@@ -262,12 +260,12 @@ err_code db_token_insert(sqlite3 *c, const db_token *t, const char *hash_hex,
                          "hash, created_at) VALUES (?,?,?,?,?,?)",
                          &st, e)))
         goto out;
-    TEXT(st, 1, t->id);
-    TEXT(st, 2, t->campaign_id);
+    db_bind_text(st, 1, t->id);
+    db_bind_text(st, 2, t->campaign_id);
     db_bind_text_or_null(st, 3, t->side_id);
-    TEXT(st, 4, t->is_umpire ? "umpire" : "player");
-    TEXT(st, 5, hash_hex);
-    TEXT(st, 6, created_at);
+    db_bind_text(st, 4, t->is_umpire ? "umpire" : "player");
+    db_bind_text(st, 5, hash_hex);
+    db_bind_text(st, 6, created_at);
     rc = db_step_done(c, st, e, "insert token");
 out:
     db_done(st);
@@ -287,7 +285,7 @@ err_code db_token_find(sqlite3 *c, const char *hash_hex, db_token *out,
                          "WHERE hash = ?",
                          &st, e)))
         goto out;
-    TEXT(st, 1, hash_hex);
+    db_bind_text(st, 1, hash_hex);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         const unsigned char *role = sqlite3_column_text(st, 3);
@@ -386,12 +384,12 @@ err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
                          "?25,?26,?27,?28,?29,?30,?31,?32,?33,?34,?35)",
                          &st, e)))
         goto out;
-    TEXT(st, 1, u->id);
-    TEXT(st, 2, u->side_id);
-    TEXT(st, 3, u->name);
+    db_bind_text(st, 1, u->id);
+    db_bind_text(st, 2, u->side_id);
+    db_bind_text(st, 3, u->name);
     bind_unit_state(st, u);
-    TEXT(st, 11, u->campaign_id);
-    TEXT(st, 12, u->created_at);
+    db_bind_text(st, 11, u->campaign_id);
+    db_bind_text(st, 12, u->created_at);
     rc = db_step_done(c, st, e, "insert unit");
 out:
     db_done(st);
@@ -422,9 +420,9 @@ err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e)
                          "WHERE id = ?1",
                          &st, e)))
         goto out;
-    TEXT(st, 1, u->id);
-    TEXT(st, 2, u->side_id);
-    TEXT(st, 3, u->name);
+    db_bind_text(st, 1, u->id);
+    db_bind_text(st, 2, u->side_id);
+    db_bind_text(st, 3, u->name);
     bind_unit_state(st, u);
     if ((rc = db_step_done(c, st, e, "update unit")) == ERR_OK &&
         sqlite3_changes(c) != 1)
@@ -546,8 +544,8 @@ err_code db_unit_find(sqlite3 *c, const char *campaign_id,
                          "u.name = ?2) ORDER BY u.id = ?2 DESC LIMIT 1",
                          &st, e)))
         goto out;
-    TEXT(st, 1, campaign_id);
-    TEXT(st, 2, id_or_name);
+    db_bind_text(st, 1, campaign_id);
+    db_bind_text(st, 2, id_or_name);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         read_unit(st, out);
@@ -592,7 +590,7 @@ err_code db_units_list(sqlite3 *c, const char *campaign_id,
                          "ORDER BY u.rowid",
                          &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     db_bind_text_or_null(st, 2, f ? f->side_id : NULL);
     sqlite3_bind_int(st, 3, f ? f->eliminated : -1);
     db_bind_text_or_null(st, 4, f ? f->system : NULL);
@@ -613,7 +611,7 @@ err_code db_units_count(sqlite3 *c, const char *campaign_id, int *n,
     if ((rc = db_prepare(c, "SELECT count(*) FROM units WHERE campaign_id = ?",
                          &st, e)))
         goto out;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     if (sqlite3_step(st) == SQLITE_ROW)
         *n = sqlite3_column_int(st, 0);
     else

@@ -8,12 +8,10 @@
  * created_at.  Prepared statements only; every statement is released
  * (db_done) at its function's single exit.
  */
-#include "db.h"
+#include "db_sql.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TEXT(st, i, s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
 
 /* How many tables the campaign has, and whether one is named name. */
 static err_code count_tables(sqlite3 *c, const char *campaign_id,
@@ -30,8 +28,8 @@ static err_code count_tables(sqlite3 *c, const char *campaign_id,
                          "FROM crts WHERE campaign_id = ?1",
                          &st, e)))
         goto out;
-    TEXT(st, 1, campaign_id);
-    TEXT(st, 2, name);
+    db_bind_text(st, 1, campaign_id);
+    db_bind_text(st, 2, name);
     if (sqlite3_step(st) == SQLITE_ROW) {
         *n = sqlite3_column_int(st, 0);
         *has_name = sqlite3_column_int(st, 1) != 0;
@@ -70,12 +68,12 @@ err_code db_table_put(sqlite3 *c, const db_table *t, bool *is_new, err_info *e)
                                     "VALUES (?1,?2,?3,?4,?5)",
                          &st, e)))
         goto out;
-    TEXT(st, 1, t->campaign_id);
-    TEXT(st, 2, t->name);
-    TEXT(st, 3, t->doc);
+    db_bind_text(st, 1, t->campaign_id);
+    db_bind_text(st, 2, t->name);
+    db_bind_text(st, 3, t->doc);
     if (!has_name)
-        TEXT(st, 4, t->created_at);
-    TEXT(st, 5, t->updated_at);
+        db_bind_text(st, 4, t->created_at);
+    db_bind_text(st, 5, t->updated_at);
     if ((rc = db_step_done(
              c, st, e, has_name ? "replace table" : "insert table")) == ERR_OK)
         *is_new = !has_name;
@@ -109,8 +107,8 @@ err_code db_table_get(sqlite3 *c, const char *campaign_id, const char *name,
                          "WHERE campaign_id = ? AND name = ?",
                          &st, e)))
         goto out;
-    TEXT(st, 1, campaign_id);
-    TEXT(st, 2, name);
+    db_bind_text(st, 1, campaign_id);
+    db_bind_text(st, 2, name);
     step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
         read_table(st, out);
@@ -160,7 +158,7 @@ err_code db_tables_list(sqlite3 *c, const char *campaign_id, db_table **out,
                          "WHERE campaign_id = ? ORDER BY name",
                          &st, e)))
         return rc;
-    TEXT(st, 1, campaign_id);
+    db_bind_text(st, 1, campaign_id);
     rc = db_read_rows(c, st, sizeof **out, read_table_row, release_tables,
                       &rows, n, "list tables", e);
     *out = rows;
@@ -184,8 +182,8 @@ err_code db_table_delete(sqlite3 *c, const char *campaign_id, const char *name,
     if ((rc = db_prepare(
              c, "DELETE FROM crts WHERE campaign_id = ? AND name = ?", &st, e)))
         goto out;
-    TEXT(st, 1, campaign_id);
-    TEXT(st, 2, name);
+    db_bind_text(st, 1, campaign_id);
+    db_bind_text(st, 2, name);
     if ((rc = db_step_done(c, st, e, "delete table")) == ERR_OK &&
         sqlite3_changes(c) != 1)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no table \"%s\"",

@@ -87,6 +87,7 @@ struct http_request {
     char *param_buf;               /* owned copy of path, cut into params */
     char *params[HTTP_MAX_PARAMS]; /* path parameters, in param_buf */
     int n_params;
+    const void *route_arg; /* the route's arg (router.h), or NULL */
     bool has_token;
     db_token token; /* the caller's token, when has_token */
     int format;     /* the report_format asked for (Accept, ?format=) */

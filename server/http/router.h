@@ -36,6 +36,8 @@ typedef struct router_route {
     router_handler handler;
     router_auth auth;
     unsigned flags; /* ROUTER_ROLLS, ROUTER_RENDERS, ROUTER_TAIL */
+    const void *arg; /* the handler's, as r->route_arg: the combat routes'
+                        entry in the table of systems (systems.h) */
 } router_route;
 
 extern const router_route router_routes[];

@@ -1,11 +1,12 @@
 /*
  * report.c: choosing a report's format, and a combat report of any system
  * with its dice and roll log; see report.h.  Each system's outcome and
- * fates are in report_fates.c (SCRUD, EDNA, SCS) and report_battles.c
- * (Matrix, Civilization).
+ * fates are its render stage in the table of systems (systems.h), in
+ * systems/<system>/<system>_report.c.
  */
 #include "report.h"
 #include "report_doc.h"
+#include "systems.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,25 +326,15 @@ static void combat_head(report_doc *d, const json_t *c)
         report_doc_item(d, "**Note:** %s", rj_str(c, "note"));
 }
 
-/* The system's outcome and fates, by its name. */
+/* The system's outcome and fates: its render stage (systems.h). */
 static void combat_body(report_doc *d, const json_t *c)
 {
-    static const struct {
-        const char *system;
-        void (*render)(report_doc *, const json_t *);
-    } systems[] = {
-        {"scrud", report_doc_scrud},    {"edna", report_doc_edna},
-        {"scs", report_doc_scs},        {"matrix", report_doc_matrix_record},
-        {"civ", report_doc_civ_record},
-    };
-    const char *system = rj_str(c, "system");
-    size_t i;
+    const systems_entry *s = systems_find(rj_str(c, "system"));
 
-    for (i = 0; system && i < sizeof systems / sizeof systems[0]; i++)
-        if (strcmp(system, systems[i].system) == 0) {
-            systems[i].render(d, c);
-            return;
-        }
+    if (s != NULL) {
+        s->render(d, c);
+        return;
+    }
     report_doc_heading(d, 2, "Outcome");
     report_doc_para(d, "This report's system is not one the service knows: "
                        "its outcome is not shown.");

@@ -122,16 +122,6 @@ void report_doc_dice(report_doc *d, const json_t *dice, int rolls_at,
 /* The roll log as a table. */
 void report_doc_rolls(report_doc *d, const json_t *rolls);
 
-/* Outcome and every unit's fate of a one-request combat's report. */
-void report_doc_scrud(report_doc *d, const json_t *rep);
-void report_doc_edna(report_doc *d, const json_t *rep);
-void report_doc_scs(report_doc *d, const json_t *rep);
-/* Outcome, combats or phases, and fates of a battle's record. */
-void report_doc_matrix_record(report_doc *d, const json_t *rep);
-void report_doc_civ_record(report_doc *d, const json_t *rep);
-/* Civilization's part of a battle as served: options, armies, phases,
- * the next wave and the result. */
-void report_doc_civ_battle(report_doc *d, const json_t *b);
 
 /*
  * Lookups in the JSON being rendered, shared by the report_*.c files

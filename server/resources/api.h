@@ -30,28 +30,12 @@ void api_unit_history(http_request *r);
 void api_unit_card(http_request *r);
 void api_campaign_history(http_request *r);
 
-void api_campaign_scrud(http_request *r);
-void api_campaign_combats_list(http_request *r);
-void api_campaign_combat_get(http_request *r);
-void api_campaign_combat_replay(http_request *r);
-void api_oneoff_scrud(http_request *r);
-void api_oneoff_combat_get(http_request *r);
-void api_oneoff_combat_replay(http_request *r);
-void api_campaign_edna(http_request *r);
-void api_oneoff_edna(http_request *r);
-void api_campaign_scs(http_request *r);
-void api_oneoff_scs(http_request *r);
 void api_tables_builtin_list(http_request *r);
 void api_table_builtin_get(http_request *r);
 void api_tables_list(http_request *r);
 void api_table_get(http_request *r);
 void api_table_put(http_request *r);
 void api_table_delete(http_request *r);
-void api_battle_create(http_request *r);
-void api_battles_list(http_request *r);
-void api_battle_get(http_request *r);
-void api_battle_action(http_request *r);
-void api_oneoff_matrix(http_request *r);
 /* Dice anyone can check (api_ledger.c). */
 void api_ledger_get(http_request *r);
 void api_ledger_verify(http_request *r);
@@ -59,22 +43,6 @@ void api_commitment_create(http_request *r);
 void api_commitment_get(http_request *r);
 /* A campaign's report (api_report.c). */
 void api_campaign_report(http_request *r);
-void api_oneoff_civ(http_request *r);
-/* Civilization battles in a campaign (api_civ.c): api_battles.c hands
- * them the requests of battles of system "civ". */
-void api_civ_battle_create(http_request *r, json_t *body);
-void api_civ_battle_get(http_request *r);
-void api_civ_battle_action(http_request *r, json_t *body);
-
-/* EDNA's replay step (api_edna.c), for the replay route of
- * api_combats.c; see combat_replay_fn. */
-bool api_edna_replay(const json_t *stored, dice_source *src, json_t *diffs);
-/* SCS's (api_scs.c). */
-bool api_scs_replay(const json_t *stored, dice_source *src, json_t *diffs);
-/* Matrix's (api_battles.c) and Civilization's (api_civ.c). */
-bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs);
-bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs);
-
 #define API_NOTE_MAX COMBAT_NOTE_MAX /* bytes of any note */
 
 /* Shared by the handlers. */

@@ -223,7 +223,7 @@ void api_campaign_create(http_request *r)
     }
     scrud_options_default(&cn->cmp.scrud);
     edna_options_default(&cn->cmp.edna);
-    cn->cmp.edna_start = 8;
+    cn->cmp.edna_start = EDNA_START_DEFAULT;
     scs_options_default(&cn->cmp.scs);
     if (jv_object_only(body, "", fields, &e) ||
         jv_string(body, "", "name", true, 64, &name, &e) ||
@@ -285,7 +285,7 @@ fail:
 void api_campaign_get(http_request *r)
 {
     db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
+    db_conn *c;
     db_campaign cmp;
     db_side *sides = NULL;
     size_t n = 0, i;
@@ -293,23 +293,25 @@ void api_campaign_get(http_request *r)
     db_chain ch;
     db_commitment next;
     err_info e;
+    bool is_ok;
 
     err_clear(&e);
     /* One snapshot: the ledger's head and the next commitment move
      * together with every seeded combat. */
-    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
-    if (db_campaign_get(c, r->params[0], &cmp, &e) ||
-        db_sides_list(c, r->params[0], &sides, &n, &e) ||
-        db_chain_open(c, r->params[0], &ch, &e) ||
-        db_commitment_next(c, r->params[0], &next, &e)) {
-        sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
-        db_read_release(d, c);
+    if (db_read_begin(d, &c, &e) != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    is_ok = !(db_campaign_get(c, r->params[0], &cmp, &e) ||
+              db_sides_list(c, r->params[0], &sides, &n, &e) ||
+              db_chain_open(c, r->params[0], &ch, &e) ||
+              db_commitment_next(c, r->params[0], &next, &e));
+    /* Ended (and c returned) in every case; the first error stays in e. */
+    if (db_read_end(d, c, &e) != ERR_OK || !is_ok) {
         free(sides);
         http_reply_problem(r, &e);
         return;
     }
-    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
-    db_read_release(d, c);
     js = json_array();
     for (i = 0; i < n; i++)
         json_array_append_new(js, json_pack("{s:s, s:s}", "id", sides[i].id,

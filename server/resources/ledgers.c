@@ -122,15 +122,20 @@ static err_code view_load(db_conn *c, const char *campaign_id, ledger_view *v,
 static bool view_read(http_request *r, ledger_view *v)
 {
     db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
+    db_conn *c;
     err_info e;
-    err_code rc;
+    err_code rc, end_rc;
 
     err_clear(&e);
-    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
+    if ((rc = db_read_begin(d, &c, &e)) != ERR_OK) {
+        api_reply_err(r, rc, &e);
+        return false;
+    }
     rc = view_load(c, r->params[0], v, &e);
-    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
-    db_read_release(d, c);
+    /* Ended in every case; the first error stays in e. */
+    end_rc = db_read_end(d, c, &e);
+    if (rc == ERR_OK)
+        rc = end_rc;
     if (rc != ERR_OK) {
         view_free(v);
         api_reply_err(r, rc, &e);
@@ -384,16 +389,18 @@ void api_ledger_verify(http_request *r)
     json_t *problems, *first = json_null();
     long long kept;
     err_info e;
-    err_code rc;
+    err_code rc, end_rc;
 
     err_clear(&e);
     if (!parse_kept(r, &kept, &e)) {
         http_reply_problem(r, &e);
         return;
     }
+    if ((rc = db_read_begin(d, &c, &e)) != ERR_OK) {
+        api_reply_err(r, rc, &e);
+        return;
+    }
     problems = json_array();
-    c = db_read_acquire(d);
-    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
     rc = view_load(c, r->params[0], &v, &e);
     if (rc == ERR_OK)
         rc = ledger_check(v.entries, v.n_rows, v.ch.length, v.ch.head, &chain,
@@ -408,8 +415,9 @@ void api_ledger_verify(http_request *r)
             problem(problems, dice.broken_pos, dice.why);
         rc = check_outside(c, r->params[0], &v, problems, &e);
     }
-    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
-    db_read_release(d, c);
+    end_rc = db_read_end(d, c, &e);
+    if (rc == ERR_OK)
+        rc = end_rc;
     if (rc != ERR_OK) {
         json_decref(problems);
         view_free(&v);

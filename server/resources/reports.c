@@ -115,16 +115,21 @@ static json_t *report_json(const campaign_view *v)
 void api_campaign_report(http_request *r)
 {
     db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
+    db_conn *c;
     campaign_view v;
     err_info e;
-    err_code rc;
+    err_code rc, end_rc;
 
     err_clear(&e);
-    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
+    if ((rc = db_read_begin(d, &c, &e)) != ERR_OK) {
+        api_reply_err(r, rc, &e);
+        return;
+    }
     rc = view_load(c, r->params[0], &v, &e);
-    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
-    db_read_release(d, c);
+    /* Ended in every case; the first error stays in e. */
+    end_rc = db_read_end(d, c, &e);
+    if (rc == ERR_OK)
+        rc = end_rc;
     if (rc != ERR_OK)
         api_reply_err(r, rc, &e);
     else {

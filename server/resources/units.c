@@ -1,8 +1,9 @@
 /*
- * api_units.c: units of a campaign: creating, reading and listing them,
- * corrections, resupply, and their history.  Every change is one writer
- * job that also records the history event (api_unit_event), so a unit's
- * history can never miss a change.
+ * units.c: units of a campaign: creating, reading and listing them,
+ * corrections and resupply.  Every change is one writer job that also
+ * records the history event (api_unit_event), so a unit's history can
+ * never miss a change; history.c reads the events back.  What a resupply
+ * does to a unit is the rules' (scrud_unit_resupply, scs_counter_resupply).
  */
 #include "api.h"
 #include "jsonv.h"
@@ -10,8 +11,8 @@
 #include "civ_json.h"
 #include "scs_json.h"
 #include "matrix.h"
+#include "registry.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,22 @@ static bool bool_filter(http_request *r, const char *key, int *out, err_info *e)
     return false;
 }
 
+/* The registry's systems for a message, in its order: "scrud, edna, scs,
+ * matrix or civ". */
+static void system_names(char *buf, size_t size)
+{
+    size_t i, len = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < registry_n_systems && len < size; i++) {
+        const char *sep = i == 0                       ? ""
+                          : i + 1 < registry_n_systems ? ", "
+                                                       : " or ";
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", sep,
+                                registry_systems[i]->name);
+    }
+}
+
 void api_units_list(http_request *r)
 {
     db *d = http_db(r->srv);
@@ -124,13 +141,11 @@ void api_units_list(http_request *r)
         http_reply_problem(r, &e);
         return;
     }
-    if (f.system && strcmp(f.system, "scrud") && strcmp(f.system, "edna") &&
-        strcmp(f.system, "scs") && strcmp(f.system, "matrix") &&
-        strcmp(f.system, "civ")) {
+    if (f.system && registry_find(f.system) == NULL) {
+        char names[128];
+        system_names(names, sizeof names);
         err_set(&e, ERR_INVALID, "system",
-                "the system filter is scrud, edna, scs, matrix or civ, not "
-                "\"%s\"",
-                f.system);
+                "the system filter is %s, not \"%s\"", names, f.system);
         http_reply_problem(r, &e);
         return;
     }
@@ -595,9 +610,11 @@ static err_code unit_resupply_job(db_conn *c, void *arg, err_info *e)
         return err_set(e, ERR_RULE, NULL,
                        "the unit %s is eliminated and cannot be resupplied",
                        before.name);
-    /* SCRUD fatigue goes; an SCS unit is in supply again. */
-    uw->unit.scrud.fatigue_penalty = 0;
-    uw->unit.scs.is_out_of_supply = false;
+    /* Each system the unit carries says what resupply restores. */
+    if (uw->unit.has_scrud)
+        scrud_unit_resupply(&uw->unit.scrud);
+    if (uw->unit.has_scs)
+        scs_counter_resupply(&uw->unit.scs);
     if ((rc = db_unit_update(c, &uw->unit, e)))
         return rc;
     return api_unit_event(c, &before, &uw->unit, "resupply", NULL, uw->token_id,
@@ -627,221 +644,4 @@ void api_unit_resupply(http_request *r)
     snprintf(uw->unit.campaign_id, DB_ID_MAX, "%s", r->params[0]);
     snprintf(uw->unit.id, DB_ID_MAX, "%s", r->params[1]);
     http_defer_write(r, unit_resupply_job, unit_finish);
-}
-
-static json_t *parse_doc(const char *s)
-{
-    json_t *j = s ? json_loads(s, 0, NULL) : NULL;
-
-    return j ? j : json_null();
-}
-
-#define HISTORY_LIMIT_DEFAULT 50
-#define HISTORY_LIMIT_MAX     200
-
-/* One history event as served, with the dice the unit rolled in it. */
-static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
-                          err_info *e)
-{
-    json_t *actor = ev->actor_token_id[0]
-                        ? json_pack("{s:s, s:s}", "role", "umpire", "token_id",
-                                    ev->actor_token_id)
-                        : json_null();
-    json_t *j = json_pack(
-        "{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
-        (json_int_t)(is_feed ? ev->seq : ev->unit_seq), "at", ev->at, "kind",
-        ev->kind, "combat_id", api_str_or_null(ev->combat_id), "actor", actor,
-        "note", api_str_or_null(ev->note), "before", parse_doc(ev->before),
-        "after", parse_doc(ev->after), "result", parse_doc(ev->result));
-
-    if (is_feed) {
-        json_object_set_new(j, "unit_id", json_string(ev->unit_id));
-        json_object_set_new(j, "unit_seq", json_integer(ev->unit_seq));
-    }
-    if (ev->combat_id[0]) {
-        db_roll *rolls = NULL;
-        size_t n = 0, i;
-        json_t *a = json_array();
-        if (db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &rolls, &n, e)) {
-            json_decref(a);
-            json_decref(j);
-            return NULL;
-        }
-        for (i = 0; i < n; i++)
-            json_array_append_new(
-                a,
-                json_pack("{s:i, s:s, s:i, s:i, s:i, s:s}", "seq", rolls[i].seq,
-                          "reason", rolls[i].reason, "faces", rolls[i].faces,
-                          "natural", rolls[i].natural, "modified",
-                          rolls[i].modified, "source", rolls[i].source));
-        free(rolls);
-        json_object_set_new(j, "rolls", a);
-    }
-    return j;
-}
-
-/* The cursor is the service-wide seq of the last event of the previous
- * page, in decimal: opaque to clients, stable whatever is written next. */
-static bool read_page_query(http_request *r, db_event_query *q, err_info *e)
-{
-    const char *order = http_query(r, "order");
-    const char *limit = http_query(r, "limit");
-    const char *cursor = http_query(r, "cursor");
-    char *end;
-    long v;
-
-    q->is_newest_first = false;
-    q->limit = HISTORY_LIMIT_DEFAULT;
-    q->after = 0;
-    if (order && strcmp(order, "oldest") && strcmp(order, "newest")) {
-        err_set(e, ERR_INVALID, "order",
-                "order is oldest or newest, not \"%s\"", order);
-        return false;
-    }
-    q->is_newest_first = order && strcmp(order, "newest") == 0;
-    if (limit) {
-        const char *digits = limit + (*limit == '-');
-        if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits)) {
-            err_set(e, ERR_INVALID, "limit",
-                    "limit is a whole number, not "
-                    "\"%s\"",
-                    limit);
-            return false;
-        }
-        v = strtol(limit, &end, 10);
-        if (v < 1 || v > HISTORY_LIMIT_MAX) {
-            err_set(e, ERR_RANGE, "limit", "limit is 1 to %d, not \"%s\"",
-                    HISTORY_LIMIT_MAX, limit);
-            return false;
-        }
-        q->limit = (int)v;
-    }
-    if (cursor) {
-        long long c;
-        errno = 0;
-        c = strtoll(cursor, &end, 10);
-        if (*cursor == '\0' || *end || c < 1 || errno == ERANGE ||
-            strspn(cursor, "0123456789") != strlen(cursor)) {
-            err_set(e, ERR_INVALID, "cursor",
-                    "the cursor is not one this service gave");
-            return false;
-        }
-        q->after = c;
-    }
-    return true;
-}
-
-/* Replies one page of q, with the cursor of the next. */
-static void reply_page(http_request *r, db_conn *c, db_event_query *q,
-                       json_t *page, bool is_feed)
-{
-    db *d = http_db(r->srv);
-    db_event *evs = NULL;
-    size_t n = 0, i;
-    json_t *items;
-    err_info e;
-    char next[24];
-
-    err_clear(&e);
-    /* One row more than the page tells whether another page follows. */
-    q->limit++;
-    if (db_events_page(c, q, &evs, &n, &e)) {
-        db_read_release(d, c);
-        json_decref(page);
-        http_reply_problem(r, &e);
-        return;
-    }
-    items = json_array();
-    for (i = 0; i < n && i < (size_t)q->limit - 1; i++) {
-        json_t *j = event_json(c, &evs[i], is_feed, &e);
-        if (j == NULL) {
-            db_read_release(d, c);
-            db_events_free(evs, n);
-            json_decref(items);
-            json_decref(page);
-            http_reply_problem(r, &e);
-            return;
-        }
-        json_array_append_new(items, j);
-    }
-    db_read_release(d, c);
-    json_object_set_new(page, "order",
-                        json_string(q->is_newest_first ? "newest" : "oldest"));
-    json_object_set_new(page, "items", items);
-    if (n == (size_t)q->limit) {
-        snprintf(next, sizeof next, "%lld", evs[n - 2].seq);
-        json_object_set_new(page, "next_cursor", json_string(next));
-    } else {
-        json_object_set_new(page, "next_cursor", json_null());
-    }
-    db_events_free(evs, n);
-    http_reply_json(r, 200, page);
-}
-
-void api_unit_history(http_request *r)
-{
-    db *d = http_db(r->srv);
-    db_event_query q = {r->params[0], NULL, 0, false, 0};
-    db_conn *c;
-    db_unit u;
-    err_info e;
-
-    err_clear(&e);
-    if (!read_page_query(r, &q, &e)) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    c = db_read_acquire(d);
-    if (db_unit_find(c, r->params[0], r->params[1], &u, &e)) {
-        db_read_release(d, c);
-        http_reply_problem(r, &e);
-        return;
-    }
-    q.unit_id = u.id;
-    reply_page(r, c, &q, json_pack("{s:s}", "unit_id", u.id), false);
-}
-
-void api_campaign_history(http_request *r)
-{
-    db_event_query q = {r->params[0], NULL, 0, false, 0};
-    err_info e;
-
-    err_clear(&e);
-    if (!read_page_query(r, &q, &e)) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    reply_page(r, db_read_acquire(http_db(r->srv)), &q,
-               json_pack("{s:s}", "campaign_id", r->params[0]), true);
-}
-
-void api_unit_card(http_request *r)
-{
-    db *d = http_db(r->srv);
-    db_event_query q = {r->params[0], NULL, 0, true, 1};
-    db_conn *c = db_read_acquire(d);
-    db_event *evs = NULL;
-    size_t n = 0;
-    db_unit u;
-    json_t *card, *last = json_null();
-    err_info e;
-
-    err_clear(&e);
-    if (db_unit_find(c, r->params[0], r->params[1], &u, &e) ||
-        (q.unit_id = u.id, db_events_page(c, &q, &evs, &n, &e)) ||
-        (n > 0 && (last = event_json(c, &evs[0], false, &e)) == NULL)) {
-        db_read_release(d, c);
-        db_events_free(evs, n);
-        http_reply_problem(r, &e);
-        return;
-    }
-    db_read_release(d, c);
-    card = api_unit_json(&u);
-    json_object_set_new(card, "ineffective",
-                        json_boolean(u.has_edna && u.edna == 0));
-    json_object_set_new(card, "n_events",
-                        json_integer(n > 0 ? evs[0].unit_seq : 0));
-    json_object_set_new(card, "last_event", last);
-    db_events_free(evs, n);
-    http_reply_json(r, 200, card);
 }

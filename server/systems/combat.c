@@ -274,9 +274,8 @@ err_code combat_take_commitment(db_conn *c, combat_record *rec,
     return db_commitment_new(c, rec->campaign_id, &next, e);
 }
 
-err_code combat_cite(http_request *r, combat_record *rec, err_info *e)
+err_code combat_cite(db *d, combat_record *rec, err_info *e)
 {
-    db *d = http_db(r->srv);
     db_conn *c;
     db_commitment k;
     char oldest[DB_TIME_MAX];

@@ -50,6 +50,8 @@ typedef struct combat_record {
     db_combat cb;                /* cb.report: the report, without rolls */
     db_roll *rolls;              /* owned */
     size_t n_rolls;
+    /* the system's entry (systems.h), set by pipeline_read */
+    const struct systems_entry *system;
 } combat_record;
 
 /* Parses the body's "dice" and "note" into rec (a seeded combat gets its
@@ -71,7 +73,7 @@ err_code combat_take_commitment(db_conn *c, combat_record *rec,
 /* A one-off combat citing a commitment: its seed becomes rec's (read
  * through the pool; the writer job claims it, see combat_insert_job).
  * Unknown, expired or a campaign's: ERR_INVALID; used: ERR_CONFLICT. */
-err_code combat_cite(http_request *r, combat_record *rec, err_info *e);
+err_code combat_cite(db *d, combat_record *rec, err_info *e);
 
 /* The dice source of rec: its seeded stream, or the entered values
  * (borrowed, in draw order). */

@@ -254,6 +254,20 @@ START_TEST(test_step)
 }
 END_TEST
 
+/* FULL METAL EDNA's defaults ("Campaign settings and the 2d8 variant"):
+ * every unit starts at 8 and tests with 2d6. */
+START_TEST(test_defaults)
+{
+    edna_options o;
+
+    edna_options_default(&o);
+    ck_assert_int_eq(o.dice, 2);
+    ck_assert_int_eq(o.faces, 6);
+    ck_assert_int_eq(EDNA_START_DEFAULT, 8);
+    ck_assert_int_le(EDNA_START_DEFAULT, EDNA_MAX);
+}
+END_TEST
+
 /* The 2d8 variant rolls two d8: an 8 fits, exactly two dice are drawn. */
 START_TEST(test_2d8)
 {
@@ -639,6 +653,7 @@ Suite *suite_edna(void)
     tcase_add_test(vec, test_vector_example);
     suite_add_tcase(s, vec);
 
+    tcase_add_test(rules, test_defaults);
     tcase_add_loop_test(rules, test_step, 0, (int)N_ELEMS(steps));
     tcase_add_test(rules, test_2d8);
     tcase_add_test(rules, test_3_dice);

@@ -7,10 +7,10 @@
  * battles played action by action on entered dice and again as plans
  * through matrix_resolve; no expected number is copied into C.  Then the
  * rules one at a time on hand-worked dice (modifiers, scores below 1, the
- * army state's rows, skirmishes), every refusal with its field and code
- * (each leaving the battle as it was, no die drawn), and properties over
- * random battles on seeded dice, checked against the reference model of
- * matrix_fixture.c.
+ * army state's rows and the exhaustion they leave, skirmishes), every
+ * refusal with its field and code (each leaving the battle as it was, no
+ * die drawn), and properties over random battles on seeded dice, checked
+ * against the reference model of matrix_fixture.c.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -264,16 +264,17 @@ static const struct {
     {"D wins, winner", "13 13 66 66", 'w', 6, 0, 1, 3, 1, 0, 0},
 };
 
-START_TEST(test_state_row)
+/* Fights state row i into a new fixture, its result in f->r. */
+static bfix *play_state_row(int i)
 {
-    const char *dice = state_rows[_i].dice;
+    const char *dice = state_rows[i].dice;
     int values[8], c, n = (int)(strlen(dice) + 1) / 3;
     bfix *f = bfix_new();
 
     mfix_setup_line(&f->s, MATRIX_OPEN, n, n, n);
-    f->s.basis = state_rows[_i].basis == 'w'   ? MATRIX_BASIS_WINNER
-                 : state_rows[_i].basis == 'l' ? MATRIX_BASIS_LOSER
-                                               : MATRIX_BASIS_BATTLE;
+    f->s.basis = state_rows[i].basis == 'w'   ? MATRIX_BASIS_WINNER
+                 : state_rows[i].basis == 'l' ? MATRIX_BASIS_LOSER
+                                              : MATRIX_BASIS_BATTLE;
     for (c = 0; c < n; c++) {
         values[2 * c] = dice[3 * c] - '0';
         values[2 * c + 1] = dice[3 * c + 1] - '0';
@@ -285,6 +286,13 @@ START_TEST(test_state_row)
     }
     MFIX_OK(matrix_battle_result(&f->b, &f->r, &f->e), &f->e);
     mfix_check_result(&f->b, &f->r);
+    return f;
+}
+
+START_TEST(test_state_row)
+{
+    bfix *f = play_state_row(_i);
+
     ck_assert_int_eq(f->r.points[0], state_rows[_i].p0);
     ck_assert_int_eq(f->r.points[1], state_rows[_i].p1);
     ck_assert_int_eq(f->r.winner, state_rows[_i].winner);
@@ -296,6 +304,37 @@ START_TEST(test_state_row)
     ck_assert_int_eq(f->r.is_exhausted[0], state_rows[_i].exhausted);
     ck_assert_int_eq(f->r.is_exhausted[1], state_rows[_i].exhausted);
     bfix_free(f);
+}
+END_TEST
+
+/* "Exhaustion": a battle of turn 3 whose row exhausts both armies marks
+ * both sides with turn 4, and the mark makes them fight exhausted in a
+ * battle of turn 4 only: not in another of turn 3, nor in turn 5.  Any
+ * other row marks no one. */
+START_TEST(test_exhaustion_row)
+{
+    bfix *f = play_state_row(_i);
+    bool is_exhausted = state_rows[_i].exhausted != 0;
+    int a, mark;
+
+    for (a = 0; a < 2; a++) {
+        mark = matrix_exhausted_turn(&f->r, a, 3);
+        ck_assert_int_eq(mark, is_exhausted ? 4 : 0);
+        ck_assert(matrix_is_exhausted_in(mark, 4) == is_exhausted);
+        ck_assert(!matrix_is_exhausted_in(mark, 3));
+        ck_assert(!matrix_is_exhausted_in(mark, 5));
+    }
+    bfix_free(f);
+}
+END_TEST
+
+/* A side without a mark (0) is never exhausted, whatever the turn. */
+START_TEST(test_exhaustion_no_mark)
+{
+    ck_assert(!matrix_is_exhausted_in(0, 1));
+    ck_assert(!matrix_is_exhausted_in(0, 1000000));
+    ck_assert(matrix_is_exhausted_in(1, 1));
+    ck_assert(matrix_is_exhausted_in(1000001, 1000001));
 }
 END_TEST
 
@@ -791,6 +830,9 @@ Suite *suite_matrix(void)
     tcase_add_test(rules, test_modifiers_reserve);
     tcase_add_loop_test(rules, test_compare_row, 0, (int)N_ELEMS(compares));
     tcase_add_loop_test(rules, test_state_row, 0, (int)N_ELEMS(state_rows));
+    tcase_add_loop_test(rules, test_exhaustion_row, 0,
+                        (int)N_ELEMS(state_rows));
+    tcase_add_test(rules, test_exhaustion_no_mark);
     tcase_add_test(rules, test_skirmish_both_reserves);
     tcase_add_test(rules, test_skirmish_escalation);
     suite_add_tcase(s, rules);

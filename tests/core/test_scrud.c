@@ -41,7 +41,7 @@ START_TEST(test_defaults)
 }
 END_TEST
 
-/* Step 2's clamp.  A +3 unit rolling 6 scores 9: capped at the d6's 6, at
+/* Step 1's clamp.  A +3 unit rolling 6 scores 9: capped at the d6's 6, at
  * a fixed 5, or 9 uncapped.  A plain 1 with a side modifier of -3 scores
  * -2: raised to the default floor 1, or to a floor of 0; a floor of 3
  * lifts a plain 1 (+0) to 3; without a floor 1 - 1 = 0 and -2 stand. */
@@ -334,7 +334,7 @@ START_TEST(test_three_defeats_capped)
 }
 END_TEST
 
-/* Step 3: U0 (+1) 3 -> 4, U1 4, U2 4, U3 5.  Score first (U3), then
+/* Step 2: U0 (+1) 3 -> 4, U1 4, U2 4, U3 5.  Score first (U3), then
  * natural (U1 and U2 before U0), then listed order (U1 before U2). */
 START_TEST(test_line_up_ties)
 {
@@ -429,7 +429,7 @@ START_TEST(test_reserve_never_eliminated)
 }
 END_TEST
 
-/* Step 2's modifiers.  Side 0 +1: A (+1, a defeat penalty, -2 this
+/* Step 1's modifiers.  Side 0 +1: A (+1, a defeat penalty, -2 this
  * combat) 4 -> 4 + 0 + 1 - 2 = 3; B (fatigue 1, +1 this combat) 2 ->
  * 2 - 1 + 1 + 1 = 3.  Side 1 -1: C 6 -> 5.  A (natural 4) lines up first
  * and loses to C; B's extra 3 does not beat 5.  After: A 1 - 2 = -1; the
@@ -611,6 +611,29 @@ START_TEST(test_entered_dice_count)
 }
 END_TEST
 
+/* "Resupply and rest": the fatigue penalty goes to 0; the defeat penalty
+ * (only a correction changes it), quality and faces stay.  1 - 2 - 3 = -4
+ * becomes 1 - 2 = -1. */
+START_TEST(test_resupply)
+{
+    scrud_unit u;
+
+    scrud_unit_default(&u);
+    u.quality = 1;
+    u.defeat_penalty = 2;
+    u.fatigue_penalty = 3;
+    u.faces = 10;
+    ck_assert_int_eq(scrud_unit_modifier(&u), -4);
+    scrud_unit_resupply(&u);
+    ck_assert_int_eq(u.fatigue_penalty, 0);
+    ck_assert(u.quality == 1 && u.defeat_penalty == 2 && u.faces == 10);
+    ck_assert(!u.is_reserve && !u.is_eliminated && u.modifier == 0);
+    ck_assert_int_eq(scrud_unit_modifier(&u), -1);
+    scrud_unit_resupply(&u); /* rested already: nothing more to clear */
+    ck_assert(u.fatigue_penalty == 0 && u.defeat_penalty == 2);
+}
+END_TEST
+
 #define LOOP(tc, fn, cases) tcase_add_loop_test(tc, fn, 0, (int)N_ELEMS(cases))
 
 Suite *suite_scrud(void)
@@ -634,6 +657,7 @@ Suite *suite_scrud(void)
     tcase_add_test(rules, test_reserve_never_eliminated);
     tcase_add_test(rules, test_modifiers);
     tcase_add_test(rules, test_faces_per_unit);
+    tcase_add_test(rules, test_resupply);
     LOOP(refuse, test_refusals, refusal_cases);
     tcase_add_test(refuse, test_limits_accepted);
     tcase_add_test(refuse, test_entered_dice_count);

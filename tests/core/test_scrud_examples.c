@@ -3,9 +3,9 @@
  * whole: the worked examples of the originals, loaded as data from
  * $UMPIRE_TEST_VECTORS/scrud-*.json (no expected number is copied into C),
  * and invariants checked over hundreds of seeded combats, including a
- * reference model of steps 2, 7 and 9.  Every run also checks the roll log
- * row by row (scrud_fixture_check_log).  The options and rules one at a
- * time are in test_scrud.c.
+ * reference model of steps 1 and 3 (the score), 7 and 9.  Every run also
+ * checks the roll log row by row (scrud_fixture_check_log).  The options
+ * and rules one at a time are in test_scrud.c.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -397,7 +397,7 @@ static void random_combat(scrud_fixture *f, uint64_t n)
     dice_init_seeded(&f->dice, seed, client, sizeof client - 1);
 }
 
-/* Step 2 restated: the score a front-line unit must have. */
+/* Steps 1 and 3 restated: the score a front-line unit must have. */
 static int model_score(const scrud_options *o, const scrud_unit *u,
                        const scrud_unit_result *r, int side_modifier)
 {

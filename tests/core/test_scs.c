@@ -420,6 +420,24 @@ START_TEST(test_counter_shown)
 }
 END_TEST
 
+/* Resupply ("Counters"): in supply again; steps lost stay lost, and the
+ * rest of the counter with them. */
+START_TEST(test_counter_resupply)
+{
+    scs_counter c = {{true, 5, 6, 4}, {false, 0, 3, 2}, true, 3, 2, true, true};
+
+    scs_counter_resupply(&c);
+    ck_assert(!c.is_out_of_supply);
+    ck_assert(c.steps == 3 && c.steps_lost == 2 && c.is_exploit);
+    ck_assert(c.has_reduced && !c.reduced.has_attack && c.reduced.defense == 3);
+    ck_assert(c.full.attack == 5 && c.full.defense == 6 &&
+              c.full.movement == 4);
+    ck_assert_ptr_eq(scs_counter_shown(&c), &c.reduced);
+    scs_counter_resupply(&c); /* in supply already: nothing changes */
+    ck_assert(!c.is_out_of_supply && c.steps_lost == 2);
+}
+END_TEST
+
 static const struct {
     int id;
     const char *path;
@@ -566,7 +584,7 @@ START_TEST(test_refusal)
 }
 END_TEST
 
-/* An attack with a total of 0 is refused (step 2, rule 7.2e), before any
+/* An attack with a total of 0 is refused (step 1, rule 7.2e), before any
  * die; a 0 attack joining others is accepted. */
 START_TEST(test_attack_zero)
 {
@@ -767,6 +785,7 @@ Suite *suite_scs(void)
     tcase_add_test(values, test_odds_of);
     tcase_add_test(values, test_odds_parse);
     tcase_add_test(values, test_counter_shown);
+    tcase_add_test(values, test_counter_resupply);
     LOOP(values, test_counter_check, counter_cases);
     suite_add_tcase(s, values);
     tcase_add_test(table, test_result_parse);

@@ -1,6 +1,7 @@
 /*
  * test_db.c: tests db/db.c and db/migrations.c on real files: migrations
- * and connections, the writer (batches, failed jobs and commits, group
+ * and connections (the read pool, read snapshots, readers returned with a
+ * transaction open), the writer (batches, failed jobs and commits, group
  * commit, statistics, done callbacks, draining on close), ids and times.
  * db/store.c has its own suite, test_store.c; both use db_fixture.h.
  *
@@ -24,6 +25,7 @@
 
 #include "db.h"
 #include "db_fixture.h"
+#include "db_sql.h"
 #include "scrud.h"
 #include "suites.h"
 
@@ -357,6 +359,80 @@ START_TEST(test_read_pool)
     ck_assert_ptr_eq(a.got, r2);
     db_read_release(db_fixture_db, a.got);
     db_read_release(db_fixture_db, r1);
+}
+END_TEST
+
+static const char *const count_campaigns = "SELECT count(*) FROM campaigns";
+
+/* Checks both pooled readers: each in autocommit mode, seeing n campaigns
+ * (the last committed state); one of them must be want (NULL: either). */
+static void check_pool_fresh(sqlite3 *want, int n)
+{
+    sqlite3 *r[2];
+    int k;
+
+    r[0] = db_read_acquire(db_fixture_db);
+    r[1] = db_read_acquire(db_fixture_db);
+    ck_assert_msg(want == NULL || r[0] == want || r[1] == want,
+                  "the connection was not returned to the pool");
+    for (k = 0; k < 2; k++) {
+        ck_assert_msg(sqlite3_get_autocommit(r[k]) != 0,
+                      "reader %d came back from the pool in a transaction", k);
+        ck_assert_int_eq(db_fixture_query_int(r[k], count_campaigns), n);
+    }
+    db_read_release(db_fixture_db, r[1]);
+    db_read_release(db_fixture_db, r[0]);
+}
+
+/* db_read_begin .. db_read_end is one snapshot: a write committed between
+ * two reads is not seen by the second, and is seen once it ends. */
+START_TEST(test_read_snapshot)
+{
+    db_campaign before, during, got;
+    sqlite3 *c;
+    err_info e;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&before, "Before");
+    err_clear(&e);
+    ck_assert_int_eq(db_read_begin(db_fixture_db, &c, &e), ERR_OK);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(sqlite3_get_autocommit(c), 0);
+    ck_assert_int_eq(db_fixture_query_int(c, count_campaigns), 1);
+    db_fixture_add_campaign(&during, "During"); /* committed: db_write */
+    ck_assert_int_eq(db_fixture_query_int(c, count_campaigns), 1);
+    ck_assert_int_eq(db_campaign_get(c, during.id, &got, NULL), ERR_NOT_FOUND);
+    ck_assert_int_eq(db_campaign_get(c, before.id, &got, NULL), ERR_OK);
+    ck_assert_int_eq(db_read_end(db_fixture_db, c, &e), ERR_OK);
+    ck_assert_int_eq(e.code, ERR_OK);
+    check_pool_fresh(c, 2);
+
+    /* A new snapshot sees it; NULL ends nothing. */
+    ck_assert_int_eq(db_read_begin(db_fixture_db, &c, &e), ERR_OK);
+    ck_assert_int_eq(db_campaign_get(c, during.id, &got, NULL), ERR_OK);
+    ck_assert_str_eq(got.name, "During");
+    ck_assert_int_eq(db_read_end(db_fixture_db, c, &e), ERR_OK);
+    ck_assert_int_eq(db_read_end(db_fixture_db, NULL, &e), ERR_OK);
+    ck_assert_int_eq(e.code, ERR_OK);
+}
+END_TEST
+
+/* A reader returned with its transaction open (a snapshot taken) is rolled
+ * back by db_read_release: the next borrower sees the new writes. */
+START_TEST(test_release_ends_open_transaction)
+{
+    db_campaign a, b;
+    sqlite3 *r;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&a, "First");
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(sqlite3_exec(r, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(db_fixture_query_int(r, count_campaigns), 1);
+    ck_assert_int_eq(sqlite3_get_autocommit(r), 0);
+    db_read_release(db_fixture_db, r);
+    db_fixture_add_campaign(&b, "Second");
+    check_pool_fresh(r, 2);
 }
 END_TEST
 
@@ -777,6 +853,8 @@ Suite *suite_db(void)
     tcase_add_loop_test(mig, test_memory_and_empty_paths_refused, 0, 2);
     tcase_add_test(mig, test_writer_pragmas);
     tcase_add_test(mig, test_read_pool);
+    tcase_add_test(mig, test_read_snapshot);
+    tcase_add_test(mig, test_release_ends_open_transaction);
 
     tcase_add_test(writer, test_failed_job_leaves_no_trace);
     tcase_add_test(writer, test_failed_commit_fails_batch);

@@ -1,8 +1,9 @@
 /*
- * api_fixture.h: what the campaign API suites (tests/server/test_api.c and
- * tests/server/test_auth.c) share: a fresh server over a fresh database
- * per test (harness.h), requests and their answers, RFC 9457 problems,
- * JSON expectations, and the state a refused request must not change.
+ * api_fixture.h: what the campaign API suites (tests/server/resources/
+ * test_api.c and tests/server/http/test_auth.c) share: a fresh server over
+ * a fresh database per test (harness.h), requests and their answers,
+ * RFC 9457 problems, JSON expectations, and the state a refused request
+ * must not change.
  *
  * Responses and JSON documents belong to the fixture (freed at teardown),
  * so a failing assertion leaks nothing, with or without CK_FORK.  Helpers

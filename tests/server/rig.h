@@ -1,6 +1,6 @@
 /*
- * rig.h: the test rig of the SCRUD-over-HTTP suites (tests/server/
- * test_scrud_http.c and tests/server/test_scrud_vectors.c): a fresh server
+ * rig.h: the test rig of the SCRUD-over-HTTP suites (tests/server/systems/
+ * scrud/test_scrud_http.c and test_scrud_vectors.c): a fresh server
  * per test (harness.h), a context that failure messages name, assertions
  * that print it, requests that assert their status, and lookups in combat
  * reports.  The stem is short on purpose: its names are in nearly every

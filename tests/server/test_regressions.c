@@ -7,12 +7,13 @@
  * Covered elsewhere, so not repeated here: db_write keeping the caller's
  * first error (tests/db/test_db.c, test_db_write_keeps_first_error), a
  * campaign name of 65 bytes refused out_of_range on "name" (tests/server/
- * test_api.c, test_refused_changes_nothing), and the body "x" refused
- * invalid_value on campaign creation (same table; the other scalars and
- * routes are here).  The descending table column is also checked, less
- * strictly (only that the garbled words are gone), by tests/server/
- * test_scs_vectors.c, test_regression_descending_column_detail; here the
- * fixed sentence is asserted.
+ * resources/test_api.c, test_refused_changes_nothing), and the body "x"
+ * refused invalid_value on campaign creation (same table; the other
+ * scalars and routes are here).  The descending table column is also
+ * checked, less strictly (only that the garbled words are gone), by
+ * tests/server/systems/scs/test_scs_vectors.c,
+ * test_regression_descending_column_detail; here the fixed sentence is
+ * asserted.
  */
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -25,6 +26,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "db_sql.h"
 #include "harness.h"
 #include "rig.h"
 #include "suites.h"

@@ -1,11 +1,11 @@
 /*
- * report_civ.c: Civilization's part of a battle report and the record a
- * battle leaves (one-off or campaign): the phases, who won, and what
- * became of every piece, from the JSON of server/civ_api.c and
- * server/api_civ.c; see report_doc.h.  Phases are counted from 1, as the
- * service's summaries count them.
+ * civ_report.c: Civilization's part of a battle's report and of the
+ * record a battle leaves (one-off or campaign): the phases, who won, and
+ * what became of every piece, from the JSON of civ_json.c; see
+ * civ_report.h.  Phases are counted from 1, as the service's summaries
+ * count them.
  */
-#include "report_doc.h"
+#include "civ_report.h"
 
 #include <string.h>
 
@@ -190,7 +190,7 @@ static const json_t *civ_record_setup(const json_t *rep)
                                                   : input;
 }
 
-void report_doc_civ_record(report_doc *d, const json_t *rep)
+void civ_report_render(report_doc *d, const json_t *rep)
 {
     const json_t *setup = civ_record_setup(rep);
 
@@ -205,7 +205,7 @@ void report_doc_civ_record(report_doc *d, const json_t *rep)
     civ_units(d, rep, setup);
 }
 
-void report_doc_civ_battle(report_doc *d, const json_t *b)
+void civ_report_battle(report_doc *d, const json_t *b)
 {
     const json_t *setup = rj_get(b, "setup"), *next = rj_get(b, "next_wave");
     int size;

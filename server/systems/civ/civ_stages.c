@@ -1,9 +1,14 @@
 /*
- * api_civ_oneoff.c: the one-off Civilization battle, fought to its end in
- * one request with standing orders and a phase limit, and the replay of
- * any Civilization battle's record (docs/rules/civ.md).
+ * civ_stages.c: Civilization advanced combat (docs/rules/civ.md) through
+ * the table of systems: the one-off battle, fought to its end in one
+ * request with standing orders and a phase limit, and the replay of any
+ * Civilization battle's record; see systems.h.  Battles fought phase by
+ * phase in a campaign are in civ_campaign.c, the JSON in civ_json.c, the
+ * report's Markdown and HTML in civ_report.c.
  */
 #include "api.h"
+#include "civ_report.h"
+#include "systems.h"
 #include "civ_json.h"
 #include "combat.h"
 #include "jsonv.h"
@@ -76,76 +81,85 @@ static json_t *plan_json(const civ_job *j)
     return doc;
 }
 
-void api_oneoff_civ(http_request *r)
+/* A job sized for the request's phase limit. */
+static void *job_new(const json_t *body, err_info *e)
+{
+    int max = DEFAULT_PHASES;
+    civ_job *j;
+
+    if (jv_int(body, "", "max_phases", false, 1, CIV_MAX_PHASES, &max, e))
+        return NULL;
+    if ((j = civ_job_new(max)) == NULL)
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return j;
+}
+
+/* read: the setup, the standing orders and any entered rolls. */
+static err_code read_request(void *job, const json_t *body, bool is_campaign,
+                             err_info *e)
 {
     static const char *const fields[] = {
         "current_era", "settlement", "great_wall", "attacker", "defender",
         "max_phases",  "rolls",      "dice",       "note",     NULL};
-    json_t *body = http_body_object(r);
-    int max = DEFAULT_PHASES;
-    dice_source src;
-    bool is_src = false;
-    civ_job *j = NULL;
-    err_info e;
+    civ_job *j = job;
+    err_code rc;
 
-    if (body == NULL)
-        return;
-    err_clear(&e);
-    if (jv_int(body, "", "max_phases", false, 1, CIV_MAX_PHASES, &max, &e))
-        goto fail;
-    j = civ_job_new(max);
-    r->state = j;
-    r->state_free = civ_job_free;
-    if (j == NULL) {
-        err_set(&e, ERR_NOMEM, NULL, "out of memory");
-        goto fail;
+    (void)is_campaign; /* a campaign's battles are civ_campaign.c's */
+    if ((rc = jv_object_only(body, "", fields, e)) ||
+        (rc = combat_parse_record(body, &j->rec, e)) ||
+        (rc = civ_json_parse_setup(body, false, false, j, e)) ||
+        (rc = civ_check_setup(&j->setup, e)) ||
+        (rc = civ_json_parse_plan(body, j, e)) ||
+        (rc = parse_rolls(body, j, e)))
+        return rc;
+    return ERR_OK;
+}
+
+/* A refusal of the plan, named as the request named it. */
+static void plan_field(const civ_job *j, err_info *e)
+{
+    char *c = strstr(e->field, ".casualties");
+
+    if (c != NULL) { /* the plan calls it casualty_order */
+        char f[ERR_FIELD_MAX];
+        snprintf(f, sizeof f, "%.*s.casualty_order%s", (int)(c - e->field),
+                 e->field, c + strlen(".casualties"));
+        text_copy(e->field, sizeof e->field, f);
     }
-    if (jv_object_only(body, "", fields, &e) ||
-        combat_parse_record(body, &j->rec, &e) ||
-        civ_json_parse_setup(body, false, false, j, &e) ||
-        civ_check_setup(&j->setup, &e) || civ_json_parse_plan(body, j, &e) ||
-        parse_rolls(body, j, &e) || combat_cite(r, &j->rec, &e))
-        goto fail;
+    if (e->code == ERR_DICE && j->rec.dice.kind == DICE_ENTERED) {
+        err_clear(e);
+        err_set(e, ERR_RANGE, "rolls",
+                "the entered rolls ran out in phase %d: %d given",
+                j->n_phases + 1, j->n_entered);
+    }
+}
+
+/* run: the battle fought to its end (or the phase limit) with its dice,
+ * and its record. */
+static err_code run(void *job, err_info *e)
+{
+    civ_job *j = job;
+    dice_source src;
+    err_code rc;
+
     combat_dice_init(&j->rec, &src, j->entered, (size_t)j->n_entered);
-    is_src = true;
-    if (civ_json_fight_plan(j, &src, &e)) {
-        char *c = strstr(e.field, ".casualties");
-        if (c != NULL) { /* the plan calls it casualty_order */
-            char f[ERR_FIELD_MAX];
-            snprintf(f, sizeof f, "%.*s.casualty_order%s", (int)(c - e.field),
-                     e.field, c + strlen(".casualties"));
-            text_copy(e.field, sizeof e.field, f);
-        }
-        if (e.code == ERR_DICE && j->rec.dice.kind == DICE_ENTERED) {
-            err_clear(&e);
-            err_set(&e, ERR_RANGE, "rolls",
-                    "the entered rolls ran out in phase %d: %d given",
-                    j->n_phases + 1, j->n_entered);
-        }
-        goto fail;
+    if ((rc = civ_json_fight_plan(j, &src, e))) {
+        plan_field(j, e);
+        rc = e->code;
+    } else if (dice_check_all_used(&src, NULL)) {
+        rc = err_set(e, ERR_RANGE, "rolls",
+                     "the battle used %zu of the %d rolls given", src.n_log,
+                     j->n_entered);
+    } else {
+        rc = civ_json_record(j, &src, NULL, plan_json(j), e);
     }
-    if (dice_check_all_used(&src, NULL)) {
-        err_set(&e, ERR_RANGE, "rolls",
-                "the battle used %zu of the %d rolls given", src.n_log,
-                j->n_entered);
-        goto fail;
-    }
-    if (civ_json_record(j, &src, NULL, plan_json(j), &e))
-        goto fail;
     dice_cleanup(&src);
-    json_decref(body);
-    http_defer_write(r, combat_insert_job, combat_finish);
-    return;
-fail:
-    if (is_src)
-        dice_cleanup(&src);
-    json_decref(body);
-    http_reply_problem(r, &e);
+    return rc;
 }
 
 /* ---- replay ---- */
 
-bool api_civ_replay(const json_t *stored, dice_source *src, json_t *diffs)
+static bool replay(const json_t *stored, dice_source *src, json_t *diffs)
 {
     static const char *const parts[] = {"phases", "over", "unresolved",
                                         "winner", "survivors"};
@@ -214,3 +228,14 @@ out:
     civ_job_free(j);
     return is_resolved;
 }
+
+const systems_entry civ_stages = {
+    .rules = &civ_system,
+    .job_new = job_new,
+    .job_free = civ_job_free,
+    .read = read_request,
+    .run = run,
+    .replay = replay,
+    .render = civ_report_render,
+    .battle = &civ_campaign_battles,
+};

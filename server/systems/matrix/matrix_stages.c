@@ -1,10 +1,14 @@
 /*
- * api_matrix.c: Matrix game battles (docs/rules/matrix.md) outside the
- * campaign lifecycle of api_battles.c: the one-off battle, whole in one
- * request with its plan (order of combats, reserves committed up front),
- * and the replay of any finished Matrix battle from its record.
+ * matrix_stages.c: Matrix game battles (docs/rules/matrix.md) through the
+ * table of systems: the one-off battle, whole in one request with its plan
+ * (order of combats, reserves committed up front), and the replay of any
+ * finished Matrix battle from its record; see systems.h.  Battles fought
+ * action by action in a campaign are in matrix_campaign.c, the JSON in
+ * matrix_json.c, the report's Markdown and HTML in matrix_report.c.
  */
 #include "api.h"
+#include "matrix_report.h"
+#include "systems.h"
 #include "combat.h"
 #include "jsonv.h"
 #include "matrix_json.h"
@@ -132,71 +136,86 @@ static err_code plan_actions(const json_t *body, matrix_job *j, bool is_entered,
     return ERR_OK;
 }
 
-void api_oneoff_matrix(http_request *r)
+static void *job_new(const json_t *body, err_info *e)
+{
+    matrix_job *j = calloc(1, sizeof *j);
+
+    (void)body;
+    if (j == NULL)
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return j;
+}
+
+/* read: the setup (armies, line, reserves) and the plan's actions. */
+static err_code read_request(void *job, const json_t *body, bool is_campaign,
+                             err_info *e)
 {
     static const char *const fields[] = {
         "kind",  "ambush",  "basis", "attacker", "defender", "line",
         "order", "commits", "dice",  "note",     NULL};
-    json_t *body = http_body_object(r);
-    int values[4 * MATRIX_JSON_MAX_ACTIONS], n_values = 0, i, k;
-    dice_source src;
-    matrix_job *j;
-    err_info e;
-    bool is_src = false;
+    matrix_job *j = job;
+    err_code rc;
 
-    if (body == NULL)
-        return;
-    err_clear(&e);
-    if ((j = matrix_job_new(r, &e)) == NULL)
-        goto fail;
-    j->request = json_incref(body);
-    if (jv_object_only(body, "", fields, &e) ||
-        combat_parse_record(body, &j->rec, &e) ||
-        matrix_json_parse_setup(body, false, false, j, &e) ||
-        matrix_json_prepare(j, &e) ||
-        plan_actions(body, j, j->rec.dice.kind == DICE_ENTERED, &e) ||
-        combat_cite(r, &j->rec, &e))
-        goto fail;
-    for (i = 0; i < j->n_actions; i++)
-        for (k = 0; k < j->actions[i].n_naturals; k++)
-            values[n_values++] = j->actions[i].naturals[k];
-    combat_dice_init(&j->rec, &src, values, (size_t)n_values);
-    is_src = true;
-    if (matrix_battle_init(&j->battle, &j->setup, &e))
-        goto fail;
+    (void)is_campaign; /* a campaign's battles are matrix_campaign.c's */
+    j->request = json_incref((json_t *)body);
+    if ((rc = jv_object_only(body, "", fields, e)) ||
+        (rc = combat_parse_record(body, &j->rec, e)) ||
+        (rc = matrix_json_parse_setup(body, false, false, j, e)) ||
+        (rc = matrix_json_prepare(j, e)) ||
+        (rc = plan_actions(body, j, j->rec.dice.kind == DICE_ENTERED, e)))
+        return rc;
+    return ERR_OK;
+}
+
+/* Applies the plan's actions from the battle's start, to its end. */
+static err_code fight(matrix_job *j, dice_source *src, err_info *e)
+{
+    int i, k;
+    err_code rc;
+
+    if ((rc = matrix_battle_init(&j->battle, &j->setup, e)))
+        return rc;
     for (i = 0; i < j->n_actions && !matrix_is_over(&j->battle); i++)
-        if (matrix_json_apply(j, &j->actions[i], &src, &e)) {
-            origin_field(j, i, &e);
-            goto fail;
+        if ((rc = matrix_json_apply(j, &j->actions[i], src, e))) {
+            origin_field(j, i, e);
+            return rc;
         }
     /* A skirmish that escalates ends there: a plan going on is wrong. */
     for (k = i; k < j->n_actions; k++)
         if (j->actions[k].kind == MATRIX_ACT_COMMIT) {
             char f[JV_PATH_MAX];
             jv_index(f, "commits", (size_t)j->actions[k].origin);
-            err_set(&e, ERR_RULE, f,
-                    "the skirmish escalated to an open battle when both "
-                    "armies had committed all their reserves: no commit "
-                    "follows that");
-            goto fail;
+            return err_set(e, ERR_RULE, f,
+                           "the skirmish escalated to an open battle when "
+                           "both armies had committed all their reserves: "
+                           "no commit follows that");
         }
     j->n_actions = i; /* the accept left over: the skirmish ended there */
-    if (matrix_json_record(j, NULL, &e))
-        goto fail;
+    return ERR_OK;
+}
+
+/* run: the battle fought whole with its dice, and its record. */
+static err_code run(void *job, err_info *e)
+{
+    matrix_job *j = job;
+    int values[4 * MATRIX_JSON_MAX_ACTIONS], n_values = 0, i, k;
+    dice_source src;
+    err_code rc;
+
+    for (i = 0; i < j->n_actions; i++)
+        for (k = 0; k < j->actions[i].n_naturals; k++)
+            values[n_values++] = j->actions[i].naturals[k];
+    combat_dice_init(&j->rec, &src, values, (size_t)n_values);
+    rc = fight(j, &src, e);
+    if (rc == ERR_OK)
+        rc = matrix_json_record(j, NULL, e);
     dice_cleanup(&src);
-    json_decref(body);
-    http_defer_write(r, combat_insert_job, combat_finish);
-    return;
-fail:
-    if (is_src)
-        dice_cleanup(&src);
-    json_decref(body);
-    http_reply_problem(r, &e);
+    return rc;
 }
 
 /* ---- replay ---- */
 
-bool api_matrix_replay(const json_t *stored, dice_source *src, json_t *diffs)
+static bool replay(const json_t *stored, dice_source *src, json_t *diffs)
 {
     static const char *const parts[] = {"armies", "combats", "over",
                                         "escalated", "result"};
@@ -276,3 +295,14 @@ out:
     matrix_job_free(j);
     return is_resolved;
 }
+
+const systems_entry matrix_stages = {
+    .rules = &matrix_system,
+    .job_new = job_new,
+    .job_free = matrix_job_free,
+    .read = read_request,
+    .run = run,
+    .replay = replay,
+    .render = matrix_report_render,
+    .battle = &matrix_campaign_battles,
+};

@@ -1,11 +1,14 @@
 /*
- * api_scs.c: SCS odds combats (docs/rules/scs.md) as requests: one-off
- * with units inline, or in a campaign against its units' counters and
- * steps lost; and replay.  The combat itself, from JSON to report, is in
- * scs_combat.c.  A campaign combat lands whole: every unit's steps, the
- * combat and its roll log in one job of the database writer.
+ * scs_stages.c: SCS odds combats (docs/rules/scs.md) through the table of
+ * systems: one-off with units inline, or in a campaign against its units'
+ * counters and steps lost, and replay; see systems.h.  The combat itself,
+ * from JSON to report, is in scs_combat.c, SCS documents (tables,
+ * counters) in scs_json.c, the report's Markdown and HTML in
+ * scs_report.c.
  */
 #include "api.h"
+#include "scs_report.h"
+#include "systems.h"
 #include "combat.h"
 #include "jsonv.h"
 #include "scs_json.h"
@@ -62,9 +65,11 @@ static void name_units(const scs_combat *j, err_info *e)
     memcpy(e->message, out, n + 1);
 }
 
-/* Resolves the combat with j's dice and fills the row, rolls and report. */
-static err_code scs_run(scs_combat *j, err_info *e)
+/* run: resolves the combat with j's dice and fills the row, rolls and
+ * report. */
+static err_code run(void *job, err_info *e)
 {
+    scs_combat *j = job;
     dice_source src;
     db_combat *cb = &j->rec.cb;
     json_t *report = NULL;
@@ -178,7 +183,20 @@ static err_code parse_roll(const json_t *body, scs_combat *j, err_info *e)
     return ERR_OK;
 }
 
-static scs_combat *request_parse(http_request *r, bool is_campaign, err_info *e)
+static void *job_new(const json_t *body, err_info *e)
+{
+    scs_combat *j = calloc(1, sizeof *j);
+
+    (void)body;
+    if (j == NULL)
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return j;
+}
+
+/* read: the table, the units, the orders, the options and entered
+ * roll (scs_combat_parse). */
+static err_code read_request(void *job, const json_t *body, bool is_campaign,
+                             err_info *e)
 {
     static const char *const fields[] = {"table",
                                          "attackers",
@@ -194,45 +212,21 @@ static scs_combat *request_parse(http_request *r, bool is_campaign, err_info *e)
                                          "dice",
                                          "note",
                                          NULL};
-    json_t *body = http_body_object(r);
-    scs_combat *j;
+    scs_combat *j = job;
+    err_code rc;
 
-    if (body == NULL)
-        return NULL;
-    j = calloc(1, sizeof *j);
-    r->state = j;
-    r->state_free = scs_combat_free;
-    if (j == NULL) {
-        err_set(e, ERR_NOMEM, NULL, "out of memory");
-        goto fail;
-    }
-    if (jv_object_only(body, "", fields, e) ||
-        combat_parse_record(body, &j->rec, e) || parse_roll(body, j, e) ||
-        scs_combat_parse(body, is_campaign, j, e) ||
-        (!is_campaign &&
-         (scs_combat_prepare(j, e) || combat_cite(r, &j->rec, e))))
-        goto fail;
-    json_decref(body);
-    return j;
-fail:
-    json_decref(body);
-    http_reply_problem(r, e);
-    return NULL;
+    if ((rc = jv_object_only(body, "", fields, e)) ||
+        (rc = combat_parse_record(body, &j->rec, e)) ||
+        (rc = parse_roll(body, j, e)) ||
+        (rc = scs_combat_parse(body, is_campaign, j, e)))
+        return rc;
+    return ERR_OK;
 }
 
-void api_oneoff_scs(http_request *r)
+/* check: a one-off's units are inline: the combat is ready to resolve. */
+static err_code check(void *job, err_info *e)
 {
-    scs_combat *j;
-    err_info e;
-
-    err_clear(&e);
-    if ((j = request_parse(r, false, &e)) == NULL)
-        return;
-    if (scs_run(j, &e) != ERR_OK) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    http_defer_write(r, combat_insert_job, combat_finish);
+    return scs_combat_prepare(job, e);
 }
 
 /* Campaign units: found, carrying SCS, in play, attackers on one side and
@@ -357,25 +351,30 @@ static err_code apply_unit(db_conn *c, scs_combat *j, int s, size_t i,
     return combat_unit_event(c, &j->rec, &before, &after, &w, e);
 }
 
-static err_code campaign_scs_combat(db_conn *c, void *arg, err_info *e)
+/* bind: the campaign's options under the request's, its table and its
+ * units; then the combat is ready to resolve. */
+static err_code bind_campaign(db_conn *c, void *job, const db_campaign *cmp,
+                              err_info *e)
 {
-    scs_combat *j = arg;
-    db_campaign cmp;
+    scs_combat *j = job;
+    err_code rc;
+
+    j->in.options = cmp->scs;
+    if ((j->options && (rc = scs_json_options_parse(j->options, "options",
+                                                    &j->in.options, e))) ||
+        (rc = bind_table(c, j, e)) || (rc = bind_units(c, j, e)))
+        return rc;
+    return scs_combat_prepare(j, e);
+}
+
+/* apply: every unit's steps lost, and elimination, with its event. */
+static err_code apply(db_conn *c, void *job, err_info *e)
+{
+    scs_combat *j = job;
     size_t i;
     int s;
     err_code rc;
 
-    if ((rc = db_campaign_get(c, j->rec.campaign_id, &cmp, e)))
-        return rc;
-    j->in.options = cmp.scs;
-    if ((j->options && (rc = scs_json_options_parse(j->options, "options",
-                                                   &j->in.options, e))) ||
-        (rc = bind_table(c, j, e)) || (rc = bind_units(c, j, e)) ||
-        (rc = scs_combat_prepare(j, e)) ||
-        (rc = combat_take_commitment(c, &j->rec, NULL, e)) ||
-        (rc = scs_run(j, e)) ||
-        (rc = db_combat_insert(c, &j->rec.cb, j->rec.rolls, j->rec.n_rolls, e)))
-        return rc;
     for (s = 0; s < 2; s++)
         for (i = 0; i < j->in.n_units[s]; i++)
             if ((rc = apply_unit(c, j, s, i, e)))
@@ -383,22 +382,9 @@ static err_code campaign_scs_combat(db_conn *c, void *arg, err_info *e)
     return ERR_OK;
 }
 
-void api_campaign_scs(http_request *r)
-{
-    scs_combat *j;
-    err_info e;
-
-    err_clear(&e);
-    if ((j = request_parse(r, true, &e)) == NULL)
-        return;
-    text_copy(j->rec.campaign_id, DB_ID_MAX, r->params[0]);
-    text_copy(j->rec.token_id, DB_ID_MAX, r->token.id);
-    http_defer_write(r, campaign_scs_combat, combat_finish);
-}
-
 /* ---- replay ---- */
 
-bool api_scs_replay(const json_t *stored, dice_source *src, json_t *diffs)
+static bool replay(const json_t *stored, dice_source *src, json_t *diffs)
 {
     static const char *const parts[] = {"attackers",
                                         "defenders",
@@ -495,3 +481,16 @@ out:
     scs_combat_free(j);
     return is_resolved;
 }
+
+const systems_entry scs_stages = {
+    .rules = &scs_system,
+    .job_new = job_new,
+    .job_free = scs_combat_free,
+    .read = read_request,
+    .check = check,
+    .bind = bind_campaign,
+    .run = run,
+    .apply = apply,
+    .replay = replay,
+    .render = scs_report_render,
+};

@@ -1,11 +1,12 @@
 /*
  * ledger_rig.h: what the ledger and idempotency suites over HTTP
- * (tests/server/test_ledger_http.c, tests/server/test_idempotency_http.c)
- * share, on top of scs_rig.h: requests with any headers (Idempotency-Key,
- * Accept) whose every response header can be read, bursts of identical
- * requests from many threads, direct SQL on the test server's database,
- * a campaign whose units fight every system, and the campaign ledger
- * exported, recomputed from its fields and rewritten in the database.
+ * (test_ledger_http.c, beside it, and tests/server/http/
+ * test_idempotency_http.c) share, on top of scs_rig.h: requests with any
+ * headers (Idempotency-Key, Accept) whose every response header can be
+ * read, bursts of identical requests from many threads, direct SQL on the
+ * test server's database, a campaign whose units fight every system, and
+ * the campaign ledger exported, recomputed from its fields and rewritten in
+ * the database.
  *
  * JSON a helper returns is kept by the scs rig until teardown (borrowed by
  * the caller).  Helpers abort the test (Check) on failure, naming rig_ctx,

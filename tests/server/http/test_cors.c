@@ -1,5 +1,5 @@
 /*
- * test_cors.c: server/cors.c, the allowed CORS origins as the operator
+ * test_cors.c: server/http/cors.c, the allowed CORS origins as the operator
  * writes them (--cors-origin, cors_origin): which values are origins,
  * which are refused and why, lists, "*", clearing, the limit, and the
  * match of a request's Origin.  What HTTP does with them is in

@@ -1,18 +1,18 @@
 /*
- * test_report.c: the reports to share (server/report.h).  Real reports of
- * every system, produced by the service in-process (one-off combats with
- * entered dice, so their outcome is known; seeded ones for the dice
- * section), a campaign combat, live Matrix and Civilization battles from
- * open to over, rendered as Markdown and as HTML: every unit's fate is on
- * its line, seeded dice show their commitment and seed, entered ones say
+ * test_report.c: the reports to share (server/report/report.h).  Real
+ * reports of every system, produced by the service in-process (one-off
+ * combats with entered dice, so their outcome is known; seeded ones for the
+ * dice section), a campaign combat, live Matrix and Civilization battles
+ * from open to over, rendered as Markdown and as HTML: every unit's fate is
+ * on its line, seeded dice show their commitment and seed, entered ones say
  * they cannot be checked, names full of mark-up are escaped (checked
- * against a plain model of the escaping), pages carry no script or
- * outside resource, Markdown has no table.  A campaign report built by
- * hand lists its combats in order.  Odd input never breaks a renderer:
- * hand-written oddities, and every member of the real reports replaced in
- * turn by values of the wrong type.  The choice of format over a table of
- * ?format values and Accept headers.  Uses scs_rig.h, matrix_rig.h and
- * civ_rig.h; the checks are in report_rig.h.
+ * against a plain model of the escaping), pages carry no script or outside
+ * resource, Markdown has no table.  A campaign report built by hand lists
+ * its combats in order.  Odd input never breaks a renderer: hand-written
+ * oddities, and every member of the real reports replaced in turn by values
+ * of the wrong type.  The choice of format over a table of ?format values
+ * and Accept headers.  Uses scs_rig.h, matrix_rig.h and civ_rig.h; the
+ * checks are in report_rig.h.
  */
 #include "civ_rig.h"
 #include "harness.h"

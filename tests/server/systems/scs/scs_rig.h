@@ -1,6 +1,6 @@
 /*
- * scs_rig.h: what the SCS-over-HTTP suites (tests/server/test_scs_http.c
- * and tests/server/test_scs_vectors.c) share, on top of rig.h: campaigns,
+ * scs_rig.h: what the SCS-over-HTTP suites (test_scs_http.c and
+ * test_scs_vectors.c, beside it) share, on top of rig.h: campaigns,
  * SCS units and tables made through the API, combats posted and their
  * problems checked, the campaign state a refused request must not change,
  * seeded dice re-derived with rng v1, replay, and comparison of two

@@ -1,5 +1,5 @@
 /*
- * test_jsonw.c: tests server/jsonw.c, the streaming JSON writer that
+ * test_jsonw.c: tests server/json/jsonw.c, the streaming JSON writer that
  * serializes every combat report.  Each case writes through the public
  * calls and compares the whole output string with the text expected, so
  * a comma too many or too few, a wrong escape or a lost byte shows; and
@@ -396,8 +396,8 @@ START_TEST(test_raw_splicing)
     expect(&w, "[123]");
 
     /*
-     * How a stored report gets its roll log (report_with_rolls in
-     * server/api_combats.c): the report without its closing brace, a raw
+     * How a stored report gets its roll log (combat_report_with_rolls in
+     * server/systems/combat.c): the report without its closing brace, a raw
      * member, an array, the brace.  At depth 0 no comma is added.
      */
     jw_init(&w);

@@ -1,7 +1,7 @@
 #define _GNU_SOURCE /* asprintf */
 /*
- * test_console_http.c: server/console.c, server/cors.c, GET /v1/token
- * (server/api_token.c) and the headers server/http.c adds, through real
+ * test_console_http.c: server/http/console.c and cors.c, GET /v1/token
+ * (server/resources/tokens.c) and the headers http.c adds, through real
  * HTTP (docs/console.md): the console's files served whole from the
  * built-in table with their types, ETags and security headers, 304 and
  * HEAD, nothing outside the table reachable; who a token is; CORS for the

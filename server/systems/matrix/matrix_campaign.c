@@ -1,12 +1,11 @@
 /*
- * api_battles.c: interactive battles (Matrix game battles, docs/rules/
- * matrix.md) as a resource: created in a campaign with the seed's
- * commitment shown before any die, fought one action at a time (roll a
- * combat, commit a reserve, accept), and finished when the last combat is
- * accepted: the record becomes a combat with its whole roll log, routed
- * units leave play and exhaustion is stored on the sides.  (One-off
- * battles and replay are in api_matrix.c; battles of system "civ" go to
- * api_civ.c.)
+ * matrix_campaign.c: Matrix game battles (docs/rules/matrix.md) fought in
+ * a campaign: created with the seed's commitment shown before any die,
+ * fought one action at a time (roll a combat, commit a reserve, accept),
+ * and finished when the last combat is accepted: the record becomes a
+ * combat with its whole roll log, routed units leave play and exhaustion
+ * is stored on the sides.  Its handlers are the battle routes of
+ * resources/battles.c for battles of system "matrix" (systems.h).
  *
  * Every action is one job of the database writer that reads the battle,
  * rebuilds its state from the logged actions, checks and applies the new
@@ -15,6 +14,8 @@
  * landing on the same state.
  */
 #include "api.h"
+#include "matrix_report.h"
+#include "systems.h"
 #include "battle.h"
 #include "combat.h"
 #include "jsonv.h"
@@ -277,35 +278,20 @@ static void battle_finish(http_request *r, err_code rc, const err_info *e)
     r->render = HTTP_RENDER_BATTLE;
 }
 
-void api_battle_create(http_request *r)
+static void create(http_request *r, json_t *body)
 {
     static const char *const fields[] = {
         "system",   "kind", "ambush", "basis", "turn",           "attacker",
         "defender", "line", "dice",   "note",  "escalated_from", NULL};
-    static const char *const systems[] = {"matrix", "civ", NULL};
-    json_t *body = http_body_object(r);
     const char *from = NULL;
     matrix_job *j;
     err_info e;
-    int system = 0;
 
-    if (body == NULL)
-        return;
     err_clear(&e);
-    if (jv_enum(body, "", "system", false, systems, &system, &e)) {
-        json_decref(body);
-        http_reply_problem(r, &e);
-        return;
-    }
-    if (system == 1) { /* Civilization: its own battles */
-        api_civ_battle_create(r, body);
-        return;
-    }
     if ((j = matrix_job_new(r, &e)) == NULL)
         goto fail;
     j->request = json_incref(body);
     if (jv_object_only(body, "", fields, &e) ||
-        jv_enum(body, "", "system", false, systems, &system, &e) ||
         jv_int(body, "", "turn", true, 1, 1000000, &j->turn, &e) ||
         jv_string(body, "", "escalated_from", false, DB_ID_MAX - 1, &from,
                   &e) ||
@@ -324,84 +310,31 @@ fail:
     http_reply_problem(r, &e);
 }
 
-/* The system of the campaign's battle in the path: "civ", "matrix", or
- * "" when there is none (the system's handler then says so). */
-static void battle_system(http_request *r, char system[16])
-{
-    db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
-    db_battle b;
-
-    memset(&b, 0, sizeof b);
-    system[0] = '\0';
-    if (db_battle_get(c, r->params[0], r->params[1], &b, NULL) == ERR_OK)
-        text_copy(system, 16, b.system);
-    db_battle_cleanup(&b);
-    db_read_release(d, c);
-}
-
-void api_battle_get(http_request *r)
+static void get(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c;
     matrix_job *j;
-    char system[16];
     err_info e;
     err_code rc;
 
     err_clear(&e);
-    battle_system(r, system);
-    if (strcmp(system, "civ") == 0) {
-        api_civ_battle_get(r);
-        return;
-    }
     if ((j = matrix_job_new(r, &e)) == NULL) {
         http_reply_problem(r, &e);
         return;
     }
-    c = db_read_acquire(d);
     /* The battle and its actions from one snapshot. */
-    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
-    rc = load_battle(c, r->params[0], r->params[1], j, &e);
-    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
-    db_read_release(d, c);
+    if ((rc = db_read_begin(d, &c, &e)) == ERR_OK) {
+        rc = load_battle(c, r->params[0], r->params[1], j, &e);
+        if (db_read_end(d, c, rc ? NULL : &e) && rc == ERR_OK)
+            rc = e.code;
+    }
     if (rc != ERR_OK) {
         http_reply_problem(r, &e);
         return;
     }
     http_reply_json(r, 200, battle_json(j));
     r->render = HTTP_RENDER_BATTLE;
-}
-
-void api_battles_list(http_request *r)
-{
-    db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
-    db_battle *bs = NULL;
-    size_t n = 0, i;
-    json_t *items;
-    err_info e;
-    err_code rc;
-
-    err_clear(&e);
-    rc = db_battles_list(c, r->params[0], &bs, &n, &e);
-    db_read_release(d, c);
-    if (rc != ERR_OK) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    items = json_array();
-    for (i = 0; i < n; i++)
-        json_array_append_new(
-            items, json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:i, s:o, s:o}",
-                             "id", bs[i].id, "system", bs[i].system, "status",
-                             bs[i].status, "turn", bs[i].turn, "created_at",
-                             bs[i].created_at, "updated_at", bs[i].updated_at,
-                             "n_actions", bs[i].n_actions, "combat_id",
-                             api_str_or_null(bs[i].combat_id), "note",
-                             api_str_or_null(bs[i].note)));
-    db_battles_free(bs, n);
-    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 /* The record of a battle that ended: its combat, the units that fought,
@@ -650,21 +583,12 @@ static void action_finish(http_request *r, err_code rc, const err_info *e)
     r->render = HTTP_RENDER_BATTLE;
 }
 
-void api_battle_action(http_request *r)
+static void action(http_request *r, json_t *body)
 {
-    json_t *body = http_body_object(r);
     matrix_job *j;
-    char system[16];
     err_info e;
 
-    if (body == NULL)
-        return;
     err_clear(&e);
-    battle_system(r, system);
-    if (strcmp(system, "civ") == 0) {
-        api_civ_battle_action(r, body);
-        return;
-    }
     if ((j = matrix_job_new(r, &e)) == NULL) {
         json_decref(body);
         http_reply_problem(r, &e);
@@ -677,3 +601,10 @@ void api_battle_action(http_request *r)
     text_copy(j->rec.token_id, DB_ID_MAX, r->token.id);
     http_defer_write(r, battle_action_job, action_finish);
 }
+
+const systems_battle matrix_campaign_battles = {
+    .create = create,
+    .get = get,
+    .action = action,
+    .render = matrix_report_battle,
+};

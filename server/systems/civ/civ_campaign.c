@@ -1,12 +1,14 @@
 /*
- * api_civ.c: Civilization battles in a campaign (docs/rules/civ.md),
- * fought one phase per request through the battle lifecycle of
- * api_battles.c: created with the seed's commitment shown, each phase
- * logged with its orders and dice, finished when an army is gone
- * (destroyed units leave play) or abandoned.  One-off battles and replay
- * are in api_civ_oneoff.c.
+ * civ_campaign.c: Civilization battles in a campaign (docs/rules/civ.md),
+ * fought one phase per request: created with the seed's commitment
+ * shown, each phase logged with its orders and dice, finished when an
+ * army is gone (destroyed units leave play) or abandoned.  Its handlers
+ * are the battle routes of resources/battles.c for battles of system
+ * "civ" (systems.h).  One-off battles and replay are in civ_stages.c.
  */
 #include "api.h"
+#include "civ_report.h"
+#include "systems.h"
 #include "battle.h"
 #include "civ_json.h"
 #include "combat.h"
@@ -205,7 +207,7 @@ static void create_finish(http_request *r, err_code rc, const err_info *e)
     dice_cleanup(&src);
 }
 
-void api_civ_battle_create(http_request *r, json_t *body)
+static void create(http_request *r, json_t *body)
 {
     static const char *const fields[] = {
         "system",   "turn",     "current_era", "settlement", "great_wall",
@@ -228,25 +230,30 @@ void api_civ_battle_create(http_request *r, json_t *body)
     http_defer_write(r, create_job, create_finish);
 }
 
-void api_civ_battle_get(http_request *r)
+static void get(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c;
     dice_source src;
     civ_job *j;
     err_info e;
-    err_code rc;
+    err_code rc, end_rc;
 
     err_clear(&e);
     if ((j = job_for(r, &e)) == NULL) {
         http_reply_problem(r, &e);
         return;
     }
-    c = db_read_acquire(d);
-    sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
+    if (db_read_begin(d, &c, &e) != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    /* The battle and its actions from one snapshot, ended in every case;
+     * the first error stays in e. */
     rc = load(c, r->params[0], r->params[1], j, &src, &e);
-    sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
-    db_read_release(d, c);
+    end_rc = db_read_end(d, c, &e);
+    if (rc == ERR_OK)
+        rc = end_rc;
     if (rc == ERR_OK) {
         http_reply_json(r, 200, battle_json(j, &src));
         r->render = HTTP_RENDER_BATTLE;
@@ -618,11 +625,15 @@ static void action_finish(http_request *r, err_code rc, const err_info *e)
     if (j->reply == NULL) {
         /* Served as stored: read back the battle the action made. */
         err_clear(&e2);
-        c = db_read_acquire(d);
-        sqlite3_exec(c, "BEGIN", NULL, NULL, NULL);
+        if (db_read_begin(d, &c, &e2) != ERR_OK) {
+            http_reply_problem(r, &e2);
+            return;
+        }
         j->reply = battle_read_back(c, j, &e2);
-        sqlite3_exec(c, "COMMIT", NULL, NULL, NULL);
-        db_read_release(d, c);
+        if (db_read_end(d, c, &e2) != ERR_OK) {
+            json_decref(j->reply);
+            j->reply = NULL;
+        }
         if (j->reply == NULL) {
             http_reply_problem(r, &e2);
             return;
@@ -633,7 +644,7 @@ static void action_finish(http_request *r, err_code rc, const err_info *e)
     r->render = HTTP_RENDER_BATTLE;
 }
 
-void api_civ_battle_action(http_request *r, json_t *body)
+static void action(http_request *r, json_t *body)
 {
     civ_job *j;
     err_info e;
@@ -651,3 +662,10 @@ void api_civ_battle_action(http_request *r, json_t *body)
     j->is_reply_in_job = r->has_idem;
     http_defer_write(r, action_job, action_finish);
 }
+
+const systems_battle civ_campaign_battles = {
+    .create = create,
+    .get = get,
+    .action = action,
+    .render = civ_report_battle,
+};

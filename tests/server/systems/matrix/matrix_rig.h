@@ -1,10 +1,10 @@
 /*
- * matrix_rig.h: what the Matrix-over-HTTP suite (tests/server/
- * test_matrix_http.c) needs on top of scs_rig.h: a campaign of the sides
- * blue and red, units carrying Matrix only, battles created and acted on,
- * the state a refused request must not change (the campaign, every battle
- * and the number of stored actions), seeded dice re-derived with rng v1,
- * and a restart of the server over the same database.
+ * matrix_rig.h: what the Matrix-over-HTTP suites (test_matrix_http.c and
+ * test_battles_http.c, beside it) need on top of scs_rig.h: a campaign of
+ * the sides blue and red, units carrying Matrix only, battles created and
+ * acted on, the state a refused request must not change (the campaign,
+ * every battle and the number of stored actions), seeded dice re-derived
+ * with rng v1, and a restart of the server over the same database.
  *
  * JSON a helper returns is kept by the scs rig until teardown (borrowed by
  * the caller).  Helpers abort the test (Check) on failure, naming rig_ctx.

@@ -1,6 +1,6 @@
 /*
- * civ_rig.h: what the Civilization-over-HTTP suite (tests/server/
- * test_civ_http.c) needs on top of scs_rig.h and matrix_rig.h: campaigns
+ * civ_rig.h: what the Civilization-over-HTTP suite (test_civ_http.c,
+ * beside it) needs on top of scs_rig.h and matrix_rig.h: campaigns
  * and Civilization pieces made through the API, the battles of
  * tests/vectors/civ-examples.json turned into requests and checked against
  * the file, and a reference model of docs/rules/civ.md that checks

@@ -1,6 +1,6 @@
 /*
  * test_idempotency_http.c: Idempotency-Key on the requests that roll dice
- * (server/idem.h), over HTTP.  A retry with the key gets the first
+ * (server/http/idem.h), over HTTP.  A retry with the key gets the first
  * response again (status, body, Location) with Idempotent-Replayed: true,
  * and rolls nothing: no combat, roll, battle action, commitment or ledger
  * entry is added; the key with another request is refused, as are

@@ -1,5 +1,5 @@
 /*
- * test_http.c: server/http.c and server/router.c through real HTTP: the
+ * test_http.c: server/http/http.c and router.c through real HTTP: the
  * service routes, router errors (404, 405 with Allow), body limits (413),
  * media types (415), malformed JSON, keep-alive, many concurrent durable
  * combats sharing commits, and a graceful stop with requests in flight.

@@ -1,7 +1,8 @@
 /*
- * report_rig.c: the rig of the report suite (tests/server/test_report.c);
+ * report_rig.c: the rig of the report suite (test_report.c, beside it);
  * see report_rig.h.  The escaping models are written apart from
- * server/report.c on purpose: a test compares the real thing with them.
+ * server/report/report.c on purpose: a test compares the real thing with
+ * them.
  */
 #include "report_rig.h"
 

@@ -1,5 +1,5 @@
 /*
- * report_rig.h: what the report suite (tests/server/test_report.c) needs
+ * report_rig.h: what the report suite (test_report.c, beside it) needs
  * on top of scs_rig.h: plain models of the escaping the reports do, the
  * checks every Markdown text and HTML page must pass (no table; a whole
  * page with no script, outside resource or unknown tag, every element

@@ -1,0 +1,62 @@
+/*
+ * db_sql.h: the SQL helpers the stores share (prepared statements kept on
+ * their connection, stepping, reading rows, binding text).
+ *
+ * db/'s own header: included only by the .c files of db/ (and the tests
+ * of db/).  Above db/, code includes db.h, which names no SQLite type; here
+ * a db_conn is what it is, a sqlite3 connection (db.h's typedef), so the
+ * stores may take sqlite3 * where db.h says db_conn *.
+ */
+#ifndef UMPIRE_DB_SQL_H
+#define UMPIRE_DB_SQL_H
+
+#include <stddef.h>
+
+#include <sqlite3.h>
+
+#include "db.h"
+#include "err.h"
+
+/*
+ * Helpers for the stores.  db_prepare gives a statement for sql on conn,
+ * reusing one kept on the connection when it is idle; release it with
+ * db_done (never sqlite3_finalize).  db_fail maps a SQLite failure to
+ * ERR_DB (or ERR_CONFLICT for a constraint) with a message.
+ */
+err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
+                    err_info *e);
+void db_done(sqlite3_stmt *st);
+err_code db_fail(sqlite3 *conn, err_info *e, const char *what);
+
+/* Steps st, expected to finish without rows; what names it in an error. */
+err_code db_step_done(sqlite3 *c, sqlite3_stmt *st, err_info *e,
+                      const char *what);
+
+/* Reads a row into the element at elem (zeroed beforehand). */
+typedef void (*db_row_reader)(sqlite3_stmt *st, void *elem);
+
+/*
+ * Steps st (prepared and bound) to the end, reading each row with read into
+ * a growing array of size-byte elements: *out (new) and *n.  On failure the
+ * array is released, with release (may be NULL) first, and *out is NULL.
+ * st is released (db_done) in any case.
+ */
+err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
+                      db_row_reader read, void (*release)(void *, size_t),
+                      void **out, size_t *n, const char *what, err_info *e);
+
+/* A copy of column col as text into buf (size n); "" for NULL. */
+void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n);
+
+/* A malloc'd copy of column col, or NULL for NULL (caller frees). */
+char *db_column_dup(sqlite3_stmt *st, int col);
+
+/* Binds s as text, without a copy: s (not NULL) is borrowed and must
+ * stay valid until st is released (db_done).  Returns SQLite's code. */
+int db_bind_text(sqlite3_stmt *st, int i, const char *s);
+
+/* Binds a copy of s as text, or NULL when s is NULL or "".  Returns
+ * SQLite's code. */
+int db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
+
+#endif

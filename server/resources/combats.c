@@ -1,0 +1,212 @@
+/*
+ * combats.c: combats as a resource, the HTTP front door of the pipeline
+ * (systems/pipeline.h): resolving one of any system, one-off or in a
+ * campaign (the route names the system: its entry in the table of
+ * systems is the route's arg), reading its report with the roll log,
+ * listing a campaign's, and replaying one through its system's rules.
+ *
+ * A campaign combat lands whole or not at all: its writer job reads the
+ * units, resolves the combat, and writes the combat row, every roll and
+ * every unit change with its history event in one transaction; the
+ * response goes out after that job's commit.
+ */
+#include "combats.h"
+
+#include "api.h"
+#include "combat.h"
+#include "pipeline.h"
+#include "systems.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads the request of the route's system and, one-off, runs it; then
+ * hands the record to the writer.  campaign_id NULL: one-off. */
+static void create(http_request *r, const char *campaign_id)
+{
+    const systems_entry *s = r->route_arg;
+    json_t *body = http_body_object(r);
+    void *job = NULL;
+    err_info e;
+    err_code rc;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    rc = pipeline_read(s, body, campaign_id, r->token.id, &job, &e);
+    if (job != NULL) {
+        r->state = job;
+        r->state_free = s->job_free;
+    }
+    if (rc == ERR_OK && campaign_id == NULL)
+        rc = pipeline_oneoff(http_db(r->srv), job, &e);
+    json_decref(body);
+    if (rc != ERR_OK) {
+        api_reply_err(r, rc, &e);
+        return;
+    }
+    http_defer_write(r, campaign_id ? pipeline_campaign_job : combat_insert_job,
+                     combat_finish);
+}
+
+void combats_create_oneoff(http_request *r)
+{
+    create(r, NULL);
+}
+
+void combats_create_campaign(http_request *r)
+{
+    create(r, r->params[0]);
+}
+
+
+/* Loads a combat and its rolls; one-off only when campaign_id is NULL. */
+static err_code load_combat(http_request *r, const char *campaign_id,
+                            const char *combat_id, db_combat *cb,
+                            db_roll **rolls, size_t *n, err_info *e)
+{
+    db *d = http_db(r->srv);
+    db_conn *c = db_read_acquire(d);
+    err_code rc;
+
+    *rolls = NULL;
+    *n = 0;
+    rc = db_combat_get(c, combat_id, cb, e);
+    if (rc == ERR_OK &&
+        strcmp(cb->campaign_id, campaign_id ? campaign_id : "")) {
+        db_combat_cleanup(cb);
+        err_clear(e);
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s here", combat_id);
+    }
+    if (rc == ERR_OK && (rc = db_rolls_list(c, combat_id, rolls, n, e)))
+        db_combat_cleanup(cb);
+    db_read_release(d, c);
+    return rc;
+}
+
+static void reply_combat(http_request *r, const char *campaign_id)
+{
+    const char *id = r->params[campaign_id ? 1 : 0];
+    db_combat cb;
+    db_roll *rolls;
+    size_t n;
+    char *report;
+    err_info e;
+
+    err_clear(&e);
+    memset(&cb, 0, sizeof cb);
+    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &e)) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    report = combat_report_with_rolls(cb.report, rolls, n);
+    if (report == NULL) {
+        err_set(&e, ERR_INTERNAL, NULL, "the stored report of %s is malformed",
+                id);
+        http_reply_problem(r, &e);
+    } else {
+        http_reply_json_text(r, 200, report);
+        r->render = HTTP_RENDER_COMBAT;
+    }
+    free(rolls);
+    db_combat_cleanup(&cb);
+}
+
+void combats_get_oneoff(http_request *r)
+{
+    reply_combat(r, NULL);
+}
+
+void combats_get_campaign(http_request *r)
+{
+    reply_combat(r, r->params[0]);
+}
+
+void combats_list(http_request *r)
+{
+    db *d = http_db(r->srv);
+    db_conn *c = db_read_acquire(d);
+    db_combat *cbs = NULL;
+    size_t n = 0, i;
+    json_t *items;
+    err_info e;
+
+    err_clear(&e);
+    if (db_combats_list(c, r->params[0], &cbs, &n, &e)) {
+        db_read_release(d, c);
+        http_reply_problem(r, &e);
+        return;
+    }
+    db_read_release(d, c);
+    items = json_array();
+    for (i = 0; i < n; i++)
+        json_array_append_new(
+            items,
+            json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "id", cbs[i].id,
+                      "system", cbs[i].system, "created_at", cbs[i].created_at,
+                      "note", api_str_or_null(cbs[i].note), "dice_source",
+                      cbs[i].dice_source, "summary",
+                      cbs[i].summary ? cbs[i].summary : ""));
+    db_combats_free(cbs, n);
+    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
+}
+
+static void replay(http_request *r, const char *campaign_id)
+{
+    const char *id = r->params[campaign_id ? 1 : 0];
+    db_combat cb;
+    db_roll *rolls;
+    size_t n;
+    const systems_entry *sys;
+    json_t *diffs;
+    err_info e;
+    err_code rc = ERR_INTERNAL;
+    bool is_seeded, is_seed_ok;
+
+    err_clear(&e);
+    memset(&cb, 0, sizeof cb);
+    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &e)) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    if ((sys = systems_find(cb.system)) == NULL) {
+        err_set(&e, ERR_INTERNAL, NULL, "combat %s has an unknown system %s",
+                cb.id, cb.system);
+        http_reply_problem(r, &e);
+        free(rolls);
+        db_combat_cleanup(&cb);
+        return;
+    }
+    diffs = json_array();
+    combat_check_report_dice(&cb, diffs);
+    is_seeded = strcmp(cb.dice_source, "seeded") == 0;
+    is_seed_ok = is_seeded && combat_check_seeded_dice(&cb, rolls, n, diffs);
+    rc = combat_replay(&cb, rolls, n, sys->replay, diffs, &e);
+    if (rc != ERR_OK) {
+        if (e.code == ERR_OK)
+            err_set(&e, ERR_INTERNAL, NULL, "no replay for the system %s",
+                    cb.system);
+        http_reply_problem(r, &e);
+        json_decref(diffs);
+    } else {
+        http_reply_json(
+            r, 200,
+            json_pack("{s:s, s:s, s:i, s:b, s:o, s:o}", "combat_id", cb.id,
+                      "system", cb.system, "n_rolls", (int)n, "reproduced",
+                      json_array_size(diffs) == 0, "seeded_dice_verified",
+                      is_seeded ? json_boolean(is_seed_ok) : json_null(),
+                      "differences", diffs));
+    }
+    free(rolls);
+    db_combat_cleanup(&cb);
+}
+
+void combats_replay_oneoff(http_request *r)
+{
+    replay(r, NULL);
+}
+
+void combats_replay_campaign(http_request *r)
+{
+    replay(r, r->params[0]);
+}

@@ -1,0 +1,16 @@
+/*
+ * scrud_report.h: a SCRUD combat in a report to share (report/report.h): the
+ * outcome and every unit's fate, in Markdown or HTML.
+ */
+#ifndef UMPIRE_SCRUD_REPORT_H
+#define UMPIRE_SCRUD_REPORT_H
+
+#include <jansson.h>
+
+#include "report_doc.h"
+
+/* The outcome and every unit's fate of a stored report (borrowed), into
+ * d: the render stage of the table of systems (systems.h). */
+void scrud_report_render(report_doc *d, const json_t *rep);
+
+#endif

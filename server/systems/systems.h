@@ -1,0 +1,101 @@
+/*
+ * systems.h: the table of systems on the server side, beside core's
+ * (core/registry.c).  One entry per combat system names its stages, the
+ * steps every combat goes through whatever its rules:
+ *
+ *   read    the request's JSON into the system's job (strictly: unknown
+ *           fields are errors);
+ *   check   one-off only: what needs nothing but the request (options over
+ *           the defaults, entered dice against them);
+ *   bind    campaign only, on the writer: the campaign's options under the
+ *           request's, its units (found, carrying the system, in play),
+ *           its tables;
+ *   run     the rules (core/<system>.c) with the job's dice: the combat's
+ *           row, its roll log and its report;
+ *   apply   campaign only, on the writer: the outcome to every unit, each
+ *           with its history event;
+ *   replay  a stored report again through the rules, from its logged dice;
+ *   render  the outcome's part of a report as Markdown or HTML.
+ *
+ * pipeline.c drives every system through these: one path for one-off
+ * combats and one for campaign combats, called by every front door
+ * (resources/combats.c for HTTP).  Systems fought as interactive battles
+ * in a campaign (Matrix, Civilization) also name their battle's handlers,
+ * which resources/battles.c dispatches to.
+ *
+ * Adding a system: its rules in core/ (one line in core/registry.c), its
+ * folder here (systems/<system>/: <system>_json.c reads and writes its
+ * JSON, <system>_stages.c its entry and stages, <system>_report.c its
+ * report), one line in systems.c and its routes in http/router.c.
+ */
+#ifndef UMPIRE_SYSTEMS_H
+#define UMPIRE_SYSTEMS_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "combat.h"
+#include "db.h"
+#include "err.h"
+#include "http.h"
+#include "registry.h"
+
+struct report_doc;
+
+/* The handlers of a system's interactive battles in a campaign (the
+ * routes of resources/battles.c).  create and action take the request's
+ * body (stolen). */
+typedef struct systems_battle {
+    void (*create)(http_request *r, json_t *body);
+    void (*get)(http_request *r);
+    void (*action)(http_request *r, json_t *body);
+    /* The system's part of a battle's report (report/report_battle.c). */
+    void (*render)(struct report_doc *d, const json_t *battle);
+} systems_battle;
+
+typedef struct systems_entry {
+    const registry_system *rules; /* core's: name, title, resolve */
+    /* A new job for a request with this body (it reads what it needs to
+     * size the job), zeroed, its first member a combat_record; NULL with
+     * e set on failure.  Freed with job_free (NULL allowed). */
+    void *(*job_new)(const json_t *body, err_info *e);
+    void (*job_free)(void *job);
+    /* The stages (see above).  check, bind and apply may be NULL: the
+     * system has nothing to do there, or, for bind, no campaign combats
+     * (its campaign fights are battles). */
+    err_code (*read)(void *job, const json_t *body, bool is_campaign,
+                     err_info *e);
+    err_code (*check)(void *job, err_info *e);
+    err_code (*bind)(db_conn *c, void *job, const db_campaign *cmp,
+                     err_info *e);
+    err_code (*run)(void *job, err_info *e);
+    err_code (*apply)(db_conn *c, void *job, err_info *e);
+    combat_replay_fn replay;
+    void (*render)(struct report_doc *d, const json_t *report);
+    const systems_battle *battle; /* NULL: no interactive battles */
+} systems_entry;
+
+/* The entries, one per system, each in its folder's <system>_stages.c. */
+extern const systems_entry scrud_stages;
+extern const systems_entry edna_stages;
+extern const systems_entry scs_stages;
+extern const systems_entry matrix_stages;
+extern const systems_entry civ_stages;
+
+/* The battles of the systems that fight them in a campaign
+ * (matrix_campaign.c, civ_campaign.c). */
+extern const systems_battle matrix_campaign_battles;
+extern const systems_battle civ_campaign_battles;
+
+/* The table, in core's order (registry_systems). */
+extern const systems_entry *const systems_table[];
+extern const size_t systems_n;
+
+/* The entry of the system called name, or NULL (static). */
+const systems_entry *systems_find(const char *name);
+
+/* The system's name (core's). */
+const char *systems_name(const systems_entry *s);
+
+#endif
