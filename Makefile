@@ -2,6 +2,7 @@
 #
 #   make run     install what is missing, build, serve on 127.0.0.1:8080
 #   make test    install what is missing, build, run every test, lint the spec
+#   make tour    the README's five-minute tour, word for word (tests/tour.sh)
 #   make asan    the test suite under AddressSanitizer + UBSan
 #   make bench   load test against a release build (see bench/README.md)
 #   make valgrind, format, clean
@@ -68,7 +69,7 @@ MAIN_OBJ   := $(BUILD)/server/main.o
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all run test check-tests lint-spec asan valgrind bench format clean deps
+.PHONY: all run test tour check-tests lint-spec asan valgrind bench format clean deps
 
 all: $(BUILD)/umpire $(BUILD)/umpire-verify
 
@@ -120,7 +121,13 @@ test: $(BUILD)/umpire-tests $(BUILD)/umpire $(BUILD)/umpire-verify
 	$(Q)UMPIRE_TEST_VECTORS=tests/vectors \
 	    UMPIRE_VERIFY_BIN=$(BUILD)/umpire-verify ./$(BUILD)/umpire-tests
 	$(Q)./tests/browser/run.sh $(BUILD)
-	$(Q)$(MAKE) --no-print-directory lint-spec
+	$(Q)$(MAKE) --no-print-directory tour lint-spec
+
+# The README's tour, run word for word against a fresh server in a scratch
+# directory (it listens on 127.0.0.1:8080, as the tour says).
+tour: $(BUILD)/umpire $(BUILD)/umpire-verify
+	$(Q)./deploy/install-deps.sh --tour
+	$(Q)./tests/tour.sh $(BUILD)
 
 lint-spec:
 	$(Q)./tests/lint_spec.sh

@@ -4,6 +4,7 @@
 #
 #   --bench     also wrk, for `make bench`
 #   --valgrind  also valgrind, for `make valgrind`
+#   --tour      also curl and jq, for the README's tour (`make tour`)
 #   --browser   also Debian's chromium and a font for its screenshots, and
 #               nodejs and npm unless node and npm are already on PATH, for
 #               the browser tests (tests/browser/README.md)
@@ -12,6 +13,7 @@ set -eu
 PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libsodium-dev check"
 [ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk"
 [ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
+[ "${1:-}" = "--tour" ] && PKGS="$PKGS curl jq"
 if [ "${1:-}" = "--browser" ]; then
     PKGS="$PKGS chromium fonts-dejavu-core"
     command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
