@@ -136,6 +136,19 @@ static void reply_problem_doc(http_request *r, json_t *p)
     set_body(r, status, s, "application/problem+json");
 }
 
+void http_reply_err(http_request *r, err_code rc, const err_info *e)
+{
+    err_info fallback;
+
+    if (e != NULL && e->code != ERR_OK) {
+        http_reply_problem(r, e);
+        return;
+    }
+    err_clear(&fallback);
+    err_set(&fallback, rc, NULL, "the request failed");
+    http_reply_problem(r, &fallback);
+}
+
 void http_reply_problem(http_request *r, const err_info *e)
 {
     if (problem_status(e->code) >= 500)

@@ -137,6 +137,9 @@ void http_reply_no_content(http_request *r);
 void http_reply_static(http_request *r, int status, const void *data,
                        size_t len, const char *type);
 void http_reply_problem(http_request *r, const err_info *e);
+/* e's problem, or a generic one for rc when e holds none (a job's
+ * failure). */
+void http_reply_err(http_request *r, err_code rc, const err_info *e);
 /* A problem with an explicit status and code (router errors). */
 void http_reply_problem_raw(http_request *r, int status, const char *code,
                             const char *title, const char *detail);

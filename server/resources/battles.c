@@ -8,7 +8,9 @@
  */
 #include "battles.h"
 
-#include "api.h"
+#include "jsonb.h"
+#include "combat.h"
+#include "http.h"
 #include "jsonv.h"
 #include "systems.h"
 #include "text.h"
@@ -112,8 +114,8 @@ void battles_list(http_request *r)
                              bs[i].status, "turn", bs[i].turn, "created_at",
                              bs[i].created_at, "updated_at", bs[i].updated_at,
                              "n_actions", bs[i].n_actions, "combat_id",
-                             api_str_or_null(bs[i].combat_id), "note",
-                             api_str_or_null(bs[i].note)));
+                             jsonb_str_or_null(bs[i].combat_id), "note",
+                             jsonb_str_or_null(bs[i].note)));
     db_battles_free(bs, n);
     http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }

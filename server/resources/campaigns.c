@@ -6,7 +6,9 @@
  * the HTTP thread, the job writes in the writer's transaction, the finish
  * callback answers once the commit is durable.
  */
-#include "api.h"
+#include "campaigns.h"
+#include "jsonb.h"
+#include "http.h"
 #include "jsonv.h"
 #include "registry.h"
 #include "scrud_json.h"
@@ -50,33 +52,6 @@ static json_t *side_json(const db_side *s)
                                            : json_null());
 }
 
-json_t *api_str_or_null(const char *s)
-{
-    return s && s[0] ? json_string(s) : json_null();
-}
-
-/* A document as text for the history, or NULL (json is stolen). */
-char *api_doc(json_t *json)
-{
-    char *s = json ? json_dumps(json, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-
-    json_decref(json);
-    return s;
-}
-
-void api_reply_err(http_request *r, err_code rc, const err_info *e)
-{
-    err_info fallback;
-
-    if (e != NULL && e->code != ERR_OK) {
-        http_reply_problem(r, e);
-        return;
-    }
-    err_clear(&fallback);
-    err_set(&fallback, rc, NULL, "the request failed");
-    http_reply_problem(r, &fallback);
-}
-
 /* A campaign's ledger as its resources show it (new reference). */
 static json_t *ledger_json(const char *campaign_id, long long length,
                            const char *head)
@@ -95,37 +70,6 @@ static json_t *options_json(const db_campaign *cmp)
                      scrud_json_options_json(&cmp->scrud), "edna", "start",
                      cmp->edna_start, "dice", cmp->edna.dice, "faces",
                      cmp->edna.faces, "scs", scs_json_options_json(&cmp->scs));
-}
-
-/* ---- service ---- */
-
-void api_health(http_request *r)
-{
-    int version = db_ping(http_db(r->srv));
-
-    if (version < 0) {
-        http_reply_problem_raw(r, 503, "database_error", "Service unavailable",
-                               "the database cannot be read");
-        return;
-    }
-    http_reply_json(r, 200,
-                    json_pack("{s:s, s:s, s:s, s:i}", "status", "ok",
-                              "database", "ok", "version", UMPIRE_VERSION,
-                              "schema_version", version));
-}
-
-void api_systems(http_request *r)
-{
-    json_t *items = json_array();
-    size_t i;
-
-    for (i = 0; i < registry_n_systems; i++) {
-        const registry_system *cs = registry_systems[i];
-        json_array_append_new(items, json_pack("{s:s, s:s, s:s}", "name",
-                                               cs->name, "title", cs->title,
-                                               "rules", cs->rules));
-    }
-    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 /* ---- campaigns ---- */
@@ -178,7 +122,7 @@ static void campaign_create_finish(http_request *r, err_code rc,
     size_t i;
 
     if (rc != ERR_OK) {
-        api_reply_err(r, rc, e);
+        http_reply_err(r, rc, e);
         return;
     }
     sides = json_array();
@@ -198,7 +142,7 @@ static void campaign_create_finish(http_request *r, err_code rc,
                               ledger_json(cn->cmp.id, 0, ledger_genesis)));
 }
 
-void api_campaign_create(http_request *r)
+void campaigns_create(http_request *r)
 {
     static const char *const fields[] = {"name", "sides", "options", NULL};
     static const char *const side_fields[] = {"name", NULL};
@@ -282,7 +226,7 @@ fail:
     http_reply_problem(r, &e);
 }
 
-void api_campaign_get(http_request *r)
+void campaigns_get(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c;
@@ -323,12 +267,12 @@ void api_campaign_get(http_request *r)
                   cmp.id, "name", cmp.name, "created_at", cmp.created_at,
                   "options", options_json(&cmp), "sides", js, "you", "role",
                   r->token.is_umpire ? "umpire" : "player", "side_id",
-                  api_str_or_null(r->token.side_id), "next_commitment",
+                  jsonb_str_or_null(r->token.side_id), "next_commitment",
                   next.commitment, "ledger",
                   ledger_json(cmp.id, ch.length, ch.head)));
 }
 
-void api_sides_list(http_request *r)
+void campaigns_sides_list(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
@@ -390,7 +334,7 @@ static void side_create_finish(http_request *r, err_code rc, const err_info *e)
     json_t *j;
 
     if (rc != ERR_OK) {
-        api_reply_err(r, rc, e);
+        http_reply_err(r, rc, e);
         return;
     }
     j = side_json(&sn->side);
@@ -400,7 +344,7 @@ static void side_create_finish(http_request *r, err_code rc, const err_info *e)
     http_reply_json(r, 201, j);
 }
 
-void api_side_create(http_request *r)
+void campaigns_side_create(http_request *r)
 {
     static const char *const fields[] = {"name", NULL};
     json_t *body = http_body_object(r);

@@ -12,7 +12,8 @@
  */
 #include "combats.h"
 
-#include "api.h"
+#include "jsonb.h"
+#include "http.h"
 #include "combat.h"
 #include "pipeline.h"
 #include "systems.h"
@@ -42,7 +43,7 @@ static void create(http_request *r, const char *campaign_id)
         rc = pipeline_oneoff(http_db(r->srv), job, &e);
     json_decref(body);
     if (rc != ERR_OK) {
-        api_reply_err(r, rc, &e);
+        http_reply_err(r, rc, &e);
         return;
     }
     http_defer_write(r, campaign_id ? pipeline_campaign_job : combat_insert_job,
@@ -144,7 +145,7 @@ void combats_list(http_request *r)
             items,
             json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "id", cbs[i].id,
                       "system", cbs[i].system, "created_at", cbs[i].created_at,
-                      "note", api_str_or_null(cbs[i].note), "dice_source",
+                      "note", jsonb_str_or_null(cbs[i].note), "dice_source",
                       cbs[i].dice_source, "summary",
                       cbs[i].summary ? cbs[i].summary : ""));
     db_combats_free(cbs, n);

@@ -2,13 +2,17 @@
  * history.c: what happened to the units of a campaign, read back: a
  * unit's history and its card (its state with its last event), and the
  * campaign's feed of every unit's events.  Events are written by the
- * jobs that change a unit (api_unit_event, units.c), in the same
+ * jobs that change a unit (units_doc_event, units.c), in the same
  * transaction; this file only reads them, a page at a time.
  *
  * A page's cursor is the service-wide seq of the last event it served:
  * opaque to clients, and stable whatever is written after it.
  */
-#include "api.h"
+#include "history.h"
+#include "jsonb.h"
+#include "units_doc.h"
+#include "combat.h"
+#include "http.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,8 +41,8 @@ static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
     json_t *j = json_pack(
         "{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
         (json_int_t)(is_feed ? ev->seq : ev->unit_seq), "at", ev->at, "kind",
-        ev->kind, "combat_id", api_str_or_null(ev->combat_id), "actor", actor,
-        "note", api_str_or_null(ev->note), "before", parse_doc(ev->before),
+        ev->kind, "combat_id", jsonb_str_or_null(ev->combat_id), "actor", actor,
+        "note", jsonb_str_or_null(ev->note), "before", parse_doc(ev->before),
         "after", parse_doc(ev->after), "result", parse_doc(ev->result));
 
     if (is_feed) {
@@ -165,7 +169,7 @@ static void reply_page(http_request *r, db_conn *c, db_event_query *q,
     http_reply_json(r, 200, page);
 }
 
-void api_unit_history(http_request *r)
+void history_unit(http_request *r)
 {
     db *d = http_db(r->srv);
     db_event_query q = {r->params[0], NULL, 0, false, 0};
@@ -188,7 +192,7 @@ void api_unit_history(http_request *r)
     reply_page(r, c, &q, json_pack("{s:s}", "unit_id", u.id), false);
 }
 
-void api_campaign_history(http_request *r)
+void history_campaign(http_request *r)
 {
     db_event_query q = {r->params[0], NULL, 0, false, 0};
     err_info e;
@@ -202,7 +206,7 @@ void api_campaign_history(http_request *r)
                json_pack("{s:s}", "campaign_id", r->params[0]), true);
 }
 
-void api_unit_card(http_request *r)
+void history_card(http_request *r)
 {
     db *d = http_db(r->srv);
     db_event_query q = {r->params[0], NULL, 0, true, 1};
@@ -223,7 +227,7 @@ void api_unit_card(http_request *r)
         return;
     }
     db_read_release(d, c);
-    card = api_unit_json(&u);
+    card = units_doc_json(&u);
     json_object_set_new(card, "ineffective",
                         json_boolean(u.has_edna && u.edna == 0));
     json_object_set_new(card, "n_events",

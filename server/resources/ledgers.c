@@ -1,14 +1,17 @@
 /*
- * api_ledger.c: dice anyone can check (docs/dice.md, docs/ledger.md): a
- * campaign's ledger exported and verified, and one-off commitments asked
- * for ahead of the combat that cites them.
+ * ledgers.c: dice anyone can check (docs/dice.md, docs/ledger.md): a
+ * campaign's ledger exported and verified.  One-off commitments are in
+ * commitments.c.
  *
  * Verifying walks the hash chain (core/ledger.c), re-derives every seeded
  * die from its revealed seed, and checks the rolls kept outside the chain
  * against it: a campaign combat's roll that is not in the ledger, and a
  * battle's record whose dice differ from the actions that drew them.
  */
-#include "api.h"
+#include "ledgers.h"
+#include "jsonb.h"
+#include "combat.h"
+#include "http.h"
 #include "jsonv.h"
 #include "text.h"
 
@@ -128,7 +131,7 @@ static bool view_read(http_request *r, ledger_view *v)
 
     err_clear(&e);
     if ((rc = db_read_begin(d, &c, &e)) != ERR_OK) {
-        api_reply_err(r, rc, &e);
+        http_reply_err(r, rc, &e);
         return false;
     }
     rc = view_load(c, r->params[0], v, &e);
@@ -138,7 +141,7 @@ static bool view_read(http_request *r, ledger_view *v)
         rc = end_rc;
     if (rc != ERR_OK) {
         view_free(v);
-        api_reply_err(r, rc, &e);
+        http_reply_err(r, rc, &e);
         return false;
     }
     return true;
@@ -166,7 +169,7 @@ static json_t *entry_json(const ledger_entry *en)
         json_object_set_new(o, "combat_id", json_string(en->record_id));
         json_object_set_new(o, "seq", json_integer(en->seq));
         json_object_set_new(o, "side", json_string(en->side));
-        json_object_set_new(o, "unit_id", api_str_or_null(en->unit_id));
+        json_object_set_new(o, "unit_id", jsonb_str_or_null(en->unit_id));
         json_object_set_new(o, "unit", json_string(en->unit));
         json_object_set_new(o, "reason", json_string(en->reason));
         json_object_set_new(o, "faces", json_integer(en->faces));
@@ -180,11 +183,11 @@ static json_t *entry_json(const ledger_entry *en)
                             int_list(NULL, LEDGER_BATTLE_DIE, en->n_naturals));
         json_object_set_new(o, "naturals",
                             int_list(en->naturals, 0, en->n_naturals));
-        json_object_set_new(o, "detail", api_str_or_null(en->detail));
+        json_object_set_new(o, "detail", jsonb_str_or_null(en->detail));
     }
     json_object_set_new(o, "source", json_string(en->source));
-    json_object_set_new(o, "rng", api_str_or_null(en->rng));
-    json_object_set_new(o, "commitment", api_str_or_null(en->commitment));
+    json_object_set_new(o, "rng", jsonb_str_or_null(en->rng));
+    json_object_set_new(o, "commitment", jsonb_str_or_null(en->commitment));
     json_object_set_new(o, "client_seed",
                         en->client_seed ? json_string(en->client_seed)
                                         : json_null());
@@ -202,8 +205,8 @@ static json_t *seed_json(const char *id, const char *kind, const char *source,
     return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "record", id,
                      "kind", kind, "source", source, "rng",
                      is_seeded ? json_string(RNG_VERSION) : json_null(),
-                     "commitment", api_str_or_null(commitment), "server_seed",
-                     api_str_or_null(seed), "client_seed",
+                     "commitment", jsonb_str_or_null(commitment), "server_seed",
+                     jsonb_str_or_null(seed), "client_seed",
                      client_seed ? json_string(client_seed) : json_null());
 }
 
@@ -213,7 +216,7 @@ static bool is_in_ledger(const ledger_view *v, const char *record)
     return record_first(v, record) < v->n_rows;
 }
 
-void api_ledger_get(http_request *r)
+void ledgers_get(http_request *r)
 {
     ledger_view v;
     json_t *entries, *seeds;
@@ -379,7 +382,7 @@ static void check_kept(http_request *r, const ledger_view *v, long long pos,
     }
 }
 
-void api_ledger_verify(http_request *r)
+void ledgers_verify(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c;
@@ -397,7 +400,7 @@ void api_ledger_verify(http_request *r)
         return;
     }
     if ((rc = db_read_begin(d, &c, &e)) != ERR_OK) {
-        api_reply_err(r, rc, &e);
+        http_reply_err(r, rc, &e);
         return;
     }
     problems = json_array();
@@ -421,7 +424,7 @@ void api_ledger_verify(http_request *r)
     if (rc != ERR_OK) {
         json_decref(problems);
         view_free(&v);
-        api_reply_err(r, rc, &e);
+        http_reply_err(r, rc, &e);
         return;
     }
     check_kept(r, &v, kept, problems);
@@ -442,137 +445,3 @@ void api_ledger_verify(http_request *r)
     view_free(&v);
 }
 
-/* ---- one-off commitments ---- */
-
-/* t + seconds as db_now writes times; t is such a time. */
-static void time_after(const char *t, long seconds, char out[DB_TIME_MAX])
-{
-    struct tm tm;
-    time_t when;
-
-    memset(&tm, 0, sizeof tm);
-    if (sscanf(t, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
-               &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6) {
-        text_copy(out, DB_TIME_MAX, t);
-        return;
-    }
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    when = timegm(&tm) + seconds;
-    gmtime_r(&when, &tm);
-    strftime(out, DB_TIME_MAX, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(out + strlen(out), DB_TIME_MAX - strlen(out), "%s",
-             strlen(t) > 19 ? t + 19 : "Z");
-}
-
-static json_t *commitment_json(const db_commitment *k)
-{
-    char expires[DB_TIME_MAX], oldest[DB_TIME_MAX], url[160], used_url[160];
-    bool is_used = k->used_by[0] != '\0';
-    const char *status;
-
-    /* Expired by the rule combat_cite applies. */
-    time_after(k->created_at, COMBAT_COMMITMENT_TTL, expires);
-    db_time_ago(COMBAT_COMMITMENT_TTL, oldest);
-    status = is_used                             ? "used"
-             : strcmp(k->created_at, oldest) < 0 ? "expired"
-                                                 : "unused";
-    snprintf(url, sizeof url, "/v1/commitments/%s", k->commitment);
-    snprintf(used_url, sizeof used_url, "/v1/combats/%s", k->used_by);
-    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:s}", "commitment",
-                     k->commitment, "created_at", k->created_at, "status",
-                     status, "expires_at",
-                     is_used ? json_null() : json_string(expires), "rng",
-                     RNG_VERSION, "used_by",
-                     is_used ? json_pack("{s:s, s:s}", "combat_id", k->used_by,
-                                         "url", used_url)
-                             : json_null(),
-                     "used_at", api_str_or_null(k->used_at), "url", url);
-}
-
-typedef struct commitment_job {
-    db_commitment k;
-} commitment_job;
-
-static err_code commitment_create_job(db_conn *c, void *arg, err_info *e)
-{
-    commitment_job *j = arg;
-    char oldest[DB_TIME_MAX];
-    err_code rc;
-
-    /* Unused one-off commitments past their time go as new ones come. */
-    db_time_ago(COMBAT_COMMITMENT_TTL, oldest);
-    if ((rc = db_commitments_purge(c, oldest, e)))
-        return rc;
-    return db_commitment_new(c, NULL, &j->k, e);
-}
-
-static void commitment_create_finish(http_request *r, err_code rc,
-                                     const err_info *e)
-{
-    commitment_job *j = r->state;
-
-    if (rc != ERR_OK) {
-        api_reply_err(r, rc, e);
-        return;
-    }
-    snprintf(r->location, sizeof r->location, "/v1/commitments/%s",
-             j->k.commitment);
-    http_reply_json(r, 201, commitment_json(&j->k));
-}
-
-void api_commitment_create(http_request *r)
-{
-    commitment_job *j;
-    json_t *body = NULL;
-    err_info e;
-
-    err_clear(&e);
-    if (r->body_len > 0) {
-        static const char *const fields[] = {NULL};
-        if ((body = http_body_object(r)) == NULL)
-            return;
-        if (jv_object_only(body, "", fields, &e)) {
-            json_decref(body);
-            http_reply_problem(r, &e);
-            return;
-        }
-        json_decref(body);
-    }
-    j = calloc(1, sizeof *j);
-    if (j == NULL) {
-        err_set(&e, ERR_NOMEM, NULL, "out of memory");
-        http_reply_problem(r, &e);
-        return;
-    }
-    r->state = j;
-    r->state_free = free;
-    http_defer_write(r, commitment_create_job, commitment_create_finish);
-}
-
-void api_commitment_get(http_request *r)
-{
-    db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
-    db_commitment k;
-    err_info e;
-    err_code rc;
-
-    err_clear(&e);
-    rc = db_commitment_get(c, r->params[0], &k, &e);
-    db_read_release(d, c);
-    if (rc == ERR_OK && k.campaign_id[0])
-        rc = ERR_NOT_FOUND; /* a campaign's: shown by the campaign */
-    if (rc == ERR_NOT_FOUND) {
-        err_clear(&e);
-        err_set(&e, ERR_NOT_FOUND, NULL,
-                "no one-off commitment %s (an unused one expires after %d "
-                "hours)",
-                r->params[0], COMBAT_COMMITMENT_TTL / 3600);
-    }
-    if (rc != ERR_OK) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    http_reply_json(r, 200, commitment_json(&k));
-}

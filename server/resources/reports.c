@@ -4,7 +4,11 @@
  * head and next commitment, from one snapshot.  Served as JSON, or as
  * Markdown or HTML (report.h) by Accept or ?format=.
  */
-#include "api.h"
+#include "reports.h"
+#include "jsonb.h"
+#include "units_doc.h"
+#include "combat.h"
+#include "http.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +65,7 @@ static json_t *combats_json(const campaign_view *v)
         json_array_append_new(
             items, json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:s}", "id",
                              cb->id, "system", cb->system, "created_at",
-                             cb->created_at, "note", api_str_or_null(cb->note),
+                             cb->created_at, "note", jsonb_str_or_null(cb->note),
                              "dice_source", cb->dice_source, "summary",
                              cb->summary ? cb->summary : "", "url", url));
     }
@@ -82,7 +86,7 @@ static json_t *battles_json(const campaign_view *v)
             items, json_pack("{s:s, s:s, s:s, s:i, s:s, s:o, s:s}", "id", b->id,
                              "system", b->system, "status", b->status, "turn",
                              b->turn, "created_at", b->created_at, "combat_id",
-                             api_str_or_null(b->combat_id), "url", url));
+                             jsonb_str_or_null(b->combat_id), "url", url));
     }
     return items;
 }
@@ -101,7 +105,7 @@ static json_t *report_json(const campaign_view *v)
                                  ? json_integer(v->sides[i].exhausted_turn)
                                  : json_null()));
     for (i = 0; i < v->n_units; i++)
-        json_array_append_new(units, api_unit_json(&v->units[i]));
+        json_array_append_new(units, units_doc_json(&v->units[i]));
     snprintf(url, sizeof url, "/v1/campaigns/%s/ledger", v->cmp.id);
     return json_pack(
         "{s:{s:s, s:s, s:s, s:s, s:{s:I, s:s, s:s}}, s:o, s:o, s:o, s:o}",
@@ -112,7 +116,7 @@ static json_t *report_json(const campaign_view *v)
         battles_json(v));
 }
 
-void api_campaign_report(http_request *r)
+void reports_campaign(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c;
@@ -122,7 +126,7 @@ void api_campaign_report(http_request *r)
 
     err_clear(&e);
     if ((rc = db_read_begin(d, &c, &e)) != ERR_OK) {
-        api_reply_err(r, rc, &e);
+        http_reply_err(r, rc, &e);
         return;
     }
     rc = view_load(c, r->params[0], &v, &e);
@@ -131,7 +135,7 @@ void api_campaign_report(http_request *r)
     if (rc == ERR_OK)
         rc = end_rc;
     if (rc != ERR_OK)
-        api_reply_err(r, rc, &e);
+        http_reply_err(r, rc, &e);
     else {
         http_reply_json(r, 200, report_json(&v));
         r->render = HTTP_RENDER_CAMPAIGN;

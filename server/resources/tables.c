@@ -5,7 +5,9 @@
  * removed.  A combat's report keeps the table it was resolved on, so
  * replacing or removing a table never changes a combat already fought.
  */
-#include "api.h"
+#include "tables.h"
+#include "jsonb.h"
+#include "http.h"
 #include "jsonv.h"
 #include "scs_json.h"
 #include "text.h"
@@ -28,13 +30,13 @@ static json_t *stored_json(const db_table *t)
     return doc;
 }
 
-void api_tables_builtin_list(http_request *r)
+void tables_builtin_list(http_request *r)
 {
     http_reply_json(r, 200,
                     json_pack("{s:o}", "items", scs_json_builtin_tables()));
 }
 
-void api_table_builtin_get(http_request *r)
+void tables_builtin_get(http_request *r)
 {
     json_t *doc = scs_json_builtin_table(r->params[0]);
     err_info e;
@@ -49,7 +51,7 @@ void api_table_builtin_get(http_request *r)
     http_reply_json(r, 200, doc);
 }
 
-void api_tables_list(http_request *r)
+void tables_list(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
@@ -73,7 +75,7 @@ void api_tables_list(http_request *r)
     http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
-void api_table_get(http_request *r)
+void tables_get(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
@@ -137,7 +139,7 @@ static void table_put_finish(http_request *r, err_code rc, const err_info *e)
     table_put *tp = r->state;
 
     if (rc != ERR_OK) {
-        api_reply_err(r, rc, e);
+        http_reply_err(r, rc, e);
         return;
     }
     if (tp->is_new)
@@ -146,7 +148,7 @@ static void table_put_finish(http_request *r, err_code rc, const err_info *e)
     http_reply_json(r, tp->is_new ? 201 : 200, stored_json(&tp->got));
 }
 
-void api_table_put(http_request *r)
+void tables_put(http_request *r)
 {
     json_t *body = http_body_object(r), *builtin;
     const char *name = r->params[1], *given;
@@ -187,7 +189,7 @@ void api_table_put(http_request *r)
     text_copy(tp->t.name, DB_NAME_MAX, name);
     db_now(tp->t.updated_at);
     text_copy(tp->t.created_at, DB_TIME_MAX, tp->t.updated_at);
-    tp->t.doc = api_doc(scs_json_table_doc(body, name));
+    tp->t.doc = jsonb_text(scs_json_table_doc(body, name));
     if (tp->t.doc == NULL) {
         err_set(&e, ERR_NOMEM, NULL, "out of memory");
         goto fail;
@@ -216,12 +218,12 @@ static err_code table_delete_job(db_conn *c, void *arg, err_info *e)
 static void table_delete_finish(http_request *r, err_code rc, const err_info *e)
 {
     if (rc != ERR_OK)
-        api_reply_err(r, rc, e);
+        http_reply_err(r, rc, e);
     else
         http_reply_no_content(r);
 }
 
-void api_table_delete(http_request *r)
+void tables_delete(http_request *r)
 {
     table_put *tp = calloc(1, sizeof *tp);
     json_t *builtin;

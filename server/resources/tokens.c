@@ -4,9 +4,11 @@
  * console, a chat bot) learns from it which campaign to call.  The router
  * has checked the token (ROUTER_TOKEN) and left it in r->token.
  */
-#include "api.h"
+#include "tokens.h"
+#include "jsonb.h"
+#include "http.h"
 
-void api_token_get(http_request *r)
+void tokens_get(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
@@ -36,6 +38,6 @@ void api_token_get(http_request *r)
         json_pack("{s:s, s:s, s:s, s:o, s:o}", "campaign_id", cmp.id,
                   "campaign_name", cmp.name, "role",
                   r->token.is_umpire ? "umpire" : "player", "side_id",
-                  api_str_or_null(r->token.side_id), "side_name",
+                  jsonb_str_or_null(r->token.side_id), "side_name",
                   r->token.is_umpire ? json_null() : json_string(side.name)));
 }

@@ -1,11 +1,13 @@
 /*
  * units.c: units of a campaign: creating, reading and listing them,
  * corrections and resupply.  Every change is one writer job that also
- * records the history event (api_unit_event), so a unit's history can
+ * records the history event (units_doc_event), so a unit's history can
  * never miss a change; history.c reads the events back.  What a resupply
  * does to a unit is the rules' (scrud_unit_resupply, scs_counter_resupply).
  */
-#include "api.h"
+#include "units.h"
+#include "units_doc.h"
+#include "http.h"
 #include "jsonv.h"
 #include "scrud_json.h"
 #include "civ_json.h"
@@ -18,75 +20,6 @@
 #include <string.h>
 
 #define MAX_UNITS_PER_CAMPAIGN 10000
-
-/* ---- documents of a unit ---- */
-
-static json_t *scrud_state_json(const scrud_unit *u)
-{
-    return json_pack("{s:i, s:i, s:i, s:i, s:i}", "quality", u->quality,
-                     "faces", u->faces, "defeat_penalty", u->defeat_penalty,
-                     "fatigue_penalty", u->fatigue_penalty, "modifier",
-                     scrud_unit_modifier(u));
-}
-
-static json_t *edna_state_json(const db_unit *u)
-{
-    return json_pack("{s:i, s:i, s:b}", "edna", u->edna, "start", u->edna_start,
-                     "ineffective", u->edna == 0);
-}
-
-/* The systems' sections of a unit into j: "systems" and one object each. */
-static void add_systems(json_t *j, const db_unit *u)
-{
-    json_t *systems = json_array();
-
-    if (u->has_scrud) {
-        json_array_append_new(systems, json_string("scrud"));
-        json_object_set_new(j, "scrud", scrud_state_json(&u->scrud));
-    }
-    if (u->has_edna) {
-        json_array_append_new(systems, json_string("edna"));
-        json_object_set_new(j, "edna", edna_state_json(u));
-    }
-    if (u->has_scs) {
-        json_array_append_new(systems, json_string("scs"));
-        json_object_set_new(j, "scs", scs_json_counter_json(&u->scs));
-    }
-    if (u->has_matrix) {
-        json_array_append_new(systems, json_string("matrix"));
-        json_object_set_new(j, "matrix",
-                            json_pack("{s:i}", "quality", u->matrix_quality));
-    }
-    if (u->has_civ) {
-        json_array_append_new(systems, json_string("civ"));
-        json_object_set_new(j, "civ", civ_json_unit_json(&u->civ));
-    }
-    json_object_set_new(j, "systems", systems);
-}
-
-json_t *api_unit_state_json(const db_unit *u)
-{
-    json_t *j =
-        json_pack("{s:s, s:s, s:b, s:o}", "name", u->name, "side_id",
-                  u->side_id, "eliminated", u->is_eliminated,
-                  "eliminated_reason", api_str_or_null(u->eliminated_reason));
-
-    add_systems(j, u);
-    return j;
-}
-
-json_t *api_unit_json(const db_unit *u)
-{
-    json_t *j = json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:b, s:o, s:o}", "id",
-                          u->id, "name", u->name, "side", "id", u->side_id,
-                          "name", u->side_name, "created_at", u->created_at,
-                          "eliminated", u->is_eliminated, "eliminated_reason",
-                          api_str_or_null(u->eliminated_reason),
-                          "eliminated_by", api_str_or_null(u->eliminated_by));
-
-    add_systems(j, u);
-    return j;
-}
 
 /* ---- units ---- */
 
@@ -123,7 +56,7 @@ static void system_names(char *buf, size_t size)
     }
 }
 
-void api_units_list(http_request *r)
+void units_list(http_request *r)
 {
     db *d = http_db(r->srv);
     const char *side_q = http_query(r, "side");
@@ -164,7 +97,7 @@ void api_units_list(http_request *r)
     db_read_release(d, c);
     items = json_array();
     for (i = 0; i < n; i++)
-        json_array_append_new(items, api_unit_json(&units[i]));
+        json_array_append_new(items, units_doc_json(&units[i]));
     free(units);
     http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
@@ -173,7 +106,7 @@ void api_units_list(http_request *r)
 typedef struct unit_write {
     db_unit unit; /* the unit as it is to be */
     char side_ref[DB_NAME_MAX];
-    char note[API_NOTE_MAX + 1];
+    char note[COMBAT_NOTE_MAX + 1];
     bool has_note;
     const char *kind; /* history event kind */
     /* correction: which fields the body set */
@@ -189,34 +122,6 @@ static void unit_write_free(void *p)
     if (uw)
         json_decref(uw->changes);
     free(uw);
-}
-
-err_code api_unit_event(db_conn *c, const db_unit *before, const db_unit *after,
-                        const char *kind, const char *combat_id,
-                        const char *token_id, const char *note,
-                        const char *result, err_info *e)
-{
-    db_event ev;
-    err_code rc;
-
-    memset(&ev, 0, sizeof ev);
-    snprintf(ev.unit_id, DB_ID_MAX, "%s", after->id);
-    snprintf(ev.campaign_id, DB_ID_MAX, "%s", after->campaign_id);
-    db_now(ev.at);
-    snprintf(ev.kind, sizeof ev.kind, "%s", kind);
-    snprintf(ev.combat_id, DB_ID_MAX, "%s", combat_id ? combat_id : "");
-    snprintf(ev.actor_token_id, DB_ID_MAX, "%s", token_id ? token_id : "");
-    ev.note = (char *)note;
-    ev.before = before ? api_doc(api_unit_state_json(before)) : NULL;
-    ev.after = api_doc(api_unit_state_json(after));
-    ev.result = (char *)result;
-    if ((before && !ev.before) || !ev.after)
-        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-    else
-        rc = db_event_insert(c, &ev, e);
-    free(ev.before);
-    free(ev.after);
-    return rc;
 }
 
 static err_code unit_create_job(db_conn *c, void *arg, err_info *e)
@@ -253,7 +158,7 @@ static err_code unit_create_job(db_conn *c, void *arg, err_info *e)
                        "the campaign already has a unit \"%s\"", uw->unit.name);
     if ((rc = db_unit_insert(c, &uw->unit, e)))
         return rc;
-    return api_unit_event(c, NULL, &uw->unit, "created", NULL, uw->token_id,
+    return units_doc_event(c, NULL, &uw->unit, "created", NULL, uw->token_id,
                           uw->has_note ? uw->note : NULL, NULL, e);
 }
 
@@ -262,15 +167,15 @@ static void unit_finish(http_request *r, err_code rc, const err_info *e)
     unit_write *uw = r->state;
 
     if (rc != ERR_OK) {
-        api_reply_err(r, rc, e);
+        http_reply_err(r, rc, e);
         return;
     }
     if (strcmp(uw->kind, "created") == 0) {
         snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/units/%s",
                  uw->unit.campaign_id, uw->unit.id);
-        http_reply_json(r, 201, api_unit_json(&uw->unit));
+        http_reply_json(r, 201, units_doc_json(&uw->unit));
     } else {
-        http_reply_json(r, 200, api_unit_json(&uw->unit));
+        http_reply_json(r, 200, units_doc_json(&uw->unit));
     }
 }
 
@@ -347,7 +252,7 @@ static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
 {
     const char *note = NULL;
 
-    if (jv_string(body, "", "note", false, API_NOTE_MAX, &note, e))
+    if (jv_string(body, "", "note", false, COMBAT_NOTE_MAX, &note, e))
         return false;
     if (note) {
         snprintf(uw->note, sizeof uw->note, "%s", note);
@@ -356,7 +261,7 @@ static bool parse_note(const json_t *body, unit_write *uw, err_info *e)
     return true;
 }
 
-void api_unit_create(http_request *r)
+void units_create(http_request *r)
 {
     static const char *const fields[] = {
         "name", "side", "scrud", "edna", "scs", "matrix", "civ", "note", NULL};
@@ -414,7 +319,7 @@ void api_unit_create(http_request *r)
     http_defer_write(r, unit_create_job, unit_finish);
 }
 
-void api_unit_get(http_request *r)
+void units_get(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
@@ -428,7 +333,7 @@ void api_unit_get(http_request *r)
     if (rc != ERR_OK)
         http_reply_problem(r, &e);
     else
-        http_reply_json(r, 200, api_unit_json(&u));
+        http_reply_json(r, 200, units_doc_json(&u));
 }
 
 /* Loads the unit named in the path into uw->unit; keeps a copy before. */
@@ -525,12 +430,12 @@ static err_code unit_patch_job(db_conn *c, void *arg, err_info *e)
     uw->unit.scrud.is_eliminated = uw->unit.is_eliminated;
     if ((rc = db_unit_update(c, &uw->unit, e)))
         return rc;
-    return api_unit_event(c, &before, &uw->unit, "correction", NULL,
+    return units_doc_event(c, &before, &uw->unit, "correction", NULL,
                           uw->token_id, uw->has_note ? uw->note : NULL, NULL,
                           e);
 }
 
-void api_unit_patch(http_request *r)
+void units_patch(http_request *r)
 {
     static const char *const fields[] = {"name", "eliminated", "scrud",
                                          "edna", "scs",        "matrix",
@@ -617,11 +522,11 @@ static err_code unit_resupply_job(db_conn *c, void *arg, err_info *e)
         scs_counter_resupply(&uw->unit.scs);
     if ((rc = db_unit_update(c, &uw->unit, e)))
         return rc;
-    return api_unit_event(c, &before, &uw->unit, "resupply", NULL, uw->token_id,
+    return units_doc_event(c, &before, &uw->unit, "resupply", NULL, uw->token_id,
                           uw->has_note ? uw->note : NULL, NULL, e);
 }
 
-void api_unit_resupply(http_request *r)
+void units_resupply(http_request *r)
 {
     static const char *const fields[] = {"note", NULL};
     json_t *body = NULL;

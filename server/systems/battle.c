@@ -2,7 +2,8 @@
  * battle.c: what interactive battles share; see battle.h.
  */
 #include "battle.h"
-#include "api.h"
+#include "jsonb.h"
+#include "combat.h"
 #include "text.h"
 
 #include <stdlib.h>
@@ -63,9 +64,9 @@ json_t *battle_dice_json(const db_battle *b)
     return json_pack(
         "{s:s, s:o, s:o, s:o, s:o, s:b}", "source", b->dice_source, "rng",
         is_seeded ? json_string(RNG_VERSION) : json_null(), "commitment",
-        api_str_or_null(b->commitment), "server_seed",
-        is_open ? json_null() : api_str_or_null(b->server_seed), "client_seed",
-        api_str_or_null(b->client_seed), "verifiable", is_seeded);
+        jsonb_str_or_null(b->commitment), "server_seed",
+        is_open ? json_null() : jsonb_str_or_null(b->server_seed), "client_seed",
+        jsonb_str_or_null(b->client_seed), "verifiable", is_seeded);
 }
 
 err_code battle_find_side(db_conn *c, const char *campaign_id, const char *ref,

@@ -1,7 +1,8 @@
 /*
  * combat.c: what combats of every system share; see combat.h.
  */
-#include "api.h"
+#include "units_doc.h"
+#include "http.h"
 #include "combat.h"
 #include "jsonv.h"
 #include "text.h"
@@ -496,7 +497,7 @@ err_code combat_unit_event(db_conn *c, const combat_record *rec,
 
     if (text == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    rc = api_unit_event(c, before, after, "combat", rec->cb.id, rec->token_id,
+    rc = units_doc_event(c, before, after, "combat", rec->cb.id, rec->token_id,
                         rec->has_note ? rec->note : NULL, text, e);
     free(text);
     return rc;

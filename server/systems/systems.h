@@ -15,7 +15,8 @@
  *   apply   campaign only, on the writer: the outcome to every unit, each
  *           with its history event;
  *   replay  a stored report again through the rules, from its logged dice;
- *   render  the outcome's part of a report as Markdown or HTML.
+ *   render  the outcome's part of a report as Markdown or HTML;
+ *   unit    a unit's section of the system, as served.
  *
  * pipeline.c drives every system through these: one path for one-off
  * combats and one for campaign combats, called by every front door
@@ -73,6 +74,9 @@ typedef struct systems_entry {
     err_code (*apply)(db_conn *c, void *job, err_info *e);
     combat_replay_fn replay;
     void (*render)(struct report_doc *d, const json_t *report);
+    /* The system's section of a unit as served (GET .../units): new, or
+     * NULL when the unit does not carry the system. */
+    json_t *(*unit_json)(const db_unit *u);
     const systems_battle *battle; /* NULL: no interactive battles */
 } systems_entry;
 

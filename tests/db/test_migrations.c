@@ -49,7 +49,7 @@
 #define UNIT_E    "un_0192a0000009c9c9c9c9c9c9"
 #define CREATED   "2025-06-01T09:00:00.000Z"
 
-/* Unit states as schema 1's server wrote them (api_unit_state_json). */
+/* Unit states as schema 1's server wrote them (units_doc_state). */
 #define STATE(name, elim, reason, q, f, d)                                     \
     "{\"name\": \"" name "\", \"side_id\": \"" SIDE_ID                         \
     "\", \"eliminated\": " elim ", \"eliminated_reason\": " reason             \

@@ -6,7 +6,8 @@
  * are the battle routes of resources/battles.c for battles of system
  * "civ" (systems.h).  One-off battles and replay are in civ_stages.c.
  */
-#include "api.h"
+#include "jsonb.h"
+#include "http.h"
 #include "civ_report.h"
 #include "systems.h"
 #include "battle.h"
@@ -170,8 +171,8 @@ static json_t *battle_json(const civ_job *j, const dice_source *src)
         "{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:i, s:o}", "id", b->id,
         "campaign_id", b->campaign_id, "system", b->system, "status", b->status,
         "turn", b->turn, "created_at", b->created_at, "updated_at",
-        b->updated_at, "note", api_str_or_null(b->note), "n_actions",
-        b->n_actions, "combat_id", api_str_or_null(b->combat_id));
+        b->updated_at, "note", jsonb_str_or_null(b->note), "n_actions",
+        b->n_actions, "combat_id", jsonb_str_or_null(b->combat_id));
 
     json_object_set_new(o, "dice", battle_dice_json(b));
     json_object_set_new(o, "setup", civ_json_setup_json(j));
@@ -195,7 +196,7 @@ static void create_finish(http_request *r, err_code rc, const err_info *e)
     dice_source src;
 
     if (rc != ERR_OK) {
-        api_reply_err(r, rc, e);
+        http_reply_err(r, rc, e);
         return;
     }
     dice_init_values(&src, DICE_REPLAY, j->entered, 0);
@@ -387,190 +388,233 @@ static err_code phase_dice(const json_t *req, civ_job *j, int *values, int *n,
     return ERR_OK;
 }
 
-static err_code action_apply(db_conn *c, civ_job *j, err_info *e)
+/* The request's own members, checked against the battle as it stands:
+ * *act is "phase" or "abandon". */
+static err_code action_check(const civ_job *j, const char **act,
+                             const char **note, err_info *e)
 {
-    json_t *req = j->request;
-    const char *act = json_string_value(json_object_get(req, "action"));
     static const char *const fields[] = {"action", "attacker", "defender",
                                          "dice",   "note",     "expect_actions",
                                          NULL};
-    db_battle_action row;
-    dice_source src, next;
+    const json_t *req = j->request;
+    int expect = -1;
+    err_code rc;
+
+    *act = json_string_value(json_object_get(req, "action"));
+    if (strcmp(j->row.status, "open") != 0)
+        return err_set(e, ERR_CONFLICT, NULL, "the battle is over (%s)",
+                       j->row.status);
+    if ((rc = jv_object_only(req, "", fields, e)) ||
+        (rc =
+             jv_int(req, "", "expect_actions", false, 0, 100000, &expect, e)) ||
+        (rc = jv_string(req, "", "note", false, COMBAT_NOTE_MAX, note, e)))
+        return rc;
+    if (*act == NULL || (strcmp(*act, "phase") && strcmp(*act, "abandon")))
+        return err_set(e, *act ? ERR_INVALID : ERR_MISSING, "action",
+                       "a Civilization battle's actions are \"phase\" and "
+                       "\"abandon\"");
+    if (expect >= 0 && expect != j->row.n_actions)
+        return err_set(e, ERR_CONFLICT, "expect_actions",
+                       "the battle has %d actions, not %d: another action "
+                       "landed first",
+                       j->row.n_actions, expect);
+    return ERR_OK;
+}
+
+/* An abandon: no orders and no dice; the battle ends with no result. */
+static err_code abandon(db_conn *c, civ_job *j, db_battle_action *row,
+                        err_info *e)
+{
+    const json_t *req = j->request;
+    err_code rc;
+
+    if (json_object_get(req, "attacker") || json_object_get(req, "defender") ||
+        json_object_get(req, "dice"))
+        return err_set(e, ERR_INVALID, "action",
+                       "an abandon takes no orders and no dice");
+    text_copy(row->kind, sizeof row->kind, "abandon");
+    row->combat = -1;
+    row->naturals = "[]";
+    if ((rc = db_battle_action_insert(c, j->row.id, row, e)))
+        return rc;
+    text_copy(j->row.status, sizeof j->row.status, "abandoned");
+    return ERR_OK;
+}
+
+/* The phase's dice into next: entered in the request (values holds them,
+ * given counts each army's), or the battle's seeded stream past the src
+ * dice already drawn.  next needs dice_cleanup only on success. */
+static err_code phase_source(const json_t *req, civ_job *j,
+                             const dice_source *src, dice_source *next,
+                             int *values, int given[2], err_info *e)
+{
+    uint8_t seed[RNG_SEED_LEN];
+    const char *cs = j->row.client_seed;
+    int n_values = 0;
+    err_code rc;
+
+    if (strcmp(j->row.dice_source, "entered") == 0) {
+        if ((rc = phase_dice(req, j, values, &n_values, given, e)))
+            return rc;
+        dice_init_values(next, DICE_ENTERED, values, (size_t)n_values);
+        return ERR_OK;
+    }
+    if (json_object_get(req, "dice"))
+        return err_set(e, ERR_INVALID, "dice",
+                       "the battle's dice are seeded: give dice only when "
+                       "they are entered");
+    if (rng_unhex(j->row.server_seed, seed, sizeof seed) != 0)
+        return err_set(e, ERR_DB, NULL, "the seed cannot be read");
+    dice_init_seeded(next, seed, (const uint8_t *)cs, cs ? strlen(cs) : 0);
+    sodium_memzero(seed, sizeof seed);
+    /* The battle's stream, past the dice already drawn (d6s). */
+    dice_skip(next, 6, src->n_log);
+    return ERR_OK;
+}
+
+/* Entered dice: each army's list holds its own dice, wave then aircraft
+ * (the phase's waves say how many).  rc is the fight's: on a refusal
+ * here a phase fought is taken back. */
+static err_code phase_given(civ_job *j, err_code rc, const int given[2],
+                            err_info *e)
+{
+    const civ_phase *ph;
+    int a;
+
+    if ((rc != ERR_OK && rc != ERR_DICE) ||
+        strcmp(j->row.dice_source, "entered") != 0)
+        return rc;
+    ph = &j->phases[j->n_phases - (rc == ERR_OK)];
+    for (a = 0; a < 2; a++) {
+        int want = ph->armies[a].n_wave + ph->armies[a].n_aircraft;
+        if (given[a] != want) {
+            char f[JV_PATH_MAX];
+            jv_path(f, "dice", civ_json_army_key[a]);
+            if (rc == ERR_OK)
+                j->n_phases--; /* refused: not this phase */
+            err_clear(e);
+            return err_set(e, ERR_RANGE, f,
+                           "the %s throws %d dice this phase (its wave and "
+                           "its aircraft), not %d",
+                           civ_json_army_key[a], want, given[a]);
+        }
+    }
+    return rc;
+}
+
+/* The phase's row: its dice (they join the battle's log for the record)
+ * and its orders, as texts (new, in *naturals and *detail). */
+static err_code phase_row(const civ_job *j, const civ_orders o[2],
+                          const dice_source *next, db_battle_action *row,
+                          char **naturals, char **detail, err_info *e)
+{
+    text_buf b = {0};
+    json_t *d;
+    size_t k;
+
+    text_printf(&b, "[");
+    for (k = 0; k < next->n_log; k++)
+        text_printf(&b, "%s%d", k ? "," : "", next->log[k].natural);
+    text_printf(&b, "]");
+    *naturals = text_take(&b);
+    d = civ_json_orders_json(j, o);
+    *detail = json_dumps(d, JSON_COMPACT);
+    json_decref(d);
+    if (*naturals == NULL || *detail == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    text_copy(row->kind, sizeof row->kind, "phase");
+    row->combat = j->n_phases - 1;
+    row->naturals = *naturals;
+    row->detail = *detail;
+    return ERR_OK;
+}
+
+/* A battle over after this phase: rebuilt over every die of its log (src
+ * the dice before, next the phase's), and finished. */
+static err_code phase_over(db_conn *c, civ_job *j, const dice_source *src,
+                           const dice_source *next, err_info *e)
+{
+    int *all = j->entered, n_all = (int)src->n_values, i;
+    int np = j->n_phases;
+    civ_orders(*ords)[2] = calloc((size_t)np, sizeof *ords);
+    dice_source full;
+    err_code rc;
+
+    if (ords == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < (int)next->n_log; i++)
+        all[n_all++] = next->log[i].natural;
+    memcpy(ords, j->orders, (size_t)np * sizeof *ords);
+    dice_init_values(&full, DICE_REPLAY, all, (size_t)n_all);
+    rc = civ_json_rebuild(j, (const civ_orders(*)[2])ords, np, &full, e);
+    free(ords);
+    if (rc == ERR_OK)
+        rc = finish(c, j, &full, e);
+    dice_cleanup(&full);
+    return rc;
+}
+
+/* A phase: the orders, the dice, the fight, its row, and the battle's
+ * end when an army is gone. */
+static err_code phase(db_conn *c, civ_job *j, const dice_source *src,
+                      db_battle_action *row, err_info *e)
+{
+    const json_t *req = j->request;
+    int values[4 * CIV_MAX_UNITS], given[2] = {0, 0};
+    char *naturals = NULL, *detail = NULL;
+    dice_source next;
     civ_orders o[2];
-    int values[4 * CIV_MAX_UNITS], n_values = 0, expect = -1, i;
-    int given[2] = {0, 0};
-    const char *note = NULL;
-    char id[DB_ID_MAX], *naturals = NULL, *detail = NULL;
-    bool is_next = false;
+    err_code rc;
+
+    if (j->n_phases >= CIV_JSON_MAX_PHASES)
+        return err_set(e, ERR_LIMIT, NULL, "a battle has at most %d phases",
+                       CIV_JSON_MAX_PHASES);
+    if (!is_in_play(c, j, e))
+        return e->code;
+    if ((rc = civ_json_parse_orders(req, "", j, o, e)) ||
+        (rc = phase_source(req, j, src, &next, values, given, e)))
+        return rc;
+    rc = phase_given(j, civ_json_fight(j, o, &next, e), given, e);
+    if (rc == ERR_OK && (rc = dice_check_all_used(&next, e)) == ERR_OK &&
+        (rc = phase_row(j, o, &next, row, &naturals, &detail, e)) == ERR_OK &&
+        (rc = db_battle_action_insert(c, j->row.id, row, e)) == ERR_OK &&
+        civ_is_over(&j->battle))
+        rc = phase_over(c, j, src, &next, e);
+    dice_cleanup(&next);
+    row->naturals = row->detail = NULL;
+    free(naturals);
+    free(detail);
+    return rc;
+}
+
+/* The action in j->request on the battle j->row.id, as its row. */
+static err_code action_apply(db_conn *c, civ_job *j, err_info *e)
+{
+    db_battle_action row;
+    dice_source src;
+    const char *act = NULL, *note = NULL;
+    char id[DB_ID_MAX];
     err_code rc;
 
     memset(&row, 0, sizeof row);
     text_copy(id, DB_ID_MAX, j->row.id);
-    if ((rc = load(c, j->rec.campaign_id, id, j, &src, e)))
+    if ((rc = load(c, j->rec.campaign_id, id, j, &src, e)) ||
+        (rc = action_check(j, &act, &note, e)))
         goto out;
-    if (strcmp(j->row.status, "open") != 0) {
-        rc = err_set(e, ERR_CONFLICT, NULL, "the battle is over (%s)",
-                     j->row.status);
-        goto out;
-    }
-    if ((rc = jv_object_only(req, "", fields, e)) ||
-        (rc =
-             jv_int(req, "", "expect_actions", false, 0, 100000, &expect, e)) ||
-        (rc = jv_string(req, "", "note", false, API_NOTE_MAX, &note, e)))
-        goto out;
-    if (act == NULL || (strcmp(act, "phase") && strcmp(act, "abandon"))) {
-        rc = err_set(e, act ? ERR_INVALID : ERR_MISSING, "action",
-                     "a Civilization battle's actions are \"phase\" and "
-                     "\"abandon\"");
-        goto out;
-    }
-    if (expect >= 0 && expect != j->row.n_actions) {
-        rc = err_set(e, ERR_CONFLICT, "expect_actions",
-                     "the battle has %d actions, not %d: another action "
-                     "landed first",
-                     j->row.n_actions, expect);
-        goto out;
-    }
     row.seq = j->row.n_actions + 1;
     db_now(row.at);
     text_copy(row.actor_token_id, DB_ID_MAX, j->rec.token_id);
     row.army = row.unit = -1;
     row.note = (char *)note;
-    if (strcmp(act, "abandon") == 0) {
-        if (json_object_get(req, "attacker") ||
-            json_object_get(req, "defender") || json_object_get(req, "dice")) {
-            rc = err_set(e, ERR_INVALID, "action",
-                         "an abandon takes no orders and no dice");
-            goto out;
-        }
-        text_copy(row.kind, sizeof row.kind, "abandon");
-        row.combat = -1;
-        row.naturals = "[]";
-        if ((rc = db_battle_action_insert(c, j->row.id, &row, e)))
-            goto out;
-        text_copy(j->row.status, sizeof j->row.status, "abandoned");
-    } else {
-        if (j->n_phases >= CIV_JSON_MAX_PHASES) {
-            rc = err_set(e, ERR_LIMIT, NULL, "a battle has at most %d phases",
-                         CIV_JSON_MAX_PHASES);
-            goto out;
-        }
-        if (!is_in_play(c, j, e)) {
-            rc = e->code;
-            goto out;
-        }
-        if ((rc = civ_json_parse_orders(req, "", j, o, e)))
-            goto out;
-        if (strcmp(j->row.dice_source, "entered") == 0) {
-            if ((rc = phase_dice(req, j, values, &n_values, given, e)))
-                goto out;
-            dice_init_values(&next, DICE_ENTERED, values, (size_t)n_values);
-        } else {
-            uint8_t seed[RNG_SEED_LEN];
-            const char *cs = j->row.client_seed;
-            if (json_object_get(req, "dice")) {
-                rc = err_set(e, ERR_INVALID, "dice",
-                             "the battle's dice are seeded: give dice only "
-                             "when they are entered");
-                goto out;
-            }
-            if (rng_unhex(j->row.server_seed, seed, sizeof seed) != 0) {
-                rc = err_set(e, ERR_DB, NULL, "the seed cannot be read");
-                goto out;
-            }
-            dice_init_seeded(&next, seed, (const uint8_t *)cs,
-                             cs ? strlen(cs) : 0);
-            sodium_memzero(seed, sizeof seed);
-            /* The battle's stream, past the dice already drawn (d6s). */
-            dice_skip(&next, 6, src.n_log);
-        }
-        is_next = true;
-        rc = civ_json_fight(j, o, &next, e);
-        /* Entered: each army's list holds its own dice, wave then
-         * aircraft (the phase's waves say how many). */
-        if ((rc == ERR_OK || rc == ERR_DICE) &&
-            strcmp(j->row.dice_source, "entered") == 0) {
-            const civ_phase *ph = &j->phases[j->n_phases - (rc == ERR_OK)];
-            int a;
-            for (a = 0; a < 2; a++) {
-                int want = ph->armies[a].n_wave + ph->armies[a].n_aircraft;
-                if (given[a] != want) {
-                    char f[JV_PATH_MAX];
-                    jv_path(f, "dice", civ_json_army_key[a]);
-                    if (rc == ERR_OK)
-                        j->n_phases--; /* refused: not this phase */
-                    err_clear(e);
-                    rc = err_set(e, ERR_RANGE, f,
-                                 "the %s throws %d dice this phase (its wave "
-                                 "and its aircraft), not %d",
-                                 civ_json_army_key[a], want, given[a]);
-                    goto out;
-                }
-            }
-        }
-        if (rc || (rc = dice_check_all_used(&next, e)))
-            goto out;
-        /* The phase's dice join the battle's log for the record. */
-        {
-            size_t k;
-            text_buf b = {0};
-            text_printf(&b, "[");
-            for (k = 0; k < next.n_log; k++)
-                text_printf(&b, "%s%d", k ? "," : "", next.log[k].natural);
-            text_printf(&b, "]");
-            naturals = text_take(&b);
-        }
-        {
-            json_t *d = civ_json_orders_json(j, o);
-            detail = json_dumps(d, JSON_COMPACT);
-            json_decref(d);
-        }
-        if (naturals == NULL || detail == NULL) {
-            rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-            goto out;
-        }
-        text_copy(row.kind, sizeof row.kind, "phase");
-        row.combat = j->n_phases - 1;
-        row.naturals = naturals;
-        row.detail = detail;
-        if ((rc = db_battle_action_insert(c, j->row.id, &row, e)))
-            goto out;
-        if (civ_is_over(&j->battle)) {
-            /* the whole log, for the record: rebuilt over every die */
-            int *all = j->entered, n_all = (int)src.n_values;
-            dice_source full;
-            for (i = 0; i < (int)next.n_log; i++)
-                all[n_all++] = next.log[i].natural;
-            {
-                civ_orders(*ords)[2] =
-                    calloc((size_t)j->n_phases, sizeof *ords);
-                int np = j->n_phases;
-                if (ords == NULL) {
-                    rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-                    goto out;
-                }
-                memcpy(ords, j->orders, (size_t)np * sizeof *ords);
-                dice_init_values(&full, DICE_REPLAY, all, (size_t)n_all);
-                rc = civ_json_rebuild(j, (const civ_orders(*)[2])ords, np, &full,
-                                     e);
-                free(ords);
-                if (rc == ERR_OK)
-                    rc = finish(c, j, &full, e);
-                dice_cleanup(&full);
-                if (rc)
-                    goto out;
-            }
-        }
+    rc = strcmp(act, "abandon") == 0 ? abandon(c, j, &row, e)
+                                     : phase(c, j, &src, &row, e);
+    if (rc == ERR_OK) {
+        j->row.n_actions = row.seq;
+        text_copy(j->row.updated_at, DB_TIME_MAX, row.at);
+        rc = db_battle_update(c, &j->row, e);
     }
-    j->row.n_actions = row.seq;
-    text_copy(j->row.updated_at, DB_TIME_MAX, row.at);
-    rc = db_battle_update(c, &j->row, e);
 out:
-    if (is_next)
-        dice_cleanup(&next);
     dice_cleanup(&src);
-    free(naturals);
-    free(detail);
     return rc;
 }
 
@@ -619,7 +663,7 @@ static void action_finish(http_request *r, err_code rc, const err_info *e)
     err_info e2;
 
     if (rc != ERR_OK) {
-        api_reply_err(r, rc, e);
+        http_reply_err(r, rc, e);
         return;
     }
     if (j->reply == NULL) {

@@ -2,7 +2,8 @@
  * civ_api.c: Civilization advanced combat in JSON; see civ_api.h.
  */
 #include "civ_json.h"
-#include "api.h"
+#include "jsonb.h"
+#include "combat.h"
 #include "jsonv.h"
 #include "text.h"
 
@@ -561,10 +562,10 @@ static char *report_text(const civ_job *j, const dice_source *src,
 
     json_object_set_new(o, "id", json_string(cb->id));
     json_object_set_new(o, "system", json_string("civ"));
-    json_object_set_new(o, "campaign_id", api_str_or_null(cb->campaign_id));
+    json_object_set_new(o, "campaign_id", jsonb_str_or_null(cb->campaign_id));
     json_object_set_new(o, "created_at", json_string(cb->created_at));
-    json_object_set_new(o, "note", api_str_or_null(cb->note));
-    json_object_set_new(o, "battle_id", api_str_or_null(battle_id));
+    json_object_set_new(o, "note", jsonb_str_or_null(cb->note));
+    json_object_set_new(o, "battle_id", jsonb_str_or_null(battle_id));
     if (j->turn > 0)
         json_object_set_new(o, "turn", json_integer(j->turn));
     json_object_set_new(o, "input", input);

@@ -6,7 +6,6 @@
  * phase in a campaign are in civ_campaign.c, the JSON in civ_json.c, the
  * report's Markdown and HTML in civ_report.c.
  */
-#include "api.h"
 #include "civ_report.h"
 #include "systems.h"
 #include "civ_json.h"
@@ -229,6 +228,12 @@ out:
     return is_resolved;
 }
 
+/* unit: its class, era, bonus and dice multiplier. */
+static json_t *unit_json(const db_unit *u)
+{
+    return u->has_civ ? civ_json_unit_json(&u->civ) : NULL;
+}
+
 const systems_entry civ_stages = {
     .rules = &civ_system,
     .job_new = job_new,
@@ -237,5 +242,6 @@ const systems_entry civ_stages = {
     .run = run,
     .replay = replay,
     .render = civ_report_render,
+    .unit_json = unit_json,
     .battle = &civ_campaign_battles,
 };

@@ -5,7 +5,6 @@
  * units in one request, all or nothing.  The JSON is in edna_json.c, the
  * report's Markdown and HTML in edna_report.c.
  */
-#include "api.h"
 #include "edna_json.h"
 #include "edna_report.h"
 #include "systems.h"
@@ -328,6 +327,15 @@ out:
     return is_resolved;
 }
 
+/* unit: its EDNA, its start, and whether it is ineffective. */
+static json_t *unit_json(const db_unit *u)
+{
+    if (!u->has_edna)
+        return NULL;
+    return json_pack("{s:i, s:i, s:b}", "edna", u->edna, "start", u->edna_start,
+                     "ineffective", u->edna == 0);
+}
+
 const systems_entry edna_stages = {
     .rules = &edna_system,
     .job_new = job_new,
@@ -339,4 +347,5 @@ const systems_entry edna_stages = {
     .apply = apply,
     .replay = replay,
     .render = edna_report_render,
+    .unit_json = unit_json,
 };

@@ -13,7 +13,8 @@
  * action's sequence number (the key of its row) keeps a second from
  * landing on the same state.
  */
-#include "api.h"
+#include "jsonb.h"
+#include "http.h"
 #include "matrix_report.h"
 #include "systems.h"
 #include "battle.h"
@@ -90,16 +91,16 @@ static json_t *battle_json(const matrix_job *j)
         json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:i}", "id", b->id,
                   "campaign_id", b->campaign_id, "system", b->system, "status",
                   b->status, "turn", b->turn, "created_at", b->created_at,
-                  "updated_at", b->updated_at, "note", api_str_or_null(b->note),
+                  "updated_at", b->updated_at, "note", jsonb_str_or_null(b->note),
                   "n_actions", b->n_actions);
     json_t *state = matrix_json_state_json(j);
     const char *key;
     json_t *v;
 
     json_object_set_new(o, "dice", battle_dice_json(b));
-    json_object_set_new(o, "combat_id", api_str_or_null(b->combat_id));
-    json_object_set_new(o, "escalated_from", api_str_or_null(b->linked_from));
-    json_object_set_new(o, "escalated_to", api_str_or_null(b->linked_to));
+    json_object_set_new(o, "combat_id", jsonb_str_or_null(b->combat_id));
+    json_object_set_new(o, "escalated_from", jsonb_str_or_null(b->linked_from));
+    json_object_set_new(o, "escalated_to", jsonb_str_or_null(b->linked_to));
     json_object_foreach(state, key, v) json_object_set(o, key, v);
     json_decref(state);
     return o;
@@ -125,7 +126,7 @@ static err_code bind_armies(db_conn *c, matrix_job *j, err_info *e)
         text_copy(j->side_id[a], DB_ID_MAX, side.id);
         text_copy(j->army_name[a], DB_NAME_MAX, side.name);
         /* Exhausted in the last battle: -1 in its next battle this turn. */
-        if (side.exhausted_turn > 0 && side.exhausted_turn == j->turn) {
+        if (matrix_is_exhausted_in(side.exhausted_turn, j->turn)) {
             j->setup.armies[a].is_exhausted = true;
             side.exhausted_turn = 0;
             if ((rc = db_side_update(c, &side, e)))
@@ -269,7 +270,7 @@ static void battle_finish(http_request *r, err_code rc, const err_info *e)
     matrix_job *j = r->state;
 
     if (rc != ERR_OK) {
-        api_reply_err(r, rc, e);
+        http_reply_err(r, rc, e);
         return;
     }
     snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/battles/%s",
@@ -342,7 +343,7 @@ static void get(http_request *r)
 static err_code finish_battle(db_conn *c, matrix_job *j, err_info *e)
 {
     db_battle *b = &j->row;
-    int a, u;
+    int a, u, mark;
     err_code rc;
 
     battle_record_dice(&j->rec, b);
@@ -387,11 +388,12 @@ static err_code finish_battle(db_conn *c, matrix_job *j, err_info *e)
             if ((rc = combat_unit_event(c, &j->rec, &before, &after, &w, e)))
                 return rc;
         }
-        if (!j->result.is_exhausted[a])
+        mark = matrix_exhausted_turn(&j->result, a, b->turn);
+        if (mark == 0)
             continue;
         if ((rc = db_side_find(c, b->campaign_id, j->side_id[a], &side, e)))
             return rc;
-        side.exhausted_turn = b->turn + 1;
+        side.exhausted_turn = mark;
         if ((rc = db_side_update(c, &side, e)))
             return rc;
     }
@@ -444,7 +446,7 @@ static err_code abandon(db_conn *c, matrix_job *j, const json_t *req,
 
     memset(&row, 0, sizeof row);
     if ((rc = jv_object_only(req, "", fields, e)) ||
-        (rc = jv_string(req, "", "note", false, API_NOTE_MAX, &note, e)) ||
+        (rc = jv_string(req, "", "note", false, COMBAT_NOTE_MAX, &note, e)) ||
         (rc = jv_int(req, "", "expect_actions", false, 0,
                      MATRIX_JSON_MAX_ACTIONS, &expect, e)))
         return rc;
@@ -512,7 +514,7 @@ static err_code battle_action_job(db_conn *c, void *arg, err_info *e)
         goto out;
     if ((rc = jv_int(req, "", "expect_actions", false, 0,
                      MATRIX_JSON_MAX_ACTIONS, &expect, e)) ||
-        (rc = jv_string(req, "", "note", false, API_NOTE_MAX, &note, e)))
+        (rc = jv_string(req, "", "note", false, COMBAT_NOTE_MAX, &note, e)))
         goto out;
     if (expect >= 0 && expect != j->n_actions) {
         rc = err_set(e, ERR_CONFLICT, "expect_actions",
@@ -576,7 +578,7 @@ static void action_finish(http_request *r, err_code rc, const err_info *e)
     matrix_job *j = r->state;
 
     if (rc != ERR_OK) {
-        api_reply_err(r, rc, e);
+        http_reply_err(r, rc, e);
         return;
     }
     http_reply_json(r, 200, battle_json(j));

@@ -93,6 +93,10 @@ err_code matrix_json_prepare(matrix_job *j, err_info *e);
 /* The setup as stored and as a report's "input" (new reference). */
 json_t *matrix_json_setup_json(const matrix_job *j);
 
+/* The names of army a's units listed in units (n of them), as a JSON
+ * array (new reference). */
+json_t *matrix_json_names(const matrix_job *j, int a, const int *units, int n);
+
 /*
  * Reads one action of a request at path: {"action", "combat", "army",
  * "unit", "dice" (roll, entered: {"unit name": natural}), "die" (commit,

@@ -6,7 +6,6 @@
  * action by action in a campaign are in matrix_campaign.c, the JSON in
  * matrix_json.c, the report's Markdown and HTML in matrix_report.c.
  */
-#include "api.h"
 #include "matrix_report.h"
 #include "systems.h"
 #include "combat.h"
@@ -296,6 +295,13 @@ out:
     return is_resolved;
 }
 
+/* unit: its quality. */
+static json_t *unit_json(const db_unit *u)
+{
+    return u->has_matrix ? json_pack("{s:i}", "quality", u->matrix_quality)
+                         : NULL;
+}
+
 const systems_entry matrix_stages = {
     .rules = &matrix_system,
     .job_new = job_new,
@@ -304,5 +310,6 @@ const systems_entry matrix_stages = {
     .run = run,
     .replay = replay,
     .render = matrix_report_render,
+    .unit_json = unit_json,
     .battle = &matrix_campaign_battles,
 };

@@ -5,7 +5,6 @@
  * applied, replay; see systems.h.  The JSON is in scrud_json.c, the
  * report's Markdown and HTML in scrud_report.c.
  */
-#include "api.h"
 #include "scrud_report.h"
 #include "systems.h"
 #include "combat.h"
@@ -237,6 +236,19 @@ out:
     return is_resolved;
 }
 
+/* unit: quality, faces, penalties and the modifier they make. */
+static json_t *unit_json(const db_unit *u)
+{
+    const scrud_unit *s = &u->scrud;
+
+    if (!u->has_scrud)
+        return NULL;
+    return json_pack("{s:i, s:i, s:i, s:i, s:i}", "quality", s->quality,
+                     "faces", s->faces, "defeat_penalty", s->defeat_penalty,
+                     "fatigue_penalty", s->fatigue_penalty, "modifier",
+                     scrud_unit_modifier(s));
+}
+
 const systems_entry scrud_stages = {
     .rules = &scrud_system,
     .job_new = job_new,
@@ -248,4 +260,5 @@ const systems_entry scrud_stages = {
     .apply = apply,
     .replay = replay,
     .render = scrud_report_render,
+    .unit_json = unit_json,
 };

@@ -2,7 +2,8 @@
  * scs_combat.c: an SCS combat from JSON, and its report; see scs_combat.h.
  */
 #include "scs_combat.h"
-#include "api.h"
+#include "jsonb.h"
+#include "combat.h"
 #include "jsonv.h"
 #include "scs_json.h"
 #include "text.h"
@@ -443,8 +444,8 @@ json_t *scs_combat_unit_json(const scs_combat *j, int s, size_t i)
         "{s:s, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:i, s:i, s:i, s:i, "
         "s:b, s:b, s:b, s:i}",
         "unit", j->unit_name[s][i], "unit_id",
-        api_str_or_null(j->unit_id[s][i]), "side",
-        api_str_or_null(j->side_name[s]), "role", scs_combat_side_label[s],
+        jsonb_str_or_null(j->unit_id[s][i]), "side",
+        jsonb_str_or_null(j->side_name[s]), "role", scs_combat_side_label[s],
         "side_shown", scs_counter_shown(c) == &c->reduced ? "reduced" : "full",
         "printed", scs_json_printed_json(scs_counter_shown(c)), "strength",
         s == SCS_ATTACKER ? json_integer(u->attack) : json_integer(u->defense),

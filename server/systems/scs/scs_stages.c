@@ -6,7 +6,7 @@
  * counters) in scs_json.c, the report's Markdown and HTML in
  * scs_report.c.
  */
-#include "api.h"
+#include "jsonb.h"
 #include "scs_report.h"
 #include "systems.h"
 #include "combat.h"
@@ -104,9 +104,9 @@ static err_code run(void *job, err_info *e)
     json_object_set_new(report, "id", json_string(cb->id));
     json_object_set_new(report, "system", json_string("scs"));
     json_object_set_new(report, "campaign_id",
-                        api_str_or_null(cb->campaign_id));
+                        jsonb_str_or_null(cb->campaign_id));
     json_object_set_new(report, "created_at", json_string(cb->created_at));
-    json_object_set_new(report, "note", api_str_or_null(cb->note));
+    json_object_set_new(report, "note", jsonb_str_or_null(cb->note));
     json_object_set_new(report, "overrun", json_boolean(j->in.is_overrun));
     json_object_set_new(report, "table",
                         json_pack("{s:O, s:s, s:s}", "name",
@@ -482,6 +482,12 @@ out:
     return is_resolved;
 }
 
+/* unit: its counter and steps lost. */
+static json_t *unit_json(const db_unit *u)
+{
+    return u->has_scs ? scs_json_counter_json(&u->scs) : NULL;
+}
+
 const systems_entry scs_stages = {
     .rules = &scs_system,
     .job_new = job_new,
@@ -493,4 +499,5 @@ const systems_entry scs_stages = {
     .apply = apply,
     .replay = replay,
     .render = scs_report_render,
+    .unit_json = unit_json,
 };

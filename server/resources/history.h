@@ -1,0 +1,16 @@
+/*
+ * history.h: the routes of units' histories and the campaign's feed (history.c).
+ */
+#ifndef UMPIRE_HISTORY_H
+#define UMPIRE_HISTORY_H
+
+#include "http.h"
+
+/* GET .../units/{uid}/history, a page at a time. */
+void history_unit(http_request *r);
+/* GET .../units/{uid}/card: its state and latest event. */
+void history_card(http_request *r);
+/* GET .../history: every unit's history merged. */
+void history_campaign(http_request *r);
+
+#endif

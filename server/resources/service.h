@@ -1,0 +1,14 @@
+/*
+ * service.h: the routes of the service routes (service.c): health and the systems served.
+ */
+#ifndef UMPIRE_SERVICE_H
+#define UMPIRE_SERVICE_H
+
+#include "http.h"
+
+/* GET /health: the service and its database. */
+void service_health(http_request *r);
+/* GET /v1/systems: the combat systems served. */
+void service_systems(http_request *r);
+
+#endif
