@@ -33,6 +33,7 @@ int main(void)
     srunner_add_suite(sr, suite_battles());
     srunner_add_suite(sr, suite_http());
     srunner_add_suite(sr, suite_jsonw());
+    srunner_add_suite(sr, suite_systems());
     srunner_add_suite(sr, suite_api());
     srunner_add_suite(sr, suite_auth());
     srunner_add_suite(sr, suite_scrud_http());

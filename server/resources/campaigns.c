@@ -1,6 +1,8 @@
 /*
- * api_campaigns.c: the service routes (health, systems), campaigns and
- * sides, and the small helpers every handler file shares (api.h).
+ * campaigns.c: campaigns and their sides: a campaign created with its
+ * sides, their tokens, its first commitment and its options of every
+ * system that has some (the table of systems, systems.h), read; a
+ * campaign's sides listed and added, each with its player token.
  *
  * Writes go through http_defer_write: the handler validates the body on
  * the HTTP thread, the job writes in the writer's transaction, the finish
@@ -10,10 +12,7 @@
 #include "jsonb.h"
 #include "http.h"
 #include "jsonv.h"
-#include "registry.h"
-#include "scrud_json.h"
-#include "scs_json.h"
-#include "version.h"
+#include "systems.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,13 +62,49 @@ static json_t *ledger_json(const char *campaign_id, long long length,
                      head, "url", url);
 }
 
-/* A campaign's options of every system (new reference). */
+/* A campaign's options of every system that has some (new reference). */
 static json_t *options_json(const db_campaign *cmp)
 {
-    return json_pack("{s:o, s:{s:i, s:i, s:i}, s:o}", "scrud",
-                     scrud_json_options_json(&cmp->scrud), "edna", "start",
-                     cmp->edna_start, "dice", cmp->edna.dice, "faces",
-                     cmp->edna.faces, "scs", scs_json_options_json(&cmp->scs));
+    json_t *o = json_object();
+    size_t i;
+
+    for (i = 0; i < systems_n; i++)
+        if (systems_table[i]->options_json)
+            json_object_set_new(o, systems_name(systems_table[i]),
+                                systems_table[i]->options_json(cmp));
+    return o;
+}
+
+/* The options of a new campaign (obj: the body's "options", or NULL)
+ * over every system's defaults. */
+static err_code options_read(const json_t *obj, db_campaign *cmp, err_info *e)
+{
+    const char *names[16];
+    size_t i, n = 0;
+    err_code rc;
+
+    for (i = 0; i < systems_n; i++)
+        if (systems_table[i]->options_read) {
+            systems_table[i]->options_default(cmp);
+            names[n++] = systems_name(systems_table[i]);
+        }
+    names[n] = NULL;
+    if (obj == NULL)
+        return ERR_OK;
+    if ((rc = jv_object_only(obj, "options", names, e)))
+        return rc;
+    for (i = 0; i < systems_n; i++) {
+        const systems_entry *s = systems_table[i];
+        json_t *o = NULL;
+        char path[JV_PATH_MAX];
+        if (s->options_read == NULL)
+            continue;
+        jv_path(path, "options", systems_name(s));
+        if ((rc = jv_object(obj, "options", systems_name(s), false, &o, e)) ||
+            (o && (rc = s->options_read(o, path, cmp, e))))
+            return rc;
+    }
+    return ERR_OK;
 }
 
 /* ---- campaigns ---- */
@@ -146,10 +181,7 @@ void campaigns_create(http_request *r)
 {
     static const char *const fields[] = {"name", "sides", "options", NULL};
     static const char *const side_fields[] = {"name", NULL};
-    static const char *const option_fields[] = {"scrud", "edna", "scs", NULL};
-    static const char *const edna_fields[] = {"start", "dice", "faces", NULL};
-    json_t *body = http_body_object(r), *sides = NULL, *opts = NULL,
-           *scrud = NULL, *edna = NULL, *scs = NULL;
+    json_t *body = http_body_object(r), *sides = NULL, *opts = NULL;
     campaign_new *cn;
     const char *name = NULL;
     err_info e;
@@ -165,30 +197,11 @@ void campaigns_create(http_request *r)
         err_set(&e, ERR_NOMEM, NULL, "out of memory");
         goto fail;
     }
-    scrud_options_default(&cn->cmp.scrud);
-    edna_options_default(&cn->cmp.edna);
-    cn->cmp.edna_start = EDNA_START_DEFAULT;
-    scs_options_default(&cn->cmp.scs);
     if (jv_object_only(body, "", fields, &e) ||
         jv_string(body, "", "name", true, 64, &name, &e) ||
         jv_array(body, "", "sides", true, 1, MAX_SIDES, &sides, &e) ||
-        jv_object(body, "", "options", false, &opts, &e))
-        goto fail;
-    if (opts &&
-        (jv_object_only(opts, "options", option_fields, &e) ||
-         jv_object(opts, "options", "scrud", false, &scrud, &e) ||
-         (scrud &&
-          scrud_json_options(scrud, "options.scrud", &cn->cmp.scrud, &e)) ||
-         jv_object(opts, "options", "edna", false, &edna, &e) ||
-         (edna && (jv_object_only(edna, "options.edna", edna_fields, &e) ||
-                   jv_int(edna, "options.edna", "start", false, 1, EDNA_MAX,
-                          &cn->cmp.edna_start, &e) ||
-                   jv_int(edna, "options.edna", "dice", false, 1, EDNA_MAX_DICE,
-                          &cn->cmp.edna.dice, &e) ||
-                   jv_int(edna, "options.edna", "faces", false, RNG_FACES_MIN,
-                          RNG_FACES_MAX, &cn->cmp.edna.faces, &e))) ||
-         jv_object(opts, "options", "scs", false, &scs, &e) ||
-         (scs && scs_json_options_parse(scs, "options.scs", &cn->cmp.scs, &e))))
+        jv_object(body, "", "options", false, &opts, &e) ||
+        options_read(opts, &cn->cmp, &e))
         goto fail;
     db_new_id("cmp", cn->cmp.id);
     snprintf(cn->cmp.name, sizeof cn->cmp.name, "%s", name);

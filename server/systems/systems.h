@@ -16,7 +16,8 @@
  *           with its history event;
  *   replay  a stored report again through the rules, from its logged dice;
  *   render  the outcome's part of a report as Markdown or HTML;
- *   unit    a unit's section of the system, as served.
+ *   unit    a unit's section of the system, as served;
+ *   options a campaign's options of the system: defaults, read, served.
  *
  * pipeline.c drives every system through these: one path for one-off
  * combats and one for campaign combats, called by every front door
@@ -77,6 +78,13 @@ typedef struct systems_entry {
     /* The system's section of a unit as served (GET .../units): new, or
      * NULL when the unit does not carry the system. */
     json_t *(*unit_json)(const db_unit *u);
+    /* The system's options of a campaign (NULL all three when it has
+     * none): their defaults into cmp; the "options.<system>" object of a
+     * new campaign (obj, at path) over them; and as served (new). */
+    void (*options_default)(db_campaign *cmp);
+    err_code (*options_read)(const json_t *obj, const char *path,
+                             db_campaign *cmp, err_info *e);
+    json_t *(*options_json)(const db_campaign *cmp);
     const systems_battle *battle; /* NULL: no interactive battles */
 } systems_entry;
 

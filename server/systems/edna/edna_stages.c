@@ -336,6 +336,36 @@ static json_t *unit_json(const db_unit *u)
                      "ineffective", u->edna == 0);
 }
 
+/* options: a new unit's starting EDNA and the test's dice. */
+static void options_default(db_campaign *cmp)
+{
+    edna_options_default(&cmp->edna);
+    cmp->edna_start = EDNA_START_DEFAULT;
+}
+
+static err_code options_read(const json_t *obj, const char *path,
+                             db_campaign *cmp, err_info *e)
+{
+    static const char *const fields[] = {"start", "dice", "faces", NULL};
+    err_code rc;
+
+    if ((rc = jv_object_only(obj, path, fields, e)) ||
+        (rc = jv_int(obj, path, "start", false, 1, EDNA_MAX, &cmp->edna_start,
+                     e)) ||
+        (rc = jv_int(obj, path, "dice", false, 1, EDNA_MAX_DICE,
+                     &cmp->edna.dice, e)) ||
+        (rc = jv_int(obj, path, "faces", false, RNG_FACES_MIN, RNG_FACES_MAX,
+                     &cmp->edna.faces, e)))
+        return rc;
+    return ERR_OK;
+}
+
+static json_t *options_json(const db_campaign *cmp)
+{
+    return json_pack("{s:i, s:i, s:i}", "start", cmp->edna_start, "dice",
+                     cmp->edna.dice, "faces", cmp->edna.faces);
+}
+
 const systems_entry edna_stages = {
     .rules = &edna_system,
     .job_new = job_new,
@@ -348,4 +378,7 @@ const systems_entry edna_stages = {
     .replay = replay,
     .render = edna_report_render,
     .unit_json = unit_json,
+    .options_default = options_default,
+    .options_read = options_read,
+    .options_json = options_json,
 };

@@ -249,6 +249,23 @@ static json_t *unit_json(const db_unit *u)
                      scrud_unit_modifier(s));
 }
 
+/* options: the campaign's SCRUD options (scrud.md, "Options"). */
+static void options_default(db_campaign *cmp)
+{
+    scrud_options_default(&cmp->scrud);
+}
+
+static err_code options_read(const json_t *obj, const char *path,
+                             db_campaign *cmp, err_info *e)
+{
+    return scrud_json_options(obj, path, &cmp->scrud, e);
+}
+
+static json_t *options_json(const db_campaign *cmp)
+{
+    return scrud_json_options_json(&cmp->scrud);
+}
+
 const systems_entry scrud_stages = {
     .rules = &scrud_system,
     .job_new = job_new,
@@ -261,4 +278,7 @@ const systems_entry scrud_stages = {
     .replay = replay,
     .render = scrud_report_render,
     .unit_json = unit_json,
+    .options_default = options_default,
+    .options_read = options_read,
+    .options_json = options_json,
 };

@@ -488,6 +488,23 @@ static json_t *unit_json(const db_unit *u)
     return u->has_scs ? scs_json_counter_json(&u->scs) : NULL;
 }
 
+/* options: the campaign's out-of-supply multipliers. */
+static void options_default(db_campaign *cmp)
+{
+    scs_options_default(&cmp->scs);
+}
+
+static err_code options_read(const json_t *obj, const char *path,
+                             db_campaign *cmp, err_info *e)
+{
+    return scs_json_options_parse(obj, path, &cmp->scs, e);
+}
+
+static json_t *options_json(const db_campaign *cmp)
+{
+    return scs_json_options_json(&cmp->scs);
+}
+
 const systems_entry scs_stages = {
     .rules = &scs_system,
     .job_new = job_new,
@@ -500,4 +517,7 @@ const systems_entry scs_stages = {
     .replay = replay,
     .render = scs_report_render,
     .unit_json = unit_json,
+    .options_default = options_default,
+    .options_read = options_read,
+    .options_json = options_json,
 };
