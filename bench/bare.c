@@ -8,7 +8,7 @@
  * "bench-bare listening on http://127.0.0.1:PORT", on stdout, then nothing
  * per request; SIGTERM or SIGINT stops it cleanly.
  *
- * It is configured like the real server (server/http.c) so that the ratio
+ * It is configured like the real server (server/http/http.c) so that the ratio
  * of the two measures umpire's own work, not a different setup: internal
  * polling thread with a pool of THREADS (2), epoll (MHD_USE_AUTO),
  * suspend/resume and inter-thread communication enabled, the same timeout,

@@ -5,9 +5,12 @@
  * as it appears in URLs and reports, and resolve/cleanup entry points that
  * take its own input and result structs through void pointers.  Adding a
  * system's rules means one new core file and one line in registry.c; the
- * server pairs it with a JSON adapter (server/<system>_api.c), its routes
- * and a replay entry (server/api_combats.c).  /v1/systems lists the table,
- * and replay looks a stored combat's system up in it.
+ * server pairs it with an entry of its own table of systems
+ * (server/systems/systems.h: the system's folder server/systems/<system>/
+ * with its JSON, stages and report, one line in systems.c) and its routes
+ * (server/http/router.c).  /v1/systems lists this table; the server's
+ * table keeps its order, and replay finds a stored combat's system there
+ * by this name.
  */
 #ifndef UMPIRE_REGISTRY_H
 #define UMPIRE_REGISTRY_H

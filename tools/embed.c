@@ -1,6 +1,6 @@
 /*
  * embed.c: writes the C source that builds the console's files into the
- * server (server/console.h declares what it defines).
+ * server (server/http/console.h declares what it defines).
  *
  *   embed OUT ROOT FILE...
  *

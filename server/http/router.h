@@ -35,7 +35,7 @@ typedef struct router_route {
     const char *path; /* OpenAPI template, e.g. /v1/campaigns/{campaign_id} */
     router_handler handler;
     router_auth auth;
-    unsigned flags; /* ROUTER_ROLLS, ROUTER_RENDERS, ROUTER_TAIL */
+    unsigned flags;  /* ROUTER_ROLLS, ROUTER_RENDERS, ROUTER_TAIL */
     const void *arg; /* the handler's, as r->route_arg: the combat routes'
                         entry in the table of systems (systems.h) */
 } router_route;

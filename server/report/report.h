@@ -8,9 +8,11 @@
  * on odd input: a member missing or of the wrong type is left out.  Every
  * piece of text that came from the JSON is escaped for the format, so a
  * name cannot change the document's structure.  Files: report.c (formats,
- * combats, dice), report_doc.c and report_doc_table.c (the writer),
- * report_fates.c (SCRUD, EDNA, SCS), report_battles.c (battles, Matrix),
- * report_civ.c (Civilization), report_campaign.c.
+ * a combat of any system and its dice), report_doc.c and
+ * report_doc_table.c (the writer), report_battle.c (a battle's frame),
+ * report_campaign.c.  Each system's own part of a combat or a battle is
+ * its render stage in the table of systems (systems.h), in
+ * systems/<system>/<system>_report.c.
  */
 #ifndef UMPIRE_REPORT_H
 #define UMPIRE_REPORT_H

@@ -1,8 +1,9 @@
 /*
  * report_doc.h: the document writer of the reports (report.h), and the
- * parts the report_*.c files share.  One set of calls writes either
- * format: headings, paragraphs, two-level lists, tables and the
- * service's own Markdown summaries.
+ * parts the report_*.c files and the systems' <system>_report.c files
+ * (systems/<system>/) share.  One set of calls writes either format:
+ * headings, paragraphs, two-level lists, tables and the service's own
+ * Markdown summaries.
  *
  * Inline text is given printf-style with %s, %d and %% only.  The format
  * string is the report's own words and may mark **bold** and `code` the
@@ -101,7 +102,7 @@ void report_doc_table_int(report_doc_table *t, const json_t *v);
 void report_doc_table_write(report_doc *d, const report_doc_table *t);
 void report_doc_table_cleanup(report_doc_table *t);
 
-/* ---- parts shared by the report_*.c files ---- */
+/* ---- parts shared by the report_*.c and <system>_report.c files ---- */
 
 /* The title's name of a system ("SCRUD", "Civilization"...), or the
  * system as given (may be NULL). */
@@ -122,11 +123,11 @@ void report_doc_dice(report_doc *d, const json_t *dice, int rolls_at,
 /* The roll log as a table. */
 void report_doc_rolls(report_doc *d, const json_t *rolls);
 
-
 /*
- * Lookups in the JSON being rendered, shared by the report_*.c files
- * ("rj": report JSON).  Members are borrowed; absent or mistyped ones read
- * as NULL, false or "unnamed", so odd input renders without them.
+ * Lookups in the JSON being rendered, shared by the report_*.c and
+ * <system>_report.c files ("rj": report JSON).  Members are borrowed;
+ * absent or mistyped ones read as NULL, false or "unnamed", so odd input
+ * renders without them.
  */
 json_t *rj_get(const json_t *o, const char *k);
 const char *rj_str(const json_t *o, const char *k);

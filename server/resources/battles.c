@@ -119,4 +119,3 @@ void battles_list(http_request *r)
     db_battles_free(bs, n);
     http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
-

@@ -60,7 +60,6 @@ void combats_create_campaign(http_request *r)
     create(r, r->params[0]);
 }
 
-
 /* Loads a combat and its rolls; one-off only when campaign_id is NULL. */
 static err_code load_combat(http_request *r, const char *campaign_id,
                             const char *combat_id, db_combat *cb,

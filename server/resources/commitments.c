@@ -17,7 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-
 /* t + seconds as db_now writes times; t is such a time. */
 static void time_after(const char *t, long seconds, char out[DB_TIME_MAX])
 {

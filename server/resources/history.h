@@ -1,5 +1,6 @@
 /*
- * history.h: the routes of units' histories and the campaign's feed (history.c).
+ * history.h: the routes of units' histories and cards and the
+ * campaign's feed (history.c).
  */
 #ifndef UMPIRE_HISTORY_H
 #define UMPIRE_HISTORY_H

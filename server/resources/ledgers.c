@@ -444,4 +444,3 @@ void ledgers_verify(http_request *r)
                   (json_int_t)count.pending, "problems", problems));
     view_free(&v);
 }
-

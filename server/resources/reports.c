@@ -1,5 +1,5 @@
 /*
- * api_report.c: a campaign's report: its sides and units as they stand,
+ * reports.c: a campaign's report: its sides and units as they stand,
  * every combat it fought with its summary, its battles, and its ledger's
  * head and next commitment, from one snapshot.  Served as JSON, or as
  * Markdown or HTML (report.h) by Accept or ?format=.
@@ -63,11 +63,12 @@ static json_t *combats_json(const campaign_view *v)
         snprintf(url, sizeof url, "/v1/campaigns/%s/combats/%s", v->cmp.id,
                  cb->id);
         json_array_append_new(
-            items, json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:s}", "id",
-                             cb->id, "system", cb->system, "created_at",
-                             cb->created_at, "note", jsonb_str_or_null(cb->note),
-                             "dice_source", cb->dice_source, "summary",
-                             cb->summary ? cb->summary : "", "url", url));
+            items,
+            json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:s}", "id", cb->id,
+                      "system", cb->system, "created_at", cb->created_at,
+                      "note", jsonb_str_or_null(cb->note), "dice_source",
+                      cb->dice_source, "summary",
+                      cb->summary ? cb->summary : "", "url", url));
     }
     return items;
 }

@@ -6,7 +6,8 @@
 
 #include "http.h"
 
-/* GET .../report: sides, units, combats, battles and the ledger's head, from one snapshot. */
+/* GET .../report: sides, units, combats, battles and the ledger's head,
+ * from one snapshot. */
 void reports_campaign(http_request *r);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * service.c: the service routes: its health (the database answering, the
- * schema's version, the writer's statistics) and the combat systems it
- * serves, from core's registry.
+ * service.c: the service's own routes: its health (the database
+ * answering, the service's version, the schema's version) and the combat
+ * systems it serves, from core's registry.
  */
 #include "service.h"
 
@@ -39,4 +39,3 @@ void service_systems(http_request *r)
     }
     http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
-

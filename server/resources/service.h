@@ -1,5 +1,6 @@
 /*
- * service.h: the routes of the service routes (service.c): health and the systems served.
+ * service.h: the service's own routes (service.c): its health and the
+ * combat systems it serves.
  */
 #ifndef UMPIRE_SERVICE_H
 #define UMPIRE_SERVICE_H

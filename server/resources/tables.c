@@ -1,5 +1,5 @@
 /*
- * api_tables.c: combat results tables (SCS) as data: the built-in ones,
+ * tables.c: combat results tables (SCS) as data: the built-in ones,
  * and each campaign's own, put (created or replaced) whole after every
  * column, row and cell is checked (scs_json_table_parse), read, listed and
  * removed.  A combat's report keeps the table it was resolved on, so

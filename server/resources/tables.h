@@ -1,5 +1,6 @@
 /*
- * tables.h: the routes of combat results tables (tables.c): built in, and a campaign's own.
+ * tables.h: the routes of combat results tables (tables.c): built in,
+ * and a campaign's own.
  */
 #ifndef UMPIRE_TABLES_H
 #define UMPIRE_TABLES_H

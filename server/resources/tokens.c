@@ -1,5 +1,5 @@
 /*
- * api_token.c: GET /v1/token, who a bearer token is: its campaign, its
+ * tokens.c: GET /v1/token, who a bearer token is: its campaign, its
  * role and, for a player, its side.  A client holding only a token (the
  * console, a chat bot) learns from it which campaign to call.  The router
  * has checked the token (ROUTER_TOKEN) and left it in r->token.

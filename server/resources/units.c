@@ -159,7 +159,7 @@ static err_code unit_create_job(db_conn *c, void *arg, err_info *e)
     if ((rc = db_unit_insert(c, &uw->unit, e)))
         return rc;
     return units_doc_event(c, NULL, &uw->unit, "created", NULL, uw->token_id,
-                          uw->has_note ? uw->note : NULL, NULL, e);
+                           uw->has_note ? uw->note : NULL, NULL, e);
 }
 
 static void unit_finish(http_request *r, err_code rc, const err_info *e)
@@ -386,7 +386,8 @@ static err_code unit_patch_job(db_conn *c, void *arg, err_info *e)
         return rc;
     if (civ && uw->unit.civ.cls != CIV_AIRCRAFT)
         uw->unit.civ.dice_multiplier = 1;
-    if (scs && (rc = scs_json_counter_parse(scs, "scs", true, &uw->unit.scs, e)))
+    if (scs &&
+        (rc = scs_json_counter_parse(scs, "scs", true, &uw->unit.scs, e)))
         return rc;
     if (scs && uw->unit.scs.steps > 1 && !uw->unit.scs.has_reduced)
         return err_set(e, ERR_MISSING, "scs.reduced",
@@ -431,8 +432,8 @@ static err_code unit_patch_job(db_conn *c, void *arg, err_info *e)
     if ((rc = db_unit_update(c, &uw->unit, e)))
         return rc;
     return units_doc_event(c, &before, &uw->unit, "correction", NULL,
-                          uw->token_id, uw->has_note ? uw->note : NULL, NULL,
-                          e);
+                           uw->token_id, uw->has_note ? uw->note : NULL, NULL,
+                           e);
 }
 
 void units_patch(http_request *r)
@@ -522,8 +523,9 @@ static err_code unit_resupply_job(db_conn *c, void *arg, err_info *e)
         scs_counter_resupply(&uw->unit.scs);
     if ((rc = db_unit_update(c, &uw->unit, e)))
         return rc;
-    return units_doc_event(c, &before, &uw->unit, "resupply", NULL, uw->token_id,
-                          uw->has_note ? uw->note : NULL, NULL, e);
+    return units_doc_event(c, &before, &uw->unit, "resupply", NULL,
+                           uw->token_id, uw->has_note ? uw->note : NULL, NULL,
+                           e);
 }
 
 void units_resupply(http_request *r)

@@ -1,5 +1,6 @@
 /*
- * units.h: the routes of units of a campaign (units.c): created, read, listed, corrected and resupplied.
+ * units.h: the routes of a campaign's units (units.c): created, read,
+ * listed, corrected and resupplied.
  */
 #ifndef UMPIRE_UNITS_H
 #define UMPIRE_UNITS_H

@@ -61,12 +61,13 @@ json_t *battle_dice_json(const db_battle *b)
     bool is_open = strcmp(b->status, "open") == 0;
     bool is_seeded = strcmp(b->dice_source, "seeded") == 0;
 
-    return json_pack(
-        "{s:s, s:o, s:o, s:o, s:o, s:b}", "source", b->dice_source, "rng",
-        is_seeded ? json_string(RNG_VERSION) : json_null(), "commitment",
-        jsonb_str_or_null(b->commitment), "server_seed",
-        is_open ? json_null() : jsonb_str_or_null(b->server_seed), "client_seed",
-        jsonb_str_or_null(b->client_seed), "verifiable", is_seeded);
+    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:b}", "source", b->dice_source,
+                     "rng", is_seeded ? json_string(RNG_VERSION) : json_null(),
+                     "commitment", jsonb_str_or_null(b->commitment),
+                     "server_seed",
+                     is_open ? json_null() : jsonb_str_or_null(b->server_seed),
+                     "client_seed", jsonb_str_or_null(b->client_seed),
+                     "verifiable", is_seeded);
 }
 
 err_code battle_find_side(db_conn *c, const char *campaign_id, const char *ref,

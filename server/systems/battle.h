@@ -1,9 +1,10 @@
 /*
  * battle.h: what interactive battles of every system share in the server
- * (api_battles.c for Matrix, api_civ.c for Civilization): the stored row
- * of a new battle and the dice its record inherits, the battle's dice as
- * served (the seed hidden while it is open), and the checks on a campaign
- * unit joining a battle.
+ * (the battles fought in a campaign behind resources/battles.c:
+ * matrix/matrix_campaign.c, civ/civ_campaign.c): the stored row of a new
+ * battle and the dice its record inherits, the battle's dice as served
+ * (the seed hidden while it is open), and the checks on a campaign unit
+ * joining a battle.
  */
 #ifndef UMPIRE_BATTLE_H
 #define UMPIRE_BATTLE_H

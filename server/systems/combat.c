@@ -498,7 +498,7 @@ err_code combat_unit_event(db_conn *c, const combat_record *rec,
     if (text == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     rc = units_doc_event(c, before, after, "combat", rec->cb.id, rec->token_id,
-                        rec->has_note ? rec->note : NULL, text, e);
+                         rec->has_note ? rec->note : NULL, text, e);
     free(text);
     return rc;
 }

@@ -28,7 +28,9 @@
  * Adding a system: its rules in core/ (one line in core/registry.c), its
  * folder here (systems/<system>/: <system>_json.c reads and writes its
  * JSON, <system>_stages.c its entry and stages, <system>_report.c its
- * report), one line in systems.c and its routes in http/router.c.
+ * report), one line in systems.c and its routes in http/router.c and
+ * api-spec/openapi.yaml.  A unit carrying it needs a migration and its
+ * fields parsed in resources/units.c (README.md, "A tour of the source").
  */
 #ifndef UMPIRE_SYSTEMS_H
 #define UMPIRE_SYSTEMS_H

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* The systems' sections of a unit into j: "systems", and one object each
  * for the systems it carries, as the table of systems writes them. */
 static void add_systems(json_t *j, const db_unit *u)
@@ -51,10 +50,10 @@ json_t *units_doc_json(const db_unit *u)
     return j;
 }
 
-err_code units_doc_event(db_conn *c, const db_unit *before, const db_unit *after,
-                        const char *kind, const char *combat_id,
-                        const char *token_id, const char *note,
-                        const char *result, err_info *e)
+err_code units_doc_event(db_conn *c, const db_unit *before,
+                         const db_unit *after, const char *kind,
+                         const char *combat_id, const char *token_id,
+                         const char *note, const char *result, err_info *e)
 {
     db_event ev;
     err_code rc;
@@ -78,4 +77,3 @@ err_code units_doc_event(db_conn *c, const db_unit *before, const db_unit *after
     free(ev.after);
     return rc;
 }
-

@@ -153,7 +153,7 @@ static err_code load(db_conn *c, const char *campaign_id, const char *id,
     if (rc == ERR_OK) {
         dice_init_values(src, DICE_REPLAY, j->entered, (size_t)n_values);
         if (civ_json_rebuild(j, (const civ_orders(*)[2])orders, n_phases, src,
-                            &why))
+                             &why))
             rc = err_set(e, ERR_DB, NULL,
                          "the battle's stored phases do not replay: %s",
                          why.message);

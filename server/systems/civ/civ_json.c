@@ -1,5 +1,5 @@
 /*
- * civ_api.c: Civilization advanced combat in JSON; see civ_api.h.
+ * civ_json.c: Civilization advanced combat in JSON; see civ_json.h.
  */
 #include "civ_json.h"
 #include "jsonb.h"
@@ -55,7 +55,7 @@ void civ_job_free(void *p)
 /* ---- pieces and armies ---- */
 
 err_code civ_json_parse_unit(const json_t *obj, const char *path, bool is_patch,
-                            civ_unit *u, err_info *e)
+                             civ_unit *u, err_info *e)
 {
     static const char *const fields[] = {"class", "era", "bonus",
                                          "dice_multiplier", NULL};
@@ -207,7 +207,7 @@ static err_code parse_army(const json_t *body, bool is_campaign, bool is_stored,
 }
 
 err_code civ_json_parse_setup(const json_t *body, bool is_campaign,
-                             bool is_stored, civ_job *j, err_info *e)
+                              bool is_stored, civ_job *j, err_info *e)
 {
     err_code rc;
 
@@ -354,7 +354,7 @@ json_t *civ_json_setup_json(const civ_job *j)
 /* ---- phases ---- */
 
 err_code civ_json_parse_orders(const json_t *obj, const char *path,
-                              const civ_job *j, civ_orders out[2], err_info *e)
+                               const civ_job *j, civ_orders out[2], err_info *e)
 {
     static const char *const fields[] = {"wave", "aircraft_support",
                                          "casualties", NULL};
@@ -405,8 +405,8 @@ json_t *civ_json_orders_json(const civ_job *j, const civ_orders o[2])
     return doc;
 }
 
-err_code civ_json_fight(civ_job *j, const civ_orders orders[2], dice_source *src,
-                       err_info *e)
+err_code civ_json_fight(civ_job *j, const civ_orders orders[2],
+                        dice_source *src, err_info *e)
 {
     err_code rc;
 
@@ -520,8 +520,9 @@ char *civ_json_markdown(const civ_job *j)
     return text_take(&b);
 }
 
-void civ_json_roll_names(const void *plan, const dice_roll *d, const char **side,
-                        const char **unit_name, const char **unit_id)
+void civ_json_roll_names(const void *plan, const dice_roll *d,
+                         const char **side, const char **unit_name,
+                         const char **unit_id)
 {
     const civ_job *j = plan;
 
@@ -534,7 +535,7 @@ void civ_json_roll_names(const void *plan, const dice_roll *d, const char **side
 
 /* Rebuilds j's battle from its phases' orders and the dice in src. */
 err_code civ_json_rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
-                         dice_source *src, err_info *e)
+                          dice_source *src, err_info *e)
 {
     int i;
     err_code rc;
@@ -586,7 +587,7 @@ static char *report_text(const civ_job *j, const dice_source *src,
 
 /* Fills j->rec's row, rolls, summary and report from src's log. */
 err_code civ_json_record(civ_job *j, const dice_source *src,
-                        const char *battle_id, json_t *input, err_info *e)
+                         const char *battle_id, json_t *input, err_info *e)
 {
     db_combat *cb = &j->rec.cb;
     char summary[160];

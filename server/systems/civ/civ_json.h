@@ -1,13 +1,14 @@
 /*
- * civ_api.h: Civilization advanced combat in JSON (docs/rules/civ.md):
+ * civ_json.h: Civilization advanced combat in JSON (docs/rules/civ.md):
  * armies and their pieces, a phase's orders (the larger army's wave, the
  * aircraft's class, casualty orders), the phases' reports with every term
- * of each total, and the battle's end.  api_civ.c runs battles with it:
- * one-off to the end, or phase by phase in a campaign (the battle
- * lifecycle of api_battles.c).
+ * of each total, and the battle's end.  Battles are run with it one-off
+ * to the end and replayed (civ_stages.c), or fought phase by phase in a
+ * campaign (civ_campaign.c, behind the battle routes of
+ * resources/battles.c).
  */
-#ifndef UMPIRE_CIV_API_H
-#define UMPIRE_CIV_API_H
+#ifndef UMPIRE_CIV_JSON_H
+#define UMPIRE_CIV_JSON_H
 
 #include <stdbool.h>
 
@@ -61,13 +62,13 @@ void civ_job_free(void *p);
  * (inline, with "side_id" and units' "unit_id").
  */
 err_code civ_json_parse_setup(const json_t *body, bool is_campaign,
-                             bool is_stored, civ_job *j, err_info *e);
+                              bool is_stored, civ_job *j, err_info *e);
 /* The one-off plan's orders (names to indices), once units are known. */
 err_code civ_json_parse_plan(const json_t *body, civ_job *j, err_info *e);
 
 /* A piece: {"class", "era", "bonus", "dice_multiplier"} at path. */
 err_code civ_json_parse_unit(const json_t *obj, const char *path, bool is_patch,
-                            civ_unit *u, err_info *e);
+                             civ_unit *u, err_info *e);
 json_t *civ_json_unit_json(const civ_unit *u);
 
 /* The setup as stored and as a report's input (new reference). */
@@ -76,12 +77,13 @@ json_t *civ_json_setup_json(const civ_job *j);
 /* A phase's orders: {"attacker": {"wave", "aircraft_support",
  * "casualties"}, "defender": {...}} at path; the stored form is the same. */
 err_code civ_json_parse_orders(const json_t *obj, const char *path,
-                              const civ_job *j, civ_orders out[2], err_info *e);
+                               const civ_job *j, civ_orders out[2],
+                               err_info *e);
 json_t *civ_json_orders_json(const civ_job *j, const civ_orders o[2]);
 
 /* Fights the next phase with orders, drawing from src. */
-err_code civ_json_fight(civ_job *j, const civ_orders orders[2], dice_source *src,
-                       err_info *e);
+err_code civ_json_fight(civ_job *j, const civ_orders orders[2],
+                        dice_source *src, err_info *e);
 
 /* The phases, the end and the survivors (members into o); naturals
  * come from the source's log (src). */
@@ -92,16 +94,17 @@ char *civ_json_markdown(const civ_job *j);
 /* Rebuilds j's battle from its phases' orders (n of them) and the dice in
  * src. */
 err_code civ_json_rebuild(civ_job *j, const civ_orders (*orders)[2], int n,
-                         dice_source *src, err_info *e);
+                          dice_source *src, err_info *e);
 /* A one-off's battle: phases with its standing orders to the end or its
  * phase limit (j->is_unresolved then). */
 err_code civ_json_fight_plan(civ_job *j, dice_source *src, err_info *e);
 /* Fills j->rec's row, rolls, summary and report (input taken) from src's
  * log; battle_id NULL for a one-off. */
 err_code civ_json_record(civ_job *j, const dice_source *src,
-                        const char *battle_id, json_t *input, err_info *e);
+                         const char *battle_id, json_t *input, err_info *e);
 
-void civ_json_roll_names(const void *plan, const dice_roll *d, const char **side,
-                        const char **unit_name, const char **unit_id);
+void civ_json_roll_names(const void *plan, const dice_roll *d,
+                         const char **side, const char **unit_name,
+                         const char **unit_id);
 
 #endif

@@ -207,7 +207,8 @@ static bool replay(const json_t *stored, dice_source *src, json_t *diffs)
         }
         for (i = 0; i < json_array_size(phases); i++) {
             civ_orders o[2];
-            if (civ_json_parse_orders(json_array_get(phases, i), "", j, o, &e) ||
+            if (civ_json_parse_orders(json_array_get(phases, i), "", j, o,
+                                      &e) ||
                 civ_json_fight(j, o, src, &e)) {
                 combat_differ(diffs, "phase %zu does not replay: %s", i + 1,
                               e.message);

@@ -56,7 +56,7 @@ static err_code parse_dice_list(const json_t *dice, const char *path,
 
 /* A unit of the request: by reference (campaign) or inline (one-off). */
 err_code edna_json_unit(const json_t *u, const char *path, bool is_campaign,
-                           edna_job *j, size_t i, err_info *e)
+                        edna_job *j, size_t i, err_info *e)
 {
     static const char *const campaign_fields[] = {"unit", "modifier", "dice",
                                                   NULL};
@@ -101,7 +101,7 @@ err_code edna_json_unit(const json_t *u, const char *path, bool is_campaign,
 
 /* One unit's test as in the report (members into the open object). */
 void edna_json_test_write(jw *w, const edna_job *j, const edna_result *res,
-                       size_t i)
+                          size_t i)
 {
     const edna_result_unit *t = &res->units[i];
     int k;
@@ -156,4 +156,3 @@ char *edna_json_markdown(const edna_job *j, const edna_result *res)
     text_printf(&b, "_Dice: %s._\n", combat_dice_note(&j->rec));
     return text_take(&b);
 }
-

@@ -1,5 +1,6 @@
 /*
- * edna_report.c: the outcome of EDNA tests and what became of each unit tested, from its report (edna_stages.c); see edna_report.h.
+ * edna_report.c: the outcome of EDNA tests and what became of each unit
+ * tested, from its report (edna_stages.c); see edna_report.h.
  * The words follow docs/rules/edna.md.
  */
 #include "edna_report.h"
@@ -75,4 +76,3 @@ void edna_report_render(report_doc *d, const json_t *rep)
     report_doc_heading(d, 2, "Units");
     json_array_foreach(tests, i, t) edna_test(d, rep, t);
 }
-

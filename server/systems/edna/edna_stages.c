@@ -80,16 +80,16 @@ static err_code read_request(void *job, const json_t *body, bool is_campaign,
 
     if ((rc = jv_object_only(body, "", fields, e)) ||
         (rc = combat_parse_record(body, &j->rec, e)) ||
-        (rc = jv_array(body, "", "units", true, 1, EDNA_MAX_UNITS, &units,
-                       e)) ||
+        (rc =
+             jv_array(body, "", "units", true, 1, EDNA_MAX_UNITS, &units, e)) ||
         (rc = jv_object(body, "", "options", false, &opts, e)))
         return rc;
     for (i = 0; i < json_array_size(units); i++) {
         char p[JV_PATH_MAX];
         size_t k;
         jv_index(p, "units", i);
-        if ((rc = edna_json_unit(json_array_get(units, i), p, is_campaign, j,
-                                 i, e)))
+        if ((rc = edna_json_unit(json_array_get(units, i), p, is_campaign, j, i,
+                                 e)))
             return rc;
         for (k = 0; k < i; k++)
             if (strcmp(is_campaign ? j->unit_ref[k] : j->unit_name[k],

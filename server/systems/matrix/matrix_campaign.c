@@ -91,8 +91,8 @@ static json_t *battle_json(const matrix_job *j)
         json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:i}", "id", b->id,
                   "campaign_id", b->campaign_id, "system", b->system, "status",
                   b->status, "turn", b->turn, "created_at", b->created_at,
-                  "updated_at", b->updated_at, "note", jsonb_str_or_null(b->note),
-                  "n_actions", b->n_actions);
+                  "updated_at", b->updated_at, "note",
+                  jsonb_str_or_null(b->note), "n_actions", b->n_actions);
     json_t *state = matrix_json_state_json(j);
     const char *key;
     json_t *v;
@@ -134,9 +134,9 @@ static err_code bind_armies(db_conn *c, matrix_job *j, err_info *e)
         }
         for (i = 0; i < j->setup.armies[a].n_units; i++) {
             snprintf(f, sizeof f, "%s.units[%d]", matrix_json_army_key[a], i);
-            if ((rc =
-                     battle_find_unit(c, j->rec.campaign_id, j->unit_ref[a][i],
-                                      &side, matrix_json_army_key[a], f, &u, e)))
+            if ((rc = battle_find_unit(c, j->rec.campaign_id, j->unit_ref[a][i],
+                                       &side, matrix_json_army_key[a], f, &u,
+                                       e)))
                 return rc;
             if (!u.has_matrix)
                 return err_set(e, ERR_RULE, f,

@@ -165,7 +165,7 @@ static err_code parse_army(const json_t *body, bool is_campaign, bool is_stored,
 }
 
 err_code matrix_json_parse_setup(const json_t *body, bool is_campaign,
-                                bool is_stored, matrix_job *j, err_info *e)
+                                 bool is_stored, matrix_job *j, err_info *e)
 {
     static const char *const ambushes[] = {"attacker", "defender", NULL};
     json_t *line = NULL;
@@ -310,12 +310,12 @@ json_t *matrix_json_setup_json(const matrix_job *j)
     }
     for (c = 0; c < s->n_line; c++)
         json_array_append_new(
-            line,
-            json_pack(
-                "{s:o, s:o}", "attacker",
-                matrix_json_names(j, 0, s->line[c].units[0], s->line[c].n_units[0]),
-                "defender",
-                matrix_json_names(j, 1, s->line[c].units[1], s->line[c].n_units[1])));
+            line, json_pack("{s:o, s:o}", "attacker",
+                            matrix_json_names(j, 0, s->line[c].units[0],
+                                              s->line[c].n_units[0]),
+                            "defender",
+                            matrix_json_names(j, 1, s->line[c].units[1],
+                                              s->line[c].n_units[1])));
     json_object_set_new(doc, "line", line);
     return doc;
 }
@@ -366,8 +366,8 @@ static err_code roll_dice(const json_t *dice, const char *path,
 }
 
 err_code matrix_json_parse_action(const json_t *obj, const char *path,
-                                 const matrix_job *j, bool is_entered,
-                                 matrix_action *a, err_info *e)
+                                  const matrix_job *j, bool is_entered,
+                                  matrix_action *a, err_info *e)
 {
     static const char *const fields[] = {"action", "combat",         "army",
                                          "unit",   "dice",           "die",
@@ -434,7 +434,7 @@ err_code matrix_json_parse_action(const json_t *obj, const char *path,
 }
 
 void matrix_json_action_row(const matrix_action *a, db_battle_action *row,
-                           char naturals[64])
+                            char naturals[64])
 {
     int k, n = 0;
 
@@ -452,7 +452,7 @@ void matrix_json_action_row(const matrix_action *a, db_battle_action *row,
 }
 
 err_code matrix_json_action_from_row(const db_battle_action *row,
-                                    matrix_action *a, err_info *e)
+                                     matrix_action *a, err_info *e)
 {
     json_t *n = json_loads(row->naturals ? row->naturals : "", 0, NULL);
     size_t k;
@@ -479,7 +479,7 @@ err_code matrix_json_action_from_row(const db_battle_action *row,
 }
 
 err_code matrix_json_apply(matrix_job *j, matrix_action *a, dice_source *src,
-                          err_info *e)
+                           err_info *e)
 {
     size_t first = src->n_log, k;
     err_code rc;
@@ -516,4 +516,3 @@ err_code matrix_json_rebuild(matrix_job *j, dice_source *src, err_info *e)
     }
     return ERR_OK;
 }
-

@@ -1,15 +1,19 @@
 /*
- * matrix_api.h: Matrix game battles in JSON (docs/rules/matrix.md): the
+ * matrix_json.h: Matrix game battles in JSON (docs/rules/matrix.md): the
  * setup (armies, line, reserves, modifiers), the actions (roll, commit,
  * accept), the battle's state and result, and the whole-battle plan of a
- * one-off request.  api_battles.c runs battles through these.
+ * one-off request.  Battles are run through these one-off and replayed
+ * (matrix_stages.c), or fought action by action in a campaign
+ * (matrix_campaign.c, behind the battle routes of resources/battles.c).
+ * The setup and the actions are in matrix_json.c, the state, result and
+ * record in matrix_json_state.c.
  *
  * A battle is its setup and its actions, each with the dice it drew; the
  * state is rebuilt by running the actions through core/matrix.c again,
  * so what is served is always what the rules make of the record.
  */
-#ifndef UMPIRE_MATRIX_API_H
-#define UMPIRE_MATRIX_API_H
+#ifndef UMPIRE_MATRIX_JSON_H
+#define UMPIRE_MATRIX_JSON_H
 
 #include <stdbool.h>
 
@@ -36,7 +40,7 @@ typedef struct matrix_action {
     int origin;    /* one-off plans: commits[origin], or line[-1 - origin] */
 } matrix_action;
 
-/* An abandon ends an open battle with no result (api_battles.c); its row
+/* An abandon ends an open battle with no result (matrix_campaign.c); its row
  * reads back as an action that changes nothing. */
 enum {
     MATRIX_ACT_ROLL,
@@ -84,7 +88,7 @@ void matrix_job_free(void *p);
  * a stored setup (inline with "side_id" and units' "unit_id").
  */
 err_code matrix_json_parse_setup(const json_t *body, bool is_campaign,
-                                bool is_stored, matrix_job *j, err_info *e);
+                                 bool is_stored, matrix_job *j, err_info *e);
 
 /* Once units are bound: the line's and reserves' names to indices and the
  * setup checked by the rules. */
@@ -104,14 +108,14 @@ json_t *matrix_json_names(const matrix_job *j, int a, const int *units, int n);
  * required; otherwise refused.
  */
 err_code matrix_json_parse_action(const json_t *obj, const char *path,
-                                 const matrix_job *j, bool is_entered,
-                                 matrix_action *a, err_info *e);
+                                  const matrix_job *j, bool is_entered,
+                                  matrix_action *a, err_info *e);
 
 /* An action's members as stored (db_battle_action) and back. */
 void matrix_json_action_row(const matrix_action *a, db_battle_action *row,
-                           char naturals[64]);
+                            char naturals[64]);
 err_code matrix_json_action_from_row(const db_battle_action *row,
-                                    matrix_action *a, err_info *e);
+                                     matrix_action *a, err_info *e);
 
 /*
  * Runs action a on j's battle, drawing from src; the dice it drew are
@@ -119,7 +123,7 @@ err_code matrix_json_action_from_row(const db_battle_action *row,
  * unchanged, when the state does not allow it.
  */
 err_code matrix_json_apply(matrix_job *j, matrix_action *a, dice_source *src,
-                          err_info *e);
+                           err_info *e);
 
 /* Rebuilds j's battle from its setup and its actions' logged dice, with
  * src (a replay source over every action's naturals, in order). */
@@ -142,7 +146,7 @@ err_code matrix_json_record(matrix_job *j, const char *battle_id, err_info *e);
 
 /* The roll log's side and unit of a logged die (combat_roll_names). */
 void matrix_json_roll_names(const void *plan, const dice_roll *d,
-                           const char **side, const char **unit_name,
-                           const char **unit_id);
+                            const char **side, const char **unit_name,
+                            const char **unit_id);
 
 #endif

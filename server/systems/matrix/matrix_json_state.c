@@ -24,8 +24,9 @@ static json_t *combat_json(const matrix_job *j, int c)
 
     json_object_set_new(o, "index", json_integer(c));
     for (a = 0; a < 2; a++)
-        json_object_set_new(o, matrix_json_army_key[a],
-                            matrix_json_names(j, a, p->units[a], p->n_units[a]));
+        json_object_set_new(
+            o, matrix_json_army_key[a],
+            matrix_json_names(j, a, p->units[a], p->n_units[a]));
     json_object_set_new(o, "rolled", json_boolean(cb->is_rolled));
     json_object_set_new(o, "accepted", json_boolean(cb->is_accepted));
     if (!cb->is_rolled)
@@ -192,8 +193,8 @@ char *matrix_json_markdown(const matrix_job *j)
 }
 
 void matrix_json_roll_names(const void *plan, const dice_roll *d,
-                           const char **side, const char **unit_name,
-                           const char **unit_id)
+                            const char **side, const char **unit_name,
+                            const char **unit_id)
 {
     const matrix_job *j = plan;
 

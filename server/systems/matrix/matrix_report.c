@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* The index (from 0) of the combat of the line army a fights name in,
  * or -1. */
 static int matrix_line_of(const json_t *setup, int a, const char *name)
@@ -268,4 +267,3 @@ void matrix_report_battle(report_doc *d, const json_t *b)
     else
         report_doc_para(d, "Not over yet.");
 }
-

@@ -244,7 +244,7 @@ static bool replay(const json_t *stored, dice_source *src, json_t *diffs)
         json_t *act = json_deep_copy(json_array_get(acts, i));
         /* the dice come from the log: read as seeded (none given) */
         if (matrix_json_parse_action(act, "input.actions", j, false,
-                                    &j->actions[i], &e)) {
+                                     &j->actions[i], &e)) {
             json_decref(act);
             combat_differ(diffs, "action %zu cannot be read: %s", i + 1,
                           e.message);

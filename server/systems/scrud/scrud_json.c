@@ -1,5 +1,5 @@
 /*
- * scrud_api.c: SCRUD requests and reports as JSON; see scrud_api.h.
+ * scrud_json.c: SCRUD requests and reports as JSON; see scrud_json.h.
  * Field names follow api-spec/openapi.yaml; the rules live in core/scrud.c.
  */
 #include "scrud_json.h"
@@ -17,7 +17,7 @@ static const char *const extra_names[] = {"beat_lowest", "ignore", "half",
                                           NULL};
 
 err_code scrud_json_options(const json_t *obj, const char *path,
-                           scrud_options *o, err_info *e)
+                            scrud_options *o, err_info *e)
 {
     static const char *const fields[] = {"cap",
                                          "floor",
@@ -205,7 +205,7 @@ static err_code check_repeats(const scrud_plan *plan, bool is_campaign,
 }
 
 err_code scrud_json_parse_sides(const json_t *body, bool is_campaign,
-                               bool is_entered, scrud_plan *plan, err_info *e)
+                                bool is_entered, scrud_plan *plan, err_info *e)
 {
     static const char *const campaign_side[] = {"side", "modifier", "units",
                                                 NULL};
@@ -279,7 +279,7 @@ static err_code check_dice_fit(const scrud_plan *plan, err_info *e)
 }
 
 err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
-                              scrud_plan *plan, err_info *e)
+                               scrud_plan *plan, err_info *e)
 {
     char f[JV_PATH_MAX];
     db_side side;
@@ -369,7 +369,7 @@ static int int_at(const json_t *obj, const char *key)
 }
 
 err_code scrud_json_parse_input(const json_t *report, scrud_plan *plan,
-                               err_info *e)
+                                err_info *e)
 {
     json_t *sides = json_object_get(report, "sides");
     json_t *opts = json_object_get(report, "options");
@@ -412,7 +412,7 @@ err_code scrud_json_parse_input(const json_t *report, scrud_plan *plan,
 }
 
 void scrud_json_unit_write(jw *w, const scrud_plan *plan,
-                          const scrud_result *res, int s, int i)
+                           const scrud_result *res, int s, int i)
 {
     const scrud_unit *u = &plan->units[s][i];
     const scrud_unit_result *r = &res->units[s][i];
@@ -503,7 +503,7 @@ static void side_write(jw *w, const scrud_plan *plan, const scrud_result *res,
 }
 
 void scrud_json_outcome_write(jw *w, const scrud_plan *plan,
-                             const scrud_result *res)
+                              const scrud_result *res)
 {
     size_t k;
 
@@ -577,7 +577,7 @@ static const char *md_name(md_names *n, const char *s)
 }
 
 char *scrud_json_markdown(const scrud_plan *plan, const scrud_result *res,
-                         const char *dice_note)
+                          const char *dice_note)
 {
     md_names names, *n = &names;
     text_buf b = {0};

@@ -1,9 +1,10 @@
 /*
- * scrud_api.h: SCRUD between JSON and core: options, combat requests
+ * scrud_json.h: SCRUD between JSON and core: options, combat requests
  * (campaign and one-off), the report and its Markdown summary.
+ * scrud_stages.c runs it through the table of systems.
  */
-#ifndef UMPIRE_SCRUD_API_H
-#define UMPIRE_SCRUD_API_H
+#ifndef UMPIRE_SCRUD_JSON_H
+#define UMPIRE_SCRUD_JSON_H
 
 #include <stdbool.h>
 
@@ -17,7 +18,7 @@
 
 /* Applies the fields present in obj (at path) onto o. */
 err_code scrud_json_options(const json_t *obj, const char *path,
-                           scrud_options *o, err_info *e);
+                            scrud_options *o, err_info *e);
 /* Every option, as a JSON object written to w, or as a new json_t. */
 void scrud_json_options_write(jw *w, const scrud_options *o);
 json_t *scrud_json_options_json(const scrud_options *o);
@@ -43,12 +44,12 @@ typedef struct scrud_plan {
  * state of campaign units is filled later by scrud_json_bind_units.
  */
 err_code scrud_json_parse_sides(const json_t *body, bool is_campaign,
-                               bool is_entered, scrud_plan *plan, err_info *e);
+                                bool is_entered, scrud_plan *plan, err_info *e);
 
 /* Campaign combats: looks up sides and units (in c, inside the write
  * transaction) and fills their current state into plan. */
 err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
-                              scrud_plan *plan, err_info *e);
+                               scrud_plan *plan, err_info *e);
 
 /* The entered dice in draw order into values (2 * max); *n their count. */
 void scrud_json_entered_values(const scrud_plan *plan, int *values, size_t *n);
@@ -57,23 +58,24 @@ void scrud_json_entered_values(const scrud_plan *plan, int *values, size_t *n);
  * quality, faces, penalties before, reserve flag and modifiers, and the
  * options), for replay. */
 err_code scrud_json_parse_input(const json_t *report, scrud_plan *plan,
-                               err_info *e);
+                                err_info *e);
 
 /* The outcome part of the report: the members "sides", "pairs" and
  * "extra", written into the object open in w; or as a new json_t object. */
 void scrud_json_outcome_write(jw *w, const scrud_plan *plan,
-                             const scrud_result *res);
-json_t *scrud_json_outcome_json(const scrud_plan *plan, const scrud_result *res);
+                              const scrud_result *res);
+json_t *scrud_json_outcome_json(const scrud_plan *plan,
+                                const scrud_result *res);
 
 /* One unit's result (the members of its report entry) into the object
  * open in w. */
 void scrud_json_unit_write(jw *w, const scrud_plan *plan,
-                          const scrud_result *res, int s, int i);
+                           const scrud_result *res, int s, int i);
 
 /* The Markdown summary (new string, free()). dice_note says how the dice
  * were produced, e.g. "entered at the table". */
 char *scrud_json_markdown(const scrud_plan *plan, const scrud_result *res,
-                         const char *dice_note);
+                          const char *dice_note);
 
 /* A one-line summary for combat lists (new string, free()). */
 char *scrud_json_summary(const scrud_plan *plan, const scrud_result *res);

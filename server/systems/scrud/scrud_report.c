@@ -1,5 +1,6 @@
 /*
- * scrud_report.c: the outcome of a SCRUD combat and what happened to each of its units, from its report (scrud_json.c); see scrud_report.h.
+ * scrud_report.c: the outcome of a SCRUD combat and what happened to each
+ * of its units, from its report (scrud_json.c); see scrud_report.h.
  * The words follow docs/rules/scrud.md.
  */
 #include "scrud_report.h"
@@ -147,4 +148,3 @@ void scrud_report_render(report_doc *d, const json_t *rep)
         json_array_foreach(rj_get(side, "units"), i, u) scrud_unit(d, u);
     }
 }
-

@@ -25,7 +25,7 @@ typedef struct scrud_job {
     combat_record rec; /* first: combat_finish finds it as the state */
     scrud_plan plan;
     scrud_result res; /* once run */
-    json_t *options; /* the request's options (a reference) or NULL */
+    json_t *options;  /* the request's options (a reference) or NULL */
 } scrud_job;
 
 static void scrud_job_free(void *p)
@@ -111,7 +111,7 @@ static void *job_new(const json_t *body, err_info *e)
 /* read: the sides and the options; a one-off's options apply over the
  * defaults now, a campaign combat's over the campaign's, in bind. */
 static err_code read_request(void *job, const json_t *body, bool is_campaign,
-                     err_info *e)
+                             err_info *e)
 {
     static const char *const fields[] = {"sides", "options", "dice", "note",
                                          NULL};
@@ -122,9 +122,8 @@ static err_code read_request(void *job, const json_t *body, bool is_campaign,
     if ((rc = jv_object_only(body, "", fields, e)) ||
         (rc = combat_parse_record(body, &j->rec, e)) ||
         (rc = jv_object(body, "", "options", false, &opts, e)) ||
-        (rc = scrud_json_parse_sides(body, is_campaign,
-                                     j->rec.dice.kind == DICE_ENTERED,
-                                     &j->plan, e)))
+        (rc = scrud_json_parse_sides(
+             body, is_campaign, j->rec.dice.kind == DICE_ENTERED, &j->plan, e)))
         return rc;
     j->options = json_incref(opts);
     return ERR_OK;
@@ -141,7 +140,7 @@ static err_code check(void *job, err_info *e)
 
 /* bind: the campaign's options under the request's, and its units. */
 static err_code bind_campaign(db_conn *c, void *job, const db_campaign *cmp,
-                     err_info *e)
+                              err_info *e)
 {
     scrud_job *j = job;
     err_code rc;

@@ -56,7 +56,7 @@ static err_code parse_multipliers(const json_t *u, const char *path,
         char fk[JV_PATH_MAX];
         jv_index(fk, f, k);
         if ((rc = scs_json_frac(json_array_get(ms, k), fk, &su->multipliers[k],
-                               e)))
+                                e)))
             return rc;
     }
     su->n_multipliers = (int)json_array_size(ms);
@@ -201,11 +201,11 @@ static err_code parse_table(const json_t *body, bool is_campaign, scs_combat *j,
                             : err_set(e, ERR_NOMEM, NULL, "out of memory");
     }
     if (!json_is_string(t) || json_string_length(t) < 1 ||
-        json_string_length(t) > SCS_API_NAME_MAX)
+        json_string_length(t) > SCS_JSON_NAME_MAX)
         return err_set(e, ERR_INVALID, "table",
                        "a table is named by a string of 1 to %d bytes, or "
                        "given as an object",
-                       SCS_API_NAME_MAX);
+                       SCS_JSON_NAME_MAX);
     text_copy(j->table_ref, DB_NAME_MAX, json_string_value(t));
     if (is_campaign)
         return ERR_OK;

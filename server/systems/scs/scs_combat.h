@@ -2,7 +2,8 @@
  * scs_combat.h: an SCS combat in the server, from request to report
  * (docs/rules/scs.md): the combat's state from JSON (a request, or the
  * "input" of a stored report), and its report and Markdown summary.
- * api_scs.c runs it: one-off or in a campaign, and replay.
+ * scs_stages.c runs it through the table of systems: one-off or in a
+ * campaign, and replay.
  *
  * The report opens with "input": the combat as a one-off request would
  * give it (the table whole, every unit inline as it stood, the orders as

@@ -1,5 +1,5 @@
 /*
- * scs_api.c: SCS documents in JSON; see scs_api.h.
+ * scs_json.c: SCS documents in JSON; see scs_json.h.
  */
 #include "scs_json.h"
 #include "jsonv.h"
@@ -143,7 +143,7 @@ static const char *name_field(char f[JV_PATH_MAX], const char *path)
 }
 
 err_code scs_json_table_parse(const json_t *doc, const char *path, scs_table *t,
-                             err_info *e)
+                              err_info *e)
 {
     /* builtin, example and the times are what GET shows: a table read
      * from the service can be put back as it is. */
@@ -165,10 +165,10 @@ err_code scs_json_table_parse(const json_t *doc, const char *path, scs_table *t,
         (rc = jv_bool(doc, path, "example", false, &flag, e)) ||
         (rc = jv_string(doc, path, "created_at", false, 64, &s, e)) ||
         (rc = jv_string(doc, path, "updated_at", false, 64, &s, e)) ||
-        (rc = jv_string(doc, path, "name", false, SCS_API_NAME_MAX, &s, e)) ||
+        (rc = jv_string(doc, path, "name", false, SCS_JSON_NAME_MAX, &s, e)) ||
         (s && !scs_json_name_ok(s, name_field(f, path), e) &&
          (rc = ERR_INVALID)) ||
-        (rc = jv_string(doc, path, "note", false, SCS_API_NOTE_MAX, &s, e)) ||
+        (rc = jv_string(doc, path, "note", false, SCS_JSON_NOTE_MAX, &s, e)) ||
         (rc = jv_enum(doc, path, "roll", true, kinds, &kind, e)) ||
         (rc = jv_array(doc, path, "columns", true, 1, SCS_MAX_COLUMNS, &cols,
                        e)) ||
@@ -240,10 +240,10 @@ bool scs_json_name_ok(const char *s, const char *field, err_info *e)
               (s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '_' ||
               s[i] == '-'))
             break;
-    if (n == 0 || n > SCS_API_NAME_MAX || i < n) {
+    if (n == 0 || n > SCS_JSON_NAME_MAX || i < n) {
         err_set(e, ERR_INVALID, field,
                 "a table's name is 1 to %d letters, digits, '.', '_' or '-'",
-                SCS_API_NAME_MAX);
+                SCS_JSON_NAME_MAX);
         return false;
     }
     return true;
@@ -252,7 +252,7 @@ bool scs_json_name_ok(const char *s, const char *field, err_info *e)
 /* ---- fractions, counters, options ---- */
 
 err_code scs_json_frac(const json_t *v, const char *path, scs_frac *out,
-                      err_info *e)
+                       err_info *e)
 {
     bool is_ok;
 
@@ -302,7 +302,7 @@ static err_code parse_printed(const json_t *obj, const char *path,
 }
 
 err_code scs_json_counter_parse(const json_t *obj, const char *path,
-                               bool is_patch, scs_counter *c, err_info *e)
+                                bool is_patch, scs_counter *c, err_info *e)
 {
     static const char *const fields[] = {
         "attack",     "defense",         "movement",      "reduced", "steps",
@@ -382,7 +382,7 @@ json_t *scs_json_counter_json(const scs_counter *c)
 }
 
 err_code scs_json_options_parse(const json_t *obj, const char *path,
-                               scs_options *o, err_info *e)
+                                scs_options *o, err_info *e)
 {
     static const char *const fields[] = {"out_of_supply", NULL};
     static const char *const oos_fields[] = {"attack", "defense", NULL};

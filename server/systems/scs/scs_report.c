@@ -1,5 +1,6 @@
 /*
- * scs_report.c: the odds, the result of an SCS combat and what happened to each of its units, from its report (scs_combat.c); see scs_report.h.
+ * scs_report.c: the odds, the result of an SCS combat and what happened
+ * to each of its units, from its report (scs_combat.c); see scs_report.h.
  * The words follow docs/rules/scs.md.
  */
 #include "scs_report.h"
