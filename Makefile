@@ -111,7 +111,7 @@ $(BUILD)/umpire-tests: $(LIB_OBJ) $(VERIFY_OBJ) $(TEST_OBJ)
 	$(Q)$(CC) $(SANLD) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS)
 
 
-run: $(BUILD)/umpire
+run: all
 	$(Q)mkdir -p data
 	./$(BUILD)/umpire $(ARGS)
 

@@ -30,6 +30,8 @@ esac
 PORT=8080
 README=$ROOT/README.md
 SECTION='## A five-minute tour'
+# Run after the tour, in the same shell: it checks the tour's dice offline.
+SECTION_MORE='## Checking dice offline'
 
 die() {
     echo "tour: $*" >&2
@@ -61,9 +63,9 @@ trap 'exit 130' INT TERM
 
 # ---- the blocks, one file each: tour/1.sh, tour/2.sh, ...
 mkdir "$SCRATCH/tour" "$SCRATCH/work"
-awk -v section="$SECTION" -v dir="$SCRATCH/tour" '
-    $0 == section { on = 1; next }
-    on && /^## / { exit }
+awk -v section="$SECTION" -v more="$SECTION_MORE" -v dir="$SCRATCH/tour" '
+    $0 == section || $0 == more { on = 1; next }
+    on && /^## / { on = 0; next }
     on && !in_block && $0 == "```sh" { in_block = 1; n++; next }
     on && in_block && $0 == "```" { in_block = 0; close(f); next }
     on && in_block { f = dir "/" n ".sh"; print > f }
@@ -150,8 +152,15 @@ grep -qi '<html' campaign.html || __tour_fail "campaign.html is not a page"
 EOF
 } >"$SCRATCH/driver.sh"
 
+# The tour works in a scratch directory: it leaves nothing in the checkout
+# (checked against git's view of it, where there is one).
+checkout_state() {
+    git -C "$ROOT" status --porcelain --untracked-files=all 2>/dev/null || true
+}
+BEFORE=$(checkout_state)
+
 cd "$SCRATCH/work"
-if ! bash "$SCRATCH/driver.sh" </dev/null 2>"$SCRATCH/driver.err"; then
+if ! TMPDIR="$SCRATCH" bash "$SCRATCH/driver.sh" </dev/null 2>"$SCRATCH/driver.err"; then
     at=$(cat "$SCRATCH/current" 2>/dev/null || echo 1)
     if [ "$at" = checks ]; then
         echo "tour: all $N_BLOCKS blocks ran, but the end state is wrong:" >&2
@@ -167,4 +176,6 @@ if ! bash "$SCRATCH/driver.sh" </dev/null 2>"$SCRATCH/driver.err"; then
     tail -n 20 "$SCRATCH/server.err" >&2
     exit 1
 fi
+[ "$(checkout_state)" = "$BEFORE" ] ||
+    die "the tour left files in the checkout: $(checkout_state)"
 echo "tour: $N_BLOCKS blocks ran"
