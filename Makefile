@@ -12,7 +12,7 @@
 BUILD   ?= build
 CC      ?= cc
 HOSTCC  ?= cc
-PKGS    := libmicrohttpd jansson sqlite3 libsodium
+PKGS    := libmicrohttpd jansson sqlite3 libsodium libcurl
 ARGS    ?=
 
 ifeq ($(V),1)
@@ -69,7 +69,8 @@ MAIN_OBJ   := $(BUILD)/server/main.o
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all run test tour check-tests lint-spec asan valgrind bench format clean deps
+.PHONY: all run test tour check-tests lint-spec asan valgrind bench \
+        bench-discord format clean deps
 
 all: $(BUILD)/umpire $(BUILD)/umpire-verify
 
@@ -121,6 +122,7 @@ test: $(BUILD)/umpire-tests $(BUILD)/umpire $(BUILD)/umpire-verify
 	$(Q)UMPIRE_TEST_VECTORS=tests/vectors \
 	    UMPIRE_VERIFY_BIN=$(BUILD)/umpire-verify ./$(BUILD)/umpire-tests
 	$(Q)./tests/browser/run.sh $(BUILD)
+	$(Q)./tests/discord/run.sh $(BUILD)
 	$(Q)$(MAKE) --no-print-directory tour lint-spec
 
 # The README's tour, run word for word against a fresh server in a scratch
@@ -152,6 +154,14 @@ bench: $(BUILD)/umpire $(BUILD)/bench-bare
 $(BUILD)/bench-bare: bench/bare.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(PKG_LIBS)
+
+# The reply time of each Discord command (bench/README.md, "Discord").
+bench-discord: $(BUILD)/bench-discord
+	$(Q)./$(BUILD)/bench-discord $(N)
+
+$(BUILD)/bench-discord: bench/discord.c $(LIB_OBJ) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(PKG_LIBS)
 
 format:
 	clang-format -i core/*.[ch] db/*.[ch] $(shell find server tests -name '*.[ch]') \

@@ -51,6 +51,12 @@ struct db {
     bool is_running;
     atomic_ulong n_jobs;    /* jobs run */
     atomic_ulong n_commits; /* batches committed */
+
+    /* Called after every committed batch (db_set_commit_listener);
+     * listen_lock is held while it runs, so that it can be replaced. */
+    pthread_mutex_t listen_lock;
+    void (*on_commit)(void *arg);
+    void *on_commit_arg;
 };
 
 err_code db_fail(sqlite3 *conn, err_info *e, const char *what)
@@ -434,6 +440,12 @@ static void run_batch(db *d, db_job *jobs)
         free(j);
         j = next;
     }
+    if (batch_rc == ERR_OK) {
+        pthread_mutex_lock(&d->listen_lock);
+        if (d->on_commit)
+            d->on_commit(d->on_commit_arg);
+        pthread_mutex_unlock(&d->listen_lock);
+    }
 }
 
 static void *writer_main(void *arg)
@@ -493,6 +505,7 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
     pthread_cond_init(&d->pool_free, NULL);
     pthread_mutex_init(&d->queue_lock, NULL);
     pthread_cond_init(&d->queue_ready, NULL);
+    pthread_mutex_init(&d->listen_lock, NULL);
     if (!d->path || !d->readers || !d->is_lent) {
         db_close(d);
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
@@ -540,6 +553,7 @@ void db_close(db *d)
     pthread_cond_destroy(&d->pool_free);
     pthread_mutex_destroy(&d->queue_lock);
     pthread_cond_destroy(&d->queue_ready);
+    pthread_mutex_destroy(&d->listen_lock);
     free(d->readers);
     free(d->is_lent);
     free(d->path);
@@ -759,4 +773,12 @@ void db_writer_stats(db *d, unsigned long *n_jobs, unsigned long *n_commits)
 {
     *n_jobs = atomic_load(&d->n_jobs);
     *n_commits = atomic_load(&d->n_commits);
+}
+
+void db_set_commit_listener(db *d, void (*fn)(void *arg), void *arg)
+{
+    pthread_mutex_lock(&d->listen_lock);
+    d->on_commit = fn;
+    d->on_commit_arg = arg;
+    pthread_mutex_unlock(&d->listen_lock);
 }

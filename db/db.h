@@ -550,4 +550,162 @@ err_code db_idem_insert(db_conn *c, const db_idem *k, err_info *e);
 err_code db_idem_purge(db_conn *c, const char *before, err_info *e);
 void db_idem_cleanup(db_idem *k);
 
+/* ---- Discord (discord.c; server/discord/, docs/discord.md) ----
+ *
+ * Channels linked to campaigns, the campaign's Discord umpires and the
+ * sides its players claimed, and the interactions that changed
+ * something.  Discord's ids (snowflakes) are decimal text.
+ */
+#define DB_DISCORD_ID_MAX 24 /* a snowflake: up to 20 digits */
+
+typedef struct db_discord_channel {
+    char guild_id[DB_DISCORD_ID_MAX];
+    char channel_id[DB_DISCORD_ID_MAX];
+    char campaign_id[DB_ID_MAX];
+    char linked_by[DB_DISCORD_ID_MAX]; /* the user who linked it */
+    char linked_at[DB_TIME_MAX];
+} db_discord_channel;
+
+/* The link of a channel (ERR_NOT_FOUND: none). */
+err_code db_discord_channel_get(db_conn *c, const char *guild_id,
+                                const char *channel_id,
+                                db_discord_channel *out, err_info *e);
+/* Links ch's channel to ch's campaign, replacing its link if any. */
+err_code db_discord_channel_link(db_conn *c, const db_discord_channel *ch,
+                                 err_info *e);
+/* ERR_NOT_FOUND when the channel is not linked. */
+err_code db_discord_channel_unlink(db_conn *c, const char *guild_id,
+                                   const char *channel_id, err_info *e);
+
+/* What a Discord user is in a campaign. */
+typedef enum db_discord_role {
+    DB_DISCORD_NONE,   /* neither linked as umpire nor claimed a side */
+    DB_DISCORD_PLAYER, /* claimed a side with its player token */
+    DB_DISCORD_UMPIRE  /* linked a channel with the umpire token */
+} db_discord_role;
+
+/* Records user_id as an umpire of the campaign (once). */
+err_code db_discord_umpire_add(db_conn *c, const char *campaign_id,
+                               const char *user_id, const char *at,
+                               err_info *e);
+/* Records that user_id holds side_id, replacing a side claimed before. */
+err_code db_discord_player_claim(db_conn *c, const char *campaign_id,
+                                 const char *user_id, const char *side_id,
+                                 const char *at, err_info *e);
+/* The user's role in the campaign (an umpire who also claimed a side is
+ * an umpire), and a player's side id ("" otherwise). */
+err_code db_discord_role_get(db_conn *c, const char *campaign_id,
+                             const char *user_id, db_discord_role *role,
+                             char side_id[DB_ID_MAX], err_info *e);
+
+/* An interaction that changed something (strings borrowed). */
+typedef struct db_discord_interaction {
+    const char *id;          /* Discord's interaction id */
+    const char *at;          /* db_now */
+    const char *campaign_id; /* NULL or "" when none */
+    const char *user_id;
+    const char *command; /* e.g. "scrud", "link", "mx:roll" */
+} db_discord_interaction;
+
+/* ERR_CONFLICT when the interaction was recorded already. */
+err_code db_discord_interaction_insert(db_conn *c,
+                                       const db_discord_interaction *in,
+                                       err_info *e);
+
+/* A name offered to a user typing (autocomplete) and what it is. */
+typedef struct db_discord_name {
+    char name[DB_NAME_MAX]; /* a unit's name, or a combat's id */
+    char detail[96];        /* its side, or the combat's system and time */
+} db_discord_name;
+
+/* The campaign's units in play carrying system (NULL: any) whose name
+ * holds typed (ASCII letters in any case), those starting with it first:
+ * up to max into out. */
+err_code db_discord_units_like(db_conn *c, const char *campaign_id,
+                               const char *system, const char *typed,
+                               db_discord_name *out, size_t max, size_t *n,
+                               err_info *e);
+/* The campaign's combats whose id holds typed, newest first: up to max
+ * into out (detail: system, time and summary, cut). */
+err_code db_discord_combats_like(db_conn *c, const char *campaign_id,
+                                 const char *typed, db_discord_name *out,
+                                 size_t max, size_t *n, err_info *e);
+
+/* The id of the campaign's umpire token (who a Discord umpire acts as). */
+err_code db_token_umpire_id(db_conn *c, const char *campaign_id,
+                            char out[DB_ID_MAX], err_info *e);
+
+/* ---- channel posts (webhooks.c; server/notify/, docs/discord.md) ----
+ *
+ * A campaign's Discord webhook (one at most) and the posts waiting for
+ * it.  A post is made by the database itself: migration 7's trigger on
+ * combats adds one, in the combat's own transaction, for every combat or
+ * battle record of a campaign that has a webhook.  The poster
+ * (server/notify/) sends the oldest post of each campaign and settles it,
+ * delivered or failed; settling removes it.
+ */
+#define DB_WEBHOOK_ID_MAX    24  /* a snowflake: 1..20 digits */
+#define DB_WEBHOOK_TOKEN_MAX 129 /* tokens are 1..128 characters */
+#define DB_WEBHOOK_URL_MAX   320
+#define DB_WEBHOOK_ERROR_MAX 200 /* longer errors are cut */
+
+typedef struct db_webhook {
+    char campaign_id[DB_ID_MAX];
+    char url[DB_WEBHOOK_URL_MAX];       /* as given: it holds the token */
+    char hook_id[DB_WEBHOOK_ID_MAX];    /* the webhook's id */
+    char token[DB_WEBHOOK_TOKEN_MAX];   /* its token: a secret, never served */
+    char set_at[DB_TIME_MAX];           /* when it was put */
+    long long n_delivered;              /* posts Discord took */
+    char last_delivery_at[DB_TIME_MAX]; /* "" while none */
+    char last_delivery_combat[DB_ID_MAX];
+    long long n_failures;              /* posts given up on or dropped */
+    char last_failure_at[DB_TIME_MAX]; /* "" while none */
+    char last_failure_combat[DB_ID_MAX];
+    char last_error[DB_WEBHOOK_ERROR_MAX];
+    long long n_pending; /* read only: posts waiting */
+} db_webhook;
+
+/* A post waiting: the combat (or battle record) to post. */
+typedef struct db_webhook_post {
+    long long seq; /* service-wide order of the posts */
+    char campaign_id[DB_ID_MAX];
+    char combat_id[DB_ID_MAX];
+    char created_at[DB_TIME_MAX]; /* the combat's */
+    long long n_waiting;          /* heads only: the campaign's posts waiting */
+} db_webhook_post;
+
+/* Sets the campaign's webhook: url, hook_id, token and set_at of w (the
+ * counts start again from nothing; posts waiting stay and go to the new
+ * webhook).  *is_new says whether the campaign had none.  ERR_CONFLICT
+ * for an unknown campaign. */
+err_code db_webhook_put(db_conn *c, const db_webhook *w, bool *is_new,
+                        err_info *e);
+/* The campaign's webhook with its counts (ERR_NOT_FOUND: none). */
+err_code db_webhook_get(db_conn *c, const char *campaign_id, db_webhook *out,
+                        err_info *e);
+/* Removes the webhook and its posts waiting (ERR_NOT_FOUND: none). */
+err_code db_webhook_delete(db_conn *c, const char *campaign_id, err_info *e);
+/* The oldest post waiting of each campaign, with n_waiting, in seq order;
+ * *out new (free()). */
+err_code db_webhook_heads(db_conn *c, db_webhook_post **out, size_t *n,
+                          err_info *e);
+/* Settles the post p->seq at at: removes it and counts it on its
+ * campaign's webhook, delivered when error is NULL, else failed with
+ * error (cut to DB_WEBHOOK_ERROR_MAX - 1 bytes).  A post already gone
+ * (its webhook removed) is no error. */
+err_code db_webhook_settle(db_conn *c, const db_webhook_post *p,
+                           const char *error, const char *at, err_info *e);
+/* Drops the campaign's oldest posts waiting beyond its newest keep, each
+ * counted as a failure with error; *n_dropped says how many. */
+err_code db_webhook_drop(db_conn *c, const char *campaign_id, long long keep,
+                         const char *error, const char *at,
+                         long long *n_dropped, err_info *e);
+
+/* The writer's commit listener (db.c): fn(arg) is called on the writer
+ * thread after every batch that committed, once its jobs' done callbacks
+ * have run; it must not block (the poster only wakes its thread).  NULL
+ * fn: none.  Once this returns, the previous listener is not running and
+ * will not be called again. */
+void db_set_commit_listener(db *d, void (*fn)(void *arg), void *arg);
+
 #endif

@@ -261,12 +261,87 @@ const char *const migrations_sql[] = {
     "  PRIMARY KEY (scope, key)"
     ") WITHOUT ROWID;"
     "CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);",
+
+    /* 6: Discord (docs/discord.md).  The channels linked to a campaign
+     * (a channel to one campaign at most), the Discord users who are a
+     * campaign's umpires (they linked with its umpire token) and the side
+     * each player claimed (with its player token), and every interaction
+     * that changed something: its id once only, who sent it and what it
+     * was, so that a repeated interaction never acts twice. */
+    "CREATE TABLE discord_channels ("
+    "  guild_id TEXT NOT NULL,"
+    "  channel_id TEXT NOT NULL,"
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  linked_by TEXT NOT NULL,"
+    "  linked_at TEXT NOT NULL,"
+    "  PRIMARY KEY (guild_id, channel_id)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX discord_channels_by_campaign "
+    "  ON discord_channels (campaign_id);"
+    "CREATE TABLE discord_umpires ("
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  user_id TEXT NOT NULL,"
+    "  linked_at TEXT NOT NULL,"
+    "  PRIMARY KEY (campaign_id, user_id)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE discord_players ("
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  user_id TEXT NOT NULL,"
+    "  side_id TEXT NOT NULL REFERENCES sides(id),"
+    "  claimed_at TEXT NOT NULL,"
+    "  PRIMARY KEY (campaign_id, user_id)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE discord_interactions ("
+    "  id TEXT PRIMARY KEY,"
+    "  at TEXT NOT NULL,"
+    "  campaign_id TEXT,"
+    "  user_id TEXT NOT NULL,"
+    "  command TEXT NOT NULL"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX discord_interactions_by_campaign "
+    "  ON discord_interactions (campaign_id, at);",
+
+    /* 7: channel posts (docs/discord.md, "Channel posts").  A campaign's
+     * Discord webhook (one at most), with what became of its posts, and
+     * the posts waiting to be sent.  The trigger makes the post in the
+     * transaction of the combat itself, for every combat and battle
+     * record of a campaign with a webhook, whichever front door made it:
+     * a post cannot be lost between the commit and the poster
+     * (server/notify/), which sends and settles them in seq order. */
+    "CREATE TABLE webhooks ("
+    "  campaign_id TEXT PRIMARY KEY REFERENCES campaigns(id),"
+    "  url TEXT NOT NULL,"
+    "  hook_id TEXT NOT NULL,"
+    "  token TEXT NOT NULL,"
+    "  set_at TEXT NOT NULL,"
+    "  n_delivered INTEGER NOT NULL DEFAULT 0,"
+    "  last_delivery_at TEXT,"
+    "  last_delivery_combat TEXT,"
+    "  n_failures INTEGER NOT NULL DEFAULT 0,"
+    "  last_failure_at TEXT,"
+    "  last_failure_combat TEXT,"
+    "  last_error TEXT"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE webhook_posts ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  campaign_id TEXT NOT NULL REFERENCES webhooks(campaign_id),"
+    "  combat_id TEXT NOT NULL REFERENCES combats(id),"
+    "  created_at TEXT NOT NULL"
+    ");"
+    "CREATE INDEX webhook_posts_by_campaign "
+    "  ON webhook_posts (campaign_id, seq);"
+    "CREATE TRIGGER combats_post AFTER INSERT ON combats "
+    "  WHEN NEW.campaign_id IS NOT NULL BEGIN"
+    "  INSERT INTO webhook_posts (campaign_id, combat_id, created_at)"
+    "    SELECT campaign_id, NEW.id, NEW.created_at FROM webhooks"
+    "    WHERE campaign_id = NEW.campaign_id;"
+    "  END;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
  * transaction; NULL for none. */
-const migration_fn migrations_after[] = {NULL, NULL, NULL, NULL,
-                                         db_ledger_backfill};
+const migration_fn migrations_after[] = {
+    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

@@ -7,10 +7,11 @@
 #   --tour      also curl and jq, for the README's tour (`make tour`)
 #   --browser   also Debian's chromium and a font for its screenshots, and
 #               nodejs and npm unless node and npm are already on PATH, for
-#               the browser tests (tests/browser/README.md)
+#               the browser tests (tests/browser/README.md) and the checks
+#               of the Discord replies (tests/discord/README.md)
 set -eu
 
-PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libsodium-dev check"
+PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libsodium-dev libcurl4-openssl-dev check"
 [ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk"
 [ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
 [ "${1:-}" = "--tour" ] && PKGS="$PKGS curl jq"

@@ -4,6 +4,7 @@
  * the file and within the flags, and flags replace the file's), then serve
  * until SIGTERM or SIGINT and shut down gracefully.
  */
+#include "discord_commands.h"
 #include "http.h"
 #include "version.h"
 
@@ -24,6 +25,8 @@ static void usage(FILE *out)
     fprintf(
         out,
         "usage: umpire [options]\n"
+        "       umpire discord-commands   print the Discord command\n"
+        "                                 definitions (docs/discord.md)\n"
         "\n"
         "Serves the umpire REST API (see README.md and "
         "api-spec/openapi.yaml).\n"
@@ -42,6 +45,17 @@ static void usage(FILE *out)
         "                             the API (scheme://host[:port], comma-\n"
         "                             separated or repeated; * for any;\n"
         "                             none by default)\n"
+        "  --discord-api-base URL     where channel posts go\n"
+        "                             (https://discord.com/api)\n"
+        "  --discord-timeout-ms MS    one try of a post at most (5000)\n"
+        "  --discord-attempts N       tries of a post before it fails (5)\n"
+        "  --discord-backoff-ms MS    the wait after a first failed try,\n"
+        "                             doubled after each (1000)\n"
+        "  --discord-backlog N        a campaign's posts waiting at most\n"
+        "                             (100; the oldest beyond are dropped)\n"
+        "  --discord-public-key HEX   the Discord application's public key\n"
+        "  --discord-application-id ID  its id; with both, POST\n"
+        "                             /v1/discord/interactions is on\n"
         "  --help                     this text\n"
         "  --version                  the version\n"
         "\n"
@@ -100,6 +114,16 @@ static int apply(http_config *cfg, const char *key, const char *v)
             fprintf(stderr, "umpire: %s: %s\n", key, e.message);
             return -1;
         }
+    } else if (strcmp(k, "discord_public_key") == 0 ||
+               strcmp(k, "discord_application_id") == 0) {
+        bool is_key = strcmp(k, "discord_public_key") == 0;
+        err_clear(&e);
+        if ((is_key ? discord_verify_config_key(&cfg->discord, v, &e)
+                    : discord_verify_config_app(&cfg->discord, v, &e)) !=
+            ERR_OK) {
+            fprintf(stderr, "umpire: %s: %s\n", key, e.message);
+            return -1;
+        }
     } else if (strcmp(k, "port") == 0) {
         if (parse_int(key, v, 0, 65535, &n))
             return -1;
@@ -120,6 +144,26 @@ static int apply(http_config *cfg, const char *key, const char *v)
         if (parse_int(key, v, 1024, 16L * 1024 * 1024, &n))
             return -1;
         cfg->body_limit = (size_t)n;
+    } else if (strcmp(k, "discord_api_base") == 0) {
+        cfg->notify.api_base = v; /* checked by http_start */
+    } else if (strcmp(k, "discord_timeout_ms") == 0) {
+        if (parse_int(key, v, 100, 600000, &n))
+            return -1;
+        cfg->notify.timeout_ms = (int)n;
+    } else if (strcmp(k, "discord_attempts") == 0) {
+        if (parse_int(key, v, 1, 100, &n))
+            return -1;
+        cfg->notify.max_attempts = (int)n;
+    } else if (strcmp(k, "discord_backoff_ms") == 0) {
+        if (parse_int(key, v, 1, 3600000, &n))
+            return -1;
+        cfg->notify.backoff_ms = (int)n;
+        if (cfg->notify.backoff_max_ms < n)
+            cfg->notify.backoff_max_ms = (int)n;
+    } else if (strcmp(k, "discord_backlog") == 0) {
+        if (parse_int(key, v, 1, 100000, &n))
+            return -1;
+        cfg->notify.backlog = (int)n;
     } else {
         fprintf(stderr, "umpire: unknown setting \"%s\"\n", key);
         return -1;
@@ -214,6 +258,13 @@ int main(int argc, char **argv)
     http_config_default(&cfg);
     if (getenv("UMPIRE_DB") && getenv("UMPIRE_DB")[0])
         cfg.db_path = getenv("UMPIRE_DB");
+    if (argc == 2 && strcmp(argv[1], "discord-commands") == 0) {
+        json_t *defs = discord_commands_json();
+        json_dumpf(defs, stdout, JSON_INDENT(2));
+        putchar('\n');
+        json_decref(defs);
+        return 0;
+    }
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
@@ -270,6 +321,13 @@ int main(int argc, char **argv)
     if (cfg.cors.is_any)
         fprintf(stderr, "umpire: CORS: web pages of any origin may call the "
                         "API\n");
+    if (discord_verify_is_on(&cfg.discord))
+        fprintf(stderr, "umpire: Discord: interactions of application %s at "
+                        "POST /v1/discord/interactions\n",
+                cfg.discord.application_id);
+    else
+        fprintf(stderr, "umpire: Discord: the interactions endpoint is off "
+                        "(no discord_public_key and discord_application_id)\n");
     for (i = 0; i < cfg.cors.n_origins; i++)
         fprintf(stderr, "umpire: CORS: web pages of %s may call the API\n",
                 cfg.cors.origins[i]);

@@ -55,6 +55,13 @@ int main(void)
     srunner_add_suite(sr, suite_idempotency_http());
     srunner_add_suite(sr, suite_console_http());
     srunner_add_suite(sr, suite_cors());
+    srunner_add_suite(sr, suite_webhooks());
+    srunner_add_suite(sr, suite_webhooks_http());
+    srunner_add_suite(sr, suite_notify());
+    srunner_add_suite(sr, suite_notify_discord());
+    srunner_add_suite(sr, suite_discord_http());
+    srunner_add_suite(sr, suite_discord_battle());
+    srunner_add_suite(sr, suite_discord_reply());
     srunner_add_suite(sr, suite_regressions());
     srunner_run_all(sr, CK_NORMAL);
     n_failed = srunner_ntests_failed(sr);

@@ -55,6 +55,13 @@ Suite *suite_ledger_http(void);
 Suite *suite_idempotency_http(void);
 Suite *suite_console_http(void);
 Suite *suite_cors(void);
+Suite *suite_webhooks(void);
+Suite *suite_webhooks_http(void);
+Suite *suite_notify(void);
+Suite *suite_notify_discord(void);
+Suite *suite_discord_http(void);
+Suite *suite_discord_battle(void);
+Suite *suite_discord_reply(void);
 Suite *suite_regressions(void);
 
 #endif

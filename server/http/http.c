@@ -35,6 +35,7 @@ struct http_server {
     atomic_int n_in_flight;  /* requests between first call and completion */
     atomic_int n_pending;    /* requests suspended for a database write */
     atomic_bool is_stopping; /* new requests are turned away (503) */
+    notify *notify;          /* the poster of channel posts */
     int port;
     /* Idempotency keys of requests in flight, "scope\nkey" (idem.h). */
     pthread_mutex_t keys_lock;
@@ -53,6 +54,8 @@ void http_config_default(http_config *cfg)
     cfg->body_limit = 64 * 1024;
     cfg->access_log = "-";
     cors_config_init(&cfg->cors);
+    discord_verify_config_init(&cfg->discord);
+    notify_config_default(&cfg->notify);
 }
 
 static double now_monotonic(void)
@@ -76,6 +79,11 @@ int http_port(const http_server *s)
 const cors_config *http_cors(const http_server *s)
 {
     return &s->cfg.cors;
+}
+
+const discord_config *http_discord(const http_server *s)
+{
+    return &s->cfg.discord;
 }
 
 /* ---- responses ---- */
@@ -528,6 +536,8 @@ static enum MHD_Result queue(http_request *r)
     struct MHD_Response *resp;
     enum MHD_Result ret;
 
+    if (r->reshape != NULL)
+        r->reshape(r);
     render(r);
     if (r->resp_static != NULL)
         resp = MHD_create_response_from_buffer(
@@ -716,6 +726,10 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return ERR_DB;
     }
+    if (notify_start(s->db, &cfg->notify, &s->notify, e) != ERR_OK) {
+        http_stop(s);
+        return e && e->code ? e->code : ERR_INTERNAL;
+    }
     flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
     if (((struct sockaddr *)&ss)->sa_family == AF_INET6)
@@ -764,6 +778,8 @@ void http_stop(http_server *s)
         if (fd != MHD_INVALID_SOCKET)
             close(fd);
     }
+    /* Posts not yet sent stay in the database for the next start. */
+    notify_stop(s->notify);
     db_close(s->db);
     if (s->is_log_owned)
         fclose(s->log);

@@ -23,7 +23,9 @@
 
 #include "cors.h"
 #include "db.h"
+#include "discord_verify.h"
 #include "err.h"
+#include "notify.h"
 
 typedef struct http_config {
     const char *listen; /* IPv4 or IPv6 address, default 127.0.0.1 */
@@ -35,20 +37,25 @@ typedef struct http_config {
     size_t body_limit;      /* request body bytes at most */
     const char *access_log; /* "-" stderr, "off", or a file path */
     cors_config cors;       /* origins allowed to call the API (cors.h) */
+    discord_config discord; /* the Discord application (discord_verify.h);
+                               its endpoint is off without it */
+    notify_config notify;   /* the poster of channel posts (notify.h) */
 } http_config;
 
 void http_config_default(http_config *cfg);
 
 typedef struct http_server http_server;
 
-/* Opens the database and starts serving; *out is new (http_stop). */
+/* Opens the database, starts the poster of channel posts on it and
+ * starts serving; *out is new (http_stop). */
 err_code http_start(const http_config *cfg, http_server **out, err_info *e);
 
 /* The port actually bound. */
 int http_port(const http_server *s);
 
 /* Stops accepting, lets in-flight requests finish (up to a few seconds),
- * stops the daemon and closes the database cleanly.  NULL allowed. */
+ * stops the daemon and the poster, and closes the database cleanly.  NULL
+ * allowed. */
 void http_stop(http_server *s);
 
 /* The database (borrowed). */
@@ -56,6 +63,9 @@ db *http_db(http_server *s);
 
 /* The origins allowed to call the API from a browser (borrowed). */
 const cors_config *http_cors(const http_server *s);
+
+/* The Discord application's settings (borrowed). */
+const discord_config *http_discord(const http_server *s);
 
 #define HTTP_MAX_PARAMS 4
 
@@ -123,6 +133,11 @@ struct http_request {
     http_finish_fn finish;
     void *state; /* the handler's, freed by state_free */
     void (*state_free)(void *state);
+
+    /* A front door's last word on the response, just before it is sent
+     * (the first one or a replayed one): the Discord endpoint turns the
+     * answers of the handlers it calls into its messages.  NULL: none. */
+    void (*reshape)(http_request *r);
 };
 
 /* Responses.  json is stolen (decref'd) by http_reply_json; text (JSON

@@ -60,6 +60,14 @@ bool idem_begin(http_request *r)
 {
     const char *key =
         MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, IDEM_HEADER);
+
+    if (key == NULL)
+        return true;
+    return idem_begin_as(r, r->has_token ? r->token.id : "", key);
+}
+
+bool idem_begin_as(http_request *r, const char *scope, const char *key)
+{
     db *d = http_db(r->srv);
     char since[DB_TIME_MAX];
     db_idem k;
@@ -67,8 +75,6 @@ bool idem_begin(http_request *r)
     err_info e;
     err_code rc;
 
-    if (key == NULL)
-        return true;
     err_clear(&e);
     if (!is_valid_key(key)) {
         err_set(&e, ERR_INVALID, IDEM_HEADER,
@@ -78,8 +84,7 @@ bool idem_begin(http_request *r)
         return false;
     }
     memset(&r->idem, 0, sizeof r->idem);
-    text_copy(r->idem.scope, sizeof r->idem.scope,
-              r->has_token ? r->token.id : "");
+    text_copy(r->idem.scope, sizeof r->idem.scope, scope);
     text_copy(r->idem.key, sizeof r->idem.key, key);
     fingerprint(r, r->idem.fingerprint);
     if (!http_claim_key(r)) {

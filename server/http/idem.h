@@ -30,6 +30,11 @@
  * malformed key, a retry in flight, a replay, a reused key). */
 bool idem_begin(http_request *r);
 
+/* The same with a key that does not come from the header (the Discord
+ * endpoint's interaction id), in scope (a front door's own, so that no
+ * header can take its keys). */
+bool idem_begin_as(http_request *r, const char *scope, const char *key);
+
 /* In the writer job, once the route's job succeeded and made r's
  * response: stores it under r's key. */
 err_code idem_store(db_conn *c, http_request *r, err_info *e);

@@ -19,7 +19,9 @@
 #include "tables.h"
 #include "tokens.h"
 #include "units.h"
+#include "webhooks.h"
 #include "combats.h"
+#include "discord_http.h"
 #include "systems.h"
 
 #include <stdio.h>
@@ -73,6 +75,10 @@ const router_route router_routes[] = {
      ROUTER_UMPIRE, 0, NULL},
     {"DELETE", "/v1/campaigns/{campaign_id}/tables/{table_name}", tables_delete,
      ROUTER_UMPIRE, 0, NULL},
+    {"PUT", "/v1/campaigns/{campaign_id}/webhook", webhooks_put, ROUTER_UMPIRE,
+     0, NULL},
+    {"DELETE", "/v1/campaigns/{campaign_id}/webhook", webhooks_delete,
+     ROUTER_UMPIRE, 0, NULL},
     {"POST", "/v1/campaigns/{campaign_id}/battles", battles_create,
      ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/battles", battles_list, ROUTER_READ, 0,
@@ -107,6 +113,9 @@ const router_route router_routes[] = {
      ROUTER_ROLLS | ROUTER_RENDERS, &matrix_stages},
     {"POST", "/v1/combats/civ", combats_create_oneoff, ROUTER_PUBLIC,
      ROUTER_ROLLS | ROUTER_RENDERS, &civ_stages},
+    /* Signed by Discord, not by a token (discord_http.h). */
+    {"POST", "/v1/discord/interactions", discord_http_interactions,
+     ROUTER_PUBLIC, 0, NULL},
     {"GET", "/v1/tables", tables_builtin_list, ROUTER_PUBLIC, 0, NULL},
     {"GET", "/v1/tables/{table_name}", tables_builtin_get, ROUTER_PUBLIC, 0,
      NULL},

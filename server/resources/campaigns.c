@@ -13,6 +13,7 @@
 #include "http.h"
 #include "jsonv.h"
 #include "systems.h"
+#include "webhooks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,10 +250,13 @@ void campaigns_get(http_request *r)
     json_t *js;
     db_chain ch;
     db_commitment next;
-    err_info e;
+    db_webhook w;
+    err_info e, we;
+    err_code wrc = ERR_NOT_FOUND;
     bool is_ok;
 
     err_clear(&e);
+    err_clear(&we);
     /* One snapshot: the ledger's head and the next commitment move
      * together with every seeded combat. */
     if (db_read_begin(d, &c, &e) != ERR_OK) {
@@ -263,6 +267,13 @@ void campaigns_get(http_request *r)
               db_sides_list(c, r->params[0], &sides, &n, &e) ||
               db_chain_open(c, r->params[0], &ch, &e) ||
               db_commitment_next(c, r->params[0], &next, &e));
+    /* The webhook's deliveries (docs/discord.md, "Channel posts"); none
+     * is no error. */
+    if (is_ok && (wrc = db_webhook_get(c, r->params[0], &w, &we)) != ERR_OK &&
+        wrc != ERR_NOT_FOUND) {
+        err_set(&e, wrc, NULL, "%s", we.message);
+        is_ok = false;
+    }
     /* Ended (and c returned) in every case; the first error stays in e. */
     if (db_read_end(d, c, &e) != ERR_OK || !is_ok) {
         free(sides);
@@ -276,13 +287,14 @@ void campaigns_get(http_request *r)
     free(sides);
     http_reply_json(
         r, 200,
-        json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:s, s:o}, s:s, s:o}", "id",
-                  cmp.id, "name", cmp.name, "created_at", cmp.created_at,
+        json_pack("{s:s, s:s, s:s, s:o, s:o, s:{s:s, s:o}, s:s, s:o, s:o}",
+                  "id", cmp.id, "name", cmp.name, "created_at", cmp.created_at,
                   "options", options_json(&cmp), "sides", js, "you", "role",
                   r->token.is_umpire ? "umpire" : "player", "side_id",
                   jsonb_str_or_null(r->token.side_id), "next_commitment",
                   next.commitment, "ledger",
-                  ledger_json(cmp.id, ch.length, ch.head)));
+                  ledger_json(cmp.id, ch.length, ch.head), "webhook",
+                  wrc == ERR_OK ? webhooks_json(&w) : json_null()));
 }
 
 void campaigns_sides_list(http_request *r)

@@ -14,7 +14,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static test_server *start(size_t body_limit, const char *cors_origins)
+static test_server *start_with(size_t body_limit, const char *cors_origins,
+                               const discord_config *discord,
+                               const notify_config *posts)
 {
     test_server *ts = calloc(1, sizeof *ts);
     http_config cfg;
@@ -32,11 +34,26 @@ static test_server *start(size_t body_limit, const char *cors_origins)
     err_clear(&e);
     if (cors_origins && cors_config_add(&cfg.cors, cors_origins, &e) != ERR_OK)
         ck_abort_msg("cors_config_add: %s", e.message);
+    if (discord != NULL)
+        cfg.discord = *discord;
+    if (posts != NULL)
+        cfg.notify = *posts;
     if (http_start(&cfg, &ts->srv, &e) != ERR_OK)
         ck_abort_msg("http_start: %s", e.message);
     ts->port = http_port(ts->srv);
     ck_assert_int_gt(ts->port, 0);
     return ts;
+}
+
+static test_server *start(size_t body_limit, const char *cors_origins)
+{
+    return start_with(body_limit, cors_origins, NULL, NULL);
+}
+
+test_server *ts_start_discord(const discord_config *discord,
+                              const notify_config *posts)
+{
+    return start_with(64 * 1024, NULL, discord, posts);
 }
 
 test_server *ts_start_with(size_t body_limit)

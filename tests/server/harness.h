@@ -23,6 +23,11 @@ test_server *ts_start_with(size_t body_limit);
 /* Like ts_start with these allowed CORS origins (cors_config_add's
  * syntax); aborts the test if they do not parse. */
 test_server *ts_start_cors(const char *origins);
+/* Like ts_start with this Discord application (discord_verify.h) and
+ * the poster of channel posts set as posts says (notify.h; NULL: the
+ * defaults, posting to Discord itself: give no campaign a webhook). */
+test_server *ts_start_discord(const discord_config *discord,
+                              const notify_config *posts);
 /* Stops it gracefully and removes its folder. */
 void ts_stop(test_server *ts);
 
