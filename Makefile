@@ -163,6 +163,34 @@ $(BUILD)/bench-discord: bench/discord.c $(LIB_OBJ) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(PKG_LIBS)
 
+# make fuzz: libFuzzer over the request parsers, the tables, the report
+# renderers and the router, FUZZ_SECONDS per target (fuzz/README.md); not
+# part of `make test`.  Its own build in build/fuzz, every object compiled
+# by clang with the fuzzer's coverage, ASan and UBSan; crashes are kept in
+# build/fuzz/artifacts.  router.o is left out of the link: fuzz_router.c
+# compiles router.c itself, to reach its static matching.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+FUZZ_TARGETS := requests documents
+FUZZ_OPT     := -O1 -g -fno-omit-frame-pointer \
+                -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-sanitize-recover=undefined
+.PHONY: fuzz
+fuzz:
+	$(Q)./deploy/install-deps.sh --fuzz
+	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
+	    OPT='$(FUZZ_OPT)' $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) ./fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TARGETS)
+
+$(BUILD)/fuzz-%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/fuzz.o \
+                 $(BUILD)/fuzz/fuzz_router.o $(LIB_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -fsanitize=fuzzer,address,undefined -o $@ \
+	    $(filter-out $(BUILD)/server/http/router.o,$^) $(PKG_LIBS)
+
+.PRECIOUS: $(BUILD)/fuzz/%.o
+-include $(wildcard $(BUILD)/fuzz/*.d)
+
 format:
 	clang-format -i core/*.[ch] db/*.[ch] $(shell find server tests -name '*.[ch]') \
 	    bench/*.c verifier/*.[ch] tools/*.c

@@ -50,6 +50,7 @@ const char *err_code_name(err_code code)
     case ERR_NOMEM: return "out_of_memory";
     case ERR_DB: return "database_error";
     case ERR_INTERNAL: return "internal_error";
+    case ERR_FULL: return "database_full";
     }
     return "internal_error";
 }

@@ -27,7 +27,8 @@ typedef enum err_code {
     ERR_DICE,         /* the dice source cannot give a die (entered/replay) */
     ERR_NOMEM,
     ERR_DB, /* the database failed */
-    ERR_INTERNAL
+    ERR_INTERNAL,
+    ERR_FULL /* the database's disk is full: nothing was written */
 } err_code;
 
 #define ERR_FIELD_MAX   160

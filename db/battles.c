@@ -200,6 +200,79 @@ err_code db_battles_list(sqlite3 *c, const char *campaign_id, db_battle **out,
     return rc;
 }
 
+/* The created_at and rowid of battle id of campaign_id: a cursor's key
+ * (ERR_NOT_FOUND when there is none). */
+static err_code battle_key(sqlite3 *c, const char *campaign_id, const char *id,
+                           char at[DB_TIME_MAX], sqlite3_int64 *rowid,
+                           err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    if ((rc = db_prepare(c,
+                         "SELECT created_at, rowid FROM battles "
+                         "WHERE id = ?1 AND campaign_id = ?2",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, id);
+    db_bind_text(st, 2, campaign_id);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        db_column_copy(st, 0, at, DB_TIME_MAX);
+        *rowid = sqlite3_column_int64(st, 1);
+    } else if (step == SQLITE_DONE) {
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no battle %s for the cursor", id);
+    } else {
+        rc = db_fail(c, e, "read a cursor");
+    }
+    db_done(st);
+    return rc;
+}
+
+err_code db_battles_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
+                         db_battle **out, size_t *n, err_info *e)
+{
+    /* [after][newest first]: one statement per shape (PERF.md), each an
+     * index range of battles_by_campaign (campaign_id, created_at), whose
+     * rows are in rowid order within a created_at: no sort. */
+    static const char *const sql[2][2] = {
+        {"SELECT " BATTLE_COLUMNS "FROM battles WHERE campaign_id = ?1 "
+         "ORDER BY created_at, rowid LIMIT ?4",
+         "SELECT " BATTLE_COLUMNS "FROM battles WHERE campaign_id = ?1 "
+         "ORDER BY created_at DESC, rowid DESC LIMIT ?4"},
+        {"SELECT " BATTLE_COLUMNS "FROM battles WHERE campaign_id = ?1 "
+         "AND (created_at, rowid) > (?2, ?3) "
+         "ORDER BY created_at, rowid LIMIT ?4",
+         "SELECT " BATTLE_COLUMNS "FROM battles WHERE campaign_id = ?1 "
+         "AND (created_at, rowid) < (?2, ?3) "
+         "ORDER BY created_at DESC, rowid DESC LIMIT ?4"}};
+    sqlite3_stmt *st = NULL;
+    char at[DB_TIME_MAX] = "";
+    sqlite3_int64 rowid = 0;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if (pg->after &&
+        (rc = battle_key(c, campaign_id, pg->after, at, &rowid, e)))
+        return rc;
+    if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
+                         e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    if (pg->after) {
+        db_bind_text(st, 2, at);
+        sqlite3_bind_int64(st, 3, rowid);
+    }
+    sqlite3_bind_int(st, 4, pg->limit);
+    rc = db_read_rows(c, st, sizeof **out, read_battle_row, release_battles,
+                      &rows, n, "list battles", e);
+    *out = rows;
+    return rc;
+}
+
 void db_battles_free(db_battle *bs, size_t n)
 {
     size_t i;

@@ -6,7 +6,20 @@
  * fate.  One fsync thus covers every request that arrived while the last
  * one was on disk: the durable service is no longer bound to one commit per
  * request.  A failed job is rolled back to its savepoint alone; a failed
- * COMMIT fails every job of the batch.
+ * COMMIT fails every job of the batch; a batch whose jobs all failed is
+ * rolled back, not committed, so a refused request writes nothing (no log
+ * frame, no fsync).
+ *
+ * The write-ahead log is kept bounded: wal_autocheckpoint and
+ * journal_size_limit under load, and a checkpoint that truncates it
+ * whenever the writer has been idle for DB_UPKEEP_MS.  A disk that fills
+ * up is the one failure the writer tracks (db_health): writes answer
+ * ERR_FULL; the writer at once tries a checkpoint to get the log's space
+ * back, then while idle retries it with a one-page write every
+ * DB_UPKEEP_MS, so it is healthy again by itself once space is freed; for
+ * DB_LOW_SPACE_SECONDS after the disk was last full it checkpoints every
+ * DB_LOW_SPACE_PAGES pages, so that the log reuses its own space instead
+ * of refilling what was freed.
  *
  * Readers go back to the pool in autocommit mode: db_read_release rolls
  * back a transaction a borrower left open (or replaces the connection), so
@@ -14,8 +27,8 @@
  */
 #include "db_sql.h"
 #include "migrations.h"
-#include "rng.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,9 +36,17 @@
 #include <string.h>
 #include <time.h>
 
-#include <sodium.h>
-
 #define DB_BATCH_MAX 512
+/* The log is checkpointed once it holds this many pages (16 MiB of 4 KiB
+ * pages), and cut back to DB_WAL_LIMIT bytes when it starts over. */
+#define DB_AUTOCHECKPOINT_PAGES 4000
+#define DB_WAL_LIMIT            16777216
+#define DB_STR_(x)              #x
+#define DB_STR(x)               DB_STR_(x)
+/* After the disk was full: a checkpoint every so many pages of log, for so
+ * many seconds after the last time it was. */
+#define DB_LOW_SPACE_PAGES   16
+#define DB_LOW_SPACE_SECONDS 600
 
 typedef struct db_job {
     db_job_fn run;
@@ -57,49 +78,25 @@ struct db {
     pthread_mutex_t listen_lock;
     void (*on_commit)(void *arg);
     void *on_commit_arg;
+    /* rows written by jobs that then failed (rolled back): a refused
+     * request should write nothing, so this stays 0 (db_writer_refused) */
+    atomic_ulong n_refused_changes;
+
+    /* The writer's upkeep: written by the writer thread only (health is
+     * read by any). */
+    atomic_int health;      /* db_health_state */
+    bool is_wal_dirty;      /* committed since the last full checkpoint */
+    bool is_low_space;      /* checkpointing every DB_LOW_SPACE_PAGES */
+    double low_space_until; /* monotonic seconds; then back to normal */
+    err_info *close_report; /* where db_close writes its outcome, or NULL */
 };
 
-err_code db_fail(sqlite3 *conn, err_info *e, const char *what)
+static double now_monotonic(void)
 {
-    int rc = sqlite3_extended_errcode(conn);
+    struct timespec ts;
 
-    if ((rc & 0xff) == SQLITE_CONSTRAINT)
-        return err_set(e, ERR_CONFLICT, NULL, "%s: %s", what,
-                       sqlite3_errmsg(conn));
-    return err_set(e, ERR_DB, NULL, "%s: %s", what, sqlite3_errmsg(conn));
-}
-
-/*
- * Statements are kept on their connection for reuse: db_prepare looks for
- * an idle statement of the same SQL among the connection's own statements
- * (sqlite3_next_stmt), so no cache lives outside SQLite; db_done resets a
- * statement instead of finalizing it.  Each connection is used by one
- * thread at a time and a store function finishes its statement before it
- * returns, so an idle (reset) statement is free to reuse.
- */
-err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
-                    err_info *e)
-{
-    sqlite3_stmt *s = NULL;
-
-    while ((s = sqlite3_next_stmt(conn, s)) != NULL)
-        if (!sqlite3_stmt_busy(s) && sqlite3_sql(s) != NULL &&
-            strcmp(sqlite3_sql(s), sql) == 0) {
-            *st = s;
-            return ERR_OK;
-        }
-    if (sqlite3_prepare_v3(conn, sql, -1, SQLITE_PREPARE_PERSISTENT, st,
-                           NULL) != SQLITE_OK)
-        return db_fail(conn, e, "prepare");
-    return ERR_OK;
-}
-
-void db_done(sqlite3_stmt *st)
-{
-    if (st == NULL)
-        return;
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Finalizes the statements kept on conn, then closes it. */
@@ -112,145 +109,6 @@ static void close_conn(sqlite3 *conn)
     while ((st = sqlite3_next_stmt(conn, NULL)) != NULL)
         sqlite3_finalize(st);
     sqlite3_close(conn);
-}
-
-/* Steps a statement expected to finish without rows. */
-err_code db_step_done(sqlite3 *c, sqlite3_stmt *st, err_info *e,
-                      const char *what)
-{
-    if (sqlite3_step(st) != SQLITE_DONE)
-        return db_fail(c, e, what);
-    return ERR_OK;
-}
-
-/* Grows a malloc'd array of size elements by doubling. */
-static void *grow(void *p, size_t *cap, size_t size)
-{
-    size_t n = *cap ? *cap * 2 : 16;
-    void *q = realloc(p, n * size);
-
-    if (q != NULL)
-        *cap = n;
-    return q;
-}
-
-/*
- * Steps st (prepared and bound) to the end, reading each row with read into
- * a growing array of size-byte elements: *out (new) and *n.  On failure the
- * array is released, with release (may be NULL) first, and *out is NULL.
- * st is released in any case.
- */
-err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
-                      db_row_reader read, void (*release)(void *, size_t),
-                      void **out, size_t *n, const char *what, err_info *e)
-{
-    char *v = NULL;
-    size_t cap = 0;
-    err_code rc = ERR_OK;
-    int step;
-
-    *out = NULL;
-    *n = 0;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            char *g = grow(v, &cap, size);
-            if (g == NULL) {
-                rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-                break;
-            }
-            v = g;
-        }
-        memset(v + *n * size, 0, size);
-        read(st, v + *n * size);
-        (*n)++;
-    }
-    if (rc == ERR_OK && step != SQLITE_DONE)
-        rc = db_fail(c, e, what);
-    db_done(st);
-    if (rc != ERR_OK) {
-        if (release)
-            release(v, *n);
-        else
-            free(v);
-        v = NULL;
-        *n = 0;
-    }
-    *out = v;
-    return rc;
-}
-
-void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n)
-{
-    const unsigned char *t = sqlite3_column_text(st, col);
-
-    snprintf(buf, n, "%s", t ? (const char *)t : "");
-}
-
-char *db_column_dup(sqlite3_stmt *st, int col)
-{
-    const unsigned char *t = sqlite3_column_text(st, col);
-
-    return t ? strdup((const char *)t) : NULL;
-}
-
-int db_bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-    return sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-}
-
-int db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
-{
-    if (s == NULL || s[0] == '\0')
-        return sqlite3_bind_null(st, i);
-    return sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-}
-
-void db_new_id(const char *prefix, char out[DB_ID_MAX])
-{
-    struct timespec ts;
-    uint64_t ms;
-    uint8_t raw[6], when[6];
-    char hex[13];
-    size_t n = strlen(prefix), i;
-
-    /* The time in milliseconds first: new rows append to the B-trees
-     * instead of landing on random pages; 48 random bits keep ids
-     * unguessable. */
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-    randombytes_buf(raw, sizeof raw);
-    for (i = 0; i < sizeof when; i++)
-        when[i] = (uint8_t)(ms >> (8 * (sizeof when - 1 - i)));
-    if (n > DB_ID_MAX - 26)
-        n = DB_ID_MAX - 26;
-    memcpy(out, prefix, n);
-    out[n] = '_';
-    rng_hex(when, sizeof when, out + n + 1);
-    rng_hex(raw, sizeof raw, hex);
-    memcpy(out + n + 13, hex, sizeof hex);
-}
-
-void db_now(char out[DB_TIME_MAX])
-{
-    struct timespec ts;
-    struct tm tm;
-
-    char date[24];
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    gmtime_r(&ts.tv_sec, &tm);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(out, DB_TIME_MAX, "%.19s.%03dZ", date,
-             (int)(ts.tv_nsec / 1000000L) % 1000);
-}
-
-void db_time_ago(long seconds, char out[DB_TIME_MAX])
-{
-    time_t t = time(NULL) - seconds;
-    struct tm tm;
-
-    gmtime_r(&t, &tm);
-    strftime(out, DB_TIME_MAX, "%Y-%m-%dT%H:%M:%S.000Z", &tm);
 }
 
 static err_code exec(sqlite3 *conn, const char *sql, err_info *e)
@@ -335,7 +193,7 @@ static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
         sqlite3_close(conn);
         return ERR_DB;
     }
-    sqlite3_busy_timeout(conn, 5000);
+    sqlite3_busy_timeout(conn, DB_BUSY_MS);
     sqlite3_extended_result_codes(conn, 1);
     /* Refuse a newer schema before changing anything in the file. */
     if (is_writer && user_version(conn) > migrations_count) {
@@ -357,7 +215,11 @@ static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
     if (is_writer &&
         (exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
          exec(conn, "PRAGMA cache_size = -65536", e) != ERR_OK ||
-         exec(conn, "PRAGMA wal_autocheckpoint = 4000", e) != ERR_OK ||
+         exec(conn,
+              "PRAGMA wal_autocheckpoint = " DB_STR(DB_AUTOCHECKPOINT_PAGES),
+              e) != ERR_OK ||
+         exec(conn, "PRAGMA journal_size_limit = " DB_STR(DB_WAL_LIMIT), e) !=
+             ERR_OK ||
          exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {
         sqlite3_close(conn);
         return ERR_DB;
@@ -380,59 +242,164 @@ static err_code control(sqlite3 *conn, const char *sql, err_info *e)
     return rc;
 }
 
+/* ---- the disk being full, and the log's upkeep ---- */
+
+/* Space is short: checkpoint often for a while, so the log starts over
+ * in its own space instead of growing into what is left. */
+static void note_low_space(db *d)
+{
+    d->low_space_until = now_monotonic() + DB_LOW_SPACE_SECONDS;
+    if (!d->is_low_space) {
+        sqlite3_wal_autocheckpoint(d->writer, DB_LOW_SPACE_PAGES);
+        d->is_low_space = true;
+    }
+}
+
+/* Writes fail because the disk is full. */
+static void note_full(db *d)
+{
+    atomic_store(&d->health, DB_HEALTH_FULL);
+    note_low_space(d);
+}
+
+/* A write landed: healthy, and back to normal checkpoints in time. */
+static void note_written(db *d)
+{
+    atomic_store(&d->health, DB_HEALTH_OK);
+    d->is_wal_dirty = true;
+    if (d->is_low_space && now_monotonic() > d->low_space_until) {
+        sqlite3_wal_autocheckpoint(d->writer, DB_AUTOCHECKPOINT_PAGES);
+        d->is_low_space = false;
+    }
+}
+
+/* What an idle writer does every DB_UPKEEP_MS while it has some to do. */
+static bool needs_upkeep(const db *d)
+{
+    return d->is_wal_dirty || atomic_load(&d->health) == DB_HEALTH_FULL;
+}
+
+/* A checkpoint that truncates the log; while writes fail for a full disk,
+ * a one-page write to see whether they work again.  A checkpoint that
+ * fails for want of space only makes checkpoints more frequent: the
+ * health says whether writes fail. */
+static void upkeep(db *d)
+{
+    err_code rc = db_wal_checkpoint(d->writer, 0, NULL);
+
+    if (rc == ERR_OK)
+        d->is_wal_dirty = false;
+    else if (rc == ERR_FULL)
+        note_low_space(d);
+    if (atomic_load(&d->health) == DB_HEALTH_FULL) {
+        rc = db_wal_probe(d->writer, NULL);
+        if (rc == ERR_OK)
+            note_written(d);
+        else if (rc == ERR_FULL)
+            note_full(d);
+    }
+}
+
+/* ---- the writer ---- */
+
+/* Runs job j of a batch under its savepoint into *rc and *ej.  When a
+ * failure rolled back the whole transaction under it, the batch has
+ * failed: *batch_rc and *be say why. */
+static void run_job(db *d, db_job *j, err_code *rc, err_info *ej,
+                    err_code *batch_rc, err_info *be)
+{
+    int before;
+
+    if (*batch_rc != ERR_OK) {
+        *rc = *batch_rc;
+        *ej = *be;
+        return;
+    }
+
+    if ((*rc = control(d->writer, "SAVEPOINT job", ej)) != ERR_OK)
+        return;
+    before = sqlite3_total_changes(d->writer);
+    *rc = j->run(d->writer, j->arg, ej);
+    if (*rc != ERR_OK)
+        atomic_fetch_add(&d->n_refused_changes,
+                         (unsigned long)(sqlite3_total_changes(d->writer) -
+                                         before));
+    if (*rc != ERR_OK && ej->code == ERR_OK)
+        err_set(ej, *rc, NULL, "the write failed");
+    /* Some failures (disk full, I/O, out of memory) make SQLite roll back
+     * the whole transaction.  Then every job of the batch, done or not,
+     * has failed; the next SAVEPOINT would otherwise start a transaction
+     * of its own and commit it behind the batch's back. */
+    if (*rc != ERR_OK && sqlite3_get_autocommit(d->writer)) {
+        if (*rc == ERR_FULL || db_is_full(d->writer)) {
+            *batch_rc = ERR_FULL;
+            err_set(be, ERR_FULL, NULL, "%s", DB_FULL_MESSAGE);
+        } else {
+            *batch_rc = ERR_DB;
+            err_set(be, ERR_DB, NULL,
+                    "the batch's transaction was rolled back: %s", ej->message);
+        }
+        return;
+    }
+    if (*rc != ERR_OK)
+        control(d->writer, "ROLLBACK TO job", NULL);
+    control(d->writer, "RELEASE job", NULL);
+}
+
+/* Ends the batch's transaction: COMMIT when a job succeeded, else ROLLBACK
+ * (nothing to keep: no log frame, no fsync).  Whether it committed. */
+static bool end_batch(db *d, int n_ok, err_code *batch_rc, err_info *e)
+{
+    if (*batch_rc != ERR_OK || n_ok == 0) {
+        if (!sqlite3_get_autocommit(d->writer))
+            control(d->writer, "ROLLBACK", NULL);
+        return false;
+    }
+    if (control(d->writer, "COMMIT", e) != ERR_OK) {
+        control(d->writer, "ROLLBACK", NULL);
+        *batch_rc = e->code != ERR_OK ? e->code : ERR_DB;
+        return false;
+    }
+    atomic_fetch_add(&d->n_commits, 1);
+    return true;
+}
+
 /* Runs one batch: every job under a savepoint, one commit. */
 static void run_batch(db *d, db_job *jobs)
 {
     err_code rcs[DB_BATCH_MAX];
     err_info errs[DB_BATCH_MAX];
+    int changes = sqlite3_total_changes(d->writer);
+    bool is_full = false, is_committed;
     db_job *j;
     err_info e;
-    int i, n;
+    int i, n, n_ok = 0;
     err_code batch_rc;
 
     err_clear(&e);
     batch_rc = control(d->writer, "BEGIN IMMEDIATE", &e);
     for (j = jobs, n = 0; j != NULL; j = j->next, n++) {
         err_clear(&errs[n]);
-        if (batch_rc != ERR_OK) {
-            rcs[n] = batch_rc;
-            errs[n] = e;
-            continue;
-        }
-        if (control(d->writer, "SAVEPOINT job", &errs[n]) != ERR_OK) {
-            rcs[n] = ERR_DB;
-            continue;
-        }
-        rcs[n] = j->run(d->writer, j->arg, &errs[n]);
-        if (rcs[n] != ERR_OK && errs[n].code == ERR_OK)
-            err_set(&errs[n], rcs[n], NULL, "the write failed");
-        /* Some failures (disk full, I/O, out of memory) make SQLite roll
-         * back the whole transaction.  Then every job of the batch, done
-         * or not, has failed; the next SAVEPOINT would otherwise start a
-         * transaction of its own and commit it behind the batch's back. */
-        if (rcs[n] != ERR_OK && sqlite3_get_autocommit(d->writer)) {
-            batch_rc = ERR_DB;
-            err_set(&e, ERR_DB, NULL,
-                    "the batch's transaction was rolled back: %s",
-                    errs[n].message);
-            continue;
-        }
-        if (rcs[n] != ERR_OK)
-            control(d->writer, "ROLLBACK TO job", NULL);
-        control(d->writer, "RELEASE job", NULL);
+        run_job(d, j, &rcs[n], &errs[n], &batch_rc, &e);
     }
-    if (batch_rc == ERR_OK && control(d->writer, "COMMIT", &e) != ERR_OK) {
-        control(d->writer, "ROLLBACK", NULL);
-        batch_rc = ERR_DB;
+    for (i = 0; i < n; i++)
+        n_ok += rcs[i] == ERR_OK;
+    is_committed = end_batch(d, n_ok, &batch_rc, &e);
+    for (i = 0; i < n; i++) {
+        if (batch_rc != ERR_OK && rcs[i] == ERR_OK) {
+            rcs[i] = batch_rc;
+            errs[i] = e;
+        }
+        is_full |= rcs[i] == ERR_FULL;
     }
-    if (batch_rc != ERR_OK)
-        for (i = 0; i < n; i++)
-            if (rcs[i] == ERR_OK) {
-                rcs[i] = e.code != ERR_OK ? e.code : ERR_DB;
-                errs[i] = e;
-            }
-    if (batch_rc == ERR_OK)
-        atomic_fetch_add(&d->n_commits, 1);
+    if (is_full) {
+        /* Get the log's space back at once, if the disk lets us. */
+        note_full(d);
+        if (db_wal_checkpoint(d->writer, 0, NULL) == ERR_OK)
+            d->is_wal_dirty = false;
+    } else if (is_committed && sqlite3_total_changes(d->writer) != changes) {
+        note_written(d);
+    }
     for (j = jobs, i = 0; j != NULL; i++) {
         db_job *next = j->next;
         atomic_fetch_add(&d->n_jobs, 1);
@@ -448,31 +415,57 @@ static void run_batch(db *d, db_job *jobs)
     }
 }
 
-static void *writer_main(void *arg)
+/* The next batch of queued jobs (NULL: stopping, the queue drained).  An
+ * idle writer does its upkeep every DB_UPKEEP_MS while it has some. */
+static db_job *next_batch(db *d)
 {
-    db *d = arg;
+    struct timespec until;
+    bool has_deadline = false;
+    db_job *batch, *last;
+    int n;
 
-    for (;;) {
-        db_job *batch, *last;
-        int n;
-
-        pthread_mutex_lock(&d->queue_lock);
-        while (d->head == NULL && !d->is_stopping)
+    pthread_mutex_lock(&d->queue_lock);
+    while (d->head == NULL && !d->is_stopping) {
+        if (!needs_upkeep(d)) {
             pthread_cond_wait(&d->queue_ready, &d->queue_lock);
-        if (d->head == NULL && d->is_stopping) {
-            pthread_mutex_unlock(&d->queue_lock);
-            break;
+            continue;
         }
-        batch = last = d->head;
-        for (n = 1; n < DB_BATCH_MAX && last->next != NULL; n++)
-            last = last->next;
+        if (!has_deadline) {
+            clock_gettime(CLOCK_MONOTONIC, &until);
+            until.tv_nsec += DB_UPKEEP_MS * 1000000L;
+            until.tv_sec += until.tv_nsec / 1000000000L;
+            until.tv_nsec %= 1000000000L;
+            has_deadline = true;
+        }
+        if (pthread_cond_timedwait(&d->queue_ready, &d->queue_lock, &until) ==
+                ETIMEDOUT &&
+            d->head == NULL && !d->is_stopping) {
+            pthread_mutex_unlock(&d->queue_lock);
+            upkeep(d);
+            pthread_mutex_lock(&d->queue_lock);
+            has_deadline = false;
+        }
+    }
+    batch = last = d->head;
+    for (n = 1; last != NULL && n < DB_BATCH_MAX && last->next != NULL; n++)
+        last = last->next;
+    if (last != NULL) {
         d->head = last->next;
         if (d->head == NULL)
             d->tail = NULL;
         last->next = NULL;
-        pthread_mutex_unlock(&d->queue_lock);
-        run_batch(d, batch);
     }
+    pthread_mutex_unlock(&d->queue_lock);
+    return batch;
+}
+
+static void *writer_main(void *arg)
+{
+    db *d = arg;
+    db_job *batch;
+
+    while ((batch = next_batch(d)) != NULL)
+        run_batch(d, batch);
     return NULL;
 }
 
@@ -481,6 +474,18 @@ static void *writer_main(void *arg)
 static void configure_sqlite(void)
 {
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+/* The writer's wake-up: on the monotonic clock, which its idle timeout
+ * (DB_UPKEEP_MS) is measured on. */
+static void init_queue_cond(pthread_cond_t *c)
+{
+    pthread_condattr_t attr;
+
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(c, &attr);
+    pthread_condattr_destroy(&attr);
 }
 
 err_code db_open(const char *path, int n_readers, db **out, err_info *e)
@@ -504,8 +509,9 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
     pthread_mutex_init(&d->pool_lock, NULL);
     pthread_cond_init(&d->pool_free, NULL);
     pthread_mutex_init(&d->queue_lock, NULL);
-    pthread_cond_init(&d->queue_ready, NULL);
+    init_queue_cond(&d->queue_ready);
     pthread_mutex_init(&d->listen_lock, NULL);
+    atomic_init(&d->health, DB_HEALTH_OK);
     if (!d->path || !d->readers || !d->is_lent) {
         db_close(d);
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
@@ -529,12 +535,39 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
     return ERR_OK;
 }
 
-void db_close(db *d)
+/* The final checkpoint, the writer stopped and the readers closed: the
+ * whole log into the database and the log truncated, waiting for other
+ * processes' readers (a backup) up to DB_BUSY_MS. */
+static err_code final_checkpoint(db *d, err_info *e)
 {
+    err_code rc = db_wal_checkpoint(d->writer, DB_BUSY_MS, NULL);
+
+    if (rc == ERR_FULL)
+        return err_set(e, ERR_FULL, NULL,
+                       "the final checkpoint failed: the disk is full; "
+                       "%s-wal keeps every committed write: keep it beside "
+                       "the database, which replays it when next opened",
+                       d->path);
+    if (rc != ERR_OK)
+        return err_set(e, ERR_DB, NULL,
+                       "the final checkpoint failed (%s); %s-wal keeps "
+                       "every committed write: keep it beside the database, "
+                       "which replays it when next opened",
+                       rc == ERR_CONFLICT ? "another process reads the "
+                                            "database"
+                                          : sqlite3_errmsg(d->writer),
+                       d->path);
+    return ERR_OK;
+}
+
+err_code db_close(db *d)
+{
+    err_info e;
+    err_code rc = ERR_OK;
     int i;
 
     if (d == NULL)
-        return;
+        return ERR_OK;
     if (d->is_running) {
         pthread_mutex_lock(&d->queue_lock);
         d->is_stopping = true;
@@ -544,11 +577,13 @@ void db_close(db *d)
     }
     for (i = 0; d->readers && i < d->n_readers; i++)
         close_conn(d->readers[i]);
+    err_clear(&e);
     if (d->writer) {
-        sqlite3_exec(d->writer, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
-                     NULL);
+        rc = final_checkpoint(d, &e);
         close_conn(d->writer);
     }
+    if (d->close_report)
+        *d->close_report = e;
     pthread_mutex_destroy(&d->pool_lock);
     pthread_cond_destroy(&d->pool_free);
     pthread_mutex_destroy(&d->queue_lock);
@@ -558,6 +593,18 @@ void db_close(db *d)
     free(d->is_lent);
     free(d->path);
     free(d);
+    return rc;
+}
+
+void db_close_report(db *d, err_info *out)
+{
+    err_clear(out);
+    d->close_report = out;
+}
+
+db_health_state db_health(db *d)
+{
+    return (db_health_state)atomic_load(&d->health);
 }
 
 int db_schema_version(db *d)
@@ -781,4 +828,9 @@ void db_set_commit_listener(db *d, void (*fn)(void *arg), void *arg)
     d->on_commit = fn;
     d->on_commit_arg = arg;
     pthread_mutex_unlock(&d->listen_lock);
+}
+
+unsigned long db_writer_refused(db *d)
+{
+    return atomic_load(&d->n_refused_changes);
 }

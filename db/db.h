@@ -9,12 +9,17 @@
  *     a pool of read-only connections and see the last committed state;
  *     a connection goes back to the pool with no transaction open;
  *   - migrations are numbered, forward-only, each in its own transaction,
- *     and recorded in PRAGMA user_version.
+ *     and recorded in PRAGMA user_version;
+ *   - a write that fails leaves nothing; one that fails because the disk
+ *     is full answers ERR_FULL (db_health says so until writes land
+ *     again); the write-ahead log is kept bounded (db.c says how).
  *
- * db.c implements the connections and the writer; store.c, log.c,
- * tables.c and battles.c the rows to and from structs (campaigns, sides,
- * tokens, units; history, combats, rolls; combat results tables; Matrix
- * battles and their actions), declared in the second half of this header.
+ * db.c implements the connections and the writer (wal.c its log's
+ * upkeep, db_sql.c the SQL helpers, ids and times); backup.c the online
+ * copy (db_backup); store.c, log.c, tables.c and battles.c the rows to and from
+ * structs (campaigns, sides, tokens, units; history, combats, rolls; combat
+ * results tables; Matrix battles and their actions), declared in the second
+ * half of this header.
  *
  * This header names no SQLite type or function: above db/, a connection is
  * an opaque db_conn handed to the functions below.  The SQL helpers the
@@ -57,8 +62,69 @@ typedef void (*db_done_fn)(void *arg, err_code rc, const err_info *e);
  */
 err_code db_open(const char *path, int n_readers, db **out, err_info *e);
 
-/* Waits for queued jobs, stops the writer, checkpoints and closes. NULL ok. */
-void db_close(db *d);
+/*
+ * Waits for queued jobs, stops the writer, checkpoints the write-ahead log
+ * into the database (TRUNCATE) and closes.  NULL ok (ERR_OK).  Returns the
+ * final checkpoint's outcome: ERR_OK, ERR_FULL (the disk is full) or
+ * ERR_DB; when it failed, every committed write is still safe in the
+ * -wal file, which SQLite replays when the database is next opened.
+ * The outcome is also written where db_close_report asked.
+ */
+err_code db_close(db *d);
+
+/* Asks db_close to write its final checkpoint's outcome into *out (the
+ * caller's; it must outlive db_close; cleared here), for a caller that
+ * does not call db_close itself (the server's shutdown). */
+void db_close_report(db *d, err_info *out);
+
+/* The problem a write refused for a full disk answers (ERR_FULL). */
+#define DB_FULL_MESSAGE                                                        \
+    "the database's disk is full; nothing was written; retry when space is "   \
+    "freed"
+
+/* The database's health as its writer last found it. */
+typedef enum db_health_state {
+    DB_HEALTH_OK,  /* the last write or checkpoint succeeded */
+    DB_HEALTH_FULL /* writes are failing: the disk is full (ERR_FULL) */
+} db_health_state;
+
+/*
+ * Whether writes are failing because the disk is full.  It turns FULL when
+ * a batch or a checkpoint fails so, and back to OK by itself once a batch
+ * that changed rows commits, or once the writer's own retry succeeds (while
+ * FULL the writer, when idle, retries every DB_UPKEEP_MS a checkpoint, to
+ * get the log's space back, and a one-page write).  Any thread.
+ */
+db_health_state db_health(db *d);
+
+/* How long the writer waits idle before its upkeep: a checkpoint that
+ * truncates the write-ahead log, and while the disk is full, its retries. */
+#define DB_UPKEEP_MS 250
+
+/* What db_backup copied. */
+typedef struct db_backup_info {
+    int schema_version;    /* the copy's PRAGMA user_version */
+    long long size;        /* bytes of the copy */
+    long long n_campaigns; /* rows in the copy */
+    long long n_combats;
+    double seconds; /* how long the copy took */
+} db_backup_info;
+
+/*
+ * An online, consistent copy of the database at path into dest, by VACUUM
+ * INTO from one read transaction (a snapshot: writes committed meanwhile
+ * neither restart nor enter it, so it finishes under steady writes).  The
+ * copy is written to dest.tmp (created exclusively), checked (PRAGMA
+ * quick_check), fsynced, linked as dest (never replacing a file), and the
+ * folder fsynced.  path must be an existing umpire database (ERR_NOT_FOUND;
+ * ERR_INVALID for another file; it is opened without creating); the server
+ * may be running.  dest must not exist (ERR_CONFLICT), nor dest.tmp
+ * (ERR_CONFLICT: another backup, or a crashed one's leftover).  On failure
+ * dest.tmp is removed and dest not made.  info (may be NULL) says what was
+ * copied.  Any thread or process; uses no db handle.
+ */
+err_code db_backup(const char *path, const char *dest, db_backup_info *info,
+                   err_info *e);
 
 /* The schema version after migrations (PRAGMA user_version). */
 int db_schema_version(db *d);
@@ -109,6 +175,11 @@ err_code db_write(db *d, db_job_fn run, void *arg, err_info *e);
 
 /* Statistics of the writer: jobs and commits so far. */
 void db_writer_stats(db *d, unsigned long *n_jobs, unsigned long *n_commits);
+
+/* Rows written so far by jobs that then failed and were rolled back.  A
+ * job checks everything before it writes, so this stays 0; the tests
+ * check it. */
+unsigned long db_writer_refused(db *d);
 
 /* A new id "<prefix>_<24 hex digits>" into out (DB_ID_MAX bytes): the
  * time in milliseconds (12 digits), then 48 random bits. */
@@ -282,6 +353,29 @@ err_code db_units_list(db_conn *c, const char *campaign_id,
 err_code db_units_count(db_conn *c, const char *campaign_id, int *n,
                         err_info *e);
 
+/*
+ * A page of a list (keyset pagination, as the API pages its lists): the
+ * rows after the row named by after, in the list's order (or the reverse,
+ * is_newest_first), limit of them at most.  One SQL statement per shape
+ * (PERF.md), an index range where an index serves.  after, when not NULL, is
+ * the id of a row of the campaign (ERR_NOT_FOUND otherwise), or for tables a
+ * name (which need not exist any more).  *out is new, as for the whole list.
+ */
+typedef struct db_page {
+    const char *after;    /* the last row of the previous page, or NULL */
+    bool is_newest_first; /* the reverse order */
+    int limit;            /* rows at most */
+} db_page;
+
+/* A page of the campaign's sides, in creation order; *out new (free()). */
+err_code db_sides_page(db_conn *c, const char *campaign_id, const db_page *pg,
+                       db_side **out, size_t *n, err_info *e);
+/* A page of the units of f (NULL: all) in creation order; *out new
+ * (free()). */
+err_code db_units_page(db_conn *c, const char *campaign_id,
+                       const db_unit_filter *f, const db_page *pg,
+                       db_unit **out, size_t *n, err_info *e);
+
 /* History. */
 err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e);
 /* *out is new: release with db_events_free. Oldest first. */
@@ -333,6 +427,10 @@ err_code db_table_delete(db_conn *c, const char *campaign_id, const char *name,
                          err_info *e);
 void db_table_cleanup(db_table *t);
 void db_tables_free(db_table *ts, size_t n);
+/* A page of the campaign's tables by name (is_newest_first: descending);
+ * *out new (db_tables_free), docs included. */
+err_code db_tables_page(db_conn *c, const char *campaign_id, const db_page *pg,
+                        db_table **out, size_t *n, err_info *e);
 
 /*
  * Interactive battles (Matrix): a battle is its setup (a document the
@@ -395,6 +493,10 @@ void db_battle_cleanup(db_battle *b);
 err_code db_battles_list(db_conn *c, const char *campaign_id, db_battle **out,
                          size_t *n, err_info *e);
 void db_battles_free(db_battle *bs, size_t n);
+/* A page of the campaign's battles, oldest first (created_at, then
+ * creation order), without setup; *out new: db_battles_free. */
+err_code db_battles_page(db_conn *c, const char *campaign_id, const db_page *pg,
+                         db_battle **out, size_t *n, err_info *e);
 /* Appends an action, and to the campaign's ledger (its seq must be the
  * battle's n_actions + 1: the
  * primary key refuses a second action with the same seq with ERR_CONFLICT,
@@ -423,6 +525,10 @@ void db_combats_free(db_combat *cbs, size_t n);
 /* *out is new (free()); in seq order. */
 err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e);
+/* A page of the campaign's combat summaries, oldest first (created_at,
+ * then creation order); *out new: db_combats_free. */
+err_code db_combats_page(db_conn *c, const char *campaign_id, const db_page *pg,
+                         db_combat **out, size_t *n, err_info *e);
 
 /* ---- dice anyone can check (ledger.c, commitments.c, idempotency.c) ---- */
 

@@ -10,6 +10,7 @@
 #ifndef UMPIRE_DB_SQL_H
 #define UMPIRE_DB_SQL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <sqlite3.h>
@@ -21,16 +22,37 @@
  * Helpers for the stores.  db_prepare gives a statement for sql on conn,
  * reusing one kept on the connection when it is idle; release it with
  * db_done (never sqlite3_finalize).  db_fail maps a SQLite failure to
- * ERR_DB (or ERR_CONFLICT for a constraint) with a message.
+ * ERR_DB with a message, ERR_CONFLICT for a constraint, or ERR_FULL with
+ * DB_FULL_MESSAGE when the disk is full (db_is_full).
  */
 err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
                     err_info *e);
 void db_done(sqlite3_stmt *st);
 err_code db_fail(sqlite3 *conn, err_info *e, const char *what);
 
+/* Whether conn's last failure was the disk being full: SQLITE_FULL, or an
+ * I/O error (a write, fsync or truncate) whose system error is ENOSPC or
+ * EDQUOT. */
+bool db_is_full(sqlite3 *conn);
+
 /* Steps st, expected to finish without rows; what names it in an error. */
 err_code db_step_done(sqlite3 *c, sqlite3_stmt *st, err_info *e,
                       const char *what);
+
+/* How long a connection waits for a lock held by another (ms). */
+#define DB_BUSY_MS 5000
+
+/*
+ * The log's upkeep (wal.c), on the writer's connection w outside any
+ * transaction.  db_wal_checkpoint moves the write-ahead log into the
+ * database and truncates it (TRUNCATE), waiting up to timeout_ms for
+ * locks: with a reader still on an old snapshot it moves what it can and
+ * answers ERR_CONFLICT; ERR_FULL when the database cannot grow.
+ * db_wal_probe writes and commits one page (the schema version, unchanged):
+ * ERR_OK when the disk takes writes, ERR_FULL when it is full.
+ */
+err_code db_wal_checkpoint(sqlite3 *w, int timeout_ms, err_info *e);
+err_code db_wal_probe(sqlite3 *w, err_info *e);
 
 /* Reads a row into the element at elem (zeroed beforehand). */
 typedef void (*db_row_reader)(sqlite3_stmt *st, void *elem);

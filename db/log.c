@@ -301,6 +301,79 @@ err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
     return rc;
 }
 
+/* The created_at and rowid of combat id of campaign_id: a cursor's key
+ * (ERR_NOT_FOUND when there is none). */
+static err_code combat_key(sqlite3 *c, const char *campaign_id, const char *id,
+                           char at[DB_TIME_MAX], sqlite3_int64 *rowid,
+                           err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    if ((rc = db_prepare(c,
+                         "SELECT created_at, rowid FROM combats "
+                         "WHERE id = ?1 AND campaign_id = ?2",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, id);
+    db_bind_text(st, 2, campaign_id);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        db_column_copy(st, 0, at, DB_TIME_MAX);
+        *rowid = sqlite3_column_int64(st, 1);
+    } else if (step == SQLITE_DONE) {
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s for the cursor", id);
+    } else {
+        rc = db_fail(c, e, "read a cursor");
+    }
+    db_done(st);
+    return rc;
+}
+
+err_code db_combats_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
+                         db_combat **out, size_t *n, err_info *e)
+{
+    /* [after][newest first]: one statement per shape (PERF.md), each an
+     * index range of combats_by_campaign (campaign_id, created_at), whose
+     * rows are in rowid order within a created_at: no sort. */
+    static const char *const sql[2][2] = {
+        {"SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
+         "ORDER BY created_at, rowid LIMIT ?4",
+         "SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
+         "ORDER BY created_at DESC, rowid DESC LIMIT ?4"},
+        {"SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
+         "AND (created_at, rowid) > (?2, ?3) "
+         "ORDER BY created_at, rowid LIMIT ?4",
+         "SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
+         "AND (created_at, rowid) < (?2, ?3) "
+         "ORDER BY created_at DESC, rowid DESC LIMIT ?4"}};
+    sqlite3_stmt *st = NULL;
+    char at[DB_TIME_MAX] = "";
+    sqlite3_int64 rowid = 0;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if (pg->after &&
+        (rc = combat_key(c, campaign_id, pg->after, at, &rowid, e)))
+        return rc;
+    if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
+                         e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    if (pg->after) {
+        db_bind_text(st, 2, at);
+        sqlite3_bind_int64(st, 3, rowid);
+    }
+    sqlite3_bind_int(st, 4, pg->limit);
+    rc = db_read_rows(c, st, sizeof **out, read_combat_row, release_combats,
+                      &rows, n, "list combats", e);
+    *out = rows;
+    return rc;
+}
+
 void db_combats_free(db_combat *cbs, size_t n)
 {
     size_t i;
@@ -354,25 +427,45 @@ err_code db_events_page(sqlite3 *c, const db_event_query *q, db_event **out,
                         size_t *n, err_info *e)
 {
     /* Keyset pagination on seq, which only grows: a page never skips or
-     * repeats an event, whatever is written between two pages. */
-    static const char *const sql[2] = {
-        "SELECT " EVENT_COLUMNS "FROM unit_events WHERE campaign_id = ?1 "
-        "AND (?2 IS NULL OR unit_id = ?2) AND (?3 = 0 OR seq > ?3) "
-        "ORDER BY seq LIMIT ?4",
-        "SELECT " EVENT_COLUMNS "FROM unit_events WHERE campaign_id = ?1 "
-        "AND (?2 IS NULL OR unit_id = ?2) AND (?3 = 0 OR seq < ?3) "
-        "ORDER BY seq DESC LIMIT ?4"};
+     * repeats an event, whatever is written between two pages.  One
+     * statement per shape, [a unit's][after][newest first] (PERF.md: an
+     * optional "?N IS NULL OR" term would scan the campaign's events from
+     * the first on every page): a unit's on unit_events_by_unit (unit_id,
+     * seq), the campaign checked only (+); a campaign's on
+     * unit_events_by_campaign (campaign_id, seq). */
+#define EVENTS_OF_UNIT                                                         \
+    "FROM unit_events WHERE unit_id = ?2 AND +campaign_id = ?1 "
+#define EVENTS_OF_FEED "FROM unit_events WHERE campaign_id = ?1 "
+    static const char *const sql[2][2][2] = {
+        {{"SELECT " EVENT_COLUMNS EVENTS_OF_FEED "ORDER BY seq LIMIT ?4",
+          "SELECT " EVENT_COLUMNS EVENTS_OF_FEED "ORDER BY seq DESC LIMIT ?4"},
+         {"SELECT " EVENT_COLUMNS EVENTS_OF_FEED
+          "AND seq > ?3 ORDER BY seq LIMIT ?4",
+          "SELECT " EVENT_COLUMNS EVENTS_OF_FEED
+          "AND seq < ?3 ORDER BY seq DESC LIMIT ?4"}},
+        {{"SELECT " EVENT_COLUMNS EVENTS_OF_UNIT "ORDER BY seq LIMIT ?4",
+          "SELECT " EVENT_COLUMNS EVENTS_OF_UNIT "ORDER BY seq DESC LIMIT ?4"},
+         {"SELECT " EVENT_COLUMNS EVENTS_OF_UNIT
+          "AND seq > ?3 ORDER BY seq LIMIT ?4",
+          "SELECT " EVENT_COLUMNS EVENTS_OF_UNIT
+          "AND seq < ?3 ORDER BY seq DESC LIMIT ?4"}}};
+#undef EVENTS_OF_UNIT
+#undef EVENTS_OF_FEED
     sqlite3_stmt *st = NULL;
     void *rows;
     err_code rc;
 
     *out = NULL;
     *n = 0;
-    if ((rc = db_prepare(c, sql[q->is_newest_first], &st, e)))
+    if ((rc = db_prepare(
+             c, sql[q->unit_id != NULL][q->after > 0][q->is_newest_first], &st,
+             e)))
         return rc;
     db_bind_text(st, 1, q->campaign_id);
-    db_bind_text_or_null(st, 2, q->unit_id);
-    sqlite3_bind_int64(st, 3, q->after);
+    if (q->unit_id)
+        db_bind_text(st, 2, q->unit_id);
+    if (q->after > 0)
+        sqlite3_bind_int64(st, 3, q->after);
     sqlite3_bind_int(st, 4, q->limit);
     rc = db_read_rows(c, st, sizeof **out, read_event_row, release_events,
                       &rows, n, "read history", e);

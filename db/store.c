@@ -14,6 +14,7 @@
 #include "db_sql.h"
 #include "matrix.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,32 @@ out:
     return rc;
 }
 
+/* The rowid of the row id of campaign_id in table (a cursor's key):
+ * ERR_NOT_FOUND when there is none. */
+static err_code cursor_rowid(sqlite3 *c, const char *sql,
+                             const char *campaign_id, const char *id,
+                             sqlite3_int64 *out, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    *out = 0;
+    if ((rc = db_prepare(c, sql, &st, e)))
+        return rc;
+    db_bind_text(st, 1, id);
+    db_bind_text(st, 2, campaign_id);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    else if (step == SQLITE_DONE)
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no row %s for the cursor", id);
+    else
+        rc = db_fail(c, e, "read a cursor");
+    db_done(st);
+    return rc;
+}
+
 static void read_side(sqlite3_stmt *st, db_side *s)
 {
     db_column_copy(st, 0, s->id, sizeof s->id);
@@ -213,6 +240,47 @@ err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
                          &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
+    rc = db_read_rows(c, st, sizeof **out, read_side_row, NULL, &rows, n,
+                      "list sides", e);
+    *out = rows;
+    return rc;
+}
+
+err_code db_sides_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
+                       db_side **out, size_t *n, err_info *e)
+{
+    /* [after][newest first]: one statement per shape (PERF.md); a
+     * campaign has a few sides, so its unique index and a sort serve. */
+    static const char *const sql[2][2] = {
+        {"SELECT id, campaign_id, name, created_at, exhausted_turn "
+         "FROM sides WHERE campaign_id = ?1 ORDER BY rowid LIMIT ?3",
+         "SELECT id, campaign_id, name, created_at, exhausted_turn "
+         "FROM sides WHERE campaign_id = ?1 ORDER BY rowid DESC LIMIT ?3"},
+        {"SELECT id, campaign_id, name, created_at, exhausted_turn "
+         "FROM sides WHERE campaign_id = ?1 AND rowid > ?2 "
+         "ORDER BY rowid LIMIT ?3",
+         "SELECT id, campaign_id, name, created_at, exhausted_turn "
+         "FROM sides WHERE campaign_id = ?1 AND rowid < ?2 "
+         "ORDER BY rowid DESC LIMIT ?3"}};
+    sqlite3_stmt *st = NULL;
+    sqlite3_int64 after = 0;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if (pg->after && (rc = cursor_rowid(c,
+                                        "SELECT rowid FROM sides "
+                                        "WHERE id = ?1 AND campaign_id = ?2",
+                                        campaign_id, pg->after, &after, e)))
+        return rc;
+    if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
+                         e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    if (pg->after)
+        sqlite3_bind_int64(st, 2, after);
+    sqlite3_bind_int(st, 3, pg->limit);
     rc = db_read_rows(c, st, sizeof **out, read_side_row, NULL, &rows, n,
                       "list sides", e);
     *out = rows;
@@ -567,38 +635,102 @@ static void read_unit_row(sqlite3_stmt *st, void *elem)
     read_unit(st, elem);
 }
 
-err_code db_units_list(sqlite3 *c, const char *campaign_id,
-                       const db_unit_filter *f, db_unit **out, size_t *n,
-                       err_info *e)
+/* The systems a unit filter can name, and the column that says a unit
+ * carries it. */
+static const char *const unit_system_cols[][2] = {
+    {"scrud", " AND u.has_scrud"},
+    {"edna", " AND u.has_edna"},
+    {"scs", " AND u.has_scs"},
+    {"matrix", " AND u.has_matrix"},
+    {"civ", " AND u.has_civ"}};
+
+/*
+ * The SQL of a list of units into buf: one statement per filter shape (an
+ * optional filter is a clause or none, never "?N IS NULL OR ..." which
+ * defeats the index: PERF.md).  Parameters: ?1 the campaign, ?2 the side,
+ * ?3 eliminated, ?4 the cursor's rowid, ?5 the limit.  With a side, the
+ * side's index units_by_side (side_id, then rowid) is a range in the
+ * list's order, and the campaign is only checked (+, not an index term).
+ * Without, the campaign's units are found by its unique (campaign_id,
+ * name) index and sorted by rowid: an index on units (campaign_id) would
+ * make it a range too (a migration to come).
+ */
+static void units_sql(char *buf, size_t size, const db_unit_filter *f,
+                      const db_page *pg)
+{
+    const char *sys = "";
+    size_t i;
+
+    if (f && f->system) {
+        sys = " AND 0"; /* a system no unit carries */
+        for (i = 0; i < sizeof unit_system_cols / sizeof *unit_system_cols; i++)
+            if (strcmp(f->system, unit_system_cols[i][0]) == 0)
+                sys = unit_system_cols[i][1];
+    }
+    snprintf(buf, size, "SELECT " UNIT_COLUMNS "WHERE %s%s%s%s%s%s%s",
+             f && f->side_id ? "u.side_id = ?2 AND +u.campaign_id = ?1"
+                             : "u.campaign_id = ?1",
+             f && f->eliminated >= 0 ? " AND u.eliminated = ?3" : "", sys,
+             !f || f->ineffective < 0 ? ""
+             : f->ineffective         ? " AND u.has_edna AND u.edna = 0"
+                                      : " AND u.has_edna AND u.edna <> 0",
+             !pg || !pg->after     ? ""
+             : pg->is_newest_first ? " AND u.rowid < ?4"
+                                   : " AND u.rowid > ?4",
+             pg && pg->is_newest_first ? " ORDER BY u.rowid DESC"
+                                       : " ORDER BY u.rowid",
+             pg ? " LIMIT ?5" : "");
+}
+
+/* The units of f (NULL: all) in creation order, or a page of them. */
+static err_code units_query(sqlite3 *c, const char *campaign_id,
+                            const db_unit_filter *f, const db_page *pg,
+                            db_unit **out, size_t *n, err_info *e)
 {
     sqlite3_stmt *st = NULL;
+    sqlite3_int64 after = 0;
+    char sql[1536];
     void *rows;
     err_code rc;
 
     *out = NULL;
     *n = 0;
-    if ((rc = db_prepare(c,
-                         "SELECT " UNIT_COLUMNS
-                         "WHERE u.campaign_id = ?1 AND (?2 IS NULL OR "
-                         "u.side_id = ?2) AND (?3 < 0 OR u.eliminated = ?3) "
-                         "AND (?4 IS NULL OR (?4 = 'scrud' AND u.has_scrud) "
-                         "OR (?4 = 'edna' AND u.has_edna) "
-                         "OR (?4 = 'scs' AND u.has_scs) "
-                         "OR (?4 = 'matrix' AND u.has_matrix) "
-                         "OR (?4 = 'civ' AND u.has_civ)) "
-                         "AND (?5 < 0 OR (u.has_edna AND (u.edna = 0) = ?5)) "
-                         "ORDER BY u.rowid",
-                         &st, e)))
+    if (pg && pg->after &&
+        (rc = cursor_rowid(c,
+                           "SELECT rowid FROM units "
+                           "WHERE id = ?1 AND campaign_id = ?2",
+                           campaign_id, pg->after, &after, e)))
+        return rc;
+    units_sql(sql, sizeof sql, f, pg);
+    if ((rc = db_prepare(c, sql, &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
-    db_bind_text_or_null(st, 2, f ? f->side_id : NULL);
-    sqlite3_bind_int(st, 3, f ? f->eliminated : -1);
-    db_bind_text_or_null(st, 4, f ? f->system : NULL);
-    sqlite3_bind_int(st, 5, f ? f->ineffective : -1);
+    if (f && f->side_id)
+        db_bind_text(st, 2, f->side_id);
+    if (f && f->eliminated >= 0)
+        sqlite3_bind_int(st, 3, f->eliminated);
+    if (pg && pg->after)
+        sqlite3_bind_int64(st, 4, after);
+    if (pg)
+        sqlite3_bind_int(st, 5, pg->limit);
     rc = db_read_rows(c, st, sizeof **out, read_unit_row, NULL, &rows, n,
                       "list units", e);
     *out = rows;
     return rc;
+}
+
+err_code db_units_list(sqlite3 *c, const char *campaign_id,
+                       const db_unit_filter *f, db_unit **out, size_t *n,
+                       err_info *e)
+{
+    return units_query(c, campaign_id, f, NULL, out, n, e);
+}
+
+err_code db_units_page(sqlite3 *c, const char *campaign_id,
+                       const db_unit_filter *f, const db_page *pg,
+                       db_unit **out, size_t *n, err_info *e)
+{
+    return units_query(c, campaign_id, f, pg, out, n, e);
 }
 
 err_code db_units_count(sqlite3 *c, const char *campaign_id, int *n,

@@ -173,6 +173,50 @@ err_code db_tables_list(sqlite3 *c, const char *campaign_id, db_table **out,
     return rc;
 }
 
+err_code db_tables_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
+                        db_table **out, size_t *n, err_info *e)
+{
+    /* [after][newest first, i.e. by name descending]: one statement per
+     * shape (PERF.md), each a range of the primary key (campaign_id,
+     * name).  The key is the name itself: a table removed since the last
+     * page still marks where the next starts. */
+    static const char *const sql[2][2] = {
+        {"SELECT " TABLE_COLUMNS "FROM crts WHERE campaign_id = ?1 "
+         "ORDER BY name LIMIT ?3",
+         "SELECT " TABLE_COLUMNS "FROM crts WHERE campaign_id = ?1 "
+         "ORDER BY name DESC LIMIT ?3"},
+        {"SELECT " TABLE_COLUMNS "FROM crts WHERE campaign_id = ?1 "
+         "AND name > ?2 ORDER BY name LIMIT ?3",
+         "SELECT " TABLE_COLUMNS "FROM crts WHERE campaign_id = ?1 "
+         "AND name < ?2 ORDER BY name DESC LIMIT ?3"}};
+    sqlite3_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+    size_t i;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
+                         e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    if (pg->after)
+        db_bind_text(st, 2, pg->after);
+    sqlite3_bind_int(st, 3, pg->limit);
+    rc = db_read_rows(c, st, sizeof **out, read_table_row, release_tables,
+                      &rows, n, "list tables", e);
+    *out = rows;
+    for (i = 0; rc == ERR_OK && i < *n; i++)
+        if ((*out)[i].doc == NULL) /* doc is NOT NULL: the copy failed */
+            rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (rc != ERR_OK) {
+        db_tables_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
 err_code db_table_delete(sqlite3 *c, const char *campaign_id, const char *name,
                          err_info *e)
 {

@@ -5,6 +5,8 @@
 #   --bench     also wrk, for `make bench`
 #   --valgrind  also valgrind, for `make valgrind`
 #   --tour      also curl and jq, for the README's tour (`make tour`)
+#   --fuzz      also clang (with libFuzzer) unless clang is on PATH, and jq,
+#               for `make fuzz` (fuzz/README.md)
 #   --browser   also Debian's chromium and a font for its screenshots, and
 #               nodejs and npm unless node and npm are already on PATH, for
 #               the browser tests (tests/browser/README.md) and the checks
@@ -15,6 +17,10 @@ PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
 [ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk"
 [ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
 [ "${1:-}" = "--tour" ] && PKGS="$PKGS curl jq"
+if [ "${1:-}" = "--fuzz" ]; then
+    PKGS="$PKGS jq"
+    command -v clang >/dev/null 2>&1 || PKGS="$PKGS clang"
+fi
 if [ "${1:-}" = "--browser" ]; then
     PKGS="$PKGS chromium fonts-dejavu-core"
     command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"

@@ -27,9 +27,12 @@ static void usage(FILE *out)
         "usage: umpire [options]\n"
         "       umpire discord-commands   print the Discord command\n"
         "                                 definitions (docs/discord.md)\n"
+        "       umpire backup DEST [--db PATH] [--config FILE]\n"
         "\n"
         "Serves the umpire REST API (see README.md and "
         "api-spec/openapi.yaml).\n"
+        "The backup command copies the database (found as the server finds\n"
+        "it) to the new file DEST while the server runs (docs/operations.md).\n"
         "\n"
         "  --config FILE              read settings from FILE (key = value)\n"
         "  --listen ADDR              address to listen on (127.0.0.1)\n"
@@ -37,8 +40,19 @@ static void usage(FILE *out)
         "  --db PATH                  SQLite database file "
         "(data/umpire.db, or $UMPIRE_DB)\n"
         "  --threads N                HTTP worker threads (2)\n"
-        "  --connection-timeout SEC   close idle connections after SEC (30)\n"
+        "  --connection-timeout SEC   close a connection silent for SEC (30)\n"
         "  --connection-limit N       open connections at most (1024)\n"
+        "  --request-timeout SEC      a whole request (line, headers, body)\n"
+        "                             must arrive within SEC (10)\n"
+        "  --keepalive-timeout SEC    close a kept-alive connection idle\n"
+        "                             for SEC between requests (15)\n"
+        "  --per-ip-connection-limit N  open connections from one address\n"
+        "                             at most, 0 for no limit (256)\n"
+        "  --idle-close-percent P     with P%% of the connection limit open,\n"
+        "                             close idle kept-alive connections,\n"
+        "                             longest idle first; 0 never (90)\n"
+        "  --stop-timeout SEC         on SIGTERM, wait SEC at most for\n"
+        "                             requests in flight (10)\n"
         "  --body-limit BYTES         largest request body (65536)\n"
         "  --access-log DEST          - (stderr), a file, or off (-)\n"
         "  --cors-origin ORIGINS      let web pages of these origins call\n"
@@ -140,6 +154,26 @@ static int apply(http_config *cfg, const char *key, const char *v)
         if (parse_int(key, v, 1, 100000, &n))
             return -1;
         cfg->connection_limit = (int)n;
+    } else if (strcmp(k, "request_timeout") == 0) {
+        if (parse_int(key, v, 1, 3600, &n))
+            return -1;
+        cfg->request_timeout = (int)n;
+    } else if (strcmp(k, "keepalive_timeout") == 0) {
+        if (parse_int(key, v, 1, 3600, &n))
+            return -1;
+        cfg->keepalive_timeout = (int)n;
+    } else if (strcmp(k, "per_ip_connection_limit") == 0) {
+        if (parse_int(key, v, 0, 100000, &n))
+            return -1;
+        cfg->per_ip_connection_limit = (int)n;
+    } else if (strcmp(k, "idle_close_percent") == 0) {
+        if (parse_int(key, v, 0, 100, &n))
+            return -1;
+        cfg->idle_close_percent = (int)n;
+    } else if (strcmp(k, "stop_timeout") == 0) {
+        if (parse_int(key, v, 1, 3600, &n))
+            return -1;
+        cfg->stop_timeout = (int)n;
     } else if (strcmp(k, "body_limit") == 0) {
         if (parse_int(key, v, 1024, 16L * 1024 * 1024, &n))
             return -1;
@@ -246,15 +280,76 @@ static void free_config_strings(void)
         free(config_strings[--n_config_strings]);
 }
 
+/*
+ * umpire backup DEST [--db PATH] [--config FILE]: an online, consistent
+ * copy of the database, found as the server finds it (--db, the config
+ * file's db, UMPIRE_DB, the default), into DEST, which must not exist
+ * (db_backup).  Exit status 0 once DEST is complete and on disk.
+ */
+static int backup_main(int argc, char **argv)
+{
+    http_config cfg;
+    const char *dest = NULL, *db_flag = NULL;
+    db_backup_info info;
+    err_info e;
+    int i, status = 1;
+
+    http_config_default(&cfg);
+    if (getenv("UMPIRE_DB") && getenv("UMPIRE_DB")[0])
+        cfg.db_path = getenv("UMPIRE_DB");
+    for (i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            status = 0;
+            goto out;
+        }
+        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            db_flag = argv[++i];
+        else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
+            if (load_config(&cfg, argv[++i]))
+                goto out;
+        } else if (argv[i][0] != '-' && dest == NULL)
+            dest = argv[i];
+        else {
+            fprintf(stderr, "umpire backup: unexpected argument \"%s\"\n",
+                    argv[i]);
+            dest = NULL;
+            break;
+        }
+    }
+    if (dest == NULL) {
+        fprintf(stderr,
+                "usage: umpire backup DEST [--db PATH] [--config FILE]\n");
+        goto out;
+    }
+    if (db_flag)
+        cfg.db_path = db_flag;
+    err_clear(&e);
+    if (db_backup(cfg.db_path, dest, &info, &e) != ERR_OK) {
+        fprintf(stderr, "umpire backup: %s\n", e.message);
+        goto out;
+    }
+    printf("umpire backup: copied %s to %s in %.2f s: schema version %d, "
+           "%lld bytes, %lld campaigns, %lld combats\n",
+           cfg.db_path, dest, info.seconds, info.schema_version, info.size,
+           info.n_campaigns, info.n_combats);
+    status = 0;
+out:
+    free_config_strings();
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     http_config cfg;
     http_server *srv = NULL;
     sigset_t sigs;
-    err_info e;
+    err_info e, closed;
     int i, sig, status = 1;
     bool has_cors_flag = false;
 
+    if (argc > 1 && strcmp(argv[1], "backup") == 0)
+        return backup_main(argc, argv);
     http_config_default(&cfg);
     if (getenv("UMPIRE_DB") && getenv("UMPIRE_DB")[0])
         cfg.db_path = getenv("UMPIRE_DB");
@@ -334,8 +429,16 @@ int main(int argc, char **argv)
     sigwait(&sigs, &sig);
     fprintf(stderr, "umpire: %s received, stopping\n",
             sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    http_stop(srv);
-    fprintf(stderr, "umpire: stopped cleanly\n");
+    /* The database's final checkpoint says whether it closed cleanly. */
+    db_close_report(http_db(srv), &closed);
+    if (!http_stop(srv)) { /* it said why */
+        fprintf(stderr, "umpire: stopped without closing the database\n");
+        goto out;
+    }
+    if (closed.code != ERR_OK)
+        fprintf(stderr, "umpire: stopped; %s\n", closed.message);
+    else
+        fprintf(stderr, "umpire: stopped cleanly\n");
     status = 0;
 out:
     free_config_strings();

@@ -40,6 +40,7 @@ int main(void)
     srunner_add_suite(sr, suite_scrud_vectors());
     srunner_add_suite(sr, suite_edna_http());
     srunner_add_suite(sr, suite_history());
+    srunner_add_suite(sr, suite_lists());
     srunner_add_suite(sr, suite_scs_http());
     srunner_add_suite(sr, suite_scs_vectors());
     srunner_add_suite(sr, suite_matrix_http());
@@ -62,6 +63,11 @@ int main(void)
     srunner_add_suite(sr, suite_discord_http());
     srunner_add_suite(sr, suite_discord_battle());
     srunner_add_suite(sr, suite_discord_reply());
+    srunner_add_suite(sr, suite_full());
+    srunner_add_suite(sr, suite_full_http());
+    srunner_add_suite(sr, suite_pipeline());
+    srunner_add_suite(sr, suite_backup());
+    srunner_add_suite(sr, suite_edges());
     srunner_add_suite(sr, suite_regressions());
     srunner_run_all(sr, CK_NORMAL);
     n_failed = srunner_ntests_failed(sr);

@@ -41,6 +41,7 @@ Suite *suite_scrud_vectors(void);
 Suite *suite_spec(void);
 Suite *suite_edna_http(void);
 Suite *suite_history(void);
+Suite *suite_lists(void);
 Suite *suite_scs_http(void);
 Suite *suite_scs_vectors(void);
 Suite *suite_matrix_http(void);
@@ -62,6 +63,11 @@ Suite *suite_notify_discord(void);
 Suite *suite_discord_http(void);
 Suite *suite_discord_battle(void);
 Suite *suite_discord_reply(void);
+Suite *suite_full(void);
+Suite *suite_full_http(void);
+Suite *suite_pipeline(void);
+Suite *suite_backup(void);
+Suite *suite_edges(void);
 Suite *suite_regressions(void);
 
 #endif

@@ -118,6 +118,23 @@ export async function getJSON(path, query) {
   return res.json();
 }
 
+/**
+ * GET every item of a paged list (sides, units, combats, battles, tables:
+ * see "Lists and pages" in api-spec/openapi.yaml), page after page of the
+ * largest size, following `next_cursor` until it is null. `query` holds
+ * the list's filters (and `order`). Resolves to the items, in order.
+ */
+export async function getAll(path, query) {
+  const items = [];
+  let cursor;
+  for (;;) {
+    const page = await getJSON(path, { ...query, limit: 200, cursor });
+    items.push(...page.items);
+    if (!page.next_cursor) return items;
+    cursor = page.next_cursor;
+  }
+}
+
 /** GET a document as text, e.g. a report with {format: 'md'}. */
 export async function getText(path, query) {
   const res = await send('GET', path, { query });

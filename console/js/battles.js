@@ -4,7 +4,7 @@
 // the battle drawn again from the service's answer after each action.
 
 import { h, replace, field, dl, table, timeEl, announce } from './dom.js';
-import { getJSON, createRoller, ApiError } from './api.js';
+import { getJSON, getAll, createRoller, ApiError } from './api.js';
 import { cpath, isUmpire, refreshCampaign } from './session.js';
 import { FieldMap, runForm, actions, errorBox, textValue } from './forms.js';
 import { systemTitle } from './format.js';
@@ -32,7 +32,7 @@ export async function renderBattles(view) {
       ),
     );
   }
-  const { items } = await getJSON(cpath('/battles'));
+  const items = await getAll(cpath('/battles'));
   if (!items.length) {
     view.append(h('p', { class: 'empty' }, 'No battle yet.'));
     return;

@@ -3,7 +3,7 @@
 // and Civilization create an interactive battle, then open it.
 
 import { h, replace, field, select, announce } from './dom.js';
-import { getJSON, ApiError } from './api.js';
+import { getAll, ApiError } from './api.js';
 import { cpath, isUmpire, refreshCampaign } from './session.js';
 import { errorBox } from './forms.js';
 import { combatResult } from './results.js';
@@ -50,7 +50,7 @@ export async function renderCombat(view, system) {
   // The form is drawn again after each combat: the units' state changed.
   async function drawForm() {
     try {
-      const units = (await getJSON(cpath('/units'), { eliminated: 'false' })).items;
+      const units = await getAll(cpath('/units'), { eliminated: 'false' });
       replace(formArea, def.form({ ...ctx, units }));
     } catch (err) {
       replace(formArea, errorBox(err));

@@ -3,7 +3,7 @@
 // rolled here: the battle is then fought one action at a time.
 
 import { h, replace, field, select, numberInput, checkbox, signed } from './dom.js';
-import { getJSON, createRoller } from './api.js';
+import { getAll, createRoller } from './api.js';
 import { sides, cpath } from './session.js';
 import { FieldMap, FormError, onSubmit, actions, intValue, textValue } from './forms.js';
 import { diceControls } from './dice.js';
@@ -46,8 +46,8 @@ export function matrixForm(ctx) {
   const escalatedFrom = select([{ value: '', label: 'none' }], { testid: 'matrix-escalated-from' });
   const escalatedField = field('Continues the escalated skirmish', escalatedFrom, 'Each army must hold every unit the skirmish’s army had.');
   escalatedField.hidden = true;
-  getJSON(cpath('/battles'))
-    .then(({ items }) => {
+  getAll(cpath('/battles'))
+    .then((items) => {
       const skirmishes = items.filter((b) => b.system === 'matrix' && b.status === 'escalated');
       for (const b of skirmishes) escalatedFrom.append(h('option', { value: b.id }, `${b.id}, turn ${b.turn}${b.note ? `: ${b.note}` : ''}`));
       escalatedField.hidden = !skirmishes.length || kind.value !== 'open';

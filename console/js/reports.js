@@ -4,7 +4,7 @@
 // and to replay. #/reports/campaign: the whole campaign in one document.
 
 import { h, replace, table, timeEl, dl } from './dom.js';
-import { getJSON, sendJSON } from './api.js';
+import { getJSON, getAll, sendJSON } from './api.js';
 import { cpath, session } from './session.js';
 import { errorBox } from './forms.js';
 import { systemTitle } from './format.js';
@@ -24,11 +24,11 @@ export async function renderReports(view) {
   const battlesArea = h('section', null, h('h2', null, 'Battles'), h('p', null, 'Loading…'));
   view.append(combatsArea, battlesArea);
 
-  const [combats, battles] = await Promise.allSettled([getJSON(cpath('/combats')), getJSON(cpath('/battles'))]);
+  const [combats, battles] = await Promise.allSettled([getAll(cpath('/combats')), getAll(cpath('/battles'))]);
 
   if (combats.status === 'rejected') replace(combatsArea, h('h2', null, 'Combats'), errorBox(combats.reason));
   else {
-    const items = [...combats.value.items].reverse(); // newest first
+    const items = [...combats.value].reverse(); // newest first
     replace(
       combatsArea,
       h('h2', null, `Combats (${items.length})`),
@@ -54,7 +54,7 @@ export async function renderReports(view) {
 
   if (battles.status === 'rejected') replace(battlesArea, h('h2', null, 'Battles'), errorBox(battles.reason));
   else {
-    const items = [...battles.value.items].reverse();
+    const items = [...battles.value].reverse();
     replace(battlesArea, h('h2', null, `Battles (${items.length})`), items.length ? battleTable(items) : h('p', { class: 'empty' }, 'No battle yet.'));
   }
 }

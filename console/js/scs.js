@@ -4,7 +4,7 @@
 // retreat orders, and the table's two dice when entered.
 
 import { h, replace, field, select, numberInput, checkbox } from './dom.js';
-import { getJSON, createRoller } from './api.js';
+import { getJSON, getAll, createRoller } from './api.js';
 import { sides, cpath } from './session.js';
 import { FieldMap, FormError, onSubmit, actions, intValue, textValue, errorBox } from './forms.js';
 import { diceControls, dieInput } from './dice.js';
@@ -72,9 +72,9 @@ export function scsForm(ctx) {
   const tables = new Map();
   (async () => {
     try {
-      const [builtin, own] = await Promise.all([getJSON('/v1/tables'), getJSON(cpath('/tables'))]);
+      const [builtin, own] = await Promise.all([getJSON('/v1/tables'), getAll(cpath('/tables'))]);
       for (const t of builtin.items) tables.set(t.name, t);
-      for (const t of own.items) tables.set(t.name, t);
+      for (const t of own) tables.set(t.name, t);
       replace(
         tableSel,
         [...tables.values()].map((t) =>

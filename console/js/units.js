@@ -1,7 +1,7 @@
 // #/units: the campaign's units with filters; the umpire adds sides and units.
 
 import { h, replace, field, select, numberInput, checkbox, table, copyText, announce } from './dom.js';
-import { getJSON, sendJSON } from './api.js';
+import { getAll, sendJSON } from './api.js';
 import { session, cpath, isUmpire, sides, refreshCampaign } from './session.js';
 import { FieldMap, runForm, actions, errorBox, intValue, textValue, FormError } from './forms.js';
 import { systemLines, statusText, systemTitle } from './format.js';
@@ -38,7 +38,7 @@ export async function renderUnits(view) {
 /** The campaign's sides, with a Matrix exhaustion still due. */
 async function loadSides(area) {
   try {
-    const { items } = await getJSON(cpath('/sides'));
+    const items = await getAll(cpath('/sides'));
     replace(
       area,
       h(
@@ -102,7 +102,7 @@ function buildFilters(onChange) {
 async function loadList(area) {
   area.setAttribute('aria-busy', 'true');
   try {
-    const { items } = await getJSON(cpath('/units'), filters);
+    const items = await getAll(cpath('/units'), filters);
     if (!items.length) {
       replace(area, h('p', { class: 'empty', testid: 'units-empty' }, 'No unit matches.'));
       return;

@@ -1,15 +1,24 @@
 /*
  * http.c: the libmicrohttpd daemon and the request lifecycle; see http.h.
+ * Responses are made in http_reply.c; connections are tracked, and slow or
+ * idle ones closed, in http_conn.c.
  *
  * Threads: libmicrohttpd's pool runs access handlers; the database writer
  * runs jobs and resumes suspended connections.  A request is touched by one
- * thread at a time: the writer only sets job_rc/job_err and resumes.
+ * thread at a time: the writer only sets job_rc/job_err and resumes, except
+ * when the connection went first (HTTP_JOB_ORPHANED): then the writer
+ * frees the request.
+ *
+ * Accounting: n_in_flight counts requests from the access handler's first
+ * call to the completed callback; n_pending those of them with a write in
+ * flight, from http_defer_write to whichever comes first of the answer
+ * being made and the request being completed (pending_end, exactly once).
  */
 #include "http.h"
-#include "console.h"
+#include "http_conn.h"
+#include "http_reply.h"
 #include "idem.h"
 #include "problem.h"
-#include "report.h"
 #include "router.h"
 
 #include <arpa/inet.h>
@@ -37,6 +46,9 @@ struct http_server {
     atomic_bool is_stopping; /* new requests are turned away (503) */
     notify *notify;          /* the poster of channel posts */
     int port;
+    http_conn_table *conns; /* open connections (http_conn.h) */
+    bool is_quiesced;       /* http_stop has stopped the accepting */
+    MHD_socket listen_fd;   /* then, the listening socket, to close */
     /* Idempotency keys of requests in flight, "scope\nkey" (idem.h). */
     pthread_mutex_t keys_lock;
     char **keys;
@@ -56,6 +68,11 @@ void http_config_default(http_config *cfg)
     cors_config_init(&cfg->cors);
     discord_verify_config_init(&cfg->discord);
     notify_config_default(&cfg->notify);
+    cfg->request_timeout = 10;
+    cfg->keepalive_timeout = 15;
+    cfg->per_ip_connection_limit = 256;
+    cfg->idle_close_percent = 90;
+    cfg->stop_timeout = 10;
 }
 
 static double now_monotonic(void)
@@ -86,106 +103,26 @@ const discord_config *http_discord(const http_server *s)
     return &s->cfg.discord;
 }
 
-/* ---- responses ---- */
-
-static void set_body(http_request *r, int status, char *body, const char *type)
+bool http_is_stopping(const http_server *s)
 {
-    free(r->resp_body);
-    r->status = status;
-    r->resp_body = body;
-    r->resp_static = NULL;
-    r->resp_len = body ? strlen(body) : 0;
-    r->content_type = type;
-    r->is_ready = true;
+    return atomic_load(&s->is_stopping);
 }
 
-void http_reply_static(http_request *r, int status, const void *data,
-                       size_t len, const char *type)
+void http_stats_read(http_server *s, http_stats *out)
 {
-    set_body(r, status, NULL, type);
-    r->resp_static = data;
-    r->resp_len = data ? len : 0;
-}
+    http_conn_counts c;
 
-void http_reply_json(http_request *r, int status, json_t *json)
-{
-    char *s = json ? json_dumps(json, JSON_COMPACT) : NULL;
-
-    json_decref(json);
-    if (s == NULL) {
-        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
-                               "the server failed to build the response");
+    memset(out, 0, sizeof *out);
+    out->n_in_flight = atomic_load(&s->n_in_flight);
+    out->n_pending = atomic_load(&s->n_pending);
+    if (s->conns == NULL)
         return;
-    }
-    set_body(r, status, s, "application/json");
-}
-
-void http_reply_no_content(http_request *r)
-{
-    set_body(r, 204, NULL, NULL);
-}
-
-void http_reply_json_text(http_request *r, int status, char *text)
-{
-    if (text == NULL) {
-        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
-                               "the server failed to build the response");
-        return;
-    }
-    set_body(r, status, text, "application/json");
-}
-
-static void reply_problem_doc(http_request *r, json_t *p)
-{
-    int status = (int)json_integer_value(json_object_get(p, "status"));
-    char *s = json_dumps(p, JSON_COMPACT);
-
-    json_decref(p);
-    set_body(r, status, s, "application/problem+json");
-}
-
-void http_reply_err(http_request *r, err_code rc, const err_info *e)
-{
-    err_info fallback;
-
-    if (e != NULL && e->code != ERR_OK) {
-        http_reply_problem(r, e);
-        return;
-    }
-    err_clear(&fallback);
-    err_set(&fallback, rc, NULL, "the request failed");
-    http_reply_problem(r, &fallback);
-}
-
-void http_reply_problem(http_request *r, const err_info *e)
-{
-    if (problem_status(e->code) >= 500)
-        fprintf(stderr, "error: %s %s: %s: %s\n", r->method, r->path,
-                err_code_name(e->code), e->message);
-    reply_problem_doc(r, problem_json(e));
-}
-
-void http_reply_problem_raw(http_request *r, int status, const char *code,
-                            const char *title, const char *detail)
-{
-    reply_problem_doc(r, problem_make(status, code, title, detail, NULL));
-}
-
-const char *http_render_name(http_render k)
-{
-    static const char *const names[] = {"", "combat", "battle", "campaign"};
-
-    return names[k];
-}
-
-http_render http_render_kind(const char *name)
-{
-    http_render k;
-
-    for (k = HTTP_RENDER_COMBAT; k <= HTTP_RENDER_CAMPAIGN; k++)
-        if (strcmp(name, http_render_name(k)) == 0)
-            return k;
-    return HTTP_RENDER_NONE;
+    http_conn_stats(s->conns, &c);
+    out->n_connections = c.n_open;
+    out->n_idle = c.n_idle;
+    out->n_cut = c.n_cut;
+    out->n_idle_closed = c.n_idle_closed;
+    out->n_given_up = c.n_given_up;
 }
 
 /* ---- idempotency keys in flight ---- */
@@ -291,32 +228,38 @@ static void reply_stopping(http_request *r)
                            "the service is stopping; retry shortly");
 }
 
+static void request_free(http_request *r);
+
+/* r's write is no longer in flight: counted done, exactly once. */
+static void pending_end(http_request *r)
+{
+    if (!r->is_pending)
+        return;
+    r->is_pending = false;
+    atomic_fetch_sub(&r->srv->n_pending, 1);
+}
+
+/*
+ * On the writer, once the job's outcome is durable: the connection is
+ * resumed, and the access handler answers.  If the connection went first
+ * (the completed callback found the job still running and orphaned the
+ * request), nobody will answer: the request is freed here.
+ */
 static void write_done(void *arg, err_code rc, const err_info *e)
 {
     http_request *r = arg;
+    struct MHD_Connection *conn = r->conn;
 
     r->job_rc = rc;
     err_clear(&r->job_err);
     if (rc != ERR_OK && e != NULL)
         r->job_err = *e;
-    r->is_resumed = true;
-    MHD_resume_connection(r->conn);
-}
-
-/* Forgets a response made in the writer job whose transaction failed. */
-static void reset_response(http_request *r)
-{
-    free(r->resp_body);
-    r->resp_body = NULL;
-    r->resp_static = NULL;
-    r->resp_len = 0;
-    r->etag = NULL;
-    r->cache_control = NULL;
-    r->location[0] = '\0';
-    r->render = HTTP_RENDER_NONE;
-    r->is_ready = false;
-    r->status = 500;
-    r->is_replied_in_job = false;
+    if (atomic_exchange(&r->job_state, HTTP_JOB_DONE) == HTTP_JOB_ORPHANED) {
+        pending_end(r);
+        request_free(r);
+        return;
+    }
+    MHD_resume_connection(conn);
 }
 
 /*
@@ -336,13 +279,13 @@ static err_code run_job(db_conn *conn, void *arg, err_info *e)
     if (r->status < 200 || r->status > 299) {
         /* No answer to keep: nothing may land that a retry would roll
          * again (the finish failed, e.g. out of memory). */
-        reset_response(r);
+        http_reply_reset(r);
         return err_set(e, ERR_INTERNAL, NULL,
                        "the answer to keep under the Idempotency-Key could "
                        "not be made");
     }
     if ((rc = idem_store(conn, r, e)) != ERR_OK)
-        reset_response(r);
+        http_reply_reset(r);
     return rc;
 }
 
@@ -362,6 +305,7 @@ void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
     r->job = run;
     r->finish = finish;
     r->is_pending = true;
+    atomic_store(&r->job_state, HTTP_JOB_RUNNING);
     /* Suspend first: the job may finish before this function returns. */
     MHD_suspend_connection(r->conn);
     if (db_submit(r->srv->db, run_job, write_done, r) != ERR_OK) {
@@ -436,139 +380,37 @@ static void request_free(http_request *r)
     free(r);
 }
 
+/*
+ * The request is over: answered, or its connection gone (the client left,
+ * or http_conn.c cut it at its deadline).  A write still running keeps the
+ * request alive: the writer frees it (write_done); a write done but not
+ * answered is counted done here.
+ */
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
     http_server *s = cls;
     http_request *r = *con_cls;
+    int running = HTTP_JOB_RUNNING;
 
-    (void)conn;
     (void)toe;
+    http_conn_idle(s->conns, conn);
     if (r == NULL)
         return;
-    access_log(r);
-    request_free(r);
     *con_cls = NULL;
+    /* For the log, a request never answered: 408 when it did not arrive
+     * whole in time (cut by http_conn.c), 499 when the client left. */
+    if (!r->is_queued)
+        r->status = http_conn_is_cut(s->conns, conn) ? 408 : 499;
+    access_log(r);
+    if (r->is_pending && atomic_compare_exchange_strong(
+                             &r->job_state, &running, HTTP_JOB_ORPHANED)) {
+        atomic_fetch_sub(&s->n_in_flight, 1);
+        return;
+    }
+    pending_end(r);
+    request_free(r);
     atomic_fetch_sub(&s->n_in_flight, 1);
-}
-
-/* A report asked for as Markdown or HTML: rendered from its JSON body. */
-static void render(http_request *r)
-{
-    json_t *doc;
-    char *text = NULL;
-
-    if (r->render == HTTP_RENDER_NONE || r->format == REPORT_JSON ||
-        r->status < 200 || r->status > 299 || r->resp_body == NULL)
-        return;
-    doc = json_loadb(r->resp_body, r->resp_len, 0, NULL);
-    if (doc == NULL)
-        return;
-    if (r->render == HTTP_RENDER_COMBAT)
-        text = report_combat(doc, (report_format)r->format);
-    else if (r->render == HTTP_RENDER_BATTLE)
-        text = report_battle(doc, (report_format)r->format);
-    else
-        text = report_campaign(doc, (report_format)r->format);
-    json_decref(doc);
-    if (text == NULL)
-        return;
-    free(r->resp_body);
-    r->resp_body = text;
-    r->resp_len = strlen(text);
-    r->content_type = report_content_type((report_format)r->format);
-}
-
-/*
- * The headers that depend on where a response goes (docs/console.md): a
- * console page's security headers, or the API's, with CORS for a request
- * from an allowed origin (cors.h).  A preflight's own headers come with
- * r->is_preflight (router.c).
- */
-static void add_policy_headers(http_request *r, struct MHD_Response *resp)
-{
-    const cors_config *cors = &r->srv->cfg.cors;
-    const char *allow;
-    char vary[32] = "";
-    size_t i;
-
-    if (console_is_path(r->path)) {
-        for (i = 0; i < console_n_headers; i++)
-            MHD_add_response_header(resp, console_headers[i][0],
-                                    console_headers[i][1]);
-        return;
-    }
-    /* Nothing of the API is meant to be framed or to leak a referrer; a
-     * report as HTML styles itself inline and runs no script. */
-    MHD_add_response_header(
-        resp, "Content-Security-Policy",
-        r->content_type && strncmp(r->content_type, "text/html", 9) == 0
-            ? "default-src 'none'; style-src 'unsafe-inline'; "
-              "frame-ancestors 'none'"
-            : "default-src 'none'; frame-ancestors 'none'");
-    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
-    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-    if (r->render != HTTP_RENDER_NONE)
-        snprintf(vary, sizeof vary, "Accept");
-    if (cors_is_enabled(cors))
-        snprintf(vary + strlen(vary), sizeof vary - strlen(vary), "%sOrigin",
-                 vary[0] ? ", " : "");
-    if (vary[0])
-        MHD_add_response_header(resp, "Vary", vary);
-    allow = cors_allow(cors, http_header(r, "Origin"));
-    if (allow == NULL)
-        return;
-    MHD_add_response_header(resp, "Access-Control-Allow-Origin", allow);
-    if (r->is_preflight) {
-        MHD_add_response_header(resp, "Access-Control-Allow-Methods",
-                                CORS_ALLOW_METHODS);
-        MHD_add_response_header(resp, "Access-Control-Allow-Headers",
-                                CORS_ALLOW_HEADERS);
-        MHD_add_response_header(resp, "Access-Control-Max-Age", CORS_MAX_AGE);
-    } else {
-        MHD_add_response_header(resp, "Access-Control-Expose-Headers",
-                                CORS_EXPOSE_HEADERS);
-    }
-}
-
-static enum MHD_Result queue(http_request *r)
-{
-    struct MHD_Response *resp;
-    enum MHD_Result ret;
-
-    if (r->reshape != NULL)
-        r->reshape(r);
-    render(r);
-    if (r->resp_static != NULL)
-        resp = MHD_create_response_from_buffer(
-            r->resp_len, (void *)r->resp_static, MHD_RESPMEM_PERSISTENT);
-    else
-        resp = MHD_create_response_from_buffer(r->resp_len, r->resp_body,
-                                               MHD_RESPMEM_MUST_FREE);
-    if (resp == NULL)
-        return MHD_NO;
-    r->resp_body = NULL; /* now the response's */
-    if (r->content_type != NULL)
-        MHD_add_response_header(resp, "Content-Type", r->content_type);
-    MHD_add_response_header(resp, "Cache-Control",
-                            r->cache_control ? r->cache_control : "no-store");
-    if (r->etag)
-        MHD_add_response_header(resp, "ETag", r->etag);
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    add_policy_headers(r, resp);
-    if (r->location[0])
-        MHD_add_response_header(resp, "Location", r->location);
-    if (r->allow[0])
-        MHD_add_response_header(resp, "Allow", r->allow);
-    if (r->is_replayed)
-        MHD_add_response_header(resp, "Idempotent-Replayed", "true");
-    if (r->status == 401)
-        MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
-    if (atomic_load(&r->srv->is_stopping))
-        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-    ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
-    MHD_destroy_response(resp);
-    return ret;
 }
 
 static http_request *request_new(http_server *s, struct MHD_Connection *conn,
@@ -600,127 +442,240 @@ static bool is_json_type(const char *ct)
            (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
 }
 
+static void reply_too_large(http_request *r)
+{
+    char detail[96];
+
+    snprintf(detail, sizeof detail,
+             "the request body is over the limit of %zu bytes",
+             r->srv->cfg.body_limit);
+    http_reply_problem_raw(r, 413, "body_too_large", "Request body too large",
+                           detail);
+}
+
+/*
+ * The first call: the request line and headers are in.  A body announced
+ * over the limit is refused now, before any of it is read: a response
+ * queued on the first call makes libmicrohttpd send no 100 Continue, read
+ * none of the body, answer, and close the connection.
+ */
+static enum MHD_Result first_call(http_server *s, struct MHD_Connection *conn,
+                                  const char *url, const char *method,
+                                  void **con_cls)
+{
+    http_request *r = request_new(s, conn, url, method);
+    const char *cl;
+
+    if (r == NULL)
+        return MHD_NO;
+    *con_cls = r;
+    cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (cl == NULL || strtoull(cl, NULL, 10) <= s->cfg.body_limit)
+        return MHD_YES;
+    http_conn_busy(s->conns, conn);
+    reply_too_large(r);
+    return http_reply_queue(r);
+}
+
+/*
+ * An upload call: part of the body.  A body that passes the limit (a
+ * chunked one: a Content-Length over it was refused on the first call) is
+ * refused at once: libmicrohttpd queues no response until the whole body
+ * is in, so the 413 is written to the socket here and MHD_NO makes
+ * libmicrohttpd close the connection.
+ */
+static enum MHD_Result upload(http_request *r, const char *data, size_t *size)
+{
+    char *b;
+
+    if (r->body_len + *size > r->srv->cfg.body_limit) {
+        reply_too_large(r);
+        http_conn_busy(r->srv->conns, r->conn);
+        http_reply_send_raw(r);
+        *size = 0;
+        return MHD_NO;
+    }
+    b = realloc(r->body, r->body_len + *size + 1);
+    if (b == NULL)
+        return MHD_NO;
+    memcpy(b + r->body_len, data, *size);
+    r->body = b;
+    r->body_len += *size;
+    r->body[r->body_len] = '\0';
+    *size = 0;
+    return MHD_YES;
+}
+
+static enum MHD_Result find_non_utf8(void *cls, enum MHD_ValueKind kind,
+                                      const char *key, const char *value)
+{
+    const char **bad = cls;
+
+    (void)kind;
+    if (problem_is_utf8(key, strlen(key)) &&
+        (value == NULL || problem_is_utf8(value, strlen(value))))
+        return MHD_YES;
+    *bad = key;
+    return MHD_NO;
+}
+
+/* A query parameter that is not UTF-8 once percent-decoded is refused
+ * here, whatever the route: no handler sees such text.  False when r was
+ * answered. */
+static bool check_query(http_request *r)
+{
+    const char *bad = NULL;
+    err_info e;
+
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, find_non_utf8,
+                              &bad);
+    if (bad == NULL)
+        return true;
+    err_clear(&e);
+    err_set(&e, ERR_INVALID, bad,
+            "query parameters are UTF-8 text once percent-decoded");
+    http_reply_problem(r, &e);
+    return false;
+}
+
+/* The request is all in: route it, unless the service is stopping, the
+ * query is not text or the body is not JSON. */
+static void dispatch(http_request *r)
+{
+    const char *ct = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_CONTENT_TYPE);
+
+    http_conn_busy(r->srv->conns, r->conn);
+    if (atomic_load(&r->srv->is_stopping))
+        reply_stopping(r);
+    else if (!check_query(r))
+        return;
+    else if (r->body_len > 0 && ct != NULL && !is_json_type(ct))
+        http_reply_problem_raw(r, 415, "unsupported_media_type",
+                               "Unsupported media type",
+                               "request bodies must be application/json");
+    else
+        router_dispatch(r);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
-                                  const char *version, const char *upload,
-                                  size_t *upload_size, void **con_cls)
+                                  const char *version, const char *data,
+                                  size_t *size, void **con_cls)
 {
     http_server *s = cls;
     http_request *r = *con_cls;
 
     (void)version;
-    if (r == NULL) {
-        const char *cl;
-        r = request_new(s, conn, url, method);
-        if (r == NULL)
-            return MHD_NO;
-        *con_cls = r;
-        cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-                                         MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > s->cfg.body_limit)
-            r->is_too_large = true;
-        return MHD_YES;
-    }
-    if (*upload_size > 0) {
-        if (!r->is_too_large &&
-            r->body_len + *upload_size <= s->cfg.body_limit) {
-            char *b = realloc(r->body, r->body_len + *upload_size + 1);
-            if (b == NULL)
-                return MHD_NO;
-            memcpy(b + r->body_len, upload, *upload_size);
-            r->body = b;
-            r->body_len += *upload_size;
-            r->body[r->body_len] = '\0';
-        } else {
-            r->is_too_large = true;
-        }
-        *upload_size = 0;
-        return MHD_YES;
-    }
+    if (r == NULL)
+        return first_call(s, conn, url, method, con_cls);
+    if (*size > 0)
+        return upload(r, data, size);
     if (r->is_pending) {
-        if (!r->is_resumed)
+        if (atomic_load(&r->job_state) != HTTP_JOB_DONE)
             return MHD_YES; /* spurious call while suspended */
-        r->is_pending = false;
         if (r->is_replied_in_job && r->job_rc != ERR_OK)
-            reset_response(r); /* made, then its transaction failed */
+            http_reply_reset(r); /* made, then its transaction failed */
         if (!r->is_replied_in_job)
             r->finish(r, r->job_rc, &r->job_err);
-        atomic_fetch_sub(&s->n_pending, 1);
+        pending_end(r);
     } else if (!r->is_ready) {
-        const char *ct = MHD_lookup_connection_value(
-            conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-        if (r->is_too_large) {
-            char detail[96];
-            snprintf(detail, sizeof detail,
-                     "the request body is over the limit of %zu bytes",
-                     s->cfg.body_limit);
-            http_reply_problem_raw(r, 413, "body_too_large",
-                                   "Request body too large", detail);
-        } else if (atomic_load(&s->is_stopping)) {
-            reply_stopping(r);
-        } else if (r->body_len > 0 && ct != NULL && !is_json_type(ct)) {
-            http_reply_problem_raw(r, 415, "unsupported_media_type",
-                                   "Unsupported media type",
-                                   "request bodies must be application/json");
-        } else {
-            router_dispatch(r);
-        }
+        dispatch(r);
         if (r->is_pending)
             return MHD_YES;
     }
     if (!r->is_ready)
         http_reply_problem_raw(r, 500, "internal_error", "Internal error",
                                "the handler gave no response");
-    return queue(r);
+    return http_reply_queue(r);
+}
+
+/* cfg's address and port as a socket address; false if not an address. */
+static bool listen_addr(const http_config *cfg, struct sockaddr_storage *ss)
+{
+    struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
+    struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
+
+    memset(ss, 0, sizeof *ss);
+    if (inet_pton(AF_INET, cfg->listen, &a4->sin_addr) == 1) {
+        a4->sin_family = AF_INET;
+        a4->sin_port = htons((uint16_t)cfg->port);
+        return true;
+    }
+    if (inet_pton(AF_INET6, cfg->listen, &a6->sin6_addr) == 1) {
+        a6->sin6_family = AF_INET6;
+        a6->sin6_port = htons((uint16_t)cfg->port);
+        return true;
+    }
+    return false;
+}
+
+static err_code open_access_log(http_server *s, err_info *e)
+{
+    const char *dest = s->cfg.access_log;
+
+    if (strcmp(dest, "off") == 0)
+        return ERR_OK;
+    if (strcmp(dest, "-") == 0) {
+        s->log = stderr;
+        return ERR_OK;
+    }
+    s->log = fopen(dest, "a");
+    if (s->log == NULL)
+        return err_set(e, ERR_INVALID, "access_log",
+                       "cannot open the access log %s", dest);
+    setvbuf(s->log, NULL, _IOLBF, 0);
+    s->is_log_owned = true;
+    return ERR_OK;
+}
+
+static struct MHD_Daemon *start_daemon(http_server *s,
+                                       struct sockaddr_storage *ss)
+{
+    const http_config *cfg = &s->cfg;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+
+    if (ss->ss_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    return MHD_start_daemon(
+        flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, ss,
+        MHD_OPTION_THREAD_POOL_SIZE,
+        (unsigned)(cfg->threads > 1 ? cfg->threads : 1),
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)(cfg->per_ip_connection_limit > 0
+                       ? cfg->per_ip_connection_limit
+                       : 0),
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+        MHD_OPTION_NOTIFY_CONNECTION, http_conn_on_notify, s->conns,
+        MHD_OPTION_URI_LOG_CALLBACK, http_conn_on_uri, s->conns,
+        MHD_OPTION_END);
 }
 
 err_code http_start(const http_config *cfg, http_server **out, err_info *e)
 {
     struct sockaddr_storage ss;
-    socklen_t ss_len;
-    unsigned flags;
     http_server *s;
     const union MHD_DaemonInfo *info;
+    http_conn_limits lim = {cfg->request_timeout, cfg->keepalive_timeout,
+                            cfg->connection_limit, cfg->idle_close_percent};
 
     *out = NULL;
-    memset(&ss, 0, sizeof ss);
-    {
-        struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
-        struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
-        if (inet_pton(AF_INET, cfg->listen, &a4->sin_addr) == 1) {
-            a4->sin_family = AF_INET;
-            a4->sin_port = htons((uint16_t)cfg->port);
-            ss_len = sizeof *a4;
-        } else if (inet_pton(AF_INET6, cfg->listen, &a6->sin6_addr) == 1) {
-            a6->sin6_family = AF_INET6;
-            a6->sin6_port = htons((uint16_t)cfg->port);
-            ss_len = sizeof *a6;
-        } else {
-            return err_set(e, ERR_INVALID, "listen",
-                           "\"%s\" is not an IPv4 or IPv6 address",
-                           cfg->listen);
-        }
-    }
-    (void)ss_len;
+    if (!listen_addr(cfg, &ss))
+        return err_set(e, ERR_INVALID, "listen",
+                       "\"%s\" is not an IPv4 or IPv6 address", cfg->listen);
     s = calloc(1, sizeof *s);
     if (s == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     s->cfg = *cfg;
     pthread_mutex_init(&s->log_lock, NULL);
     pthread_mutex_init(&s->keys_lock, NULL);
-    if (strcmp(cfg->access_log, "off") == 0) {
-        s->log = NULL;
-    } else if (strcmp(cfg->access_log, "-") == 0) {
-        s->log = stderr;
-    } else {
-        s->log = fopen(cfg->access_log, "a");
-        if (s->log == NULL) {
-            free(s);
-            return err_set(e, ERR_INVALID, "access_log",
-                           "cannot open the access log %s", cfg->access_log);
-        }
-        setvbuf(s->log, NULL, _IOLBF, 0);
-        s->is_log_owned = true;
+    if (open_access_log(s, e) != ERR_OK) {
+        http_stop(s);
+        return ERR_INVALID;
     }
     if (db_open(cfg->db_path, cfg->threads + 2, &s->db, e) != ERR_OK) {
         http_stop(s);
@@ -730,18 +685,11 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;
     }
-    flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
-            MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
-    if (((struct sockaddr *)&ss)->sa_family == AF_INET6)
-        flags |= MHD_USE_IPv6;
-    s->daemon = MHD_start_daemon(
-        flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &ss,
-        MHD_OPTION_THREAD_POOL_SIZE,
-        (unsigned)(cfg->threads > 1 ? cfg->threads : 1),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->connection_limit,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
-    if (s->daemon == NULL) {
+    if ((s->conns = http_conn_table_new(&lim)) == NULL) {
+        http_stop(s);
+        return err_set(e, ERR_NOMEM, NULL, "cannot start the reaper thread");
+    }
+    if ((s->daemon = start_daemon(s, &ss)) == NULL) {
         http_stop(s);
         return err_set(e, ERR_INTERNAL, "port",
                        "cannot listen on %s port %d (in use?)", cfg->listen,
@@ -753,14 +701,23 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
     return ERR_OK;
 }
 
-void http_stop(http_server *s)
+/* Waits until *n is 0 or the deadline passes; true when it is 0. */
+static bool wait_zero(atomic_int *n, double deadline)
 {
-    double deadline;
+    while (atomic_load(n) > 0) {
+        if (now_monotonic() >= deadline)
+            return false;
+        usleep(5 * 1000);
+    }
+    return true;
+}
 
+bool http_stop(http_server *s)
+{
     if (s == NULL)
-        return;
+        return true;
     if (s->daemon) {
-        MHD_socket fd;
+        double deadline = now_monotonic() + s->cfg.stop_timeout;
 
         /* Stop taking connections and requests (new ones get 503 and
          * Connection: close), then let every suspended write reach its
@@ -768,16 +725,31 @@ void http_stop(http_server *s)
          * connection still suspended, and the writer's callbacks touch the
          * requests.  Other requests in flight get a short grace. */
         atomic_store(&s->is_stopping, true);
-        fd = MHD_quiesce_daemon(s->daemon);
-        while (atomic_load(&s->n_pending) > 0)
-            usleep(5 * 1000);
-        deadline = now_monotonic() + 2.0;
-        while (atomic_load(&s->n_in_flight) > 0 && now_monotonic() < deadline)
-            usleep(5 * 1000);
+        if (!s->is_quiesced) {
+            s->listen_fd = MHD_quiesce_daemon(s->daemon);
+            s->is_quiesced = true;
+        }
+        if (!wait_zero(&s->n_pending, deadline)) {
+            /* Such a write's connection is suspended (libmicrohttpd aborts
+             * when stopped with one) and the writer will touch its request:
+             * leave everything as it is (a later call may finish). */
+            fprintf(stderr,
+                    "umpire: %d database writes still in flight after %d s; "
+                    "stopping without them (unfinished ones roll back)\n",
+                    atomic_load(&s->n_pending), s->cfg.stop_timeout);
+            return false;
+        }
+        if (!wait_zero(&s->n_in_flight, now_monotonic() + 2.0 < deadline
+                                            ? now_monotonic() + 2.0
+                                            : deadline))
+            fprintf(stderr, "umpire: stopping with %d requests in flight\n",
+                    atomic_load(&s->n_in_flight));
+        http_conn_table_stop_reaper(s->conns);
         MHD_stop_daemon(s->daemon);
-        if (fd != MHD_INVALID_SOCKET)
-            close(fd);
+        if (s->is_quiesced && s->listen_fd != MHD_INVALID_SOCKET)
+            close(s->listen_fd);
     }
+    http_conn_table_free(s->conns);
     /* Posts not yet sent stay in the database for the next start. */
     notify_stop(s->notify);
     db_close(s->db);
@@ -787,4 +759,5 @@ void http_stop(http_server *s)
     pthread_mutex_destroy(&s->keys_lock);
     free(s->keys);
     free(s);
+    return true;
 }

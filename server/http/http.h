@@ -4,7 +4,9 @@
  *
  * The anatomy of a request:
  *   1. the access handler's first call makes a request (freed by the
- *      completed callback); upload calls append the body up to the limit;
+ *      completed callback) and refuses a Content-Length over the limit
+ *      with 413 at once; upload calls append the body, and refuse it (413,
+ *      connection closed) as soon as it passes the limit;
  *   2. the last call routes it (router.c): 404/405, then authentication,
  *      then the route's handler;
  *   3. a handler answers at once (reads), or hands a job to the database
@@ -12,10 +14,13 @@
  *      resumed once the job's transaction has committed, and the handler's
  *      finish callback writes the response.  A dice result is therefore
  *      never sent before it is durable.
+ * Meanwhile http_conn.c keeps slow and idle connections from holding every
+ * slot (the request deadline, idle keep-alive connections closed).
  */
 #ifndef UMPIRE_HTTP_H
 #define UMPIRE_HTTP_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -32,7 +37,9 @@ typedef struct http_config {
     int port;           /* 0 picks a free port */
     const char *db_path;
     int threads;            /* HTTP worker threads */
-    int connection_timeout; /* seconds idle before a connection is closed */
+    int connection_timeout; /* seconds without a byte before a connection is
+                               closed (libmicrohttpd's; every byte restarts
+                               it) */
     int connection_limit;   /* open connections at most */
     size_t body_limit;      /* request body bytes at most */
     const char *access_log; /* "-" stderr, "off", or a file path */
@@ -40,6 +47,17 @@ typedef struct http_config {
     discord_config discord; /* the Discord application (discord_verify.h);
                                its endpoint is off without it */
     notify_config notify;   /* the poster of channel posts (notify.h) */
+    /* Slow and idle clients (http_conn.h). */
+    int request_timeout;  /* seconds for a whole request (line, headers,
+                             body) to arrive, however it trickles; 0 none */
+    int keepalive_timeout; /* seconds a kept-alive connection may wait for
+                              its next request; 0 none */
+    int per_ip_connection_limit; /* open connections from one address at
+                                    most; 0 none */
+    int idle_close_percent; /* at this share of connection_limit open, idle
+                               kept-alive connections are closed, longest
+                               idle first; 0 never */
+    int stop_timeout; /* seconds http_stop waits for requests in flight */
 } http_config;
 
 void http_config_default(http_config *cfg);
@@ -53,10 +71,34 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e);
 /* The port actually bound. */
 int http_port(const http_server *s);
 
-/* Stops accepting, lets in-flight requests finish (up to a few seconds),
- * stops the daemon and the poster, and closes the database cleanly.  NULL
- * allowed. */
-void http_stop(http_server *s);
+/*
+ * Stops accepting and lets the requests in flight finish, for
+ * cfg.stop_timeout seconds at most, then stops the daemon and the poster of
+ * channel posts and closes the database cleanly; true (s is freed).  When a database write is still
+ * running at the bound, it logs how many and returns false without
+ * waiting for them: s is left running, not freed (its threads may still
+ * touch it); the process may exit (a write not committed by then rolls
+ * back, so a combat lands whole or not at all) or call http_stop again.
+ * NULL allowed (true).
+ */
+bool http_stop(http_server *s);
+
+/* Whether the server is stopping (new requests get 503). */
+bool http_is_stopping(const http_server *s);
+
+/* What the server is doing (http_stats_read). */
+typedef struct http_stats {
+    int n_connections;           /* open now */
+    int n_idle;                  /* of them, kept alive between requests */
+    int n_in_flight;             /* requests begun and not completed */
+    int n_pending;               /* of them, waiting for a database write */
+    unsigned long n_cut;         /* connections closed past their request
+                                    deadline (request_timeout) */
+    unsigned long n_idle_closed; /* closed after keepalive_timeout idle */
+    unsigned long n_given_up;    /* idle ones closed near the limit */
+} http_stats;
+
+void http_stats_read(http_server *s, http_stats *out);
 
 /* The database (borrowed). */
 db *http_db(http_server *s);
@@ -82,6 +124,14 @@ typedef enum http_render {
 const char *http_render_name(http_render k);
 http_render http_render_kind(const char *name);
 
+/* Where a deferred write stands (http_request.job_state). */
+typedef enum http_job_state {
+    HTTP_JOB_NONE,    /* no write */
+    HTTP_JOB_RUNNING, /* queued or running on the writer */
+    HTTP_JOB_DONE,    /* its outcome is durable; the connection resumed */
+    HTTP_JOB_ORPHANED /* the connection went first: the writer frees it */
+} http_job_state;
+
 typedef struct http_request http_request;
 typedef void (*http_finish_fn)(http_request *r, err_code rc, const err_info *e);
 
@@ -92,7 +142,6 @@ struct http_request {
     char *path;         /* owned copy of the URL path */
     char *body;         /* owned, NUL-terminated */
     size_t body_len;
-    bool is_too_large;
     double started;                /* monotonic seconds */
     char *param_buf;               /* owned copy of path, cut into params */
     char *params[HTTP_MAX_PARAMS]; /* path parameters, in param_buf */
@@ -123,10 +172,14 @@ struct http_request {
     const char *cache_control; /* static; NULL means no-store */
     bool is_preflight;         /* a CORS preflight from an allowed origin */
     bool is_ready;
+    bool is_queued; /* handed to libmicrohttpd (or written, http_reply.h) */
 
-    /* A deferred write. */
+    /* A deferred write.  is_pending: counted in the server's writes in
+     * flight, until the request is answered or gone, whichever is first
+     * (exactly once).  job_state: an http_job_state, handed between the
+     * writer and libmicrohttpd's threads. */
     bool is_pending;
-    bool is_resumed;
+    atomic_int job_state;
     err_code job_rc;
     err_info job_err;
     db_job_fn job; /* runs with state on the writer */

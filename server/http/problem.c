@@ -1,9 +1,13 @@
 /*
  * problem.c: err_code -> HTTP status and problem+json; see problem.h.
+ *
+ * Invariant: every text put into a document has been through
+ * problem_utf8, so jansson never refuses one for its bytes.
  */
 #include "problem.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int problem_status(err_code code)
@@ -22,6 +26,7 @@ int problem_status(err_code code)
     case ERR_CONFLICT: return 409;
     case ERR_UNAUTHORIZED: return 401;
     case ERR_FORBIDDEN: return 403;
+    case ERR_FULL: return 507;
     case ERR_NOMEM:
     case ERR_DB:
     case ERR_INTERNAL: return 500;
@@ -44,8 +49,89 @@ static const char *title_for(err_code code)
     case ERR_CONFLICT: return "Conflict";
     case ERR_UNAUTHORIZED: return "Unauthorized";
     case ERR_FORBIDDEN: return "Forbidden";
+    case ERR_FULL: return "Insufficient storage";
     default: return "Internal error";
     }
+}
+
+/* The length of the well-formed UTF-8 sequence at s (n bytes left), or 0
+ * when s does not start one (RFC 3629, section 4). */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned char lo = 0x80, hi = 0xbf;
+    size_t len, i;
+
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        len = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef)
+        len = 3;
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+        len = 4;
+    else
+        return 0; /* a continuation byte, C0, C1 (overlong) or F5..FF */
+    if (s[0] == 0xe0)
+        lo = 0xa0; /* overlong */
+    else if (s[0] == 0xed)
+        hi = 0x9f; /* surrogates */
+    else if (s[0] == 0xf0)
+        lo = 0x90; /* overlong */
+    else if (s[0] == 0xf4)
+        hi = 0x8f; /* above U+10FFFF */
+    if (n < len || s[1] < lo || s[1] > hi)
+        return 0;
+    for (i = 2; i < len; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf)
+            return 0;
+    return len;
+}
+
+char *problem_utf8(const char *in, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    char *out = malloc(3 * len + 1); /* each byte at worst one U+FFFD */
+    size_t i = 0, o = 0;
+
+    if (out == NULL)
+        return NULL;
+    while (i < len) {
+        size_t k = utf8_seq(s + i, len - i);
+        if (k == 0) {
+            memcpy(out + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            i++;
+        } else {
+            memcpy(out + o, s + i, k);
+            o += k;
+            i += k;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+bool problem_is_utf8(const char *in, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    size_t i = 0, k;
+
+    while (i < len) {
+        if ((k = utf8_seq(s + i, len - i)) == 0)
+            return false;
+        i += k;
+    }
+    return true;
+}
+
+/* Sets key to a valid-UTF-8 copy of text; false when out of memory. */
+static bool set_text(json_t *p, const char *key, const char *text)
+{
+    char *valid = problem_utf8(text, strlen(text));
+    bool is_set = valid && json_object_set_new(p, key, json_string(valid)) == 0;
+
+    free(valid);
+    return is_set;
 }
 
 json_t *problem_make(int status, const char *code, const char *title,
@@ -53,16 +139,24 @@ json_t *problem_make(int status, const char *code, const char *title,
 {
     char type[96];
     size_t i;
-    json_t *p;
+    json_t *p = json_object();
+    bool is_ok;
 
+    if (p == NULL)
+        return NULL;
     snprintf(type, sizeof type, "urn:umpire:problem:%s", code);
     for (i = 0; type[i]; i++)
         if (type[i] == '_')
             type[i] = '-';
-    p = json_pack("{s:s, s:s, s:i, s:s, s:s}", "type", type, "title", title,
-                  "status", status, "detail", detail, "code", code);
-    if (p && field && field[0])
-        json_object_set_new(p, "field", json_string(field));
+    is_ok = set_text(p, "type", type) && set_text(p, "title", title) &&
+            json_object_set_new(p, "status", json_integer(status)) == 0 &&
+            set_text(p, "detail", detail) && set_text(p, "code", code);
+    if (is_ok && field && field[0])
+        is_ok = set_text(p, "field", field);
+    if (!is_ok) {
+        json_decref(p);
+        return NULL;
+    }
     return p;
 }
 
@@ -71,9 +165,23 @@ json_t *problem_json(const err_info *e)
     err_code code = e->code == ERR_OK ? ERR_INTERNAL : e->code;
     const char *detail = e->message[0] ? e->message : title_for(code);
 
-    /* Internal failures keep their details for the log, not the client. */
-    if (problem_status(code) >= 500)
+    /* Internal failures keep their details for the log, not the client;
+     * a full disk's detail says what the client needs (nothing was
+     * written, retry once space is freed). */
+    if (problem_status(code) >= 500 && code != ERR_FULL)
         detail = "the server failed to complete the request";
     return problem_make(problem_status(code), err_code_name(code),
                         title_for(code), detail, e->field);
+}
+
+const char *problem_fallback(size_t *len)
+{
+    static const char body[] =
+        "{\"type\":\"urn:umpire:problem:internal-error\","
+        "\"title\":\"Internal error\",\"status\":500,"
+        "\"detail\":\"the server failed to build the response\","
+        "\"code\":\"internal_error\"}";
+
+    *len = sizeof body - 1;
+    return body;
 }

@@ -23,6 +23,7 @@
 #include "combats.h"
 #include "discord_http.h"
 #include "systems.h"
+#include "problem.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,99 +31,111 @@
 #include <microhttpd.h>
 #include <sodium.h>
 
+/* The query parameters of a route (router.h): a read of the API takes
+ * format; a list is paged (paging.h); a route that renders takes format. */
+#define Q_NONE  ""
+#define Q_READ  "format"
+#define Q_PAGED "format order limit cursor"
+
 const router_route router_routes[] = {
-    {"GET", "/", console_index, ROUTER_PUBLIC, 0, NULL},
+    {"GET", "/", console_index, ROUTER_PUBLIC, 0, Q_NONE, NULL},
     {"GET", "/console/{asset_path}", console_asset_get, ROUTER_PUBLIC,
-     ROUTER_TAIL, NULL},
-    {"GET", "/health", service_health, ROUTER_PUBLIC, 0, NULL},
-    {"GET", "/v1/systems", service_systems, ROUTER_PUBLIC, 0, NULL},
-    {"POST", "/v1/campaigns", campaigns_create, ROUTER_PUBLIC, 0, NULL},
-    {"GET", "/v1/token", tokens_get, ROUTER_TOKEN, 0, NULL},
-    {"GET", "/v1/campaigns/{campaign_id}", campaigns_get, ROUTER_READ, 0, NULL},
+     ROUTER_TAIL, Q_NONE, NULL},
+    {"GET", "/health", service_health, ROUTER_PUBLIC, 0, Q_READ, NULL},
+    {"GET", "/v1/systems", service_systems, ROUTER_PUBLIC, 0, Q_READ, NULL},
+    {"POST", "/v1/campaigns", campaigns_create, ROUTER_PUBLIC, ROUTER_WRITES,
+     Q_NONE, NULL},
+    {"GET", "/v1/token", tokens_get, ROUTER_TOKEN, 0, Q_READ, NULL},
+    {"GET", "/v1/campaigns/{campaign_id}", campaigns_get, ROUTER_READ, 0,
+     Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/sides", campaigns_sides_list,
-     ROUTER_READ, 0, NULL},
+     ROUTER_READ, 0, Q_PAGED, NULL},
     {"POST", "/v1/campaigns/{campaign_id}/sides", campaigns_side_create,
-     ROUTER_UMPIRE, 0, NULL},
+     ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/units", units_list, ROUTER_READ, 0,
-     NULL},
+     Q_PAGED " side eliminated system ineffective", NULL},
     {"POST", "/v1/campaigns/{campaign_id}/units", units_create, ROUTER_UMPIRE,
-     0, NULL},
+     ROUTER_WRITES, Q_NONE, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}", units_get,
-     ROUTER_READ, 0, NULL},
+     ROUTER_READ, 0, Q_READ, NULL},
     {"PATCH", "/v1/campaigns/{campaign_id}/units/{unit_id}", units_patch,
-     ROUTER_UMPIRE, 0, NULL},
+     ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
     {"POST", "/v1/campaigns/{campaign_id}/units/{unit_id}/resupply",
-     units_resupply, ROUTER_UMPIRE, 0, NULL},
+     units_resupply, ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}/history", history_unit,
-     ROUTER_READ, 0, NULL},
+     ROUTER_READ, 0, Q_PAGED, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/units/{unit_id}/card", history_card,
-     ROUTER_READ, 0, NULL},
+     ROUTER_READ, 0, Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/history", history_campaign,
-     ROUTER_READ, 0, NULL},
+     ROUTER_READ, 0, Q_PAGED, NULL},
     {"POST", "/v1/campaigns/{campaign_id}/combats/scrud",
-     combats_create_campaign, ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS,
-     &scrud_stages},
+     combats_create_campaign, ROUTER_UMPIRE,
+     ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &scrud_stages},
     {"POST", "/v1/campaigns/{campaign_id}/combats/edna",
-     combats_create_campaign, ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS,
-     &edna_stages},
+     combats_create_campaign, ROUTER_UMPIRE,
+     ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &edna_stages},
     {"POST", "/v1/campaigns/{campaign_id}/combats/scs", combats_create_campaign,
-     ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS, &scs_stages},
+     ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ,
+     &scs_stages},
+    /* By name: no order. */
     {"GET", "/v1/campaigns/{campaign_id}/tables", tables_list, ROUTER_READ, 0,
-     NULL},
+     "format limit cursor", NULL},
     {"GET", "/v1/campaigns/{campaign_id}/tables/{table_name}", tables_get,
-     ROUTER_READ, 0, NULL},
+     ROUTER_READ, 0, Q_READ, NULL},
     {"PUT", "/v1/campaigns/{campaign_id}/tables/{table_name}", tables_put,
-     ROUTER_UMPIRE, 0, NULL},
+     ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
     {"DELETE", "/v1/campaigns/{campaign_id}/tables/{table_name}", tables_delete,
-     ROUTER_UMPIRE, 0, NULL},
+     ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
     {"PUT", "/v1/campaigns/{campaign_id}/webhook", webhooks_put, ROUTER_UMPIRE,
-     0, NULL},
+     ROUTER_WRITES, Q_NONE, NULL},
     {"DELETE", "/v1/campaigns/{campaign_id}/webhook", webhooks_delete,
-     ROUTER_UMPIRE, 0, NULL},
+     ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
     {"POST", "/v1/campaigns/{campaign_id}/battles", battles_create,
-     ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS, NULL},
+     ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ,
+     NULL},
     {"GET", "/v1/campaigns/{campaign_id}/battles", battles_list, ROUTER_READ, 0,
-     NULL},
+     Q_PAGED, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/battles/{battle_id}", battles_get,
-     ROUTER_READ, ROUTER_RENDERS, NULL},
+     ROUTER_READ, ROUTER_RENDERS, Q_READ, NULL},
     {"POST", "/v1/campaigns/{campaign_id}/battles/{battle_id}/actions",
-     battles_action, ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS, NULL},
+     battles_action, ROUTER_UMPIRE,
+     ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/combats", combats_list, ROUTER_READ, 0,
-     NULL},
+     Q_PAGED, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/combats/{combat_id}",
-     combats_get_campaign, ROUTER_READ, ROUTER_RENDERS, NULL},
+     combats_get_campaign, ROUTER_READ, ROUTER_RENDERS, Q_READ, NULL},
     {"POST", "/v1/campaigns/{campaign_id}/combats/{combat_id}/replay",
-     combats_replay_campaign, ROUTER_READ, 0, NULL},
+     combats_replay_campaign, ROUTER_READ, 0, Q_NONE, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/report", reports_campaign, ROUTER_READ,
-     ROUTER_RENDERS, NULL},
+     ROUTER_RENDERS, Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/ledger", ledgers_get, ROUTER_READ, 0,
-     NULL},
+     Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/ledger/verify", ledgers_verify,
-     ROUTER_READ, 0, NULL},
-    {"POST", "/v1/commitments", commitments_create, ROUTER_PUBLIC, ROUTER_ROLLS,
-     NULL},
+     ROUTER_READ, 0, Q_READ " pos hash", NULL},
+    {"POST", "/v1/commitments", commitments_create, ROUTER_PUBLIC,
+     ROUTER_ROLLS | ROUTER_WRITES, Q_NONE, NULL},
     {"GET", "/v1/commitments/{commitment}", commitments_get, ROUTER_PUBLIC, 0,
-     NULL},
+     Q_READ, NULL},
     {"POST", "/v1/combats/scrud", combats_create_oneoff, ROUTER_PUBLIC,
-     ROUTER_ROLLS | ROUTER_RENDERS, &scrud_stages},
+     ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &scrud_stages},
     {"POST", "/v1/combats/edna", combats_create_oneoff, ROUTER_PUBLIC,
-     ROUTER_ROLLS | ROUTER_RENDERS, &edna_stages},
+     ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &edna_stages},
     {"POST", "/v1/combats/scs", combats_create_oneoff, ROUTER_PUBLIC,
-     ROUTER_ROLLS | ROUTER_RENDERS, &scs_stages},
+     ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &scs_stages},
     {"POST", "/v1/combats/matrix", combats_create_oneoff, ROUTER_PUBLIC,
-     ROUTER_ROLLS | ROUTER_RENDERS, &matrix_stages},
+     ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &matrix_stages},
     {"POST", "/v1/combats/civ", combats_create_oneoff, ROUTER_PUBLIC,
-     ROUTER_ROLLS | ROUTER_RENDERS, &civ_stages},
+     ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &civ_stages},
     /* Signed by Discord, not by a token (discord_http.h). */
     {"POST", "/v1/discord/interactions", discord_http_interactions,
-     ROUTER_PUBLIC, 0, NULL},
-    {"GET", "/v1/tables", tables_builtin_list, ROUTER_PUBLIC, 0, NULL},
+     ROUTER_PUBLIC, ROUTER_WRITES, Q_NONE, NULL},
+    {"GET", "/v1/tables", tables_builtin_list, ROUTER_PUBLIC, 0, Q_READ, NULL},
     {"GET", "/v1/tables/{table_name}", tables_builtin_get, ROUTER_PUBLIC, 0,
-     NULL},
+     Q_READ, NULL},
     {"GET", "/v1/combats/{combat_id}", combats_get_oneoff, ROUTER_PUBLIC,
-     ROUTER_RENDERS, NULL},
+     ROUTER_RENDERS, Q_READ, NULL},
     {"POST", "/v1/combats/{combat_id}/replay", combats_replay_oneoff,
-     ROUTER_PUBLIC, 0, NULL},
+     ROUTER_PUBLIC, 0, Q_NONE, NULL},
 };
 const size_t router_n_routes = sizeof router_routes / sizeof router_routes[0];
 
@@ -295,23 +308,110 @@ static void options(http_request *r, const char *allow)
     http_reply_no_content(r);
 }
 
-void router_dispatch(http_request *r)
+bool router_takes(const router_route *rt, const char *name)
 {
-    char allow[64] = "";
-    const router_route *found = NULL;
-    bool is_head = strcmp(r->method, "HEAD") == 0;
+    size_t len = strlen(name);
+    const char *q = rt->query;
+
+    if (strchr(name, ' ') != NULL)
+        return false; /* the list's separator */
+    while (len > 0 && (q = strstr(q, name)) != NULL) {
+        if ((q == rt->query || q[-1] == ' ') &&
+            (q[len] == ' ' || q[len] == '\0'))
+            return true;
+        q += len;
+    }
+    return false;
+}
+
+/* The first query parameter of a request that its route does not take. */
+typedef struct unknown_param {
+    const router_route *rt;
+    char name[65]; /* "" while none; cut, with what is not printable
+                      ASCII as '?', to go into a message */
+} unknown_param;
+
+static enum MHD_Result find_unknown(void *cls, enum MHD_ValueKind kind,
+                                    const char *key, const char *value)
+{
+    unknown_param *u = cls;
     size_t i;
 
-    for (i = 0; i < router_n_routes; i++) {
+    (void)kind;
+    (void)value;
+    if (key == NULL || key[0] == '\0' || router_takes(u->rt, key))
+        return MHD_YES;
+    for (i = 0; key[i] && i + 1 < sizeof u->name; i++)
+        u->name[i] = key[i] > ' ' && key[i] < 0x7f ? key[i] : '?';
+    u->name[i] = '\0';
+    return MHD_NO; /* the first is enough */
+}
+
+/* Refuses a query parameter rt does not take (router.h): 400
+ * unknown_parameter, field the parameter's name.  False when r was
+ * answered. */
+static bool check_query(http_request *r, const router_route *rt)
+{
+    unknown_param u = {rt, ""};
+    char detail[256], takes[128] = "none";
+    size_t i, o = 0;
+    json_t *p;
+
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, find_unknown, &u);
+    if (u.name[0] == '\0')
+        return true;
+    for (i = 0; rt->query[i] && o + 3 < sizeof takes; i++) {
+        if (rt->query[i] == ' ')
+            takes[o++] = ',';
+        takes[o++] = rt->query[i];
+    }
+    if (o > 0)
+        takes[o] = '\0';
+    snprintf(detail, sizeof detail,
+             "this operation takes no query parameter \"%s\"; it takes %s",
+             u.name, takes);
+    p = problem_make(400, "unknown_parameter", "Unknown query parameter",
+                     detail, u.name);
+    /* A problem with a field, whose status no err_code has: made here,
+     * sent as any problem is (application/problem+json). */
+    http_reply_json(r, 400, p);
+    if (r->status == 400)
+        r->content_type = "application/problem+json";
+    return false;
+}
+
+/* The methods of path for Allow (router.h): each route's, HEAD after GET,
+ * then OPTIONS; "" when no route has the path.  The route of r's method
+ * (HEAD: GET's) into *found, or NULL. */
+static void allowed(http_request *r, char *allow, size_t size,
+                    const router_route **found)
+{
+    bool is_head = strcmp(r->method, "HEAD") == 0;
+    size_t i, len = 0;
+
+    allow[0] = '\0';
+    *found = NULL;
+    for (i = 0; i < router_n_routes && len < size; i++) {
         const router_route *rt = &router_routes[i];
+        bool is_get = strcmp(rt->method, "GET") == 0;
         if (!match(rt, r->path, r, false))
             continue;
-        snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
-                 allow[0] ? ", " : "", rt->method);
-        if (strcmp(rt->method, r->method) == 0 ||
-            (is_head && strcmp(rt->method, "GET") == 0))
-            found = rt;
+        len +=
+            (size_t)snprintf(allow + len, size - len, "%s%s%s", len ? ", " : "",
+                             rt->method, is_get ? ", HEAD" : "");
+        if (strcmp(rt->method, r->method) == 0 || (is_head && is_get))
+            *found = rt;
     }
+    if (len > 0 && len < size)
+        snprintf(allow + len, size - len, ", OPTIONS");
+}
+
+void router_dispatch(http_request *r)
+{
+    char allow[sizeof r->allow];
+    const router_route *found;
+
+    allowed(r, allow, sizeof allow, &found);
     if (strcmp(r->method, "OPTIONS") == 0) {
         options(r, allow);
         return;
@@ -338,7 +438,7 @@ void router_dispatch(http_request *r)
     }
     match(found, r->param_buf, r, true);
     terminate_params(r, found);
-    if (!choose_format(r, found))
+    if (!check_query(r, found) || !choose_format(r, found))
         return;
     if (found->auth != ROUTER_PUBLIC) {
         authenticate(r, found->auth);

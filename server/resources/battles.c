@@ -12,6 +12,7 @@
 #include "combat.h"
 #include "http.h"
 #include "jsonv.h"
+#include "paging.h"
 #include "systems.h"
 #include "text.h"
 
@@ -92,22 +93,33 @@ void battles_action(http_request *r)
 void battles_list(http_request *r)
 {
     db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
+    db_conn *c;
     db_battle *bs = NULL;
     size_t n = 0, i;
+    paging p;
     json_t *items;
     err_info e;
     err_code rc;
 
     err_clear(&e);
-    rc = db_battles_list(c, r->params[0], &bs, &n, &e);
+    if (!paging_read(r, true, &p, &e)) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    c = db_read_acquire(d);
+    {
+        db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
+        rc = paging_db_result(
+            db_battles_page(c, r->params[0], &pg, &bs, &n, &e), &e);
+    }
     db_read_release(d, c);
     if (rc != ERR_OK) {
         http_reply_problem(r, &e);
         return;
     }
+    /* One row more than the page tells whether another page follows. */
     items = json_array();
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n && i < (size_t)p.limit; i++)
         json_array_append_new(
             items, json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:i, s:o, s:o}",
                              "id", bs[i].id, "system", bs[i].system, "status",
@@ -116,6 +128,7 @@ void battles_list(http_request *r)
                              "n_actions", bs[i].n_actions, "combat_id",
                              jsonb_str_or_null(bs[i].combat_id), "note",
                              jsonb_str_or_null(bs[i].note)));
+    paging_reply(r, &p, NULL, items,
+                 n > (size_t)p.limit ? bs[p.limit - 1].id : NULL);
     db_battles_free(bs, n);
-    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }

@@ -12,6 +12,7 @@
 #include "jsonb.h"
 #include "http.h"
 #include "jsonv.h"
+#include "paging.h"
 #include "systems.h"
 #include "webhooks.h"
 
@@ -300,24 +301,37 @@ void campaigns_get(http_request *r)
 void campaigns_sides_list(http_request *r)
 {
     db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
+    db_conn *c;
     db_side *sides = NULL;
     size_t n = 0, i;
+    paging p;
     json_t *items;
     err_info e;
+    err_code rc;
 
     err_clear(&e);
-    if (db_sides_list(c, r->params[0], &sides, &n, &e)) {
-        db_read_release(d, c);
+    if (!paging_read(r, true, &p, &e)) {
         http_reply_problem(r, &e);
         return;
     }
+    c = db_read_acquire(d);
+    {
+        db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
+        rc = paging_db_result(
+            db_sides_page(c, r->params[0], &pg, &sides, &n, &e), &e);
+    }
     db_read_release(d, c);
+    if (rc != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    /* One row more than the page tells whether another page follows. */
     items = json_array();
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n && i < (size_t)p.limit; i++)
         json_array_append_new(items, side_json(&sides[i]));
+    paging_reply(r, &p, NULL, items,
+                 n > (size_t)p.limit ? sides[p.limit - 1].id : NULL);
     free(sides);
-    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 typedef struct side_new {

@@ -14,6 +14,7 @@
 
 #include "jsonb.h"
 #include "http.h"
+#include "paging.h"
 #include "combat.h"
 #include "pipeline.h"
 #include "systems.h"
@@ -125,21 +126,33 @@ void combats_get_campaign(http_request *r)
 void combats_list(http_request *r)
 {
     db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
+    db_conn *c;
     db_combat *cbs = NULL;
     size_t n = 0, i;
+    paging p;
     json_t *items;
     err_info e;
+    err_code rc;
 
     err_clear(&e);
-    if (db_combats_list(c, r->params[0], &cbs, &n, &e)) {
-        db_read_release(d, c);
+    if (!paging_read(r, true, &p, &e)) {
         http_reply_problem(r, &e);
         return;
     }
+    c = db_read_acquire(d);
+    {
+        db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
+        rc = paging_db_result(
+            db_combats_page(c, r->params[0], &pg, &cbs, &n, &e), &e);
+    }
     db_read_release(d, c);
+    if (rc != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    /* One row more than the page tells whether another page follows. */
     items = json_array();
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n && i < (size_t)p.limit; i++)
         json_array_append_new(
             items,
             json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "id", cbs[i].id,
@@ -147,8 +160,9 @@ void combats_list(http_request *r)
                       "note", jsonb_str_or_null(cbs[i].note), "dice_source",
                       cbs[i].dice_source, "summary",
                       cbs[i].summary ? cbs[i].summary : ""));
+    paging_reply(r, &p, NULL, items,
+                 n > (size_t)p.limit ? cbs[p.limit - 1].id : NULL);
     db_combats_free(cbs, n);
-    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 static void replay(http_request *r, const char *campaign_id)

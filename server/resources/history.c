@@ -13,14 +13,12 @@
 #include "units_doc.h"
 #include "combat.h"
 #include "http.h"
+#include "paging.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define HISTORY_LIMIT_DEFAULT 50  /* events in a page without ?limit= */
-#define HISTORY_LIMIT_MAX     200 /* most events in a page */
 
 /* A stored state or result document (new reference), null for none. */
 static json_t *parse_doc(const char *s)
@@ -71,54 +69,29 @@ static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
     return j;
 }
 
-/* The cursor is the service-wide seq of the last event of the previous
- * page, in decimal: opaque to clients, stable whatever is written next. */
+/* The paging query (paging.h) of a history; its cursor is the
+ * service-wide seq of the last event of the previous page, in decimal:
+ * opaque to clients, stable whatever is written next. */
 static bool read_page_query(http_request *r, db_event_query *q, err_info *e)
 {
-    const char *order = http_query(r, "order");
-    const char *limit = http_query(r, "limit");
-    const char *cursor = http_query(r, "cursor");
-    char *end;
-    long v;
+    paging p;
+    long long c = 0;
 
-    q->is_newest_first = false;
-    q->limit = HISTORY_LIMIT_DEFAULT;
-    q->after = 0;
-    if (order && strcmp(order, "oldest") && strcmp(order, "newest")) {
-        err_set(e, ERR_INVALID, "order",
-                "order is oldest or newest, not \"%s\"", order);
+    if (!paging_read(r, true, &p, e))
         return false;
-    }
-    q->is_newest_first = order && strcmp(order, "newest") == 0;
-    if (limit) {
-        const char *digits = limit + (*limit == '-');
-        if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits)) {
-            err_set(e, ERR_INVALID, "limit",
-                    "limit is a whole number, not "
-                    "\"%s\"",
-                    limit);
-            return false;
-        }
-        v = strtol(limit, &end, 10);
-        if (v < 1 || v > HISTORY_LIMIT_MAX) {
-            err_set(e, ERR_RANGE, "limit", "limit is 1 to %d, not \"%s\"",
-                    HISTORY_LIMIT_MAX, limit);
-            return false;
-        }
-        q->limit = (int)v;
-    }
-    if (cursor) {
-        long long c;
+    if (p.cursor) {
+        char *end;
         errno = 0;
-        c = strtoll(cursor, &end, 10);
-        if (*cursor == '\0' || *end || c < 1 || errno == ERANGE ||
-            strspn(cursor, "0123456789") != strlen(cursor)) {
-            err_set(e, ERR_INVALID, "cursor",
-                    "the cursor is not one this service gave");
+        c = strtoll(p.cursor, &end, 10);
+        if (*end || c < 1 || errno == ERANGE ||
+            strspn(p.cursor, "0123456789") != strlen(p.cursor)) {
+            paging_cursor_error(e);
             return false;
         }
-        q->after = c;
     }
+    q->is_newest_first = p.is_newest_first;
+    q->limit = p.limit;
+    q->after = c;
     return true;
 }
 

@@ -1,6 +1,7 @@
 /*
  * service.c: the service's own routes: its health (the database
- * answering, the service's version, the schema's version) and the combat
+ * answering and taking writes, the service's version, the schema's
+ * version) and the combat
  * systems it serves, from core's registry.
  */
 #include "service.h"
@@ -11,13 +12,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * 200 when the database answers and takes writes.  503 when it cannot be
+ * read (a problem, database_error), or while writes fail because its disk
+ * is full: then the health document says "database": "full" with a detail,
+ * and turns back to ok by itself once writes land again (db_health).
+ */
 void service_health(http_request *r)
 {
-    int version = db_ping(http_db(r->srv));
+    db *d = http_db(r->srv);
+    int version = db_ping(d);
+    bool is_full = db_health(d) == DB_HEALTH_FULL;
 
     if (version < 0) {
         http_reply_problem_raw(r, 503, "database_error", "Service unavailable",
                                "the database cannot be read");
+        return;
+    }
+    if (is_full) {
+        http_reply_json(
+            r, 503,
+            json_pack("{s:s, s:s, s:s, s:s, s:i}", "status", "unavailable",
+                      "database", "full", "detail",
+                      "the database's disk is full: every write is refused "
+                      "(507) and nothing is written; reads still work; "
+                      "writes resume by themselves once space is freed",
+                      "version", UMPIRE_VERSION, "schema_version", version));
         return;
     }
     http_reply_json(r, 200,

@@ -9,6 +9,7 @@
 #include "jsonb.h"
 #include "http.h"
 #include "jsonv.h"
+#include "paging.h"
 #include "scs_json.h"
 #include "text.h"
 
@@ -54,25 +55,37 @@ void tables_builtin_get(http_request *r)
 void tables_list(http_request *r)
 {
     db *d = http_db(r->srv);
-    db_conn *c = db_read_acquire(d);
+    db_conn *c;
     db_table *ts = NULL;
     size_t n = 0, i;
+    paging p;
     json_t *items;
     err_info e;
     err_code rc;
 
     err_clear(&e);
-    rc = db_tables_list(c, r->params[0], &ts, &n, &e);
+    /* By name: no ?order= (paging.h); the cursor is a name. */
+    if (!paging_read(r, false, &p, &e)) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    c = db_read_acquire(d);
+    {
+        db_page pg = {p.cursor, false, p.limit + 1};
+        rc = db_tables_page(c, r->params[0], &pg, &ts, &n, &e);
+    }
     db_read_release(d, c);
     if (rc != ERR_OK) {
         http_reply_problem(r, &e);
         return;
     }
+    /* One row more than the page tells whether another page follows. */
     items = json_array();
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n && i < (size_t)p.limit; i++)
         json_array_append_new(items, stored_json(&ts[i]));
+    paging_reply(r, &p, NULL, items,
+                 n > (size_t)p.limit ? ts[p.limit - 1].name : NULL);
     db_tables_free(ts, n);
-    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 void tables_get(http_request *r)

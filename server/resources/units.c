@@ -14,6 +14,7 @@
 #include "scs_json.h"
 #include "matrix.h"
 #include "registry.h"
+#include "paging.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,50 +57,65 @@ static void system_names(char *buf, size_t size)
     }
 }
 
+/* The filters of a list of units (?eliminated, ?ineffective, ?system,
+ * then ?side: its id in side, which outlives f); false when r was
+ * answered. */
+static bool read_unit_filter(http_request *r, db_conn *c, db_unit_filter *f,
+                             db_side *side, err_info *e)
+{
+    const char *side_q = http_query(r, "side");
+
+    f->side_id = NULL;
+    f->system = http_query(r, "system");
+    if (!bool_filter(r, "eliminated", &f->eliminated, e) ||
+        !bool_filter(r, "ineffective", &f->ineffective, e))
+        return false;
+    if (f->system && registry_find(f->system) == NULL) {
+        char names[128];
+        system_names(names, sizeof names);
+        err_set(e, ERR_INVALID, "system", "the system filter is %s, not \"%s\"",
+                names, f->system);
+        return false;
+    }
+    if (side_q != NULL && db_side_find(c, r->params[0], side_q, side, e))
+        return false;
+    f->side_id = side_q ? side->id : NULL;
+    return true;
+}
+
 void units_list(http_request *r)
 {
     db *d = http_db(r->srv);
-    const char *side_q = http_query(r, "side");
-    db_unit_filter f = {NULL, http_query(r, "system"), -1, -1};
-    db_conn *c;
+    db_unit_filter f;
+    db_conn *c = NULL;
     db_side side;
     db_unit *units = NULL;
     size_t n = 0, i;
+    paging p;
     json_t *items;
     err_info e;
 
     err_clear(&e);
-    if (!bool_filter(r, "eliminated", &f.eliminated, &e) ||
-        !bool_filter(r, "ineffective", &f.ineffective, &e)) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    if (f.system && registry_find(f.system) == NULL) {
-        char names[128];
-        system_names(names, sizeof names);
-        err_set(&e, ERR_INVALID, "system",
-                "the system filter is %s, not \"%s\"", names, f.system);
-        http_reply_problem(r, &e);
-        return;
-    }
-    c = db_read_acquire(d);
-    if (side_q != NULL && db_side_find(c, r->params[0], side_q, &side, &e)) {
+    if (paging_read(r, true, &p, &e)) {
+        c = db_read_acquire(d);
+        if (read_unit_filter(r, c, &f, &side, &e)) {
+            db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
+            paging_db_result(
+                db_units_page(c, r->params[0], &f, &pg, &units, &n, &e), &e);
+        }
         db_read_release(d, c);
+    }
+    if (e.code != ERR_OK) {
         http_reply_problem(r, &e);
         return;
     }
-    f.side_id = side_q ? side.id : NULL;
-    if (db_units_list(c, r->params[0], &f, &units, &n, &e)) {
-        db_read_release(d, c);
-        http_reply_problem(r, &e);
-        return;
-    }
-    db_read_release(d, c);
+    /* One row more than the page tells whether another page follows. */
     items = json_array();
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n && i < (size_t)p.limit; i++)
         json_array_append_new(items, units_doc_json(&units[i]));
+    paging_reply(r, &p, NULL, items,
+                 n > (size_t)p.limit ? units[p.limit - 1].id : NULL);
     free(units);
-    http_reply_json(r, 200, json_pack("{s:o}", "items", items));
 }
 
 /* A unit write: create, correct or resupply, with its history event. */

@@ -240,10 +240,36 @@ static err_code use_seed(combat_dice *d, const db_commitment *k, err_info *e)
     return ERR_OK;
 }
 
-err_code combat_take_commitment(db_conn *c, combat_record *rec,
-                                const char *used_by, err_info *e)
+err_code combat_peek_commitment(db_conn *c, combat_record *rec, err_info *e)
 {
-    db_commitment k, next;
+    db_commitment k;
+    err_code rc;
+
+    if (rec->dice.kind != DICE_SEEDED)
+        return ERR_OK;
+    rc = db_commitment_next(c, rec->campaign_id, &k, e);
+    if (rc == ERR_NOT_FOUND) {
+        err_clear(e);
+        return err_set(e, ERR_DB, NULL, "the campaign has no next commitment");
+    }
+    if (rc)
+        return rc;
+    if (rec->dice.is_cited && strcmp(k.commitment, rec->dice.cited) != 0)
+        rc = err_set(e, ERR_CONFLICT, "dice.commitment",
+                     "the campaign's next commitment is %s: the one cited "
+                     "was used by an earlier combat, or is not this "
+                     "campaign's",
+                     k.commitment);
+    else
+        rc = use_seed(&rec->dice, &k, e);
+    sodium_memzero(k.seed, sizeof k.seed);
+    return rc;
+}
+
+err_code combat_claim_commitment(db_conn *c, combat_record *rec,
+                                 const char *used_by, err_info *e)
+{
+    db_commitment next;
     char now[DB_TIME_MAX];
     err_code rc;
 
@@ -254,25 +280,20 @@ err_code combat_take_commitment(db_conn *c, combat_record *rec,
             db_new_id("cbt", rec->cb.id);
         used_by = rec->cb.id;
     }
-    rc = db_commitment_next(c, rec->campaign_id, &k, e);
-    if (rc == ERR_NOT_FOUND) {
-        err_clear(e);
-        return err_set(e, ERR_DB, NULL, "the campaign has no next commitment");
-    }
-    if (rc)
-        return rc;
-    if (rec->dice.is_cited && strcmp(k.commitment, rec->dice.cited) != 0)
-        return err_set(e, ERR_CONFLICT, "dice.commitment",
-                       "the campaign's next commitment is %s: the one cited "
-                       "was used by an earlier combat, or is not this "
-                       "campaign's",
-                       k.commitment);
     db_now(now);
-    if ((rc = use_seed(&rec->dice, &k, e)) ||
-        (rc = db_commitment_use(c, k.commitment, used_by, now, e)))
+    if ((rc = db_commitment_use(c, rec->dice.commitment, used_by, now, e)))
         return rc;
-    sodium_memzero(k.seed, sizeof k.seed);
-    return db_commitment_new(c, rec->campaign_id, &next, e);
+    rc = db_commitment_new(c, rec->campaign_id, &next, e);
+    sodium_memzero(next.seed, sizeof next.seed);
+    return rc;
+}
+
+err_code combat_take_commitment(db_conn *c, combat_record *rec,
+                                const char *used_by, err_info *e)
+{
+    err_code rc = combat_peek_commitment(c, rec, e);
+
+    return rc ? rc : combat_claim_commitment(c, rec, used_by, e);
 }
 
 err_code combat_cite(db *d, combat_record *rec, err_info *e)

@@ -61,12 +61,24 @@ err_code combat_parse_record(const json_t *body, combat_record *rec,
 
 /*
  * Commitments ahead (docs/dice.md).  A campaign's seeded combat or battle
- * takes the campaign's next commitment in its writer job: its seed becomes
- * rec's, it is marked used by used_by (the battle's id, or NULL for rec's
- * combat, whose id is drawn here), and
- * the next one is drawn, all in the job's transaction.  A cited commitment
- * must be that next one (ERR_CONFLICT otherwise).  Entered dice take none.
+ * takes the campaign's next commitment in its writer job, in two steps so
+ * that a request the rules refuse writes nothing:
+ *
+ *   combat_peek_commitment reads the campaign's next commitment, without
+ *   writing: its seed (and commitment) become rec's; a cited commitment
+ *   must be that next one (ERR_CONFLICT otherwise);
+ *   combat_claim_commitment, once the combat will land, marks rec's
+ *   commitment (the one combat_peek_commitment read) used by used_by (the
+ *   battle's id, or NULL for rec's combat, whose id is drawn here if it
+ *   has none yet) and draws the next one.
+ *
+ * Both in the job's transaction; entered dice take none (ERR_OK, nothing
+ * done).  combat_take_commitment is the two at once, for a caller whose
+ * checks are all made before it.
  */
+err_code combat_peek_commitment(db_conn *c, combat_record *rec, err_info *e);
+err_code combat_claim_commitment(db_conn *c, combat_record *rec,
+                                 const char *used_by, err_info *e);
 err_code combat_take_commitment(db_conn *c, combat_record *rec,
                                 const char *used_by, err_info *e);
 

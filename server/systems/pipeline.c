@@ -48,10 +48,12 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
     err_code rc;
 
     assert(s != NULL && s->bind != NULL && s->apply != NULL);
+    /* Nothing is written until the rules have accepted the combat: the
+     * commitment's seed is read, not claimed, before they run. */
     if ((rc = db_campaign_get(c, rec->campaign_id, &cmp, e)) ||
         (rc = s->bind(c, arg, &cmp, e)) ||
-        (rc = combat_take_commitment(c, rec, NULL, e)) ||
-        (rc = s->run(arg, e)) ||
+        (rc = combat_peek_commitment(c, rec, e)) || (rc = s->run(arg, e)) ||
+        (rc = combat_claim_commitment(c, rec, NULL, e)) ||
         (rc = db_combat_insert(c, &rec->cb, rec->rolls, rec->n_rolls, e)))
         return rc;
     return s->apply(c, arg, e);

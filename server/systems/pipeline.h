@@ -6,9 +6,12 @@
  *   one-off:   pipeline_read, pipeline_oneoff (check, the cited
  *              commitment, run), then combat_insert_job on the writer;
  *   campaign:  pipeline_read, then pipeline_campaign_job on the writer:
- *              the campaign read, bind, its next commitment taken, run,
- *              the combat and its rolls inserted, apply; all in one
- *              transaction, so the combat lands whole or not at all.
+ *              the campaign read, bind, its next commitment read, run;
+ *              then, and only for a combat that lands, the commitment
+ *              claimed (the next one drawn), the combat and its rolls
+ *              inserted, apply; all in one transaction, so the combat
+ *              lands whole or not at all, and a refused one writes
+ *              nothing.
  *
  * Nothing here knows HTTP: resources/combats.c is the HTTP front door.
  */

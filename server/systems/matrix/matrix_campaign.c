@@ -128,9 +128,9 @@ static err_code bind_armies(db_conn *c, matrix_job *j, err_info *e)
         /* Exhausted in the last battle: -1 in its next battle this turn. */
         if (matrix_is_exhausted_in(side.exhausted_turn, j->turn)) {
             j->setup.armies[a].is_exhausted = true;
-            side.exhausted_turn = 0;
-            if ((rc = db_side_update(c, &side, e)))
-                return rc;
+            j->exhausted_side[a] = side;
+            j->exhausted_side[a].exhausted_turn = 0;
+            j->is_exhaustion_used[a] = true;
         }
         for (i = 0; i < j->setup.armies[a].n_units; i++) {
             snprintf(f, sizeof f, "%s.units[%d]", matrix_json_army_key[a], i);
@@ -180,8 +180,11 @@ static err_code check_not_engaged(db_conn *c, const matrix_job *j, err_info *e)
     return ERR_OK;
 }
 
-/* A skirmish that escalated: this open battle is the one it became. */
-static err_code link_escalation(db_conn *c, matrix_job *j, err_info *e)
+/* A skirmish that escalated: this open battle is the one it became.
+ * Checks it, and with is_linking (once every check has passed) links the
+ * skirmish to j's battle. */
+static err_code link_escalation(db_conn *c, matrix_job *j, bool is_linking,
+                                err_info *e)
 {
     db_battle from;
     err_code rc;
@@ -233,7 +236,7 @@ static err_code link_escalation(db_conn *c, matrix_job *j, err_info *e)
             }
         }
         json_decref(s);
-        if (rc == ERR_OK) {
+        if (rc == ERR_OK && is_linking) {
             text_copy(from.linked_to, DB_ID_MAX, j->row.id);
             db_now(from.updated_at);
             rc = db_battle_update(c, &from, e);
@@ -249,14 +252,22 @@ static err_code battle_create_job(db_conn *c, void *arg, err_info *e)
     db_battle *b = &j->row;
     json_t *setup;
     err_code rc;
+    int a;
 
-    if ((rc = bind_armies(c, j, e)) || (rc = matrix_json_prepare(j, e)))
+    /* Every check before any write: a refused battle writes nothing. */
+    if ((rc = bind_armies(c, j, e)) || (rc = matrix_json_prepare(j, e)) ||
+        (rc = link_escalation(c, j, false, e)) ||
+        (rc = check_not_engaged(c, j, e)))
         return rc;
     if ((rc = battle_row_new(c, b, &j->rec, "matrix", j->turn, e)))
         return rc;
     text_copy(b->linked_from, DB_ID_MAX, j->escalated_from);
-    if ((rc = link_escalation(c, j, e)) || (rc = check_not_engaged(c, j, e)))
+    if ((rc = link_escalation(c, j, true, e)))
         return rc;
+    for (a = 0; a < 2; a++)
+        if (j->is_exhaustion_used[a] &&
+            (rc = db_side_update(c, &j->exhausted_side[a], e)))
+            return rc;
     setup = matrix_json_setup_json(j);
     b->setup = json_dumps(setup, JSON_COMPACT);
     json_decref(setup);
@@ -484,6 +495,8 @@ static err_code abandon(db_conn *c, matrix_job *j, const json_t *req,
 
 static err_code battle_action_job(db_conn *c, void *arg, err_info *e)
 {
+    static const char *const campaign_actions[] = {"roll", "commit", "accept",
+                                                   "abandon", NULL};
     matrix_job *j = arg;
     const json_t *body = j->request;
     json_t *req = json_incref((json_t *)body);
@@ -530,7 +543,10 @@ static err_code battle_action_job(db_conn *c, void *arg, err_info *e)
     }
     is_entered = strcmp(j->row.dice_source, "entered") == 0;
     a = &j->actions[j->n_actions];
-    if ((rc = matrix_json_parse_action(req, "", j, is_entered, a, e)))
+    /* A battle in a campaign also takes "abandon" (handled above): the
+     * refusal of any other word lists it too. */
+    if ((rc = jv_enum(req, "", "action", true, campaign_actions, &i, e)) ||
+        (rc = matrix_json_parse_action(req, "", j, is_entered, a, e)))
         goto out;
     if (is_entered) {
         dice_init_values(&src, DICE_ENTERED, a->naturals,

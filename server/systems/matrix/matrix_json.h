@@ -72,6 +72,10 @@ typedef struct matrix_job {
     db_battle row;   /* campaign battles: the stored battle */
     json_t *request; /* the request body (a reference) or NULL */
     char escalated_from[DB_ID_MAX];
+    /* Creation: the sides whose exhaustion this battle uses up, written
+     * once every check has passed. */
+    db_side exhausted_side[2];
+    bool is_exhaustion_used[2];
 } matrix_job;
 
 /* A new job as r's state (freed with the request), or NULL with e set. */

@@ -84,12 +84,12 @@ START_TEST(test_wrong_method_is_405_with_allow)
     ck_assert_int_eq(ts_request(ts, "DELETE", "/v1/campaigns", NULL, NULL, &r),
                      0);
     assert_problem(&r, 405, "method_not_allowed");
-    ck_assert_str_eq(r.allow, "POST");
+    ck_assert_str_eq(r.allow, "POST, OPTIONS");
     http_resp_cleanup(&r);
     ck_assert_int_eq(
         ts_request(ts, "PUT", "/v1/campaigns/c/units/u", NULL, "{}", &r), 0);
     assert_problem(&r, 405, "method_not_allowed");
-    ck_assert_str_eq(r.allow, "GET, PATCH");
+    ck_assert_str_eq(r.allow, "GET, HEAD, PATCH, OPTIONS");
     http_resp_cleanup(&r);
     ts_stop(ts);
 }

@@ -173,6 +173,11 @@ START_TEST(test_abandon)
                   "{\"action\":\"abandon\",\"combat\":1}");
     refuse_action(&c, w, 409, "conflict", "expect_actions", c.umpire, bid,
                   "{\"action\":\"abandon\",\"expect_actions\":2}");
+    /* An action that is none of them names every one, abandon included
+     * (regression: the message listed roll, commit and accept only). */
+    p = refuse_action(&c, w, 422, "invalid_value", "action", c.umpire, bid,
+                      "{\"action\":\"retreat\"}");
+    scs_rig_assert_contains(scs_str(p, "detail"), "abandon");
     st = mx_act(&c, bid, 200,
                 "{\"action\":\"abandon\",\"note\":\"called off\","
                 "\"expect_actions\":3}");

@@ -1,0 +1,237 @@
+/*
+ * test_pipeline.c: a campaign combat the rules refuse writes nothing
+ * (server/systems/pipeline.c, combat.c): the campaign's next commitment is
+ * read, not claimed, before the rules run, and claimed (the next one drawn)
+ * only by a combat that lands.
+ *
+ * Regression: a refused combat used to claim the commitment and draw the
+ * next before the rules ran, then roll both back: some 16 KB of log per
+ * refusal.  Measured two ways: the rows the writer's job changed, even
+ * ones rolled back (sqlite3_total_changes around pipeline_campaign_job),
+ * and the -wal file of a real server around a refused request.
+ */
+#include "harness.h"
+#include "pipeline.h"
+#include "suites.h"
+#include "systems.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <check.h>
+#include <sqlite3.h>
+
+#define COMBAT(red, blue)                                                      \
+    "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"" red "\"}]},"       \
+    "{\"side\":\"Blue\",\"units\":[{\"unit\":\"" blue "\"}]}]}"
+
+static test_server *ts;
+
+static void setup(void)
+{
+    ts = ts_start();
+}
+
+static void teardown(void)
+{
+    ts_stop(ts);
+    ts = NULL;
+}
+
+/* Red (Alpha, and Charlie eliminated) against Blue (Bravo). */
+static void world(test_campaign *c)
+{
+    static const char *const sides[] = {"Red", "Blue", NULL};
+    char path[160], charlie[64];
+
+    ts_campaign(ts, c, NULL, sides);
+    ts_unit(ts, c, "Alpha", "Red", 0, 6, NULL);
+    ts_unit(ts, c, "Bravo", "Blue", 0, 6, NULL);
+    ts_unit(ts, c, "Charlie", "Red", 0, 6, charlie);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units/%s", c->id, charlie);
+    json_decref(
+        ts_call(ts, 200, "PATCH", path, c->umpire, "{\"eliminated\":true}"));
+}
+
+/* The campaign's next commitment, as GET /v1/campaigns/{id} shows it. */
+static void next_commitment(const test_campaign *c, char out[65])
+{
+    char path[128];
+    json_t *j;
+
+    snprintf(path, sizeof path, "/v1/campaigns/%s", c->id);
+    j = ts_call(ts, 200, "GET", path, c->umpire, NULL);
+    snprintf(out, 65, "%s",
+             json_string_value(json_object_get(j, "next_commitment")));
+    json_decref(j);
+    ck_assert_uint_eq(strlen(out), 64);
+}
+
+/* pipeline_campaign_job, counting the rows it changed. */
+typedef struct counted {
+    void *job;
+    int n_changes;
+} counted;
+
+static err_code counted_job(db_conn *c, void *arg, err_info *e)
+{
+    counted *k = arg;
+    int before = sqlite3_total_changes(c);
+    err_code rc = pipeline_campaign_job(c, k->job, e);
+
+    k->n_changes = sqlite3_total_changes(c) - before;
+    return rc;
+}
+
+/* A SCRUD campaign combat through the pipeline alone; its code, the rows
+ * it changed in *n_changes, the commitment it used into used (65). */
+static err_code fight(const test_campaign *c, const char *body_text,
+                      int *n_changes, char used[65], err_info *e)
+{
+    const systems_entry *s = systems_find("scrud");
+    json_t *body = json_loads(body_text, 0, NULL);
+    counted k = {NULL, -1};
+    err_code rc;
+
+    ck_assert_ptr_nonnull(body);
+    err_clear(e);
+    rc = pipeline_read(s, body, c->id, "", &k.job, e);
+    if (rc == ERR_OK)
+        rc = db_write(http_db(ts->srv), counted_job, &k, e);
+    *n_changes = k.n_changes;
+    snprintf(used, 65, "%s", ((combat_record *)k.job)->dice.commitment);
+    s->job_free(k.job);
+    json_decref(body);
+    return rc;
+}
+
+/* Refused by the rules (an eliminated unit: core refuses it while the
+ * combat runs) or before them (an unknown unit): no row changed, not even
+ * for a moment; then a valid combat takes the commitment that was next. */
+START_TEST(test_refused_combat_changes_no_row)
+{
+    static const struct {
+        const char *body, *field;
+        err_code code;
+    } refused[] = {
+        {COMBAT("Charlie", "Bravo"), "sides[0].units[0]", ERR_RULE},
+        {COMBAT("Nobody", "Bravo"), "sides[0].units[0].unit", ERR_INVALID},
+    };
+    char k0[65], k1[65], used[65];
+    test_campaign c;
+    err_info e;
+    int n, i;
+
+    world(&c);
+    next_commitment(&c, k0);
+    for (i = 0; i < 2; i++) {
+        ck_assert_int_eq(fight(&c, refused[i].body, &n, used, &e),
+                         refused[i].code);
+        ck_assert_str_eq(e.field, refused[i].field);
+        ck_assert_msg(n == 0, "refusal %d changed %d rows", i, n);
+    }
+    next_commitment(&c, k1);
+    ck_assert_str_eq(k1, k0);
+    ck_assert_int_eq(fight(&c, COMBAT("Alpha", "Bravo"), &n, used, &e), ERR_OK);
+    ck_assert_int_gt(n, 0);
+    ck_assert_str_eq(used, k0);
+    next_commitment(&c, k1);
+    ck_assert_str_ne(k1, k0);
+}
+END_TEST
+
+static long long wal_size(void)
+{
+    char path[192];
+    struct stat sb;
+
+    snprintf(path, sizeof path, "%s-wal", ts->db_path);
+    return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+/* Over HTTP: the -wal file does not grow for a refused combat, and the
+ * next valid combat uses the commitment shown before the refusal. */
+START_TEST(test_refused_combat_does_not_grow_log)
+{
+    char path[128], k0[65], k1[65];
+    test_campaign c;
+    long long wal0;
+    json_t *j;
+
+    world(&c);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", c.id);
+    next_commitment(&c, k0);
+    wal0 = wal_size();
+    j = ts_call(ts, 422, "POST", path, c.umpire, "%s",
+                COMBAT("Charlie", "Bravo"));
+    ck_assert_str_eq(json_string_value(json_object_get(j, "code")),
+                     "rule_violation");
+    json_decref(j);
+    ck_assert_msg(wal_size() <= wal0, "the log grew from %lld to %lld bytes",
+                  wal0, wal_size());
+    next_commitment(&c, k1);
+    ck_assert_str_eq(k1, k0);
+    j = ts_call(ts, 201, "POST", path, c.umpire, "%s",
+                COMBAT("Alpha", "Bravo"));
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(j, "dice"), "commitment")),
+                     k0);
+    json_decref(j);
+}
+END_TEST
+
+/* A Matrix battle refused because a unit already fights another open
+ * battle: the checks now all run before the battle claims the campaign's
+ * commitment (they used to run after it), so the log does not grow and
+ * the commitment stays next. */
+START_TEST(test_refused_battle_does_not_grow_log)
+{
+    static const char *const body =
+        "{\"turn\":1,\"attacker\":{\"side\":\"Red\",\"units\":[\"Dog\"]},"
+        "\"defender\":{\"side\":\"Blue\",\"units\":[\"Easy\"]},"
+        "\"line\":[{\"attacker\":[\"Dog\"],\"defender\":[\"Easy\"]}]}";
+    char path[128], k0[65], k1[65];
+    test_campaign c;
+    long long wal0;
+    json_t *j;
+
+    world(&c);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units", c.id);
+    json_decref(ts_call(ts, 201, "POST", path, c.umpire,
+                        "{\"name\":\"Dog\",\"side\":\"Red\",\"matrix\":{}}"));
+    json_decref(ts_call(ts, 201, "POST", path, c.umpire,
+                        "{\"name\":\"Easy\",\"side\":\"Blue\",\"matrix\":{}}"));
+    snprintf(path, sizeof path, "/v1/campaigns/%s/battles", c.id);
+    json_decref(ts_call(ts, 201, "POST", path, c.umpire, "%s", body));
+    next_commitment(&c, k0);
+    wal0 = wal_size();
+    ck_assert_uint_eq(db_writer_refused(http_db(ts->srv)), 0);
+    j = ts_call(ts, 422, "POST", path, c.umpire, "%s", body);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "field")),
+                     "attacker.units[0]");
+    json_decref(j);
+    ck_assert_msg(wal_size() <= wal0, "the log grew from %lld to %lld bytes",
+                  wal0, wal_size());
+    /* Not even for a moment: the job wrote no row before it was refused
+     * (a lone refused job's batch is rolled back whole, so the log alone
+     * would not show it). */
+    ck_assert_uint_eq(db_writer_refused(http_db(ts->srv)), 0);
+    next_commitment(&c, k1);
+    ck_assert_str_eq(k1, k0);
+}
+END_TEST
+
+Suite *suite_pipeline(void)
+{
+    Suite *s = suite_create("pipeline");
+    TCase *tc = tcase_create("refusals");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_refused_combat_changes_no_row);
+    tcase_add_test(tc, test_refused_combat_does_not_grow_log);
+    tcase_add_test(tc, test_refused_battle_does_not_grow_log);
+    suite_add_tcase(s, tc);
+    return s;
+}
