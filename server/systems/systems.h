@@ -17,7 +17,10 @@
  *   replay  a stored report again through the rules, from its logged dice;
  *   render  the outcome's part of a report as Markdown or HTML;
  *   unit    a unit's section of the system, as served;
- *   options a campaign's options of the system: defaults, read, served.
+ *   options a campaign's options of the system: defaults, read, served;
+ *   fog     a stored report (or a battle) reduced for a player who may
+ *           not see all of the other sides' units (fog.h), and the
+ *           combat's one-line summary likewise.
  *
  * pipeline.c drives every system through these: one path for one-off
  * combats and one for campaign combats, called by every front door
@@ -46,6 +49,8 @@
 #include "registry.h"
 
 struct report_doc;
+struct fog_pass;
+struct fog_view;
 
 /* The handlers of a system's interactive battles in a campaign (the
  * routes of resources/battles.c).  create and action take the request's
@@ -88,6 +93,14 @@ typedef struct systems_entry {
                              db_campaign *cmp, err_info *e);
     json_t *(*options_json)(const db_campaign *cmp);
     const systems_battle *battle; /* NULL: no interactive battles */
+    /* Fog of war (fog.h): the system's part of a campaign's stored
+     * report, or of one of its battles as served (doc), reduced in place
+     * for p's viewer with fog.h's helpers (the frame, rolls included, is
+     * fog_report's); and the combat's one-line summary as the viewer may
+     * read it (new; NULL: out of memory).  NULL: nothing of the system's
+     * part, or of its summary, names a unit. */
+    void (*fog)(struct fog_pass *p, json_t *doc);
+    char *(*fog_summary)(const struct fog_view *v, const char *summary);
 } systems_entry;
 
 /* The entries, one per system, each in its folder's <system>_stages.c. */
