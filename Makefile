@@ -5,6 +5,7 @@
 #   make tour    the README's five-minute tour, word for word (tests/tour.sh)
 #   make asan    the test suite under AddressSanitizer + UBSan
 #   make bench   load test against a release build (see bench/README.md)
+#   make bench-cost, bench-scale, bench-cores   the measurements of issue 17
 #   make valgrind, format, clean
 #
 # Quiet unless V=1.  Warnings are errors in CI (CI=true) or with WERROR=1.
@@ -70,7 +71,7 @@ TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: all run test tour check-tests lint-spec asan valgrind bench \
-        bench-discord format clean deps
+        bench-discord bench-cost bench-scale bench-cores format clean deps
 
 all: $(BUILD)/umpire $(BUILD)/umpire-verify
 
@@ -150,6 +151,22 @@ valgrind: $(BUILD)/umpire-tests
 bench: $(BUILD)/umpire $(BUILD)/bench-bare
 	$(Q)./deploy/install-deps.sh --bench
 	$(Q)./bench/run.sh $(BUILD)
+
+# Instructions per combat under callgrind against issue 17's targets;
+# read routes against campaign size; throughput against worker threads
+# (bench/README.md).
+bench-cost: $(BUILD)/umpire
+	$(Q)./deploy/install-deps.sh --bench
+	$(Q)command -v valgrind >/dev/null || ./deploy/install-deps.sh --valgrind
+	$(Q)./bench/callgrind.sh $(BUILD)
+
+bench-scale: $(BUILD)/umpire
+	$(Q)./deploy/install-deps.sh --bench
+	$(Q)./bench/scale.sh $(BUILD)
+
+bench-cores: $(BUILD)/umpire $(BUILD)/bench-bare
+	$(Q)./deploy/install-deps.sh --bench
+	$(Q)./bench/cores.sh $(BUILD)
 
 $(BUILD)/bench-bare: bench/bare.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)

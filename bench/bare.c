@@ -2,20 +2,32 @@
  * bare.c: the baseline of `make bench`: a libmicrohttpd server that answers
  * every request with the same small JSON body and does nothing else.
  *
- *   bench-bare PORT [THREADS]
+ *   bench-bare PORT [THREADS [PER_IP_LIMIT]]
  *
  * PORT 0 takes any free port.  Once listening it prints one line,
  * "bench-bare listening on http://127.0.0.1:PORT", on stdout, then nothing
  * per request; SIGTERM or SIGINT stops it cleanly.
  *
- * It is configured like the real server (server/http/http.c) so that the ratio
- * of the two measures umpire's own work, not a different setup: internal
- * polling thread with a pool of THREADS (2), epoll (MHD_USE_AUTO),
- * suspend/resume and inter-thread communication enabled, the same timeout,
- * connection limit and per-connection memory, the same response headers,
- * and the response queued on the second call of the access handler, not
- * the first (queueing on the first makes libmicrohttpd close the
- * connection).
+ * It is configured exactly as the real server's daemon (start_daemon() in
+ * server/http/http.c, with umpire's defaults) so that the ratio of the two
+ * measures umpire's own work, not a different setup:
+ *   - the same flags: internal polling thread, epoll (MHD_USE_AUTO),
+ *     suspend/resume and inter-thread communication;
+ *   - a thread pool of THREADS (2, umpire's --threads);
+ *   - connection timeout 30 s, connection limit 1024, per-IP connection
+ *     limit PER_IP_LIMIT (256, umpire's --per-ip-connection-limit; 0 for
+ *     none), as umpire's defaults;
+ *   - the same per-connection memory pool: neither sets
+ *     MHD_OPTION_CONNECTION_MEMORY_LIMIT, so both use libmicrohttpd's
+ *     default (32 KB in 0.9.75).  A larger pool here would be zeroed on
+ *     every request and make the ceiling lower than it is (PERF.md);
+ *   - the headers umpire sends on a JSON answer (http_reply.c add_headers:
+ *     Content-Type, Cache-Control, X-Content-Type-Options, the policy
+ *     headers and Vary);
+ *   - the response queued on the second call of the access handler, not the
+ *     first (queueing on the first makes libmicrohttpd close the connection).
+ * What umpire does in its callbacks (the connection table, the completed
+ * callback, the URI log) is umpire's own work, so the bare server has none.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -78,12 +90,13 @@ int main(int argc, char **argv)
     struct MHD_Daemon *d;
     const union MHD_DaemonInfo *info;
     sigset_t sigs;
-    long port, threads = 2;
+    long port, threads = 2, per_ip = 256;
     int sig;
 
-    if (argc < 2 || argc > 3 || parse_num(argv[1], 0, 65535, &port) ||
-        (argc == 3 && parse_num(argv[2], 1, 64, &threads))) {
-        fprintf(stderr, "usage: bench-bare PORT [THREADS]\n");
+    if (argc < 2 || argc > 4 || parse_num(argv[1], 0, 65535, &port) ||
+        (argc >= 3 && parse_num(argv[2], 1, 64, &threads)) ||
+        (argc == 4 && parse_num(argv[3], 0, 1000000, &per_ip))) {
+        fprintf(stderr, "usage: bench-bare PORT [THREADS [PER_IP_LIMIT]]\n");
         return 2;
     }
     memset(&addr, 0, sizeof addr);
@@ -99,7 +112,15 @@ int main(int argc, char **argv)
         MHD_add_response_header(response, "Cache-Control", "no-store") !=
             MHD_YES ||
         MHD_add_response_header(response, "X-Content-Type-Options",
-                                "nosniff") != MHD_YES) {
+                                "nosniff") != MHD_YES ||
+        MHD_add_response_header(response, "Content-Security-Policy",
+                                "default-src 'none'; frame-ancestors 'none'") !=
+            MHD_YES ||
+        MHD_add_response_header(response, "X-Frame-Options", "DENY") !=
+            MHD_YES ||
+        MHD_add_response_header(response, "Referrer-Policy", "no-referrer") !=
+            MHD_YES ||
+        MHD_add_response_header(response, "Vary", "Accept") != MHD_YES) {
         fprintf(stderr, "bench-bare: cannot build the response\n");
         return 1;
     }
@@ -117,8 +138,8 @@ int main(int argc, char **argv)
                          &addr, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
                          MHD_OPTION_CONNECTION_TIMEOUT, 30u,
                          MHD_OPTION_CONNECTION_LIMIT, 1024u,
-                         MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-                         (size_t)(128 * 1024), MHD_OPTION_END);
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
+                         MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr, "bench-bare: cannot listen on 127.0.0.1 port %ld\n",
                 port);
@@ -126,8 +147,9 @@ int main(int argc, char **argv)
         return 1;
     }
     info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    printf("bench-bare listening on http://127.0.0.1:%u (%ld threads)\n",
-           info ? (unsigned)info->port : (unsigned)port, threads);
+    printf("bench-bare listening on http://127.0.0.1:%u (%ld threads, "
+           "%ld connections per IP)\n",
+           info ? (unsigned)info->port : (unsigned)port, threads, per_ip);
     fflush(stdout);
 
     sigwait(&sigs, &sig);

@@ -4,20 +4,27 @@
 #   bench/run.sh [BUILD_DIR]          (default: build)
 #
 # Starts BUILD_DIR/bench-bare (fixed JSON, no work) and BUILD_DIR/umpire on a
-# fresh database in a temporary directory, both on free loopback ports, and
-# loads each with wrk with the same parameters: first a warm-up, then the
-# measured run.  Prints requests/s and latency p50/p90/p99 of each, the ratio
-# combat/bare and PASS or FAIL against the required 0.10, then how many
-# combats the database holds.  Exits 1 on FAIL (or if either run had errors
-# or the database lost a combat that was answered 201), 2 on a setup error.
+# fresh database in a temporary directory, both on free loopback ports and
+# configured alike (threads, per-IP connection limit), and loads them with
+# wrk with the same parameters, BENCH_ROUNDS times (3) in turn: the bare
+# handler, one-off SCRUD 8 v 4 combats, and SCRUD 4 v 4 combats in a
+# campaign whose units never wear out (bench/campaign.sh), each a warm-up
+# then the measured run.  Prints requests/s and latency p50/p90/p99 of every
+# run, the ratios combat/bare of each round and their medians, PASS or FAIL
+# of the one-off median against the required 0.10 (the campaign ratio is
+# informative), then how many combats the database holds.  Exits 1 on FAIL
+# (or if any run had errors or the database lost a combat that was answered
+# 201), 2 on a setup error.
 #
 # Settings (environment):
+#   BENCH_ROUNDS          rounds of the three runs; the median is reported (3)
 #   BENCH_DURATION        measured run of each server, wrk -d  (10s)
-#   BENCH_WARMUP          warm-up run of each server, wrk -d   (3s; 0 skips)
+#   BENCH_WARMUP          warm-up run before each, wrk -d      (3s; 0 skips)
 #   BENCH_CONNECTIONS     keep-alive connections, wrk -c       (64)
 #   BENCH_WRK_THREADS     wrk threads, wrk -t                  (1)
 #   BENCH_SERVER_THREADS  worker threads of both servers       (2)
 #   BENCH_MIN_RATIO       the requirement                      (0.10)
+#   BENCH_CAMPAIGN=0      leaves out the campaign runs
 #   BENCH_VERBOSE=1       also print wrk's own output
 set -u
 
@@ -29,9 +36,12 @@ WRK_THREADS=${BENCH_WRK_THREADS:-1}
 SERVER_THREADS=${BENCH_SERVER_THREADS:-2}
 MIN_RATIO=${BENCH_MIN_RATIO:-0.10}
 VERBOSE=${BENCH_VERBOSE:-0}
+ROUNDS=${BENCH_ROUNDS:-3}
+CAMPAIGN=${BENCH_CAMPAIGN:-1}
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 SCRIPT="$HERE/scrud-8v4.lua"
+CAMPAIGN_SCRIPT="$HERE/campaign-4v4.lua"
 BARE_BIN="$BUILD/bench-bare"
 UMPIRE_BIN="$BUILD/umpire"
 
@@ -45,6 +55,8 @@ command -v wrk >/dev/null 2>&1 ||
 [ -x "$BARE_BIN" ] || die "$BARE_BIN is missing: make $BARE_BIN"
 [ -x "$UMPIRE_BIN" ] || die "$UMPIRE_BIN is missing: make $UMPIRE_BIN"
 [ -r "$SCRIPT" ] || die "$SCRIPT is missing"
+[ -r "$CAMPAIGN_SCRIPT" ] || die "$CAMPAIGN_SCRIPT is missing"
+case $ROUNDS in '' | *[!0-9]* | 0) die "BENCH_ROUNDS must be a number, 1 or more" ;; esac
 case $CONNECTIONS in '' | *[!0-9]*) die "BENCH_CONNECTIONS must be a number" ;; esac
 case $WRK_THREADS in '' | *[!0-9]*) die "BENCH_WRK_THREADS must be a number" ;; esac
 [ "$WRK_THREADS" -le "$CONNECTIONS" ] ||
@@ -114,11 +126,18 @@ wait_http() {
     return 1
 }
 
+# Both servers take umpire's per-IP connection limit (256), raised to the
+# number of connections when there are more: wrk opens them all from
+# 127.0.0.1.
+PER_IP=256
+[ "$CONNECTIONS" -le "$PER_IP" ] || PER_IP=$CONNECTIONS
+
 # start_servers: both on port 0 (the kernel picks free ones).
-"$BARE_BIN" 0 "$SERVER_THREADS" >"$TMP/bare.log" 2>&1 &
+"$BARE_BIN" 0 "$SERVER_THREADS" "$PER_IP" >"$TMP/bare.log" 2>&1 &
 BARE_PID=$!
 "$UMPIRE_BIN" --listen 127.0.0.1 --port 0 --db "$TMP/bench.db" \
-    --threads "$SERVER_THREADS" --access-log off >"$TMP/umpire.log" 2>&1 &
+    --threads "$SERVER_THREADS" --per-ip-connection-limit "$PER_IP" \
+    --access-log off >"$TMP/umpire.log" 2>&1 &
 UMPIRE_PID=$!
 
 BARE_PORT=$(wait_port "$BARE_PID" "$TMP/bare.log") || {
@@ -135,6 +154,13 @@ wait_http "$UMPIRE_PORT" /health ||
 
 BARE_URL="http://127.0.0.1:$BARE_PORT/"
 UMPIRE_URL="http://127.0.0.1:$UMPIRE_PORT/v1/combats/scrud"
+CAMPAIGN_URL="http://127.0.0.1:$UMPIRE_PORT/"
+CAMPAIGN_ARGS=()
+if [ "$CAMPAIGN" != 0 ]; then
+    read -r CAMPAIGN_ID CAMPAIGN_TOKEN < <("$HERE/campaign.sh" "$UMPIRE_PORT")
+    [ -n "${CAMPAIGN_TOKEN:-}" ] || die "cannot set up the campaign"
+    CAMPAIGN_ARGS=(-- "$CAMPAIGN_ID" "$CAMPAIGN_TOKEN")
+fi
 WRK_ARGS=(-t"$WRK_THREADS" -c"$CONNECTIONS" --timeout 10s --latency)
 
 # run_wrk NAME DURATION [wrk args...]: output in $TMP/NAME.out
@@ -185,95 +211,155 @@ field() {
         }' "$TMP/$1.out"
 }
 
-case $WARMUP in 0 | 0s) WARMUP_NOTE="no warm-up" ;; *) WARMUP_NOTE="after a -d$WARMUP warm-up" ;; esac
+case $WARMUP in 0 | 0s) WARMUP_NOTE="no warm-up" ;; *) WARMUP_NOTE="each after a -d$WARMUP warm-up" ;; esac
 echo "umpire bench: $(nproc) CPUs, $(wrk -v 2>&1 | head -n 1 | cut -d' ' -f1-2)," \
-    "wrk ${WRK_ARGS[*]} -d$DURATION ($WARMUP_NOTE) on loopback"
-echo "  bare:   $BARE_BIN, GET / -> 200 {\"status\":\"ok\"}," \
-    "$SERVER_THREADS threads"
-echo "  combat: $UMPIRE_BIN --threads $SERVER_THREADS --access-log off," \
-    "POST /v1/combats/scrud (bench/scrud-8v4.lua: one-off SCRUD 8 v 4, seeded dice) -> 201"
+    "wrk ${WRK_ARGS[*]} -d$DURATION ($WARMUP_NOTE) on loopback, $ROUNDS rounds"
+echo "  bare:     $BARE_BIN, GET / -> 200 {\"status\":\"ok\"}," \
+    "$SERVER_THREADS threads, $PER_IP connections per IP"
+echo "  combat:   $UMPIRE_BIN --threads $SERVER_THREADS --per-ip-connection-limit $PER_IP" \
+    "--access-log off, POST /v1/combats/scrud (bench/scrud-8v4.lua: one-off SCRUD 8 v 4, seeded dice) -> 201"
+[ "$CAMPAIGN" = 0 ] ||
+    echo "  campaign: the same umpire, POST /v1/campaigns/$CAMPAIGN_ID/combats/scrud" \
+        "(bench/campaign-4v4.lua: SCRUD 4 v 4, seeded dice, units that never wear out) -> 201"
 echo "  access logging is off in both (bench-bare has none), for a like-for-like comparison"
 echo "  durability: every 201 follows the commit of its combat (SQLite WAL," \
     "synchronous=FULL, group commit); database in $TMP"
 echo
 
+RUNS="bare combat"
+[ "$CAMPAIGN" = 0 ] || RUNS="$RUNS campaign"
+
+# measure RUN ROUND: the warm-up and the measured run of RUN in round ROUND.
+measure() {
+    local run=$1 round=$2 args
+    case $run in
+    bare) args=("$BARE_URL") ;;
+    combat) args=(-s "$SCRIPT" "$UMPIRE_URL") ;;
+    campaign) args=(-s "$CAMPAIGN_SCRIPT" "$CAMPAIGN_URL" "${CAMPAIGN_ARGS[@]}") ;;
+    esac
+    if [ "$WARMUP_NOTE" != "no warm-up" ]; then
+        run_wrk "$run-warmup-$round" "$WARMUP" "${args[@]}" || status=1
+    fi
+    run_wrk "$run-$round" "$DURATION" "${args[@]}" || status=1
+}
+
 status=0
-if [ "$WARMUP_NOTE" != "no warm-up" ]; then
-    run_wrk bare-warmup "$WARMUP" "$BARE_URL" || status=1
-fi
-run_wrk bare "$DURATION" "$BARE_URL" || status=1
-if [ "$WARMUP_NOTE" != "no warm-up" ]; then
-    run_wrk combat-warmup "$WARMUP" -s "$SCRIPT" "$UMPIRE_URL" || status=1
-fi
-run_wrk combat "$DURATION" -s "$SCRIPT" "$UMPIRE_URL" || status=1
+for round in $(seq "$ROUNDS"); do
+    for run in $RUNS; do
+        measure "$run" "$round"
+    done
+done
 
 # Disk traffic of the server so far, before it stops (informative).
 IO_BYTES=$(awk '/^write_bytes:/ { print $2 }' "/proc/$UMPIRE_PID/io" 2>/dev/null)
 
-printf '%-26s %12s %9s %9s %9s %10s %7s\n' "" "requests/s" "p50 ms" \
+# median: the median of the numbers on stdin, one a line.
+median() {
+    sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) print 0
+        else if (NR % 2) print v[(NR + 1) / 2]
+        else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ratio() { # ratio A B: A / B to 4 places
+    awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.4f\n", a / b; else print "0" }'
+}
+
+printf '%-30s %12s %9s %9s %9s %10s %7s\n' "" "requests/s" "p50 ms" \
     "p90 ms" "p99 ms" "requests" "errors"
-for run in bare combat; do
-    case $run in
-    bare) label="bare (fixed JSON)" ;;
-    combat) label="combat (SCRUD 8 v 4)" ;;
-    esac
-    printf '%-26s %12.2f %9s %9s %9s %10s %7s\n' "$label" "$(field $run rps)" \
-        "$(field $run p50)" "$(field $run p90)" "$(field $run p99)" \
-        "$(field $run requests)" "$(field $run errors)"
+for round in $(seq "$ROUNDS"); do
+    for run in $RUNS; do
+        case $run in
+        bare) label="bare (fixed JSON)" ;;
+        combat) label="combat (SCRUD 8 v 4)" ;;
+        campaign) label="campaign (SCRUD 4 v 4)" ;;
+        esac
+        printf '%-30s %12.2f %9s %9s %9s %10s %7s\n' "$round: $label" \
+            "$(field "$run-$round" rps)" "$(field "$run-$round" p50)" \
+            "$(field "$run-$round" p90)" "$(field "$run-$round" p99)" \
+            "$(field "$run-$round" requests)" "$(field "$run-$round" errors)"
+    done
 done
 echo
 
-BARE_RPS=$(field bare rps)
-COMBAT_RPS=$(field combat rps)
-RATIO=$(awk -v c="$COMBAT_RPS" -v b="$BARE_RPS" \
-    'BEGIN { if (b > 0) printf "%.4f", c / b; else print "0" }')
-VERDICT=$(awk -v r="$RATIO" -v m="$MIN_RATIO" \
-    'BEGIN { print (r + 0 >= m + 0) ? "PASS" : "FAIL" }')
-printf 'ratio combat/bare: %.2f / %.2f = %s (required >= %s): %s\n' \
-    "$COMBAT_RPS" "$BARE_RPS" "$RATIO" "$MIN_RATIO" "$VERDICT"
-[ "$VERDICT" = PASS ] || status=1
-
-for run in bare combat; do
-    if [ "$(field $run errors)" != 0 ]; then
-        echo "ERROR: the $run run had $(field $run errors) failed requests:"
-        grep -E 'Socket errors|Non-2xx|non-201' "$TMP/$run.out" | sed 's/^/  /'
-        status=1
+for run in $RUNS; do
+    [ "$run" = bare ] && continue
+    list=""
+    for round in $(seq "$ROUNDS"); do
+        r=$(ratio "$(field "$run-$round" rps)" "$(field "bare-$round" rps)")
+        echo "$r" >>"$TMP/ratios-$run"
+        list="$list${list:+, }$r"
+    done
+    med=$(median <"$TMP/ratios-$run")
+    if [ "$run" = combat ]; then
+        VERDICT=$(awk -v r="$med" -v m="$MIN_RATIO" \
+            'BEGIN { print (r + 0 >= m + 0) ? "PASS" : "FAIL" }')
+        printf 'ratio combat/bare, median of %s rounds (%s): %s (required >= %s): %s\n' \
+            "$ROUNDS" "$list" "$med" "$MIN_RATIO" "$VERDICT"
+        [ "$VERDICT" = PASS ] || status=1
+    else
+        printf 'ratio campaign/bare, median of %s rounds (%s): %s (informative)\n' \
+            "$ROUNDS" "$list" "$med"
     fi
+done
+
+for round in $(seq "$ROUNDS"); do
+    for run in $RUNS; do
+        if [ "$(field "$run-$round" errors)" != 0 ]; then
+            echo "ERROR: the $run run of round $round had" \
+                "$(field "$run-$round" errors) failed requests:"
+            grep -E 'Socket errors|Non-2xx|non-201' "$TMP/$run-$round.out" | sed 's/^/  /'
+            status=1
+        fi
+    done
 done
 
 # Durability: every combat answered 201 must be in the database.  Stop the
 # server gracefully first (requests in flight finish, WAL checkpointed).
-OK_201=0
-for run in combat-warmup combat; do
-    [ -f "$TMP/$run.out" ] || continue
-    OK_201=$((OK_201 + $(field $run requests) - $(field $run errors)))
-done
+# answered RUN: the 201s wrk counted for RUN, warm-ups included.
+answered() {
+    local n=0 f
+    for f in "$TMP/$1"-*.out; do
+        [ -f "$f" ] || continue
+        f=$(basename "$f" .out)
+        n=$((n + $(field "$f" requests) - $(field "$f" errors)))
+    done
+    echo "$n"
+}
+OK_201=$(answered combat)
+OK_CAMPAIGN=0
+[ "$CAMPAIGN" = 0 ] || OK_CAMPAIGN=$(answered campaign)
 stop "$UMPIRE_PID"
 UMPIRE_PID=""
 if command -v sqlite3 >/dev/null 2>&1; then
-    STORED=$(sqlite3 "$TMP/bench.db" 'SELECT count(*) FROM combats' 2>&1)
+    STORED=$(sqlite3 "$TMP/bench.db" \
+        'SELECT count(*) FROM combats WHERE campaign_id IS NULL' 2>&1)
+    STORED_CAMPAIGN=$(sqlite3 "$TMP/bench.db" \
+        'SELECT count(*) FROM combats WHERE campaign_id IS NOT NULL' 2>&1)
     ROLLS=$(sqlite3 "$TMP/bench.db" 'SELECT count(*) FROM rolls' 2>&1)
-    echo "combats in the database: $STORED (with $ROLLS rolls); wrk counted" \
-        "$OK_201 answered 201 (warm-up included; a request in flight when wrk" \
-        "stops may land without being counted)"
-    case $STORED in
-    '' | *[!0-9]*)
-        echo "ERROR: cannot count the combats: $STORED"
-        status=1
-        ;;
-    *)
-        if [ "$STORED" -lt "$OK_201" ]; then
-            echo "ERROR: fewer combats stored than answered 201"
+    echo "combats in the database: $STORED one-off and $STORED_CAMPAIGN in" \
+        "the campaign (with $ROLLS rolls); wrk counted $OK_201 and" \
+        "$OK_CAMPAIGN answered 201 (warm-ups included; a request in flight" \
+        "when wrk stops may land without being counted)"
+    for pair in "$STORED:$OK_201" "$STORED_CAMPAIGN:$OK_CAMPAIGN"; do
+        case ${pair%%:*} in
+        '' | *[!0-9]*)
+            echo "ERROR: cannot count the combats: ${pair%%:*}"
             status=1
-        fi
-        ;;
-    esac
+            ;;
+        *)
+            if [ "${pair%%:*}" -lt "${pair##*:}" ]; then
+                echo "ERROR: fewer combats stored than answered 201"
+                status=1
+            fi
+            ;;
+        esac
+    done
 else
     echo "combats in the database: not counted (no sqlite3 command);" \
-        "wrk counted $OK_201 answered 201"
+        "wrk counted $OK_201 and $OK_CAMPAIGN answered 201"
 fi
-if [ -n "$IO_BYTES" ] && [ "$OK_201" -gt 0 ]; then
-    awk -v b="$IO_BYTES" -v n="$OK_201" 'BEGIN {
+if [ -n "$IO_BYTES" ] && [ $((OK_201 + OK_CAMPAIGN)) -gt 0 ]; then
+    awk -v b="$IO_BYTES" -v n="$((OK_201 + OK_CAMPAIGN))" 'BEGIN {
         printf "umpire wrote %.1f MB to disk, about %.1f KB per combat\n",
             b / 1048576, b / n / 1024 }'
 fi

@@ -2,8 +2,9 @@
 # Installs the Debian packages umpire builds and tests with, if any is
 # missing.  Uses sudo when not run as root.  Safe to run again.
 #
-#   --bench     also wrk, for `make bench`
-#   --valgrind  also valgrind, for `make valgrind`
+#   --bench     also wrk, curl and sqlite3, for `make bench` and the other
+#               benchmarks (bench/README.md)
+#   --valgrind  also valgrind, for `make valgrind` and `make bench-cost`
 #   --tour      also curl and jq, for the README's tour (`make tour`)
 #   --fuzz      also clang (with libFuzzer) unless clang is on PATH, and jq,
 #               for `make fuzz` (fuzz/README.md)
@@ -14,7 +15,7 @@
 set -eu
 
 PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libsodium-dev libcurl4-openssl-dev check"
-[ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk"
+[ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk curl sqlite3"
 [ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
 [ "${1:-}" = "--tour" ] && PKGS="$PKGS curl jq"
 if [ "${1:-}" = "--fuzz" ]; then

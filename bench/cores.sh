@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# bench/cores.sh: throughput against worker threads, behind `make
+# bench-cores` (bench/README.md, "Cores").
+#
+#   bench/cores.sh [BUILD_DIR]          (default: build)
+#
+# Runs bench/run.sh once (one round, no campaign) per thread count, 1, 2, 4,
+# ... up to the machine's CPUs (and the CPU count itself when it is not a
+# power of two): the bare handler and umpire both with that many worker
+# threads, loaded by the same wrk command in the same run.  Prints one line
+# per thread count: bare requests/s, one-off SCRUD 8 v 4 combats/s, and
+# their ratio.  wrk runs on the same CPUs, so on a small machine the figures
+# show the trend at best.  BENCH_DURATION (5s) and BENCH_WARMUP (2s) are
+# passed on, as are run.sh's other settings.
+set -u
+
+BUILD=${1:-build}
+HERE=$(cd "$(dirname "$0")" && pwd)
+CPUS=$(nproc)
+export BENCH_DURATION=${BENCH_DURATION:-5s}
+export BENCH_WARMUP=${BENCH_WARMUP:-2s}
+export BENCH_ROUNDS=1 BENCH_CAMPAIGN=0
+
+counts=""
+t=1
+while [ "$t" -lt "$CPUS" ]; do
+    counts="$counts $t"
+    t=$((t * 2))
+done
+counts="$counts $CPUS"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/umpire-cores.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+
+echo "umpire bench-cores: $CPUS CPUs, threads:$counts; each: bench/run.sh, one round," \
+    "wrk -c${BENCH_CONNECTIONS:-64} -d$BENCH_DURATION after a -d$BENCH_WARMUP warm-up"
+printf '%8s %14s %14s %8s\n' "threads" "bare req/s" "combat req/s" "ratio"
+status=0
+for t in $counts; do
+    BENCH_SERVER_THREADS=$t "$HERE/run.sh" "$BUILD" >"$TMP/run-$t.out" 2>&1
+    rc=$?
+    bare=$(awk '/^1: bare/ { print $(NF - 5) }' "$TMP/run-$t.out")
+    combat=$(awk '/^1: combat/ { print $(NF - 5) }' "$TMP/run-$t.out")
+    if [ -z "$bare" ] || [ -z "$combat" ] || [ "$rc" -ge 2 ] ||
+        grep -q '^ERROR' "$TMP/run-$t.out"; then
+        echo "threads $t: the run failed (exit $rc):"
+        sed 's/^/  /' "$TMP/run-$t.out"
+        status=1
+        continue
+    fi
+    printf '%8s %14s %14s %8s\n' "$t" "$bare" "$combat" \
+        "$(awk -v c="$combat" -v b="$bare" 'BEGIN { printf "%.4f", (b > 0 ? c / b : 0) }')"
+done
+exit $status

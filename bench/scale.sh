@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# bench/scale.sh: read routes against campaign size, behind `make
+# bench-scale` (bench/README.md, "Scale").
+#
+#   bench/scale.sh [BUILD_DIR]          (default: build)
+#
+# Starts BUILD_DIR/umpire on a fresh database, sets up the campaign of
+# bench/campaign.sh (units that never wear out) plus one unit, X1, that never
+# fights (its history is its creation alone), then fills the campaign with
+# SCRUD 4 v 4 combats through the server's own route (curl, 32 requests in
+# flight, each combat committed as in production) up to each size of
+# SCALE_SIZES in turn.  At each size it times every read route, the median
+# of SCALE_REPS requests (3 for the heavy ones) over one kept-alive
+# connection, from the first byte sent to the last byte received, and at the
+# end prints a table of both sizes and the growth factor between the first
+# and the last (time at the last / time at the first).  A route served a
+# page at a time should not grow: a factor near 1.  The heavy routes (ledger
+# verify, ledger export, campaign report) read the whole campaign and grow
+# with it.
+#
+# Settings (environment):
+#   SCALE_SIZES   campaign sizes in combats, ascending ("10000 20000";
+#                 the issue's "10000 100000" takes about 2 minutes to fill
+#                 per 100,000 combats on the 2-core machine)
+#   SCALE_REPS    requests per page route (20)
+set -u
+
+BUILD=${1:-build}
+SIZES=${SCALE_SIZES:-10000 20000}
+REPS=${SCALE_REPS:-20}
+HEAVY_REPS=3
+HERE=$(cd "$(dirname "$0")" && pwd)
+UMPIRE_BIN="$BUILD/umpire"
+
+die() {
+    echo "bench-scale: $*" >&2
+    exit 2
+}
+command -v curl >/dev/null 2>&1 || die "curl is not installed"
+[ -x "$UMPIRE_BIN" ] || die "$UMPIRE_BIN is missing: make $UMPIRE_BIN"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/umpire-scale.XXXXXX") || die "mktemp failed"
+PID=""
+# shellcheck disable=SC2317 # run by the EXIT trap
+cleanup() {
+    if [ -n "$PID" ]; then
+        kill -TERM "$PID" 2>/dev/null
+        wait "$PID" 2>/dev/null
+    fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+"$UMPIRE_BIN" --listen 127.0.0.1 --port 0 --db "$TMP/scale.db" \
+    --access-log off >"$TMP/umpire.log" 2>&1 &
+PID=$!
+PORT=""
+for _ in $(seq 100); do
+    PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\).*|\1|p' \
+        "$TMP/umpire.log" | head -n 1)
+    [ -n "$PORT" ] && break
+    sleep 0.1
+done
+[ -n "$PORT" ] || die "umpire did not start: $(cat "$TMP/umpire.log")"
+read -r ID TOKEN < <("$HERE/campaign.sh" "$PORT")
+[ -n "${TOKEN:-}" ] || die "cannot set up the campaign"
+BASE="http://127.0.0.1:$PORT/v1/campaigns/$ID"
+AUTH="Authorization: Bearer $TOKEN"
+curl -sf -o /dev/null -X POST "$BASE/units" -H "$AUTH" -H 'Content-Type: application/json' \
+    -d '{"name":"X1","side":"blue","scrud":{"quality":0}}' || die "cannot create X1"
+sed -n '/^{"sides":\[/,/^\]\])/p' "$HERE/campaign-4v4.lua" | sed '$d' >"$TMP/combat.json"
+[ -s "$TMP/combat.json" ] || die "cannot read the combat from bench/campaign-4v4.lua"
+
+# fill COUNT: COUNT more combats, in chunks of 5000 per curl.
+fill() {
+    local left=$1 n
+    while [ "$left" -gt 0 ]; do
+        n=$((left < 5000 ? left : 5000))
+        {
+            echo 'silent'
+            echo 'request = "POST"'
+            echo 'header = "Content-Type: application/json"'
+            echo "header = \"$AUTH\""
+            echo "data-binary = \"@$TMP/combat.json\""
+            printf '%s\n' 'write-out = "%{http_code}\n"'
+            for _ in $(seq "$n"); do
+                echo "url = \"$BASE/combats/scrud\""
+                echo 'output = "/dev/null"'
+            done
+        } >"$TMP/fill.cfg"
+        curl --parallel --parallel-max 32 --no-progress-meter -K "$TMP/fill.cfg" \
+            >"$TMP/codes" 2>"$TMP/fill.err"
+        [ "$(grep -c '^201$' "$TMP/codes")" = "$n" ] ||
+            die "a combat was not answered 201: $(sort "$TMP/codes" | uniq -c | head -c 500)"
+        left=$((left - n))
+    done
+}
+
+ROUTES="history-newest history-single units combats battles feed card verify export report"
+path() {
+    case $1 in
+    history-newest) echo "/units/B1/history?order=newest" ;;
+    history-single) echo "/units/X1/history" ;;
+    units) echo "/units" ;;
+    combats) echo "/combats?order=newest" ;;
+    battles) echo "/battles" ;;
+    feed) echo "/history?order=newest" ;;
+    card) echo "/units/B1/card" ;;
+    verify) echo "/ledger/verify" ;;
+    export) echo "/ledger" ;;
+    report) echo "/report" ;;
+    esac
+}
+label() {
+    case $1 in
+    history-newest) echo "unit history, newest page" ;;
+    history-single) echo "unit with a single event" ;;
+    units) echo "units list page" ;;
+    combats) echo "combats list page, newest" ;;
+    battles) echo "battles list page" ;;
+    feed) echo "feed page, newest" ;;
+    card) echo "unit card" ;;
+    verify) echo "ledger verify (heavy)" ;;
+    export) echo "ledger export (heavy)" ;;
+    report) echo "campaign report (heavy)" ;;
+    esac
+}
+
+# time_route ROUTE: median milliseconds of its requests; bytes of its answer.
+time_route() {
+    local reps=$REPS url
+    case $1 in verify | export | report) reps=$HEAVY_REPS ;; esac
+    url="$BASE$(path "$1")"
+    {
+        echo 'silent'
+        echo "header = \"$AUTH\""
+        printf '%s\n' 'write-out = "%{http_code} %{time_total} %{size_download}\n"'
+        for _ in $(seq "$reps"); do
+            echo "url = \"$url\""
+            echo 'output = "/dev/null"'
+        done
+    } >"$TMP/time.cfg"
+    curl -K "$TMP/time.cfg" >"$TMP/times" 2>&1
+    awk '$1 != 200 { bad = 1 } { print $2 * 1000, $3 }
+         END { exit bad }' "$TMP/times" | sort -g >"$TMP/sorted" ||
+        die "GET $(path "$1") did not answer 200: $(head -c 300 "$TMP/times")"
+    awk '{ t[NR] = $1; b = $2 } END { printf "%.2f %d\n", t[int((NR + 1) / 2)], b }' "$TMP/sorted"
+}
+
+echo "umpire bench-scale: $UMPIRE_BIN, one campaign of SCRUD 4 v 4 combats, sizes: $SIZES;" \
+    "median of $REPS requests per page route, $HEAVY_REPS per heavy route, one connection"
+have=0
+first=""
+last=""
+for size in $SIZES; do
+    [ "$size" -gt "$have" ] || die "SCALE_SIZES must be ascending"
+    start=$(date +%s)
+    fill $((size - have))
+    have=$size
+    echo "  filled to $size combats in $(($(date +%s) - start)) s" \
+        "(database $(($(stat -c %s "$TMP/scale.db") / 1048576)) MB)"
+    for r in $ROUTES; do
+        time_route "$r" >"$TMP/result-$size-$r"
+    done
+    [ -n "$first" ] || first=$size
+    last=$size
+done
+
+echo
+printf '%-28s %-28s %12s %12s %8s %10s\n' "route" "GET .../campaigns/ID" \
+    "ms @$first" "ms @$last" "growth" "bytes"
+for r in $ROUTES; do
+    read -r t1 _ <"$TMP/result-$first-$r"
+    read -r t2 b2 <"$TMP/result-$last-$r"
+    printf '%-28s %-28s %12s %12s %8s %10s\n' "$(label "$r")" "$(path "$r")" \
+        "$t1" "$t2" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { if (a > 0) printf "%.2fx", b / a; else print "-" }')" "$b2"
+done
