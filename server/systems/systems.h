@@ -17,7 +17,12 @@
  *   replay  a stored report again through the rules, from its logged dice;
  *   render  the outcome's part of a report as Markdown or HTML;
  *   unit    a unit's section of the system, as served;
- *   options a campaign's options of the system: defaults, read, served.
+ *   options a campaign's options of the system: defaults, read, served;
+ *   odds    the chances of the combat the request describes, without
+ *           rolling, claiming a commitment or writing anything
+ *           (<system>/<system>_odds.c, docs/odds.md): the same body as
+ *           its combat, read and bound by the stages above (a campaign's
+ *           units from a read snapshot, never the writer).
  *
  * pipeline.c drives every system through these: one path for one-off
  * combats and one for campaign combats, called by every front door
@@ -46,6 +51,7 @@
 #include "registry.h"
 
 struct report_doc;
+struct odds_json_req;
 
 /* The handlers of a system's interactive battles in a campaign (the
  * routes of resources/battles.c).  create and action take the request's
@@ -88,6 +94,9 @@ typedef struct systems_entry {
                              db_campaign *cmp, err_info *e);
     json_t *(*options_json)(const db_campaign *cmp);
     const systems_battle *battle; /* NULL: no interactive battles */
+    /* The odds of the request q's combat: a new answer, or NULL with e
+     * set (ERR_LIMIT over the odds' limits; odds_json.h). */
+    json_t *(*odds)(const struct odds_json_req *q, err_info *e);
 } systems_entry;
 
 /* The entries, one per system, each in its folder's <system>_stages.c. */

@@ -9,6 +9,7 @@
 #include "civ_report.h"
 #include "systems.h"
 #include "civ_json.h"
+#include "civ_odds.h"
 #include "combat.h"
 #include "jsonv.h"
 #include "text.h"
@@ -245,4 +246,5 @@ const systems_entry civ_stages = {
     .render = civ_report_render,
     .unit_json = unit_json,
     .battle = &civ_campaign_battles,
+    .odds = civ_odds_answer,
 };

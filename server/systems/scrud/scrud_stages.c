@@ -13,6 +13,7 @@
 #include "text.h"
 #include "registry.h"
 #include "scrud_json.h"
+#include "scrud_odds.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,13 +21,6 @@
 #include <string.h>
 
 #include <sodium.h>
-
-typedef struct scrud_job {
-    combat_record rec; /* first: combat_finish finds it as the state */
-    scrud_plan plan;
-    scrud_result res; /* once run */
-    json_t *options;  /* the request's options (a reference) or NULL */
-} scrud_job;
 
 static void scrud_job_free(void *p)
 {
@@ -280,4 +274,5 @@ const systems_entry scrud_stages = {
     .options_default = options_default,
     .options_read = options_read,
     .options_json = options_json,
+    .odds = scrud_odds_answer,
 };
