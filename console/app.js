@@ -9,6 +9,11 @@
 //   #/reports          the campaign's combats and battles, the campaign report
 //   #/reports/<id>     one combat's report; #/reports/campaign the campaign's
 //   #/ledger           the campaign's ledger, verified on demand
+//   #/tables           the combat results tables as grids; the umpire's editor
+//   #/tokens           umpire: reissue the umpire's or a side's token, the log
+//   #/new              the start page: create a campaign (signed in or not)
+//   #/log              the live log: every roll as it happens (js/live.js)
+//   #/shares           umpire: share links, made, listed, revoked (js/shares.js)
 
 import { h, clear, copyText, shortHash, announce } from './js/dom.js';
 import { onUnauthorized } from './js/api.js';
@@ -21,6 +26,12 @@ import { renderCombat } from './js/combat.js';
 import { renderBattles, renderBattle } from './js/battles.js';
 import { renderReports, renderReport } from './js/reports.js';
 import { renderLedger } from './js/ledger.js';
+import { renderTables } from './js/tables.js';
+import { renderTokens } from './js/tokens.js';
+import { renderStart } from './js/start.js';
+import { renderLog } from './js/live.js';
+import { renderShares } from './js/shares.js';
+import './js/fog.js';
 
 const main = document.getElementById('main');
 let signInMessage = null;
@@ -49,7 +60,22 @@ const PAGES = {
   battles: (view, rest) => (rest.length ? renderBattle(view, rest[0]) : renderBattles(view)),
   reports: (view, rest) => (rest.length ? renderReport(view, rest[0]) : renderReports(view)),
   ledger: (view) => renderLedger(view),
+  tables: (view, rest) => renderTables(view, rest[0]),
+  tokens: (view) => renderTokens(view),
+  log: (view) => renderLog(view),
+  shares: (view, rest) => renderShares(view, rest),
 };
+
+/** The start page, reachable signed in or not; signing in there goes to the new campaign. */
+function drawStart(view) {
+  highlightNav(null);
+  renderStart(view, {
+    onSignedIn: () => {
+      signInMessage = null;
+      location.hash = '#/units';
+    },
+  });
+}
 
 /** Draw the page the hash names into a fresh <section> of <main>. */
 async function dispatch() {
@@ -59,6 +85,11 @@ async function dispatch() {
   const view = h('section', { class: 'view' });
   clear(main);
   main.append(view);
+
+  if (route && route[0] === 'new') {
+    drawStart(view);
+    return;
+  }
 
   if (!signedIn()) {
     highlightNav(null);
@@ -124,6 +155,7 @@ function drawHeader() {
   side.hidden = !who.side_name;
   side.textContent = who.side_name ? `side: ${who.side_name}` : '';
   document.getElementById('nav-combat').hidden = !isUmpire();
+  document.getElementById('nav-tokens').hidden = !isUmpire();
   document.title = `${who.campaign_name} – umpire console`;
 
   const next = document.getElementById('next-commitment');
@@ -157,6 +189,12 @@ function wireHeader() {
     } finally {
       refreshBtn.disabled = false;
     }
+  });
+  // On a phone the commitment and ledger fold away behind "Dice" (style.css).
+  const diceToggle = document.getElementById('dice-toggle');
+  diceToggle.addEventListener('click', () => {
+    const open = document.getElementById('dice-info').classList.toggle('open');
+    diceToggle.setAttribute('aria-expanded', String(open));
   });
   const copyBtn = document.getElementById('copy-commitment');
   copyBtn.addEventListener('click', async () => {

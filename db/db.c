@@ -73,11 +73,15 @@ struct db {
     atomic_ulong n_jobs;    /* jobs run */
     atomic_ulong n_commits; /* batches committed */
 
-    /* Called after every committed batch (db_set_commit_listener);
-     * listen_lock is held while it runs, so that it can be replaced. */
+    /* Called after every committed batch, in the order added
+     * (db_add_commit_listener); listen_lock is held while they run, so
+     * that one removed is never running once its removal returns. */
     pthread_mutex_t listen_lock;
-    void (*on_commit)(void *arg);
-    void *on_commit_arg;
+    struct {
+        void (*fn)(void *arg);
+        void *arg;
+    } listeners[DB_LISTENERS_MAX];
+    int n_listeners;
     /* rows written by jobs that then failed (rolled back): a refused
      * request should write nothing, so this stays 0 (db_writer_refused) */
     atomic_ulong n_refused_changes;
@@ -409,8 +413,8 @@ static void run_batch(db *d, db_job *jobs)
     }
     if (batch_rc == ERR_OK) {
         pthread_mutex_lock(&d->listen_lock);
-        if (d->on_commit)
-            d->on_commit(d->on_commit_arg);
+        for (i = 0; i < d->n_listeners; i++)
+            d->listeners[i].fn(d->listeners[i].arg);
         pthread_mutex_unlock(&d->listen_lock);
     }
 }
@@ -822,11 +826,36 @@ void db_writer_stats(db *d, unsigned long *n_jobs, unsigned long *n_commits)
     *n_commits = atomic_load(&d->n_commits);
 }
 
-void db_set_commit_listener(db *d, void (*fn)(void *arg), void *arg)
+err_code db_add_commit_listener(db *d, void (*fn)(void *arg), void *arg,
+                                err_info *e)
 {
+    err_code rc = ERR_OK;
+
     pthread_mutex_lock(&d->listen_lock);
-    d->on_commit = fn;
-    d->on_commit_arg = arg;
+    if (d->n_listeners == DB_LISTENERS_MAX)
+        rc = err_set(e, ERR_LIMIT, NULL, "at most %d commit listeners",
+                     DB_LISTENERS_MAX);
+    else {
+        d->listeners[d->n_listeners].fn = fn;
+        d->listeners[d->n_listeners].arg = arg;
+        d->n_listeners++;
+    }
+    pthread_mutex_unlock(&d->listen_lock);
+    return rc;
+}
+
+void db_remove_commit_listener(db *d, void (*fn)(void *arg), void *arg)
+{
+    int i;
+
+    pthread_mutex_lock(&d->listen_lock);
+    for (i = 0; i < d->n_listeners; i++)
+        if (d->listeners[i].fn == fn && d->listeners[i].arg == arg) {
+            memmove(&d->listeners[i], &d->listeners[i + 1],
+                    (size_t)(d->n_listeners - i - 1) * sizeof d->listeners[0]);
+            d->n_listeners--;
+            break;
+        }
     pthread_mutex_unlock(&d->listen_lock);
 }
 

@@ -18,8 +18,9 @@
  * upkeep, db_sql.c the SQL helpers, ids and times); backup.c the online
  * copy (db_backup); store.c, log.c, tables.c and battles.c the rows to and from
  * structs (campaigns, sides, tokens, units; history, combats, rolls; combat
- * results tables; Matrix battles and their actions), declared in the second
- * half of this header.
+ * results tables; Matrix battles and their actions; fog.c a campaign's fog
+ * of war and where its units stand; event_log.c the campaign event log),
+ * declared in the second half of this header.
  *
  * This header names no SQLite type or function: above db/, a connection is
  * an opaque db_conn handed to the functions below.  The SQL helpers the
@@ -204,6 +205,16 @@ void db_time_ago(long seconds, char out[DB_TIME_MAX]);
 #define DB_NAME_MAX   65 /* names are 1..64 bytes */
 #define DB_REASON_MAX 24
 
+/* A campaign's fog of war (migration 9; what it hides is the server's,
+ * server/systems/fog.h): whether it is on, and what a player sees of the
+ * units of the other sides. */
+#define DB_FOG_OTHERS_MAX 8
+typedef struct db_fog {
+    bool is_enabled;
+    char others[DB_FOG_OTHERS_MAX]; /* "full", "status", "name" or "hidden";
+                                       "" is stored as "status" */
+} db_fog;
+
 typedef struct db_campaign {
     char id[DB_ID_MAX];
     char name[DB_NAME_MAX];
@@ -212,6 +223,7 @@ typedef struct db_campaign {
     edna_options edna;   /* the campaign's EDNA test dice */
     int edna_start;      /* EDNA of a new unit unless it says otherwise */
     scs_options scs;     /* the campaign's SCS out-of-supply multipliers */
+    db_fog fog;          /* its fog of war */
 } db_campaign;
 
 typedef struct db_side {
@@ -310,6 +322,11 @@ typedef struct db_roll {
 err_code db_campaign_insert(db_conn *c, const db_campaign *cmp, err_info *e);
 err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
                          err_info *e);
+/* Saves the campaign's fog of war (fog.c); others must be one of the four
+ * ("" is "status"; ERR_INTERNAL otherwise).  ERR_NOT_FOUND: no campaign
+ * id. */
+err_code db_campaign_fog_save(db_conn *c, const char *id, const db_fog *f,
+                              err_info *e);
 err_code db_side_insert(db_conn *c, const db_side *s, err_info *e);
 /* *out is new (free()); sides in creation order. */
 err_code db_sides_list(db_conn *c, const char *campaign_id, db_side **out,
@@ -322,6 +339,8 @@ err_code db_side_find(db_conn *c, const char *campaign_id,
 err_code db_side_update(db_conn *c, const db_side *s, err_info *e);
 err_code db_token_insert(db_conn *c, const db_token *t, const char *hash_hex,
                          const char *created_at, err_info *e);
+/* The live token whose hash is hash_hex: ERR_NOT_FOUND when there is none
+ * or it was revoked (reissued, migration 8). */
 err_code db_token_find(db_conn *c, const char *hash_hex, db_token *out,
                        err_info *e);
 
@@ -352,6 +371,16 @@ err_code db_units_list(db_conn *c, const char *campaign_id,
                        err_info *e);
 err_code db_units_count(db_conn *c, const char *campaign_id, int *n,
                         err_info *e);
+/* Where a unit stands, which is all fog of war needs to know of it. */
+typedef struct db_unit_ref {
+    char id[DB_ID_MAX];
+    char name[DB_NAME_MAX];
+    char side_id[DB_ID_MAX];
+} db_unit_ref;
+/* Every unit of the campaign, in creation order (fog.c); *out new
+ * (free()). */
+err_code db_unit_refs(db_conn *c, const char *campaign_id, db_unit_ref **out,
+                      size_t *n, err_info *e);
 
 /*
  * A page of a list (keyset pagination, as the API pages its lists): the
@@ -807,11 +836,123 @@ err_code db_webhook_drop(db_conn *c, const char *campaign_id, long long keep,
                          const char *error, const char *at,
                          long long *n_dropped, err_info *e);
 
-/* The writer's commit listener (db.c): fn(arg) is called on the writer
- * thread after every batch that committed, once its jobs' done callbacks
- * have run; it must not block (the poster only wakes its thread).  NULL
- * fn: none.  Once this returns, the previous listener is not running and
- * will not be called again. */
-void db_set_commit_listener(db *d, void (*fn)(void *arg), void *arg);
+/* The writer's commit listeners (db.c): each fn(arg) is called on the
+ * writer thread after every batch that committed, once its jobs' done
+ * callbacks have run, in the order they were added; it must not block
+ * (the poster of channel posts and the events pump only wake their
+ * threads).  At most DB_LISTENERS_MAX at once: ERR_LIMIT beyond.  The
+ * same fn and arg added twice are called twice. */
+#define DB_LISTENERS_MAX 8
+err_code db_add_commit_listener(db *d, void (*fn)(void *arg), void *arg,
+                                err_info *e);
+/* Removes the listener fn, arg (its first addition; nothing when there is
+ * none).  Once this returns, it is not running and will not be called
+ * again. */
+void db_remove_commit_listener(db *d, void (*fn)(void *arg), void *arg);
+
+/* ---- token issues and share links (tokens.c, shares.c; migration 8;
+ * docs/sharing.md) ----
+ *
+ * A token is reissued by revoking the live one of its role and side and
+ * adding its successor, in one writer job: the old token is refused
+ * (db_token_find: ERR_NOT_FOUND) from the commit that makes the new one.
+ * Every issue stays listed, revoked ones included.  A share link opens a
+ * campaign's combat, battle or whole report to whoever holds its secret,
+ * which is stored only as its SHA-256 hash, like a token's.
+ */
+
+/* One issue of a campaign's token, as listed (never its hash). */
+typedef struct db_token_issue {
+    char id[DB_ID_MAX];          /* tok_..., as history names actors */
+    char side_id[DB_ID_MAX];     /* "" for the umpire's */
+    char side_name[DB_NAME_MAX]; /* read only: joined from sides */
+    bool is_umpire;
+    char issued_at[DB_TIME_MAX];
+    bool is_by_umpire;            /* a reissue; else made at creation */
+    char revoked_at[DB_TIME_MAX]; /* "" while it is the live one */
+} db_token_issue;
+
+/* In a writer job: revokes the live token of t's role (and, for a
+ * player, of t->side_id, which must be a side of t->campaign_id) at at,
+ * then inserts t with hash_hex as issued by the umpire at at.  Strings
+ * borrowed.  ERR_CONFLICT for a taken id or hash. */
+err_code db_token_reissue(db_conn *c, const db_token *t, const char *hash_hex,
+                          const char *at, err_info *e);
+/* A page of the campaign's token issues in the order they were made
+ * (is_newest_first: the reverse); after is a token id; *out new
+ * (free()). */
+err_code db_token_issues_page(db_conn *c, const char *campaign_id,
+                              const db_page *pg, db_token_issue **out,
+                              size_t *n, err_info *e);
+
+#define DB_SHARE_NOTE_MAX 501 /* notes are 1..500 bytes */
+
+typedef struct db_share {
+    char id[DB_ID_MAX]; /* shr_... */
+    char campaign_id[DB_ID_MAX];
+    char kind[16];                /* "combat", "battle" or "campaign" */
+    char target_id[DB_ID_MAX];    /* the combat or battle; "" for campaign */
+    char note[DB_SHARE_NOTE_MAX]; /* "" for none */
+    char created_at[DB_TIME_MAX];
+    char actor_token_id[DB_ID_MAX]; /* who made it */
+    char revoked_at[DB_TIME_MAX];   /* "" while it opens its target */
+} db_share;
+
+/* In a writer job: a new link whose secret hashes to hash_hex (s's
+ * revoked_at is not read: a new link is live).  ERR_CONFLICT for a taken
+ * id or hash, an unknown campaign, or a target that does not fit kind. */
+err_code db_share_insert(db_conn *c, const db_share *s, const char *hash_hex,
+                         err_info *e);
+/* The live link whose secret hashes to hash_hex: ERR_NOT_FOUND when there
+ * is none or it was revoked. */
+err_code db_share_find(db_conn *c, const char *hash_hex, db_share *out,
+                       err_info *e);
+/* In a writer job: revokes the campaign's link id at at (a link revoked
+ * already keeps its first time) and reads it back into *out;
+ * ERR_NOT_FOUND when the campaign has no such link. */
+err_code db_share_revoke(db_conn *c, const char *campaign_id, const char *id,
+                         const char *at, db_share *out, err_info *e);
+/* A page of the campaign's links in the order they were made
+ * (is_newest_first: the reverse); after is a link id; *out new
+ * (free()). */
+err_code db_shares_page(db_conn *c, const char *campaign_id, const db_page *pg,
+                        db_share **out, size_t *n, err_info *e);
+
+/* ---- the campaign event log (event_log.c; migration 10;
+ * docs/events.md) ----
+ * One row per event, written by triggers in the transaction of what it
+ * reports: its seq is the event's id, increasing service-wide. */
+
+/* One event of the log, with what it reports joined from its record. */
+typedef struct db_logged_event {
+    long long seq; /* its id */
+    char campaign_id[DB_ID_MAX];
+    char kind[8];                 /* combat, battle, unit, ledger; revoked
+                                     (a token: never served) */
+    char record_id[DB_ID_MAX];    /* combat, battle, revoked: its id */
+    char system[16];              /* combat, battle: its system */
+    char status[16];              /* battle: its status then */
+    long long n;                  /* battle: its actions then; ledger: its
+                                     length then */
+    char head[65];                /* ledger: its head then */
+    char created_at[DB_TIME_MAX]; /* combat: when it landed */
+    char *summary;                /* combat: owned, NULL for the others */
+    db_event unit;                /* unit: the history event, its strings
+                                     owned; zeroed for the others */
+} db_logged_event;
+
+/* The log's events after seq after, oldest first, limit at most: every
+ * campaign's (campaign_id NULL; upto unused), or campaign_id's up to seq
+ * upto (inclusive; LLONG_MAX for no bound).  *out new:
+ * db_event_log_free. */
+err_code db_event_log_after(db_conn *c, const char *campaign_id,
+                            long long after, long long upto, int limit,
+                            db_logged_event **out, size_t *n, err_info *e);
+/* The log's last seq, 0 while it is empty: every campaign's
+ * (campaign_id NULL) or one's. */
+err_code db_event_log_last(db_conn *c, const char *campaign_id, long long *out,
+                           err_info *e);
+/* NULL allowed. */
+void db_event_log_free(db_logged_event *evs, size_t n);
 
 #endif

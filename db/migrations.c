@@ -336,12 +336,127 @@ const char *const migrations_sql[] = {
     "    SELECT campaign_id, NEW.id, NEW.created_at FROM webhooks"
     "    WHERE campaign_id = NEW.campaign_id;"
     "  END;",
+
+    /* 8: tokens reissued and share links (docs/sharing.md).  Reissuing a
+     * token revokes the live one of its role and side and adds a new one:
+     * revoked rows stay, so the campaign's list of issues keeps every
+     * issue (issued_by 'creation' for the tokens made with the campaign
+     * or a side, 'umpire' for a reissue) and history's actor ids still
+     * name a row.  One live token per role and side at most (the partial
+     * unique index).  A share link opens one combat, battle or the whole
+     * campaign report to whoever holds its secret, stored as a SHA-256
+     * hash like a token's; revoking one keeps its row (revoked_at). */
+    "ALTER TABLE tokens ADD COLUMN issued_by TEXT NOT NULL "
+    "  DEFAULT 'creation' CHECK (issued_by IN ('creation', 'umpire'));"
+    "ALTER TABLE tokens ADD COLUMN revoked_at TEXT;"
+    "CREATE UNIQUE INDEX tokens_live "
+    "  ON tokens (campaign_id, role, coalesce(side_id, '')) "
+    "  WHERE revoked_at IS NULL;"
+    "CREATE INDEX tokens_by_campaign ON tokens (campaign_id);"
+    "CREATE TABLE shares ("
+    "  id TEXT PRIMARY KEY,"
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  kind TEXT NOT NULL CHECK (kind IN ('combat', 'battle', 'campaign')),"
+    "  target_id TEXT,"
+    "  note TEXT,"
+    "  hash TEXT NOT NULL UNIQUE,"
+    "  created_at TEXT NOT NULL,"
+    "  actor_token_id TEXT,"
+    "  revoked_at TEXT,"
+    "  CHECK ((kind = 'campaign') = (target_id IS NULL))"
+    ");"
+    "CREATE INDEX shares_by_campaign ON shares (campaign_id);",
+
+    /* 9: fog of war (server/systems/fog.h).  Whether a campaign hides
+     * other sides' units from a player, and how much of them it shows:
+     * off, and "status", unless the campaign says otherwise. */
+    "ALTER TABLE campaigns ADD COLUMN fog_enabled INTEGER NOT NULL "
+    "  DEFAULT 0 CHECK (fog_enabled IN (0, 1));"
+    "ALTER TABLE campaigns ADD COLUMN fog_others TEXT NOT NULL "
+    "  DEFAULT 'status' "
+    "  CHECK (fog_others IN ('full', 'status', 'name', 'hidden'));",
+
+    /* 10: the campaign event log (docs/events.md): what the live events
+     * stream serves, one row per event, its seq the event's id, increasing
+     * service-wide and so within each campaign.  The triggers write it in
+     * the transaction of what it reports, whatever the front door: a
+     * campaign's combat, a battle created, each battle action and each
+     * change of a battle's status, a unit history event, each new head of
+     * the ledger, and a token revoked (migration 8: never served, it ends
+     * the streams of that token).  A battle's status and number of actions, and
+     * the ledger's length and head, are kept as they were then; the rest
+     * is joined from its record when read (db/event_log.c).  Rows are
+     * never updated or deleted (AUTOINCREMENT: no seq is ever reused).
+     * What the database held before is logged first, in the order of its
+     * times: every battle as it stands, combat and unit history event,
+     * then each campaign's ledger head. */
+    "CREATE TABLE event_log ("
+    "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  kind TEXT NOT NULL"
+    "    CHECK (kind IN ('combat', 'battle', 'unit', 'ledger', 'revoked')),"
+    "  record_id TEXT,"   /* the combat's, the battle's or the token's id */
+    "  unit_seq INTEGER," /* the unit history event's seq */
+    "  status TEXT,"      /* a battle's, then */
+    "  n INTEGER,"        /* a battle's actions, or the ledger's length */
+    "  head TEXT"         /* the ledger's head */
+    ");"
+    "CREATE INDEX event_log_by_campaign ON event_log (campaign_id, seq);"
+    "INSERT INTO event_log (campaign_id, kind, record_id, unit_seq, status, n)"
+    "  SELECT campaign_id, kind, record_id, unit_seq, status, n FROM ("
+    "    SELECT campaign_id, 'battle' AS kind, id AS record_id,"
+    "      NULL AS unit_seq, status, n_actions AS n, created_at AS at,"
+    "      0 AS rank FROM battles"
+    "    UNION ALL SELECT campaign_id, 'combat', id, NULL, NULL, NULL,"
+    "      created_at, 1 FROM combats WHERE campaign_id IS NOT NULL"
+    "    UNION ALL SELECT campaign_id, 'unit', NULL, seq, NULL, NULL, at, 2"
+    "      FROM unit_events)"
+    "  ORDER BY at, rank, record_id, unit_seq;"
+    "INSERT INTO event_log (campaign_id, kind, n, head)"
+    "  SELECT id, 'ledger', ledger_length, ledger_head FROM campaigns"
+    "  WHERE ledger_length > 0 ORDER BY created_at, id;"
+    "CREATE TRIGGER event_log_combats AFTER INSERT ON combats"
+    "  WHEN NEW.campaign_id IS NOT NULL BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id)"
+    "    VALUES (NEW.campaign_id, 'combat', NEW.id);"
+    "  END;"
+    "CREATE TRIGGER event_log_battles AFTER INSERT ON battles BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"
+    "    VALUES (NEW.campaign_id, 'battle', NEW.id, NEW.status,"
+    "      NEW.n_actions);"
+    "  END;"
+    "CREATE TRIGGER event_log_battle_actions AFTER INSERT ON battle_actions"
+    "  BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"
+    "    SELECT campaign_id, 'battle', id, status, NEW.seq FROM battles"
+    "    WHERE id = NEW.battle_id;"
+    "  END;"
+    "CREATE TRIGGER event_log_battle_status AFTER UPDATE OF status ON battles"
+    "  WHEN NEW.status IS NOT OLD.status BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"
+    "    VALUES (NEW.campaign_id, 'battle', NEW.id, NEW.status,"
+    "      NEW.n_actions);"
+    "  END;"
+    "CREATE TRIGGER event_log_unit_events AFTER INSERT ON unit_events BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, unit_seq)"
+    "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"
+    "  END;"
+    "CREATE TRIGGER event_log_ledger AFTER UPDATE OF ledger_head ON campaigns"
+    "  WHEN NEW.ledger_head IS NOT OLD.ledger_head BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, n, head)"
+    "    VALUES (NEW.id, 'ledger', NEW.ledger_length, NEW.ledger_head);"
+    "  END;"
+    "CREATE TRIGGER event_log_tokens AFTER UPDATE OF revoked_at ON tokens"
+    "  WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id)"
+    "    VALUES (NEW.campaign_id, 'revoked', NEW.id);"
+    "  END;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
  * transaction; NULL for none. */
 const migration_fn migrations_after[] = {
-    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL};
+    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

@@ -48,8 +48,8 @@ err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
                          "scrud_max_penalty, scrud_eliminate_below, "
                          "scrud_defeats_per_elimination, edna_start, "
                          "edna_dice, edna_faces, scs_oos_attack, "
-                         "scs_oos_defense) "
-                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         "scs_oos_defense, fog_enabled, fog_others) "
+                         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         goto out;
     db_bind_text(st, 1, cmp->id);
@@ -69,6 +69,8 @@ err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
     sqlite3_bind_int(st, 15, cmp->edna.faces);
     db_bind_text(st, 16, oos_attack);
     db_bind_text(st, 17, oos_defense);
+    sqlite3_bind_int(st, 18, cmp->fog.is_enabled);
+    db_bind_text(st, 19, cmp->fog.others[0] ? cmp->fog.others : "status");
     rc = db_step_done(c, st, e, "insert campaign");
 out:
     db_done(st);
@@ -98,7 +100,7 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
                          "scrud_max_penalty, scrud_eliminate_below, "
                          "scrud_defeats_per_elimination, edna_start, "
                          "edna_dice, edna_faces, scs_oos_attack, "
-                         "scs_oos_defense "
+                         "scs_oos_defense, fog_enabled, fog_others "
                          "FROM campaigns WHERE id = ?",
                          &st, e)))
         goto out;
@@ -136,6 +138,9 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
     out->edna_start = sqlite3_column_int(st, 12);
     out->edna.dice = sqlite3_column_int(st, 13);
     out->edna.faces = sqlite3_column_int(st, 14);
+    /* The schema's CHECK keeps fog_others one of the four levels. */
+    out->fog.is_enabled = sqlite3_column_int(st, 17) != 0;
+    db_column_copy(st, 18, out->fog.others, sizeof out->fog.others);
 out:
     db_done(st);
     return rc;
@@ -350,7 +355,7 @@ err_code db_token_find(sqlite3 *c, const char *hash_hex, db_token *out,
     memset(out, 0, sizeof *out);
     if ((rc = db_prepare(c,
                          "SELECT id, campaign_id, side_id, role FROM tokens "
-                         "WHERE hash = ?",
+                         "WHERE hash = ? AND revoked_at IS NULL",
                          &st, e)))
         goto out;
     db_bind_text(st, 1, hash_hex);

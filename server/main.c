@@ -54,6 +54,10 @@ static void usage(FILE *out)
         "  --stop-timeout SEC         on SIGTERM, wait SEC at most for\n"
         "                             requests in flight (10)\n"
         "  --body-limit BYTES         largest request body (65536)\n"
+        "  --events-limit N           live event streams open at most,\n"
+        "                             service-wide (256; a token's: 4)\n"
+        "  --events-keepalive SEC     a keep-alive comment on a stream\n"
+        "                             after SEC without an event (15)\n"
         "  --access-log DEST          - (stderr), a file, or off (-)\n"
         "  --cors-origin ORIGINS      let web pages of these origins call\n"
         "                             the API (scheme://host[:port], comma-\n"
@@ -104,18 +108,43 @@ static int parse_int(const char *key, const char *v, long lo, long hi,
     return 0;
 }
 
+/* The settings of the live event streams (docs/events.md), k spelled
+ * with _: 1 when applied, 0 when k is none of them, -1 when v is bad. */
+static int apply_events(http_config *cfg, const char *k, const char *key,
+                        const char *v)
+{
+    long n;
+
+    if (strcmp(k, "events_limit") == 0) {
+        if (parse_int(key, v, 1, 100000, &n))
+            return -1;
+        cfg->events_limit = (int)n;
+        return 1;
+    }
+    if (strcmp(k, "events_keepalive") == 0) {
+        if (parse_int(key, v, 1, 3600, &n))
+            return -1;
+        cfg->events_keepalive_ms = (int)n * 1000;
+        return 1;
+    }
+    return 0;
+}
+
 /* Applies one setting (key spelled with _ or -). */
 static int apply(http_config *cfg, const char *key, const char *v)
 {
     char k[64];
     long n;
     size_t i;
+    int rc;
     err_info e;
 
     snprintf(k, sizeof k, "%s", key);
     for (i = 0; k[i]; i++)
         if (k[i] == '-')
             k[i] = '_';
+    if ((rc = apply_events(cfg, k, key, v)) != 0)
+        return rc < 0 ? -1 : 0;
     if (strcmp(k, "listen") == 0)
         cfg->listen = v;
     else if (strcmp(k, "db") == 0)

@@ -64,7 +64,11 @@ int main(void)
     srunner_add_suite(sr, suite_console_http());
     srunner_add_suite(sr, suite_cors());
     srunner_add_suite(sr, suite_webhooks());
+    srunner_add_suite(sr, suite_event_log());
     srunner_add_suite(sr, suite_webhooks_http());
+    srunner_add_suite(sr, suite_tokens_http());
+    srunner_add_suite(sr, suite_shares_http());
+    srunner_add_suite(sr, suite_events_http());
     srunner_add_suite(sr, suite_notify());
     srunner_add_suite(sr, suite_notify_discord());
     srunner_add_suite(sr, suite_discord_http());
@@ -75,6 +79,7 @@ int main(void)
     srunner_add_suite(sr, suite_pipeline());
     srunner_add_suite(sr, suite_backup());
     srunner_add_suite(sr, suite_edges());
+    srunner_add_suite(sr, suite_fog_http());
     srunner_add_suite(sr, suite_regressions());
     srunner_run_all(sr, CK_NORMAL);
     n_failed = srunner_ntests_failed(sr);

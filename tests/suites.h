@@ -64,7 +64,11 @@ Suite *suite_idempotency_http(void);
 Suite *suite_console_http(void);
 Suite *suite_cors(void);
 Suite *suite_webhooks(void);
+Suite *suite_event_log(void);
 Suite *suite_webhooks_http(void);
+Suite *suite_tokens_http(void);
+Suite *suite_shares_http(void);
+Suite *suite_events_http(void);
 Suite *suite_notify(void);
 Suite *suite_notify_discord(void);
 Suite *suite_discord_http(void);
@@ -75,6 +79,7 @@ Suite *suite_full_http(void);
 Suite *suite_pipeline(void);
 Suite *suite_backup(void);
 Suite *suite_edges(void);
+Suite *suite_fog_http(void);
 Suite *suite_regressions(void);
 
 #endif

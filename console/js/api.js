@@ -85,9 +85,9 @@ async function readProblem(res) {
  * retry sends exactly the same bytes). Resolves to the Response when it is
  * 2xx, rejects with ApiError or NetworkError otherwise.
  */
-async function send(method, path, { query, payload, accept, idempotencyKey } = {}) {
+async function send(method, path, { query, payload, accept, idempotencyKey, anonymous = false } = {}) {
   const headers = {};
-  const token = getToken();
+  const token = anonymous ? null : getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (accept) headers.Accept = accept;
   if (payload !== undefined) headers['Content-Type'] = 'application/json';
@@ -150,10 +150,11 @@ export async function getBlob(path, query) {
 /**
  * A request that rolls no dice (create a side or unit, correct a unit,
  * resupply, replay). Answers the JSON body, or null for an empty one.
+ * `anonymous`: send no token (creating a campaign needs none).
  */
-export async function sendJSON(method, path, body) {
+export async function sendJSON(method, path, body, { anonymous = false } = {}) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  const res = await send(method, path, { payload, accept: 'application/json' });
+  const res = await send(method, path, { payload, accept: 'application/json', anonymous });
   const text = await res.text();
   return text ? JSON.parse(text) : null;
 }

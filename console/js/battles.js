@@ -3,15 +3,16 @@
 // at a time (Matrix roll, commit, accept; Civilization phase; abandon),
 // the battle drawn again from the service's answer after each action.
 
-import { h, replace, field, dl, table, timeEl, announce } from './dom.js';
+import { h, replace, field, dl, table, timeEl, announce, plural } from './dom.js';
 import { getJSON, getAll, createRoller, ApiError } from './api.js';
 import { cpath, isUmpire, refreshCampaign } from './session.js';
 import { FieldMap, runForm, actions, errorBox, textValue } from './forms.js';
 import { systemTitle } from './format.js';
 import { diceParts } from './results.js';
 import { reportPanel } from './reportview.js';
-import { matrixState, matrixActions } from './matrix-battle.js';
-import { civState, civActions } from './civ-battle.js';
+import { matrixState, matrixActions, matrixResult } from './matrix-battle.js';
+import { civState, civActions, civResult } from './civ-battle.js';
+import { onLive } from './live.js';
 
 const STATUS_TEXT = {
   open: 'open',
@@ -65,9 +66,18 @@ export function battleTable(items) {
 export async function renderBattle(view, battleId) {
   const path = cpath(`/battles/${encodeURIComponent(battleId)}`);
   const roller = createRoller();
-  const flash = h('div', { class: 'flash' });
+  // Messages about the last action; drawn next to the actions (not at the
+  // top of the page, out of sight on a phone) and scrolled to.
+  const flash = h('div', { class: 'flash', tabindex: '-1' });
   const body = h('div', { class: 'battle' });
-  view.append(h('p', { class: 'crumbs' }, h('a', { href: '#/battles' }, 'Battles'), ' / ', battleId), flash, body);
+  view.append(h('p', { class: 'crumbs' }, h('a', { href: '#/battles' }, 'Battles'), ' / ', battleId), body);
+
+  /** Show a message by the actions and bring it into view. */
+  function tell(...children) {
+    replace(flash, ...children);
+    flash.scrollIntoView({ block: 'center' });
+    flash.focus({ preventScroll: true });
+  }
 
   let battle;
   try {
@@ -98,11 +108,16 @@ export async function renderBattle(view, battleId) {
           const { data, replayed } = await roller('POST', `${path}/actions`, req);
           draw(data);
           announce(`Action ${req.action} done.`);
-          if (replayed) replace(flash, h('p', { class: 'notice' }, 'The service answered an earlier submission of this action: nothing was rolled again.'));
+          if (replayed) tell(h('p', { class: 'notice' }, 'The service answered an earlier submission of this action: nothing was rolled again.'));
         } catch (err) {
           if (err instanceof ApiError && err.status === 409 && err.field === 'expect_actions') {
+            const seen = req.expect_actions; // what this page showed when the action was chosen
             draw(await getJSON(path));
-            replace(flash, errorBox(`${err.detail}. The battle is shown as it stands now: choose again.`));
+            tell(
+              errorBox(
+                `Another action landed first: the battle now has ${plural(battle.n_actions, 'action')}, not the ${seen} shown when you chose. Nothing of yours was done. The battle is shown as it stands now: choose again.`,
+              ),
+            );
             return;
           }
           throw err;
@@ -121,21 +136,30 @@ export async function renderBattle(view, battleId) {
     battle = b;
     const umpireCanAct = isUmpire() && b.status === 'open';
     const state = b.system === 'civ' ? civState(b) : matrixState(b);
+    const result = b.system === 'civ' ? civResult(b) : matrixResult(b);
     const controls = umpireCanAct ? (b.system === 'civ' ? civActions(b, act) : matrixActions(b, act)) : null;
-    const showMd = h('button', { type: 'button', testid: 'battle-markdown' }, 'Show the battle as Markdown');
+    const showMd = h('button', { type: 'button', testid: 'battle-markdown' }, 'Share the battle (Markdown, HTML)');
     const mdArea = h('div');
     showMd.addEventListener('click', () => {
       showMd.hidden = true;
       replace(mdArea, reportPanel(path, { filename: b.id, heading: 'Battle' }));
     });
+    // The flash keeps its message across redraws (a live one included):
+    // it is cleared when the next action is sent.
     replace(
       body,
       h(
         'h1',
         null,
-        `${systemTitle(b.system)} battle `,
+        `${systemTitle(b.system)} battle: ${b.setup.attacker.name} against ${b.setup.defender.name} `,
         h('span', { class: ['badge', `status-${b.status}`], testid: 'battle-status' }, STATUS_TEXT[b.status] || b.status),
       ),
+      // The result first, before the armies: what a player came to read.
+      result,
+      flash,
+      controls ? h('section', { class: 'card battle-actions', 'aria-label': 'Actions' }, h('h2', null, 'Next action'), controls, abandonForm()) : null,
+      state,
+      diceParts(b.dice),
       dl([
         ['Id', h('code', null, b.id)],
         ['Turn', b.turn],
@@ -147,9 +171,6 @@ export async function renderBattle(view, battleId) {
         ['Escalated from', b.escalated_from ? h('a', { href: `#/battles/${encodeURIComponent(b.escalated_from)}` }, b.escalated_from) : null],
         ['Escalated to', b.escalated_to ? h('a', { href: `#/battles/${encodeURIComponent(b.escalated_to)}` }, b.escalated_to) : null],
       ]),
-      controls ? h('section', { class: 'card battle-actions', 'aria-label': 'Actions' }, h('h2', null, 'Next action'), controls, abandonForm()) : null,
-      state,
-      diceParts(b.dice),
       h('section', null, h('h2', null, 'Share'), showMd, mdArea),
     );
   }
@@ -188,33 +209,32 @@ export async function renderBattle(view, battleId) {
 
   draw(battle);
 
-  // Players follow an open battle as the umpire fights it: read it again
-  // every little while, as long as this page is shown. The umpire sees
-  // each action's answer at once, and may press Refresh.
+  // Everyone follows an open battle as it is fought, from this tab or any
+  // other, Discord or the API: the live stream (live.js) says when an
+  // action lands, and the battle is read again then; no polling. Refresh
+  // reads it by hand (and is all there is while the stream is down).
   const refresh = h('button', { type: 'button', class: 'button-small', testid: 'battle-refresh' }, 'Refresh');
   refresh.addEventListener('click', async () => {
     refresh.disabled = true;
     try {
       draw(await getJSON(path));
     } catch (err) {
-      replace(flash, errorBox(err));
+      tell(errorBox(err));
     } finally {
       refresh.disabled = false;
     }
   });
   view.querySelector('.crumbs').append(' ', refresh);
-  if (!isUmpire()) {
-    const timer = setInterval(async () => {
-      if (!view.isConnected || battle.status !== 'open') {
-        clearInterval(timer);
-        return;
-      }
-      try {
-        const fresh = await getJSON(path);
-        if (fresh.n_actions !== battle.n_actions || fresh.status !== battle.status) draw(fresh);
-      } catch {
-        /* keep the battle shown; the next tick tries again */
-      }
-    }, 15000);
-  }
+  const unfollow = onLive('battle', async (ev) => {
+    if (!view.isConnected) {
+      unfollow();
+      return;
+    }
+    if (ev.battle_id !== battle.id || (ev.n_actions === battle.n_actions && ev.status === battle.status)) return;
+    try {
+      draw(await getJSON(path));
+    } catch {
+      /* keep the battle shown; Refresh reads it again */
+    }
+  });
 }

@@ -2,12 +2,11 @@
 // every term of both totals) and the umpire's next phase: the larger
 // army's wave, the aircraft's support, and the dice when entered.
 
-import { h, replace, field, select, checkbox, table, signed } from './dom.js';
+import { h, replace, field, select, checkbox, signed } from './dom.js';
 import { FieldMap, FormError, actions, intValue } from './forms.js';
 import { dieInput } from './dice.js';
 import { ERAS } from './format.js';
-
-const ARMIES = ['attacker', 'defender'];
+import { ARMIES, civArmyName, civArmies, civPhase, civOutcome } from './result-civ.js';
 const SUPPORT_ORDER = ['infantry', 'cavalry', 'artillery', 'other'];
 
 /** Each army's pieces still alive, regular and aircraft, in the order listed. */
@@ -41,34 +40,15 @@ export function flyingAircraft(wave, aircraft, support) {
   return aircraft.slice(0, Math.min(n, aircraft.length));
 }
 
+/** The battle as it stands: era, settlement, whose wave is next, the pieces, the phases. */
 export function civState(b) {
   const { setup } = b;
-  const pieceRows = (army) => {
-    const left = new Set(b.survivors[army]);
-    return setup[army].units.map((u) =>
-      h(
-        'tr',
-        { class: left.has(u.name) ? null : 'eliminated' },
-        h('th', { scope: 'row' }, u.name),
-        h('td', null, u.class),
-        h('td', null, `${u.era} (${ERAS[u.era] || '?'})`),
-        h('td', null, signed(u.bonus)),
-        h('td', null, u.class === 'aircraft' ? `×${u.dice_multiplier || 1}` : ''),
-        h('td', null, left.has(u.name) ? 'alive' : 'destroyed'),
-      ),
-    );
-  };
+  const name = (army) => civArmyName(setup, army);
   const next = b.next_wave
     ? b.next_wave.picked_by
-      ? `Next phase: the ${b.next_wave.picked_by} picks a wave of ${b.next_wave.size}; the other army sends every regular piece.`
+      ? `Next phase: ${name(b.next_wave.picked_by)} picks a wave of ${b.next_wave.size}; the other army sends every regular piece.`
       : `Next phase: the armies are the same size; both send everything (${b.next_wave.size}).`
     : null;
-  const end = b.over
-    ? b.winner
-      ? `The ${b.winner} wins after ${b.phases.length} phase${b.phases.length === 1 ? '' : 's'}.`
-      : `Both armies were destroyed after ${b.phases.length} phases.`
-    : null;
-
   return h(
     'section',
     { class: 'battle-state', testid: 'battle-state' },
@@ -78,49 +58,19 @@ export function civState(b) {
       `Era ${setup.current_era} (${ERAS[setup.current_era]}). `,
       setup.settlement ? `The defender holds a settlement${setup.great_wall ? ' with the Great Wall' : ''}. ` : '',
     ),
-    end ? h('p', { class: 'outcome card', testid: 'battle-result' }, end) : null,
     next ? h('p', { class: 'notice' }, next) : null,
-    h(
-      'div',
-      { class: 'sides-grid' },
-      ARMIES.map((army) =>
-        h(
-          'section',
-          { class: 'army' },
-          h('h2', null, `${army === 'attacker' ? 'Attacker' : 'Defender'}: ${setup[army].name}`),
-          h('p', { class: 'hint' }, `Technologies ${setup[army].technologies}`),
-          table(['Piece', 'Class', 'Era', 'Bonus', 'Dice ×', 'Now'], pieceRows(army)),
-        ),
-      ),
-    ),
+    h('h2', null, 'Armies'),
+    civArmies(b),
     b.phases.length ? h('h2', null, 'Phases') : null,
-    h('ol', { class: 'phases' }, b.phases.map((p) => phaseItem(p))),
+    h('ol', { class: 'phases plain' }, b.phases.map((p) => civPhase(b, p, { testid: 'battle-phase', 'data-phase': p.index }))),
   );
 }
 
-function phaseItem(p) {
-  const row = (army) => {
-    const a = p[army];
-    const t = a.terms;
-    return h(
-      'tr',
-      null,
-      h('th', { scope: 'row' }, army),
-      h('td', null, a.wave.join(', ')),
-      h('td', null, a.aircraft.length ? `${a.aircraft.join(', ')} (${a.aircraft_support})${a.idle_aircraft ? `, ${a.idle_aircraft} idle` : ''}` : a.idle_aircraft ? `${a.idle_aircraft} idle` : ''),
-      h('td', null, a.dice.join(' ')),
-      h('td', null, `${t.base} + ${t.aircraft} + ${t.bonus} + ${t.science} + ${t.cia} ${t.settlement < 0 ? `− ${-t.settlement}` : '+ 0'}`),
-      h('td', null, h('strong', null, a.total)),
-      h('td', null, a.destroyed.length ? a.destroyed.join(', ') : 'none'),
-      h('td', null, a.damage_lost),
-    );
-  };
-  return h(
-    'li',
-    { class: 'phase', testid: 'battle-phase', 'data-phase': p.index },
-    h('h3', null, `Phase ${p.index + 1}`),
-    table(['Army', 'Wave', 'Aircraft', 'Dice', 'base + air + bonus + science + CIA + settlement', 'Total', 'Lost', 'Damage wasted'], [row('attacker'), row('defender')]),
-  );
+/** The result once over: the banner and every piece's fate (null before). */
+export function civResult(b) {
+  if (!b.over) return null;
+  const o = civOutcome(b);
+  return h('section', { class: 'battle-result', testid: 'battle-result' }, o.banner, o.fates);
 }
 
 /** The next phase's orders and dice. `act(form, makeRequest, fields)` sends it. */

@@ -48,9 +48,11 @@ export async function renderCombat(view, system) {
   view.append(resultArea, formArea);
 
   // The form is drawn again after each combat: the units' state changed.
+  const sideOf = new Map(); // unit id → side name, for the result (EDNA names no side)
   async function drawForm() {
     try {
       const units = await getAll(cpath('/units'), { eliminated: 'false' });
+      for (const u of units) sideOf.set(u.id, u.side.name);
       replace(formArea, def.form({ ...ctx, units }));
     } catch (err) {
       replace(formArea, errorBox(err));
@@ -72,7 +74,7 @@ export async function renderCombat(view, system) {
     },
     /** A SCRUD, EDNA or SCS combat was resolved: show it, and the form again. */
     showResult(report, replayed) {
-      replace(resultArea, ...combatResult(report, { replayed }));
+      replace(resultArea, ...combatResult(report, { replayed, sideOf }));
       resultArea.hidden = false;
       announce(`${systemTitle(report.system)} combat resolved.`);
       drawForm();

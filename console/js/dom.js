@@ -187,13 +187,27 @@ export function dl(pairs, cls) {
   return el;
 }
 
-/** A table that scrolls sideways on a narrow screen. */
+/**
+ * A table. On a narrow screen (style.css) it becomes a list of cards: each
+ * row a card, each cell labelled with its column's header, which is why
+ * every cell gets a data-label here (set by the caller or from `headers`).
+ * props.class 'no-cards' keeps it a table that scrolls sideways instead
+ * (a grid whose columns mean something side by side).
+ */
 export function table(headers, rows, props = {}) {
-  const t = h(
-    'table',
-    props,
-    h('thead', null, h('tr', null, headers.map((x) => h('th', { scope: 'col' }, x)))),
-    h('tbody', null, rows),
-  );
+  const body = h('tbody', null, rows);
+  for (const tr of body.rows) {
+    [...tr.cells].forEach((cell, i) => {
+      const label = headers[i];
+      if (!cell.hasAttribute('data-label') && typeof label === 'string' && label) cell.setAttribute('data-label', label);
+    });
+  }
+  const cls = [props.class, 'cards'].filter(Boolean).join(' ');
+  const t = h('table', { ...props, class: cls }, h('thead', null, h('tr', null, headers.map((x) => h('th', { scope: 'col' }, x)))), body);
   return h('div', { class: 'table-wrap' }, t);
+}
+
+/** "1 action", "2 actions"; `many` when the plural is not just an s. */
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
 }

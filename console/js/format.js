@@ -47,8 +47,9 @@ function scsSideText(side) {
 export function scsText(c) {
   const parts = [`full ${scsSideText(c)}`];
   if (c.reduced) parts.push(`reduced ${scsSideText(c.reduced)}`);
-  parts.push(`${c.steps_left ?? c.steps - c.steps_lost} of ${c.steps} steps left`);
-  if (c.side_shown) parts.push(`shows ${c.side_shown}`);
+  const left = c.steps_left ?? c.steps - c.steps_lost;
+  parts.push(`${left} of ${c.steps} step${c.steps === 1 ? '' : 's'} left`);
+  if (c.side_shown && left > 0) parts.push(`shows ${c.side_shown}`);
   if (c.exploit_capable) parts.push('exploit capable');
   if (c.out_of_supply) parts.push('out of supply');
   return parts.join(', ');
@@ -117,7 +118,7 @@ export function scsUnitOutcome(u) {
   const parts = [`${u.role}, ${u.side_shown} side, strength ${u.strength}`];
   if (u.multipliers && u.multipliers.length) parts.push(`× ${u.multipliers.join(' × ')} = ${u.value.decimal}`);
   parts.push(u.lost ? `lost ${u.lost} step${u.lost > 1 ? 's' : ''}` : 'no step lost');
-  parts.push(`${u.steps - u.steps_lost} of ${u.steps} steps left`);
+  parts.push(`${u.steps - u.steps_lost} of ${u.steps} step${u.steps === 1 ? '' : 's'} left`);
   if (u.eliminated) parts.push('ELIMINATED');
   if (u.advance_hexes) parts.push(`may advance ${u.advance_hexes} hex${u.advance_hexes > 1 ? 'es' : ''}`);
   return parts.join('; ');
@@ -163,15 +164,72 @@ export function flatten(obj, prefix = '', out = {}) {
   return out;
 }
 
-/** What changed between two states: ['scrud.defeat_penalty: 0 → 1', ...]. */
-export function changes(before, after) {
-  const a = flatten(before || {});
-  const b = flatten(after || {});
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+// How each field of a unit's state is named in a history, and how its
+// values read. Fields left out here are said by another line (steps_lost
+// by steps_left, eliminated_reason with eliminated) or shown as they are.
+const yesNo = (v) => (v ? 'yes' : 'no');
+const FIELD_WORDS = {
+  name: ['Name', String],
+  'scrud.quality': ['SCRUD quality', signed],
+  'scrud.faces': ['SCRUD die', (v) => `d${v}`],
+  'scrud.defeat_penalty': ['SCRUD defeat penalty', String],
+  'scrud.fatigue_penalty': ['SCRUD fatigue penalty', String],
+  'scrud.modifier': ['SCRUD modifier', signed],
+  'edna.edna': ['EDNA', String],
+  'edna.start': ['EDNA start', String],
+  'scs.attack': ['SCS attack', (v) => (v === null ? 'none' : String(v))],
+  'scs.defense': ['SCS defense', String],
+  'scs.movement': ['SCS movement', String],
+  'scs.steps': ['SCS steps', String],
+  'scs.steps_left': ['SCS steps left', String],
+  'scs.exploit_capable': ['SCS exploit capable', yesNo],
+  'scs.reduced.attack': ['SCS reduced attack', (v) => (v === null ? 'none' : String(v))],
+  'scs.reduced.defense': ['SCS reduced defense', String],
+  'scs.reduced.movement': ['SCS reduced movement', String],
+  'matrix.quality': ['Matrix quality', signed],
+  'civ.class': ['Civilization class', String],
+  'civ.era': ['Civilization era', (v) => `${v} (${ERAS[v] || '?'})`],
+  'civ.bonus': ['Civilization bonus', signed],
+  'civ.dice_multiplier': ['Civilization dice ×', String],
+};
+const SAID_ELSEWHERE = new Set(['eliminated_reason', 'scs.steps_lost', 'systems', 'side_id', 'eliminated', 'edna.ineffective', 'scs.out_of_supply', 'scs.side_shown', 'scs.reduced']);
+
+/**
+ * What changed between two states of a unit, in words a player reads:
+ * ['Eliminated: lost its last step', 'SCS steps left 1 → 0', ...].
+ * sideName(id) names a side.
+ */
+export function changes(before, after, sideName = (id) => id) {
+  const b = before || {};
+  const a = after || {};
   const out = [];
-  const show = (v) => (v === undefined ? '–' : JSON.stringify(v));
-  for (const k of keys) {
-    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out.push(`${k}: ${show(a[k])} → ${show(b[k])}`);
+  if (b.eliminated !== a.eliminated) {
+    out.push(a.eliminated ? `Eliminated: ${ELIMINATED_REASONS[a.eliminated_reason] || a.eliminated_reason || 'no reason given'}` : 'Back in play');
+  } else if (a.eliminated && b.eliminated_reason !== a.eliminated_reason) {
+    out.push(`Eliminated: ${ELIMINATED_REASONS[a.eliminated_reason] || a.eliminated_reason}`);
+  }
+  if (b.side_id !== a.side_id && b.side_id !== undefined) out.push(`Side ${sideName(b.side_id)} → ${sideName(a.side_id)}`);
+  const sysB = b.systems || [];
+  const sysA = a.systems || [];
+  const added = sysA.filter((x) => !sysB.includes(x));
+  const removed = sysB.filter((x) => !sysA.includes(x));
+  if (added.length) out.push(`Now carries ${added.map(systemTitle).join(', ')}`);
+  if (removed.length) out.push(`No longer carries ${removed.map(systemTitle).join(', ')}`);
+  if (b.edna && a.edna && b.edna.ineffective !== a.edna.ineffective) out.push(a.edna.ineffective ? 'EDNA: ineffective (EDNA 0)' : 'EDNA: effective again');
+  if (b.scs && a.scs) {
+    if (b.scs.out_of_supply !== a.scs.out_of_supply) out.push(a.scs.out_of_supply ? 'SCS: out of supply' : 'SCS: back in supply');
+    // The side shown follows the steps: said only while the counter stands.
+    if (b.scs.side_shown !== a.scs.side_shown && a.scs.steps_left !== 0) out.push(`SCS: shows its ${a.scs.side_shown} side`);
+    if (Boolean(b.scs.reduced) !== Boolean(a.scs.reduced)) out.push(a.scs.reduced ? 'SCS: now has a reduced side' : 'SCS: no reduced side any more');
+  }
+  const fb = flatten(b);
+  const fa = flatten(a);
+  for (const k of new Set([...Object.keys(fb), ...Object.keys(fa)])) {
+    if (JSON.stringify(fb[k]) === JSON.stringify(fa[k])) continue;
+    if (SAID_ELSEWHERE.has(k) || [...SAID_ELSEWHERE].some((p) => k.startsWith(`${p}.`) && !FIELD_WORDS[k])) continue;
+    if (fb[k] === undefined || fa[k] === undefined) continue; // a system added or removed: said above
+    const [label, fmt] = FIELD_WORDS[k] || [k.replace(/[._]/g, ' '), (v) => (v === null ? 'none' : String(v))];
+    out.push(`${label} ${fmt(fb[k])} → ${fmt(fa[k])}`);
   }
   return out;
 }

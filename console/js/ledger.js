@@ -48,8 +48,15 @@ export async function renderLedger(view) {
     const p = intValue(pos, 'Entry');
     const hv = textValue(hash);
     if ((p === undefined) !== (hv === undefined)) throw new FormError('Give both the entry and its hash, or neither.', p === undefined ? pos : hash);
-    const result = await getJSON(cpath('/ledger/verify'), p === undefined ? undefined : { pos: p, hash: hv.toLowerCase() });
-    replace(out, ...verification(result));
+    if (p === undefined) {
+      replace(out, ...verification(await getJSON(cpath('/ledger/verify'))));
+    } else {
+      // Against a kept hash: the chain is verified on its own as well, so a
+      // mistyped hash is told apart from a ledger that does not hold.
+      const kept = { pos: p, hash: hv.toLowerCase() };
+      const [withKept, chain] = await Promise.all([getJSON(cpath('/ledger/verify'), kept), getJSON(cpath('/ledger/verify'))]);
+      replace(out, ...verification(withKept, { kept, chain }));
+    }
     refreshCampaign().catch(() => {});
   });
 
@@ -81,14 +88,34 @@ export async function renderLedger(view) {
   );
 }
 
-function verification(r) {
+/** "entry 5: its hash…" → "its hash…" (the list says "Entry 5:" already). */
+function problemText(p) {
+  const text = String(p.problem || '');
+  return p.pos ? text.replace(new RegExp(`^entry ${p.pos}:\\s*`, 'i'), '') : text;
+}
+
+/**
+ * The verdict. With a kept hash (kept: {pos, hash}; chain: the verification
+ * without it): when the chain holds but the kept hash does not match, the
+ * hash kept or typed differs from the ledger's, which is said as such (a
+ * typo is likelier than a rewrite), not as a ledger that does not hold.
+ */
+function verification(r, { kept = null, chain = null } = {}) {
   const d = r.dice;
+  const keptOnly = kept && !r.verified && chain && chain.verified;
+  let verdict;
+  if (r.verified) verdict = kept ? `✔ The ledger holds, and entry ${kept.pos} has the hash you kept.` : '✔ The ledger holds.';
+  else if (keptOnly) verdict = `✘ Entry ${kept.pos} does not have the hash you gave.`;
+  else verdict = '✘ The ledger does not hold: its chain is broken.';
   return [
-    h(
-      'p',
-      { class: ['verdict', r.verified ? 'ok' : 'bad'], testid: 'ledger-verdict', 'data-verified': String(r.verified) },
-      r.verified ? '✔ The ledger holds.' : '✘ The ledger does NOT hold.',
-    ),
+    h('p', { class: ['verdict', r.verified ? 'ok' : 'bad'], testid: 'ledger-verdict', 'data-verified': String(r.verified), 'data-kept-only': keptOnly ? 'true' : null }, verdict),
+    keptOnly
+      ? h(
+          'p',
+          null,
+          'The chain itself holds: every entry follows from the one before it. Check the entry number and the hash you typed against the one you kept (a single wrong character is enough). If they are exactly what you kept, the ledger was rewritten up to that entry since you saw it: ask the umpire.',
+        )
+      : null,
     dl([
       ['Entries walked', `${r.ledger.walked} of ${r.ledger.length}`],
       ['Head', h('code', { class: 'hash' }, r.ledger.head)],
@@ -96,11 +123,11 @@ function verification(r) {
       ['Pending', d.pending ? `${d.pending} (battles still open: their seed is still secret)` : null],
       ['Entered dice', d.entered ? `${d.entered} (a record, not checkable)` : null],
     ]),
-    r.problems.length
+    r.problems.length && !keptOnly
       ? h(
           'ul',
           { class: 'problems' },
-          r.problems.map((p) => h('li', null, p.pos ? `Entry ${p.pos}: ${p.problem}` : p.problem)),
+          r.problems.map((p) => h('li', null, p.pos ? `Entry ${p.pos}: ${problemText(p)}` : problemText(p))),
         )
       : null,
   ];

@@ -1,11 +1,11 @@
-// A Matrix battle as it stands (armies, combats, result) and the umpire's
-// actions on it: roll a combat, commit a reserve, accept a result.
+// A Matrix battle as it stands (armies, combats; the result is drawn by
+// result-matrix.js) and the umpire's actions on it: roll a combat, commit
+// a reserve, accept a result.
 
-import { h, field, select, table, signed } from './dom.js';
+import { h, field, select } from './dom.js';
 import { FieldMap, FormError, actions, intValue } from './forms.js';
 import { dieInput } from './dice.js';
-
-const ARMIES = ['attacker', 'defender'];
+import { ARMIES, armyName, matrixArmies, matrixCombat, matrixOutcome } from './result-matrix.js';
 
 const RESULT_TEXT = {
   even: 'even: nothing happens',
@@ -18,84 +18,32 @@ function combatTitle(c) {
   return `Combat ${c.index + 1}: ${c.attacker.join(' + ')} against ${c.defender.join(' + ')}`;
 }
 
-function combatState(c) {
+function combatState(c, setup) {
   if (!c.rolled) return 'not rolled yet';
-  const loser = c.loser ? `the ${c.loser} is ${RESULT_TEXT[c.result] || c.result}` : RESULT_TEXT.even;
+  const loser = c.loser ? `${armyName(setup, c.loser)} ${RESULT_TEXT[c.result] || c.result}` : RESULT_TEXT.even;
   return `${c.scores.attacker} to ${c.scores.defender}: ${loser}${c.accepted ? ' (accepted)' : ' (not accepted yet)'}`;
 }
 
-/** The battle's armies, combats and result. */
+/** The battle's armies and combats. */
 export function matrixState(b) {
-  const { setup, armies } = b;
-  const armyRows = ARMIES.map((army) => {
-    const s = setup[army];
-    const a = armies[army];
-    const reserve = a.reserve.length ? a.reserve.map((r) => `${r.unit}${r.committed ? ' (committed)' : ''}`).join(', ') : 'none';
-    return h(
-      'tr',
-      null,
-      h('th', { scope: 'row' }, army),
-      h('td', null, s.name),
-      h('td', null, s.units.map((u) => `${u.name} (${signed(u.quality)})`).join(', ')),
-      h('td', null, `${signed(a.modifier)}${s.argument ? `, argument ${signed(s.argument)}` : ''}${s.exhausted ? ', exhausted' : ''}${setup.ambush === army ? ', ambushing' : ''}`),
-      h('td', null, reserve),
-    );
-  });
-
-  const combats = b.combats.map((c) =>
-    h(
-      'li',
-      { class: ['matrix-combat', c.accepted && 'done'], testid: 'battle-combat', 'data-combat': c.index },
-      h('h3', null, combatTitle(c)),
-      h('p', { class: 'combat-state' }, combatState(c)),
-      c.rolled
-        ? h(
-            'p',
-            { class: 'dice' },
-            'Dice: ',
-            Object.entries(c.dice)
-              .map(([u, d]) => `${u} ${d}`)
-              .join(', '),
-            c.reserves && c.reserves.length ? `; reserves: ${c.reserves.map((r) => `${r.unit} (${r.army}) ${r.die}`).join(', ')}` : '',
-          )
-        : null,
-    ),
-  );
-
+  const { setup } = b;
   return h(
     'section',
     { class: 'battle-state', testid: 'battle-state' },
-    h('h2', null, 'Armies'),
     h('p', { class: 'hint' }, `${setup.kind === 'skirmish' ? 'Skirmish' : 'Open battle'}; the army state counts ${setup.basis === 'battle' ? "both armies'" : `the ${setup.basis}'s`} units.`),
-    table(['Army', 'Side', 'Units (quality)', 'Modifier', 'Reserve'], armyRows),
+    h('h2', null, 'Armies'),
+    matrixArmies(b),
     h('h2', null, 'Combats'),
-    h('ol', { class: 'combats' }, combats),
-    b.result ? matrixResult(b.result) : null,
+    h('ol', { class: 'combats plain' }, b.combats.map((c) => matrixCombat(b, c, { testid: 'battle-combat', 'data-combat': c.index }))),
     b.escalated ? h('p', { class: 'notice' }, 'Both armies committed all their reserves: the skirmish escalated into an open battle.') : null,
   );
 }
 
-function matrixResult(r) {
-  const outcome = r.winner ? `The ${r.winner} wins` : 'A draw';
-  return h(
-    'section',
-    { class: 'card result', testid: 'battle-result' },
-    h('h2', null, 'Result'),
-    h('p', { class: 'outcome' }, `${outcome}: casualty points attacker ${r.casualty_points.attacker}, defender ${r.casualty_points.defender}.`),
-    h(
-      'p',
-      null,
-      `Army state: ${r.army_state}. `,
-      r.winner ? (r.winner_can_pursue ? 'The winner may pursue. ' : 'The winner may not pursue. ') : '',
-      r.winner && r.winner_must_withdraw ? 'The winner must withdraw. ' : '',
-      r.exhausted.length ? `Exhausted next turn: ${r.exhausted.join(' and ')}.` : '',
-    ),
-    h(
-      'ul',
-      { class: 'unit-outcomes' },
-      Object.entries(r.unit_results).map(([name, res]) => h('li', { testid: 'unit-outcome', 'data-unit-name': name }, h('strong', null, name), `: ${res || 'its combat did not go against it'}`)),
-    ),
-  );
+/** The result once there is one: the banner and every unit's fate (null before). */
+export function matrixResult(b) {
+  if (!b.result) return null;
+  const o = matrixOutcome(b);
+  return h('section', { class: 'battle-result', testid: 'battle-result' }, o.banner, o.fates);
 }
 
 /**
@@ -108,11 +56,11 @@ export function matrixActions(b, act) {
   const parts = [];
 
   if (active) {
-    parts.push(h('p', null, h('strong', null, combatTitle(active)), ': ', combatState(active)));
+    parts.push(h('p', null, h('strong', null, combatTitle(active)), ': ', combatState(active, b.setup)));
     for (const army of ARMIES) {
       const a = b.armies[army];
       const free = a.reserve.filter((r) => !r.committed);
-      if (a.may_commit_reserves && free.length) parts.push(commitForm(active, army, free, entered, act));
+      if (a.may_commit_reserves && free.length) parts.push(commitForm(active, army, free, entered, act, b.setup));
     }
     parts.push(acceptForm(active, act));
   } else {
@@ -161,7 +109,7 @@ function rollForm(c, entered, act) {
   return form;
 }
 
-function commitForm(c, army, free, entered, act) {
+function commitForm(c, army, free, entered, act, setup) {
   const fields = new FieldMap();
   const unit = select(
     free.map((r) => r.unit),
@@ -177,7 +125,7 @@ function commitForm(c, army, free, entered, act) {
     h(
       'div',
       { class: 'row' },
-      field(`Commit a reserve of the ${army} (it throws at -1)`, unit),
+      field(`Commit a reserve of ${armyName(setup, army)} (it throws at −1)`, unit),
       die ? field('Its die', die) : null,
     ),
     actions(h('button', { type: 'submit', testid: 'battle-commit', 'data-army': army }, 'Commit')),

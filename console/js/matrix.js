@@ -158,7 +158,9 @@ export function matrixForm(ctx) {
     const parts = ARMIES.map((army) => {
       const used = inLine(army);
       const rest = chosen(army).filter((u) => !used.has(u.id));
-      return rest.length ? `${army}'s reserve: ${rest.map((u) => u.name).join(', ')}` : null;
+      const sel = armies[army].sideSel;
+      const name = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : army;
+      return rest.length ? `${name}'s reserve (${army}): ${rest.map((u) => u.name).join(', ')}` : null;
     }).filter(Boolean);
     lineNote.textContent = parts.length
       ? `${parts.join('; ')}. In an open battle only the larger army keeps a reserve; in a skirmish each army may keep up to two.`
@@ -186,7 +188,9 @@ export function matrixForm(ctx) {
     { class: 'card', novalidate: true, 'aria-label': 'Matrix battle' },
     h('h2', null, 'Matrix battle'),
     h('p', { class: 'hint' }, 'Pick the armies and their line. Nothing is rolled yet: the battle opens, and its combats are rolled, reinforced and accepted one action at a time.'),
-    h('div', { class: 'row' }, field('Turn', turn, 'The campaign turn: exhaustion from a battle of the turn before applies.'), field('Kind', kind), field('Ambush', ambush), field('Army state counts', basis)),
+    h('div', { class: 'row' }, field('Turn', turn), field('Kind', kind), field('Ambush', ambush)),
+    h('p', { class: 'hint' }, 'The turn is the campaign turn: exhaustion from a battle of the turn before applies.'),
+    field('Whose units the army state counts', basis, null, 'wide'),
     escalatedField,
     h('div', { class: 'sides-grid' }, armies.attacker.el, armies.defender.el),
     h('fieldset', null, h('legend', null, 'The line'), h('p', { class: 'hint' }, 'One unit against one, or two against one for the larger army. Every unit of the smaller army stands in the line.'), lineBox, h('div', { class: 'actions' }, addBtn), lineNote),

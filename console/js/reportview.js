@@ -1,6 +1,7 @@
-// A report as the service renders it: the Markdown in a <pre> (to paste
-// into Discord), "Copy Markdown", and "Download HTML" (the standalone page,
-// fetched with the token and saved as a file).
+// A report to share: "Copy Markdown" (to paste into Discord), "Download
+// HTML" (the standalone page, fetched with the token and saved as a file),
+// and the Markdown source itself folded away in a <details>: people read
+// the report drawn from its JSON (results.js), not this source.
 
 import { h, replace, copyText, downloadBlob, announce } from './dom.js';
 import { getText, getBlob } from './api.js';
@@ -69,7 +70,7 @@ export function reportPanel(path, { filename = 'report', heading = 'Report' } = 
     'section',
     { class: 'report-panel', 'aria-label': heading },
     h('div', { class: 'actions' }, copyBtn, htmlBtn, status),
-    pre,
+    h('details', { class: 'markdown-source' }, h('summary', { testid: 'show-markdown' }, 'The Markdown, as it will be pasted'), pre),
   );
 
   async function load() {

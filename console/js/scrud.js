@@ -77,7 +77,8 @@ export function scrudForm(ctx) {
     const picked = sides().filter((s) => rows.some((r) => r.side.id === s.id && r.pick.checked));
     if (picked.length !== 2) {
       const first = rows[0] ? rows[0].pick : submit;
-      throw new FormError(`Tick units of exactly two sides (${picked.length === 0 ? 'none is' : `${picked.length} are`} ticked).`, first);
+      const ticked = picked.length === 0 ? 'none is ticked' : picked.length === 1 ? 'units of one side are ticked' : `units of ${picked.length} sides are ticked`;
+      throw new FormError(`Tick units of exactly two sides (${ticked}).`, first);
     }
     const req = { sides: [] };
     picked.forEach((side, k) => {

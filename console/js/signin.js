@@ -48,6 +48,15 @@ export function renderSignIn(view, { message, onSignedIn } = {}) {
     });
   });
 
-  view.append(form);
+  view.append(
+    form,
+    h(
+      'section',
+      { class: 'card signin' },
+      h('h2', null, 'No token yet?'),
+      h('p', null, 'Start a campaign: name it and its sides, set its options, and get its umpire and player tokens.'),
+      h('p', { class: 'actions' }, h('a', { class: 'button', href: '#/new', testid: 'start-campaign' }, 'Start a new campaign')),
+    ),
+  );
   token.focus();
 }

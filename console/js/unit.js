@@ -71,7 +71,7 @@ function unitDetail(u) {
         ['Full side', `${c.attack ?? '–'}-${c.defense}-${c.movement}`],
         ['Reduced side', c.reduced ? `${c.reduced.attack ?? '–'}-${c.reduced.defense}-${c.reduced.movement}` : 'none'],
         ['Steps', `${c.steps_left} left of ${c.steps} (lost ${c.steps_lost})`],
-        ['Shows', c.side_shown],
+        ['Shows', c.steps_left === 0 ? 'nothing: no step left (eliminated)' : `its ${c.side_shown} side`],
         ['Exploit capable', c.exploit_capable ? 'yes' : 'no'],
         ['Out of supply', c.out_of_supply ? 'yes' : 'no'],
       ]),
@@ -90,7 +90,8 @@ function unitDetail(u) {
     h(
       'div',
       { class: 'systems-grid' },
-      u.systems.map((s) => h('section', { class: 'system-card', testid: 'unit-system', 'data-system': s }, h('h2', null, systemTitle(s)), sections[s](u[s]))),
+      // A unit of another side under fog of war carries no systems.
+      (u.systems || []).map((s) => h('section', { class: 'system-card', testid: 'unit-system', 'data-system': s }, h('h2', null, systemTitle(s)), sections[s](u[s]))),
     ),
   ];
 }
@@ -142,7 +143,7 @@ const KIND_TITLES = { created: 'Created', combat: 'Combat', correction: 'Correct
 
 function historyItem(ev) {
   const r = ev.result;
-  const diff = ev.kind === 'created' ? [] : changes(ev.before, ev.after);
+  const diff = ev.kind === 'created' ? [] : changes(ev.before, ev.after, sideName);
   const combatLink = ev.combat_id
     ? h('a', { href: `#/reports/${encodeURIComponent(ev.combat_id)}`, testid: 'history-combat-link' }, 'report')
     : null;

@@ -1,6 +1,7 @@
 // #/units: the campaign's units with filters; the umpire adds sides and units.
 
-import { h, replace, field, select, numberInput, checkbox, table, copyText, announce } from './dom.js';
+import { h, replace, field, select, numberInput, checkbox, table, announce } from './dom.js';
+import { secretLine, downloadSecretsButton, fileSlug } from './secrets.js';
 import { getAll, sendJSON } from './api.js';
 import { session, cpath, isUmpire, sides, refreshCampaign } from './session.js';
 import { FieldMap, runForm, actions, errorBox, intValue, textValue, FormError } from './forms.js';
@@ -179,23 +180,14 @@ function buildSideForm(onCreated) {
 }
 
 function tokenNotice(side) {
-  const code = h('code', { class: 'token', testid: 'player-token' }, side.player_token);
-  const copyBtn = h(
-    'button',
-    {
-      type: 'button',
-      class: 'button-small',
-      onclick: async () => {
-        copyBtn.textContent = (await copyText(side.player_token)) ? 'Copied' : 'Copy failed';
-      },
-    },
-    'Copy',
-  );
+  const file = `${fileSlug(session.who.campaign_name)}-${fileSlug(side.name)}-token.txt`;
+  const text = () => [`umpire campaign: ${session.who.campaign_name} (${session.who.campaign_id})`, `console: ${location.origin}/`, '', `player token of ${side.name}:`, side.player_token, ''].join('\n');
   return h(
     'div',
     { class: 'notice', role: 'status', testid: 'side-created' },
     h('p', null, 'Side ', h('strong', null, side.name), ' added. Its player token, ', h('strong', null, 'shown only this once'), ' (the service keeps a hash):'),
-    h('p', { class: 'token-line' }, code, ' ', copyBtn),
+    secretLine(`${side.name}'s token`, side.player_token, { testid: 'player-token' }),
+    h('div', { class: 'actions' }, downloadSecretsButton('Download it (text file)', file, text)),
   );
 }
 
@@ -207,13 +199,20 @@ function rebuildUnitSideSelect(view) {
   if (keep) sel.value = keep;
 }
 
-/** The umpire's "Add a unit" form, with a section per system. */
-function buildUnitForm(onCreated) {
+/**
+ * The umpire's "Add a unit" form, with a section per system. After each
+ * unit the form is drawn again from scratch (every value back to its
+ * default, so the next unit never inherits the last one's bonus), keeping
+ * only the side chosen, with the notice of the unit added at its top,
+ * next to the name field that gets the focus.
+ */
+function buildUnitForm(onCreated, { keepSide = null, added = null } = {}) {
   const fields = new FieldMap();
   const name = h('input', { type: 'text', testid: 'unit-name', maxlength: 64, required: true, autocomplete: 'off' });
   const side = select(
     sides().map((s) => ({ value: s.name, label: s.name })),
     { testid: 'unit-side', required: true },
+    keepSide && sides().some((s) => s.name === keepSide) ? keepSide : undefined,
   );
   const note = h('input', { type: 'text', testid: 'unit-note', maxlength: 500 });
   fields.set('name', name);
@@ -225,6 +224,15 @@ function buildUnitForm(onCreated) {
     'form',
     { class: 'card', novalidate: true },
     h('h2', null, 'Add a unit'),
+    added
+      ? h(
+          'p',
+          { class: 'notice', role: 'status', testid: 'unit-created' },
+          'Unit ',
+          h('a', { href: `#/units/${encodeURIComponent(added.id)}` }, added.name),
+          ` added to ${added.side.name}. Add the next one:`,
+        )
+      : null,
     field('Unit name', name),
     field('Side', side),
     h(
@@ -250,21 +258,12 @@ function buildUnitForm(onCreated) {
         const n = textValue(note);
         if (n) body.note = n;
         const unit = await sendJSON('POST', cpath('/units'), body);
-        name.value = '';
-        note.value = '';
-        announce(`Unit ${unit.name} added.`);
-        form.append(
-          h(
-            'p',
-            { class: 'notice', role: 'status', testid: 'unit-created' },
-            'Unit ',
-            h('a', { href: `#/units/${encodeURIComponent(unit.id)}` }, unit.name),
-            ` added to ${unit.side.name}.`,
-          ),
-        );
-        const old = form.querySelectorAll('[data-testid="unit-created"]');
-        if (old.length > 1) old[0].remove();
-        name.focus();
+        announce(`Unit ${unit.name} added to ${unit.side.name}.`);
+        const fresh = buildUnitForm(onCreated, { keepSide: side.value, added: unit });
+        form.replaceWith(fresh);
+        const freshName = fresh.querySelector('[data-testid="unit-name"]');
+        fresh.querySelector('[data-testid="unit-created"]').scrollIntoView({ block: 'center' });
+        freshName.focus({ preventScroll: true });
         onCreated();
       },
       fields,

@@ -74,6 +74,27 @@ static const char *system_of(const discord_interaction *in)
     return NULL;
 }
 
+/* Whether fog of war keeps the sender from other sides' units at all
+ * (fog.h, "hidden"): then *own is the name of its side ("" for none),
+ * the only side whose units it is offered.  Cheap: the campaign's row and
+ * the side's, not its units. */
+static bool fog_hides(db_conn *c, const discord_interaction *in,
+                      char own[DB_NAME_MAX])
+{
+    db_campaign cmp;
+    db_side side;
+
+    own[0] = '\0';
+    if (in->role == DB_DISCORD_UMPIRE ||
+        db_campaign_get(c, in->campaign_id, &cmp, NULL) != ERR_OK ||
+        !cmp.fog.is_enabled || strcmp(cmp.fog.others, "hidden") != 0)
+        return false;
+    if (in->side_id[0] &&
+        db_side_find(c, in->campaign_id, in->side_id, &side, NULL) == ERR_OK)
+        text_copy(own, DB_NAME_MAX, side.name);
+    return true;
+}
+
 /* Offers the units completing the item of typed that starts at start. */
 static void offer_units(http_request *r, discord_interaction *in,
                         const char *typed, const char *const seps[])
@@ -84,6 +105,8 @@ static void offer_units(http_request *r, discord_interaction *in,
     db *d = http_db(r->srv);
     json_t *choices = json_array(), *ch;
     size_t start = item_start(typed, seps), n = 0, i, len;
+    char own[DB_NAME_MAX];
+    bool is_fogged;
     db_conn *c;
 
     text_copy(item, sizeof item, typed + start);
@@ -91,12 +114,14 @@ static void offer_units(http_request *r, discord_interaction *in,
     while (len > 0 && item[len - 1] == ' ')
         item[--len] = '\0';
     c = db_read_acquire(d);
+    is_fogged = fog_hides(c, in, own);
     /* More than shown: some may be listed already. */
     db_discord_units_like(c, in->campaign_id, system_of(in), item, names,
                           sizeof names / sizeof names[0], &n, NULL);
     db_read_release(d, c);
     for (i = 0; i < n && json_array_size(choices) < OFFERED; i++) {
-        if (is_listed(typed, start, names[i].name, seps))
+        if (is_listed(typed, start, names[i].name, seps) ||
+            (is_fogged && strcmp(names[i].detail, own) != 0))
             continue;
         if (start + strlen(names[i].name) >= sizeof value)
             continue;

@@ -7,6 +7,7 @@
 #include "discord_http.h"
 #include "discord_reply.h"
 #include "discord_report.h"
+#include "fog.h"
 #include "ledgers.h"
 #include "text.h"
 #include "units_doc.h"
@@ -106,6 +107,48 @@ static json_t *unit_embed(const db_unit *u, const db_event *evs, size_t n,
     return discord_reply_embed_take(&em);
 }
 
+/* A unit fog of war shows at level (FOG_STATUS or FOG_NAME; fog.h): its
+ * name and side, and at "status" whether it is eliminated. */
+static json_t *fogged_embed(const db_unit *u, fog_level level)
+{
+    char name[NAME_MD], side[NAME_MD], title[2 * NAME_MD + 8];
+    discord_embed em;
+
+    discord_reply_md(name, sizeof name, u->name);
+    discord_reply_md(side, sizeof side, u->side_name);
+    snprintf(title, sizeof title, "%s (%s)", name, side);
+    discord_reply_embed_init(&em, title, 0x808080, "Fog of war", NULL);
+    if (level == FOG_STATUS && u->is_eliminated)
+        snprintf(title, sizeof title, "**Eliminated** (%s).",
+                 u->eliminated_reason);
+    else if (level == FOG_STATUS)
+        snprintf(title, sizeof title, "In play.");
+    else
+        snprintf(title, sizeof title, "Fog of war hides its state.");
+    discord_reply_embed_text(&em, title);
+    return discord_reply_embed_take(&em);
+}
+
+/* The unit ref as the sender may see it: *level is FOG_FULL for the
+ * umpire; a unit fog hides is not found. */
+static err_code find_unit(db_conn *c, const discord_interaction *in,
+                          const char *ref, db_unit *u, fog_level *level)
+{
+    db_campaign cmp;
+    fog_view v;
+    err_code rc;
+
+    memset(&v, 0, sizeof v);
+    if ((rc = db_campaign_get(c, in->campaign_id, &cmp, NULL)) == ERR_OK &&
+        (rc = fog_view_load(c, &cmp, in->role == DB_DISCORD_UMPIRE, in->side_id,
+                            &v, NULL)) == ERR_OK &&
+        (rc = db_unit_find(c, in->campaign_id, ref, u, NULL)) == ERR_OK &&
+        (*level = fog_of_side(&v, u->side_id)) == FOG_HIDDEN)
+        rc = ERR_NOT_FOUND;
+    fog_view_cleanup(&v);
+    return rc;
+}
+
 void discord_read_unit(http_request *r, discord_interaction *in)
 {
     const char *ref = discord_interaction_str(in, "unit");
@@ -115,11 +158,12 @@ void discord_read_unit(http_request *r, discord_interaction *in)
     size_t n = 0;
     db_unit u;
     db_conn *c;
+    fog_level level = FOG_FULL;
     err_code rc;
 
     c = db_read_acquire(d);
-    rc = db_unit_find(c, in->campaign_id, ref ? ref : "", &u, NULL);
-    if (rc == ERR_OK) {
+    rc = find_unit(c, in, ref ? ref : "", &u, &level);
+    if (rc == ERR_OK && level == FOG_FULL) {
         q.unit_id = u.id;
         rc = db_events_page(c, &q, &evs, &n, NULL);
     }
@@ -132,6 +176,8 @@ void discord_read_unit(http_request *r, discord_interaction *in)
     else if (rc != ERR_OK)
         discord_reply_send(r, discord_reply_notice("The unit cannot be read "
                                                    "now; try again."));
+    else if (level != FOG_FULL)
+        send_embed(r, fogged_embed(&u, level));
     else
         send_embed(r, unit_embed(&u, evs, n, n > 0 ? evs[0].unit_seq : 0));
     db_events_free(evs, n);

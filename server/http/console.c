@@ -3,6 +3,7 @@
  * console.h.  The files themselves are in the generated console_assets.c.
  */
 #include "console.h"
+#include "shares.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,8 @@ const console_asset *console_find(const char *path)
 bool console_is_path(const char *path)
 {
     return strcmp(path, "/") == 0 || strcmp(path, "/console") == 0 ||
-           strncmp(path, "/console/", 9) == 0;
+           strncmp(path, "/console/", 9) == 0 ||
+           strncmp(path, "/share/", 7) == 0;
 }
 
 /*
@@ -94,6 +96,22 @@ void console_index(http_request *r)
 
     if (a == NULL)
         not_found(r, "this build of the service has no console");
+    else
+        serve(r, a);
+}
+
+/* The page is the same for every secret: the page's script reads the
+ * secret from its own path and asks GET /v1/shared/{secret}, which
+ * answers 404 for an unknown or revoked one (docs/sharing.md).  A path
+ * that cannot be a secret at all is 404 here already. */
+void console_share(http_request *r)
+{
+    const console_asset *a = console_find("share.html");
+
+    if (!shares_is_secret(r->params[0]))
+        not_found(r, "this is not a share link's address");
+    else if (a == NULL)
+        not_found(r, "this build of the service has no share page");
     else
         serve(r, a);
 }

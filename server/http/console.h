@@ -1,6 +1,7 @@
 /*
  * console.h: the browser console (console/, docs/console.md), built into
- * the binary and served at / and /console/{asset_path}.
+ * the binary and served at / and /console/{asset_path}, and its share
+ * page at /share/{secret}.
  *
  * The files are compiled in by tools/embed.c, which writes the table
  * below; a request can only name an entry of it, never a file on disk, so
@@ -33,8 +34,9 @@ extern const size_t console_n_assets;
 /* The asset at path (relative to console/), or NULL.  Borrowed: static. */
 const console_asset *console_find(const char *path);
 
-/* Whether a request path is the console's (/, /console, /console/...):
- * such responses carry console_headers and no CORS headers. */
+/* Whether a request path is the console's (/, /console, /console/...,
+ * and the share page's /share/...): such responses carry console_headers
+ * and no CORS headers. */
 bool console_is_path(const char *path);
 
 /* The security headers of every console response, name and value. */
@@ -44,5 +46,8 @@ extern const size_t console_n_headers;
 /* Route handlers: GET / (index.html) and GET /console/{asset_path}. */
 void console_index(http_request *r);
 void console_asset_get(http_request *r);
+/* GET /share/{secret}: the share page (share.html, docs/sharing.md), the
+ * same for every secret. */
+void console_share(http_request *r);
 
 #endif

@@ -15,8 +15,10 @@
  * being made and the request being completed (pending_end, exactly once).
  */
 #include "http.h"
+#include "events_hub.h"
 #include "http_conn.h"
 #include "http_reply.h"
+#include "http_stream.h"
 #include "idem.h"
 #include "problem.h"
 #include "router.h"
@@ -45,6 +47,7 @@ struct http_server {
     atomic_int n_pending;    /* requests suspended for a database write */
     atomic_bool is_stopping; /* new requests are turned away (503) */
     notify *notify;          /* the poster of channel posts */
+    events_hub *events;      /* live event streams and their pump */
     int port;
     http_conn_table *conns; /* open connections (http_conn.h) */
     bool is_quiesced;       /* http_stop has stopped the accepting */
@@ -73,6 +76,8 @@ void http_config_default(http_config *cfg)
     cfg->per_ip_connection_limit = 256;
     cfg->idle_close_percent = 90;
     cfg->stop_timeout = 10;
+    cfg->events_limit = 256;
+    cfg->events_keepalive_ms = 15000;
 }
 
 static double now_monotonic(void)
@@ -103,6 +108,11 @@ const discord_config *http_discord(const http_server *s)
     return &s->cfg.discord;
 }
 
+http_streams *http_event_streams(http_server *s)
+{
+    return events_hub_streams(s->events);
+}
+
 bool http_is_stopping(const http_server *s)
 {
     return atomic_load(&s->is_stopping);
@@ -115,6 +125,7 @@ void http_stats_read(http_server *s, http_stats *out)
     memset(out, 0, sizeof *out);
     out->n_in_flight = atomic_load(&s->n_in_flight);
     out->n_pending = atomic_load(&s->n_pending);
+    out->n_streams = http_streams_count(events_hub_streams(s->events));
     if (s->conns == NULL)
         return;
     http_conn_stats(s->conns, &c);
@@ -337,6 +348,23 @@ static void log_safe(const char *in, char *out, size_t n)
     out[o] = '\0';
 }
 
+/* A share link's secret is a credential, stored only as a hash: its
+ * paths (/share/{secret}, /v1/shared/{secret}) are logged with the
+ * secret cut to its first 4 characters (docs/sharing.md). */
+static void log_mask_secret(char *path)
+{
+    static const char *const prefixes[] = {"/share/", "/v1/shared/"};
+    size_t i, n;
+
+    for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        n = strlen(prefixes[i]);
+        if (strncmp(path, prefixes[i], n) == 0 && strlen(path + n) > 4) {
+            memcpy(path + n + 4, "...", 4);
+            return;
+        }
+    }
+}
+
 static void access_log(http_request *r)
 {
     http_server *s = r->srv;
@@ -357,6 +385,7 @@ static void access_log(http_request *r)
     }
     db_now(at);
     log_safe(r->path, path, sizeof path);
+    log_mask_secret(path);
     pthread_mutex_lock(&s->log_lock);
     fprintf(s->log, "%s %s \"%s %s\" %d %zu %.3fms\n", at, addr, r->method,
             path, r->status, r->resp_len,
@@ -371,6 +400,7 @@ static void request_free(http_request *r)
     if (r == NULL)
         return;
     release_key(r);
+    http_stream_release(r->stream); /* never handed to a response */
     if (r->state_free)
         r->state_free(r->state);
     free(r->path);
@@ -588,7 +618,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     if (!r->is_ready)
         http_reply_problem_raw(r, 500, "internal_error", "Internal error",
                                "the handler gave no response");
-    return http_reply_queue(r);
+    if (http_reply_queue(r) != MHD_YES)
+        return MHD_NO;
+    if (r->is_stream) /* exempt from the deadlines (http_conn.h) */
+        http_conn_stream(s->conns, conn);
+    return MHD_YES;
 }
 
 /* cfg's address and port as a socket address; false if not an address. */
@@ -685,6 +719,11 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;
     }
+    if (events_hub_start(s->db, cfg->events_limit, cfg->events_keepalive_ms,
+                         &s->events, e) != ERR_OK) {
+        http_stop(s);
+        return e && e->code ? e->code : ERR_INTERNAL;
+    }
     if ((s->conns = http_conn_table_new(&lim)) == NULL) {
         http_stop(s);
         return err_set(e, ERR_NOMEM, NULL, "cannot start the reaper thread");
@@ -739,6 +778,9 @@ bool http_stop(http_server *s)
                     atomic_load(&s->n_pending), s->cfg.stop_timeout);
             return false;
         }
+        /* Event streams end (each after what it holds is sent) and no
+         * connection is left suspended. */
+        http_streams_close_all(events_hub_streams(s->events));
         if (!wait_zero(&s->n_in_flight, now_monotonic() + 2.0 < deadline
                                             ? now_monotonic() + 2.0
                                             : deadline))
@@ -750,6 +792,7 @@ bool http_stop(http_server *s)
             close(s->listen_fd);
     }
     http_conn_table_free(s->conns);
+    events_hub_stop(s->events);
     /* Posts not yet sent stay in the database for the next start. */
     notify_stop(s->notify);
     db_close(s->db);

@@ -15,7 +15,10 @@
  *      finish callback writes the response.  A dice result is therefore
  *      never sent before it is durable.
  * Meanwhile http_conn.c keeps slow and idle connections from holding every
- * slot (the request deadline, idle keep-alive connections closed).
+ * slot (the request deadline, idle keep-alive connections closed).  A
+ * handler may instead answer with a stream that stays open (the live
+ * events: http_reply_stream, http_stream.h), written by another thread
+ * while its connection holds no worker; it is exempt from those deadlines.
  */
 #ifndef UMPIRE_HTTP_H
 #define UMPIRE_HTTP_H
@@ -58,6 +61,10 @@ typedef struct http_config {
                                kept-alive connections are closed, longest
                                idle first; 0 never */
     int stop_timeout; /* seconds http_stop waits for requests in flight */
+    /* Live event streams (resources/events.c, http_stream.h). */
+    int events_limit;        /* streams open at most, service-wide */
+    int events_keepalive_ms; /* a keep-alive comment after this long
+                                without an event */
 } http_config;
 
 void http_config_default(http_config *cfg);
@@ -92,6 +99,7 @@ typedef struct http_stats {
     int n_idle;                  /* of them, kept alive between requests */
     int n_in_flight;             /* requests begun and not completed */
     int n_pending;               /* of them, waiting for a database write */
+    int n_streams;               /* event streams open (http_stream.h) */
     unsigned long n_cut;         /* connections closed past their request
                                     deadline (request_timeout) */
     unsigned long n_idle_closed; /* closed after keepalive_timeout idle */
@@ -108,6 +116,11 @@ const cors_config *http_cors(const http_server *s);
 
 /* The Discord application's settings (borrowed). */
 const discord_config *http_discord(const http_server *s);
+
+/* Streamed responses (http_stream.h): the server's pump (borrowed). */
+typedef struct http_streams http_streams;
+typedef struct http_stream http_stream;
+http_streams *http_event_streams(http_server *s);
 
 #define HTTP_MAX_PARAMS 4
 
@@ -171,6 +184,10 @@ struct http_request {
     const char *etag;          /* static, quoted, or NULL for none */
     const char *cache_control; /* static; NULL means no-store */
     bool is_preflight;         /* a CORS preflight from an allowed origin */
+    int retry_after;           /* seconds for Retry-After; 0: none */
+    http_stream *stream;       /* a streamed body (http_reply_stream): the
+                                  request's until queued, then the response's */
+    bool is_stream;            /* the response is a stream */
     bool is_ready;
     bool is_queued; /* handed to libmicrohttpd (or written, http_reply.h) */
 
@@ -200,6 +217,11 @@ void http_reply_json(http_request *r, int status, json_t *json);
 void http_reply_json_text(http_request *r, int status, char *text);
 /* 204 No Content. */
 void http_reply_no_content(http_request *r);
+/* 200 with a body streamed from s (http_stream.h; taken, even when the
+ * response cannot be made) of the static type; sent with
+ * X-Accel-Buffering: no, so that a reverse proxy passes it on as it
+ * comes. */
+void http_reply_stream(http_request *r, http_stream *s, const char *type);
 /* A body that outlives every request (static data, borrowed); NULL data
  * and 0 len for none (304).  type may be NULL. */
 void http_reply_static(http_request *r, int status, const void *data,

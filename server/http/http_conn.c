@@ -4,9 +4,10 @@
  *
  * Invariants, all under t->lock: a connection arriving is in t->arriving,
  * ordered by the start of its request (so deadlines fall due from the
- * head); an idle one is in t->idle, longest idle first; a busy or closing
- * one is in neither.  n_open counts every connection libmicrohttpd has
- * told of and not yet closed, n_closing those of them already shut down.
+ * head); an idle one is in t->idle, longest idle first; a busy, streaming
+ * or closing one is in neither.  n_open counts every connection
+ * libmicrohttpd has told of and not yet closed, n_closing those of them
+ * already shut down.
  */
 #include "http_conn.h"
 
@@ -19,10 +20,11 @@
 #define REAPER_TICK_NS (250 * 1000 * 1000L)
 
 typedef enum conn_state {
-    CONN_ARRIVING, /* its request is coming in: a deadline runs */
-    CONN_BUSY,     /* its request is in: being handled or answered */
-    CONN_IDLE,     /* kept alive between requests */
-    CONN_CLOSING   /* shut down by the table: libmicrohttpd will close it */
+    CONN_ARRIVING,  /* its request is coming in: a deadline runs */
+    CONN_BUSY,      /* its request is in: being handled or answered */
+    CONN_STREAMING, /* its answer is a live event stream: no deadline */
+    CONN_IDLE,      /* kept alive between requests */
+    CONN_CLOSING    /* shut down by the table: libmicrohttpd will close it */
 } conn_state;
 
 typedef struct conn conn;
@@ -319,7 +321,7 @@ void http_conn_busy(http_conn_table *t, struct MHD_Connection *c)
     pthread_mutex_unlock(&t->lock);
 }
 
-void http_conn_idle(http_conn_table *t, struct MHD_Connection *c)
+void http_conn_stream(http_conn_table *t, struct MHD_Connection *c)
 {
     conn *k = conn_of(c);
 
@@ -327,6 +329,19 @@ void http_conn_idle(http_conn_table *t, struct MHD_Connection *c)
         return;
     pthread_mutex_lock(&t->lock);
     if (k->state == CONN_BUSY || k->state == CONN_ARRIVING)
+        move(t, k, CONN_STREAMING, now_monotonic());
+    pthread_mutex_unlock(&t->lock);
+}
+
+void http_conn_idle(http_conn_table *t, struct MHD_Connection *c)
+{
+    conn *k = conn_of(c);
+
+    if (k == NULL)
+        return;
+    pthread_mutex_lock(&t->lock);
+    if (k->state == CONN_BUSY || k->state == CONN_ARRIVING ||
+        k->state == CONN_STREAMING)
         move(t, k, CONN_IDLE, now_monotonic());
     pthread_mutex_unlock(&t->lock);
 }

@@ -9,6 +9,10 @@
  *     (libmicrohttpd's own timeout restarts with every byte);
  *   - busy: its request is in, and is being handled or answered (a write
  *     waiting for its commit included): no deadline here;
+ *   - streaming: its answer is a live event stream (http_stream.h), open
+ *     for as long as the client stays: exempt from the request deadline,
+ *     the keep-alive timeout and the giving up of idle connections (the
+ *     stream's own keep-alives and hang-up watch look after it);
  *   - idle: answered and kept alive, waiting for its next request, for
  *     keepalive_timeout at most; when the open connections reach
  *     idle_close_percent of connection_limit, the idle ones are given up,
@@ -67,6 +71,8 @@ void *http_conn_on_uri(void *cls, const char *uri, struct MHD_Connection *c);
 
 /* c's request is all in (or being answered early): no deadline now. */
 void http_conn_busy(http_conn_table *t, struct MHD_Connection *c);
+/* c's answer is a live event stream: no deadline until it is done. */
+void http_conn_stream(http_conn_table *t, struct MHD_Connection *c);
 /* c's request is done: c waits idle for its next one. */
 void http_conn_idle(http_conn_table *t, struct MHD_Connection *c);
 /* Whether c was closed for being past its request deadline. */

@@ -5,9 +5,12 @@
  *
  * Every response buffer says who owns it: resp_body is the request's until
  * it is queued (then libmicrohttpd's, MHD_RESPMEM_MUST_FREE); resp_static
- * outlives every request (MHD_RESPMEM_PERSISTENT).
+ * outlives every request (MHD_RESPMEM_PERSISTENT); a stream is the
+ * request's until its response is made, then the response's (its free
+ * callback, http_stream_release, ends it).
  */
 #include "http_reply.h"
+#include "http_stream.h"
 #include "console.h"
 #include "problem.h"
 #include "report.h"
@@ -22,8 +25,17 @@
 
 /* ---- what a handler sets ---- */
 
+/* Ends r's stream, if it still holds one (its response was not made). */
+static void drop_stream(http_request *r)
+{
+    http_stream_release(r->stream);
+    r->stream = NULL;
+    r->is_stream = false;
+}
+
 static void set_body(http_request *r, int status, char *body, const char *type)
 {
+    drop_stream(r);
     free(r->resp_body);
     r->status = status;
     r->resp_body = body;
@@ -57,6 +69,13 @@ void http_reply_json(http_request *r, int status, json_t *json)
 void http_reply_no_content(http_request *r)
 {
     set_body(r, 204, NULL, NULL);
+}
+
+void http_reply_stream(http_request *r, http_stream *s, const char *type)
+{
+    set_body(r, 200, NULL, type);
+    r->stream = s;
+    r->is_stream = true;
 }
 
 void http_reply_json_text(http_request *r, int status, char *text)
@@ -123,6 +142,7 @@ void http_reply_problem_raw(http_request *r, int status, const char *code,
 
 void http_reply_reset(http_request *r)
 {
+    drop_stream(r);
     free(r->resp_body);
     r->resp_body = NULL;
     r->resp_static = NULL;
@@ -134,6 +154,7 @@ void http_reply_reset(http_request *r)
     r->allow[0] = '\0';
     r->render = HTTP_RENDER_NONE;
     r->is_preflight = false;
+    r->retry_after = 0;
     r->is_ready = false;
     r->status = 500;
     r->is_replied_in_job = false;
@@ -254,6 +275,13 @@ static void add_headers(http_request *r, header_fn add, void *ctx)
         add(ctx, "Idempotent-Replayed", "true");
     if (r->status == 401)
         add(ctx, "WWW-Authenticate", "Bearer");
+    if (r->retry_after > 0) {
+        char secs[16];
+        snprintf(secs, sizeof secs, "%d", r->retry_after);
+        add(ctx, "Retry-After", secs);
+    }
+    if (r->is_stream)
+        add(ctx, "X-Accel-Buffering", "no"); /* nginx: pass it on */
 }
 
 static void add_to_response(void *ctx, const char *name, const char *value)
@@ -261,8 +289,20 @@ static void add_to_response(void *ctx, const char *name, const char *value)
     MHD_add_response_header(ctx, name, value);
 }
 
+/* The block libmicrohttpd asks a stream's reader for at most. */
+#define STREAM_BLOCK 8192
+
 static struct MHD_Response *make_response(http_request *r)
 {
+    if (r->stream != NULL) {
+        struct MHD_Response *resp = MHD_create_response_from_callback(
+            MHD_SIZE_UNKNOWN, STREAM_BLOCK, http_stream_read, r->stream,
+            http_stream_release);
+        if (resp == NULL)
+            drop_stream(r);
+        r->stream = NULL; /* the response's now */
+        return resp;
+    }
     if (r->resp_static != NULL)
         return MHD_create_response_from_buffer(
             r->resp_len, (void *)r->resp_static, MHD_RESPMEM_PERSISTENT);

@@ -12,10 +12,12 @@
 #include "battles.h"
 #include "campaigns.h"
 #include "commitments.h"
+#include "events.h"
 #include "history.h"
 #include "ledgers.h"
 #include "reports.h"
 #include "service.h"
+#include "shares.h"
 #include "tables.h"
 #include "tokens.h"
 #include "units.h"
@@ -42,12 +44,29 @@ const router_route router_routes[] = {
     {"GET", "/", console_index, ROUTER_PUBLIC, 0, Q_NONE, NULL},
     {"GET", "/console/{asset_path}", console_asset_get, ROUTER_PUBLIC,
      ROUTER_TAIL, Q_NONE, NULL},
+    /* The console's share page, the same for every secret (shares.h). */
+    {"GET", "/share/{secret}", console_share, ROUTER_PUBLIC, 0, Q_NONE, NULL},
     {"GET", "/health", service_health, ROUTER_PUBLIC, 0, Q_READ, NULL},
     {"GET", "/v1/systems", service_systems, ROUTER_PUBLIC, 0, Q_READ, NULL},
     {"POST", "/v1/campaigns", campaigns_create, ROUTER_PUBLIC, ROUTER_WRITES,
      Q_NONE, NULL},
     {"GET", "/v1/token", tokens_get, ROUTER_TOKEN, 0, Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}", campaigns_get, ROUTER_READ, 0,
+     Q_READ, NULL},
+    {"PATCH", "/v1/campaigns/{campaign_id}", campaigns_patch, ROUTER_UMPIRE,
+     ROUTER_WRITES, Q_NONE, NULL},
+    {"GET", "/v1/campaigns/{campaign_id}/tokens", tokens_list, ROUTER_UMPIRE, 0,
+     Q_PAGED, NULL},
+    {"POST", "/v1/campaigns/{campaign_id}/tokens", tokens_reissue,
+     ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
+    {"GET", "/v1/campaigns/{campaign_id}/shares", shares_list, ROUTER_UMPIRE, 0,
+     Q_PAGED, NULL},
+    {"POST", "/v1/campaigns/{campaign_id}/shares", shares_create, ROUTER_UMPIRE,
+     ROUTER_WRITES, Q_NONE, NULL},
+    {"DELETE", "/v1/campaigns/{campaign_id}/shares/{share_id}", shares_delete,
+     ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
+    /* A share link's secret instead of a token (shares.h). */
+    {"GET", "/v1/shared/{secret}", shares_shared, ROUTER_PUBLIC, ROUTER_RENDERS,
      Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/sides", campaigns_sides_list,
      ROUTER_READ, 0, Q_PAGED, NULL},
@@ -69,6 +88,9 @@ const router_route router_routes[] = {
      ROUTER_READ, 0, Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/history", history_campaign,
      ROUTER_READ, 0, Q_PAGED, NULL},
+    /* text/event-stream, open until the client leaves (events.h). */
+    {"GET", "/v1/campaigns/{campaign_id}/events", events_stream, ROUTER_READ, 0,
+     Q_READ " last_event_id", NULL},
     {"POST", "/v1/campaigns/{campaign_id}/combats/scrud",
      combats_create_campaign, ROUTER_UMPIRE,
      ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &scrud_stages},

@@ -557,7 +557,10 @@ err_code notify_start(db *d, const notify_config *cfg, notify **out,
         free(n);
         return err_set(e, ERR_INTERNAL, NULL, "cannot start the poster");
     }
-    db_set_commit_listener(d, on_commit, n);
+    if ((rc = db_add_commit_listener(d, on_commit, n, e)) != ERR_OK) {
+        notify_stop(n);
+        return rc;
+    }
     *out = n;
     return ERR_OK;
 }
@@ -566,7 +569,7 @@ void notify_stop(notify *n)
 {
     if (n == NULL)
         return;
-    db_set_commit_listener(n->d, NULL, NULL);
+    db_remove_commit_listener(n->d, on_commit, n);
     pthread_mutex_lock(&n->lock);
     n->is_stopping = true;
     pthread_cond_signal(&n->cond);

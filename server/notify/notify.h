@@ -44,7 +44,7 @@ typedef struct notify notify;
 
 /*
  * Starts the poster over d (borrowed: it must outlive the poster) and
- * listens to d's commits (db_set_commit_listener: one poster per
+ * listens to d's commits (db_add_commit_listener: one poster per
  * database).  Posts left waiting by an earlier run are sent too.  *out is
  * new (notify_stop).  ERR_INVALID for a bad cfg (field named),
  * ERR_INTERNAL when libcurl or the thread will not start.

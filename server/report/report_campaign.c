@@ -9,7 +9,9 @@
  *    "combats":  [{"id", "system", "created_at", "note", "dice_source",
  *                  "summary", "url"}], oldest first,
  *    "battles":  [{"id", "system", "status", "turn", "created_at",
- *                  "combat_id", "url"}]}
+ *                  "combat_id", "url"}],
+ *    "share_url": "/share/<secret>", only when served through a share
+ *                 link (link_line)}
  *
  * A combat's "summary" is the one line the service stores with it: plain
  * text, names as they are, so it is escaped like any text.  An entry may
@@ -118,6 +120,31 @@ static void sides(report_doc *d, const json_t *rep)
 
 /* ---- combats and battles ---- */
 
+/*
+ * A combat's or a battle's "Link:" line (docs/console.md, "Share links"):
+ * a page a reader can open, never the API's path, which needs a token.
+ * Served through a share link, the document carries "share_url"
+ * ("/share/<secret>", added by server/resources/shares.c) and the line
+ * points at that page's entry for the record (#combat-<id>,
+ * #battle-<id>), which needs no token either; otherwise at the console's
+ * page for it (/#/reports/<id>, /#/battles/<id>), where a token holder
+ * signs in.
+ */
+static void link_line(report_doc *d, const json_t *rep, const char *kind,
+                      const char *id)
+{
+    const char *share = rj_str(rep, "share_url");
+
+    if (id == NULL)
+        return;
+    if (share != NULL && strncmp(share, "/share/", 7) == 0)
+        report_doc_sub(d, "Link: `%s#%s-%s`", share, kind, id);
+    else
+        report_doc_sub(d, "Link: `/#/%s/%s`",
+                       strcmp(kind, "combat") == 0 ? "reports" : "battles",
+                       id);
+}
+
 static void combats(report_doc *d, const json_t *rep)
 {
     const json_t *all = rj_get(rep, "combats"), *c;
@@ -145,8 +172,7 @@ static void combats(report_doc *d, const json_t *rep)
             report_doc_newline(d);
             report_doc_add(d, "%s", rj_str(c, "summary"));
         }
-        if (rj_str(c, "url"))
-            report_doc_sub(d, "Link: `%s`", rj_str(c, "url"));
+        link_line(d, rep, "combat", rj_str(c, "id"));
     }
 }
 
@@ -175,8 +201,7 @@ static void battles(report_doc *d, const json_t *rep)
             report_doc_add(d, " (created %s)", rj_str(b, "created_at"));
         if (rj_str(b, "combat_id"))
             report_doc_sub(d, "Record: combat `%s`", rj_str(b, "combat_id"));
-        if (rj_str(b, "url"))
-            report_doc_sub(d, "Link: `%s`", rj_str(b, "url"));
+        link_line(d, rep, "battle", rj_str(b, "id"));
     }
 }
 

@@ -4,10 +4,13 @@
  * action in a campaign (Matrix, Civilization): its entry in the table of
  * systems (systems.h) names the battle's handlers, which these routes
  * dispatch to: by the body's "system" when one is created (Matrix unless
- * it says), by the stored battle's afterwards.
+ * it says), by the stored battle's afterwards.  A player reads a battle
+ * through fog of war (fog.h): the state its system's handler answers,
+ * reduced by the system's fog stage.
  */
 #include "battles.h"
 
+#include "fog.h"
 #include "jsonb.h"
 #include "combat.h"
 #include "http.h"
@@ -76,9 +79,43 @@ static const systems_battle *battle_of(http_request *r)
     return s && s->battle ? s->battle : matrix_stages.battle;
 }
 
+/* The battle r's handler answered (its JSON body), reduced for the
+ * caller: a player of a campaign with fog on. */
+static void fog_answer(http_request *r)
+{
+    db *d = http_db(r->srv);
+    db_conn *c;
+    fog_view v;
+    json_t *doc;
+    http_render render = r->render;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    if (r->status != 200 || r->resp_body == NULL ||
+        (r->has_token && r->token.is_umpire))
+        return;
+    c = db_read_acquire(d);
+    rc = fog_view_of(c, r, r->params[0], &v, &e);
+    db_read_release(d, c);
+    if (rc != ERR_OK) {
+        r->render = HTTP_RENDER_NONE;
+        http_reply_problem(r, &e);
+    } else if (v.is_on) {
+        doc = fog_report(&v, json_loads(r->resp_body, 0, NULL));
+        /* NULL answers 500, which renders as no battle. */
+        if (doc == NULL)
+            render = HTTP_RENDER_NONE;
+        http_reply_json(r, 200, doc);
+        r->render = render;
+    }
+    fog_view_cleanup(&v);
+}
+
 void battles_get(http_request *r)
 {
     battle_of(r)->get(r);
+    fog_answer(r);
 }
 
 void battles_action(http_request *r)

@@ -1,47 +1,31 @@
 /*
  * campaigns.c: campaigns and their sides: a campaign created with its
  * sides, their tokens, its first commitment and its options of every
- * system that has some (the table of systems, systems.h), read; a
- * campaign's sides listed and added, each with its player token.
+ * system that has some (the table of systems, systems.h) and its fog of
+ * war (fog.h), read, its fog changed; a campaign's sides listed and
+ * added, each with its player token.
  *
  * Writes go through http_defer_write: the handler validates the body on
  * the HTTP thread, the job writes in the writer's transaction, the finish
  * callback answers once the commit is durable.
  */
 #include "campaigns.h"
+#include "fog.h"
 #include "jsonb.h"
 #include "http.h"
 #include "jsonv.h"
 #include "paging.h"
 #include "systems.h"
+#include "tokens.h"
 #include "webhooks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #define MAX_SIDES 16
-#define TOKEN_MAX 64
 
 /* ---- helpers ---- */
-
-/* A new token "<prefix>_<48 hex>" and the hex SHA-256 of it. */
-static void new_token(const char *prefix, char token[TOKEN_MAX],
-                      char hash_hex[65])
-{
-    uint8_t raw[24], h[crypto_hash_sha256_BYTES];
-    size_t i, n;
-
-    randombytes_buf(raw, sizeof raw);
-    n = (size_t)snprintf(token, TOKEN_MAX, "%s_", prefix);
-    for (i = 0; i < sizeof raw; i++)
-        snprintf(token + n + 2 * i, 3, "%02x", raw[i]);
-    crypto_hash_sha256(h, (const uint8_t *)token, strlen(token));
-    for (i = 0; i < sizeof h; i++)
-        snprintf(hash_hex + 2 * i, 3, "%02x", h[i]);
-}
 
 /* A side; "exhausted_turn": the turn whose next Matrix battle its army
  * fights exhausted, or null. */
@@ -64,7 +48,8 @@ static json_t *ledger_json(const char *campaign_id, long long length,
                      head, "url", url);
 }
 
-/* A campaign's options of every system that has some (new reference). */
+/* A campaign's options of every system that has some, and its fog of
+ * war (new reference). */
 static json_t *options_json(const db_campaign *cmp)
 {
     json_t *o = json_object();
@@ -74,14 +59,16 @@ static json_t *options_json(const db_campaign *cmp)
         if (systems_table[i]->options_json)
             json_object_set_new(o, systems_name(systems_table[i]),
                                 systems_table[i]->options_json(cmp));
+    json_object_set_new(o, "fog", fog_options_json(&cmp->fog));
     return o;
 }
 
 /* The options of a new campaign (obj: the body's "options", or NULL)
- * over every system's defaults. */
+ * over every system's defaults, and its fog of war over its default. */
 static err_code options_read(const json_t *obj, db_campaign *cmp, err_info *e)
 {
     const char *names[16];
+    json_t *fog = NULL;
     size_t i, n = 0;
     err_code rc;
 
@@ -90,10 +77,14 @@ static err_code options_read(const json_t *obj, db_campaign *cmp, err_info *e)
             systems_table[i]->options_default(cmp);
             names[n++] = systems_name(systems_table[i]);
         }
+    names[n++] = "fog";
     names[n] = NULL;
+    fog_options_default(&cmp->fog);
     if (obj == NULL)
         return ERR_OK;
-    if ((rc = jv_object_only(obj, "options", names, e)))
+    if ((rc = jv_object_only(obj, "options", names, e)) ||
+        (rc = jv_object(obj, "options", "fog", false, &fog, e)) ||
+        (fog && (rc = fog_options_read(fog, "options.fog", &cmp->fog, e))))
         return rc;
     for (i = 0; i < systems_n; i++) {
         const systems_entry *s = systems_table[i];
@@ -115,9 +106,9 @@ typedef struct campaign_new {
     db_campaign cmp;
     db_side sides[MAX_SIDES];
     size_t n_sides;
-    char umpire_token[TOKEN_MAX];
+    char umpire_token[TOKENS_MAX];
     char umpire_hash[65];
-    char player_token[MAX_SIDES][TOKEN_MAX];
+    char player_token[MAX_SIDES][TOKENS_MAX];
     char player_hash[MAX_SIDES][65];
     db_commitment next; /* the seed of its first seeded combat */
 } campaign_new;
@@ -208,7 +199,7 @@ void campaigns_create(http_request *r)
     db_new_id("cmp", cn->cmp.id);
     snprintf(cn->cmp.name, sizeof cn->cmp.name, "%s", name);
     db_now(cn->cmp.created_at);
-    new_token("ump", cn->umpire_token, cn->umpire_hash);
+    tokens_new("ump", cn->umpire_token, cn->umpire_hash);
     cn->n_sides = json_array_size(sides);
     for (i = 0; i < cn->n_sides; i++) {
         char p[JV_PATH_MAX];
@@ -231,7 +222,7 @@ void campaigns_create(http_request *r)
         snprintf(cn->sides[i].name, DB_NAME_MAX, "%s", sn);
         snprintf(cn->sides[i].created_at, DB_TIME_MAX, "%s",
                  cn->cmp.created_at);
-        new_token("ply", cn->player_token[i], cn->player_hash[i]);
+        tokens_new("ply", cn->player_token[i], cn->player_hash[i]);
     }
     json_decref(body);
     http_defer_write(r, campaign_create_job, campaign_create_finish);
@@ -298,6 +289,86 @@ void campaigns_get(http_request *r)
                   wrc == ERR_OK ? webhooks_json(&w) : json_null()));
 }
 
+/* ---- the options that may change ---- */
+
+typedef struct campaign_patch {
+    char id[DB_ID_MAX];
+    json_t *fog; /* the body's options.fog, checked (a reference) */
+} campaign_patch;
+
+static void campaign_patch_free(void *p)
+{
+    campaign_patch *cp = p;
+
+    if (cp)
+        json_decref(cp->fog);
+    free(cp);
+}
+
+/* The campaign's fog as it stands, with what the body gives over it. */
+static err_code campaign_patch_job(db_conn *c, void *arg, err_info *e)
+{
+    campaign_patch *cp = arg;
+    db_campaign cmp;
+    err_code rc;
+
+    if ((rc = db_campaign_get(c, cp->id, &cmp, e)) ||
+        (rc = fog_options_read(cp->fog, "options.fog", &cmp.fog, e)))
+        return rc;
+    return db_campaign_fog_save(c, cp->id, &cmp.fog, e);
+}
+
+static void campaign_patch_finish(http_request *r, err_code rc,
+                                  const err_info *e)
+{
+    if (rc != ERR_OK) {
+        http_reply_err(r, rc, e);
+        return;
+    }
+    /* The campaign as GET serves it, read after the commit. */
+    campaigns_get(r);
+}
+
+void campaigns_patch(http_request *r)
+{
+    static const char *const fields[] = {"options", NULL};
+    static const char *const option_fields[] = {"fog", NULL};
+    json_t *body = http_body_object(r), *opts = NULL, *fog = NULL;
+    campaign_patch *cp;
+    db_fog check;
+    err_info e;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    fog_options_default(&check);
+    if (jv_object_only(body, "", fields, &e) ||
+        jv_object(body, "", "options", true, &opts, &e) ||
+        jv_object_only(opts, "options", option_fields, &e) ||
+        jv_object(opts, "options", "fog", true, &fog, &e) ||
+        fog_options_read(fog, "options.fog", &check, &e))
+        goto fail;
+    if (json_object_size(fog) == 0) {
+        err_set(&e, ERR_MISSING, "options.fog",
+                "options.fog changes nothing: give enabled, others or both");
+        goto fail;
+    }
+    if ((cp = calloc(1, sizeof *cp)) == NULL) {
+        err_set(&e, ERR_NOMEM, NULL, "out of memory");
+        goto fail;
+    }
+    r->state = cp;
+    r->state_free = campaign_patch_free;
+    snprintf(cp->id, sizeof cp->id, "%s", r->params[0]);
+    cp->fog = json_incref(fog);
+    json_decref(body);
+    http_defer_write(r, campaign_patch_job, campaign_patch_finish);
+    return;
+fail:
+    json_decref(body);
+    http_reply_problem(r, &e);
+}
+
 void campaigns_sides_list(http_request *r)
 {
     db *d = http_db(r->srv);
@@ -336,7 +407,7 @@ void campaigns_sides_list(http_request *r)
 
 typedef struct side_new {
     db_side side;
-    char token[TOKEN_MAX];
+    char token[TOKENS_MAX];
     char hash[65];
 } side_new;
 
@@ -413,7 +484,7 @@ void campaigns_side_create(http_request *r)
     snprintf(sn->side.campaign_id, DB_ID_MAX, "%s", r->params[0]);
     snprintf(sn->side.name, DB_NAME_MAX, "%s", name);
     db_now(sn->side.created_at);
-    new_token("ply", sn->token, sn->hash);
+    tokens_new("ply", sn->token, sn->hash);
     json_decref(body);
     http_defer_write(r, side_create_job, side_create_finish);
 }

@@ -10,6 +10,9 @@
 void campaigns_create(http_request *r);
 /* GET /v1/campaigns/{cid}. */
 void campaigns_get(http_request *r);
+/* PATCH /v1/campaigns/{cid}: the campaign's options that may change
+ * (for now its fog of war), answered as GET serves the campaign. */
+void campaigns_patch(http_request *r);
 /* GET .../sides. */
 void campaigns_sides_list(http_request *r);
 /* POST .../sides: a side and its player token. */

@@ -4,6 +4,8 @@
  * campaign (the route names the system: its entry in the table of
  * systems is the route's arg), reading its report with the roll log,
  * listing a campaign's, and replaying one through its system's rules.
+ * A player reads a campaign's combats through fog of war (fog.h): their
+ * reports, and their summaries in lists, reduced to what it may see.
  *
  * A campaign combat lands whole or not at all: its writer job reads the
  * units, resolves the combat, and writes the combat row, every roll and
@@ -12,6 +14,7 @@
  */
 #include "combats.h"
 
+#include "fog.h"
 #include "jsonb.h"
 #include "http.h"
 #include "paging.h"
@@ -61,18 +64,27 @@ void combats_create_campaign(http_request *r)
     create(r, r->params[0]);
 }
 
-/* Loads a combat and its rolls; one-off only when campaign_id is NULL. */
+/* Loads a combat and its rolls; one-off only when campaign_id is NULL.
+ * v (NULL: not wanted) receives the caller's view of the campaign
+ * (fog_view_cleanup it; it sees everything for a one-off). */
 static err_code load_combat(http_request *r, const char *campaign_id,
                             const char *combat_id, db_combat *cb,
-                            db_roll **rolls, size_t *n, err_info *e)
+                            db_roll **rolls, size_t *n, fog_view *v,
+                            err_info *e)
 {
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
-    err_code rc;
+    err_code rc = ERR_OK;
 
     *rolls = NULL;
     *n = 0;
-    rc = db_combat_get(c, combat_id, cb, e);
+    if (v != NULL) {
+        memset(v, 0, sizeof *v);
+        if (campaign_id)
+            rc = fog_view_of(c, r, campaign_id, v, e);
+    }
+    if (rc == ERR_OK)
+        rc = db_combat_get(c, combat_id, cb, e);
     if (rc == ERR_OK &&
         strcmp(cb->campaign_id, campaign_id ? campaign_id : "")) {
         db_combat_cleanup(cb);
@@ -85,22 +97,41 @@ static err_code load_combat(http_request *r, const char *campaign_id,
     return rc;
 }
 
+/* The report of a campaign's combat as v may read it: text (new) parsed,
+ * reduced and written again, or report itself when v sees everything. */
+static char *fogged_text(const fog_view *v, char *report)
+{
+    json_t *doc;
+    char *text;
+
+    if (report == NULL || !v->is_on)
+        return report;
+    doc = fog_report(v, json_loads(report, 0, NULL));
+    free(report);
+    text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    json_decref(doc);
+    return text;
+}
+
 static void reply_combat(http_request *r, const char *campaign_id)
 {
     const char *id = r->params[campaign_id ? 1 : 0];
     db_combat cb;
     db_roll *rolls;
     size_t n;
+    fog_view v;
     char *report;
     err_info e;
 
     err_clear(&e);
     memset(&cb, 0, sizeof cb);
-    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &e)) {
+    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &v, &e)) {
+        fog_view_cleanup(&v);
         http_reply_problem(r, &e);
         return;
     }
-    report = combat_report_with_rolls(cb.report, rolls, n);
+    report = fogged_text(&v, combat_report_with_rolls(cb.report, rolls, n));
+    fog_view_cleanup(&v);
     if (report == NULL) {
         err_set(&e, ERR_INTERNAL, NULL, "the stored report of %s is malformed",
                 id);
@@ -123,6 +154,19 @@ void combats_get_campaign(http_request *r)
     reply_combat(r, r->params[0]);
 }
 
+/* A combat as a campaign's list shows it, its summary as v may read it. */
+static json_t *combat_item(const fog_view *v, const db_combat *cb)
+{
+    char *summary = fog_summary(v, cb->system, cb->summary);
+    json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "id", cb->id,
+                          "system", cb->system, "created_at", cb->created_at,
+                          "note", jsonb_str_or_null(cb->note), "dice_source",
+                          cb->dice_source, "summary", summary ? summary : "");
+
+    free(summary);
+    return j;
+}
+
 void combats_list(http_request *r)
 {
     db *d = http_db(r->srv);
@@ -130,6 +174,7 @@ void combats_list(http_request *r)
     db_combat *cbs = NULL;
     size_t n = 0, i;
     paging p;
+    fog_view v;
     json_t *items;
     err_info e;
     err_code rc;
@@ -140,29 +185,25 @@ void combats_list(http_request *r)
         return;
     }
     c = db_read_acquire(d);
-    {
+    if ((rc = fog_view_of(c, r, r->params[0], &v, &e)) == ERR_OK) {
         db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
         rc = paging_db_result(
             db_combats_page(c, r->params[0], &pg, &cbs, &n, &e), &e);
     }
     db_read_release(d, c);
     if (rc != ERR_OK) {
+        fog_view_cleanup(&v);
         http_reply_problem(r, &e);
         return;
     }
     /* One row more than the page tells whether another page follows. */
     items = json_array();
     for (i = 0; i < n && i < (size_t)p.limit; i++)
-        json_array_append_new(
-            items,
-            json_pack("{s:s, s:s, s:s, s:o, s:s, s:s}", "id", cbs[i].id,
-                      "system", cbs[i].system, "created_at", cbs[i].created_at,
-                      "note", jsonb_str_or_null(cbs[i].note), "dice_source",
-                      cbs[i].dice_source, "summary",
-                      cbs[i].summary ? cbs[i].summary : ""));
+        json_array_append_new(items, combat_item(&v, &cbs[i]));
     paging_reply(r, &p, NULL, items,
                  n > (size_t)p.limit ? cbs[p.limit - 1].id : NULL);
     db_combats_free(cbs, n);
+    fog_view_cleanup(&v);
 }
 
 static void replay(http_request *r, const char *campaign_id)
@@ -179,7 +220,7 @@ static void replay(http_request *r, const char *campaign_id)
 
     err_clear(&e);
     memset(&cb, 0, sizeof cb);
-    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &e)) {
+    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, NULL, &e)) {
         http_reply_problem(r, &e);
         return;
     }

@@ -7,8 +7,13 @@
  *
  * A page's cursor is the service-wide seq of the last event it served:
  * opaque to clients, and stable whatever is written after it.
+ *
+ * Fog of war (fog.h): a player reads other sides' units' events reduced,
+ * or not at all (a hidden unit's history and card answer 404, and the
+ * feed leaves its events out, reading on until the page is full).
  */
 #include "history.h"
+#include "fog.h"
 #include "jsonb.h"
 #include "units_doc.h"
 #include "combat.h"
@@ -69,6 +74,11 @@ static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
     return j;
 }
 
+json_t *history_feed_event(db_conn *c, const db_event *ev, err_info *e)
+{
+    return event_json(c, ev, true, e);
+}
+
 /* The paging query (paging.h) of a history; its cursor is the
  * service-wide seq of the last event of the previous page, in decimal:
  * opaque to clients, stable whatever is written next. */
@@ -95,51 +105,105 @@ static bool read_page_query(http_request *r, db_event_query *q, err_info *e)
     return true;
 }
 
-/* Replies one page of q, with the cursor of the next. */
+/* One page being filled: its items, and the seq of the last served. */
+typedef struct page_fill {
+    json_t *items;
+    int want;           /* items the page holds at most */
+    long long last_seq; /* the last item's seq */
+    bool has_more;      /* an event v may see follows the page */
+} page_fill;
+
+/*
+ * Adds to pf the events of evs (n of them) v may see, until the page is
+ * full; an event past a full page says another page follows.  side_id:
+ * the unit's side for one unit's history, NULL for the feed (each
+ * event's own, as v knows it).
+ */
+static err_code fill_page(db_conn *c, const fog_view *v, const db_event *evs,
+                          size_t n, bool is_feed, const char *side_id,
+                          page_fill *pf, err_info *e)
+{
+    size_t i;
+
+    for (i = 0; i < n && !pf->has_more; i++) {
+        const char *side = side_id ? side_id : fog_unit_side(v, evs[i].unit_id);
+        json_t *j;
+        if (!fog_unit_visible(v, side))
+            continue;
+        if (json_array_size(pf->items) == (size_t)pf->want) {
+            pf->has_more = true;
+            break;
+        }
+        if ((j = event_json(c, &evs[i], is_feed, e)) == NULL)
+            return e->code;
+        if ((j = fog_event(v, j, side)) != NULL)
+            json_array_append_new(pf->items, j);
+        pf->last_seq = evs[i].seq;
+    }
+    return ERR_OK;
+}
+
+/* Replies one page of q, with the cursor of the next; releases c.  A
+ * fogged feed may skip events, so it reads on, a page's worth at a time,
+ * until the page is full or the history ends. */
 static void reply_page(http_request *r, db_conn *c, db_event_query *q,
-                       json_t *page, bool is_feed)
+                       json_t *page, bool is_feed, const fog_view *v,
+                       const char *side_id)
 {
     db *d = http_db(r->srv);
+    page_fill pf = {json_array(), q->limit, 0, false};
     db_event *evs = NULL;
-    size_t n = 0, i;
-    json_t *items;
+    size_t n = 0;
     err_info e;
     char next[24];
 
     err_clear(&e);
     /* One row more than the page tells whether another page follows. */
     q->limit++;
-    if (db_events_page(c, q, &evs, &n, &e)) {
-        db_read_release(d, c);
+    for (;;) {
+        if (db_events_page(c, q, &evs, &n, &e) ||
+            fill_page(c, v, evs, n, is_feed, side_id, &pf, &e))
+            break;
+        if (pf.has_more || n < (size_t)q->limit)
+            break;
+        q->after = evs[n - 1].seq;
+        db_events_free(evs, n);
+        evs = NULL;
+        n = 0;
+    }
+    db_read_release(d, c);
+    db_events_free(evs, n);
+    if (e.code != ERR_OK) {
+        json_decref(pf.items);
         json_decref(page);
         http_reply_problem(r, &e);
         return;
     }
-    items = json_array();
-    for (i = 0; i < n && i < (size_t)q->limit - 1; i++) {
-        json_t *j = event_json(c, &evs[i], is_feed, &e);
-        if (j == NULL) {
-            db_read_release(d, c);
-            db_events_free(evs, n);
-            json_decref(items);
-            json_decref(page);
-            http_reply_problem(r, &e);
-            return;
-        }
-        json_array_append_new(items, j);
-    }
-    db_read_release(d, c);
     json_object_set_new(page, "order",
                         json_string(q->is_newest_first ? "newest" : "oldest"));
-    json_object_set_new(page, "items", items);
-    if (n == (size_t)q->limit) {
-        snprintf(next, sizeof next, "%lld", evs[n - 2].seq);
+    json_object_set_new(page, "items", pf.items);
+    if (pf.has_more) {
+        snprintf(next, sizeof next, "%lld", pf.last_seq);
         json_object_set_new(page, "next_cursor", json_string(next));
     } else {
         json_object_set_new(page, "next_cursor", json_null());
     }
-    db_events_free(evs, n);
     http_reply_json(r, 200, page);
+}
+
+/* The unit of the path, in c, as the caller may see it: a unit fog hides
+ * is not found.  v is the caller's view (fog_view_cleanup it). */
+static err_code find_unit(http_request *r, db_conn *c, fog_view *v, db_unit *u,
+                          err_info *e)
+{
+    err_code rc;
+
+    if ((rc = fog_view_of(c, r, r->params[0], v, e)) ||
+        (rc = db_unit_find(c, r->params[0], r->params[1], u, e)))
+        return rc;
+    if (!fog_unit_visible(v, u->side_id))
+        return fog_unit_not_found(e, r->params[1]);
+    return ERR_OK;
 }
 
 void history_unit(http_request *r)
@@ -148,6 +212,7 @@ void history_unit(http_request *r)
     db_event_query q = {r->params[0], NULL, 0, false, 0};
     db_conn *c;
     db_unit u;
+    fog_view v;
     err_info e;
 
     err_clear(&e);
@@ -156,18 +221,24 @@ void history_unit(http_request *r)
         return;
     }
     c = db_read_acquire(d);
-    if (db_unit_find(c, r->params[0], r->params[1], &u, &e)) {
+    if (find_unit(r, c, &v, &u, &e)) {
         db_read_release(d, c);
+        fog_view_cleanup(&v);
         http_reply_problem(r, &e);
         return;
     }
     q.unit_id = u.id;
-    reply_page(r, c, &q, json_pack("{s:s}", "unit_id", u.id), false);
+    reply_page(r, c, &q, json_pack("{s:s}", "unit_id", u.id), false, &v,
+               u.side_id);
+    fog_view_cleanup(&v);
 }
 
 void history_campaign(http_request *r)
 {
+    db *d = http_db(r->srv);
     db_event_query q = {r->params[0], NULL, 0, false, 0};
+    db_conn *c;
+    fog_view v;
     err_info e;
 
     err_clear(&e);
@@ -175,8 +246,16 @@ void history_campaign(http_request *r)
         http_reply_problem(r, &e);
         return;
     }
-    reply_page(r, db_read_acquire(http_db(r->srv)), &q,
-               json_pack("{s:s}", "campaign_id", r->params[0]), true);
+    c = db_read_acquire(d);
+    if (fog_view_of(c, r, r->params[0], &v, &e)) {
+        db_read_release(d, c);
+        fog_view_cleanup(&v);
+        http_reply_problem(r, &e);
+        return;
+    }
+    reply_page(r, c, &q, json_pack("{s:s}", "campaign_id", r->params[0]), true,
+               &v, NULL);
+    fog_view_cleanup(&v);
 }
 
 void history_card(http_request *r)
@@ -187,15 +266,17 @@ void history_card(http_request *r)
     db_event *evs = NULL;
     size_t n = 0;
     db_unit u;
+    fog_view v;
     json_t *card, *last = json_null();
     err_info e;
 
     err_clear(&e);
-    if (db_unit_find(c, r->params[0], r->params[1], &u, &e) ||
+    if (find_unit(r, c, &v, &u, &e) ||
         (q.unit_id = u.id, db_events_page(c, &q, &evs, &n, &e)) ||
         (n > 0 && (last = event_json(c, &evs[0], false, &e)) == NULL)) {
         db_read_release(d, c);
         db_events_free(evs, n);
+        fog_view_cleanup(&v);
         http_reply_problem(r, &e);
         return;
     }
@@ -207,5 +288,8 @@ void history_card(http_request *r)
                         json_integer(n > 0 ? evs[0].unit_seq : 0));
     json_object_set_new(card, "last_event", last);
     db_events_free(evs, n);
+    /* Reduced whole: its state, and its last event with it. */
+    card = fog_unit(&v, card);
+    fog_view_cleanup(&v);
     http_reply_json(r, 200, card);
 }

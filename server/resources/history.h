@@ -14,4 +14,9 @@ void history_card(http_request *r);
 /* GET .../history: every unit's history merged. */
 void history_campaign(http_request *r);
 
+/* One history event as the campaign's feed serves it, with the dice its
+ * unit rolled in it (read in c), before any fog of war: new, NULL on
+ * failure (e says why).  For the events stream (events_hub.c). */
+json_t *history_feed_event(db_conn *c, const db_event *ev, err_info *e);
+
 #endif

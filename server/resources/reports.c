@@ -2,9 +2,12 @@
  * reports.c: a campaign's report: its sides and units as they stand,
  * every combat it fought with its summary, its battles, and its ledger's
  * head and next commitment, from one snapshot.  Served as JSON, or as
- * Markdown or HTML (report.h) by Accept or ?format=.
+ * Markdown or HTML (report.h) by Accept or ?format=.  A player reads it
+ * through fog of war (fog.h): other sides' units, and the combats'
+ * summaries, as it may see them.
  */
 #include "reports.h"
+#include "fog.h"
 #include "jsonb.h"
 #include "units_doc.h"
 #include "combat.h"
@@ -122,15 +125,20 @@ void reports_campaign(http_request *r)
     db *d = http_db(r->srv);
     db_conn *c;
     campaign_view v;
+    fog_view fog;
     err_info e;
     err_code rc, end_rc;
 
     err_clear(&e);
+    memset(&fog, 0, sizeof fog);
     if ((rc = db_read_begin(d, &c, &e)) != ERR_OK) {
         http_reply_err(r, rc, &e);
         return;
     }
     rc = view_load(c, r->params[0], &v, &e);
+    if (rc == ERR_OK)
+        rc = fog_view_load(c, &v.cmp, r->has_token && r->token.is_umpire,
+                           r->has_token ? r->token.side_id : NULL, &fog, &e);
     /* Ended in every case; the first error stays in e. */
     end_rc = db_read_end(d, c, &e);
     if (rc == ERR_OK)
@@ -138,8 +146,9 @@ void reports_campaign(http_request *r)
     if (rc != ERR_OK)
         http_reply_err(r, rc, &e);
     else {
-        http_reply_json(r, 200, report_json(&v));
+        http_reply_json(r, 200, fog_campaign_report(&fog, report_json(&v)));
         r->render = HTTP_RENDER_CAMPAIGN;
     }
+    fog_view_cleanup(&fog);
     view_free(&v);
 }

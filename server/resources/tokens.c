@@ -1,12 +1,28 @@
 /*
- * tokens.c: GET /v1/token, who a bearer token is: its campaign, its
- * role and, for a player, its side.  A client holding only a token (the
- * console, a chat bot) learns from it which campaign to call.  The router
- * has checked the token (ROUTER_TOKEN) and left it in r->token.
+ * tokens.c: who a bearer token is (GET /v1/token), and a campaign's
+ * tokens reissued and listed (docs/sharing.md, "Reissuing a token").
+ *
+ * GET /v1/token: a client holding only a token (the console, a chat bot)
+ * learns from it which campaign to call; the router has checked the token
+ * (ROUTER_TOKEN) and left it in r->token.
+ *
+ * A reissue (the umpire's) replaces the umpire token or a side's player
+ * token: one writer job revokes the live token of that role and side and
+ * stores its successor's hash, so the old token is refused (401) from the
+ * commit on, and the answer, written after that commit, is the only place
+ * the new secret is ever shown.  Every issue is listed, without secrets.
  */
 #include "tokens.h"
 #include "jsonb.h"
 #include "http.h"
+#include "jsonv.h"
+#include "paging.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
 
 void tokens_get(http_request *r)
 {
@@ -40,4 +56,186 @@ void tokens_get(http_request *r)
                   r->token.is_umpire ? "umpire" : "player", "side_id",
                   jsonb_str_or_null(r->token.side_id), "side_name",
                   r->token.is_umpire ? json_null() : json_string(side.name)));
+}
+
+void tokens_hash_hex(const char *secret, char hash_hex[65])
+{
+    uint8_t h[crypto_hash_sha256_BYTES];
+    size_t i;
+
+    crypto_hash_sha256(h, (const uint8_t *)secret, strlen(secret));
+    for (i = 0; i < sizeof h; i++)
+        snprintf(hash_hex + 2 * i, 3, "%02x", h[i]);
+}
+
+void tokens_new(const char *prefix, char token[TOKENS_MAX], char hash_hex[65])
+{
+    uint8_t raw[24];
+    size_t i, n;
+
+    randombytes_buf(raw, sizeof raw);
+    n = (size_t)snprintf(token, TOKENS_MAX, "%s_", prefix);
+    for (i = 0; i < sizeof raw; i++)
+        snprintf(token + n + 2 * i, 3, "%02x", raw[i]);
+    tokens_hash_hex(token, hash_hex);
+}
+
+/* ---- reissue ---- */
+
+typedef struct token_reissue {
+    db_token tok;                /* the new token: id, campaign, role, side */
+    char side_ref[DB_NAME_MAX];  /* the side as the body named it */
+    char side_name[DB_NAME_MAX]; /* found by the job */
+    char secret[TOKENS_MAX];
+    char hash[65];
+    char issued_at[DB_TIME_MAX];
+} token_reissue;
+
+static err_code reissue_job(db_conn *c, void *arg, err_info *e)
+{
+    token_reissue *tr = arg;
+    db_side side;
+    err_code rc;
+
+    if (!tr->tok.is_umpire) {
+        rc = db_side_find(c, tr->tok.campaign_id, tr->side_ref, &side, e);
+        if (rc == ERR_NOT_FOUND) {
+            err_clear(e);
+            return err_set(e, ERR_INVALID, "side",
+                           "the campaign has no side \"%s\"", tr->side_ref);
+        }
+        if (rc != ERR_OK)
+            return rc;
+        snprintf(tr->tok.side_id, DB_ID_MAX, "%s", side.id);
+        snprintf(tr->side_name, DB_NAME_MAX, "%s", side.name);
+    }
+    return db_token_reissue(c, &tr->tok, tr->hash, tr->issued_at, e);
+}
+
+static json_t *side_or_null(const char *id, const char *name)
+{
+    if (id == NULL || id[0] == '\0')
+        return json_null();
+    return json_pack("{s:s, s:s}", "id", id, "name", name);
+}
+
+static void reissue_finish(http_request *r, err_code rc, const err_info *e)
+{
+    token_reissue *tr = r->state;
+
+    if (rc != ERR_OK) {
+        http_reply_err(r, rc, e);
+        return;
+    }
+    snprintf(r->location, sizeof r->location, "/v1/campaigns/%s/tokens",
+             tr->tok.campaign_id);
+    http_reply_json(r, 201,
+                    json_pack("{s:s, s:s, s:o, s:s, s:s}", "id", tr->tok.id,
+                              "role", tr->tok.is_umpire ? "umpire" : "player",
+                              "side",
+                              side_or_null(tr->tok.side_id, tr->side_name),
+                              "token", tr->secret, "issued_at", tr->issued_at));
+}
+
+/* The body: {"role": "umpire"} or {"role": "player", "side": ...}. */
+static err_code reissue_read(const json_t *body, token_reissue *tr, err_info *e)
+{
+    static const char *const fields[] = {"role", "side", NULL};
+    static const char *const roles[] = {"umpire", "player", NULL};
+    const char *side = NULL;
+    int role = 0;
+    err_code rc;
+
+    if ((rc = jv_object_only(body, "", fields, e)) ||
+        (rc = jv_enum(body, "", "role", true, roles, &role, e)) ||
+        (rc =
+             jv_string(body, "", "side", role == 1, DB_NAME_MAX - 1, &side, e)))
+        return rc;
+    if (role == 0 && side != NULL)
+        return err_set(e, ERR_INVALID, "side",
+                       "the umpire's token belongs to no side: give side "
+                       "only with role player");
+    tr->tok.is_umpire = role == 0;
+    if (side != NULL)
+        snprintf(tr->side_ref, sizeof tr->side_ref, "%s", side);
+    return ERR_OK;
+}
+
+void tokens_reissue(http_request *r)
+{
+    json_t *body = http_body_object(r);
+    token_reissue *tr;
+    err_info e;
+
+    if (body == NULL)
+        return;
+    err_clear(&e);
+    tr = calloc(1, sizeof *tr);
+    r->state = tr;
+    r->state_free = free;
+    if (tr == NULL) {
+        json_decref(body);
+        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
+                               "out of memory");
+        return;
+    }
+    if (reissue_read(body, tr, &e) != ERR_OK) {
+        json_decref(body);
+        http_reply_problem(r, &e);
+        return;
+    }
+    json_decref(body);
+    db_new_id("tok", tr->tok.id);
+    snprintf(tr->tok.campaign_id, DB_ID_MAX, "%s", r->params[0]);
+    db_now(tr->issued_at);
+    tokens_new(tr->tok.is_umpire ? "ump" : "ply", tr->secret, tr->hash);
+    http_defer_write(r, reissue_job, reissue_finish);
+}
+
+/* ---- the list of issues ---- */
+
+static json_t *issue_json(const db_token_issue *t)
+{
+    return json_pack("{s:s, s:s, s:o, s:s, s:s, s:o}", "id", t->id, "role",
+                     t->is_umpire ? "umpire" : "player", "side",
+                     side_or_null(t->side_id, t->side_name), "issued_at",
+                     t->issued_at, "issued_by",
+                     t->is_by_umpire ? "umpire" : "creation", "revoked_at",
+                     jsonb_str_or_null(t->revoked_at));
+}
+
+void tokens_list(http_request *r)
+{
+    db *d = http_db(r->srv);
+    db_conn *c;
+    db_token_issue *ts = NULL;
+    size_t n = 0, i;
+    paging p;
+    json_t *items;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    if (!paging_read(r, true, &p, &e)) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    c = db_read_acquire(d);
+    {
+        db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
+        rc = paging_db_result(
+            db_token_issues_page(c, r->params[0], &pg, &ts, &n, &e), &e);
+    }
+    db_read_release(d, c);
+    if (rc != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    /* One row more than the page tells whether another page follows. */
+    items = json_array();
+    for (i = 0; i < n && i < (size_t)p.limit; i++)
+        json_array_append_new(items, issue_json(&ts[i]));
+    paging_reply(r, &p, NULL, items,
+                 n > (size_t)p.limit ? ts[p.limit - 1].id : NULL);
+    free(ts);
 }

@@ -7,6 +7,7 @@
  */
 #include "units.h"
 #include "units_doc.h"
+#include "fog.h"
 #include "http.h"
 #include "jsonv.h"
 #include "scrud_json.h"
@@ -83,6 +84,20 @@ static bool read_unit_filter(http_request *r, db_conn *c, db_unit_filter *f,
     return true;
 }
 
+/* Keeps f to the one side a fogged viewer may list (fog_units_side): a
+ * filter on what it cannot see of other sides' units would tell it. */
+static void fog_filter(const fog_view *v, db_unit_filter *f)
+{
+    fog_level needed = f->system || f->ineffective >= 0 ? FOG_FULL
+                       : f->eliminated >= 0             ? FOG_STATUS
+                                                        : FOG_NAME;
+    const char *side = fog_units_side(v, needed);
+
+    /* Another side asked for lists nothing: "" is no unit's side. */
+    if (side != NULL)
+        f->side_id = f->side_id && strcmp(f->side_id, side) != 0 ? "" : side;
+}
+
 void units_list(http_request *r)
 {
     db *d = http_db(r->srv);
@@ -92,30 +107,37 @@ void units_list(http_request *r)
     db_unit *units = NULL;
     size_t n = 0, i;
     paging p;
-    json_t *items;
+    fog_view v;
+    json_t *items, *u;
     err_info e;
 
     err_clear(&e);
+    memset(&v, 0, sizeof v);
     if (paging_read(r, true, &p, &e)) {
         c = db_read_acquire(d);
-        if (read_unit_filter(r, c, &f, &side, &e)) {
+        if (fog_view_of(c, r, r->params[0], &v, &e) == ERR_OK &&
+            read_unit_filter(r, c, &f, &side, &e)) {
             db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
+            fog_filter(&v, &f);
             paging_db_result(
                 db_units_page(c, r->params[0], &f, &pg, &units, &n, &e), &e);
         }
         db_read_release(d, c);
     }
     if (e.code != ERR_OK) {
+        fog_view_cleanup(&v);
         http_reply_problem(r, &e);
         return;
     }
     /* One row more than the page tells whether another page follows. */
     items = json_array();
     for (i = 0; i < n && i < (size_t)p.limit; i++)
-        json_array_append_new(items, units_doc_json(&units[i]));
+        if ((u = fog_unit(&v, units_doc_json(&units[i]))) != NULL)
+            json_array_append_new(items, u);
     paging_reply(r, &p, NULL, items,
                  n > (size_t)p.limit ? units[p.limit - 1].id : NULL);
     free(units);
+    fog_view_cleanup(&v);
 }
 
 /* A unit write: create, correct or resupply, with its history event. */
@@ -340,16 +362,23 @@ void units_get(http_request *r)
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
     db_unit u;
+    fog_view v;
+    json_t *doc = NULL;
     err_info e;
     err_code rc;
 
     err_clear(&e);
-    rc = db_unit_find(c, r->params[0], r->params[1], &u, &e);
+    if ((rc = fog_view_of(c, r, r->params[0], &v, &e)) == ERR_OK)
+        rc = db_unit_find(c, r->params[0], r->params[1], &u, &e);
     db_read_release(d, c);
+    /* A unit the caller may not see is as absent as one that is not. */
+    if (rc == ERR_OK && (doc = fog_unit(&v, units_doc_json(&u))) == NULL)
+        rc = fog_unit_not_found(&e, r->params[1]);
+    fog_view_cleanup(&v);
     if (rc != ERR_OK)
         http_reply_problem(r, &e);
     else
-        http_reply_json(r, 200, units_doc_json(&u));
+        http_reply_json(r, 200, doc);
 }
 
 /* Loads the unit named in the path into uw->unit; keeps a copy before. */

@@ -22,7 +22,10 @@
  *           rolling, claiming a commitment or writing anything
  *           (<system>/<system>_odds.c, docs/odds.md): the same body as
  *           its combat, read and bound by the stages above (a campaign's
- *           units from a read snapshot, never the writer).
+ *           units from a read snapshot, never the writer);
+ *   fog     a stored report (or a battle) reduced for a player who may
+ *           not see all of the other sides' units (fog.h), and the
+ *           combat's one-line summary likewise.
  *
  * pipeline.c drives every system through these: one path for one-off
  * combats and one for campaign combats, called by every front door
@@ -52,6 +55,8 @@
 
 struct report_doc;
 struct odds_json_req;
+struct fog_pass;
+struct fog_view;
 
 /* The handlers of a system's interactive battles in a campaign (the
  * routes of resources/battles.c).  create and action take the request's
@@ -97,6 +102,14 @@ typedef struct systems_entry {
     /* The odds of the request q's combat: a new answer, or NULL with e
      * set (ERR_LIMIT over the odds' limits; odds_json.h). */
     json_t *(*odds)(const struct odds_json_req *q, err_info *e);
+    /* Fog of war (fog.h): the system's part of a campaign's stored
+     * report, or of one of its battles as served (doc), reduced in place
+     * for p's viewer with fog.h's helpers (the frame, rolls included, is
+     * fog_report's); and the combat's one-line summary as the viewer may
+     * read it (new; NULL: out of memory).  NULL: nothing of the system's
+     * part, or of its summary, names a unit. */
+    void (*fog)(struct fog_pass *p, json_t *doc);
+    char *(*fog_summary)(const struct fog_view *v, const char *summary);
 } systems_entry;
 
 /* The entries, one per system, each in its folder's <system>_stages.c. */

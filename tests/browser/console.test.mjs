@@ -12,51 +12,34 @@
 //   CHROMIUM        the browser (/usr/bin/chromium unless set)
 //   STEP_TIMEOUT_MS one step's limit (30000 unless set)
 //
-// Two flows, each in a fresh browser context: the umpire signs in and
-// resolves a SCRUD combat with entered dice, checked against the rules
-// (docs/rules/scrud.md) and against the combat the API then holds; a player
-// signs in and finds the combat in the unit's history.  Every page must be
-// served with a Content-Security-Policy and raise no console error, page
-// error or CSP violation.  The elements are found by the data-testid
-// attributes of console/TESTIDS.md.
+// The flows, each in a fresh browser context (tests/browser/README.md):
+// here, the umpire signs in and resolves a SCRUD combat with entered dice,
+// checked against the rules (docs/rules/scrud.md) and against the combat
+// the API then holds, and a player signs in and finds the combat in the
+// unit's history; in flows-setup.mjs, a campaign made on the start page and
+// its tokens reissued; in flows-results.mjs, a combat of every system whose
+// rendered result is checked against the API's JSON; in flows-tables.mjs,
+// the table editor, and the phone's layout.  Every page must be served with
+// a Content-Security-Policy and raise no console error, page error or CSP
+// violation.  The elements are found by the data-testid attributes of
+// console/TESTIDS.md; the helpers are in harness.mjs.
 //
 // Prints one line per step; on a failed step saves failure-FLOW-STEP.png and
 // prints the page's text.  Exits 0 when every step passed, 1 otherwise.
 
-import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURE, api, fightRequest } from './fixtures.mjs';
+import {
+  BASE, CAMPAIGN, UMPIRE_TOKEN, PLAYER_TOKEN, SHOTS, CHROMIUM, STEP_MS, require,
+  tid, tidOf, failures, saved, check, shot, step, openPage, openConsole, noProblems,
+} from './harness.mjs';
+import { startFlow, tokensFlow } from './flows-setup.mjs';
+import { resultsFlow } from './flows-results.mjs';
+import { tablesFlow, phoneFlow } from './flows-tables.mjs';
+import { liveFlow, shareFlow, fogFlow } from './flows-live.mjs';
 
-const env = (k, d) => {
-  const v = process.env[k] ?? d;
-  if (v === undefined) {
-    console.error(`browser tests: ${k} is not set (run tests/browser/run.sh BUILD_DIR)`);
-    process.exit(2);
-  }
-  return v;
-};
-const BASE = env('UMPIRE_URL');
-const CAMPAIGN = env('CAMPAIGN_ID');
-const UMPIRE_TOKEN = env('UMPIRE_TOKEN');
-const PLAYER_TOKEN = env('PLAYER_TOKEN');
-const SHOTS = env('SCREENSHOTS');
-const CHROMIUM = env('CHROMIUM', '/usr/bin/chromium');
-const STEP_MS = Number(env('STEP_TIMEOUT_MS', '30000'));
-
-// playwright-core lives under the build directory, not next to this file.
-const require = createRequire(path.resolve(env('BROWSER_DIR'), 'package.json'));
 const { chromium } = require('playwright-core');
-
-const tid = (id) => `[data-testid="${id}"]`;
-const tidOf = (id, attr, value) => `[data-testid="${id}"][${attr}="${value}"]`;
-const failures = [];
-const pageProblems = new WeakMap(); // page -> what it reported (openPage)
-const saved = []; // screenshots and the downloaded report, to list at the end
-
-function check(cond, message) {
-  if (!cond) throw new Error(message);
-}
 
 // --- SCRUD, one unit a side (docs/rules/scrud.md, "How a combat is
 // resolved"): score = natural + modifier, held between floor and cap; the
@@ -81,106 +64,12 @@ function expectedScrud(units, opts) {
   return { a, b, winner, loser, loserModifierAfter: loser && loser.unit.scrud.modifier - penalty };
 }
 
-// --- Running steps: bounded, reported, with evidence on failure.
-
-async function pageText(page) {
-  try {
-    return (await page.evaluate(() => document.body?.innerText ?? '')).slice(0, 4000);
-  } catch (e) {
-    return `(no page text: ${e.message})`;
-  }
-}
-
-async function shot(page, name) {
-  const file = path.join(SHOTS, name);
-  await page.screenshot({ path: file, fullPage: true, timeout: STEP_MS });
-  saved.push(file);
-}
-
-// Runs one step under a hard limit of twice the step timeout (each action
-// inside has the step timeout already).  On failure saves a screenshot and
-// the page's text, then rethrows so the flow stops there.
-async function step(flow, name, page, fn, limitMs = 2 * STEP_MS) {
-  let timer;
-  const limit = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`step took over ${limitMs} ms`)), limitMs);
-  });
-  try {
-    await Promise.race([fn(), limit]);
-    console.log(`  ok    ${flow}: ${name}`);
-  } catch (e) {
-    // Playwright's call log says what it was waiting for; without colours.
-    const msg = String(e?.message ?? e).replace(/\x1b\[[0-9;]*m/g, '');
-    console.log(`  FAIL  ${flow}: ${name}: ${msg.split('\n')[0]}`);
-    const seen = pageProblems.get(page);
-    if (seen?.length) console.log(`        the page reported so far:\n${seen.join('\n').replace(/^/gm, '        | ')}`);
-    if (page) {
-      const file = path.join(SHOTS, `failure-${flow}-${name.replace(/[^a-z0-9]+/gi, '-')}.png`);
-      try {
-        await page.screenshot({ path: file, fullPage: true, timeout: STEP_MS });
-        console.log(`        screenshot: ${file}`);
-      } catch (se) {
-        console.log(`        (no screenshot: ${se.message.split('\n')[0]})`);
-      }
-      console.log(`        URL: ${page.url()}`);
-      console.log(`        page text:\n${(await pageText(page)).replace(/^/gm, '        | ')}`);
-    }
-    if (msg.includes('\n')) console.log(msg.replace(/^/gm, '        '));
-    throw e;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-// A fresh context and page that record every console error, page error and
-// CSP violation, and whether each document came with a CSP header.
-async function openPage(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(STEP_MS);
-  page.setDefaultNavigationTimeout(STEP_MS);
-  const problems = [];
-  pageProblems.set(page, problems);
-  page.on('console', (m) => {
-    const text = m.text();
-    if (m.type() === 'error' || /content.security.policy/i.test(text)) {
-      problems.push(`console ${m.type()}: ${text}`);
-    }
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) =>
-    console.log(`        (request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText})`));
-  await page.exposeFunction('__umpireTestCsp', (v) => problems.push(`CSP violation: ${v}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__umpireTestCsp(
-        `${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
-    });
-  });
-  return { context, page, problems };
-}
-
-async function openConsole(page) {
-  const res = await page.goto(new URL('/', BASE).href, { waitUntil: 'load' });
-  check(res, 'no response for /');
-  check(res.status() === 200, `GET / answered ${res.status()}`);
-  const type = res.headers()['content-type'] ?? '';
-  check(type.startsWith('text/html'), `GET / is ${type || 'untyped'}, not text/html`);
-  const csp = res.headers()['content-security-policy'];
-  check(csp, 'GET / has no Content-Security-Policy header');
-  return csp;
-}
-
 async function signIn(page, token, role) {
   await page.locator(tid('token')).fill(token);
   await page.locator(tid('login')).click();
   await page.locator(tid('role')).filter({ hasText: new RegExp(role, 'i') }).waitFor();
   const name = await page.locator(tid('campaign-name')).innerText();
   check(name.includes(FIXTURE.campaign), `campaign-name shows "${name}"`);
-}
-
-function noProblems(problems) {
-  check(problems.length === 0, `the page reported:\n${problems.join('\n')}`);
 }
 
 // --- The umpire: sign in, resolve a SCRUD combat with entered dice.
@@ -271,6 +160,11 @@ async function umpireFlow(browser) {
       await page.locator(tid('open-report')).click();
       // The result carries a report panel too: wait for the report's own page.
       await page.locator(tid('combat-result')).waitFor({ state: 'hidden' });
+      // The report drawn for people, and its Markdown source, folded away.
+      const rendered = page.locator(tid('report-rendered')).filter({ hasText: fa.unit }).first();
+      await rendered.waitFor();
+      check((await rendered.innerText()).includes(fb.unit), `the rendered report does not name ${fb.unit}`);
+      await page.locator(tid('show-markdown')).first().click();
       const report = page.locator(tid('report-view')).filter({ hasText: fa.unit }).first();
       await report.waitFor();
       check((await report.innerText()).includes(fb.unit), `the report does not name ${fb.unit}`);
@@ -355,7 +249,7 @@ async function playerFlow(browser) {
 
 async function main() {
   mkdirSync(SHOTS, { recursive: true });
-  for (const f of readdirSync(SHOTS)) if (/\.(png|html)$/.test(f)) rmSync(path.join(SHOTS, f));
+  for (const f of readdirSync(SHOTS)) if (/\.(png|html|txt)$/.test(f)) rmSync(path.join(SHOTS, f));
 
   let browser;
   try {
@@ -388,9 +282,25 @@ async function main() {
     return;
   }
   try {
-    for (const [name, flow] of [['umpire', umpireFlow], ['player', playerFlow]]) {
+    // `shared`: what one flow leaves for a later one (the start page's
+    // campaign, whose tokens the tokens flow reissues); each makes its own
+    // through the API when an earlier one failed.
+    const shared = {};
+    const flows = [
+      ['umpire', umpireFlow],
+      ['player', playerFlow],
+      ['start', startFlow],
+      ['tokens', tokensFlow],
+      ['results', resultsFlow],
+      ['tables', tablesFlow],
+      ['phone', phoneFlow],
+      ['live', liveFlow],
+      ['share', shareFlow],
+      ['fog', fogFlow],
+    ];
+    for (const [name, flow] of flows) {
       try {
-        await flow(browser);
+        await flow(browser, shared);
       } catch (e) {
         failures.push(name);
       }

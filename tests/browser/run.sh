@@ -32,7 +32,7 @@ STEP_TIMEOUT_MS=${STEP_TIMEOUT_MS:-30000}
 
 skip() {
     echo "browser tests: SKIPPED: $*; the console was NOT tested in a browser" >&2
-    exit 0
+    exit "${unit_status:-0}"
 }
 
 [ "${SKIP_BROWSER_TESTS:-}" = 1 ] && skip "SKIP_BROWSER_TESTS=1"
@@ -61,6 +61,16 @@ fi
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)
 [ "${node_major:-0}" -ge 18 ] 2>/dev/null ||
     skip "node $(node --version 2>/dev/null) is older than 18, which playwright-core needs"
+
+# --- 1b. The unit test of the share page's checks (console/js/verify.js
+# against verifier/README.md's worked vector and the golden stream), and of
+# the console's readings of results (results.test.mjs), with node's own
+# test runner: no browser and no package needed, so they run even when the
+# browser tests are skipped below.
+echo "browser tests: node --test $HERE/verify.test.mjs $HERE/results.test.mjs"
+unit_status=0
+node --test "$HERE/verify.test.mjs" "$HERE/results.test.mjs" || unit_status=1
+[ $unit_status -ne 0 ] && echo "browser tests: FAILED: verify.test.mjs or results.test.mjs (console/js/verify.js, the console's results)" >&2
 
 # --- 2. playwright-core, pinned, into the build directory.
 
@@ -152,4 +162,5 @@ BROWSER_DIR=$PREFIX SCREENSHOTS=$BUILD_DIR/screenshots \
 status=$?
 [ $status -eq 124 ] && echo "browser tests: FAILED: over 15 minutes" >&2
 [ $status -eq 77 ] && skip "chromium is installed but could not start here (see above)"
+[ $unit_status -ne 0 ] && status=1
 exit $status

@@ -5,7 +5,7 @@
  * combat's own transaction, for campaigns with a webhook only, and none
  * for a combat whose job failed; posts settled (delivered, failed, a
  * post already gone) and dropped beyond a backlog, oldest first; and
- * the writer's commit listener (db.c).  A fresh file with every
+ * the writer's commit listeners (db.c).  A fresh file with every
  * migration (db_fixture.h).
  */
 #include <stdatomic.h>
@@ -319,20 +319,65 @@ static void count_commit(void *arg)
 START_TEST(test_commit_listener)
 {
     db_campaign cmp;
-    atomic_int n_calls = 0;
-    int before;
+    atomic_int n_calls = 0, n_other = 0;
+    int before, other;
+    err_info e;
 
     db_fixture_open();
-    db_set_commit_listener(db_fixture_db, count_commit, &n_calls);
+    err_clear(&e);
+    ck_assert_int_eq(
+        db_add_commit_listener(db_fixture_db, count_commit, &n_calls, &e),
+        ERR_OK);
+    ck_assert_int_eq(
+        db_add_commit_listener(db_fixture_db, count_commit, &n_other, &e),
+        ERR_OK);
     db_fixture_add_campaign(&cmp, "one");
     /* db_write returns from the done callback, which runs before the
-     * listener: the next write's return proves the first call ended. */
+     * listeners: the next write's return proves the first calls ended. */
     db_fixture_add_campaign(&cmp, "two");
     ck_assert_int_ge(atomic_load(&n_calls), 1);
-    db_set_commit_listener(db_fixture_db, NULL, NULL);
+    ck_assert_int_ge(atomic_load(&n_other), 1);
+    /* Removing one leaves the other called. */
+    db_remove_commit_listener(db_fixture_db, count_commit, &n_calls);
     before = atomic_load(&n_calls);
+    other = atomic_load(&n_other);
     db_fixture_add_campaign(&cmp, "three");
+    db_fixture_add_campaign(&cmp, "four");
     ck_assert_int_eq(atomic_load(&n_calls), before);
+    ck_assert_int_gt(atomic_load(&n_other), other);
+    db_remove_commit_listener(db_fixture_db, count_commit, &n_other);
+    db_remove_commit_listener(db_fixture_db, count_commit, &n_other);
+}
+END_TEST
+
+/* The list is bounded: one listener too many is refused, and removing
+ * one makes room again. */
+START_TEST(test_commit_listener_limit)
+{
+    atomic_int n[DB_LISTENERS_MAX + 1];
+    err_info e;
+    int i;
+
+    db_fixture_open();
+    for (i = 0; i < DB_LISTENERS_MAX; i++) {
+        atomic_init(&n[i], 0);
+        err_clear(&e);
+        ck_assert_int_eq(
+            db_add_commit_listener(db_fixture_db, count_commit, &n[i], &e),
+            ERR_OK);
+    }
+    atomic_init(&n[DB_LISTENERS_MAX], 0);
+    err_clear(&e);
+    ck_assert_int_eq(db_add_commit_listener(db_fixture_db, count_commit,
+                                            &n[DB_LISTENERS_MAX], &e),
+                     ERR_LIMIT);
+    db_remove_commit_listener(db_fixture_db, count_commit, &n[0]);
+    err_clear(&e);
+    ck_assert_int_eq(db_add_commit_listener(db_fixture_db, count_commit,
+                                            &n[DB_LISTENERS_MAX], &e),
+                     ERR_OK);
+    for (i = 1; i <= DB_LISTENERS_MAX; i++)
+        db_remove_commit_listener(db_fixture_db, count_commit, &n[i]);
 }
 END_TEST
 
@@ -352,5 +397,6 @@ Suite *suite_webhooks(void)
     tcase_add_test(tc, test_drop_keeps_newest);
     tcase_add_test(tc, test_delete_removes_posts);
     tcase_add_test(tc, test_commit_listener);
+    tcase_add_test(tc, test_commit_listener_limit);
     return s;
 }

@@ -26,6 +26,8 @@ static void civ_piece(report_doc *d, const json_t *u)
 {
     int era, v;
 
+    if (rj_str(u, "fog"))
+        return; /* fog of war hides the piece from this reader (fog.h) */
     report_doc_add(d, " (%s",
                    rj_str(u, "class") ? rj_str(u, "class") : "piece");
     if (rj_num(u, "era", &era))

@@ -11,6 +11,7 @@
 #include "civ_json.h"
 #include "civ_odds.h"
 #include "combat.h"
+#include "fog.h"
 #include "jsonv.h"
 #include "text.h"
 
@@ -236,6 +237,23 @@ static json_t *unit_json(const db_unit *u)
     return u->has_civ ? civ_json_unit_json(&u->civ) : NULL;
 }
 
+/* fog: each army's pieces reduced to what the viewer sees of its side
+ * (fog.h), in a battle's setup or its record's "input"; the phases
+ * (waves, dice, totals, pieces destroyed) and the survivors stay, the
+ * hidden pieces' names nulled. */
+static void fog(fog_pass *p, json_t *doc)
+{
+    json_t *input = json_object_get(doc, "input");
+
+    fog_armies(p, json_object_get(doc, "setup"));
+    fog_armies(p, json_object_get(input, "setup"));
+    fog_scrub(p, json_object_get(doc, "setup"));
+    fog_scrub(p, input);
+    fog_scrub(p, json_object_get(doc, "phases"));
+    fog_scrub(p, json_object_get(doc, "survivors"));
+    fog_scrub(p, json_object_get(doc, "next_wave"));
+}
+
 const systems_entry civ_stages = {
     .rules = &civ_system,
     .job_new = job_new,
@@ -247,4 +265,5 @@ const systems_entry civ_stages = {
     .unit_json = unit_json,
     .battle = &civ_campaign_battles,
     .odds = civ_odds_answer,
+    .fog = fog,
 };

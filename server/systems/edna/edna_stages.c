@@ -10,6 +10,7 @@
 #include "edna_report.h"
 #include "systems.h"
 #include "combat.h"
+#include "fog.h"
 #include "edna.h"
 #include "jsonv.h"
 #include "jsonw.h"
@@ -367,6 +368,13 @@ static json_t *options_json(const db_campaign *cmp)
                      cmp->edna.dice, "faces", cmp->edna.faces);
 }
 
+/* fog: the tests of other sides' units reduced to the unit tested
+ * (fog.h); a test names no side, so its unit is placed by its id. */
+static void fog(fog_pass *p, json_t *doc)
+{
+    fog_entries(p, json_object_get(doc, "tests"), NULL);
+}
+
 const systems_entry edna_stages = {
     .rules = &edna_system,
     .job_new = job_new,
@@ -383,4 +391,5 @@ const systems_entry edna_stages = {
     .options_read = options_read,
     .options_json = options_json,
     .odds = edna_odds_answer,
+    .fog = fog,
 };

@@ -9,6 +9,7 @@
 #include "matrix_report.h"
 #include "systems.h"
 #include "combat.h"
+#include "fog.h"
 #include "jsonv.h"
 #include "matrix_json.h"
 #include "matrix_odds.h"
@@ -303,6 +304,23 @@ static json_t *unit_json(const db_unit *u)
                          : NULL;
 }
 
+/* fog: each army's units reduced to what the viewer sees of its side
+ * (fog.h), in a battle's setup or its record's "input"; the fight (the
+ * line, each combat's dice, reserves and result) stays, the hidden units'
+ * names nulled. */
+static void fog(fog_pass *p, json_t *doc)
+{
+    json_t *input = json_object_get(doc, "input");
+
+    fog_armies(p, json_object_get(doc, "setup"));
+    fog_armies(p, json_object_get(input, "setup"));
+    fog_scrub(p, json_object_get(doc, "setup"));
+    fog_scrub(p, input);
+    fog_scrub(p, json_object_get(doc, "armies"));
+    fog_scrub(p, json_object_get(doc, "combats"));
+    fog_scrub(p, json_object_get(doc, "result"));
+}
+
 const systems_entry matrix_stages = {
     .rules = &matrix_system,
     .job_new = job_new,
@@ -314,4 +332,5 @@ const systems_entry matrix_stages = {
     .unit_json = unit_json,
     .battle = &matrix_campaign_battles,
     .odds = matrix_odds_answer,
+    .fog = fog,
 };

@@ -61,6 +61,13 @@ static void scrud_unit(report_doc *d, const json_t *u)
     int natural, score;
 
     report_doc_sub(d, "**%s**", rj_name_of(u, "unit"));
+    if (rj_str(u, "fog")) {
+        /* Fog of war shows this reader its name, and at "status" its
+         * elimination (fog.h). */
+        if (elim)
+            report_doc_add(d, ": **eliminated** (%s)", scrud_elimination(elim));
+        return;
+    }
     if (rj_num(u, "natural", &natural) && rj_num(u, "score", &score))
         report_doc_add(d, " (rolled %d, score %d)", natural, score);
     report_doc_add(d, ": ");

@@ -8,6 +8,7 @@
 #include "scrud_report.h"
 #include "systems.h"
 #include "combat.h"
+#include "fog.h"
 #include "jsonv.h"
 #include "jsonw.h"
 #include "text.h"
@@ -259,6 +260,40 @@ static json_t *options_json(const db_campaign *cmp)
     return scrud_json_options_json(&cmp->scrud);
 }
 
+/* fog: each side's units reduced to what the viewer sees of that side
+ * (fog.h); the fight itself (lined up, pairs, extra dice, eliminations)
+ * stays, with the hidden units' names nulled. */
+static void fog(fog_pass *p, json_t *doc)
+{
+    json_t *sides = json_object_get(doc, "sides"), *sd;
+    size_t i;
+
+    json_array_foreach(sides, i, sd)
+    {
+        const char *id = json_string_value(json_object_get(sd, "side_id"));
+        fog_level level =
+            id ? fog_of_side(p->v, id)
+               : fog_of_side_name(
+                     p->v, json_string_value(json_object_get(sd, "name")));
+        fog_entries_at(p, json_object_get(sd, "units"), level);
+    }
+    fog_scrub(p, sides);
+    fog_scrub(p, json_object_get(doc, "pairs"));
+    fog_scrub(p, json_object_get(doc, "extra"));
+}
+
+/* fog_summary: "red vs blue: 1 and 2 defeats; eliminated: A, B" names the
+ * units eliminated, which a viewer that sees other sides' units hidden
+ * may not read: it gets the defeats alone. */
+static char *summary_fog(const fog_view *v, const char *summary)
+{
+    const char *cut = strstr(summary, "; eliminated: ");
+
+    if (v->others != FOG_HIDDEN || cut == NULL)
+        return strdup(summary);
+    return strndup(summary, (size_t)(cut - summary));
+}
+
 const systems_entry scrud_stages = {
     .rules = &scrud_system,
     .job_new = job_new,
@@ -275,4 +310,6 @@ const systems_entry scrud_stages = {
     .options_read = options_read,
     .options_json = options_json,
     .odds = scrud_odds_answer,
+    .fog = fog,
+    .fog_summary = summary_fog,
 };

@@ -93,6 +93,13 @@ static void scs_unit(report_doc *d, const json_t *u, int retreat)
     report_doc_sub(d, "**%s**", rj_name_of(u, "unit"));
     if (rj_str(u, "side"))
         report_doc_add(d, " (%s)", rj_str(u, "side"));
+    if (rj_str(u, "fog")) {
+        /* Fog of war shows this reader its name, and at "status" its
+         * elimination (fog.h); the losses above say the rest. */
+        if (rj_is_true(u, "eliminated"))
+            report_doc_add(d, ": **eliminated**");
+        return;
+    }
     report_doc_add(d, ": ");
     if (rj_is_true(u, "eliminated"))
         report_doc_add(d, "**eliminated**, ");

@@ -10,6 +10,7 @@
 #include "scs_report.h"
 #include "systems.h"
 #include "combat.h"
+#include "fog.h"
 #include "jsonv.h"
 #include "scs_json.h"
 #include "scs_combat.h"
@@ -506,6 +507,38 @@ static json_t *options_json(const db_campaign *cmp)
     return scs_json_options_json(&cmp->scs);
 }
 
+/* fog: the attackers and defenders of other sides reduced to what the
+ * viewer sees of them (fog.h), and their counters in the report's
+ * "input" (which lists them in the same order, by name alone) with them;
+ * the odds, the roll and the losses stay, the hidden units' names
+ * nulled. */
+static void fog(fog_pass *p, json_t *doc)
+{
+    static const char *const roles[] = {"attackers", "defenders"};
+    json_t *input = json_object_get(doc, "input");
+    fog_level levels[SCS_MAX_UNITS];
+    size_t r, i, n;
+
+    for (r = 0; r < 2; r++) {
+        json_t *units = json_object_get(doc, roles[r]);
+        json_t *counters = json_object_get(input, roles[r]);
+        n = json_array_size(units);
+        if (n > SCS_MAX_UNITS || json_array_size(counters) != n) {
+            /* Not as run wrote it: keep no counter at all. */
+            fog_entries(p, units, NULL);
+            json_array_clear(counters);
+            continue;
+        }
+        fog_entries(p, units, levels);
+        for (i = n; i-- > 0;)
+            if (!fog_entry(p, json_array_get(counters, i), levels[i]))
+                json_array_remove(counters, i);
+    }
+    fog_scrub(p, input);
+    fog_scrub(p, json_object_get(doc, "losses"));
+    fog_scrub(p, json_object_get(doc, "eliminated"));
+}
+
 const systems_entry scs_stages = {
     .rules = &scs_system,
     .job_new = job_new,
@@ -522,4 +555,5 @@ const systems_entry scs_stages = {
     .options_read = options_read,
     .options_json = options_json,
     .odds = scs_odds_answer,
+    .fog = fog,
 };

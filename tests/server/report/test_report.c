@@ -448,8 +448,17 @@ START_TEST(test_campaign_report)
     report_rig_expect_not_in(md, "\n# not a heading");
     report_rig_expect_in(md, "abc123");
     report_rig_expect_in(html, "def456");
-    report_rig_expect_in(md, "/v1/campaigns/cmp_1/combats/cbt_2");
+    /* Links a reader can open: the console's pages, not the API's paths
+     * (which need a token); through a share link, the share page. */
+    report_rig_expect_in(md, "Link: `/#/reports/cbt_2`");
+    report_rig_expect_in(html, "/#/battles/bat_1");
+    report_rig_expect_not_in(md, "/v1/campaigns/cmp_1/combats/cbt_2");
     report_rig_check_mutations(report_campaign, doc);
+    json_object_set_new(doc, "share_url", json_string("/share/s3cr3t"));
+    report_rig_render_both(report_campaign, doc, &md, &html);
+    report_rig_expect_in(md, "Link: `/share/s3cr3t#combat-cbt_2`");
+    report_rig_expect_in(html, "/share/s3cr3t#battle-bat_1");
+    report_rig_expect_not_in(md, "/#/reports/");
     json_decref(doc);
 }
 END_TEST

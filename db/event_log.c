@@ -1,0 +1,137 @@
+/*
+ * event_log.c: the campaign event log of migration 10 (docs/events.md),
+ * read back; declared in db.h.  The log is written by triggers only, in
+ * the transaction of what each event reports; this file reads it a batch
+ * at a time, each event with what it reports joined from its record (a
+ * combat's system and summary, a battle's system, a unit history event
+ * whole).  Two statements, one per filter shape (every campaign's events,
+ * or one campaign's between two seqs), so that each keeps its index.
+ */
+#include "db_sql.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The columns read_row reads, then FROM and the joins. */
+#define LOG_SELECT                                                             \
+    "SELECT l.seq, l.campaign_id, l.kind, l.record_id, l.status, l.n, "        \
+    "l.head, coalesce(c.system, b.system), c.created_at, c.summary, u.seq, "   \
+    "u.unit_id, u.campaign_id, u.at, u.kind, u.combat_id, u.actor_token_id, "  \
+    "u.note, u.before, u.after, u.result, u.unit_seq FROM event_log l "        \
+    "LEFT JOIN combats c ON l.kind = 'combat' AND c.id = l.record_id "         \
+    "LEFT JOIN battles b ON l.kind = 'battle' AND b.id = l.record_id "         \
+    "LEFT JOIN unit_events u ON l.kind = 'unit' AND u.seq = l.unit_seq "
+
+static void read_unit(sqlite3_stmt *st, int col, db_event *ev)
+{
+    ev->seq = sqlite3_column_int64(st, col);
+    db_column_copy(st, col + 1, ev->unit_id, sizeof ev->unit_id);
+    db_column_copy(st, col + 2, ev->campaign_id, sizeof ev->campaign_id);
+    db_column_copy(st, col + 3, ev->at, sizeof ev->at);
+    db_column_copy(st, col + 4, ev->kind, sizeof ev->kind);
+    db_column_copy(st, col + 5, ev->combat_id, sizeof ev->combat_id);
+    db_column_copy(st, col + 6, ev->actor_token_id, sizeof ev->actor_token_id);
+    ev->note = db_column_dup(st, col + 7);
+    ev->before = db_column_dup(st, col + 8);
+    ev->after = db_column_dup(st, col + 9);
+    ev->result = db_column_dup(st, col + 10);
+    ev->unit_seq = sqlite3_column_int64(st, col + 11);
+}
+
+static void read_row(sqlite3_stmt *st, void *elem)
+{
+    db_logged_event *ev = elem;
+
+    ev->seq = sqlite3_column_int64(st, 0);
+    db_column_copy(st, 1, ev->campaign_id, sizeof ev->campaign_id);
+    db_column_copy(st, 2, ev->kind, sizeof ev->kind);
+    db_column_copy(st, 3, ev->record_id, sizeof ev->record_id);
+    db_column_copy(st, 4, ev->status, sizeof ev->status);
+    ev->n = sqlite3_column_int64(st, 5);
+    db_column_copy(st, 6, ev->head, sizeof ev->head);
+    db_column_copy(st, 7, ev->system, sizeof ev->system);
+    db_column_copy(st, 8, ev->created_at, sizeof ev->created_at);
+    ev->summary = db_column_dup(st, 9);
+    if (strcmp(ev->kind, "unit") == 0)
+        read_unit(st, 10, &ev->unit);
+}
+
+static void release_rows(void *v, size_t n)
+{
+    db_event_log_free(v, n);
+}
+
+err_code db_event_log_after(sqlite3 *c, const char *campaign_id,
+                            long long after, long long upto, int limit,
+                            db_logged_event **out, size_t *n, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    void *rows = NULL;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if (campaign_id == NULL)
+        rc = db_prepare(c,
+                        LOG_SELECT "WHERE l.seq > ?1 ORDER BY l.seq "
+                                   "LIMIT ?2",
+                        &st, e);
+    else
+        rc = db_prepare(c,
+                        LOG_SELECT "WHERE l.campaign_id = ?3 AND "
+                                   "l.seq > ?1 AND l.seq <= ?4 "
+                                   "ORDER BY l.seq LIMIT ?2",
+                        &st, e);
+    if (rc != ERR_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, after);
+    sqlite3_bind_int(st, 2, limit);
+    if (campaign_id != NULL) {
+        db_bind_text(st, 3, campaign_id);
+        sqlite3_bind_int64(st, 4, upto);
+    }
+    rc = db_read_rows(c, st, sizeof **out, read_row, release_rows, &rows, n,
+                      "read the event log", e);
+    *out = rows;
+    return rc;
+}
+
+err_code db_event_log_last(sqlite3 *c, const char *campaign_id, long long *out,
+                           err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    *out = 0;
+    if (campaign_id == NULL)
+        rc = db_prepare(c, "SELECT max(seq) FROM event_log", &st, e);
+    else
+        rc = db_prepare(c,
+                        "SELECT max(seq) FROM event_log "
+                        "WHERE campaign_id = ?",
+                        &st, e);
+    if (rc != ERR_OK)
+        return rc;
+    if (campaign_id != NULL)
+        db_bind_text(st, 1, campaign_id);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0); /* NULL (empty) reads 0 */
+    else
+        rc = db_fail(c, e, "read the event log's last seq");
+    db_done(st);
+    return rc;
+}
+
+void db_event_log_free(db_logged_event *evs, size_t n)
+{
+    size_t i;
+
+    for (i = 0; evs && i < n; i++) {
+        free(evs[i].summary);
+        free(evs[i].unit.note);
+        free(evs[i].unit.before);
+        free(evs[i].unit.after);
+        free(evs[i].unit.result);
+    }
+    free(evs);
+}

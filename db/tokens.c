@@ -1,0 +1,139 @@
+/*
+ * tokens.c: SQL for the issues of a campaign's tokens (migration 8,
+ * docs/sharing.md), declared in db.h: a token reissued, and the list of
+ * every issue.  Creating tokens with a campaign or a side, and finding
+ * the live token of a bearer, are in store.c.
+ *
+ * Invariants: a campaign has at most one live token (revoked_at NULL) per
+ * role and side (migration 8's partial unique index); a reissue revokes
+ * the live one and inserts its successor in the caller's writer job, so
+ * the old token stops working in the very commit that makes the new one.
+ * Revoked rows are kept: they are the list of issues, and the actors
+ * history names.  Prepared statements only, each released at its
+ * function's single exit.
+ */
+#include "db_sql.h"
+
+#include <stdio.h>
+#include <string.h>
+
+err_code db_token_reissue(sqlite3 *c, const db_token *t, const char *hash_hex,
+                          const char *at, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+
+    /* side_id IS ?3: NULL matches the umpire's NULL side. */
+    if ((rc = db_prepare(c,
+                         "UPDATE tokens SET revoked_at = ?4 "
+                         "WHERE campaign_id = ?1 AND role = ?2 "
+                         "AND side_id IS ?3 AND revoked_at IS NULL",
+                         &st, e)))
+        goto out;
+    db_bind_text(st, 1, t->campaign_id);
+    db_bind_text(st, 2, t->is_umpire ? "umpire" : "player");
+    db_bind_text_or_null(st, 3, t->is_umpire ? NULL : t->side_id);
+    db_bind_text(st, 4, at);
+    if ((rc = db_step_done(c, st, e, "revoke a token")))
+        goto out;
+    db_done(st);
+    if ((rc = db_prepare(c,
+                         "INSERT INTO tokens (id, campaign_id, side_id, role, "
+                         "hash, created_at, issued_by) "
+                         "VALUES (?,?,?,?,?,?,'umpire')",
+                         &st, e)))
+        goto out;
+    db_bind_text(st, 1, t->id);
+    db_bind_text(st, 2, t->campaign_id);
+    db_bind_text_or_null(st, 3, t->is_umpire ? NULL : t->side_id);
+    db_bind_text(st, 4, t->is_umpire ? "umpire" : "player");
+    db_bind_text(st, 5, hash_hex);
+    db_bind_text(st, 6, at);
+    rc = db_step_done(c, st, e, "reissue a token");
+out:
+    db_done(st);
+    return rc;
+}
+
+#define ISSUE_COLUMNS                                                          \
+    "SELECT t.id, t.side_id, s.name, t.role, t.created_at, t.issued_by, "      \
+    "t.revoked_at FROM tokens t LEFT JOIN sides s ON s.id = t.side_id "        \
+    "WHERE t.campaign_id = ?1 "
+
+static void read_issue(sqlite3_stmt *st, void *elem)
+{
+    db_token_issue *t = elem;
+    const unsigned char *role = sqlite3_column_text(st, 3);
+    const unsigned char *by = sqlite3_column_text(st, 5);
+
+    db_column_copy(st, 0, t->id, sizeof t->id);
+    db_column_copy(st, 1, t->side_id, sizeof t->side_id);
+    db_column_copy(st, 2, t->side_name, sizeof t->side_name);
+    t->is_umpire = role && strcmp((const char *)role, "umpire") == 0;
+    db_column_copy(st, 4, t->issued_at, sizeof t->issued_at);
+    t->is_by_umpire = by && strcmp((const char *)by, "umpire") == 0;
+    db_column_copy(st, 6, t->revoked_at, sizeof t->revoked_at);
+}
+
+/* The rowid of the campaign's token id (a cursor's key), or
+ * ERR_NOT_FOUND. */
+static err_code cursor_rowid(sqlite3 *c, const char *campaign_id,
+                             const char *id, sqlite3_int64 *out, err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    *out = 0;
+    if ((rc = db_prepare(c,
+                         "SELECT rowid FROM tokens "
+                         "WHERE id = ?1 AND campaign_id = ?2",
+                         &st, e)))
+        goto out;
+    db_bind_text(st, 1, id);
+    db_bind_text(st, 2, campaign_id);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    else if (step == SQLITE_DONE)
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no token %s for the cursor", id);
+    else
+        rc = db_fail(c, e, "read a cursor");
+out:
+    db_done(st);
+    return rc;
+}
+
+err_code db_token_issues_page(sqlite3 *c, const char *campaign_id,
+                              const db_page *pg, db_token_issue **out,
+                              size_t *n, err_info *e)
+{
+    /* [after][newest first]: one statement per shape (PERF.md), in the
+     * order the tokens were issued (rowid), through tokens_by_campaign. */
+    static const char *const sql[2][2] = {
+        {ISSUE_COLUMNS "ORDER BY t.rowid LIMIT ?3",
+         ISSUE_COLUMNS "ORDER BY t.rowid DESC LIMIT ?3"},
+        {ISSUE_COLUMNS "AND t.rowid > ?2 ORDER BY t.rowid LIMIT ?3",
+         ISSUE_COLUMNS "AND t.rowid < ?2 ORDER BY t.rowid DESC LIMIT ?3"}};
+    sqlite3_stmt *st = NULL;
+    sqlite3_int64 after = 0;
+    void *rows = NULL;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if (pg->after && (rc = cursor_rowid(c, campaign_id, pg->after, &after, e)))
+        return rc;
+    if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
+                         e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    if (pg->after)
+        sqlite3_bind_int64(st, 2, after);
+    sqlite3_bind_int(st, 3, pg->limit);
+    /* db_read_rows releases st in every case. */
+    rc = db_read_rows(c, st, sizeof **out, read_issue, NULL, &rows, n,
+                      "list token issues", e);
+    *out = rows;
+    return rc;
+}

@@ -1,0 +1,362 @@
+/*
+ * test_event_log.c: tests db/event_log.c and migration 10's campaign
+ * event log: its triggers log, in order, a campaign's combats (not a
+ * one-off's), battles created, acted on and changing status, unit history
+ * events, new ledger heads and tokens revoked, whatever writes them (raw SQL
+ * here, as any front door would), and nothing for a job that fails; what is
+ * joined in when read; reads by campaign, between seqs and by batches; and the
+ * migration logging what the database held before, in the order of its
+ * times.  A fresh file with every migration (db_fixture.h).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <check.h>
+#include <sqlite3.h>
+
+#include "db.h"
+#include "db_fixture.h"
+#include "migrations.h"
+#include "suites.h"
+
+/* The migration that adds the log (migrations.c). */
+#define EVENT_LOG_MIGRATION 10
+
+#define T0 "2026-11-22T10:00:00.000Z"
+#define T1 "2026-11-22T10:00:01.000Z"
+#define T2 "2026-11-22T10:00:02.000Z"
+#define T3 "2026-11-22T10:00:03.000Z"
+#define HEAD_A                                                                 \
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
+{
+    return db_combat_insert(c, arg, NULL, 0, e);
+}
+
+static err_code job_combat_then_fail(sqlite3 *c, void *arg, err_info *e)
+{
+    err_code rc = db_combat_insert(c, arg, NULL, 0, e);
+
+    return rc ? rc : err_set(e, ERR_RULE, NULL, "refused after the insert");
+}
+
+static err_code job_event(sqlite3 *c, void *arg, err_info *e)
+{
+    return db_event_insert(c, arg, e);
+}
+
+/* The log after seq after (campaign_id NULL: every campaign's), read
+ * through the pool; *n events, new (db_event_log_free). */
+static db_logged_event *read_log(const char *campaign_id, long long after,
+                                 long long upto, int limit, size_t *n)
+{
+    db_conn *c = db_read_acquire(db_fixture_db);
+    db_logged_event *evs = NULL;
+    err_info e;
+
+    err_clear(&e);
+    ck_assert_msg(db_event_log_after(c, campaign_id, after, upto, limit, &evs,
+                                     n, &e) == ERR_OK,
+                  "%s", e.message);
+    db_read_release(db_fixture_db, c);
+    return evs;
+}
+
+static long long last_seq(const char *campaign_id)
+{
+    db_conn *c = db_read_acquire(db_fixture_db);
+    long long seq = -1;
+    err_info e;
+
+    err_clear(&e);
+    ck_assert_int_eq(db_event_log_last(c, campaign_id, &seq, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    return seq;
+}
+
+/* A campaign with a side and a unit. */
+static void setup_campaign(db_campaign *cmp, db_side *side, db_unit *u,
+                           const char *name)
+{
+    db_fixture_add_campaign(cmp, name);
+    db_fixture_add_side(side, cmp->id, NULL, "red");
+    db_fixture_new_unit(u, side, NULL, "R1");
+    db_fixture_write_ok(db_fixture_job_unit, u, "unit");
+}
+
+static void add_event(const db_unit *u, const char *at, const char *kind)
+{
+    db_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.unit_id, sizeof ev.unit_id, "%s", u->id);
+    snprintf(ev.campaign_id, sizeof ev.campaign_id, "%s", u->campaign_id);
+    snprintf(ev.at, sizeof ev.at, "%s", at);
+    snprintf(ev.kind, sizeof ev.kind, "%s", kind);
+    ev.after = "{\"name\":\"R1\"}";
+    db_fixture_write_ok(job_event, &ev, "history event");
+}
+
+START_TEST(test_combats_and_unit_events_are_logged)
+{
+    db_campaign cmp;
+    db_side side;
+    db_unit u;
+    db_combat cb, oneoff;
+    db_logged_event *evs;
+    size_t n;
+
+    db_fixture_open();
+    ck_assert_int_eq(last_seq(NULL), 0);
+    setup_campaign(&cmp, &side, &u, "one");
+    add_event(&u, T0, "created");
+    db_fixture_new_combat(&cb, cmp.id, T1, NULL, NULL);
+    db_fixture_write_ok(job_combat, &cb, "combat");
+    db_fixture_new_combat(&oneoff, "", T2, NULL, NULL); /* no campaign */
+    db_fixture_write_ok(job_combat, &oneoff, "one-off");
+    evs = read_log(NULL, 0, 0, 100, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(evs[0].kind, "unit");
+    ck_assert_str_eq(evs[0].campaign_id, cmp.id);
+    ck_assert_str_eq(evs[0].unit.unit_id, u.id);
+    ck_assert_str_eq(evs[0].unit.kind, "created");
+    ck_assert_str_eq(evs[0].unit.after, "{\"name\":\"R1\"}");
+    ck_assert_int_eq(evs[0].unit.unit_seq, 1);
+    ck_assert_str_eq(evs[1].kind, "combat");
+    ck_assert_str_eq(evs[1].record_id, cb.id);
+    ck_assert_str_eq(evs[1].system, "scrud");
+    ck_assert_str_eq(evs[1].created_at, T1);
+    ck_assert_str_eq(evs[1].summary, cb.summary);
+    ck_assert_ptr_null(evs[1].unit.after);
+    ck_assert_int_gt(evs[1].seq, evs[0].seq);
+    ck_assert_int_eq(last_seq(NULL), evs[1].seq);
+    ck_assert_int_eq(last_seq(cmp.id), evs[1].seq);
+    db_event_log_free(evs, n);
+}
+END_TEST
+
+/* A job that fails leaves no event: the log is in its transaction. */
+START_TEST(test_failed_job_logs_nothing)
+{
+    db_campaign cmp;
+    db_side side;
+    db_unit u;
+    db_combat cb;
+    err_info e;
+
+    db_fixture_open();
+    setup_campaign(&cmp, &side, &u, "one");
+    db_fixture_new_combat(&cb, cmp.id, T1, NULL, NULL);
+    err_clear(&e);
+    ck_assert_int_eq(db_fixture_write_rc(job_combat_then_fail, &cb, &e),
+                     ERR_RULE);
+    ck_assert_int_eq(last_seq(NULL), 0);
+}
+END_TEST
+
+/* Battles and the ledger through raw SQL, as any writer would: a battle
+ * created, acted on (the status then), its status changed, an update
+ * that changes neither, new ledger heads (the same head again: no
+ * event), and a token revoked (once). */
+START_TEST(test_battles_and_ledger_are_logged)
+{
+    db_campaign cmp;
+    db_side side;
+    db_unit u;
+    db_logged_event *evs;
+    char sql[2048];
+    size_t n;
+
+    db_fixture_open();
+    setup_campaign(&cmp, &side, &u, "one");
+    snprintf(sql, sizeof sql,
+             "INSERT INTO battles (id, campaign_id, system, status, turn, "
+             "created_at, updated_at, dice_source, setup) VALUES ('bat_1', "
+             "'%s', 'civ', 'open', 1, '" T0 "', '" T0 "', 'entered', '{}');"
+             "INSERT INTO battle_actions (battle_id, seq, at, kind, combat, "
+             "army, unit, naturals) VALUES ('bat_1', 1, '" T1 "', 'phase', "
+             "0, -1, -1, '[]');"
+             "UPDATE battles SET n_actions = 1 WHERE id = 'bat_1';"
+             "UPDATE battles SET status = 'finished' WHERE id = 'bat_1';"
+             "UPDATE campaigns SET ledger_length = 3, ledger_head = '" HEAD_A
+             "' WHERE id = '%s';"
+             "UPDATE campaigns SET ledger_length = 3, ledger_head = '" HEAD_A
+             "' WHERE id = '%s';"
+             "INSERT INTO tokens (id, campaign_id, role, hash, created_at) "
+             "VALUES ('tok_1', '%s', 'umpire', 'ab', '" T0 "');"
+             "UPDATE tokens SET revoked_at = '" T2 "' WHERE id = 'tok_1';"
+             "UPDATE tokens SET revoked_at = '" T3 "' WHERE id = 'tok_1';",
+             cmp.id, cmp.id, cmp.id, cmp.id);
+    db_fixture_raw_exec(sql);
+    evs = read_log(cmp.id, 0, LLONG_MAX, 100, &n);
+    ck_assert_uint_eq(n, 5);
+    ck_assert_str_eq(evs[0].kind, "battle");
+    ck_assert_str_eq(evs[0].record_id, "bat_1");
+    ck_assert_str_eq(evs[0].system, "civ");
+    ck_assert_str_eq(evs[0].status, "open");
+    ck_assert_int_eq(evs[0].n, 0);
+    ck_assert_str_eq(evs[1].kind, "battle");
+    ck_assert_str_eq(evs[1].status, "open");
+    ck_assert_int_eq(evs[1].n, 1);
+    ck_assert_str_eq(evs[2].kind, "battle");
+    ck_assert_str_eq(evs[2].status, "finished");
+    ck_assert_int_eq(evs[2].n, 1);
+    ck_assert_str_eq(evs[3].kind, "ledger");
+    ck_assert_int_eq(evs[3].n, 3);
+    ck_assert_str_eq(evs[3].head, HEAD_A);
+    ck_assert_str_eq(evs[4].kind, "revoked"); /* once */
+    ck_assert_str_eq(evs[4].record_id, "tok_1");
+    db_event_log_free(evs, n);
+}
+END_TEST
+
+/* One campaign's events between two seqs, a batch at a time, against
+ * the whole log filtered by hand (the reference). */
+START_TEST(test_reads_by_campaign_and_bounds)
+{
+    db_campaign a, b;
+    db_side sa, sb;
+    db_unit ua, ub;
+    db_logged_event *all, *got;
+    long long want[16];
+    size_t n_all, n, n_want = 0, i;
+    int k;
+
+    db_fixture_open();
+    setup_campaign(&a, &sa, &ua, "a");
+    setup_campaign(&b, &sb, &ub, "b");
+    for (k = 0; k < 6; k++)
+        add_event(k % 2 ? &ub : &ua, T0, "correction");
+    all = read_log(NULL, 0, 0, 100, &n_all);
+    ck_assert_uint_eq(n_all, 6);
+    for (i = 0; i < n_all; i++)
+        if (strcmp(all[i].campaign_id, a.id) == 0)
+            want[n_want++] = all[i].seq;
+    ck_assert_uint_eq(n_want, 3);
+    /* After the first, up to the second: the second alone. */
+    got = read_log(a.id, want[0], want[1], 100, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(got[0].seq, want[1]);
+    db_event_log_free(got, n);
+    /* A batch of 2, then the rest. */
+    got = read_log(a.id, 0, LLONG_MAX, 2, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(got[1].seq, want[1]);
+    db_event_log_free(got, n);
+    got = read_log(a.id, want[1], LLONG_MAX, 2, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(got[0].seq, want[2]);
+    db_event_log_free(got, n);
+    /* Every campaign's, in batches. */
+    got = read_log(NULL, all[2].seq, 0, 2, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(got[0].seq, all[3].seq);
+    db_event_log_free(got, n);
+    ck_assert_int_eq(last_seq(a.id), want[2]);
+    ck_assert_int_eq(last_seq(NULL), all[5].seq);
+    db_event_log_free(all, n_all);
+}
+END_TEST
+
+/* A database at the migration before the log, with a battle, a combat,
+ * unit events and a ledger head, each at its time: the migration logs
+ * them in the order of their times, then the ledger head. */
+static void make_before_log(void)
+{
+    sqlite3 *c = NULL;
+    sqlite3_stmt *st;
+    err_info e;
+    char sql[64];
+    int k;
+
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
+    for (k = 0; k < EVENT_LOG_MIGRATION - 1; k++) {
+        ck_assert_int_eq(sqlite3_exec(c, migrations_sql[k], NULL, NULL, NULL),
+                         SQLITE_OK);
+        err_clear(&e);
+        if (migrations_after[k])
+            ck_assert_int_eq(migrations_after[k](c, &e), ERR_OK);
+    }
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d",
+             EVENT_LOG_MIGRATION - 1);
+    ck_assert_int_eq(
+        sqlite3_exec(c,
+                     "INSERT INTO campaigns (id, name, created_at, "
+                     "scrud_cap_kind, scrud_cap, scrud_has_floor, "
+                     "scrud_floor, scrud_extra_dice, scrud_attrition, "
+                     "scrud_max_penalty, scrud_eliminate_below, "
+                     "scrud_defeats_per_elimination, ledger_length, "
+                     "ledger_head) VALUES ('cmp_1', 'old', '" T0 "', 0, 0, "
+                     "0, 0, 0, 0, 0, -5, 0, 4, '" HEAD_A "');"
+                     "INSERT INTO sides (id, campaign_id, name, created_at) "
+                     "VALUES ('sid_1', 'cmp_1', 'red', '" T0 "');"
+                     "INSERT INTO units (id, campaign_id, side_id, name, "
+                     "created_at) VALUES ('unt_1', 'cmp_1', 'sid_1', 'R1', "
+                     "'" T0 "');"
+                     "INSERT INTO unit_events (unit_id, campaign_id, at, "
+                     "kind, after, unit_seq) VALUES ('unt_1', 'cmp_1', "
+                     "'" T3 "', 'combat', '{}', 2), ('unt_1', 'cmp_1', '" T1
+                     "', 'created', '{}', 1);"
+                     "INSERT INTO combats (id, campaign_id, system, "
+                     "created_at, dice_source, summary, report) VALUES "
+                     "('cbt_1', 'cmp_1', 'scrud', '" T2 "', 'entered', 's', "
+                     "'{}');"
+                     "INSERT INTO battles (id, campaign_id, system, status, "
+                     "turn, created_at, updated_at, dice_source, setup, "
+                     "n_actions) VALUES ('bat_1', 'cmp_1', 'matrix', "
+                     "'finished', 1, '" T0 "', '" T3 "', 'entered', '{}', 5);",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(c, sql, NULL, NULL, NULL), SQLITE_OK);
+    /* Migration 5's step keeps its statements on the connection. */
+    while ((st = sqlite3_next_stmt(c, NULL)) != NULL)
+        sqlite3_finalize(st);
+    ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+}
+
+START_TEST(test_migration_logs_what_was_there)
+{
+    static const char *const kinds[] = {"battle", "unit", "combat", "unit",
+                                        "ledger"};
+    db_logged_event *evs;
+    size_t n, i;
+
+    make_before_log();
+    db_fixture_open();
+    evs = read_log("cmp_1", 0, LLONG_MAX, 100, &n);
+    ck_assert_uint_eq(n, 5);
+    for (i = 0; i < n; i++) {
+        ck_assert_str_eq(evs[i].kind, kinds[i]);
+        ck_assert_int_eq(evs[i].seq, (long long)i + 1);
+    }
+    ck_assert_str_eq(evs[0].status, "finished");
+    ck_assert_int_eq(evs[0].n, 5);
+    ck_assert_int_eq(evs[1].unit.unit_seq, 1); /* by time, not by seq */
+    ck_assert_str_eq(evs[1].unit.at, T1);
+    ck_assert_str_eq(evs[2].record_id, "cbt_1");
+    ck_assert_int_eq(evs[3].unit.unit_seq, 2);
+    ck_assert_int_eq(evs[4].n, 4);
+    ck_assert_str_eq(evs[4].head, HEAD_A);
+    db_event_log_free(evs, n);
+}
+END_TEST
+
+Suite *suite_event_log(void)
+{
+    Suite *s = suite_create("event_log");
+    TCase *tc = tcase_create("event_log");
+
+    tcase_add_unchecked_fixture(tc, db_fixture_suite_make,
+                                db_fixture_suite_remove);
+    tcase_add_checked_fixture(tc, db_fixture_setup, db_fixture_teardown);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    tcase_add_test(tc, test_combats_and_unit_events_are_logged);
+    tcase_add_test(tc, test_failed_job_logs_nothing);
+    tcase_add_test(tc, test_battles_and_ledger_are_logged);
+    tcase_add_test(tc, test_reads_by_campaign_and_bounds);
+    tcase_add_test(tc, test_migration_logs_what_was_there);
+    return s;
+}
