@@ -10,6 +10,7 @@
 #include "discord_battle_view.h"
 #include "discord_combat.h"
 #include "discord_http.h"
+#include "discord_odds.h"
 #include "discord_reply.h"
 #include "systems.h"
 #include "text.h"
@@ -338,6 +339,29 @@ void discord_battle_press(http_request *r, discord_interaction *in)
     if (!parse_press(in->custom_id, &p)) {
         discord_reply_send(r, discord_reply_notice("This button is not one "
                                                    "of this service's."));
+        return;
+    }
+    if (strcmp(p.action, "odds") == 0 && in->is_linked &&
+        (in->role == DB_DISCORD_UMPIRE || in->role == DB_DISCORD_PLAYER)) {
+        /* Odds read: a player may ask as the umpire may. */
+        if ((s = battle_system(r, in->campaign_id, p.battle)) == NULL) {
+            discord_reply_send(r, discord_reply_notice(
+                                      "This channel's campaign has no "
+                                      "battle %s.",
+                                      p.battle));
+            return;
+        }
+        body = json_pack("{s:s, s:i}", "battle", p.battle, "expect_actions",
+                         p.n_actions);
+        if (strcmp(systems_name(s), "civ") == 0) {
+            /* The phase with the orders the message carried; the phase
+             * only. */
+            phase_body(body, &p, NULL);
+            json_object_del(body, "action");
+            json_object_set_new(body, "odds",
+                                json_pack("{s:b}", "battle", false));
+        }
+        discord_odds_battle(r, in, s, body, p.combat);
         return;
     }
     if (!in->is_linked || in->role != DB_DISCORD_UMPIRE) {

@@ -182,9 +182,15 @@ static void matrix_components(json_t *rows, const json_t *battle,
         if (json_is_true(get(cb, "accepted")))
             continue;
         if (!json_is_true(get(cb, "rolled"))) {
+            json_t *r1;
             snprintf(id, sizeof id, "%s:roll:%zu", head, i);
             snprintf(label, sizeof label, "Roll combat %zu", i + 1);
-            json_array_append_new(rows, row(button(label, id, 1)));
+            r1 = row(button(label, id, 1));
+            /* The odds of this combat, before its roll (discord_odds.h). */
+            snprintf(id, sizeof id, "%s:odds:%zu", head, i);
+            json_array_append_new(json_object_get(r1, "components"),
+                                  button("Odds", id, 2));
+            json_array_append_new(rows, r1);
             return;
         }
         snprintf(id, sizeof id, "%s:accept:%zu", head, i);
@@ -401,7 +407,14 @@ static void civ_components(json_t *rows, const json_t *battle,
     snprintf(id, sizeof id, "%s:phase:-1:-:%s", head, air);
     snprintf(label, sizeof label, "Fight phase %zu",
              json_array_size(get(battle, "phases")) + 1);
-    json_array_append_new(rows, row(button(label, id, 1)));
+    {
+        /* The odds of this phase, with the orders shown (discord_odds.h). */
+        json_t *r1 = row(button(label, id, 1));
+        snprintf(id, sizeof id, "%s:odds:-1:-:%s", head, air);
+        json_array_append_new(json_object_get(r1, "components"),
+                              button("Odds", id, 2));
+        json_array_append_new(rows, r1);
+    }
     if (picker[0] != '\0' && size >= 1 && size <= DISCORD_REPLY_CHOICES_MAX) {
         /* A wave is of regular pieces: aircraft join none. */
         json_t *wave = regulars(battle, picker, &is_picker_air);
