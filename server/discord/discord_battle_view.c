@@ -198,11 +198,12 @@ static void matrix_components(json_t *rows, const json_t *battle,
         json_array_append_new(rows, row(button(label, id, 3)));
         for (a = 0; a < 2; a++) {
             const json_t *army = get(get(battle, "armies"), armies[a]);
-            json_t *left = json_array(), *opts;
+            json_t *left, *opts;
             const json_t *res;
             size_t k;
             if (!json_is_true(get(army, "may_commit_reserves")))
                 continue;
+            left = json_array();
             json_array_foreach(get(army, "reserve"), k, res)
                 if (!json_is_true(get(res, "committed")))
                     json_array_append(left, (json_t *)res);
