@@ -362,8 +362,8 @@ static json_t *seeds_of(const json_t *seeds, const json_t *entries)
         {
             const char *c = json_string_value(json_object_get(en, "combat_id"));
             const char *b = json_string_value(json_object_get(en, "battle_id"));
-            if (rec && ((c && strcmp(c, rec) == 0) ||
-                        (b && strcmp(b, rec) == 0))) {
+            if (rec &&
+                ((c && strcmp(c, rec) == 0) || (b && strcmp(b, rec) == 0))) {
                 json_array_append(out, sd);
                 break;
             }
