@@ -5,7 +5,8 @@
 #   make tour    the README's five-minute tour, word for word (tests/tour.sh)
 #   make asan    the test suite under AddressSanitizer + UBSan
 #   make bench   load test against a release build (see bench/README.md)
-#   make bench-cost, bench-scale, bench-cores   the measurements of issue 17
+        bench-discord bench-cost bench-scale bench-cores bench-odds format \
+        clean deps
 #   make valgrind, format, clean
 #
 # Quiet unless V=1.  Warnings are errors in CI (CI=true) or with WERROR=1.
@@ -37,7 +38,7 @@ endif
 
 # Expanded when a recipe runs, i.e. after the deps step installed pkg-config.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread -lm
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 
@@ -71,7 +72,8 @@ TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: all run test tour check-tests lint-spec asan valgrind bench \
-        bench-discord bench-cost bench-scale bench-cores format clean deps
+        bench-discord bench-cost bench-scale bench-cores bench-odds format \
+        clean deps
 
 all: $(BUILD)/umpire $(BUILD)/umpire-verify
 
@@ -177,6 +179,15 @@ bench-discord: $(BUILD)/bench-discord
 	$(Q)./$(BUILD)/bench-discord $(N)
 
 $(BUILD)/bench-discord: bench/discord.c $(LIB_OBJ) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(PKG_LIBS)
+
+# The time and peak memory of typical odds requests (bench/README.md,
+# "Odds"): N runs each, 5 unless said.
+bench-odds: $(BUILD)/bench-odds
+	$(Q)./$(BUILD)/bench-odds $(N)
+
+$(BUILD)/bench-odds: bench/odds.c $(LIB_OBJ) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB_OBJ) $(PKG_LIBS)
 

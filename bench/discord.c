@@ -122,7 +122,7 @@ static json_t *interact(int type, const char *user, const char *data,
 {
     unsigned char sig[crypto_sign_BYTES];
     char ts[24], hex[2 * crypto_sign_BYTES + 1], head[512], *body = NULL,
-                                                          *msg = NULL, *text;
+                                                            *msg = NULL, *text;
     int status, n;
     double t0;
     json_t *j;
@@ -172,7 +172,8 @@ static const char *component(const json_t *list, const char *part)
     const char *id;
     size_t i;
 
-    json_array_foreach(list, i, c) {
+    json_array_foreach(list, i, c)
+    {
         id = json_string_value(json_object_get(c, "custom_id"));
         if (id && strstr(id, part))
             return id;
@@ -202,8 +203,7 @@ static void restore_scs(void)
     size_t i;
 
     for (i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "/v1/campaigns/%s/units/%s", cid,
-                 units[i]);
+        snprintf(path, sizeof path, "/v1/campaigns/%s/units/%s", cid, units[i]);
         json_decref(api("PATCH", path, umpire,
                         "{\"scs\":{\"steps_lost\":0},\"note\":\"bench\"}"));
     }
@@ -233,8 +233,8 @@ static void measure(const char *name, int n, int type, const char *user,
         int rt = (int)json_integer_value(json_object_get(r, "type"));
         /* Ephemeral: refused, except the private answers of link and
          * claim. */
-        if (json_integer_value(json_object_get(
-                json_object_get(r, "data"), "flags")) == 64 &&
+        if (json_integer_value(
+                json_object_get(json_object_get(r, "data"), "flags")) == 64 &&
             strstr(name, "/link") == NULL && strstr(name, "/claim") == NULL &&
             bad++ == 0)
             fprintf(stderr, "%s: %s\n", name,
@@ -248,10 +248,10 @@ static void measure(const char *name, int n, int type, const char *user,
             json_t *p;
             if (id == NULL)
                 die("no button to press");
-            p = interact(3, "1400000000000000001",
-                         data_of("{\"custom_id\":\"%s\",\"component_type\":2}",
-                                 id),
-                         &pressed[i]);
+            p = interact(
+                3, "1400000000000000001",
+                data_of("{\"custom_id\":\"%s\",\"component_type\":2}", id),
+                &pressed[i]);
             if (json_integer_value(json_object_get(p, "type")) != 7)
                 bad++;
             json_decref(p);
@@ -279,13 +279,14 @@ static void setup(void)
             "{\"name\":\"bench\",\"sides\":[{\"name\":\"red\"},"
             "{\"name\":\"blue\"}],\"options\":{\"scrud\":{"
             "\"eliminate_below\":-100,\"defeats_per_elimination\":0}}}");
-    snprintf(cid, sizeof cid, "%s", json_string_value(json_object_get(j, "id")));
+    snprintf(cid, sizeof cid, "%s",
+             json_string_value(json_object_get(j, "id")));
     snprintf(umpire, sizeof umpire, "%s",
              json_string_value(json_object_get(j, "umpire_token")));
-    snprintf(player, sizeof player, "%s",
-             json_string_value(json_object_get(
-                 json_array_get(json_object_get(j, "sides"), 0),
-                 "player_token")));
+    snprintf(
+        player, sizeof player, "%s",
+        json_string_value(json_object_get(
+            json_array_get(json_object_get(j, "sides"), 0), "player_token")));
     json_decref(j);
     snprintf(path, sizeof path, "/v1/campaigns/%s/units", cid);
     for (s = 0; s < 2; s++)
@@ -313,7 +314,6 @@ int main(int argc, char **argv)
     json_t *j;
     double t;
 
-
     if (sodium_init() < 0 || mkdtemp(dir) == NULL || n < 1)
         die("cannot start");
     crypto_sign_keypair(pk, sk);
@@ -331,15 +331,17 @@ int main(int argc, char **argv)
     port = http_port(srv);
     connect_once();
     setup();
-    json_decref(interact(2, U, data_of("{\"name\":\"link\",\"type\":1,"
-                                       "\"options\":[{\"name\":\"token\","
-                                       "\"type\":3,\"value\":\"%s\"}]}",
-                                       umpire),
+    json_decref(interact(2, U,
+                         data_of("{\"name\":\"link\",\"type\":1,"
+                                 "\"options\":[{\"name\":\"token\","
+                                 "\"type\":3,\"value\":\"%s\"}]}",
+                                 umpire),
                          &t));
-    json_decref(interact(2, P, data_of("{\"name\":\"claim\",\"type\":1,"
-                                       "\"options\":[{\"name\":\"token\","
-                                       "\"type\":3,\"value\":\"%s\"}]}",
-                                       player),
+    json_decref(interact(2, P,
+                         data_of("{\"name\":\"claim\",\"type\":1,"
+                                 "\"options\":[{\"name\":\"token\","
+                                 "\"type\":3,\"value\":\"%s\"}]}",
+                                 player),
                          &t));
     printf("Reply time of each Discord command, %d interactions each, one "
            "at a time (ms)\n\n",

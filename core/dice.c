@@ -3,6 +3,7 @@
  */
 #include "dice.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,20 @@ void dice_init_values(dice_source *d, dice_kind kind, const int *values,
     d->kind = kind;
     d->values = values;
     d->n_values = n_values;
+}
+
+void dice_forget_log(dice_source *d)
+{
+    d->n_log = 0;
+}
+
+void dice_restart_values(dice_source *d, const int *values, size_t n_values)
+{
+    assert(d->kind != DICE_SEEDED);
+    d->values = values;
+    d->n_values = n_values;
+    d->next_value = 0;
+    d->n_log = 0;
 }
 
 void dice_cleanup(dice_source *d)

@@ -52,6 +52,15 @@ void dice_init_seeded(dice_source *d, const uint8_t seed[RNG_SEED_LEN],
 void dice_init_values(dice_source *d, dice_kind kind, const int *values,
                       size_t n_values);
 
+/*
+ * Reuse for many combats (the odds, core/odds.h): dice_forget_log empties
+ * the roll log, keeping its storage (a seeded source goes on where its
+ * stream stands); dice_restart_values does the same for an entered or
+ * replay source and hands out values (borrowed) from the first.
+ */
+void dice_forget_log(dice_source *d);
+void dice_restart_values(dice_source *d, const int *values, size_t n_values);
+
 /* Frees the roll log and wipes key material; NULL allowed. */
 void dice_cleanup(dice_source *d);
 

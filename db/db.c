@@ -1,5 +1,5 @@
 /*
- * db.c: opening, migrations, the read pool and the group-commit writer.
+ * db.c: opening, migrations and the group-commit writer.
  *
  * The writer thread takes every queued job at once, runs each under its own
  * SAVEPOINT inside one BEGIN IMMEDIATE ... COMMIT, then reports each job's
@@ -21,10 +21,9 @@
  * DB_LOW_SPACE_PAGES pages, so that the log reuses its own space instead
  * of refilling what was freed.
  *
- * Readers go back to the pool in autocommit mode: db_read_release rolls
- * back a transaction a borrower left open (or replaces the connection), so
- * no borrower reads from another's old snapshot.
+ * The read pool is db_read.c's; struct db is in db_int.h.
  */
+#include "db_int.h"
 #include "db_sql.h"
 #include "migrations.h"
 
@@ -48,53 +47,6 @@
 #define DB_LOW_SPACE_PAGES   16
 #define DB_LOW_SPACE_SECONDS 600
 
-typedef struct db_job {
-    db_job_fn run;
-    db_done_fn done;
-    void *arg;
-    struct db_job *next;
-} db_job;
-
-struct db {
-    char *path;
-    sqlite3 *writer;   /* owned by the writer thread once started */
-    sqlite3 **readers; /* the read pool */
-    bool *is_lent;
-    int n_readers;
-    pthread_mutex_t pool_lock;
-    pthread_cond_t pool_free;
-
-    pthread_t thread;
-    pthread_mutex_t queue_lock;
-    pthread_cond_t queue_ready;
-    db_job *head, *tail;
-    bool is_stopping;
-    bool is_running;
-    atomic_ulong n_jobs;    /* jobs run */
-    atomic_ulong n_commits; /* batches committed */
-
-    /* Called after every committed batch, in the order added
-     * (db_add_commit_listener); listen_lock is held while they run, so
-     * that one removed is never running once its removal returns. */
-    pthread_mutex_t listen_lock;
-    struct {
-        void (*fn)(void *arg);
-        void *arg;
-    } listeners[DB_LISTENERS_MAX];
-    int n_listeners;
-    /* rows written by jobs that then failed (rolled back): a refused
-     * request should write nothing, so this stays 0 (db_writer_refused) */
-    atomic_ulong n_refused_changes;
-
-    /* The writer's upkeep: written by the writer thread only (health is
-     * read by any). */
-    atomic_int health;      /* db_health_state */
-    bool is_wal_dirty;      /* committed since the last full checkpoint */
-    bool is_low_space;      /* checkpointing every DB_LOW_SPACE_PAGES */
-    double low_space_until; /* monotonic seconds; then back to normal */
-    err_info *close_report; /* where db_close writes its outcome, or NULL */
-};
-
 static double now_monotonic(void)
 {
     struct timespec ts;
@@ -104,7 +56,7 @@ static double now_monotonic(void)
 }
 
 /* Finalizes the statements kept on conn, then closes it. */
-static void close_conn(sqlite3 *conn)
+void db_conn_close(sqlite3 *conn)
 {
     sqlite3_stmt *st;
 
@@ -115,7 +67,7 @@ static void close_conn(sqlite3 *conn)
     sqlite3_close(conn);
 }
 
-static err_code exec(sqlite3 *conn, const char *sql, err_info *e)
+err_code db_exec(sqlite3 *conn, const char *sql, err_info *e)
 {
     char *msg = NULL;
 
@@ -127,7 +79,7 @@ static err_code exec(sqlite3 *conn, const char *sql, err_info *e)
     return ERR_OK;
 }
 
-static int user_version(sqlite3 *conn)
+int db_user_version(sqlite3 *conn)
 {
     sqlite3_stmt *st = NULL;
     int v = -1;
@@ -142,7 +94,7 @@ static int user_version(sqlite3 *conn)
 
 static err_code migrate(sqlite3 *conn, err_info *e)
 {
-    int v = user_version(conn);
+    int v = db_user_version(conn);
     char sql[64];
 
     if (v < 0)
@@ -153,16 +105,16 @@ static err_code migrate(sqlite3 *conn, err_info *e)
                        "build's %d",
                        v, migrations_count);
     for (; v < migrations_count; v++) {
-        if (exec(conn, "BEGIN IMMEDIATE", e) != ERR_OK)
+        if (db_exec(conn, "BEGIN IMMEDIATE", e) != ERR_OK)
             return ERR_DB;
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
-        if (exec(conn, migrations_sql[v], e) != ERR_OK ||
+        if (db_exec(conn, migrations_sql[v], e) != ERR_OK ||
             (migrations_after[v] && migrations_after[v](conn, e) != ERR_OK) ||
-            exec(conn, sql, e) != ERR_OK) {
-            exec(conn, "ROLLBACK", NULL);
+            db_exec(conn, sql, e) != ERR_OK) {
+            db_exec(conn, "ROLLBACK", NULL);
             return ERR_DB;
         }
-        if (exec(conn, "COMMIT", e) != ERR_OK)
+        if (db_exec(conn, "COMMIT", e) != ERR_OK)
             return ERR_DB;
     }
     return ERR_OK;
@@ -183,8 +135,8 @@ static bool is_wal(sqlite3 *conn)
     return ok;
 }
 
-static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
-                          err_info *e)
+err_code db_conn_open(const char *path, bool is_writer, sqlite3 **out,
+                      err_info *e)
 {
     int flags = is_writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                           : SQLITE_OPEN_READONLY;
@@ -200,11 +152,11 @@ static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
     sqlite3_busy_timeout(conn, DB_BUSY_MS);
     sqlite3_extended_result_codes(conn, 1);
     /* Refuse a newer schema before changing anything in the file. */
-    if (is_writer && user_version(conn) > migrations_count) {
+    if (is_writer && db_user_version(conn) > migrations_count) {
         err_set(e, ERR_DB, "db",
                 "the database has schema version %d, newer than this "
                 "build's %d",
-                user_version(conn), migrations_count);
+                db_user_version(conn), migrations_count);
         sqlite3_close(conn);
         return ERR_DB;
     }
@@ -217,14 +169,14 @@ static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
         return ERR_DB;
     }
     if (is_writer &&
-        (exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
-         exec(conn, "PRAGMA cache_size = -65536", e) != ERR_OK ||
-         exec(conn,
-              "PRAGMA wal_autocheckpoint = " DB_STR(DB_AUTOCHECKPOINT_PAGES),
-              e) != ERR_OK ||
-         exec(conn, "PRAGMA journal_size_limit = " DB_STR(DB_WAL_LIMIT), e) !=
-             ERR_OK ||
-         exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {
+        (db_exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
+         db_exec(conn, "PRAGMA cache_size = -65536", e) != ERR_OK ||
+         db_exec(conn,
+                 "PRAGMA wal_autocheckpoint = " DB_STR(DB_AUTOCHECKPOINT_PAGES),
+                 e) != ERR_OK ||
+         db_exec(conn, "PRAGMA journal_size_limit = " DB_STR(DB_WAL_LIMIT),
+                 e) != ERR_OK ||
+         db_exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {
         sqlite3_close(conn);
         return ERR_DB;
     }
@@ -233,7 +185,7 @@ static err_code open_conn(const char *path, bool is_writer, sqlite3 **out,
 }
 
 /* Runs one transaction-control statement through the statement cache. */
-static err_code control(sqlite3 *conn, const char *sql, err_info *e)
+err_code db_control(sqlite3 *conn, const char *sql, err_info *e)
 {
     sqlite3_stmt *st;
     err_code rc;
@@ -320,14 +272,14 @@ static void run_job(db *d, db_job *j, err_code *rc, err_info *ej,
         return;
     }
 
-    if ((*rc = control(d->writer, "SAVEPOINT job", ej)) != ERR_OK)
+    if ((*rc = db_control(d->writer, "SAVEPOINT job", ej)) != ERR_OK)
         return;
     before = sqlite3_total_changes(d->writer);
     *rc = j->run(d->writer, j->arg, ej);
     if (*rc != ERR_OK)
-        atomic_fetch_add(&d->n_refused_changes,
-                         (unsigned long)(sqlite3_total_changes(d->writer) -
-                                         before));
+        atomic_fetch_add(
+            &d->n_refused_changes,
+            (unsigned long)(sqlite3_total_changes(d->writer) - before));
     if (*rc != ERR_OK && ej->code == ERR_OK)
         err_set(ej, *rc, NULL, "the write failed");
     /* Some failures (disk full, I/O, out of memory) make SQLite roll back
@@ -346,8 +298,8 @@ static void run_job(db *d, db_job *j, err_code *rc, err_info *ej,
         return;
     }
     if (*rc != ERR_OK)
-        control(d->writer, "ROLLBACK TO job", NULL);
-    control(d->writer, "RELEASE job", NULL);
+        db_control(d->writer, "ROLLBACK TO job", NULL);
+    db_control(d->writer, "RELEASE job", NULL);
 }
 
 /* Ends the batch's transaction: COMMIT when a job succeeded, else ROLLBACK
@@ -356,11 +308,11 @@ static bool end_batch(db *d, int n_ok, err_code *batch_rc, err_info *e)
 {
     if (*batch_rc != ERR_OK || n_ok == 0) {
         if (!sqlite3_get_autocommit(d->writer))
-            control(d->writer, "ROLLBACK", NULL);
+            db_control(d->writer, "ROLLBACK", NULL);
         return false;
     }
-    if (control(d->writer, "COMMIT", e) != ERR_OK) {
-        control(d->writer, "ROLLBACK", NULL);
+    if (db_control(d->writer, "COMMIT", e) != ERR_OK) {
+        db_control(d->writer, "ROLLBACK", NULL);
         *batch_rc = e->code != ERR_OK ? e->code : ERR_DB;
         return false;
     }
@@ -381,7 +333,7 @@ static void run_batch(db *d, db_job *jobs)
     err_code batch_rc;
 
     err_clear(&e);
-    batch_rc = control(d->writer, "BEGIN IMMEDIATE", &e);
+    batch_rc = db_control(d->writer, "BEGIN IMMEDIATE", &e);
     for (j = jobs, n = 0; j != NULL; j = j->next, n++) {
         err_clear(&errs[n]);
         run_job(d, j, &rcs[n], &errs[n], &batch_rc, &e);
@@ -520,13 +472,13 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
         db_close(d);
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     }
-    if (open_conn(path, true, &d->writer, e) != ERR_OK ||
+    if (db_conn_open(path, true, &d->writer, e) != ERR_OK ||
         migrate(d->writer, e) != ERR_OK) {
         db_close(d);
         return ERR_DB;
     }
     for (i = 0; i < d->n_readers; i++)
-        if (open_conn(path, false, &d->readers[i], e) != ERR_OK) {
+        if (db_conn_open(path, false, &d->readers[i], e) != ERR_OK) {
             db_close(d);
             return ERR_DB;
         }
@@ -580,11 +532,11 @@ err_code db_close(db *d)
         pthread_join(d->thread, NULL);
     }
     for (i = 0; d->readers && i < d->n_readers; i++)
-        close_conn(d->readers[i]);
+        db_conn_close(d->readers[i]);
     err_clear(&e);
     if (d->writer) {
         rc = final_checkpoint(d, &e);
-        close_conn(d->writer);
+        db_conn_close(d->writer);
     }
     if (d->close_report)
         *d->close_report = e;
@@ -609,133 +561,6 @@ void db_close_report(db *d, err_info *out)
 db_health_state db_health(db *d)
 {
     return (db_health_state)atomic_load(&d->health);
-}
-
-int db_schema_version(db *d)
-{
-    sqlite3 *c = db_read_acquire(d);
-    int v = user_version(c);
-
-    db_read_release(d, c);
-    return v;
-}
-
-int db_ping(db *d)
-{
-    sqlite3 *c = db_read_acquire(d);
-    int ok = sqlite3_exec(c, "SELECT count(*) FROM sqlite_schema", NULL, NULL,
-                          NULL) == SQLITE_OK;
-    int v = ok ? user_version(c) : -1;
-
-    db_read_release(d, c);
-    return v;
-}
-
-int db_n_migrations(void)
-{
-    return migrations_count;
-}
-
-sqlite3 *db_read_acquire(db *d)
-{
-    sqlite3 *c = NULL;
-    int i;
-
-    pthread_mutex_lock(&d->pool_lock);
-    for (;;) {
-        for (i = 0; i < d->n_readers; i++)
-            if (!d->is_lent[i]) {
-                d->is_lent[i] = true;
-                c = d->readers[i];
-                break;
-            }
-        if (c != NULL)
-            break;
-        pthread_cond_wait(&d->pool_free, &d->pool_lock);
-    }
-    pthread_mutex_unlock(&d->pool_lock);
-    return c;
-}
-
-/* The pool slot of conn, or -1; the caller holds pool_lock.  A lent
- * connection keeps its slot until its borrower returns it. */
-static int reader_slot(db *d, sqlite3 *conn)
-{
-    int i;
-
-    for (i = 0; i < d->n_readers; i++)
-        if (d->readers[i] == conn)
-            return i;
-    return -1;
-}
-
-/* Rolls back a transaction left open on conn; whether conn is now in
- * autocommit mode, as a pooled reader must be. */
-static bool reader_is_clean(sqlite3 *conn)
-{
-    if (sqlite3_get_autocommit(conn))
-        return true;
-    exec(conn, "ROLLBACK", NULL);
-    return sqlite3_get_autocommit(conn) != 0;
-}
-
-void db_read_release(db *d, sqlite3 *conn)
-{
-    sqlite3 *fresh = NULL;
-    bool is_clean;
-    int slot;
-
-    if (conn == NULL)
-        return;
-    pthread_mutex_lock(&d->pool_lock);
-    slot = reader_slot(d, conn);
-    pthread_mutex_unlock(&d->pool_lock);
-    if (slot < 0)
-        return;
-    /* Kept with a transaction open, conn would lend its old snapshot to
-     * every later borrower: roll it back, or replace conn. */
-    is_clean = reader_is_clean(conn);
-    if (!is_clean) {
-        close_conn(conn);
-        if (open_conn(d->path, false, &fresh, NULL) != ERR_OK)
-            fresh = NULL;
-    }
-    pthread_mutex_lock(&d->pool_lock);
-    if (!is_clean)
-        d->readers[slot] = fresh;
-    /* A slot whose replacement failed stays lent, and empty: the pool is
-     * one smaller, which is better than a reader stuck in the past. */
-    if (is_clean || fresh != NULL) {
-        d->is_lent[slot] = false;
-        pthread_cond_signal(&d->pool_free);
-    }
-    pthread_mutex_unlock(&d->pool_lock);
-}
-
-err_code db_read_begin(db *d, db_conn **out, err_info *e)
-{
-    sqlite3 *c = db_read_acquire(d);
-    err_code rc;
-
-    *out = NULL;
-    if ((rc = control(c, "BEGIN", e)) != ERR_OK) {
-        db_read_release(d, c);
-        return rc;
-    }
-    *out = c;
-    return ERR_OK;
-}
-
-err_code db_read_end(db *d, db_conn *c, err_info *e)
-{
-    err_code rc;
-
-    if (c == NULL)
-        return ERR_OK;
-    if ((rc = control(c, "COMMIT", e)) != ERR_OK)
-        control(c, "ROLLBACK", NULL);
-    db_read_release(d, c);
-    return rc;
 }
 
 err_code db_submit(db *d, db_job_fn run, db_done_fn done, void *arg)

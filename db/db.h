@@ -703,8 +703,8 @@ typedef struct db_discord_channel {
 
 /* The link of a channel (ERR_NOT_FOUND: none). */
 err_code db_discord_channel_get(db_conn *c, const char *guild_id,
-                                const char *channel_id,
-                                db_discord_channel *out, err_info *e);
+                                const char *channel_id, db_discord_channel *out,
+                                err_info *e);
 /* Links ch's channel to ch's campaign, replacing its link if any. */
 err_code db_discord_channel_link(db_conn *c, const db_discord_channel *ch,
                                  err_info *e);

@@ -13,8 +13,8 @@
 #include <string.h>
 
 err_code db_discord_channel_get(sqlite3 *c, const char *guild_id,
-                                const char *channel_id,
-                                db_discord_channel *out, err_info *e)
+                                const char *channel_id, db_discord_channel *out,
+                                err_info *e)
 {
     sqlite3_stmt *st = NULL;
     err_code rc;
@@ -88,8 +88,7 @@ err_code db_discord_channel_unlink(sqlite3 *c, const char *guild_id,
 }
 
 err_code db_discord_umpire_add(sqlite3 *c, const char *campaign_id,
-                               const char *user_id, const char *at,
-                               err_info *e)
+                               const char *user_id, const char *at, err_info *e)
 {
     sqlite3_stmt *st = NULL;
     err_code rc;
@@ -228,8 +227,8 @@ err_code db_discord_units_like(sqlite3 *c, const char *campaign_id,
                                           "civ"};
     static const char *const sql[] = {
         UNITS_LIKE(" AND u.has_scrud = 1"), UNITS_LIKE(" AND u.has_edna = 1"),
-        UNITS_LIKE(" AND u.has_scs = 1"), UNITS_LIKE(" AND u.has_matrix = 1"),
-        UNITS_LIKE(" AND u.has_civ = 1"), UNITS_LIKE("")};
+        UNITS_LIKE(" AND u.has_scs = 1"),   UNITS_LIKE(" AND u.has_matrix = 1"),
+        UNITS_LIKE(" AND u.has_civ = 1"),   UNITS_LIKE("")};
     sqlite3_stmt *st = NULL;
     size_t k = 0;
     err_code rc;

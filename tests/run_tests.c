@@ -25,6 +25,12 @@ int main(void)
     srunner_add_suite(sr, suite_scs_examples());
     srunner_add_suite(sr, suite_matrix());
     srunner_add_suite(sr, suite_civ());
+    srunner_add_suite(sr, suite_odds());
+    srunner_add_suite(sr, suite_odds_scrud());
+    srunner_add_suite(sr, suite_odds_edna());
+    srunner_add_suite(sr, suite_odds_scs());
+    srunner_add_suite(sr, suite_odds_matrix());
+    srunner_add_suite(sr, suite_odds_civ());
     srunner_add_suite(sr, suite_db());
     srunner_add_suite(sr, suite_store());
     srunner_add_suite(sr, suite_log());
@@ -45,6 +51,7 @@ int main(void)
     srunner_add_suite(sr, suite_scs_vectors());
     srunner_add_suite(sr, suite_matrix_http());
     srunner_add_suite(sr, suite_civ_http());
+    srunner_add_suite(sr, suite_odds_http());
     srunner_add_suite(sr, suite_battles_http());
     srunner_add_suite(sr, suite_spec());
     srunner_add_suite(sr, suite_ledger_core());

@@ -5,6 +5,7 @@
 import { h, replace, field, select, checkbox, signed } from './dom.js';
 import { FieldMap, FormError, actions, intValue } from './forms.js';
 import { dieInput } from './dice.js';
+import { oddsPanel, renderCiv } from './odds.js';
 import { ERAS } from './format.js';
 import { ARMIES, civArmyName, civArmies, civPhase, civOutcome } from './result-civ.js';
 const SUPPORT_ORDER = ['infantry', 'cavalry', 'artillery', 'other'];
@@ -152,42 +153,42 @@ export function civActions(b, act) {
     grid,
     actions(h('button', { type: 'submit', class: 'primary', testid: 'battle-phase-submit' }, `Fight phase ${b.phases.length + 1}`)),
   );
+  /** The phase action; for the odds, its orders only (no dice). */
+  function phaseRequest(forOdds) {
+    const req = forOdds ? { battle: b.id, expect_actions: b.n_actions, odds: { battle: false } } : { action: 'phase' };
+    for (const army of ARMIES) {
+      const a = armies[army];
+      const orders = {};
+      if (a.picks) {
+        const w = wave(army);
+        if (w.length !== b.next_wave.size) {
+          const n = b.next_wave.size;
+          throw new FormError(`The ${army}'s wave must be exactly ${n} piece${n === 1 ? '' : 's'} (${w.length} ticked).`, a.boxes[0] && a.boxes[0].input);
+        }
+        orders.wave = w.map((u) => u.name);
+        const ticked = a.boxes.filter((x) => x.input.checked);
+        ticked.forEach((x, k) => fields.set(`${army}.wave[${k}]`, x.input));
+      }
+      if (a.support && a.support.value) orders.aircraft_support = a.support.value;
+      if (Object.keys(orders).length) req[army] = orders;
+    }
+    if (entered && !forOdds) {
+      req.dice = {};
+      for (const army of ARMIES) {
+        req.dice[army] = armies[army].dieInputs.map((d) => {
+          const v = intValue(d, `${d.dataset.unitName}'s die`);
+          if (v === undefined) throw new FormError(`Type ${d.dataset.unitName}'s die.`, d);
+          return v;
+        });
+      }
+    }
+    return req;
+  }
+  // The chances of the next phase with the wave chosen (nothing rolled).
+  form.append(oddsPanel({ system: 'civ', request: () => phaseRequest(true), render: renderCiv, testid: 'civ-odds' }).el);
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    act(
-      form,
-      () => {
-        const req = { action: 'phase' };
-        for (const army of ARMIES) {
-          const a = armies[army];
-          const orders = {};
-          if (a.picks) {
-            const w = wave(army);
-            if (w.length !== b.next_wave.size) {
-              const n = b.next_wave.size;
-              throw new FormError(`The ${army}'s wave must be exactly ${n} piece${n === 1 ? '' : 's'} (${w.length} ticked).`, a.boxes[0] && a.boxes[0].input);
-            }
-            orders.wave = w.map((u) => u.name);
-            const ticked = a.boxes.filter((x) => x.input.checked);
-            ticked.forEach((x, k) => fields.set(`${army}.wave[${k}]`, x.input));
-          }
-          if (a.support && a.support.value) orders.aircraft_support = a.support.value;
-          if (Object.keys(orders).length) req[army] = orders;
-        }
-        if (entered) {
-          req.dice = {};
-          for (const army of ARMIES) {
-            req.dice[army] = armies[army].dieInputs.map((d) => {
-              const v = intValue(d, `${d.dataset.unitName}'s die`);
-              if (v === undefined) throw new FormError(`Type ${d.dataset.unitName}'s die.`, d);
-              return v;
-            });
-          }
-        }
-        return req;
-      },
-      fields,
-    );
+    act(form, () => phaseRequest(false), fields);
   });
   return form;
 }

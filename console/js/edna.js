@@ -6,6 +6,7 @@ import { createRoller } from './api.js';
 import { session, sides, cpath } from './session.js';
 import { FieldMap, FormError, onSubmit, actions, intValue, textValue } from './forms.js';
 import { diceControls, dieInput } from './dice.js';
+import { oddsPanel, renderEdna } from './odds.js';
 
 export function ednaForm(ctx) {
   const fields = new FieldMap();
@@ -87,7 +88,10 @@ export function ednaForm(ctx) {
     actions(h('button', { type: 'submit', class: 'primary', testid: 'combat-submit' }, 'Test')),
   );
 
-  function body() {
+  // The chances of the test as the form stands (no die needed).
+  form.append(oddsPanel({ system: 'edna', request: () => body(true), render: renderEdna }).el);
+
+  function body(forOdds = false) {
     const picked = rows.filter((r) => r.pick.checked);
     if (!picked.length) throw new FormError('Tick at least one unit to test.', rows[0] ? rows[0].pick : null);
     const req = { units: [] };
@@ -98,7 +102,7 @@ export function ednaForm(ctx) {
       fields.set(`units[${i}].modifier`, r.modifier);
       const m = intValue(r.modifier, `${r.unit.name}'s modifier`);
       if (m) u.modifier = m;
-      if (entered) {
+      if (entered && !forOdds) {
         fields.set(`units[${i}].dice`, r.dieInputs[0]);
         u.dice = r.dieInputs.map((d, k) => {
           const v = intValue(d, `${r.unit.name}'s die ${k + 1}`);
@@ -114,6 +118,7 @@ export function ednaForm(ctx) {
     if (nd !== undefined && nd !== base.dice) o.dice = nd;
     if (nf !== undefined && nf !== base.faces) o.faces = nf;
     if (Object.keys(o).length) req.options = o;
+    if (forOdds) return req;
     req.dice = dice.request();
     const n = textValue(note);
     if (n) req.note = n;

@@ -5,6 +5,7 @@
 import { h, field, select } from './dom.js';
 import { FieldMap, FormError, actions, intValue } from './forms.js';
 import { dieInput } from './dice.js';
+import { oddsPanel, renderMatrix } from './odds.js';
 import { ARMIES, armyName, matrixArmies, matrixCombat, matrixOutcome } from './result-matrix.js';
 
 const RESULT_TEXT = {
@@ -60,7 +61,7 @@ export function matrixActions(b, act) {
     for (const army of ARMIES) {
       const a = b.armies[army];
       const free = a.reserve.filter((r) => !r.committed);
-      if (a.may_commit_reserves && free.length) parts.push(commitForm(active, army, free, entered, act, b.setup));
+      if (a.may_commit_reserves && free.length) parts.push(commitForm(active, army, free, entered, act, b));
     }
     parts.push(acceptForm(active, act));
   } else {
@@ -109,7 +110,8 @@ function rollForm(c, entered, act) {
   return form;
 }
 
-function commitForm(c, army, free, entered, act, setup) {
+function commitForm(c, army, free, entered, act, b) {
+  const { setup } = b;
   const fields = new FieldMap();
   const unit = select(
     free.map((r) => r.unit),
@@ -129,6 +131,17 @@ function commitForm(c, army, free, entered, act, setup) {
       die ? field('Its die', die) : null,
     ),
     actions(h('button', { type: 'submit', testid: 'battle-commit', 'data-army': army }, 'Commit')),
+  );
+  // The chances before committing: the battle now and if the chosen reserve joins.
+  const names = { attacker: armyName(setup, 'attacker'), defender: armyName(setup, 'defender') };
+  form.append(
+    oddsPanel({
+      system: 'matrix',
+      label: 'Chances with this reserve',
+      testid: 'reserve-odds',
+      request: () => ({ battle: b.id, expect_actions: b.n_actions, odds: { reserve: { combat: c.index, army, unit: unit.value } } }),
+      render: (a) => renderMatrix(a, names),
+    }).el,
   );
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();

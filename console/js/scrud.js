@@ -7,6 +7,7 @@ import { createRoller } from './api.js';
 import { session, sides, cpath } from './session.js';
 import { FieldMap, FormError, onSubmit, actions, intValue, textValue } from './forms.js';
 import { diceControls, dieInput } from './dice.js';
+import { oddsPanel, renderScrud } from './odds.js';
 
 export function scrudForm(ctx) {
   const fields = new FieldMap();
@@ -72,8 +73,10 @@ export function scrudForm(ctx) {
     field('Note (optional)', note),
     actions(submit),
   );
+  // The chances of the combat as the form stands (no die needed).
+  form.append(oddsPanel({ system: 'scrud', request: () => body(true), render: renderScrud }).el);
 
-  function body() {
+  function body(forOdds = false) {
     const picked = sides().filter((s) => rows.some((r) => r.side.id === s.id && r.pick.checked));
     if (picked.length !== 2) {
       const first = rows[0] ? rows[0].pick : submit;
@@ -102,7 +105,7 @@ export function scrudForm(ctx) {
         if (r.reserve.checked) u.reserve = true;
         const m = intValue(r.modifier, `${r.unit.name}'s modifier`);
         if (m) u.modifier = m;
-        if (entered) {
+        if (entered && !forOdds) {
           const d = intValue(r.die, `${r.unit.name}'s die`);
           if (d === undefined) throw new FormError(`Type ${r.unit.name}'s die.`, r.die);
           u.die = d;
@@ -113,6 +116,7 @@ export function scrudForm(ctx) {
     });
     const opts = options.value();
     if (opts) req.options = opts;
+    if (forOdds) return req;
     req.dice = dice.request();
     const n = textValue(note);
     if (n) req.note = n;

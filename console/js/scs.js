@@ -8,6 +8,7 @@ import { getJSON, getAll, createRoller } from './api.js';
 import { sides, cpath } from './session.js';
 import { FieldMap, FormError, onSubmit, actions, intValue, textValue, errorBox } from './forms.js';
 import { diceControls, dieInput } from './dice.js';
+import { oddsPanel, renderScs } from './odds.js';
 
 /** "1/2 2 0.5" → ["1/2", 2, "0.5"]: whole numbers as numbers, the rest as given. */
 export function parseMultipliers(text) {
@@ -176,7 +177,10 @@ export function scsForm(ctx) {
     });
   }
 
-  function body() {
+  // The chances of the combat as the form stands (no roll needed).
+  form.append(oddsPanel({ system: 'scs', request: () => body(true), render: renderScs }).el);
+
+  function body(forOdds = false) {
     if (stacks.attackers.sideSel.value === stacks.defenders.sideSel.value) {
       throw new FormError('The attackers and the defenders must be of two sides.', stacks.defenders.sideSel);
     }
@@ -189,6 +193,7 @@ export function scsForm(ctx) {
     const dr = defenderRetreat.value();
     if (ar) req.attacker_retreat = ar;
     if (dr) req.defender_retreat = dr;
+    if (forOdds) return req;
     req.dice = dice.request();
     if (entered) {
       // Both empty: no roll, as when the odds are off the table (the

@@ -10,6 +10,7 @@
 #include "discord_battle_view.h"
 #include "discord_combat.h"
 #include "discord_http.h"
+#include "discord_odds.h"
 #include "discord_reply.h"
 #include "systems.h"
 #include "text.h"
@@ -48,8 +49,8 @@ static bool become_umpire(http_request *r, discord_interaction *in,
 
 /* The army of list as {"side", "units"} into *out (new); false when r
  * was answered. */
-static bool read_army(http_request *r, discord_interaction *in,
-                      const char *key, json_t **out)
+static bool read_army(http_request *r, discord_interaction *in, const char *key,
+                      json_t **out)
 {
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
@@ -70,9 +71,8 @@ static bool read_army(http_request *r, discord_interaction *in,
         return false;
     }
     ids = json_array();
-    json_array_foreach(units, i, u) json_array_append(ids,
-                                                      json_object_get(u,
-                                                                      "unit"));
+    json_array_foreach(units, i, u)
+        json_array_append(ids, json_object_get(u, "unit"));
     json_decref(units);
     *out = json_pack("{s:s, s:o}", "side", side, "units", ids);
     return true;
@@ -130,9 +130,9 @@ static void open_battle(http_request *r, discord_interaction *in,
 
     discord_combat_seed(in, seed);
     json_object_set_new(body, "system", json_string(systems_name(s)));
-    json_object_set_new(body, "dice",
-                        json_pack("{s:s, s:s}", "source", "seeded",
-                                  "client_seed", seed));
+    json_object_set_new(
+        body, "dice",
+        json_pack("{s:s, s:s}", "source", "seeded", "client_seed", seed));
     discord_interaction_int(in, "turn", &turn);
     json_object_set_new(body, "turn", json_integer(turn));
     if (discord_interaction_str(in, "note"))
@@ -151,10 +151,10 @@ void discord_battle_matrix(http_request *r, discord_interaction *in)
     long long argument = 0;
 
     if (line == NULL) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "line: combats after semicolons, each "
-                                  "\"attackers v defenders\", units joined "
-                                  "by +: \"A1 v J1; A2 + A3 v J2\"."));
+        discord_reply_send(
+            r, discord_reply_notice("line: combats after semicolons, each "
+                                    "\"attackers v defenders\", units joined "
+                                    "by +: \"A1 v J1; A2 + A3 v J2\"."));
         return;
     }
     if (!read_army(r, in, "attacker", &armies[0])) {
@@ -169,8 +169,8 @@ void discord_battle_matrix(http_request *r, discord_interaction *in)
     if (discord_interaction_int(in, "argument", &argument))
         json_object_set_new(armies[0], "argument", json_integer(argument));
     open_battle(r, in, &matrix_stages,
-                json_pack("{s:o, s:o, s:o}", "attacker", armies[0],
-                          "defender", armies[1], "line", line));
+                json_pack("{s:o, s:o, s:o}", "attacker", armies[0], "defender",
+                          armies[1], "line", line));
 }
 
 void discord_battle_civ(http_request *r, discord_interaction *in)
@@ -214,8 +214,8 @@ typedef struct press {
     char battle[DB_ID_MAX];
     int n_actions;
     char action[16];
-    int combat;     /* -1 when none */
-    char army[16];  /* "" when none ("-" in a custom_id) */
+    int combat;    /* -1 when none */
+    char army[16]; /* "" when none ("-" in a custom_id) */
     char air[DISCORD_BATTLE_VIEW_AIR_LEN + 1]; /* Civilization's aircraft
                                                 * orders (view.h) */
 } press;
@@ -287,7 +287,8 @@ static void phase_body(json_t *body, const press *p, json_t *wave)
 static json_t *action_body(const press *p, const discord_interaction *in)
 {
     json_t *body = json_pack("{s:s, s:i}", "action", p->action,
-                             "expect_actions", p->n_actions), *wave;
+                             "expect_actions", p->n_actions),
+           *wave;
     size_t i;
 
     if (strcmp(p->action, "wave") == 0) {
@@ -340,10 +341,33 @@ void discord_battle_press(http_request *r, discord_interaction *in)
                                                    "of this service's."));
         return;
     }
+    if (strcmp(p.action, "odds") == 0 && in->is_linked &&
+        (in->role == DB_DISCORD_UMPIRE || in->role == DB_DISCORD_PLAYER)) {
+        /* Odds read: a player may ask as the umpire may. */
+        if ((s = battle_system(r, in->campaign_id, p.battle)) == NULL) {
+            discord_reply_send(
+                r, discord_reply_notice("This channel's campaign has no "
+                                        "battle %s.",
+                                        p.battle));
+            return;
+        }
+        body = json_pack("{s:s, s:i}", "battle", p.battle, "expect_actions",
+                         p.n_actions);
+        if (strcmp(systems_name(s), "civ") == 0) {
+            /* The phase with the orders the message carried; the phase
+             * only. */
+            phase_body(body, &p, NULL);
+            json_object_del(body, "action");
+            json_object_set_new(body, "odds",
+                                json_pack("{s:b}", "battle", false));
+        }
+        discord_odds_battle(r, in, s, body, p.combat);
+        return;
+    }
     if (!in->is_linked || in->role != DB_DISCORD_UMPIRE) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "Only the campaign's umpire fights its "
-                                  "battles: players read."));
+        discord_reply_send(
+            r, discord_reply_notice("Only the campaign's umpire fights its "
+                                    "battles: players read."));
         return;
     }
     if ((s = battle_system(r, in->campaign_id, p.battle)) == NULL) {
@@ -356,12 +380,12 @@ void discord_battle_press(http_request *r, discord_interaction *in)
         /* A choice of the aircraft's class acts on nothing: the battle is
          * read, and shown again with the choice in its components
          * (discord_battle_reshape). */
-        if (strcmp(systems_name(s), "civ") != 0 ||
-            army_index(p.army) < 0 || in->n_values != 1 ||
+        if (strcmp(systems_name(s), "civ") != 0 || army_index(p.army) < 0 ||
+            in->n_values != 1 ||
             discord_battle_view_air_letter(in->values[0]) == '\0') {
-            discord_reply_send(r, discord_reply_notice(
-                                      "This select is not one of this "
-                                      "service's."));
+            discord_reply_send(
+                r, discord_reply_notice("This select is not one of this "
+                                        "service's."));
             return;
         }
         if (become_umpire(r, in, p.battle))
@@ -379,15 +403,14 @@ void discord_battle_press(http_request *r, discord_interaction *in)
 json_t *discord_battle_reshape(const discord_interaction *in,
                                const json_t *answer, int status)
 {
-    long long n_actions = json_integer_value(json_object_get(answer,
-                                                             "n_actions"));
+    long long n_actions =
+        json_integer_value(json_object_get(answer, "n_actions"));
     press p;
 
     if (status >= 300 || !json_is_string(json_object_get(answer, "status")))
         return NULL;
     if (!parse_press(in->custom_id, &p))
-        return discord_battle_view_message(answer, DISCORD_REPLY_UPDATE,
-                                           NULL);
+        return discord_battle_view_message(answer, DISCORD_REPLY_UPDATE, NULL);
     if (strcmp(p.action, "air") == 0) {
         /* The choice holds for the state the message showed only, as an
          * action's expect_actions does. */

@@ -60,7 +60,8 @@ static void names(text_buf *b, const json_t *list, const char *sep)
     const json_t *v;
     size_t i;
 
-    json_array_foreach(list, i, v) {
+    json_array_foreach(list, i, v)
+    {
         discord_reply_md(name, sizeof name, json_string_value(v));
         add(b, "%s%s", i ? sep : "", name);
     }
@@ -77,8 +78,8 @@ static json_t *select_of(const char *custom_id, const char *placeholder,
                          json_t *options, int min, int max)
 {
     return json_pack("{s:i, s:s, s:s, s:o, s:i, s:i}", "type", 3, "custom_id",
-                     custom_id, "placeholder", placeholder, "options",
-                     options, "min_values", min, "max_values", max);
+                     custom_id, "placeholder", placeholder, "options", options,
+                     "min_values", min, "max_values", max);
 }
 
 static json_t *row(json_t *component)
@@ -94,14 +95,15 @@ static json_t *options_of(const json_t *list, const char *key)
     const json_t *v;
     size_t i;
 
-    json_array_foreach(list, i, v) {
+    json_array_foreach(list, i, v)
+    {
         const char *name = key ? str(v, key) : json_string_value(v);
         if (name == NULL || name[0] == '\0' ||
             discord_reply_len(name) > DISCORD_REPLY_CHOICE_MAX ||
             json_array_size(opts) == DISCORD_REPLY_CHOICES_MAX)
             continue;
-        json_array_append_new(opts, json_pack("{s:s, s:s}", "label", name,
-                                              "value", name));
+        json_array_append_new(
+            opts, json_pack("{s:s, s:s}", "label", name, "value", name));
     }
     return opts;
 }
@@ -114,7 +116,8 @@ static void matrix_text(text_buf *b, const json_t *battle)
     const char *k;
     size_t i;
 
-    json_array_foreach(get(battle, "combats"), i, cb) {
+    json_array_foreach(get(battle, "combats"), i, cb)
+    {
         add(b, "%zu. ", i + 1);
         names(b, get(cb, "attacker"), " + ");
         add(b, " v ");
@@ -126,8 +129,7 @@ static void matrix_text(text_buf *b, const json_t *battle)
         add(b, ": dice");
         json_object_foreach((json_t *)get(cb, "dice"), k, v)
             add(b, " %lld", (long long)json_integer_value(v));
-        add(b, ", scores %lld v %lld",
-            num(get(cb, "scores"), "attacker"),
+        add(b, ", scores %lld v %lld", num(get(cb, "scores"), "attacker"),
             num(get(cb, "scores"), "defender"));
         if (json_array_size(get(cb, "reserves")) > 0)
             add(b, " (reserves in)");
@@ -153,7 +155,8 @@ static void matrix_result(text_buf *b, const json_t *result)
         add(b, "\n**No winner**");
     add(b, " (casualty points %lld v %lld; %s).\n", num(cp, "attacker"),
         num(cp, "defender"), str(result, "army_state"));
-    json_object_foreach((json_t *)get(result, "unit_results"), k, v) {
+    json_object_foreach((json_t *)get(result, "unit_results"), k, v)
+    {
         if (!json_is_string(v))
             continue;
         discord_reply_md(name, sizeof name, k);
@@ -178,13 +181,20 @@ static void matrix_components(json_t *rows, const json_t *battle,
     size_t i;
     int a;
 
-    json_array_foreach(get(battle, "combats"), i, cb) {
+    json_array_foreach(get(battle, "combats"), i, cb)
+    {
         if (json_is_true(get(cb, "accepted")))
             continue;
         if (!json_is_true(get(cb, "rolled"))) {
+            json_t *r1;
             snprintf(id, sizeof id, "%s:roll:%zu", head, i);
             snprintf(label, sizeof label, "Roll combat %zu", i + 1);
-            json_array_append_new(rows, row(button(label, id, 1)));
+            r1 = row(button(label, id, 1));
+            /* The odds of this combat, before its roll (discord_odds.h). */
+            snprintf(id, sizeof id, "%s:odds:%zu", head, i);
+            json_array_append_new(json_object_get(r1, "components"),
+                                  button("Odds", id, 2));
+            json_array_append_new(rows, r1);
             return;
         }
         snprintf(id, sizeof id, "%s:accept:%zu", head, i);
@@ -192,14 +202,15 @@ static void matrix_components(json_t *rows, const json_t *battle,
         json_array_append_new(rows, row(button(label, id, 3)));
         for (a = 0; a < 2; a++) {
             const json_t *army = get(get(battle, "armies"), armies[a]);
-            json_t *left = json_array(), *opts;
+            json_t *left, *opts;
             const json_t *res;
             size_t k;
             if (!json_is_true(get(army, "may_commit_reserves")))
                 continue;
-            json_array_foreach(get(army, "reserve"), k, res)
-                if (!json_is_true(get(res, "committed")))
-                    json_array_append(left, (json_t *)res);
+            left = json_array();
+            json_array_foreach(get(army, "reserve"), k,
+                               res) if (!json_is_true(get(res, "committed")))
+                json_array_append(left, (json_t *)res);
             opts = options_of(left, "unit");
             json_decref(left);
             if (json_array_size(opts) == 0) {
@@ -240,9 +251,9 @@ static void civ_side(text_buf *b, const json_t *side, const char *label)
             add(b, " (%lld idle)", num(side, "idle_aircraft"));
     }
     add(b, "; total %lld =", num(side, "total"));
-    json_object_foreach((json_t *)get(side, "terms"), k, v)
-        if (json_integer_value(v) != 0)
-            add(b, " %s %lld", k, (long long)json_integer_value(v));
+    json_object_foreach((json_t *)get(side, "terms"), k,
+                        v) if (json_integer_value(v) != 0)
+        add(b, " %s %lld", k, (long long)json_integer_value(v));
     add(b, "; takes %lld damage", num(side, "damage_taken"));
     if (json_array_size(get(side, "destroyed")) > 0) {
         add(b, ", **destroyed**: ");
@@ -321,9 +332,9 @@ static bool is_aircraft(const json_t *battle, const char *army,
     const json_t *units = get(get(get(battle, "setup"), army), "units"), *u;
     size_t i;
 
-    json_array_foreach(units, i, u)
-        if (strcmp(str(u, "name"), name) == 0)
-            return strcmp(str(u, "class"), "aircraft") == 0;
+    json_array_foreach(units, i, u) if (strcmp(str(u, "name"), name) ==
+                                        0) return strcmp(str(u, "class"),
+                                                         "aircraft") == 0;
     return false;
 }
 
@@ -337,7 +348,8 @@ static json_t *regulars(const json_t *battle, const char *army,
     size_t i;
 
     *has_aircraft = false;
-    json_array_foreach(get(get(battle, "survivors"), army), i, v) {
+    json_array_foreach(get(get(battle, "survivors"), army), i, v)
+    {
         if (!json_is_string(v))
             continue;
         if (is_aircraft(battle, army, json_string_value(v)))
@@ -374,8 +386,8 @@ static json_t *air_select(const char *head, const char *army, char chosen,
     return select_of(id, label, opts, 1, 1);
 }
 
-static void civ_components(json_t *rows, const json_t *battle,
-                           const char *head, const char *given)
+static void civ_components(json_t *rows, const json_t *battle, const char *head,
+                           const char *given)
 {
     static const char *const armies[] = {"attacker", "defender"};
     const json_t *next = get(battle, "next_wave");
@@ -401,7 +413,14 @@ static void civ_components(json_t *rows, const json_t *battle,
     snprintf(id, sizeof id, "%s:phase:-1:-:%s", head, air);
     snprintf(label, sizeof label, "Fight phase %zu",
              json_array_size(get(battle, "phases")) + 1);
-    json_array_append_new(rows, row(button(label, id, 1)));
+    {
+        /* The odds of this phase, with the orders shown (discord_odds.h). */
+        json_t *r1 = row(button(label, id, 1));
+        snprintf(id, sizeof id, "%s:odds:-1:-:%s", head, air);
+        json_array_append_new(json_object_get(r1, "components"),
+                              button("Odds", id, 2));
+        json_array_append_new(rows, r1);
+    }
     if (picker[0] != '\0' && size >= 1 && size <= DISCORD_REPLY_CHOICES_MAX) {
         /* A wave is of regular pieces: aircraft join none. */
         json_t *wave = regulars(battle, picker, &is_picker_air);
@@ -413,16 +432,14 @@ static void civ_components(json_t *rows, const json_t *battle,
             snprintf(id, sizeof id, "%s:wave:-1:%s:%s", head, picker, air);
             snprintf(label, sizeof label, "Or pick the %s's wave (%lld)",
                      picker, size);
-            json_array_append_new(rows,
-                                  row(select_of(id, label, opts, (int)size,
-                                                (int)size)));
+            json_array_append_new(
+                rows, row(select_of(id, label, opts, (int)size, (int)size)));
         }
     }
     for (a = 0; a < 2; a++)
         if (is_air[a])
-            json_array_append_new(rows,
-                                  row(air_select(head, armies[a], air[a],
-                                                 air)));
+            json_array_append_new(
+                rows, row(air_select(head, armies[a], air[a], air)));
 }
 
 json_t *discord_battle_view_message(const json_t *battle, int type,

@@ -292,7 +292,9 @@ static bool read_lists(http_request *r, discord_interaction *in,
     return false;
 }
 
-void discord_combat_scrud(http_request *r, discord_interaction *in)
+/* The request of a SCRUD combat from in's options, or NULL when r was
+ * answered. */
+static json_t *scrud_body(http_request *r, discord_interaction *in)
 {
     static const char *const keys[] = {"side_a", "side_b"};
     char sides[2][DB_NAME_MAX];
@@ -301,7 +303,7 @@ void discord_combat_scrud(http_request *r, discord_interaction *in)
     const char *extra = discord_interaction_str(in, "extra_dice");
 
     if (!read_lists(r, in, keys, 2, DISCORD_COMBAT_SCRUD, units, sides))
-        return;
+        return NULL;
     discord_interaction_int(in, "modifier_a", &mod[0]);
     discord_interaction_int(in, "modifier_b", &mod[1]);
     body = json_pack("{s:[{s:s, s:I, s:o}, {s:s, s:I, s:o}]}", "sides", "side",
@@ -311,21 +313,21 @@ void discord_combat_scrud(http_request *r, discord_interaction *in)
     if (extra != NULL)
         json_object_set_new(body, "options",
                             json_pack("{s:s}", "extra_dice", extra));
-    run(r, in, &scrud_stages, body);
+    return body;
 }
 
-void discord_combat_edna(http_request *r, discord_interaction *in)
+static json_t *edna_body(http_request *r, discord_interaction *in)
 {
     static const char *const keys[] = {"units"};
     json_t *units[1];
 
     /* EDNA tests units of any sides together. */
     if (!read_lists(r, in, keys, 1, DISCORD_COMBAT_MODIFIER, units, NULL))
-        return;
-    run(r, in, &edna_stages, json_pack("{s:o}", "units", units[0]));
+        return NULL;
+    return json_pack("{s:o}", "units", units[0]);
 }
 
-void discord_combat_scs(http_request *r, discord_interaction *in)
+static json_t *scs_body(http_request *r, discord_interaction *in)
 {
     static const char *const keys[] = {"attackers", "defenders"};
     char sides[2][DB_NAME_MAX];
@@ -333,7 +335,7 @@ void discord_combat_scs(http_request *r, discord_interaction *in)
     long long shift = 0;
 
     if (!read_lists(r, in, keys, 2, DISCORD_COMBAT_SCS, units, sides))
-        return;
+        return NULL;
     body = json_pack("{s:o, s:o, s:s}", "attackers", units[0], "defenders",
                      units[1], "table",
                      discord_interaction_str(in, "table")
@@ -341,5 +343,44 @@ void discord_combat_scs(http_request *r, discord_interaction *in)
                          : "");
     if (discord_interaction_int(in, "column_shift", &shift))
         json_object_set_new(body, "column_shift", json_integer(shift));
-    run(r, in, &scs_stages, body);
+    return body;
+}
+
+json_t *discord_combat_body(http_request *r, discord_interaction *in,
+                            const char *system, const systems_entry **s)
+{
+    if (strcmp(system, "scrud") == 0)
+        return *s = &scrud_stages, scrud_body(r, in);
+    if (strcmp(system, "edna") == 0)
+        return *s = &edna_stages, edna_body(r, in);
+    if (strcmp(system, "scs") == 0)
+        return *s = &scs_stages, scs_body(r, in);
+    discord_reply_send(r, discord_reply_notice("There are no odds of "
+                                               "\"%.32s\" here.",
+                                               system));
+    return NULL;
+}
+
+void discord_combat_scrud(http_request *r, discord_interaction *in)
+{
+    json_t *body = scrud_body(r, in);
+
+    if (body != NULL)
+        run(r, in, &scrud_stages, body);
+}
+
+void discord_combat_edna(http_request *r, discord_interaction *in)
+{
+    json_t *body = edna_body(r, in);
+
+    if (body != NULL)
+        run(r, in, &edna_stages, body);
+}
+
+void discord_combat_scs(http_request *r, discord_interaction *in)
+{
+    json_t *body = scs_body(r, in);
+
+    if (body != NULL)
+        run(r, in, &scs_stages, body);
 }

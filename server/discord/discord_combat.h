@@ -24,6 +24,7 @@
 #include "discord_interaction.h"
 #include "err.h"
 #include "http.h"
+#include "systems.h"
 
 /* What an item of a list may carry after the unit's name. */
 typedef enum discord_combat_kind {
@@ -49,6 +50,12 @@ err_code discord_combat_units(db_conn *c, const char *campaign_id,
 void discord_combat_scrud(http_request *r, discord_interaction *in);
 void discord_combat_edna(http_request *r, discord_interaction *in);
 void discord_combat_scs(http_request *r, discord_interaction *in);
+
+/* The request of a combat of system ("scrud", "edna" or "scs") from in's
+ * options, as its command makes it (new), its system into *s; NULL when
+ * r was answered (an unknown unit, a list of two sides: ephemeral). */
+json_t *discord_combat_body(http_request *r, discord_interaction *in,
+                            const char *system, const systems_entry **s);
 
 /* in's client seed, "discord:<interaction id>", into out (48 bytes). */
 void discord_combat_seed(const discord_interaction *in, char out[48]);

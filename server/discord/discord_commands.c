@@ -11,6 +11,7 @@
 #include "discord_combat.h"
 #include "discord_complete.h"
 #include "discord_link.h"
+#include "discord_odds.h"
 #include "discord_read.h"
 #include "discord_reply.h"
 
@@ -104,34 +105,82 @@ static const discord_commands_option opts_civ[] = {
     {S, "note", "A note kept with the battle", false, NULL, 0, 0, 500, NULL},
     {0, NULL, NULL, false, NULL, 0, 0, 0, NULL}};
 
+/* /odds: the combats' options without the note, and who sees it. */
+#define OPT_PUBLIC                                                            \
+    {B, "public", "Show the odds to the channel (only you otherwise)", false, \
+     NULL, 0, 0, 0, NULL}
+#define OPT_END {0, NULL, NULL, false, NULL, 0, 0, 0, NULL}
+
+static const discord_commands_option opts_odds_scrud[] = {
+    {S, "side_a", "First side's units: R1, R2 +1 (modifier), R3 reserve",
+     true, discord_complete_units, 0, 0, LIST_MAX, NULL},
+    {S, "side_b", "Second side's units, the same way", true,
+     discord_complete_units, 0, 0, LIST_MAX, NULL},
+    {I, "modifier_a", "First side's modifier", false, NULL, -100, 100, 0,
+     NULL},
+    {I, "modifier_b", "Second side's modifier", false, NULL, -100, 100, 0,
+     NULL},
+    {S, "extra_dice", "What unpaired dice do (the campaign's rule unless set)",
+     false, NULL, 0, 0, 0, extra_dice},
+    OPT_PUBLIC,
+    OPT_END};
+
+static const discord_commands_option opts_odds_edna[] = {
+    {S, "units", "Units to test: R1, R2 +1 (harder by 1)", true,
+     discord_complete_units, 0, 0, LIST_MAX, NULL},
+    OPT_PUBLIC,
+    OPT_END};
+
+static const discord_commands_option opts_odds_scs[] = {
+    {S, "attackers", "Attacking units: XIII Corps, XV Corps x1/2 (multiplier)",
+     true, discord_complete_units, 0, 0, LIST_MAX, NULL},
+    {S, "defenders", "Defending units: XX Corps x2", true,
+     discord_complete_units, 0, 0, LIST_MAX, NULL},
+    {S, "table", "The combat results table", true, discord_complete_table, 0,
+     0, 64, NULL},
+    {I, "column_shift", "Columns to shift (right is positive)", false, NULL,
+     -20, 20, 0, NULL},
+    OPT_PUBLIC,
+    OPT_END};
+
+static const discord_commands_sub subs_odds[] = {
+    {"scrud", "Each side's chance of more defeats, each unit's of elimination",
+     opts_odds_scrud},
+    {"edna", "Each unit's chance to pass, fail or become ineffective",
+     opts_odds_edna},
+    {"scs", "The chance of each result of the table", opts_odds_scs},
+    {NULL, NULL, NULL}};
+
 const discord_commands_entry discord_commands_table[] = {
     {"link", "Link this channel to a campaign with its umpire token",
-     DISCORD_COMMANDS_ANYONE, discord_link_link, NULL, opts_token},
+     DISCORD_COMMANDS_ANYONE, discord_link_link, NULL, opts_token, NULL},
     {"unlink", "Unlink this channel from its campaign",
-     DISCORD_COMMANDS_UMPIRE, discord_link_unlink, NULL, opts_none},
+     DISCORD_COMMANDS_UMPIRE, discord_link_unlink, NULL, opts_none, NULL},
     {"claim", "Claim your side with your player token",
-     DISCORD_COMMANDS_LINKED, discord_link_claim, NULL, opts_token},
+     DISCORD_COMMANDS_LINKED, discord_link_claim, NULL, opts_token, NULL},
     {"scrud", "Resolve a SCRUD combat between two sides' units",
-     DISCORD_COMMANDS_UMPIRE, discord_combat_scrud, NULL, opts_scrud},
+     DISCORD_COMMANDS_UMPIRE, discord_combat_scrud, NULL, opts_scrud, NULL},
     {"edna", "Test units' EDNA (morale)", DISCORD_COMMANDS_UMPIRE,
-     discord_combat_edna, NULL, opts_edna},
+     discord_combat_edna, NULL, opts_edna, NULL},
     {"scs", "Resolve an SCS odds combat on a combat results table",
-     DISCORD_COMMANDS_UMPIRE, discord_combat_scs, NULL, opts_scs},
+     DISCORD_COMMANDS_UMPIRE, discord_combat_scs, NULL, opts_scs, NULL},
     {"matrix", "Open a Matrix game battle, fought with its buttons",
      DISCORD_COMMANDS_UMPIRE, discord_battle_matrix,
-     discord_battle_created, opts_matrix},
+     discord_battle_created, opts_matrix, NULL},
     {"civ", "Open a Civilization battle, fought with its buttons",
      DISCORD_COMMANDS_UMPIRE, discord_battle_civ, discord_battle_created,
-     opts_civ},
+     opts_civ, NULL},
     {"unit", "A unit's card and its recent history", DISCORD_COMMANDS_READER,
-     discord_read_unit, NULL, opts_unit},
+     discord_read_unit, NULL, opts_unit, NULL},
     {"ledger", "The campaign ledger's head, verified",
      DISCORD_COMMANDS_READER, discord_read_ledger, discord_read_ledger_reshape,
-     opts_none},
+     opts_none, NULL},
     {"commitment", "The next commitment: post it before the dice",
-     DISCORD_COMMANDS_READER, discord_read_commitment, NULL, opts_none},
+     DISCORD_COMMANDS_READER, discord_read_commitment, NULL, opts_none, NULL},
     {"check", "Replay a combat and check its dice", DISCORD_COMMANDS_READER,
-     discord_read_check, discord_read_check_reshape, opts_check},
+     discord_read_check, discord_read_check_reshape, opts_check, NULL},
+    {"odds", "The chances of a SCRUD combat, an EDNA test or an SCS combat",
+     DISCORD_COMMANDS_READER, discord_odds_run, NULL, opts_none, subs_odds},
 };
 const size_t discord_commands_n =
     sizeof discord_commands_table / sizeof discord_commands_table[0];
@@ -172,6 +221,17 @@ json_t *discord_commands_json(void)
         json_t *opts = json_array();
         for (k = 0; c->options[k].name; k++)
             json_array_append_new(opts, option_json(&c->options[k]));
+        for (k = 0; c->subs && c->subs[k].name; k++) {
+            json_t *sub = json_array();
+            const discord_commands_option *o;
+            for (o = c->subs[k].options; o->name; o++)
+                json_array_append_new(sub, option_json(o));
+            json_array_append_new(
+                opts, json_pack("{s:i, s:s, s:s, s:o}", "type",
+                                DISCORD_COMMANDS_SUBCOMMAND, "name",
+                                c->subs[k].name, "description",
+                                c->subs[k].description, "options", sub));
+        }
         /* Chat commands (type 1), in servers only (context 0). */
         json_array_append_new(
             all, json_pack("{s:i, s:s, s:s, s:o, s:[i]}", "type", 1, "name",
@@ -235,14 +295,18 @@ void discord_commands_complete(http_request *r, discord_interaction *in)
 {
     const discord_commands_entry *c = find(in->name);
     const discord_interaction_option *f = discord_interaction_focused(in);
+    const discord_commands_option *opts = c ? c->options : NULL;
     size_t k;
 
+    for (k = 0; c && c->subs && c->subs[k].name; k++)
+        if (strcmp(c->subs[k].name, in->subcommand) == 0)
+            opts = c->subs[k].options;
     if (c != NULL && f != NULL && refusal(c, in) == NULL)
-        for (k = 0; c->options[k].name; k++)
-            if (strcmp(c->options[k].name, f->name) == 0 &&
-                c->options[k].complete != NULL) {
+        for (k = 0; opts[k].name; k++)
+            if (strcmp(opts[k].name, f->name) == 0 &&
+                opts[k].complete != NULL) {
                 const char *typed = json_string_value(f->value);
-                c->options[k].complete(r, in, typed ? typed : "");
+                opts[k].complete(r, in, typed ? typed : "");
                 return;
             }
     discord_reply_send(r, discord_reply_choices(json_array()));

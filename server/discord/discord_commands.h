@@ -26,6 +26,7 @@ typedef enum discord_commands_who {
 
 /* Option types (Discord's numbers). */
 enum {
+    DISCORD_COMMANDS_SUBCOMMAND = 1,
     DISCORD_COMMANDS_STRING = 3,
     DISCORD_COMMANDS_INTEGER = 4,
     DISCORD_COMMANDS_BOOLEAN = 5
@@ -48,6 +49,13 @@ typedef struct discord_commands_option {
     const char *const *choices; /* strings, NULL-terminated; or NULL */
 } discord_commands_option;
 
+/* A subcommand: its name, description and options. */
+typedef struct discord_commands_sub {
+    const char *name;
+    const char *description;
+    const discord_commands_option *options; /* ends with a NULL name */
+} discord_commands_sub;
+
 typedef struct discord_commands_entry {
     const char *name;
     const char *description;
@@ -59,6 +67,9 @@ typedef struct discord_commands_entry {
     json_t *(*reshape)(const discord_interaction *in, const json_t *answer,
                        int status);
     const discord_commands_option *options; /* ends with a NULL name */
+    /* Subcommands (ending with a NULL name; options then opts_none), or
+     * NULL: the handler reads in->subcommand. */
+    const discord_commands_sub *subs;
 } discord_commands_entry;
 
 extern const discord_commands_entry discord_commands_table[];

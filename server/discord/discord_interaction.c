@@ -54,7 +54,10 @@ static err_code read_options(discord_interaction *in, const json_t *opts,
             return err_set(e, ERR_INVALID, "data.options",
                            "an option has no name");
         if (type == 1 || type == 2) {
-            err_code rc = read_options(in, json_object_get(o, "options"),
+            err_code rc;
+            if (type == 1)
+                in->subcommand = name;
+            rc = read_options(in, json_object_get(o, "options"),
                                        depth + 1, e);
             if (rc)
                 return rc;
@@ -124,6 +127,7 @@ err_code discord_interaction_parse(const char *body, size_t len,
 
     memset(in, 0, sizeof *in);
     in->name = "";
+    in->subcommand = "";
     in->custom_id = "";
     in->doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
     if (!json_is_object(in->doc))

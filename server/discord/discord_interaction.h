@@ -44,6 +44,7 @@ typedef struct discord_interaction {
     char channel_id[DB_DISCORD_ID_MAX]; /* "" when none */
     char user_id[DB_DISCORD_ID_MAX];
     const char *name; /* the command's name, or "" (borrowed) */
+    const char *subcommand; /* its subcommand's name, or "" (borrowed) */
     discord_interaction_option options[DISCORD_INTERACTION_MAX];
     size_t n_options;
     const char *custom_id; /* a component's, or "" (borrowed) */

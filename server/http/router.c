@@ -23,6 +23,7 @@
 #include "units.h"
 #include "webhooks.h"
 #include "combats.h"
+#include "odds_http.h"
 #include "discord_http.h"
 #include "systems.h"
 #include "problem.h"
@@ -99,6 +100,17 @@ const router_route router_routes[] = {
     {"POST", "/v1/campaigns/{campaign_id}/combats/scs", combats_create_campaign,
      ROUTER_UMPIRE, ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ,
      &scs_stages},
+    /* The odds: nothing rolled, claimed or written (docs/odds.md). */
+    {"POST", "/v1/campaigns/{campaign_id}/odds/scrud", odds_http_campaign,
+     ROUTER_READ, 0, Q_NONE, &scrud_stages},
+    {"POST", "/v1/campaigns/{campaign_id}/odds/edna", odds_http_campaign,
+     ROUTER_READ, 0, Q_NONE, &edna_stages},
+    {"POST", "/v1/campaigns/{campaign_id}/odds/scs", odds_http_campaign,
+     ROUTER_READ, 0, Q_NONE, &scs_stages},
+    {"POST", "/v1/campaigns/{campaign_id}/odds/matrix", odds_http_campaign,
+     ROUTER_READ, 0, Q_NONE, &matrix_stages},
+    {"POST", "/v1/campaigns/{campaign_id}/odds/civ", odds_http_campaign,
+     ROUTER_READ, 0, Q_NONE, &civ_stages},
     /* By name: no order. */
     {"GET", "/v1/campaigns/{campaign_id}/tables", tables_list, ROUTER_READ, 0,
      "format limit cursor", NULL},
@@ -148,6 +160,16 @@ const router_route router_routes[] = {
      ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &matrix_stages},
     {"POST", "/v1/combats/civ", combats_create_oneoff, ROUTER_PUBLIC,
      ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &civ_stages},
+    {"POST", "/v1/odds/scrud", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+     &scrud_stages},
+    {"POST", "/v1/odds/edna", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+     &edna_stages},
+    {"POST", "/v1/odds/scs", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+     &scs_stages},
+    {"POST", "/v1/odds/matrix", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+     &matrix_stages},
+    {"POST", "/v1/odds/civ", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+     &civ_stages},
     /* Signed by Discord, not by a token (discord_http.h). */
     {"POST", "/v1/discord/interactions", discord_http_interactions,
      ROUTER_PUBLIC, ROUTER_WRITES, Q_NONE, NULL},

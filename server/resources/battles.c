@@ -127,45 +127,45 @@ void battles_action(http_request *r)
     battle_of(r)->action(r, body);
 }
 
+static err_code battles_list_fetch(db_conn *c, const char *campaign_id,
+                                   const db_page *pg, void **rows, size_t *n,
+                                   err_info *e)
+{
+    db_battle *bs = NULL;
+    err_code rc = db_battles_page(c, campaign_id, pg, &bs, n, e);
+
+    *rows = bs;
+    return rc;
+}
+
+/* A battle's line in the list: no setup, combats or phases. */
+static json_t *battles_list_item(const void *row)
+{
+    const db_battle *b = row;
+
+    return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:i, s:o, s:o}", "id",
+                     b->id, "system", b->system, "status", b->status, "turn",
+                     b->turn, "created_at", b->created_at, "updated_at",
+                     b->updated_at, "n_actions", b->n_actions, "combat_id",
+                     jsonb_str_or_null(b->combat_id), "note",
+                     jsonb_str_or_null(b->note));
+}
+
+static const char *battles_list_cursor(const void *row)
+{
+    return ((const db_battle *)row)->id;
+}
+
+static void battles_list_release(void *rows, size_t n)
+{
+    db_battles_free(rows, n);
+}
+
 void battles_list(http_request *r)
 {
-    db *d = http_db(r->srv);
-    db_conn *c;
-    db_battle *bs = NULL;
-    size_t n = 0, i;
-    paging p;
-    json_t *items;
-    err_info e;
-    err_code rc;
+    static const paging_list list = {battles_list_fetch, sizeof(db_battle),
+                                     battles_list_item, battles_list_cursor,
+                                     battles_list_release};
 
-    err_clear(&e);
-    if (!paging_read(r, true, &p, &e)) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    c = db_read_acquire(d);
-    {
-        db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
-        rc = paging_db_result(
-            db_battles_page(c, r->params[0], &pg, &bs, &n, &e), &e);
-    }
-    db_read_release(d, c);
-    if (rc != ERR_OK) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    /* One row more than the page tells whether another page follows. */
-    items = json_array();
-    for (i = 0; i < n && i < (size_t)p.limit; i++)
-        json_array_append_new(
-            items, json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:i, s:o, s:o}",
-                             "id", bs[i].id, "system", bs[i].system, "status",
-                             bs[i].status, "turn", bs[i].turn, "created_at",
-                             bs[i].created_at, "updated_at", bs[i].updated_at,
-                             "n_actions", bs[i].n_actions, "combat_id",
-                             jsonb_str_or_null(bs[i].combat_id), "note",
-                             jsonb_str_or_null(bs[i].note)));
-    paging_reply(r, &p, NULL, items,
-                 n > (size_t)p.limit ? bs[p.limit - 1].id : NULL);
-    db_battles_free(bs, n);
+    paging_serve(r, &list);
 }

@@ -369,40 +369,34 @@ fail:
     http_reply_problem(r, &e);
 }
 
+static err_code campaigns_sides_list_fetch(db_conn *c, const char *campaign_id,
+                                           const db_page *pg, void **rows,
+                                           size_t *n, err_info *e)
+{
+    db_side *sides = NULL;
+    err_code rc = db_sides_page(c, campaign_id, pg, &sides, n, e);
+
+    *rows = sides;
+    return rc;
+}
+
+static json_t *campaigns_sides_list_item(const void *row)
+{
+    return side_json((const db_side *)row);
+}
+
+static const char *campaigns_sides_list_cursor(const void *row)
+{
+    return ((const db_side *)row)->id;
+}
+
 void campaigns_sides_list(http_request *r)
 {
-    db *d = http_db(r->srv);
-    db_conn *c;
-    db_side *sides = NULL;
-    size_t n = 0, i;
-    paging p;
-    json_t *items;
-    err_info e;
-    err_code rc;
+    static const paging_list list = {campaigns_sides_list_fetch,
+                                     sizeof(db_side), campaigns_sides_list_item,
+                                     campaigns_sides_list_cursor, NULL};
 
-    err_clear(&e);
-    if (!paging_read(r, true, &p, &e)) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    c = db_read_acquire(d);
-    {
-        db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
-        rc = paging_db_result(
-            db_sides_page(c, r->params[0], &pg, &sides, &n, &e), &e);
-    }
-    db_read_release(d, c);
-    if (rc != ERR_OK) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    /* One row more than the page tells whether another page follows. */
-    items = json_array();
-    for (i = 0; i < n && i < (size_t)p.limit; i++)
-        json_array_append_new(items, side_json(&sides[i]));
-    paging_reply(r, &p, NULL, items,
-                 n > (size_t)p.limit ? sides[p.limit - 1].id : NULL);
-    free(sides);
+    paging_serve(r, &list);
 }
 
 typedef struct side_new {

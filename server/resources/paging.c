@@ -83,3 +83,44 @@ void paging_reply(http_request *r, const paging *p, json_t *page, json_t *items,
                         next_cursor ? json_string(next_cursor) : json_null());
     http_reply_json(r, 200, page);
 }
+
+void paging_serve(http_request *r, const paging_list *l)
+{
+    db *d = http_db(r->srv);
+    db_conn *c;
+    void *rows = NULL;
+    size_t n = 0, i;
+    paging p;
+    json_t *items;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    if (!paging_read(r, true, &p, &e)) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    c = db_read_acquire(d);
+    {
+        db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
+        rc =
+            paging_db_result(l->fetch(c, r->params[0], &pg, &rows, &n, &e), &e);
+    }
+    db_read_release(d, c);
+    if (rc != ERR_OK) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    /* One row more than the page tells whether another page follows. */
+    items = json_array();
+    for (i = 0; i < n && i < (size_t)p.limit; i++)
+        json_array_append_new(items, l->item((char *)rows + i * l->size));
+    paging_reply(r, &p, NULL, items,
+                 n > (size_t)p.limit
+                     ? l->cursor((char *)rows + (size_t)(p.limit - 1) * l->size)
+                     : NULL);
+    if (l->release)
+        l->release(rows, n);
+    else
+        free(rows);
+}

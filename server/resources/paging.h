@@ -57,4 +57,22 @@ err_code paging_db_result(err_code rc, err_info *e);
 void paging_reply(http_request *r, const paging *p, json_t *page, json_t *items,
                   const char *next_cursor);
 
+/* A list of a campaign's rows served a page at a time (paging_serve):
+ * the campaign is the path's first parameter. */
+typedef struct paging_list {
+    /* A page of campaign_id's rows (db.h's *_page functions): *rows new,
+     * n rows of size bytes each. */
+    err_code (*fetch)(db_conn *c, const char *campaign_id, const db_page *pg,
+                      void **rows, size_t *n, err_info *e);
+    size_t size;
+    json_t *(*item)(const void *row);       /* a row as served (new) */
+    const char *(*cursor)(const void *row); /* the row's cursor (its id) */
+    void (*release)(void *rows, size_t n);  /* NULL: free() */
+} paging_list;
+
+/* Serves the page the query asks of l (?order=, ?limit=, ?cursor=),
+ * read from one pooled connection, or the problem: the whole of a list
+ * route that has nothing else to do. */
+void paging_serve(http_request *r, const paging_list *l);
+
 #endif

@@ -196,40 +196,34 @@ void shares_create(http_request *r)
 
 /* ---- listed and revoked ---- */
 
+static err_code shares_list_fetch(db_conn *c, const char *campaign_id,
+                                  const db_page *pg, void **rows, size_t *n,
+                                  err_info *e)
+{
+    db_share *ss = NULL;
+    err_code rc = db_shares_page(c, campaign_id, pg, &ss, n, e);
+
+    *rows = ss;
+    return rc;
+}
+
+static json_t *shares_list_item(const void *row)
+{
+    return share_json((const db_share *)row);
+}
+
+static const char *shares_list_cursor(const void *row)
+{
+    return ((const db_share *)row)->id;
+}
+
 void shares_list(http_request *r)
 {
-    db *d = http_db(r->srv);
-    db_conn *c;
-    db_share *ss = NULL;
-    size_t n = 0, i;
-    paging p;
-    json_t *items;
-    err_info e;
-    err_code rc;
+    static const paging_list list = {shares_list_fetch, sizeof(db_share),
+                                     shares_list_item, shares_list_cursor,
+                                     NULL};
 
-    err_clear(&e);
-    if (!paging_read(r, true, &p, &e)) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    c = db_read_acquire(d);
-    {
-        db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
-        rc = paging_db_result(db_shares_page(c, r->params[0], &pg, &ss, &n, &e),
-                              &e);
-    }
-    db_read_release(d, c);
-    if (rc != ERR_OK) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    /* One row more than the page tells whether another page follows. */
-    items = json_array();
-    for (i = 0; i < n && i < (size_t)p.limit; i++)
-        json_array_append_new(items, share_json(&ss[i]));
-    paging_reply(r, &p, NULL, items,
-                 n > (size_t)p.limit ? ss[p.limit - 1].id : NULL);
-    free(ss);
+    paging_serve(r, &list);
 }
 
 typedef struct share_revoke {
@@ -362,8 +356,8 @@ static json_t *seeds_of(const json_t *seeds, const json_t *entries)
         {
             const char *c = json_string_value(json_object_get(en, "combat_id"));
             const char *b = json_string_value(json_object_get(en, "battle_id"));
-            if (rec && ((c && strcmp(c, rec) == 0) ||
-                        (b && strcmp(b, rec) == 0))) {
+            if (rec &&
+                ((c && strcmp(c, rec) == 0) || (b && strcmp(b, rec) == 0))) {
                 json_array_append(out, sd);
                 break;
             }

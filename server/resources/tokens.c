@@ -204,38 +204,32 @@ static json_t *issue_json(const db_token_issue *t)
                      jsonb_str_or_null(t->revoked_at));
 }
 
+static err_code tokens_list_fetch(db_conn *c, const char *campaign_id,
+                                  const db_page *pg, void **rows, size_t *n,
+                                  err_info *e)
+{
+    db_token_issue *ts = NULL;
+    err_code rc = db_token_issues_page(c, campaign_id, pg, &ts, n, e);
+
+    *rows = ts;
+    return rc;
+}
+
+static json_t *tokens_list_item(const void *row)
+{
+    return issue_json((const db_token_issue *)row);
+}
+
+static const char *tokens_list_cursor(const void *row)
+{
+    return ((const db_token_issue *)row)->id;
+}
+
 void tokens_list(http_request *r)
 {
-    db *d = http_db(r->srv);
-    db_conn *c;
-    db_token_issue *ts = NULL;
-    size_t n = 0, i;
-    paging p;
-    json_t *items;
-    err_info e;
-    err_code rc;
+    static const paging_list list = {tokens_list_fetch, sizeof(db_token_issue),
+                                     tokens_list_item, tokens_list_cursor,
+                                     NULL};
 
-    err_clear(&e);
-    if (!paging_read(r, true, &p, &e)) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    c = db_read_acquire(d);
-    {
-        db_page pg = {p.cursor, p.is_newest_first, p.limit + 1};
-        rc = paging_db_result(
-            db_token_issues_page(c, r->params[0], &pg, &ts, &n, &e), &e);
-    }
-    db_read_release(d, c);
-    if (rc != ERR_OK) {
-        http_reply_problem(r, &e);
-        return;
-    }
-    /* One row more than the page tells whether another page follows. */
-    items = json_array();
-    for (i = 0; i < n && i < (size_t)p.limit; i++)
-        json_array_append_new(items, issue_json(&ts[i]));
-    paging_reply(r, &p, NULL, items,
-                 n > (size_t)p.limit ? ts[p.limit - 1].id : NULL);
-    free(ts);
+    paging_serve(r, &list);
 }

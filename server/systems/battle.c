@@ -149,3 +149,23 @@ err_code battle_engaged(db_conn *c, const char *campaign_id,
     db_battles_free(bs, n);
     return rc;
 }
+
+err_code battle_check_system(db_conn *c, const char *campaign_id,
+                             const char *id, const char *system, err_info *e)
+{
+    db_battle b;
+    err_code rc;
+
+    memset(&b, 0, sizeof b);
+    rc = db_battle_get(c, campaign_id, id, &b, NULL);
+    if (rc == ERR_NOT_FOUND)
+        rc = err_set(e, rc, NULL, "the campaign has no battle %s", id);
+    else if (rc != ERR_OK)
+        rc = err_set(e, rc, NULL, "cannot read the battle");
+    else if (strcmp(b.system, system) != 0)
+        rc = err_set(e, ERR_INVALID, "battle",
+                     "the battle %s is a %s battle, not a %s one", id, b.system,
+                     system);
+    db_battle_cleanup(&b);
+    return rc;
+}

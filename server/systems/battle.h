@@ -54,4 +54,10 @@ err_code battle_engaged(db_conn *c, const char *campaign_id,
                         const char *unit_id, char battle_id[DB_ID_MAX],
                         err_info *e);
 
+/* The battle id of the campaign is one of system's ("matrix", "civ"):
+ * ERR_NOT_FOUND when the campaign has no such battle, ERR_INVALID (field
+ * "battle") when it is another system's. */
+err_code battle_check_system(db_conn *c, const char *campaign_id,
+                             const char *id, const char *system, err_info *e);
+
 #endif

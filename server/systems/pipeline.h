@@ -11,9 +11,13 @@
  *              claimed (the next one drawn), the combat and its rolls
  *              inserted, apply; all in one transaction, so the combat
  *              lands whole or not at all, and a refused one writes
- *              nothing.
+ *              nothing;
+ *   odds:      pipeline_odds: pipeline_bound (read, then check one-off or
+ *              bind from a read snapshot), then the system's odds stage;
+ *              nothing rolled, claimed or written (docs/odds.md).
  *
- * Nothing here knows HTTP: resources/combats.c is the HTTP front door.
+ * Nothing here knows HTTP: resources/combats.c is the HTTP front door of
+ * the combats, resources/odds_http.c of the odds.
  */
 #ifndef UMPIRE_PIPELINE_H
 #define UMPIRE_PIPELINE_H
@@ -41,5 +45,25 @@ err_code pipeline_oneoff(db *d, void *job, err_info *e);
 
 /* The writer job of a campaign combat (a db_job_fn; arg is the job). */
 err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e);
+
+/*
+ * A request of system s read and made ready to resolve, without resolving
+ * it: one-off, read and checked; in a campaign, read, then bound to the
+ * campaign's options and units from one read snapshot of d's pool (no
+ * writer, no commitment).  *out as pipeline_read's (s->job_free, also on
+ * failure, when not NULL).  s must have a bind stage for a campaign.
+ */
+err_code pipeline_bound(const systems_entry *s, const json_t *body,
+                        const char *campaign_id, db *d, void **out,
+                        err_info *e);
+
+/*
+ * The odds of a request of system s (docs/odds.md): body is the combat's
+ * body with an optional "odds" object (borrowed), campaign_id NULL for a
+ * one-off, token_id the caller's.  A new answer, or NULL with e set.
+ */
+json_t *pipeline_odds(const systems_entry *s, const json_t *body,
+                      const char *campaign_id, const char *token_id, db *d,
+                      err_info *e);
 
 #endif

@@ -18,6 +18,11 @@
  *   render  the outcome's part of a report as Markdown or HTML;
  *   unit    a unit's section of the system, as served;
  *   options a campaign's options of the system: defaults, read, served;
+ *   odds    the chances of the combat the request describes, without
+ *           rolling, claiming a commitment or writing anything
+ *           (<system>/<system>_odds.c, docs/odds.md): the same body as
+ *           its combat, read and bound by the stages above (a campaign's
+ *           units from a read snapshot, never the writer);
  *   fog     a stored report (or a battle) reduced for a player who may
  *           not see all of the other sides' units (fog.h), and the
  *           combat's one-line summary likewise.
@@ -49,6 +54,7 @@
 #include "registry.h"
 
 struct report_doc;
+struct odds_json_req;
 struct fog_pass;
 struct fog_view;
 
@@ -93,6 +99,9 @@ typedef struct systems_entry {
                              db_campaign *cmp, err_info *e);
     json_t *(*options_json)(const db_campaign *cmp);
     const systems_battle *battle; /* NULL: no interactive battles */
+    /* The odds of the request q's combat: a new answer, or NULL with e
+     * set (ERR_LIMIT over the odds' limits; odds_json.h). */
+    json_t *(*odds)(const struct odds_json_req *q, err_info *e);
     /* Fog of war (fog.h): the system's part of a campaign's stored
      * report, or of one of its battles as served (doc), reduced in place
      * for p's viewer with fog.h's helpers (the frame, rolls included, is

@@ -19,9 +19,10 @@
 // unit's history; in flows-setup.mjs, a campaign made on the start page and
 // its tokens reissued; in flows-results.mjs, a combat of every system whose
 // rendered result is checked against the API's JSON; in flows-tables.mjs,
-// the table editor, and the phone's layout.  Every page must be served with
-// a Content-Security-Policy and raise no console error, page error or CSP
-// violation.  The elements are found by the data-testid attributes of
+// the table editor, and the phone's layout; in flows-odds.mjs, the odds
+// shown by a SCRUD form and by a Matrix battle's reserve.  Every page must
+// be served with a Content-Security-Policy and raise no console error,
+// page error or CSP violation.  The elements are found by the data-testid attributes of
 // console/TESTIDS.md; the helpers are in harness.mjs.
 //
 // Prints one line per step; on a failed step saves failure-FLOW-STEP.png and
@@ -38,6 +39,7 @@ import { startFlow, tokensFlow } from './flows-setup.mjs';
 import { resultsFlow } from './flows-results.mjs';
 import { tablesFlow, phoneFlow } from './flows-tables.mjs';
 import { liveFlow, shareFlow, fogFlow } from './flows-live.mjs';
+import { oddsFlow } from './flows-odds.mjs';
 
 const { chromium } = require('playwright-core');
 
@@ -297,6 +299,7 @@ async function main() {
       ['live', liveFlow],
       ['share', shareFlow],
       ['fog', fogFlow],
+      ['odds', oddsFlow],
     ];
     for (const [name, flow] of flows) {
       try {

@@ -12,6 +12,7 @@
 // winner.
 
 import { api } from './fixtures.mjs';
+import { checkShown } from './flows-odds.mjs';
 import { BASE, PHONE, tid, tidOf, check, shot, step, openPage, openConsole, signIn, noProblems, checkNoSidewaysScroll } from './harness.mjs';
 
 const CAMPAIGN_NAME = 'Every system';
@@ -226,6 +227,12 @@ export async function resultsFlow(browser) {
       await shot(page, '34-civ-form.png');
       await page.locator(tid('combat-submit')).click();
       await page.locator(tid('battle-phase-submit')).waitFor();
+      // The next phase's chances (flows-odds.mjs checks the others): as the API answers the same body.
+      const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`/v1/campaigns/${c.id}/odds/civ`));
+      await page.locator(tid('civ-odds-ask')).click();
+      const oddsBody = (await sent).postDataJSON();
+      await page.locator(tid('civ-odds')).waitFor();
+      await checkShown(page.locator(tid('civ-odds')), await api(BASE, 'POST', path('/odds/civ'), c.umpire, oddsBody), 'Civilization phase chances');
       const dice = { Rangers: 6, Guards: 6, Uhlans: 1, Krupp: 1 };
       for (const [unit, d] of Object.entries(dice)) await page.locator(tidOf('die-input', 'data-unit-name', unit)).fill(String(d));
       await page.locator(tid('battle-phase-submit')).click();

@@ -70,6 +70,12 @@ function addOption(builder, o) {
       });
     case t.ApplicationCommandOptionType.Boolean:
       return builder.addBooleanOption((x) => common(x));
+    case t.ApplicationCommandOptionType.Subcommand:
+      return builder.addSubcommand((x) => {
+        x.setName(o.name).setDescription(o.description);
+        for (const so of o.options ?? []) addOption(x, so);
+        return x;
+      });
     default:
       throw new Error(`option ${o.name} has an unexpected type ${o.type}`);
   }
@@ -78,10 +84,8 @@ function addOption(builder, o) {
 // What Discord counts towards a command's 8,000 characters.
 function commandChars(c) {
   let n = c.name.length + c.description.length;
-  for (const o of c.options ?? []) {
-    n += o.name.length + o.description.length;
-    for (const ch of o.choices ?? []) n += ch.name.length + String(ch.value).length;
-  }
+  for (const o of c.options ?? []) n += commandChars(o);
+  for (const ch of c.choices ?? []) n += ch.name.length + String(ch.value).length;
   return n;
 }
 

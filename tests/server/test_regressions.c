@@ -584,15 +584,18 @@ static void lost_done(void *arg, err_code rc, const err_info *e)
 }
 
 /* Holds the writer until the test has queued what must share a batch
- * (*arg set), or 10 s: deterministic however loaded the machine is. */
+ * (arg[1] set), or 10 s; says it holds it (arg[0]), so that the test
+ * queues nothing before the writer has taken this job alone in its batch:
+ * deterministic however loaded the machine is. */
 static err_code hold_run(sqlite3 *c, void *arg, err_info *e)
 {
-    atomic_int *is_released = arg;
+    atomic_int *flags = arg;
     int waited;
 
     (void)c;
     (void)e;
-    for (waited = 0; !atomic_load(is_released) && waited < 10000; waited++)
+    atomic_store(&flags[0], 1);
+    for (waited = 0; !atomic_load(&flags[1]) && waited < 10000; waited++)
         usleep(1000);
     return ERR_OK;
 }
@@ -625,7 +628,7 @@ START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
         {"INSERT INTO sides (id, campaign_id, name, created_at) SELECT "
          "'sd_after', id, 'after', 'now' FROM campaigns LIMIT 1",
          false, ERR_OK, &n_done}};
-    atomic_int is_released = 0;
+    atomic_int hold[2] = {0, 0}; /* is holding, is released */
     int i, waited;
     sqlite3 *r;
     test_campaign c;
@@ -634,10 +637,13 @@ START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
     ts_campaign(ts, &c, NULL, sides);
     /* The three jobs queue behind a job that holds the writer, so they
      * share one batch. */
-    ck_assert_int_eq(db_submit(d, hold_run, hold_done, &is_released), ERR_OK);
+    ck_assert_int_eq(db_submit(d, hold_run, hold_done, hold), ERR_OK);
+    for (waited = 0; !atomic_load(&hold[0]) && waited < 10000; waited += 10)
+        usleep(10 * 1000);
+    ck_assert_msg(atomic_load(&hold[0]), "the writer never took the job");
     for (i = 0; i < 3; i++)
         ck_assert_int_eq(db_submit(d, lost_run, lost_done, &jobs[i]), ERR_OK);
-    atomic_store(&is_released, 1);
+    atomic_store(&hold[1], 1);
     for (waited = 0; atomic_load(&n_done) < 3 && waited < 10000; waited += 10)
         usleep(10 * 1000);
     ck_assert_int_eq(atomic_load(&n_done), 3);

@@ -11,6 +11,7 @@
 #include "civ_report.h"
 #include "systems.h"
 #include "battle.h"
+#include "civ_campaign.h"
 #include "civ_json.h"
 #include "combat.h"
 #include "jsonv.h"
@@ -102,8 +103,8 @@ static err_code create_job(db_conn *c, void *arg, err_info *e)
 
 /* Loads the stored battle into j: setup, phases rebuilt from their orders
  * and logged dice; src (caller's) is left holding that log. */
-static err_code load(db_conn *c, const char *campaign_id, const char *id,
-                     civ_job *j, dice_source *src, err_info *e)
+err_code civ_campaign_load(db_conn *c, const char *campaign_id, const char *id,
+                           civ_job *j, dice_source *src, err_info *e)
 {
     db_battle_action *acts = NULL;
     size_t n = 0, i, k;
@@ -251,7 +252,7 @@ static void get(http_request *r)
     }
     /* The battle and its actions from one snapshot, ended in every case;
      * the first error stays in e. */
-    rc = load(c, r->params[0], r->params[1], j, &src, &e);
+    rc = civ_campaign_load(c, r->params[0], r->params[1], j, &src, &e);
     end_rc = db_read_end(d, c, &e);
     if (rc == ERR_OK)
         rc = end_rc;
@@ -598,7 +599,7 @@ static err_code action_apply(db_conn *c, civ_job *j, err_info *e)
 
     memset(&row, 0, sizeof row);
     text_copy(id, DB_ID_MAX, j->row.id);
-    if ((rc = load(c, j->rec.campaign_id, id, j, &src, e)) ||
+    if ((rc = civ_campaign_load(c, j->rec.campaign_id, id, j, &src, e)) ||
         (rc = action_check(j, &act, &note, e)))
         goto out;
     row.seq = j->row.n_actions + 1;
@@ -629,7 +630,8 @@ static json_t *battle_read_back(db_conn *c, const civ_job *j, err_info *e)
         err_set(e, ERR_NOMEM, NULL, "out of memory");
         return NULL;
     }
-    if (load(c, j->row.campaign_id, j->row.id, fresh, &src, e) == ERR_OK &&
+    if (civ_campaign_load(c, j->row.campaign_id, j->row.id, fresh, &src, e) ==
+            ERR_OK &&
         (o = battle_json(fresh, &src)) == NULL)
         err_set(e, ERR_NOMEM, NULL, "out of memory");
     dice_cleanup(&src);

@@ -9,6 +9,7 @@
 #include "civ_report.h"
 #include "systems.h"
 #include "civ_json.h"
+#include "civ_odds.h"
 #include "combat.h"
 #include "fog.h"
 #include "jsonv.h"
@@ -263,5 +264,6 @@ const systems_entry civ_stages = {
     .render = civ_report_render,
     .unit_json = unit_json,
     .battle = &civ_campaign_battles,
+    .odds = civ_odds_answer,
     .fog = fog,
 };

@@ -6,6 +6,7 @@
  * report's Markdown and HTML in edna_report.c.
  */
 #include "edna_json.h"
+#include "edna_odds.h"
 #include "edna_report.h"
 #include "systems.h"
 #include "combat.h"
@@ -389,5 +390,6 @@ const systems_entry edna_stages = {
     .options_default = options_default,
     .options_read = options_read,
     .options_json = options_json,
+    .odds = edna_odds_answer,
     .fog = fog,
 };

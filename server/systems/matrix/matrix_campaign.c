@@ -20,6 +20,7 @@
 #include "battle.h"
 #include "combat.h"
 #include "jsonv.h"
+#include "matrix_campaign.h"
 #include "matrix_json.h"
 #include "text.h"
 
@@ -33,8 +34,8 @@
 
 /* j's battle from its stored row: setup, actions, state rebuilt.  The
  * setup document stays in j->request. */
-static err_code load_battle(db_conn *c, const char *campaign_id,
-                            const char *battle_id, matrix_job *j, err_info *e)
+err_code matrix_campaign_load(db_conn *c, const char *campaign_id,
+                              const char *battle_id, matrix_job *j, err_info *e)
 {
     db_battle_action *acts = NULL;
     size_t n = 0, i;
@@ -110,7 +111,7 @@ static json_t *battle_json(const matrix_job *j)
 
 /* The campaign's sides and units for the armies; exhaustion due this turn
  * applied (and used up). */
-static err_code bind_armies(db_conn *c, matrix_job *j, err_info *e)
+err_code matrix_campaign_bind(db_conn *c, matrix_job *j, err_info *e)
 {
     char f[JV_PATH_MAX];
     db_side side;
@@ -255,7 +256,8 @@ static err_code battle_create_job(db_conn *c, void *arg, err_info *e)
     int a;
 
     /* Every check before any write: a refused battle writes nothing. */
-    if ((rc = bind_armies(c, j, e)) || (rc = matrix_json_prepare(j, e)) ||
+    if ((rc = matrix_campaign_bind(c, j, e)) ||
+        (rc = matrix_json_prepare(j, e)) ||
         (rc = link_escalation(c, j, false, e)) ||
         (rc = check_not_engaged(c, j, e)))
         return rc;
@@ -337,7 +339,7 @@ static void get(http_request *r)
     }
     /* The battle and its actions from one snapshot. */
     if ((rc = db_read_begin(d, &c, &e)) == ERR_OK) {
-        rc = load_battle(c, r->params[0], r->params[1], j, &e);
+        rc = matrix_campaign_load(c, r->params[0], r->params[1], j, &e);
         if (db_read_end(d, c, rc ? NULL : &e) && rc == ERR_OK)
             rc = e.code;
     }
@@ -512,7 +514,7 @@ static err_code battle_action_job(db_conn *c, void *arg, err_info *e)
     memset(&row, 0, sizeof row);
     /* j->request becomes the stored setup while loading. */
     text_copy(id, DB_ID_MAX, j->row.id);
-    if ((rc = load_battle(c, j->rec.campaign_id, id, j, e)))
+    if ((rc = matrix_campaign_load(c, j->rec.campaign_id, id, j, e)))
         goto out;
     if (strcmp(j->row.status, "open") != 0) {
         rc = err_set(e, ERR_CONFLICT, NULL, "the battle is over (%s)",

@@ -12,6 +12,7 @@
 #include "fog.h"
 #include "jsonv.h"
 #include "matrix_json.h"
+#include "matrix_odds.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -330,5 +331,6 @@ const systems_entry matrix_stages = {
     .render = matrix_report_render,
     .unit_json = unit_json,
     .battle = &matrix_campaign_battles,
+    .odds = matrix_odds_answer,
     .fog = fog,
 };

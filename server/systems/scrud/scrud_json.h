@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "combat.h"
 #include "db.h"
 #include "dice.h"
 #include "jsonw.h"
@@ -36,6 +37,14 @@ typedef struct scrud_plan {
     int die[2][SCRUD_MAX_UNITS_PER_SIDE];
     json_t *options; /* the request's options object (a reference) or NULL */
 } scrud_plan;
+
+/* A SCRUD combat request in the server (scrud_stages.c, scrud_odds.c). */
+typedef struct scrud_job {
+    combat_record rec; /* first: combat_finish finds it as the state */
+    scrud_plan plan;
+    scrud_result res; /* once run */
+    json_t *options;  /* the request's options (a reference) or NULL */
+} scrud_job;
 
 /*
  * Parses a combat request body into plan.  is_campaign: sides name campaign

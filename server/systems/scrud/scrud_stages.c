@@ -14,6 +14,7 @@
 #include "text.h"
 #include "registry.h"
 #include "scrud_json.h"
+#include "scrud_odds.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,13 +22,6 @@
 #include <string.h>
 
 #include <sodium.h>
-
-typedef struct scrud_job {
-    combat_record rec; /* first: combat_finish finds it as the state */
-    scrud_plan plan;
-    scrud_result res; /* once run */
-    json_t *options;  /* the request's options (a reference) or NULL */
-} scrud_job;
 
 static void scrud_job_free(void *p)
 {
@@ -315,6 +309,7 @@ const systems_entry scrud_stages = {
     .options_default = options_default,
     .options_read = options_read,
     .options_json = options_json,
+    .odds = scrud_odds_answer,
     .fog = fog,
     .fog_summary = summary_fog,
 };

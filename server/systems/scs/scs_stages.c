@@ -14,6 +14,7 @@
 #include "jsonv.h"
 #include "scs_json.h"
 #include "scs_combat.h"
+#include "scs_odds.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -553,5 +554,6 @@ const systems_entry scs_stages = {
     .options_default = options_default,
     .options_read = options_read,
     .options_json = options_json,
+    .odds = scs_odds_answer,
     .fog = fog,
 };

@@ -6,7 +6,9 @@
  * the message in place; a Civilization phase with its wave and both
  * armies' aircraft picked in selects, checked against the battle as GET
  * .../battles/{battle} shows it; a button pressed twice acts once, and a
- * choice on a stale message is refused; a player's press is refused.
+ * choice on a stale message is refused; a player's press is refused; the
+ * [Odds] buttons of both before a roll or a phase answer a player too,
+ * with the numbers of POST .../odds/matrix, and act on nothing.
  */
 #include "discord_rig.h"
 #include "suites.h"
@@ -96,6 +98,61 @@ START_TEST(test_matrix_battle_fought_with_buttons)
 }
 END_TEST
 
+/* Before a roll: the odds of that combat, to the umpire and a player,
+ * as POST .../odds/matrix answers them; nothing acted. */
+START_TEST(test_matrix_odds_button)
+{
+    json_t *r = open_matrix(), *o, *a, *res;
+    const char *odds = discord_rig_component(r, ":odds:0");
+    char path[160], want[96], id[128];
+    const char *text;
+    size_t i;
+
+    ck_assert_ptr_nonnull(odds);
+    snprintf(id, sizeof id, "%s", odds);
+    o = discord_rig_press(&g, DISCORD_RIG_PLAYER, id, NULL);
+    ck_assert_int_eq(type_of(o), 4);
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(o, "data"), "flags")),
+                     64);
+    discord_rig_assert_limits(o);
+    discord_rig_keep(o, "odds_matrix");
+    text = discord_rig_text(o);
+    ck_assert_ptr_nonnull(strstr(text, "Combat 1, before its roll"));
+    /* The numbers of the odds route for the battle as it stands. */
+    snprintf(path, sizeof path, "/v1/campaigns/%s/odds/matrix", g.cmp.id);
+    {
+        const char *p1 = strchr(id, ':') + 1, *p2 = strchr(p1, ':');
+        char battle[64];
+        snprintf(battle, sizeof battle, "%.*s", (int)(p2 - p1), p1);
+        a = ts_call(g.ts, 200, "POST", path, g.cmp.player[0],
+                    "{\"battle\":\"%s\"}", battle);
+    }
+    json_array_foreach(json_object_get(json_array_get(
+                           json_object_get(a, "combats"), 0), "results"),
+                       i, res) {
+        const json_t *p = json_object_get(res, "p");
+        if (json_number_value(json_object_get(p, "decimal")) <= 0.0)
+            continue;
+        snprintf(want, sizeof want, "(%s)",
+                 json_string_value(json_object_get(p, "fraction")));
+        ck_assert_msg(strstr(text, want) != NULL, "%s not in %s", want, text);
+    }
+    json_decref(a);
+    json_decref(o);
+    /* The umpire too; the battle is still before its first roll. */
+    o = discord_rig_press(&g, DISCORD_RIG_UMPIRE, id, NULL);
+    ck_assert_int_eq(type_of(o), 4);
+    ck_assert_ptr_nonnull(strstr(discord_rig_text(o), "Combat 1"));
+    json_decref(o);
+    snprintf(id, sizeof id, "%s", discord_rig_component(r, ":roll:0"));
+    o = discord_rig_press(&g, DISCORD_RIG_UMPIRE, id, NULL);
+    ck_assert_int_eq(type_of(o), 7);
+    json_decref(o);
+    json_decref(r);
+}
+END_TEST
+
 START_TEST(test_button_pressed_twice_acts_once)
 {
     json_t *r = open_matrix(), *first, *second;
@@ -131,6 +188,40 @@ START_TEST(test_matrix_abandoned)
     ck_assert_int_eq(type_of(next), 7);
     ck_assert_ptr_null(discord_rig_component(next, ":abandon"));
     json_decref(next);
+    json_decref(r);
+}
+END_TEST
+
+/* Before a phase: each army's chance to win it, to a player. */
+START_TEST(test_civ_odds_button)
+{
+    json_t *r = discord_rig_command(
+        &g, DISCORD_RIG_UMPIRE, "civ",
+        "[{\"name\":\"attacker\",\"type\":3,\"value\":\"Rifles A, Rifles B, "
+        "Rifles C\"},{\"name\":\"defender\",\"type\":3,\"value\":\"Jaeger A, "
+        "Jaeger B\"},{\"name\":\"current_era\",\"type\":4,\"value\":2},"
+        "{\"name\":\"turn\",\"type\":4,\"value\":2}]"),
+           *o;
+    char id[128];
+
+    ck_assert_msg(type_of(r) == 4 && discord_rig_component(r, ":odds:"),
+                  "%s", discord_rig_text(r));
+    snprintf(id, sizeof id, "%s", discord_rig_component(r, ":odds:"));
+    o = discord_rig_press(&g, DISCORD_RIG_PLAYER, id, NULL);
+    ck_assert_msg(type_of(o) == 4, "%s", discord_rig_text(o));
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(o, "data"), "flags")),
+                     64);
+    ck_assert_ptr_nonnull(strstr(discord_rig_text(o), "Attacker wins the "
+                                                      "phase"));
+    discord_rig_assert_limits(o);
+    discord_rig_keep(o, "odds_civ");
+    json_decref(o);
+    /* Nothing acted: the phase is still to fight. */
+    snprintf(id, sizeof id, "%s", discord_rig_component(r, ":phase:"));
+    o = discord_rig_press(&g, DISCORD_RIG_UMPIRE, id, NULL);
+    ck_assert_msg(type_of(o) == 7, "%s", discord_rig_text(o));
+    json_decref(o);
     json_decref(r);
 }
 END_TEST
@@ -406,6 +497,8 @@ Suite *suite_discord_battle(void)
     tcase_add_test(t, test_matrix_battle_fought_with_buttons);
     tcase_add_test(t, test_button_pressed_twice_acts_once);
     tcase_add_test(t, test_matrix_abandoned);
+    tcase_add_test(t, test_matrix_odds_button);
+    tcase_add_test(t, test_civ_odds_button);
     tcase_add_test(t, test_civ_battle_fought_with_waves);
     tcase_add_test(t, test_civ_phase_with_aircraft_picked_in_selects);
     suite_add_tcase(s, t);

@@ -3,7 +3,9 @@
  * test that plays Discord (discord_rig.h): signatures (bad, missing,
  * stale), PING, the endpoint off, linking and claiming (no token in a
  * public message, unlink and re-link), who may do what, every command
- * and autocomplete, an unknown unit, and a repeated interaction; a
+ * and autocomplete, an unknown unit, and a repeated interaction; /odds
+ * answering a player the numbers of POST .../odds/scrud, refusing an
+ * unknown unit, and its edna and scs (public); a
  * combat made with a command posted to the campaign's webhook, like any
  * other, to a stand-in for Discord (notify_rig.h).
  */
@@ -306,6 +308,155 @@ START_TEST(test_scrud_combat_and_its_seed)
 }
 END_TEST
 
+/* The id of the campaign's unit called name (into out, 64 bytes). */
+static void unit_id(const char *name, char *out)
+{
+    char path[128];
+    json_t *j, *u;
+    size_t i;
+
+    out[0] = '\0';
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units", g.cmp.id);
+    j = ts_call(g.ts, 200, "GET", path, g.cmp.umpire, NULL);
+    json_array_foreach(json_object_get(j, "items"), i, u)
+        if (strcmp(json_string_value(json_object_get(u, "name")), name) == 0)
+            snprintf(out, 64, "%s", json_string_value(json_object_get(u, "id")));
+    json_decref(j);
+    ck_assert_msg(out[0] != '\0', "no unit %s", name);
+}
+
+/* The whole text of a reply's first embed (description and fields). */
+static char *embed_text(const json_t *r)
+{
+    const json_t *em = json_array_get(
+        json_object_get(json_object_get(r, "data"), "embeds"), 0), *f;
+    size_t i, n = 1;
+    char *out;
+
+    n += strlen(discord_rig_text(r));
+    json_array_foreach(json_object_get(em, "fields"), i, f)
+        n += strlen(json_string_value(json_object_get(f, "value"))) + 1;
+    out = calloc(1, n);
+    strcat(out, discord_rig_text(r));
+    json_array_foreach(json_object_get(em, "fields"), i, f) {
+        strcat(out, json_string_value(json_object_get(f, "value")));
+        strcat(out, "\n");
+    }
+    return out;
+}
+
+/* "<fraction>" of a probability, as the embed shows it: "(7/36)". */
+static void assert_shows(const char *text, const json_t *p)
+{
+    char want[96];
+
+    snprintf(want, sizeof want, "(%s)",
+             json_string_value(json_object_get(p, "fraction")));
+    ck_assert_msg(strstr(text, want) != NULL, "%s not in %s", want, text);
+}
+
+START_TEST(test_odds_scrud_as_the_route_answers)
+{
+    char path[160], r1[64], r2[64], b1[64], *text;
+    json_t *r, *a, *side, *u;
+    size_t s, i;
+    const int who[] = {0, 1};
+
+    units();
+    discord_rig_link(&g);
+    unit_id("R1", r1);
+    unit_id("R2", r2);
+    unit_id("B1", b1);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/odds/scrud", g.cmp.id);
+    a = ts_call(g.ts, 200, "POST", path, g.cmp.player[0],
+                "{\"sides\":[{\"side\":\"red\",\"modifier\":0,\"units\":"
+                "[{\"unit\":\"%s\",\"modifier\":1},{\"unit\":\"%s\"}]},"
+                "{\"side\":\"blue\",\"modifier\":1,\"units\":[{\"unit\":"
+                "\"%s\"}]}]}",
+                r1, r2, b1);
+    ck_assert(json_is_true(json_object_get(a, "exact")));
+    /* The umpire, and a player (odds read): the same numbers. */
+    for (s = 0; s < 2; s++) {
+        r = discord_rig_command(
+            &g, who[s] ? DISCORD_RIG_PLAYER : DISCORD_RIG_UMPIRE, "odds",
+            "[{\"name\":\"scrud\",\"type\":1,\"options\":["
+            "{\"name\":\"side_a\",\"type\":3,\"value\":\"R1 +1, R2\"},"
+            "{\"name\":\"side_b\",\"type\":3,\"value\":\"B1\"},"
+            "{\"name\":\"modifier_b\",\"type\":4,\"value\":1}]}]");
+        ck_assert_int_eq(json_integer_value(json_object_get(r, "type")), 4);
+        ck_assert_int_eq(json_integer_value(json_object_get(
+                             json_object_get(r, "data"), "flags")),
+                         64);
+        discord_rig_assert_limits(r);
+        text = embed_text(r);
+        assert_shows(text, json_object_get(json_object_get(a, "more_defeats"),
+                                           "first"));
+        assert_shows(text, json_object_get(json_object_get(a, "more_defeats"),
+                                           "second"));
+        assert_shows(text, json_object_get(json_object_get(a, "more_defeats"),
+                                           "equal"));
+        {
+            size_t k;
+            json_array_foreach(json_object_get(a, "sides"), k, side)
+                json_array_foreach(json_object_get(side, "units"), i, u)
+                    assert_shows(text, json_object_get(u, "eliminated"));
+        }
+        free(text);
+        if (s == 1)
+            discord_rig_keep(r, "odds_scrud");
+        json_decref(r);
+    }
+    json_decref(a);
+    /* Nothing rolled. */
+    ck_assert_uint_eq(n_combats(), 0);
+}
+END_TEST
+
+START_TEST(test_odds_unknown_unit_and_public)
+{
+    json_t *r;
+
+    units();
+    discord_rig_link(&g);
+    r = discord_rig_command(
+        &g, DISCORD_RIG_PLAYER, "odds",
+        "[{\"name\":\"scrud\",\"type\":1,\"options\":["
+        "{\"name\":\"side_a\",\"type\":3,\"value\":\"R1, Nobody\"},"
+        "{\"name\":\"side_b\",\"type\":3,\"value\":\"B1\"}]}]");
+    discord_rig_assert_notice(r, "no unit \"Nobody\"");
+    json_decref(r);
+    /* EDNA, and SCS shown to the channel. */
+    r = discord_rig_command(
+        &g, DISCORD_RIG_UMPIRE, "odds",
+        "[{\"name\":\"edna\",\"type\":1,\"options\":["
+        "{\"name\":\"units\",\"type\":3,\"value\":\"R1, B1 +1\"}]}]");
+    {
+        char *all = json_dumps(r, 0);
+        ck_assert_ptr_nonnull(strstr(all, "Pass "));
+        free(all);
+    }
+    discord_rig_assert_limits(r);
+    discord_rig_keep(r, "odds_edna");
+    json_decref(r);
+    r = discord_rig_command(
+        &g, DISCORD_RIG_UMPIRE, "odds",
+        "[{\"name\":\"scs\",\"type\":1,\"options\":["
+        "{\"name\":\"attackers\",\"type\":3,\"value\":\"R1, R2\"},"
+        "{\"name\":\"defenders\",\"type\":3,\"value\":\"B1\"},"
+        "{\"name\":\"table\",\"type\":3,\"value\":\"example-2d6\"},"
+        "{\"name\":\"public\",\"type\":5,\"value\":true}]}]");
+    ck_assert_int_eq(json_integer_value(json_object_get(r, "type")), 4);
+    ck_assert(json_object_get(json_object_get(r, "data"), "flags") == NULL ||
+              json_integer_value(json_object_get(json_object_get(r, "data"),
+                                                 "flags")) == 0);
+    ck_assert_ptr_nonnull(strstr(discord_rig_text(r), "%"));
+    discord_rig_assert_limits(r);
+    discord_rig_keep(r, "odds_scs");
+    json_decref(r);
+    ck_assert_uint_eq(n_combats(), 0);
+}
+END_TEST
+
 START_TEST(test_repeated_interaction_acts_once)
 {
     char *body;
@@ -582,6 +733,8 @@ Suite *suite_discord_http(void)
     tcase_add_test(t, test_edna_and_scs);
     tcase_add_test(t, test_reads_unit_ledger_commitment_check);
     tcase_add_test(t, test_autocomplete);
+    tcase_add_test(t, test_odds_scrud_as_the_route_answers);
+    tcase_add_test(t, test_odds_unknown_unit_and_public);
     suite_add_tcase(s, t);
     /* Its own server, posting to a stand-in for Discord. */
     t = tcase_create("channel posts");

@@ -29,6 +29,7 @@ START_TEST(test_table_matches_registry)
         ck_assert_ptr_nonnull(s->replay);
         ck_assert_ptr_nonnull(s->render);
         ck_assert_ptr_nonnull(s->unit_json);
+        ck_assert_ptr_nonnull(s->odds);
         /* A campaign combat binds and applies, or is fought as a battle. */
         ck_assert((s->bind != NULL) == (s->apply != NULL));
         ck_assert(s->bind != NULL || s->battle != NULL);

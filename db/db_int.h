@@ -1,0 +1,78 @@
+/*
+ * db_int.h: db.c's and db_read.c's own: the state of an open database
+ * (its writer, queue and read pool) and the connection helpers both use.
+ * Included by no file outside db/.
+ */
+#ifndef UMPIRE_DB_INT_H
+#define UMPIRE_DB_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <sqlite3.h>
+
+#include "db.h"
+
+typedef struct db_job {
+    db_job_fn run;
+    db_done_fn done;
+    void *arg;
+    struct db_job *next;
+} db_job;
+
+struct db {
+    char *path;
+    sqlite3 *writer;   /* owned by the writer thread once started */
+    sqlite3 **readers; /* the read pool */
+    bool *is_lent;
+    int n_readers;
+    pthread_mutex_t pool_lock;
+    pthread_cond_t pool_free;
+
+    pthread_t thread;
+    pthread_mutex_t queue_lock;
+    pthread_cond_t queue_ready;
+    db_job *head, *tail;
+    bool is_stopping;
+    bool is_running;
+    atomic_ulong n_jobs;    /* jobs run */
+    atomic_ulong n_commits; /* batches committed */
+
+    /* Called after every committed batch, in the order added
+     * (db_add_commit_listener); listen_lock is held while they run, so
+     * that one removed is never running once its removal returns. */
+    pthread_mutex_t listen_lock;
+    struct {
+        void (*fn)(void *arg);
+        void *arg;
+    } listeners[DB_LISTENERS_MAX];
+    int n_listeners;
+    /* rows written by jobs that then failed (rolled back): a refused
+     * request should write nothing, so this stays 0 (db_writer_refused) */
+    atomic_ulong n_refused_changes;
+
+    /* The writer's upkeep: written by the writer thread only (health is
+     * read by any). */
+    atomic_int health;      /* db_health_state */
+    bool is_wal_dirty;      /* committed since the last full checkpoint */
+    bool is_low_space;      /* checkpointing every DB_LOW_SPACE_PAGES */
+    double low_space_until; /* monotonic seconds; then back to normal */
+    err_info *close_report; /* where db_close writes its outcome, or NULL */
+};
+
+/* A connection to path, the writer's (read-write) or a reader's (read
+ * only), set up as every connection is; *out new (db_conn_close). */
+err_code db_conn_open(const char *path, bool is_writer, sqlite3 **out,
+                      err_info *e);
+/* Closes conn, finalizing its kept statements; NULL allowed. */
+void db_conn_close(sqlite3 *conn);
+/* Runs sql (no rows) on conn; a failure is described in e. */
+err_code db_exec(sqlite3 *conn, const char *sql, err_info *e);
+/* Runs the control statement sql (BEGIN, COMMIT, SAVEPOINT ...) through
+ * a kept prepared statement. */
+err_code db_control(sqlite3 *conn, const char *sql, err_info *e);
+/* PRAGMA user_version of conn, or -1. */
+int db_user_version(sqlite3 *conn);
+
+#endif
