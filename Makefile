@@ -5,8 +5,9 @@
 #   make tour    the README's five-minute tour, word for word (tests/tour.sh)
 #   make asan    the test suite under AddressSanitizer + UBSan
 #   make bench   load test against a release build (see bench/README.md)
-        bench-discord bench-cost bench-scale bench-cores bench-odds format \
-        clean deps
+#   make bench-cost, bench-scale, bench-cores   instructions per combat,
+#                reads at two campaign sizes, throughput by threads
+#   make bench-odds  time and peak memory of typical odds requests
 #   make valgrind, format, clean
 #
 # Quiet unless V=1.  Warnings are errors in CI (CI=true) or with WERROR=1.
