@@ -40,6 +40,10 @@ static void usage(FILE *out)
         "  --db PATH                  SQLite database file "
         "(data/umpire.db, or $UMPIRE_DB)\n"
         "  --threads N                HTTP worker threads (2)\n"
+        "  --read-threads N           threads of long reads: reports,\n"
+        "                             ledger checks, odds (2)\n"
+        "  --read-queue N             long reads waiting at most, then\n"
+        "                             503 busy (64)\n"
         "  --connection-timeout SEC   close a connection silent for SEC (30)\n"
         "  --connection-limit N       open connections at most (1024)\n"
         "  --request-timeout SEC      a whole request (line, headers, body)\n"
@@ -175,6 +179,14 @@ static int apply(http_config *cfg, const char *key, const char *v)
         if (parse_int(key, v, 1, 64, &n))
             return -1;
         cfg->threads = (int)n;
+    } else if (strcmp(k, "read_threads") == 0) {
+        if (parse_int(key, v, 1, 64, &n))
+            return -1;
+        cfg->read_threads = (int)n;
+    } else if (strcmp(k, "read_queue") == 0) {
+        if (parse_int(key, v, 1, 100000, &n))
+            return -1;
+        cfg->read_queue = (int)n;
     } else if (strcmp(k, "connection_timeout") == 0) {
         if (parse_int(key, v, 1, 3600, &n))
             return -1;

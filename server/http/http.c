@@ -18,6 +18,7 @@
 #include "events_hub.h"
 #include "http_conn.h"
 #include "http_reply.h"
+#include "http_heavy.h"
 #include "http_stream.h"
 #include "idem.h"
 #include "problem.h"
@@ -48,6 +49,7 @@ struct http_server {
     atomic_bool is_stopping; /* new requests are turned away (503) */
     notify *notify;          /* the poster of channel posts */
     events_hub *events;      /* live event streams and their pump */
+    http_heavy *heavy;       /* the threads of long reads */
     int port;
     http_conn_table *conns; /* open connections (http_conn.h) */
     bool is_quiesced;       /* http_stop has stopped the accepting */
@@ -78,6 +80,8 @@ void http_config_default(http_config *cfg)
     cfg->stop_timeout = 10;
     cfg->events_limit = 256;
     cfg->events_keepalive_ms = 15000;
+    cfg->read_threads = 2;
+    cfg->read_queue = 64;
 }
 
 static double now_monotonic(void)
@@ -282,6 +286,38 @@ void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
     if (db_submit(r->srv->db, run_job, write_done, r) != ERR_OK) {
         err_set(&e, ERR_INTERNAL, NULL, "the database writer has stopped");
         write_done(r, ERR_INTERNAL, &e);
+    }
+}
+
+/* On a thread of long reads: the handler answers, then, as a write's
+ * commit does, the connection is resumed (or, gone, the request freed). */
+static void read_run(void *arg)
+{
+    http_request *r = arg;
+
+    r->read(r);
+    write_done(r, ERR_OK, NULL);
+}
+
+void http_defer_read(http_request *r, void (*handler)(http_request *r))
+{
+    atomic_fetch_add(&r->srv->n_pending, 1);
+    if (atomic_load(&r->srv->is_stopping)) {
+        atomic_fetch_sub(&r->srv->n_pending, 1);
+        reply_stopping(r);
+        return;
+    }
+    r->read = handler;
+    r->is_pending = true;
+    r->is_replied_in_job = true; /* the handler's answer, as it made it */
+    atomic_store(&r->job_state, HTTP_JOB_RUNNING);
+    MHD_suspend_connection(r->conn);
+    if (!http_heavy_submit(r->srv->heavy, read_run, r)) {
+        r->retry_after = 1;
+        http_reply_problem_raw(r, 503, "busy", "Service busy",
+                               "too many long reads (reports, ledger "
+                               "checks, odds) are waiting; retry shortly");
+        write_done(r, ERR_OK, NULL);
     }
 }
 
@@ -671,7 +707,7 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return ERR_INVALID;
     }
-    if (db_open(cfg->db_path, cfg->threads + 2, &s->db, e) != ERR_OK) {
+    if (db_open(cfg->db_path, cfg->threads + cfg->read_threads + 2, &s->db, e) != ERR_OK) {
         http_stop(s);
         return ERR_DB;
     }
@@ -681,6 +717,11 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
     }
     if (events_hub_start(s->db, cfg->events_limit, cfg->events_keepalive_ms,
                          &s->events, e) != ERR_OK) {
+        http_stop(s);
+        return e && e->code ? e->code : ERR_INTERNAL;
+    }
+    if (http_heavy_start(cfg->read_threads, cfg->read_queue, &s->heavy, e) !=
+        ERR_OK) {
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;
     }
@@ -752,6 +793,7 @@ bool http_stop(http_server *s)
             close(s->listen_fd);
     }
     http_conn_table_free(s->conns);
+    http_heavy_stop(s->heavy);
     events_hub_stop(s->events);
     /* Posts not yet sent stay in the database for the next start. */
     notify_stop(s->notify);

@@ -65,6 +65,10 @@ typedef struct http_config {
     int events_limit;        /* streams open at most, service-wide */
     int events_keepalive_ms; /* a keep-alive comment after this long
                                 without an event */
+    /* Long reads (http_heavy.h): the threads that run them and how many
+     * may wait. */
+    int read_threads;
+    int read_queue;
 } http_config;
 
 void http_config_default(http_config *cfg);
@@ -200,6 +204,8 @@ struct http_request {
     err_code job_rc;
     err_info job_err;
     db_job_fn job; /* runs with state on the writer */
+    void (*read)(http_request *r); /* a long read's handler (http_heavy.h),
+                                      run off the request workers */
     http_finish_fn finish;
     void *state; /* the handler's, freed by state_free */
     void (*state_free)(void *state);
@@ -240,6 +246,14 @@ void http_reply_problem_raw(http_request *r, int status, const char *code,
  * r->state must be set; it stays alive until the request is freed.
  */
 void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish);
+
+/*
+ * Runs handler(r) on the threads of long reads (http_heavy.h) instead of
+ * this worker: r's connection is suspended, and resumed to send what the
+ * handler answered.  When their queue is full, r is answered 503 busy at
+ * once.  Counted with the writes in flight, so http_stop waits for it.
+ */
+void http_defer_read(http_request *r, void (*handler)(http_request *r));
 
 /* Claims r->idem's key for r (idem.c): false when another request in
  * flight holds it.  The claim ends when r is freed. */

@@ -66,7 +66,8 @@ const router_route router_routes[] = {
     {"DELETE", "/v1/campaigns/{campaign_id}/shares/{share_id}", shares_delete,
      ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
     /* A share link's secret instead of a token (shares.h). */
-    {"GET", "/v1/shared/{secret}", shares_shared, ROUTER_PUBLIC, ROUTER_RENDERS,
+    {"GET", "/v1/shared/{secret}", shares_shared, ROUTER_PUBLIC,
+     ROUTER_RENDERS | ROUTER_HEAVY,
      Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/sides", campaigns_sides_list,
      ROUTER_READ, 0, Q_PAGED, NULL},
@@ -102,15 +103,15 @@ const router_route router_routes[] = {
      &scs_stages},
     /* The odds: nothing rolled, claimed or written (docs/odds.md). */
     {"POST", "/v1/campaigns/{campaign_id}/odds/scrud", odds_http_campaign,
-     ROUTER_READ, 0, Q_NONE, &scrud_stages},
+     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &scrud_stages},
     {"POST", "/v1/campaigns/{campaign_id}/odds/edna", odds_http_campaign,
-     ROUTER_READ, 0, Q_NONE, &edna_stages},
+     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &edna_stages},
     {"POST", "/v1/campaigns/{campaign_id}/odds/scs", odds_http_campaign,
-     ROUTER_READ, 0, Q_NONE, &scs_stages},
+     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &scs_stages},
     {"POST", "/v1/campaigns/{campaign_id}/odds/matrix", odds_http_campaign,
-     ROUTER_READ, 0, Q_NONE, &matrix_stages},
+     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &matrix_stages},
     {"POST", "/v1/campaigns/{campaign_id}/odds/civ", odds_http_campaign,
-     ROUTER_READ, 0, Q_NONE, &civ_stages},
+     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &civ_stages},
     /* By name: no order. */
     {"GET", "/v1/campaigns/{campaign_id}/tables", tables_list, ROUTER_READ, 0,
      "format limit cursor", NULL},
@@ -141,11 +142,12 @@ const router_route router_routes[] = {
     {"POST", "/v1/campaigns/{campaign_id}/combats/{combat_id}/replay",
      combats_replay_campaign, ROUTER_READ, 0, Q_NONE, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/report", reports_campaign, ROUTER_READ,
-     ROUTER_RENDERS, Q_READ, NULL},
-    {"GET", "/v1/campaigns/{campaign_id}/ledger", ledgers_get, ROUTER_READ, 0,
+     ROUTER_RENDERS | ROUTER_HEAVY, Q_READ, NULL},
+    {"GET", "/v1/campaigns/{campaign_id}/ledger", ledgers_get, ROUTER_READ,
+     ROUTER_HEAVY,
      Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/ledger/verify", ledgers_verify,
-     ROUTER_READ, 0, Q_READ " pos hash", NULL},
+     ROUTER_READ, ROUTER_HEAVY, Q_READ " pos hash", NULL},
     {"POST", "/v1/commitments", commitments_create, ROUTER_PUBLIC,
      ROUTER_ROLLS | ROUTER_WRITES, Q_NONE, NULL},
     {"GET", "/v1/commitments/{commitment}", commitments_get, ROUTER_PUBLIC, 0,
@@ -160,15 +162,15 @@ const router_route router_routes[] = {
      ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &matrix_stages},
     {"POST", "/v1/combats/civ", combats_create_oneoff, ROUTER_PUBLIC,
      ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &civ_stages},
-    {"POST", "/v1/odds/scrud", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+    {"POST", "/v1/odds/scrud", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY, Q_NONE,
      &scrud_stages},
-    {"POST", "/v1/odds/edna", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+    {"POST", "/v1/odds/edna", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY, Q_NONE,
      &edna_stages},
-    {"POST", "/v1/odds/scs", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+    {"POST", "/v1/odds/scs", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY, Q_NONE,
      &scs_stages},
-    {"POST", "/v1/odds/matrix", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+    {"POST", "/v1/odds/matrix", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY, Q_NONE,
      &matrix_stages},
-    {"POST", "/v1/odds/civ", odds_http_oneoff, ROUTER_PUBLIC, 0, Q_NONE,
+    {"POST", "/v1/odds/civ", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY, Q_NONE,
      &civ_stages},
     /* Signed by Discord, not by a token (discord_http.h). */
     {"POST", "/v1/discord/interactions", discord_http_interactions,
@@ -492,5 +494,8 @@ void router_dispatch(http_request *r)
     if ((found->flags & ROUTER_ROLLS) && !idem_begin(r))
         return;
     r->route_arg = found->arg;
-    found->handler(r);
+    if (found->flags & ROUTER_HEAVY)
+        http_defer_read(r, found->handler);
+    else
+        found->handler(r);
 }

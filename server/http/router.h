@@ -35,8 +35,11 @@ enum {
     ROUTER_RENDERS = 2, /* its answer renders as Markdown or HTML (report.h) */
     ROUTER_TAIL = 4,    /* its last {param} takes the rest of the path,
                            slashes included (/console/js/app.js) */
-    ROUTER_WRITES = 8   /* it writes to the database (through its writer):
+    ROUTER_WRITES = 8,  /* it writes to the database (through its writer):
                            507 database_full when the disk is full */
+    ROUTER_HEAVY = 16   /* its work grows with the campaign or takes up to
+                           seconds: it runs on the threads of long reads,
+                           never on a request worker (http_heavy.h) */
 };
 
 typedef void (*router_handler)(http_request *r);
@@ -47,7 +50,7 @@ typedef struct router_route {
     router_handler handler;
     router_auth auth;
     unsigned flags;    /* ROUTER_ROLLS, ROUTER_RENDERS, ROUTER_TAIL,
-                          ROUTER_WRITES */
+                          ROUTER_WRITES, ROUTER_HEAVY */
     const char *query; /* the query parameters it takes, space-separated,
                           as the spec's operation lists them ("" none) */
     const void *arg;   /* the handler's, as r->route_arg: the combat routes'

@@ -14,9 +14,11 @@
 
 #include "harness.h"
 
-/* The suite's other test cases (test_edges_text.c, test_edges_stop.c). */
+/* The suite's other test cases (test_edges_text.c, test_edges_stop.c,
+ * test_edges_heavy.c). */
 void edges_add_text_tests(TCase *tc);
 void edges_add_stop_tests(TCase *tc);
+void edges_add_heavy_tests(TCase *tc); /* test_edges_heavy.c */
 
 /* cfg with the harness's test settings: port 0, access log off, the
  * defaults otherwise (edges_start fills in the database). */

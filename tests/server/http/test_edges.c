@@ -445,6 +445,7 @@ Suite *suite_edges(void)
     TCase *bodies = tcase_create("bodies");
     TCase *text = tcase_create("text");
     TCase *stop = tcase_create("stop");
+    TCase *heavy = tcase_create("long_reads");
 
     tcase_set_timeout(slow, 20);
     tcase_add_test(slow, test_trickling_clients_cut_at_deadline_others_answered);
@@ -463,5 +464,8 @@ Suite *suite_edges(void)
     tcase_set_timeout(stop, 20);
     edges_add_stop_tests(stop);
     suite_add_tcase(s, stop);
+    tcase_set_timeout(heavy, 30);
+    edges_add_heavy_tests(heavy);
+    suite_add_tcase(s, heavy);
     return s;
 }

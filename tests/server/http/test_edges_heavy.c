@@ -1,0 +1,151 @@
+/*
+ * test_edges_heavy.c: long reads run off the request workers
+ * (http_heavy.h).  With one request worker, a long read used to hold it:
+ * /health waited for the odds.  Now it answers at once while long reads
+ * run, and a long read that finds the queue full is refused with 503 busy.
+ */
+#include "edges_rig.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+/* Sampled odds of a small SCRUD combat, a million samples: a fraction of a
+ * second of work, every time. */
+static const char slow_odds_body[] =
+    "{\"sides\": [{\"name\": \"red\", \"units\": [{\"name\": \"R1\"}, "
+    "{\"name\": \"R2\"}, {\"name\": \"R3\"}]}, {\"name\": \"blue\", "
+    "\"units\": [{\"name\": \"B1\", \"quality\": 1}, {\"name\": \"B2\"}]}], "
+    "\"odds\": {\"method\": \"sample\", \"samples\": 1000000}}";
+
+static const char get_health[] =
+    "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+
+/* A connection that has sent one slow odds request; -1 if it could not. */
+static int send_slow_odds(test_server *ts)
+{
+    char req[1024];
+    int fd = edges_connect(ts, "127.0.0.1");
+
+    snprintf(req, sizeof req,
+             "POST /v1/odds/scrud HTTP/1.1\r\nHost: x\r\n"
+             "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+             strlen(slow_odds_body), slow_odds_body);
+    if (fd >= 0 && !edges_send_str(fd, req)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* How long one odds request takes alone, in seconds. */
+static double time_one(test_server *ts)
+{
+    http_resp r;
+    double t0 = edges_now();
+    int fd = send_slow_odds(ts);
+
+    ck_assert_int_ge(fd, 0);
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(edges_read_one(fd, 20, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    http_resp_cleanup(&r);
+    close(fd);
+    return edges_now() - t0;
+}
+
+START_TEST(test_health_answers_while_long_reads_run)
+{
+    http_config cfg;
+    test_server *ts;
+    http_resp r;
+    int fds[2], i, fd;
+    double alone, t0, health;
+
+    edges_config(&cfg);
+    cfg.threads = 1; /* one request worker: a long read on it stalls all */
+    cfg.read_threads = 1;
+    ts = edges_start(&cfg);
+    alone = time_one(ts);
+    t0 = edges_now();
+    for (i = 0; i < 2; i++)
+        ck_assert_int_ge(fds[i] = send_slow_odds(ts), 0);
+    usleep(50 * 1000); /* both read and queued */
+    fd = edges_connect(ts, "127.0.0.1");
+    ck_assert_int_ge(fd, 0);
+    ck_assert(edges_send_str(fd, get_health));
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(edges_read_one(fd, 20, &r), 0);
+    health = edges_now() - t0;
+    ck_assert_int_eq(r.status, 200);
+    http_resp_cleanup(&r);
+    close(fd);
+    /* /health came back well before the first long read could end. */
+    ck_assert_msg(health < alone / 2,
+                  "/health took %.3f s while odds (%.3f s alone) ran", health,
+                  alone);
+    for (i = 0; i < 2; i++) {
+        memset(&r, 0, sizeof r);
+        ck_assert_int_eq(edges_read_one(fds[i], 20, &r), 0);
+        ck_assert_int_eq(r.status, 200);
+        http_resp_cleanup(&r);
+        close(fds[i]);
+    }
+    ts_stop(ts);
+}
+END_TEST
+
+START_TEST(test_long_read_refused_busy_when_queue_full)
+{
+    http_config cfg;
+    test_server *ts;
+    http_resp r;
+    int fds[3], i, n_ok = 0, n_busy = 0;
+    char retry[32];
+
+    edges_config(&cfg);
+    cfg.read_threads = 1;
+    cfg.read_queue = 1; /* one running, one waiting: the third is refused */
+    ts = edges_start(&cfg);
+    for (i = 0; i < 3; i++) {
+        ck_assert_int_ge(fds[i] = send_slow_odds(ts), 0);
+        usleep(20 * 1000);
+    }
+    for (i = 0; i < 3; i++) {
+        memset(&r, 0, sizeof r);
+        ck_assert_int_eq(edges_read_one(fds[i], 20, &r), 0);
+        if (r.status == 200)
+            n_ok++;
+        else {
+            ck_assert_int_eq(r.status, 503);
+            ck_assert_ptr_nonnull(r.json);
+            ck_assert_str_eq(
+                json_string_value(json_object_get(r.json, "code")), "busy");
+            ck_assert_int_eq(ts_header(&r, "Retry-After", retry, sizeof retry),
+                             1);
+            ck_assert_str_eq(retry, "1");
+            n_busy++;
+        }
+        http_resp_cleanup(&r);
+        close(fds[i]);
+    }
+    ck_assert_int_eq(n_ok, 2);
+    ck_assert_int_eq(n_busy, 1);
+    /* Nothing is left waiting: the next long read is served. */
+    ck_assert_int_ge(fds[0] = send_slow_odds(ts), 0);
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(edges_read_one(fds[0], 20, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    http_resp_cleanup(&r);
+    close(fds[0]);
+    ts_stop(ts);
+}
+END_TEST
+
+void edges_add_heavy_tests(TCase *tc)
+{
+    tcase_add_test(tc, test_health_answers_while_long_reads_run);
+    tcase_add_test(tc, test_long_read_refused_busy_when_queue_full);
+}
