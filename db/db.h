@@ -164,6 +164,13 @@ err_code db_read_begin(db *d, db_conn **out, err_info *e);
  */
 err_code db_read_end(db *d, db_conn *c, err_info *e);
 
+/* A read-only connection of its own, outside the pool, in a read
+ * transaction: for a read that outlives a request (a streamed export),
+ * which must not hold a pooled one.  Close it with db_snapshot_close, on
+ * any thread. */
+err_code db_snapshot_open(db *d, db_conn **out, err_info *e);
+void db_snapshot_close(db_conn *c);
+
 /*
  * Queues run(arg) for the writer; done(arg, ...) is called on the writer
  * thread after the batch holding it committed or failed.  Never blocks on
@@ -610,6 +617,38 @@ typedef struct db_ledger_row {
 err_code db_ledger_rows(db_conn *c, const char *campaign_id,
                         db_ledger_row **out, size_t *n, err_info *e);
 void db_ledger_rows_free(db_ledger_row *rows, size_t n);
+/* One row's strings freed, and the row emptied. */
+void db_ledger_row_clear(db_ledger_row *row);
+
+/* The record behind entries of the ledger, with its dice's seeds. */
+typedef struct db_ledger_seed {
+    bool is_battle; /* a battle; else a combat */
+    char id[DB_ID_MAX];
+    char source[16];
+    char commitment[LEDGER_HASH_HEX]; /* "" for none */
+    char seed[LEDGER_HASH_HEX];       /* "" for none: an open battle's is
+                                         withheld */
+    char *client_seed;          /* owned, or NULL */
+} db_ledger_seed;
+
+/*
+ * The ledger read a row at a time, for an export that streams (c stays
+ * the cursor's until db_ledger_cursor_close, within one read transaction
+ * for one snapshot): its entries in order, then the records that seed
+ * them (combats with entries in the order they were written, then
+ * battles).  The next functions return 1 with a row (entry: clear it with
+ * db_ledger_row_clear; seed: free its client_seed), 0 at the end, -1 on
+ * error (e).
+ */
+typedef struct db_ledger_cursor db_ledger_cursor;
+err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
+                               db_ledger_cursor **out, err_info *e);
+int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
+                           err_info *e);
+int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,
+                          err_info *e);
+void db_ledger_cursor_close(db_ledger_cursor *cur);
+
 /* A view of row as an entry of campaign_id (borrows row). */
 void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,
                          ledger_entry *en);

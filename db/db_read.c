@@ -137,3 +137,27 @@ err_code db_read_end(db *d, db_conn *c, err_info *e)
     db_read_release(d, c);
     return rc;
 }
+
+err_code db_snapshot_open(db *d, db_conn **out, err_info *e)
+{
+    sqlite3 *c = NULL;
+    err_code rc;
+
+    *out = NULL;
+    if ((rc = db_conn_open(d->path, false, &c, e)) != ERR_OK)
+        return rc;
+    if ((rc = db_control(c, "BEGIN", e)) != ERR_OK) {
+        db_conn_close(c);
+        return rc;
+    }
+    *out = c;
+    return ERR_OK;
+}
+
+void db_snapshot_close(db_conn *c)
+{
+    if (c == NULL)
+        return;
+    db_exec(c, "ROLLBACK", NULL);
+    db_conn_close(c);
+}

@@ -420,3 +420,114 @@ err_code db_ledger_unchained(sqlite3 *c, const char *campaign_id,
     *out = rows;
     return rc;
 }
+
+/* ---- the export, read as it is sent ---- */
+
+/* The records whose dice seed the ledger's entries, as the export lists
+ * them: the campaign's combats that have entries (a battle's record has
+ * none: its actions do), in the order they were written, then its
+ * battles, an open one's seed withheld.  The columns: id, source,
+ * commitment, seed, client seed. */
+static const char *const ledger_seeds_sql[2] = {
+    "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
+    "FROM combats c WHERE c.campaign_id = ?1 AND EXISTS (SELECT 1 FROM rolls "
+    "r WHERE r.combat_id = c.id AND r.ledger_pos IS NOT NULL) ORDER BY "
+    "c.rowid",
+    "SELECT b.id, b.dice_source, b.commitment, CASE b.status WHEN 'open' "
+    "THEN NULL ELSE b.server_seed END, b.client_seed FROM battles b "
+    "WHERE b.campaign_id = ?1 ORDER BY b.created_at, b.rowid"};
+
+struct db_ledger_cursor {
+    sqlite3 *c;
+    sqlite3_stmt *entries, *seeds[2]; /* the cursor's own, finalized at
+                                          close */
+    int seed_part;                    /* the one of seeds being read */
+};
+
+err_code db_ledger_cursor_open(sqlite3 *c, const char *campaign_id,
+                               db_ledger_cursor **out, err_info *e)
+{
+    db_ledger_cursor *cur = calloc(1, sizeof *cur);
+    int i;
+
+    *out = NULL;
+    if (cur == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    cur->c = c;
+    /* Statements of its own (not the connection's shared ones): they stay
+     * open between the turns of a stream. */
+    if (sqlite3_prepare_v2(c, LEDGER_ROWS_SQL, -1, &cur->entries, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(c, ledger_seeds_sql[0], -1, &cur->seeds[0], NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(c, ledger_seeds_sql[1], -1, &cur->seeds[1], NULL) !=
+            SQLITE_OK) {
+        err_code rc = db_fail(c, e, "read the ledger");
+        db_ledger_cursor_close(cur);
+        return rc;
+    }
+    db_bind_text(cur->entries, 1, campaign_id);
+    for (i = 0; i < 2; i++)
+        db_bind_text(cur->seeds[i], 1, campaign_id);
+    *out = cur;
+    return ERR_OK;
+}
+
+int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
+                           err_info *e)
+{
+    int step = sqlite3_step(cur->entries);
+
+    if (step == SQLITE_ROW) {
+        memset(row, 0, sizeof *row);
+        read_ledger_row(cur->entries, row);
+        return 1;
+    }
+    if (step == SQLITE_DONE)
+        return 0;
+    db_fail(cur->c, e, "read the ledger");
+    return -1;
+}
+
+void db_ledger_row_clear(db_ledger_row *row)
+{
+    release_rows(row, 1);
+    memset(row, 0, sizeof *row);
+}
+
+int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,
+                          err_info *e)
+{
+    while (cur->seed_part < 2) {
+        sqlite3_stmt *st = cur->seeds[cur->seed_part];
+        int step = sqlite3_step(st);
+
+        if (step == SQLITE_DONE) {
+            cur->seed_part++;
+            continue;
+        }
+        if (step != SQLITE_ROW) {
+            db_fail(cur->c, e, "read the ledger's seeds");
+            return -1;
+        }
+        memset(seed, 0, sizeof *seed);
+        seed->is_battle = cur->seed_part == 1;
+        db_column_copy(st, 0, seed->id, sizeof seed->id);
+        db_column_copy(st, 1, seed->source, sizeof seed->source);
+        db_column_copy(st, 2, seed->commitment, sizeof seed->commitment);
+        db_column_copy(st, 3, seed->seed, sizeof seed->seed);
+        seed->client_seed = db_column_dup(st, 4);
+        return 1;
+    }
+    return 0;
+}
+
+void db_ledger_cursor_close(db_ledger_cursor *cur)
+{
+    if (cur == NULL)
+        return;
+    sqlite3_finalize(cur->entries);
+    sqlite3_finalize(cur->seeds[0]);
+    sqlite3_finalize(cur->seeds[1]);
+    free(cur);
+}

@@ -20,6 +20,7 @@
 #include "http_reply.h"
 #include "http_heavy.h"
 #include "http_stream.h"
+#include "ledgers.h"
 #include "idem.h"
 #include "problem.h"
 #include "router.h"
@@ -50,6 +51,7 @@ struct http_server {
     notify *notify;          /* the poster of channel posts */
     events_hub *events;      /* live event streams and their pump */
     http_heavy *heavy;       /* the threads of long reads */
+    http_streams *exports;   /* streamed ledger exports and their pump */
     int port;
     http_conn_table *conns; /* open connections (http_conn.h) */
     bool is_quiesced;       /* http_stop has stopped the accepting */
@@ -115,6 +117,11 @@ const discord_config *http_discord(const http_server *s)
 http_streams *http_event_streams(http_server *s)
 {
     return events_hub_streams(s->events);
+}
+
+http_streams *http_export_streams(http_server *s)
+{
+    return s->exports;
 }
 
 bool http_is_stopping(const http_server *s)
@@ -429,8 +436,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r->is_queued)
         r->status = http_conn_is_cut(s->conns, conn) ? 408 : 499;
     access_log(r);
-    if (r->is_pending && atomic_compare_exchange_strong(
-                             &r->job_state, &running, HTTP_JOB_ORPHANED)) {
+    if (r->is_pending && atomic_compare_exchange_strong(&r->job_state, &running,
+                                                        HTTP_JOB_ORPHANED)) {
         atomic_fetch_sub(&s->n_in_flight, 1);
         return;
     }
@@ -534,7 +541,7 @@ static enum MHD_Result upload(http_request *r, const char *data, size_t *size)
 }
 
 static enum MHD_Result find_non_utf8(void *cls, enum MHD_ValueKind kind,
-                                      const char *key, const char *value)
+                                     const char *key, const char *value)
 {
     const char **bad = cls;
 
@@ -707,7 +714,8 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return ERR_INVALID;
     }
-    if (db_open(cfg->db_path, cfg->threads + cfg->read_threads + 2, &s->db, e) != ERR_OK) {
+    if (db_open(cfg->db_path, cfg->threads + cfg->read_threads + 2, &s->db,
+                e) != ERR_OK) {
         http_stop(s);
         return ERR_DB;
     }
@@ -717,6 +725,10 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
     }
     if (events_hub_start(s->db, cfg->events_limit, cfg->events_keepalive_ms,
                          &s->events, e) != ERR_OK) {
+        http_stop(s);
+        return e && e->code ? e->code : ERR_INTERNAL;
+    }
+    if (ledgers_export_start(&s->exports, e) != ERR_OK) {
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;
     }
@@ -782,6 +794,7 @@ bool http_stop(http_server *s)
         /* Event streams end (each after what it holds is sent) and no
          * connection is left suspended. */
         http_streams_close_all(events_hub_streams(s->events));
+        http_streams_close_all(s->exports);
         if (!wait_zero(&s->n_in_flight, now_monotonic() + 2.0 < deadline
                                             ? now_monotonic() + 2.0
                                             : deadline))
@@ -794,6 +807,7 @@ bool http_stop(http_server *s)
     }
     http_conn_table_free(s->conns);
     http_heavy_stop(s->heavy);
+    http_streams_free(s->exports);
     events_hub_stop(s->events);
     /* Posts not yet sent stay in the database for the next start. */
     notify_stop(s->notify);

@@ -125,6 +125,8 @@ const discord_config *http_discord(const http_server *s);
 typedef struct http_streams http_streams;
 typedef struct http_stream http_stream;
 http_streams *http_event_streams(http_server *s);
+/* The streamed ledger exports' (resources/ledgers.c). */
+http_streams *http_export_streams(http_server *s);
 
 #define HTTP_MAX_PARAMS 4
 

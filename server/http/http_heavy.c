@@ -70,8 +70,8 @@ err_code http_heavy_start(int threads, int queue_max, http_heavy **out,
         threads = 1;
     if (queue_max < 1)
         queue_max = 1;
-    if (h == NULL || (h->ring = calloc((size_t)queue_max, sizeof *h->ring)) ==
-                         NULL ||
+    if (h == NULL ||
+        (h->ring = calloc((size_t)queue_max, sizeof *h->ring)) == NULL ||
         (h->threads = calloc((size_t)threads, sizeof *h->threads)) == NULL) {
         if (h)
             free(h->ring);

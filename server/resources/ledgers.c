@@ -9,6 +9,7 @@
  * battle's record whose dice differ from the actions that drew them.
  */
 #include "ledgers.h"
+#include "http_stream.h"
 #include "jsonb.h"
 #include "combat.h"
 #include "http.h"
@@ -249,6 +250,228 @@ void ledgers_get(http_request *r)
                               "length", (json_int_t)v.ch.length, "head",
                               v.ch.head, "entries", entries, "seeds", seeds));
     view_free(&v);
+}
+
+/* ---- the export, streamed ---- */
+
+/*
+ * GET .../ledger is read and sent a piece at a time, so that neither its
+ * time nor its memory grows with the campaign on any request worker: the
+ * handler reads the chain's head, opens a stream (http_stream.h) with the
+ * document's first bytes, and the export pump, a thread of its own,
+ * writes the entries and then the seeds as the client takes them (at
+ * most EXPORT_BUFFER bytes waiting), from one snapshot held on a
+ * connection of the export's own (db_snapshot_open).  The document is the
+ * one ledgers_get builds in memory, byte for byte.  A failure half-way
+ * ends the stream there: the document is then cut short, which no JSON
+ * reader takes for a whole one.
+ */
+enum {
+    EXPORT_BUFFER = 256 * 1024, /* bytes waiting per export, at most */
+    EXPORTS_MAX = 16,           /* exports at once, service-wide */
+    EXPORTS_PER_TOKEN = 2,      /* and per token */
+    EXPORT_KEEPALIVE_MS = 15000 /* a blank (JSON whitespace) after this
+                                   long without a write */
+};
+
+typedef struct export_job {
+    db_conn *c;
+    db_ledger_cursor *cur;
+    char campaign_id[DB_ID_MAX];
+    int part;      /* 0 entries, 1 seeds, 2 done */
+    bool is_first; /* nothing yet in the current array */
+} export_job;
+
+static void export_release(export_job *x)
+{
+    db_ledger_cursor_close(x->cur);
+    db_snapshot_close(x->c);
+    x->cur = NULL;
+    x->c = NULL;
+}
+
+static void export_gone(void *arg, void *user)
+{
+    (void)arg;
+    if (user) {
+        export_release(user);
+        free(user);
+    }
+}
+
+/* Writes json (taken) after a comma unless it is the array's first. */
+static bool export_item(http_stream *s, export_job *x, json_t *json)
+{
+    char *text = json ? json_dumps(json, JSON_COMPACT) : NULL;
+    bool is_ok = text != NULL &&
+                 (x->is_first || http_stream_write(s, ",", 1)) &&
+                 http_stream_write(s, text, strlen(text));
+
+    x->is_first = false;
+    free(text);
+    json_decref(json);
+    return is_ok;
+}
+
+/* The next piece of x: false when the stream is to end now. */
+static bool export_step(http_stream *s, export_job *x)
+{
+    static const char between[] = "],\"seeds\":[";
+    db_ledger_row row;
+    db_ledger_seed sd;
+    ledger_entry en;
+    err_info e;
+    int got;
+
+    err_clear(&e);
+    if (x->part == 0) {
+        if ((got = db_ledger_cursor_entry(x->cur, &row, &e)) == 1) {
+            db_ledger_row_entry(&row, x->campaign_id, &en);
+            bool is_ok = export_item(s, x, entry_json(&en));
+            db_ledger_row_clear(&row);
+            return is_ok;
+        }
+        if (got == 0) {
+            x->part = 1;
+            x->is_first = true;
+            return http_stream_write(s, between, sizeof between - 1);
+        }
+    } else {
+        if ((got = db_ledger_cursor_seed(x->cur, &sd, &e)) == 1) {
+            bool is_ok = export_item(
+                s, x,
+                seed_json(sd.id, sd.is_battle ? "battle" : "combat", sd.source,
+                          sd.commitment, sd.seed, sd.client_seed));
+            free(sd.client_seed);
+            return is_ok;
+        }
+        if (got == 0) {
+            http_stream_write(s, "]}", 2);
+            return false; /* the document is whole: the stream ends */
+        }
+    }
+    if (got < 0)
+        fprintf(stderr, "umpire: the export of campaign %s stopped: %s\n",
+                x->campaign_id, e.message);
+    return false;
+}
+
+/* The export pump's turn: each export is given what its room takes. */
+static void export_work(void *arg, http_stream *const *streams, size_t n)
+{
+    size_t i;
+
+    (void)arg;
+    for (i = 0; i < n; i++) {
+        http_stream *s = streams[i];
+        export_job *x = http_stream_user(s);
+
+        if (x == NULL || x->part == 2)
+            continue;
+        while (http_stream_room(s) > 0)
+            if (!export_step(s, x)) {
+                x->part = 2;
+                export_release(x);
+                http_stream_end(s);
+                break;
+            }
+        if (x->part != 2)
+            http_stream_want(s);
+    }
+}
+
+err_code ledgers_export_start(http_streams **out, err_info *e)
+{
+    http_streams_config cfg = {EXPORTS_MAX, EXPORT_KEEPALIVE_MS, "\n",
+                               EXPORT_BUFFER};
+    http_streams_producer producer = {export_work, export_gone, NULL};
+
+    return http_streams_start(&cfg, &producer, out, e);
+}
+
+/* Answers an export refused by http_stream_open. */
+static void export_refuse(http_request *r, http_stream_refusal why)
+{
+    if (why == HTTP_STREAM_KEY_FULL) {
+        http_reply_problem_raw(r, 429, "too_many_streams", "Too many streams",
+                               "this token has 2 ledger exports running "
+                               "already: let one finish, or retry later");
+        r->retry_after = 5;
+    } else if (why == HTTP_STREAM_FULL) {
+        http_reply_problem_raw(r, 503, "busy", "Service busy",
+                               "the service has as many ledger exports "
+                               "running as it takes; retry shortly");
+        r->retry_after = 5;
+    } else if (why == HTTP_STREAM_CLOSED) {
+        http_reply_problem_raw(r, 503, "service_stopping",
+                               "Service unavailable",
+                               "the service is stopping; retry shortly");
+    } else {
+        http_reply_problem_raw(r, 500, "out_of_memory", "Internal error",
+                               "out of memory");
+    }
+}
+
+void ledgers_export(http_request *r)
+{
+    http_streams *pump = http_export_streams(r->srv);
+    const char *key = r->has_token ? r->token.id : "";
+    http_stream_refusal why;
+    export_job *x;
+    db_chain ch;
+    http_stream *s;
+    json_t *head;
+    char *first;
+    size_t len;
+    err_info e;
+    err_code rc;
+
+    err_clear(&e);
+    if ((why = http_streams_check(pump, key, EXPORTS_PER_TOKEN)) !=
+        HTTP_STREAM_OPENED) {
+        export_refuse(r, why);
+        return;
+    }
+    if ((x = calloc(1, sizeof *x)) == NULL) {
+        export_refuse(r, HTTP_STREAM_NO_MEMORY);
+        return;
+    }
+    x->is_first = true;
+    snprintf(x->campaign_id, sizeof x->campaign_id, "%s", r->params[0]);
+    if ((rc = db_snapshot_open(http_db(r->srv), &x->c, &e)) ||
+        (rc = db_chain_open(x->c, x->campaign_id, &ch, &e)) ||
+        (rc = db_ledger_cursor_open(x->c, x->campaign_id, &x->cur, &e))) {
+        export_gone(NULL, x);
+        http_reply_err(r, rc, &e);
+        return;
+    }
+    if (strcmp(r->method, "HEAD") == 0) { /* as GET would, no body */
+        export_gone(NULL, x);
+        http_reply_static(r, 200, NULL, 0, "application/json");
+        return;
+    }
+    /* The head as ledgers_get writes it, up to the entries' array. */
+    head = json_pack("{s:s, s:s, s:I, s:s, s:[]}", "campaign_id",
+                     ch.campaign_id, "version", LEDGER_VERSION, "length",
+                     (json_int_t)ch.length, "head", ch.head, "entries");
+    first = head ? json_dumps(head, JSON_COMPACT) : NULL;
+    json_decref(head);
+    len = first ? strlen(first) : 0;
+    if (len < 3 || strcmp(first + len - 2, "]}") != 0) {
+        free(first);
+        export_gone(NULL, x);
+        export_refuse(r, HTTP_STREAM_NO_MEMORY);
+        return;
+    }
+    first[len - 2] = '\0';
+    s = http_stream_open(pump, r, key, EXPORTS_PER_TOKEN, x, first, &why);
+    free(first);
+    if (s == NULL) {
+        export_gone(NULL, x);
+        export_refuse(r, why);
+        return;
+    }
+    http_reply_stream(r, s, "application/json");
 }
 
 /* ---- verification ---- */

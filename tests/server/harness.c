@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -118,8 +119,35 @@ static void header_value(const char *headers, const char *name, char *out,
     }
 }
 
+/* A chunked body (RFC 9112, section 7.1) decoded in place: the chunks'
+ * data joined, sizes and trailers dropped.  A body cut short keeps what
+ * came whole. */
+static void dechunk(char *body)
+{
+    char *in = body, *out = body;
+
+    for (;;) {
+        char *end;
+        unsigned long size = strtoul(in, &end, 16);
+        char *data = strstr(end, "\r\n");
+        if (end == in || data == NULL || size == 0)
+            break;
+        data += 2;
+        if (strlen(data) < size)
+            break;
+        memmove(out, data, size);
+        out += size;
+        in = data + size;
+        if (strncmp(in, "\r\n", 2) != 0)
+            break;
+        in += 2;
+    }
+    *out = '\0';
+}
+
 int ts_raw(test_server *ts, const char *raw, size_t len, http_resp *out)
 {
+    char te[64];
     struct sockaddr_in a;
     char *buf = NULL, *body;
     size_t n = 0, cap = 0;
@@ -177,6 +205,9 @@ int ts_raw(test_server *ts, const char *raw, size_t len, http_resp *out)
                  sizeof out->content_type);
     header_value(buf, "Location", out->location, sizeof out->location);
     header_value(buf, "Allow", out->allow, sizeof out->allow);
+    header_value(buf, "Transfer-Encoding", te, sizeof te);
+    if (strcasecmp(te, "chunked") == 0) /* a streamed answer */
+        dechunk(body);
     out->head = strdup(buf);
     out->body = strdup(body);
     out->json = out->body[0] ? json_loads(out->body, 0, NULL) : NULL;

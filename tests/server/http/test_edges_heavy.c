@@ -20,8 +20,7 @@ static const char slow_odds_body[] =
     "\"units\": [{\"name\": \"B1\", \"quality\": 1}, {\"name\": \"B2\"}]}], "
     "\"odds\": {\"method\": \"sample\", \"samples\": 1000000}}";
 
-static const char get_health[] =
-    "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+static const char get_health[] = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
 
 /* A connection that has sent one slow odds request; -1 if it could not. */
 static int send_slow_odds(test_server *ts)
@@ -121,8 +120,8 @@ START_TEST(test_long_read_refused_busy_when_queue_full)
         else {
             ck_assert_int_eq(r.status, 503);
             ck_assert_ptr_nonnull(r.json);
-            ck_assert_str_eq(
-                json_string_value(json_object_get(r.json, "code")), "busy");
+            ck_assert_str_eq(json_string_value(json_object_get(r.json, "code")),
+                             "busy");
             ck_assert_int_eq(ts_header(&r, "Retry-After", retry, sizeof retry),
                              1);
             ck_assert_str_eq(retry, "1");
