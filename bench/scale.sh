@@ -16,18 +16,27 @@
 # and the last (time at the last / time at the first).  A route served a
 # page at a time should not grow: a factor near 1.  The heavy routes (ledger
 # verify, ledger export, campaign report) read the whole campaign and grow
-# with it.
+# with it: they run off the request workers, so at the last size the script
+# also measures /health while several of them run (p50 and p99 of
+# SCALE_HEALTH requests, one at a time, while SCALE_HEAVY clients loop over
+# verify, export and report), and the server's peak resident memory during
+# one export (its high-water mark reset first through
+# /proc/PID/clear_refs).
 #
 # Settings (environment):
 #   SCALE_SIZES   campaign sizes in combats, ascending ("10000 20000";
 #                 the issue's "10000 100000" takes about 2 minutes to fill
 #                 per 100,000 combats on the 2-core machine)
 #   SCALE_REPS    requests per page route (20)
+#   SCALE_HEALTH  /health requests timed under heavy reads (500)
+#   SCALE_HEAVY   clients looping over the heavy routes meanwhile (4)
 set -u
 
 BUILD=${1:-build}
 SIZES=${SCALE_SIZES:-10000 20000}
 REPS=${SCALE_REPS:-20}
+HEALTH_N=${SCALE_HEALTH:-500}
+HEAVY_N=${SCALE_HEAVY:-4}
 HEAVY_REPS=3
 HERE=$(cd "$(dirname "$0")" && pwd)
 UMPIRE_BIN="$BUILD/umpire"
@@ -53,17 +62,21 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"$UMPIRE_BIN" --listen 127.0.0.1 --port 0 --db "$TMP/scale.db" \
-    --access-log off >"$TMP/umpire.log" 2>&1 &
-PID=$!
-PORT=""
-for _ in $(seq 100); do
-    PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\).*|\1|p' \
-        "$TMP/umpire.log" | head -n 1)
-    [ -n "$PORT" ] && break
-    sleep 0.1
-done
-[ -n "$PORT" ] || die "umpire did not start: $(cat "$TMP/umpire.log")"
+# start: the server on the database (again), its pid in PID, port in PORT.
+start() {
+    "$UMPIRE_BIN" --listen 127.0.0.1 --port 0 --db "$TMP/scale.db" \
+        --access-log off >"$TMP/umpire.log" 2>&1 &
+    PID=$!
+    PORT=""
+    for _ in $(seq 100); do
+        PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\).*|\1|p' \
+            "$TMP/umpire.log" | head -n 1)
+        [ -n "$PORT" ] && break
+        sleep 0.1
+    done
+    [ -n "$PORT" ] || die "umpire did not start: $(cat "$TMP/umpire.log")"
+}
+start
 read -r ID TOKEN < <("$HERE/campaign.sh" "$PORT")
 [ -n "${TOKEN:-}" ] || die "cannot set up the campaign"
 BASE="http://127.0.0.1:$PORT/v1/campaigns/$ID"
@@ -177,3 +190,62 @@ for r in $ROUTES; do
     printf '%-28s %-28s %12s %12s %8s %10s\n' "$(label "$r")" "$(path "$r")" \
         "$t1" "$t2" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { if (a > 0) printf "%.2fx", b / a; else print "-" }')" "$b2"
 done
+
+# /health under heavy reads: HEAVY_N clients loop over the heavy routes
+# while one client times /health requests one after the other.
+heavy_loop() {
+    local r
+    while :; do
+        for r in verify export report; do
+            curl -s -o /dev/null -H "$AUTH" "$BASE$(path "$r")"
+        done
+    done
+}
+pids=""
+for _ in $(seq "$HEAVY_N"); do
+    heavy_loop &
+    pids="$pids $!"
+done
+sleep 1
+{
+    echo 'silent'
+    printf '%s\n' 'write-out = "%{http_code} %{time_total}\n"'
+    for _ in $(seq "$HEALTH_N"); do
+        echo "url = \"http://127.0.0.1:$PORT/health\""
+        echo 'output = "/dev/null"'
+    done
+} >"$TMP/health.cfg"
+curl -K "$TMP/health.cfg" >"$TMP/health" 2>&1
+# shellcheck disable=SC2086 # the list of pids
+kill $pids 2>/dev/null
+# shellcheck disable=SC2086
+wait $pids 2>/dev/null
+awk '$1 == 200 { print $2 * 1000 }' "$TMP/health" | sort -g >"$TMP/health.sorted"
+echo
+awk -v want="$HEALTH_N" -v heavy="$HEAVY_N" '{ t[NR] = $1 } END {
+    p99 = t[int(NR * 0.99 + 0.999)]
+    printf "/health under %d clients looping over verify, export and report: %d of %d answered 200, p50 %.2f ms, p99 %.2f ms (target: p99 under 10 ms): %s\n",
+        heavy, NR, want, t[int((NR + 1) / 2)], p99, (NR == want && p99 < 10) ? "met" : "not met"
+}' "$TMP/health.sorted"
+
+# Peak resident memory of the server during one export of the campaign,
+# on a server just restarted (what the reads before left in its heap is
+# not the export's).
+kill -TERM "$PID" && wait "$PID" 2>/dev/null
+start
+BASE="http://127.0.0.1:$PORT/v1/campaigns/$ID"
+if [ -w "/proc/$PID/clear_refs" ]; then
+    rss_before=$(awk '/^VmRSS/ { print $2 }' "/proc/$PID/status")
+    echo 5 >"/proc/$PID/clear_refs"
+    entries=$(curl -s -H "$AUTH" "$BASE/ledger" | tee "$TMP/export.json" | wc -c)
+    hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$PID/status")
+    echo "ledger export at $last combats: $entries bytes; server resident memory" \
+        "$((rss_before / 1024)) MB before, peak $((hwm / 1024)) MB during" \
+        "(target: under about 50 MB): $([ "$hwm" -lt 51200 ] && echo met || echo not met)"
+    if command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("  the export parses: %d entries, %d seeds, length %d" % (len(d["entries"]), len(d["seeds"]), d["length"]))' "$TMP/export.json" ||
+            die "the export is not a whole JSON document"
+    fi
+else
+    echo "(peak memory during the export not measured: /proc/$PID/clear_refs is not writable)"
+fi
