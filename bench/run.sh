@@ -24,6 +24,9 @@
 #   BENCH_WRK_THREADS     wrk threads, wrk -t                  (1)
 #   BENCH_SERVER_THREADS  worker threads of both servers       (2)
 #   BENCH_MIN_RATIO       the requirement                      (0.10)
+#   BENCH_SERVER_CPUS     CPUs both servers are pinned to, a taskset -c
+#                         list such as 0-7                     (none)
+#   BENCH_WRK_CPUS        CPUs wrk is pinned to, such as 8-15  (none)
 #   BENCH_CAMPAIGN=0      leaves out the campaign runs
 #   BENCH_VERBOSE=1       also print wrk's own output
 set -u
@@ -38,6 +41,8 @@ MIN_RATIO=${BENCH_MIN_RATIO:-0.10}
 VERBOSE=${BENCH_VERBOSE:-0}
 ROUNDS=${BENCH_ROUNDS:-3}
 CAMPAIGN=${BENCH_CAMPAIGN:-1}
+SERVER_CPUS=${BENCH_SERVER_CPUS:-}
+WRK_CPUS=${BENCH_WRK_CPUS:-}
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 SCRIPT="$HERE/scrud-8v4.lua"
@@ -48,6 +53,17 @@ UMPIRE_BIN="$BUILD/umpire"
 die() {
     echo "bench: $*" >&2
     exit 2
+}
+
+# pin CPUS COMMAND...: COMMAND on those CPUs (taskset), or anywhere.
+pin() {
+    local cpus=$1
+    shift
+    if [ -n "$cpus" ]; then
+        taskset -c "$cpus" "$@"
+    else
+        "$@"
+    fi
 }
 
 command -v wrk >/dev/null 2>&1 ||
@@ -133,9 +149,9 @@ PER_IP=256
 [ "$CONNECTIONS" -le "$PER_IP" ] || PER_IP=$CONNECTIONS
 
 # start_servers: both on port 0 (the kernel picks free ones).
-"$BARE_BIN" 0 "$SERVER_THREADS" "$PER_IP" >"$TMP/bare.log" 2>&1 &
+pin "$SERVER_CPUS" "$BARE_BIN" 0 "$SERVER_THREADS" "$PER_IP" >"$TMP/bare.log" 2>&1 &
 BARE_PID=$!
-"$UMPIRE_BIN" --listen 127.0.0.1 --port 0 --db "$TMP/bench.db" \
+pin "$SERVER_CPUS" "$UMPIRE_BIN" --listen 127.0.0.1 --port 0 --db "$TMP/bench.db" \
     --threads "$SERVER_THREADS" --per-ip-connection-limit "$PER_IP" \
     --access-log off >"$TMP/umpire.log" 2>&1 &
 UMPIRE_PID=$!
@@ -168,7 +184,7 @@ run_wrk() {
     local name=$1 dur=$2
     shift 2
     # In the background so that a signal stops the script at once.
-    wrk "${WRK_ARGS[@]}" -d"$dur" "$@" >"$TMP/$name.out" 2>&1 &
+    pin "$WRK_CPUS" wrk "${WRK_ARGS[@]}" -d"$dur" "$@" >"$TMP/$name.out" 2>&1 &
     WRK_PID=$!
     wait "$WRK_PID"
     local rc=$?
