@@ -3,6 +3,7 @@
 #   make run     install what is missing, build, serve on 127.0.0.1:8080
 #   make test    install what is missing, build, run every test, lint the spec
 #   make tour    the README's five-minute tour, word for word (tests/tour.sh)
+#   make durability  kill -9 under load loses nothing acknowledged
 #   make asan    the test suite under AddressSanitizer + UBSan
 #   make bench   load test against a release build (see bench/README.md)
 #   make bench-cost, bench-scale, bench-cores   instructions per combat,
@@ -127,7 +128,7 @@ test: $(BUILD)/umpire-tests $(BUILD)/umpire $(BUILD)/umpire-verify
 	    UMPIRE_VERIFY_BIN=$(BUILD)/umpire-verify ./$(BUILD)/umpire-tests
 	$(Q)./tests/browser/run.sh $(BUILD)
 	$(Q)./tests/discord/run.sh $(BUILD)
-	$(Q)$(MAKE) --no-print-directory tour lint-spec
+	$(Q)$(MAKE) --no-print-directory tour durability lint-spec
 
 # The README's tour, run word for word against a fresh server in a scratch
 # directory (it listens on 127.0.0.1:8080, as the tour says).
