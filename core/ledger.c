@@ -17,11 +17,13 @@
 const char ledger_genesis[LEDGER_HASH_HEX] =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-/* A growing buffer of content. */
+/* A growing buffer of content: on the caller's array until it outgrows
+ * it, then on the heap. */
 typedef struct buf {
     char *p;
     size_t len, cap;
     bool is_oom;
+    bool is_heap; /* p is malloc'd (else the caller's array, or NULL) */
 } buf;
 
 static void put(buf *b, const char *s, size_t n)
@@ -33,36 +35,63 @@ static void put(buf *b, const char *s, size_t n)
         char *p;
         while (cap < b->len + n + 1)
             cap *= 2;
-        if ((p = realloc(b->p, cap)) == NULL) {
+        p = b->is_heap ? realloc(b->p, cap) : malloc(cap);
+        if (p == NULL) {
             b->is_oom = true;
             return;
         }
+        if (!b->is_heap && b->len > 0)
+            memcpy(p, b->p, b->len);
         b->p = p;
         b->cap = cap;
+        b->is_heap = true;
     }
     memcpy(b->p + b->len, s, n);
     b->len += n;
     b->p[b->len] = '\0';
 }
 
-/* One field as a netstring: "<length>:<bytes>,". */
+/* v in decimal ("%lld") into the end of num (24 bytes); returns where it
+ * starts. */
+static char *decimal(long long v, char num[24])
+{
+    char *p = num + 24;
+    unsigned long long u =
+        v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (v < 0)
+        *--p = '-';
+    return p;
+}
+
+/* One field of n bytes as a netstring: "<length>:<bytes>,". */
+static void field_n(buf *b, const char *s, size_t n)
+{
+    char num[24], *d = decimal((long long)n, num);
+
+    put(b, d, (size_t)(num + sizeof num - d));
+    put(b, ":", 1);
+    put(b, s, n);
+    put(b, ",", 1);
+}
+
 static void field(buf *b, const char *s)
 {
-    char len[24];
-    size_t n = s ? strlen(s) : 0;
-    int k = snprintf(len, sizeof len, "%zu:", n);
-
-    put(b, len, (size_t)k);
-    put(b, s ? s : "", n);
-    put(b, ",", 1);
+    if (s == NULL)
+        field_n(b, "", 0);
+    else
+        field_n(b, s, strlen(s));
 }
 
 static void field_num(buf *b, long long v)
 {
-    char s[24];
+    char num[24], *d = decimal(v, num);
 
-    snprintf(s, sizeof s, "%lld", v);
-    field(b, s);
+    field_n(b, d, (size_t)(num + sizeof num - d));
 }
 
 /* A comma-separated list of n copies of each (faces) or of values. */
@@ -73,47 +102,53 @@ static void field_list(buf *b, const int *values, int each, size_t n)
 
     put(&list, "", 0);
     for (i = 0; i < n; i++) {
-        char s[16];
-        int k = snprintf(s, sizeof s, "%s%d", i ? "," : "",
-                         values ? values[i] : each);
-        put(&list, s, (size_t)k);
+        char num[24], *d = decimal(values ? values[i] : each, num);
+        if (i > 0)
+            put(&list, ",", 1);
+        put(&list, d, (size_t)(num + sizeof num - d));
     }
     if (list.is_oom)
         b->is_oom = true;
     else
-        field(b, list.p);
+        field_n(b, list.p, list.len);
     free(list.p);
+}
+
+/* The entry's canonical content (docs/ledger.md) into b. */
+static void content(buf *b, const ledger_entry *en)
+{
+    field(b, LEDGER_VERSION);
+    field(b, en->kind == LEDGER_ROLL ? "roll" : "action");
+    field(b, en->campaign_id);
+    field_num(b, en->pos);
+    field(b, en->at);
+    field(b, en->record_id);
+    field_num(b, en->seq);
+    if (en->kind == LEDGER_ROLL) {
+        field(b, en->side);
+        field(b, en->unit_id);
+        field(b, en->unit);
+        field(b, en->reason);
+        field_num(b, en->faces);
+        field_num(b, en->natural);
+        field_num(b, en->modified);
+    } else {
+        field(b, en->action);
+        field_list(b, NULL, LEDGER_BATTLE_DIE, en->n_naturals);
+        field_list(b, en->naturals, 0, en->n_naturals);
+        field(b, en->detail);
+    }
+    field(b, en->source);
+    field(b, en->rng);
+    field(b, en->commitment);
+    field(b, en->client_seed);
 }
 
 char *ledger_content(const ledger_entry *en, size_t *len)
 {
     buf b = {0};
 
-    field(&b, LEDGER_VERSION);
-    field(&b, en->kind == LEDGER_ROLL ? "roll" : "action");
-    field(&b, en->campaign_id);
-    field_num(&b, en->pos);
-    field(&b, en->at);
-    field(&b, en->record_id);
-    field_num(&b, en->seq);
-    if (en->kind == LEDGER_ROLL) {
-        field(&b, en->side);
-        field(&b, en->unit_id);
-        field(&b, en->unit);
-        field(&b, en->reason);
-        field_num(&b, en->faces);
-        field_num(&b, en->natural);
-        field_num(&b, en->modified);
-    } else {
-        field(&b, en->action);
-        field_list(&b, NULL, LEDGER_BATTLE_DIE, en->n_naturals);
-        field_list(&b, en->naturals, 0, en->n_naturals);
-        field(&b, en->detail);
-    }
-    field(&b, en->source);
-    field(&b, en->rng);
-    field(&b, en->commitment);
-    field(&b, en->client_seed);
+    content(&b, en);
     if (b.is_oom) {
         free(b.p);
         return NULL;
@@ -141,13 +176,18 @@ void ledger_link(const char *prev, const char *content, size_t len,
 err_code ledger_hash(const ledger_entry *en, const char *prev,
                      char out[LEDGER_HASH_HEX], err_info *e)
 {
-    size_t len = 0;
-    char *content = ledger_content(en, &len);
+    /* A roll's content fits on the stack; a long battle action's may
+     * not, and moves to the heap. */
+    char on_stack[1024];
+    buf b = {on_stack, 0, sizeof on_stack, false, false};
 
-    if (content == NULL)
+    content(&b, en);
+    if (!b.is_oom)
+        ledger_link(prev, b.p, b.len, out);
+    if (b.is_heap)
+        free(b.p);
+    if (b.is_oom)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    ledger_link(prev, content, len, out);
-    free(content);
     return ERR_OK;
 }
 

@@ -81,12 +81,15 @@ err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
 {
     sqlite3_stmt *s = NULL;
 
-    while ((s = sqlite3_next_stmt(conn, s)) != NULL)
-        if (!sqlite3_stmt_busy(s) && sqlite3_sql(s) != NULL &&
-            strcmp(sqlite3_sql(s), sql) == 0) {
+    /* The text first: it tells most statements apart at its first bytes,
+     * and only a match needs to be idle. */
+    while ((s = sqlite3_next_stmt(conn, s)) != NULL) {
+        const char *text = sqlite3_sql(s);
+        if (text != NULL && strcmp(text, sql) == 0 && !sqlite3_stmt_busy(s)) {
             *st = s;
             return ERR_OK;
         }
+    }
     if (sqlite3_prepare_v3(conn, sql, -1, SQLITE_PREPARE_PERSISTENT, st,
                            NULL) != SQLITE_OK)
         return db_fail(conn, e, "prepare");
@@ -168,9 +171,15 @@ err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
 
 void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n)
 {
-    const unsigned char *t = sqlite3_column_text(st, col);
+    const char *t = (const char *)sqlite3_column_text(st, col);
+    size_t len;
 
-    snprintf(buf, n, "%s", t ? (const char *)t : "");
+    /* As snprintf "%s" would, without its cost on every column read. */
+    if (n == 0)
+        return;
+    len = t ? strnlen(t, n - 1) : 0;
+    memcpy(buf, t ? t : "", len);
+    buf[len] = '\0';
 }
 
 char *db_column_dup(sqlite3_stmt *st, int col)
@@ -190,6 +199,13 @@ int db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
     if (s == NULL || s[0] == '\0')
         return sqlite3_bind_null(st, i);
     return sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+int db_bind_text_or_null_borrowed(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s == NULL || s[0] == '\0')
+        return sqlite3_bind_null(st, i);
+    return sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
 /* ---- ids and times (db.h) ---- */
@@ -219,18 +235,42 @@ void db_new_id(const char *prefix, char out[DB_ID_MAX])
     memcpy(out + n + 13, hex, sizeof hex);
 }
 
+/* v (0..10^n - 1) in n decimal digits at p. */
+static void put_digits(char *p, int v, int n)
+{
+    while (n-- > 0) {
+        p[n] = (char)('0' + v % 10);
+        v /= 10;
+    }
+}
+
 void db_now(char out[DB_TIME_MAX])
 {
     struct timespec ts;
     struct tm tm;
+    int year, ms;
 
     char date[24];
 
     clock_gettime(CLOCK_REALTIME, &ts);
     gmtime_r(&ts.tv_sec, &tm);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(out, DB_TIME_MAX, "%.19s.%03dZ", date,
-             (int)(ts.tv_nsec / 1000000L) % 1000);
+    year = tm.tm_year + 1900;
+    ms = (int)(ts.tv_nsec / 1000000L) % 1000;
+    if (year < 1000 || year > 9999) {
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
+        snprintf(out, DB_TIME_MAX, "%.19s.%03dZ", date, ms);
+        return;
+    }
+    /* As the lines above write it, without their cost on every row
+     * written: "YYYY-MM-DDTHH:MM:SS.mmmZ". */
+    memcpy(out, "0000-00-00T00:00:00.000Z", 25);
+    put_digits(out, year, 4);
+    put_digits(out + 5, tm.tm_mon + 1, 2);
+    put_digits(out + 8, tm.tm_mday, 2);
+    put_digits(out + 11, tm.tm_hour, 2);
+    put_digits(out + 14, tm.tm_min, 2);
+    put_digits(out + 17, tm.tm_sec, 2);
+    put_digits(out + 20, ms, 3);
 }
 
 void db_time_ago(long seconds, char out[DB_TIME_MAX])

@@ -81,4 +81,7 @@ int db_bind_text(sqlite3_stmt *st, int i, const char *s);
  * SQLite's code. */
 int db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
 
+/* The same without the copy: s is borrowed, as db_bind_text's is. */
+int db_bind_text_or_null_borrowed(sqlite3_stmt *st, int i, const char *s);
+
 #endif

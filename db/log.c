@@ -2,6 +2,8 @@
  * log.c: the record of what happened: unit history events, combats and
  * their roll log, in SQL; declared in db.h.  Prepared statements only;
  * every statement is released (db_done) at its function's single exit.
+ * The rows written are the caller's until then, so their text is bound
+ * without a copy (db_bind_text, db_bind_text_or_null_borrowed).
  */
 #include "db_sql.h"
 
@@ -25,12 +27,12 @@ err_code db_event_insert(sqlite3 *c, const db_event *ev, err_info *e)
     db_bind_text(st, 2, ev->campaign_id);
     db_bind_text(st, 3, ev->at);
     db_bind_text(st, 4, ev->kind);
-    db_bind_text_or_null(st, 5, ev->combat_id);
-    db_bind_text_or_null(st, 6, ev->actor_token_id);
-    db_bind_text_or_null(st, 7, ev->note);
-    db_bind_text_or_null(st, 8, ev->before);
+    db_bind_text_or_null_borrowed(st, 5, ev->combat_id);
+    db_bind_text_or_null_borrowed(st, 6, ev->actor_token_id);
+    db_bind_text_or_null_borrowed(st, 7, ev->note);
+    db_bind_text_or_null_borrowed(st, 8, ev->before);
     db_bind_text(st, 9, ev->after);
-    db_bind_text_or_null(st, 10, ev->result);
+    db_bind_text_or_null_borrowed(st, 10, ev->result);
     rc = db_step_done(c, st, e, "insert history event");
 out:
     db_done(st);
@@ -148,21 +150,21 @@ static err_code insert_rolls(sqlite3 *c, const db_combat *cb, db_roll *rolls,
         sqlite3_reset(st);
         db_bind_text(st, 1, cb->id);
         sqlite3_bind_int(st, 2, r->seq);
-        db_bind_text_or_null(st, 3, r->side_name);
-        db_bind_text_or_null(st, 4, r->unit_id);
-        db_bind_text_or_null(st, 5, r->unit_name);
+        db_bind_text_or_null_borrowed(st, 3, r->side_name);
+        db_bind_text_or_null_borrowed(st, 4, r->unit_id);
+        db_bind_text_or_null_borrowed(st, 5, r->unit_name);
         db_bind_text(st, 6, r->reason);
         sqlite3_bind_int(st, 7, r->faces);
         sqlite3_bind_int(st, 8, r->natural);
         sqlite3_bind_int(st, 9, r->modified);
         db_bind_text(st, 10, r->source);
-        db_bind_text_or_null(st, 11, r->rng);
+        db_bind_text_or_null_borrowed(st, 11, r->rng);
         if (ch)
             sqlite3_bind_int64(st, 12, r->ledger_pos);
         else
             sqlite3_bind_null(st, 12);
-        db_bind_text_or_null(st, 13, prev);
-        db_bind_text_or_null(st, 14, r->hash);
+        db_bind_text_or_null_borrowed(st, 13, prev);
+        db_bind_text_or_null_borrowed(st, 14, r->hash);
         if ((rc = db_step_done(c, st, e, "insert roll")))
             break;
     }
@@ -186,17 +188,17 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
                          &st, e)))
         goto out;
     db_bind_text(st, 1, cb->id);
-    db_bind_text_or_null(st, 2, cb->campaign_id);
+    db_bind_text_or_null_borrowed(st, 2, cb->campaign_id);
     db_bind_text(st, 3, cb->system);
     db_bind_text(st, 4, cb->created_at);
-    db_bind_text_or_null(st, 5, cb->note);
+    db_bind_text_or_null_borrowed(st, 5, cb->note);
     db_bind_text(st, 6, cb->dice_source);
-    db_bind_text_or_null(st, 7, cb->rng);
-    db_bind_text_or_null(st, 8, cb->commitment);
-    db_bind_text_or_null(st, 9, cb->server_seed);
+    db_bind_text_or_null_borrowed(st, 7, cb->rng);
+    db_bind_text_or_null_borrowed(st, 8, cb->commitment);
+    db_bind_text_or_null_borrowed(st, 9, cb->server_seed);
     if (cb->client_seed)
         db_bind_text(st, 10, cb->client_seed);
-    db_bind_text_or_null(st, 11, cb->actor_token_id);
+    db_bind_text_or_null_borrowed(st, 11, cb->actor_token_id);
     db_bind_text(st, 12, cb->summary);
     db_bind_text(st, 13, cb->report);
     if ((rc = db_step_done(c, st, e, "insert combat")))

@@ -451,12 +451,20 @@ const char *const migrations_sql[] = {
     "  INSERT INTO event_log (campaign_id, kind, record_id)"
     "    VALUES (NEW.campaign_id, 'revoked', NEW.id);"
     "  END;",
+
+    /* 11: a campaign's units in creation order without a sort.  The
+     * index's entries of one campaign are in rowid order, so the list of
+     * a campaign's units, and a page of it, is a range of it (store.c,
+     * units_sql); the unique (campaign_id, name) index gave them in name
+     * order, to be sorted. */
+    "CREATE INDEX units_by_campaign ON units (campaign_id);",
 };
 
 /* Run after the SQL of the migration of the same index, in its
  * transaction; NULL for none. */
 const migration_fn migrations_after[] = {
-    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL,
+    NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

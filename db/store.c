@@ -300,11 +300,14 @@ err_code db_side_find(sqlite3 *c, const char *campaign_id,
     int step;
 
     memset(out, 0, sizeof *out);
+    /* By id, then by name, as db_unit_find: two unique probes, no sort. */
     if ((rc = db_prepare(c,
                          "SELECT id, campaign_id, name, created_at, "
-                         "exhausted_turn FROM sides "
-                         "WHERE campaign_id = ?1 AND (id = ?2 OR name = ?2) "
-                         "ORDER BY id = ?2 DESC LIMIT 1",
+                         "exhausted_turn FROM sides WHERE rowid = coalesce("
+                         "(SELECT rowid FROM sides "
+                         "WHERE id = ?2 AND campaign_id = ?1), "
+                         "(SELECT rowid FROM sides "
+                         "WHERE campaign_id = ?1 AND name = ?2))",
                          &st, e)))
         goto out;
     db_bind_text(st, 1, campaign_id);
@@ -603,6 +606,14 @@ static bool unit_is_sane(const db_unit *u)
     return true;
 }
 
+/*
+ * A unit by id or, failing that, by name, in one statement without a
+ * sort: each scalar subquery is a probe of a unique index (the primary
+ * key, then (campaign_id, name)), coalesce stops at the first that finds
+ * a row, and its rowid is the row read.  ("id = ?2 OR name = ?2 ORDER BY
+ * id = ?2 DESC LIMIT 1" sorted its candidates through a temporary b-tree
+ * on every call.)
+ */
 err_code db_unit_find(sqlite3 *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e)
 {
@@ -612,9 +623,11 @@ err_code db_unit_find(sqlite3 *c, const char *campaign_id,
 
     memset(out, 0, sizeof *out);
     if ((rc = db_prepare(c,
-                         "SELECT " UNIT_COLUMNS
-                         "WHERE u.campaign_id = ?1 AND (u.id = ?2 OR "
-                         "u.name = ?2) ORDER BY u.id = ?2 DESC LIMIT 1",
+                         "SELECT " UNIT_COLUMNS "WHERE u.rowid = coalesce("
+                         "(SELECT rowid FROM units "
+                         "WHERE id = ?2 AND campaign_id = ?1), "
+                         "(SELECT rowid FROM units "
+                         "WHERE campaign_id = ?1 AND name = ?2))",
                          &st, e)))
         goto out;
     db_bind_text(st, 1, campaign_id);
@@ -656,9 +669,9 @@ static const char *const unit_system_cols[][2] = {
  * ?3 eliminated, ?4 the cursor's rowid, ?5 the limit.  With a side, the
  * side's index units_by_side (side_id, then rowid) is a range in the
  * list's order, and the campaign is only checked (+, not an index term).
- * Without, the campaign's units are found by its unique (campaign_id,
- * name) index and sorted by rowid: an index on units (campaign_id) would
- * make it a range too (a migration to come).
+ * Without, the campaign's index units_by_campaign (campaign_id, then
+ * rowid: migration 11) is one likewise, from the cursor on, with no sort
+ * (the unique (campaign_id, name) index holds them in name order).
  */
 static void units_sql(char *buf, size_t size, const db_unit_filter *f,
                       const db_page *pg)

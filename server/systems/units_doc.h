@@ -16,7 +16,8 @@
 
 /* The unit as served (new reference). */
 json_t *units_doc_json(const db_unit *u);
-/* Its state as its history keeps it (new reference). */
+/* Its state as its history keeps it (new reference; NULL when out of
+ * memory): the document units_doc_event stores, parsed. */
 json_t *units_doc_state(const db_unit *u);
 
 /*

@@ -136,6 +136,38 @@ START_TEST(test_link)
 }
 END_TEST
 
+/* ledger_hash writes a content on the stack and moves it to the heap
+ * when it outgrows it: the hash is the content's either way.  Negative
+ * numbers are written as "%lld" writes them. */
+START_TEST(test_hash_long_content)
+{
+    static int dice[300];
+    ledger_entry r = ledger_fixture_roll(), a;
+    char want[LEDGER_HASH_HEX], got[LEDGER_HASH_HEX], detail[3000];
+    size_t i, len = 0;
+    char *content;
+    err_info e;
+
+    r.modified = -3;
+    r.natural = -1234567;
+    content = ledger_content(&r, &len);
+    ck_assert_ptr_nonnull(strstr(content, ",8:-1234567,2:-3,"));
+    free(content);
+    for (i = 0; i < sizeof dice / sizeof dice[0]; i++)
+        dice[i] = (int)(i % 6) + 1;
+    memset(detail, 'x', sizeof detail - 1);
+    detail[sizeof detail - 1] = '\0';
+    a = ledger_fixture_action(dice, sizeof dice / sizeof dice[0]);
+    a.detail = detail;
+    content = ledger_content(&a, &len);
+    ck_assert_uint_gt(len, 4000);
+    ledger_fixture_sha_link(HEX64, content, len, want);
+    ck_assert_int_eq(ledger_hash(&a, HEX64, got, &e), ERR_OK);
+    ck_assert_str_eq(got, want);
+    free(content);
+}
+END_TEST
+
 START_TEST(test_parse_naturals)
 {
     static const struct {
@@ -454,6 +486,7 @@ Suite *suite_ledger_core(void)
     tcase_add_test(core, test_content_roll);
     tcase_add_test(core, test_content_action);
     tcase_add_test(core, test_link);
+    tcase_add_test(core, test_hash_long_content);
     tcase_add_test(core, test_parse_naturals);
     tcase_add_test(core, test_check_good);
     tcase_add_test(core, test_check_broken);

@@ -649,6 +649,78 @@ START_TEST(test_units_list)
 }
 END_TEST
 
+/* The query plan of every statement kept on c that reads "FROM units u":
+ * none sorts through a temporary b-tree, and how many use the index
+ * named (*n_using). */
+static void check_unit_plans(sqlite3 *c, const char *index, int *n_using)
+{
+    sqlite3_stmt *s = NULL, *plan;
+    char sql[2048];
+
+    *n_using = 0;
+    while ((s = sqlite3_next_stmt(c, s)) != NULL) {
+        if (strstr(sqlite3_sql(s), "FROM units u ") == NULL)
+            continue;
+        snprintf(sql, sizeof sql, "EXPLAIN QUERY PLAN %s", sqlite3_sql(s));
+        ck_assert_int_eq(sqlite3_prepare_v2(c, sql, -1, &plan, NULL),
+                         SQLITE_OK);
+        while (sqlite3_step(plan) == SQLITE_ROW) {
+            const char *detail = (const char *)sqlite3_column_text(plan, 3);
+            ck_assert_msg(strstr(detail, "TEMP B-TREE") == NULL, "%s: %s",
+                          sqlite3_sql(s), detail);
+            if (strstr(detail, index))
+                (*n_using)++;
+        }
+        sqlite3_finalize(plan);
+    }
+}
+
+/* Regression: finding a unit by id or name sorted its candidates through
+ * a temporary b-tree, and a campaign's list of units sorted them by
+ * rowid; migration 11's index units_by_campaign makes the list (and its
+ * pages, either way) a range. */
+START_TEST(test_units_sort_nothing)
+{
+    db_campaign c;
+    db_side s;
+    db_unit u, got, *list;
+    size_t i, n;
+    int n_using;
+    sqlite3 *r;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Plans");
+    db_fixture_add_side(&s, c.id, NULL, "Blue");
+    for (i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "unit %zu", i);
+        db_fixture_new_unit(&u, &s, NULL, name);
+        u.has_scrud = true;
+        db_fixture_write_ok(db_fixture_job_unit, &u, "insert unit");
+    }
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_unit_find(r, c.id, u.id, &got, NULL), ERR_OK);
+    ck_assert_int_eq(db_unit_find(r, c.id, "unit 0", &got, NULL), ERR_OK);
+    ck_assert_int_eq(db_units_list(r, c.id, NULL, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 3);
+    free(list);
+    ck_assert_int_eq(db_units_page(r, c.id, NULL, &(db_page){got.id, false, 2},
+                                   &list, &n, NULL),
+                     ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    free(list);
+    ck_assert_int_eq(db_units_page(r, c.id,
+                                   &(db_unit_filter){NULL, "scrud", 0, -1},
+                                   &(db_page){u.id, true, 2}, &list, &n, NULL),
+                     ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    free(list);
+    check_unit_plans(r, "units_by_campaign", &n_using);
+    ck_assert_int_eq(n_using, 3);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
 START_TEST(test_unit_name_unique_per_campaign)
 {
     db_campaign c, c2;
@@ -892,6 +964,7 @@ Suite *suite_store(void)
     tcase_add_test(store, test_unit_scs_values_checked);
     tcase_add_test(store, test_units_list);
     tcase_add_test(store, test_unit_name_unique_per_campaign);
+    tcase_add_test(store, test_units_sort_nothing);
     tcase_add_test(store, test_combats_and_rolls);
     tcase_add_test(store, test_history_events);
     return s;

@@ -168,7 +168,11 @@ static err_code apply_unit(db_conn *c, scrud_job *j, const scrud_result *res,
                   scrud_elimination_name(ur->eliminated));
         text_copy(after.eliminated_by, DB_ID_MAX, j->rec.cb.id);
     }
-    if ((rc = db_unit_update(c, &after, e)))
+    /* A unit the combat left as it was (no penalty kept, not eliminated)
+     * has nothing to write; its history event is recorded all the same.
+     * (A difference in padding alone only costs a needless write.) */
+    if (memcmp(&after, &before, sizeof after) != 0 &&
+        (rc = db_unit_update(c, &after, e)))
         return rc;
     /* The unit's result, as in the report, for its history. */
     jw_init(&w);
