@@ -458,13 +458,113 @@ const char *const migrations_sql[] = {
      * units_sql); the unique (campaign_id, name) index gave them in name
      * order, to be sorted. */
     "CREATE INDEX units_by_campaign ON units (campaign_id);",
+
+    /* 12: campaign combats worked out off the writer (server/systems/
+     * pipeline.h).  A campaign's version counts every change to what the
+     * rules of a combat read: its own row (options, the ledger's head),
+     * its units and sides, its results tables.  A combat worked out on a
+     * snapshot lands only if the version it read is still the campaign's;
+     * else the writer works it out again.  The triggers keep the count
+     * whatever the front door.  And the event log again, the same, but
+     * with its kind checked by comparisons instead of an IN list, which
+     * SQLite checks through a temporary table built at every insert (ten
+     * inserts per combat); its triggers are dropped and made again around
+     * the copy. */
+    "ALTER TABLE campaigns ADD COLUMN version INTEGER NOT NULL DEFAULT 0;"
+    "CREATE TRIGGER campaign_version_self AFTER UPDATE ON campaigns"
+    "  WHEN NEW.version = OLD.version BEGIN"
+    "  UPDATE campaigns SET version = version + 1 WHERE id = NEW.id;"
+    "  END;"
+    "CREATE TRIGGER campaign_version_units_new AFTER INSERT ON units BEGIN"
+    "  UPDATE campaigns SET version = version + 1 WHERE id = NEW.campaign_id;"
+    "  END;"
+    "CREATE TRIGGER campaign_version_units AFTER UPDATE ON units BEGIN"
+    "  UPDATE campaigns SET version = version + 1 WHERE id = NEW.campaign_id;"
+    "  END;"
+    "CREATE TRIGGER campaign_version_sides_new AFTER INSERT ON sides BEGIN"
+    "  UPDATE campaigns SET version = version + 1 WHERE id = NEW.campaign_id;"
+    "  END;"
+    "CREATE TRIGGER campaign_version_sides AFTER UPDATE ON sides BEGIN"
+    "  UPDATE campaigns SET version = version + 1 WHERE id = NEW.campaign_id;"
+    "  END;"
+    "CREATE TRIGGER campaign_version_crts_new AFTER INSERT ON crts BEGIN"
+    "  UPDATE campaigns SET version = version + 1 WHERE id = NEW.campaign_id;"
+    "  END;"
+    "CREATE TRIGGER campaign_version_crts AFTER UPDATE ON crts BEGIN"
+    "  UPDATE campaigns SET version = version + 1 WHERE id = NEW.campaign_id;"
+    "  END;"
+    "CREATE TRIGGER campaign_version_crts_gone AFTER DELETE ON crts BEGIN"
+    "  UPDATE campaigns SET version = version + 1 WHERE id = OLD.campaign_id;"
+    "  END;"
+    "DROP TRIGGER event_log_combats;"
+    "DROP TRIGGER event_log_battles;"
+    "DROP TRIGGER event_log_battle_actions;"
+    "DROP TRIGGER event_log_battle_status;"
+    "DROP TRIGGER event_log_unit_events;"
+    "DROP TRIGGER event_log_ledger;"
+    "DROP TRIGGER event_log_tokens;"
+    "CREATE TABLE event_log_new ("
+    "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  kind TEXT NOT NULL"
+    "    CHECK (kind = 'combat' OR kind = 'battle' OR kind = 'unit'"
+    "      OR kind = 'ledger' OR kind = 'revoked'),"
+    "  record_id TEXT,"
+    "  unit_seq INTEGER,"
+    "  status TEXT,"
+    "  n INTEGER,"
+    "  head TEXT"
+    ");"
+    "INSERT INTO event_log_new (seq, campaign_id, kind, record_id, unit_seq,"
+    "  status, n, head)"
+    "  SELECT seq, campaign_id, kind, record_id, unit_seq, status, n, head"
+    "  FROM event_log ORDER BY seq;"
+    "DROP TABLE event_log;"
+    "ALTER TABLE event_log_new RENAME TO event_log;"
+    "CREATE INDEX event_log_by_campaign ON event_log (campaign_id, seq);"
+    "CREATE TRIGGER event_log_combats AFTER INSERT ON combats"
+    "  WHEN NEW.campaign_id IS NOT NULL BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id)"
+    "    VALUES (NEW.campaign_id, 'combat', NEW.id);"
+    "  END;"
+    "CREATE TRIGGER event_log_battles AFTER INSERT ON battles BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"
+    "    VALUES (NEW.campaign_id, 'battle', NEW.id, NEW.status,"
+    "      NEW.n_actions);"
+    "  END;"
+    "CREATE TRIGGER event_log_battle_actions AFTER INSERT ON battle_actions"
+    "  BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"
+    "    SELECT campaign_id, 'battle', id, status, NEW.seq FROM battles"
+    "    WHERE id = NEW.battle_id;"
+    "  END;"
+    "CREATE TRIGGER event_log_battle_status AFTER UPDATE OF status ON battles"
+    "  WHEN NEW.status IS NOT OLD.status BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"
+    "    VALUES (NEW.campaign_id, 'battle', NEW.id, NEW.status,"
+    "      NEW.n_actions);"
+    "  END;"
+    "CREATE TRIGGER event_log_unit_events AFTER INSERT ON unit_events BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, unit_seq)"
+    "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"
+    "  END;"
+    "CREATE TRIGGER event_log_ledger AFTER UPDATE OF ledger_head ON campaigns"
+    "  WHEN NEW.ledger_head IS NOT OLD.ledger_head BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, n, head)"
+    "    VALUES (NEW.id, 'ledger', NEW.ledger_length, NEW.ledger_head);"
+    "  END;"
+    "CREATE TRIGGER event_log_tokens AFTER UPDATE OF revoked_at ON tokens"
+    "  WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, record_id)"
+    "    VALUES (NEW.campaign_id, 'revoked', NEW.id);"
+    "  END;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
  * transaction; NULL for none. */
 const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL,
-    NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);
