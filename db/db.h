@@ -231,6 +231,8 @@ typedef struct db_campaign {
     int edna_start;      /* EDNA of a new unit unless it says otherwise */
     scs_options scs;     /* the campaign's SCS out-of-supply multipliers */
     db_fog fog;          /* its fog of war */
+    long long version;   /* counts the changes to what a combat's rules
+                            read (migration 12), as read */
 } db_campaign;
 
 typedef struct db_side {
@@ -329,6 +331,9 @@ typedef struct db_roll {
 err_code db_campaign_insert(db_conn *c, const db_campaign *cmp, err_info *e);
 err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
                          err_info *e);
+/* The campaign's version alone (db_campaign.version). */
+err_code db_campaign_version(db_conn *c, const char *id, long long *out,
+                             err_info *e);
 /* Saves the campaign's fog of war (fog.c); others must be one of the four
  * ("" is "status"; ERR_INTERNAL otherwise).  ERR_NOT_FOUND: no campaign
  * id. */

@@ -85,6 +85,28 @@ static bool parse_frac_column(sqlite3_stmt *st, int col, scs_frac *out)
     return t != NULL && scs_frac_parse((const char *)t, out);
 }
 
+err_code db_campaign_version(sqlite3 *c, const char *id, long long *out,
+                             err_info *e)
+{
+    sqlite3_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    if ((rc = db_prepare(c, "SELECT version FROM campaigns WHERE id = ?", &st,
+                         e)))
+        return rc;
+    db_bind_text(st, 1, id);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    else if (step == SQLITE_DONE)
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", id);
+    else
+        rc = db_fail(c, e, "read the campaign's version");
+    db_done(st);
+    return rc;
+}
+
 err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
                          err_info *e)
 {
@@ -100,8 +122,8 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
                          "scrud_max_penalty, scrud_eliminate_below, "
                          "scrud_defeats_per_elimination, edna_start, "
                          "edna_dice, edna_faces, scs_oos_attack, "
-                         "scs_oos_defense, fog_enabled, fog_others "
-                         "FROM campaigns WHERE id = ?",
+                         "scs_oos_defense, fog_enabled, fog_others, "
+                         "version FROM campaigns WHERE id = ?",
                          &st, e)))
         goto out;
     db_bind_text(st, 1, id);
@@ -126,6 +148,7 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
         rc = err_set(e, ERR_DB, NULL, "campaign %s has unknown options", id);
         goto out;
     }
+    out->version = sqlite3_column_int64(st, 19);
     out->scrud.cap_kind = (scrud_cap_kind)sqlite3_column_int(st, 3);
     out->scrud.cap = sqlite3_column_int(st, 4);
     out->scrud.has_floor = sqlite3_column_int(st, 5) != 0;

@@ -7,10 +7,12 @@
  * A player reads a campaign's combats through fog of war (fog.h): their
  * reports, and their summaries in lists, reduced to what it may see.
  *
- * A campaign combat lands whole or not at all: its writer job reads the
- * units, resolves the combat, and writes the combat row, every roll and
- * every unit change with its history event in one transaction; the
- * response goes out after that job's commit.
+ * A campaign combat lands whole or not at all: it is worked out on a
+ * snapshot of its campaign on this thread (pipeline_stage), and its
+ * writer job writes the combat row, every roll and every unit change with
+ * its history event in one transaction, or, if the campaign changed
+ * meanwhile, works it out again first; the response goes out after that
+ * job's commit.
  */
 #include "combats.h"
 
@@ -45,6 +47,8 @@ static void create(http_request *r, const char *campaign_id)
     }
     if (rc == ERR_OK && campaign_id == NULL)
         rc = pipeline_oneoff(http_db(r->srv), job, &e);
+    else if (rc == ERR_OK)
+        pipeline_stage(http_db(r->srv), job); /* the writer only writes */
     json_decref(body);
     if (rc != ERR_OK) {
         http_reply_err(r, rc, &e);

@@ -7,6 +7,7 @@
 #include "jsonv.h"
 #include "text.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,10 +415,14 @@ const char *combat_dice_note(const combat_record *rec)
                  "verifiable)";
 }
 
+static void changes_clear(combat_record *rec);
+
 void combat_record_cleanup(combat_record *rec)
 {
     if (rec == NULL)
         return;
+    combat_campaign_leave(rec);
+    changes_clear(rec);
     free(rec->rolls);
     free(rec->cb.summary);
     free(rec->cb.report);
@@ -509,17 +514,155 @@ out:
     return rc;
 }
 
-err_code combat_unit_event(db_conn *c, const combat_record *rec,
+/* A new change at the end of rec's, zeroed; NULL when out of memory. */
+static combat_change *change_new(combat_record *rec)
+{
+    if (rec->n_changes == rec->cap_changes) {
+        size_t cap = rec->cap_changes ? rec->cap_changes * 2 : 16;
+        combat_change *more = realloc(rec->changes, cap * sizeof *more);
+        if (more == NULL)
+            return NULL;
+        rec->changes = more;
+        rec->cap_changes = cap;
+    }
+    memset(&rec->changes[rec->n_changes], 0, sizeof rec->changes[0]);
+    return &rec->changes[rec->n_changes++];
+}
+
+err_code combat_unit_event(db_conn *c, combat_record *rec,
                            const db_unit *before, const db_unit *after,
                            jw *result, err_info *e)
 {
     char *text = jw_take(result, NULL);
+    const char *note = rec->has_note ? rec->note : NULL;
+    combat_change *ch;
     err_code rc;
 
     if (text == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    rc = units_doc_event(c, before, after, "combat", rec->cb.id, rec->token_id,
-                         rec->has_note ? rec->note : NULL, text, e);
-    free(text);
+    if (!rec->is_staging) {
+        rc = units_doc_event(c, before, after, "combat", rec->cb.id,
+                             rec->token_id, note, text, e);
+        free(text);
+        return rc;
+    }
+    if ((ch = change_new(rec)) == NULL) {
+        free(text);
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    }
+    ch->is_event = true;
+    if ((rc = units_doc_event_make(before, after, "combat", rec->cb.id,
+                                   rec->token_id, note, text, &ch->ev, e))) {
+        free(text);
+        rec->n_changes--;
+        return rc;
+    }
+    return ERR_OK; /* text is the change's now (ev.result) */
+}
+
+err_code combat_unit_update(db_conn *c, combat_record *rec,
+                            const db_unit *after, err_info *e)
+{
+    combat_change *ch;
+
+    if (!rec->is_staging)
+        return db_unit_update(c, after, e);
+    if ((ch = change_new(rec)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    ch->unit = *after;
+    return ERR_OK;
+}
+
+err_code combat_changes_write(db_conn *c, const combat_record *rec, err_info *e)
+{
+    err_code rc = ERR_OK;
+    size_t i;
+
+    for (i = 0; i < rec->n_changes && rc == ERR_OK; i++) {
+        const combat_change *ch = &rec->changes[i];
+        rc = ch->is_event ? db_event_insert(c, &ch->ev, e)
+                          : db_unit_update(c, &ch->unit, e);
+    }
     return rc;
+}
+
+static void changes_clear(combat_record *rec)
+{
+    size_t i;
+
+    for (i = 0; i < rec->n_changes; i++) {
+        free(rec->changes[i].ev.before);
+        free(rec->changes[i].ev.after);
+        free(rec->changes[i].ev.result);
+    }
+    free(rec->changes);
+    rec->changes = NULL;
+    rec->n_changes = rec->cap_changes = 0;
+}
+
+void combat_record_unstage(combat_record *rec)
+{
+    changes_clear(rec);
+    free(rec->rolls);
+    free(rec->cb.summary);
+    free(rec->cb.report);
+    rec->rolls = NULL;
+    rec->n_rolls = 0;
+    rec->cb.summary = rec->cb.report = NULL;
+    rec->is_staging = rec->is_staged = false;
+}
+
+/* ---- a campaign's combats in flight ---- */
+
+/* Campaigns with combats between their reading and their writer job, and
+ * how many: a few at a time in practice, so a small table; a campaign it
+ * has no room for is taken as busy (its combats then go to the writer
+ * whole, as they always may). */
+enum { BUSY_SLOTS = 64 };
+static struct {
+    char campaign_id[DB_ID_MAX];
+    int n;
+} busy[BUSY_SLOTS];
+static pthread_mutex_t busy_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool combat_campaign_enter(combat_record *rec)
+{
+    int i, free_slot = -1;
+    bool is_alone = false;
+
+    pthread_mutex_lock(&busy_lock);
+    for (i = 0; i < BUSY_SLOTS; i++) {
+        if (busy[i].n > 0 && strcmp(busy[i].campaign_id, rec->campaign_id) == 0)
+            break;
+        if (busy[i].n == 0 && free_slot < 0)
+            free_slot = i;
+    }
+    if (i < BUSY_SLOTS) {
+        busy[i].n++;
+        rec->is_counted = true;
+    } else if (free_slot >= 0) {
+        text_copy(busy[free_slot].campaign_id, DB_ID_MAX, rec->campaign_id);
+        busy[free_slot].n = 1;
+        rec->is_counted = true;
+        is_alone = true;
+    }
+    pthread_mutex_unlock(&busy_lock);
+    return is_alone;
+}
+
+void combat_campaign_leave(combat_record *rec)
+{
+    int i;
+
+    if (!rec->is_counted)
+        return;
+    pthread_mutex_lock(&busy_lock);
+    for (i = 0; i < BUSY_SLOTS; i++)
+        if (busy[i].n > 0 &&
+            strcmp(busy[i].campaign_id, rec->campaign_id) == 0) {
+            busy[i].n--;
+            break;
+        }
+    pthread_mutex_unlock(&busy_lock);
+    rec->is_counted = false;
 }

@@ -41,6 +41,14 @@ typedef struct combat_dice {
  * struct starts with one, so the steps below (and combat_finish, which
  * finds it as the request's state) serve every system.
  */
+/* One write of an outcome worked out off the writer (pipeline_stage), in
+ * the order the system's apply made it. */
+typedef struct combat_change {
+    bool is_event; /* a history event (ev); else a unit's new row (unit) */
+    db_unit unit;
+    db_event ev; /* its before, after and result owned */
+} combat_change;
+
 typedef struct combat_record {
     combat_dice dice;
     char note[COMBAT_NOTE_MAX + 1];
@@ -52,6 +60,15 @@ typedef struct combat_record {
     size_t n_rolls;
     /* the system's entry (systems.h), set by pipeline_read */
     const struct systems_entry *system;
+    /* A campaign combat worked out on a snapshot of its campaign, at
+     * version (pipeline_stage): its writes wait in changes for the
+     * writer, which lands them if the campaign is still at version. */
+    bool is_staging; /* apply records its writes instead of making them */
+    bool is_staged;  /* the outcome is worked out and waits */
+    long long version;
+    combat_change *changes;
+    size_t n_changes, cap_changes;
+    bool is_counted; /* counted in its campaign's combats in flight */
 } combat_record;
 
 /* Parses the body's "dice" and "note" into rec (a seeded combat gets its
@@ -119,9 +136,28 @@ void combat_record_cleanup(combat_record *rec);
 /* Records in a unit's history that rec's combat changed it from before to
  * after; result (taken, freed) is the unit's entry of the report, written
  * as a JSON object. */
-err_code combat_unit_event(db_conn *c, const combat_record *rec,
+err_code combat_unit_event(db_conn *c, combat_record *rec,
                            const db_unit *before, const db_unit *after,
                            jw *result, err_info *e);
+/* Writes a unit's new row for rec's combat (db_unit_update). */
+err_code combat_unit_update(db_conn *c, combat_record *rec,
+                            const db_unit *after, err_info *e);
+/* While rec->is_staging, both record what they would write in
+ * rec->changes instead; combat_changes_write makes those writes, in their
+ * order, and combat_record_unstage drops them with the outcome (its
+ * rolls, report and summary) so that the combat can be worked out
+ * again. */
+err_code combat_changes_write(db_conn *c, const combat_record *rec,
+                              err_info *e);
+void combat_record_unstage(combat_record *rec);
+
+/* Counts rec among its campaign's combats between their reading and
+ * their writer job: true when it is the only one (pipeline_stage works
+ * out only those; the others would only be worked out again).
+ * combat_campaign_leave, once rec's job has run (or rec is freed), ends
+ * it; both are no-ops for a record not counted. */
+bool combat_campaign_enter(combat_record *rec);
+void combat_campaign_leave(combat_record *rec);
 
 /* Writer job of a one-off combat: claims its cited commitment, if any,
  * and stores its record (arg: the request's state, which starts with a

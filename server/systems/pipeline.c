@@ -8,7 +8,10 @@
 #include "odds_json.h"
 #include "text.h"
 
+#include <sodium.h>
+
 #include <assert.h>
+#include <stdatomic.h>
 #include <string.h>
 
 err_code pipeline_read(const systems_entry *s, const json_t *body,
@@ -42,23 +45,131 @@ err_code pipeline_oneoff(db *d, void *job, err_info *e)
     return ERR_OK;
 }
 
+static atomic_llong n_landed, n_redone;
+
+void pipeline_stats(long long *landed, long long *redone)
+{
+    *landed = atomic_load(&n_landed);
+    *redone = atomic_load(&n_redone);
+}
+
+/* The stages up to apply, on c: the writer's connection, or a snapshot
+ * (rec->is_staging: apply records its writes). */
+static err_code work_out(db_conn *c, combat_record *rec, db_campaign *cmp,
+                         err_info *e)
+{
+    const systems_entry *s = rec->system;
+    err_code rc;
+
+    if ((rc = db_campaign_get(c, rec->campaign_id, cmp, e)) ||
+        (rc = s->bind(c, rec, cmp, e)) ||
+        (rc = combat_peek_commitment(c, rec, e)))
+        return rc;
+    /* The combat's id, which apply writes into eliminated units, is
+     * drawn now rather than at the claim. */
+    if (rec->cb.id[0] == '\0')
+        db_new_id("cbt", rec->cb.id);
+    return s->run(rec, e);
+}
+
+bool pipeline_stage(db *d, void *job)
+{
+    combat_record *rec = job;
+    const systems_entry *s = rec->system;
+    db_campaign cmp;
+    db_conn *c;
+    err_info e;
+    err_code rc;
+
+    assert(s != NULL && rec->campaign_id[0] != '\0');
+    if (!combat_campaign_enter(rec) || s->reset == NULL)
+        return false;
+    err_clear(&e);
+    if ((rc = db_read_begin(d, &c, &e)))
+        return false;
+    rc = work_out(c, rec, &cmp, &e);
+    if (rc == ERR_OK) {
+        rec->is_staging = true;
+        rc = s->apply(c, rec, &e);
+        rec->is_staging = false;
+    }
+    if (db_read_end(d, c, &e) != ERR_OK && rc == ERR_OK)
+        rc = ERR_DB;
+    if (rc != ERR_OK) {
+        s->reset(rec);
+        return false;
+    }
+    rec->version = cmp.version;
+    rec->is_staged = true;
+    return true;
+}
+
+/* Whether rec's staged outcome still holds: the campaign at the version
+ * it was worked out on, and the commitment its dice came from still the
+ * next one. */
+static err_code is_current(db_conn *c, const combat_record *rec, bool *out,
+                           err_info *e)
+{
+    long long version;
+    db_commitment k;
+    err_code rc;
+
+    *out = false;
+    if ((rc = db_campaign_version(c, rec->campaign_id, &version, e)))
+        return rc;
+    if (version != rec->version)
+        return ERR_OK;
+    if (rec->dice.kind == DICE_SEEDED) {
+        rc = db_commitment_next(c, rec->campaign_id, &k, e);
+        sodium_memzero(k.seed, sizeof k.seed);
+        if (rc == ERR_NOT_FOUND) {
+            err_clear(e);
+            return ERR_OK;
+        }
+        if (rc || strcmp(k.commitment, rec->dice.commitment) != 0)
+            return rc;
+    }
+    *out = true;
+    return ERR_OK;
+}
+
 err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
 {
     combat_record *rec = arg;
     const systems_entry *s = rec->system;
     db_campaign cmp;
+    bool is_staged_current = false;
     err_code rc;
 
     assert(s != NULL && s->bind != NULL && s->apply != NULL);
+    if (rec->is_staged) {
+        if ((rc = is_current(c, rec, &is_staged_current, e)))
+            goto out;
+        if (!is_staged_current) { /* worked out again, below */
+            s->reset(rec);
+            atomic_fetch_add(&n_redone, 1);
+        }
+    }
+    if (is_staged_current) {
+        rc = combat_claim_commitment(c, rec, NULL, e);
+        if (rc == ERR_OK)
+            rc = db_combat_insert(c, &rec->cb, rec->rolls, rec->n_rolls, e);
+        if (rc == ERR_OK)
+            rc = combat_changes_write(c, rec, e);
+        if (rc == ERR_OK)
+            atomic_fetch_add(&n_landed, 1);
+        goto out;
+    }
     /* Nothing is written until the rules have accepted the combat: the
      * commitment's seed is read, not claimed, before they run. */
-    if ((rc = db_campaign_get(c, rec->campaign_id, &cmp, e)) ||
-        (rc = s->bind(c, arg, &cmp, e)) ||
-        (rc = combat_peek_commitment(c, rec, e)) || (rc = s->run(arg, e)) ||
+    if ((rc = work_out(c, rec, &cmp, e)) ||
         (rc = combat_claim_commitment(c, rec, NULL, e)) ||
         (rc = db_combat_insert(c, &rec->cb, rec->rolls, rec->n_rolls, e)))
-        return rc;
-    return s->apply(c, arg, e);
+        goto out;
+    rc = s->apply(c, arg, e);
+out:
+    combat_campaign_leave(rec);
+    return rc;
 }
 
 err_code pipeline_bound(const systems_entry *s, const json_t *body,

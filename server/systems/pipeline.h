@@ -5,11 +5,22 @@
  *
  *   one-off:   pipeline_read, pipeline_oneoff (check, the cited
  *              commitment, run), then combat_insert_job on the writer;
- *   campaign:  pipeline_read, then pipeline_campaign_job on the writer:
- *              the campaign read, bind, its next commitment read, run;
- *              then, and only for a combat that lands, the commitment
- *              claimed (the next one drawn), the combat and its rolls
- *              inserted, apply; all in one transaction, so the combat
+ *   campaign:  pipeline_read, pipeline_stage, then pipeline_campaign_job
+ *              on the writer.  pipeline_stage, on the request's thread,
+ *              works the combat out on a read snapshot of the campaign:
+ *              the campaign read, bind, its next commitment read, run,
+ *              apply with its writes recorded, not made.  The writer then
+ *              only writes: if the campaign is still at the version the
+ *              snapshot read (every change to what the rules read moves
+ *              it: migration 12) and its next commitment is the one the
+ *              dice came from, it claims the commitment, inserts the
+ *              combat and its rolls and makes the recorded writes.  If
+ *              not (another combat landed first, a unit was edited), or
+ *              the combat was not staged (its campaign had another combat
+ *              in flight, which would make it stale), the writer works it
+ *              out again itself, as it always may: the campaign read,
+ *              bind, the commitment, run, then the claim, the inserts and
+ *              apply.  Either way all in one transaction, so the combat
  *              lands whole or not at all, and a refused one writes
  *              nothing;
  *   odds:      pipeline_odds: pipeline_bound (read, then check one-off or
@@ -43,8 +54,22 @@ err_code pipeline_read(const systems_entry *s, const json_t *body,
  * then ready for combat_insert_job. */
 err_code pipeline_oneoff(db *d, void *job, err_info *e);
 
-/* The writer job of a campaign combat (a db_job_fn; arg is the job). */
+/*
+ * A campaign job read by pipeline_read, worked out on a read snapshot of
+ * d's pool, if its system can (a reset stage) and no other combat of its
+ * campaign is in flight.  Whatever fails here (a unit unknown, say) is
+ * left for the writer job to find and answer: the job is then as it was.
+ * Returns whether the combat was staged.
+ */
+bool pipeline_stage(db *d, void *job);
+
+/* The writer job of a campaign combat (a db_job_fn; arg is the job):
+ * a staged combat's writes, or the combat worked out and written. */
 err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e);
+
+/* Campaign combats whose staged outcome the writer landed, and those it
+ * worked out again (the campaign had changed), since the start. */
+void pipeline_stats(long long *landed, long long *redone);
 
 /*
  * A request of system s read and made ready to resolve, without resolving

@@ -7,13 +7,16 @@
  *           fields are errors);
  *   check   one-off only: what needs nothing but the request (options over
  *           the defaults, entered dice against them);
- *   bind    campaign only, on the writer: the campaign's options under the
- *           request's, its units (found, carrying the system, in play),
- *           its tables;
+ *   bind    campaign only: the campaign's options under the request's, its
+ *           units (found, carrying the system, in play), its tables; on a
+ *           snapshot of the campaign (pipeline_stage) or on the writer;
  *   run     the rules (core/<system>.c) with the job's dice: the combat's
  *           row, its roll log and its report;
- *   apply   campaign only, on the writer: the outcome to every unit, each
- *           with its history event;
+ *   apply   campaign only: the outcome to every unit, each with its history
+ *           event, through combat_unit_update and combat_unit_event (on a
+ *           snapshot they record the writes for the writer to make);
+ *   reset   drops what run made, so that bind, run and apply can be made
+ *           again (a staged combat whose campaign changed meanwhile);
  *   replay  a stored report again through the rules, from its logged dice;
  *   render  the outcome's part of a report as Markdown or HTML;
  *   unit    a unit's section of the system, as served;
@@ -86,6 +89,9 @@ typedef struct systems_entry {
                      err_info *e);
     err_code (*run)(void *job, err_info *e);
     err_code (*apply)(db_conn *c, void *job, err_info *e);
+    /* NULL: the system's campaign combats are worked out on the writer
+     * only, never staged (pipeline_stage). */
+    void (*reset)(void *job);
     combat_replay_fn replay;
     void (*render)(struct report_doc *d, const json_t *report);
     /* The system's section of a unit as served (GET .../units): new, or

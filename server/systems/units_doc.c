@@ -365,34 +365,47 @@ json_t *units_doc_state(const db_unit *u)
     return j;
 }
 
+err_code units_doc_event_make(const db_unit *before, const db_unit *after,
+                              const char *kind, const char *combat_id,
+                              const char *token_id, const char *note,
+                              const char *result, db_event *ev, err_info *e)
+{
+    memset(ev, 0, sizeof *ev);
+    text_copy(ev->unit_id, DB_ID_MAX, after->id);
+    text_copy(ev->campaign_id, DB_ID_MAX, after->campaign_id);
+    db_now(ev->at);
+    text_copy(ev->kind, sizeof ev->kind, kind);
+    text_copy(ev->combat_id, DB_ID_MAX, combat_id ? combat_id : "");
+    text_copy(ev->actor_token_id, DB_ID_MAX, token_id ? token_id : "");
+    ev->note = (char *)note;
+    ev->before = before ? state_text(before) : NULL;
+    /* A unit the change left as it was has the same state after: its
+     * text once more (a difference in padding alone only costs a
+     * second writing). */
+    if (ev->before && memcmp(before, after, sizeof *after) == 0)
+        ev->after = strdup(ev->before);
+    else
+        ev->after = state_text(after);
+    ev->result = (char *)result;
+    if ((before && !ev->before) || !ev->after) {
+        free(ev->before);
+        free(ev->after);
+        ev->before = ev->after = NULL;
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    }
+    return ERR_OK;
+}
+
 err_code units_doc_event(db_conn *c, const db_unit *before,
                          const db_unit *after, const char *kind,
                          const char *combat_id, const char *token_id,
                          const char *note, const char *result, err_info *e)
 {
     db_event ev;
-    err_code rc;
+    err_code rc = units_doc_event_make(before, after, kind, combat_id, token_id,
+                                       note, result, &ev, e);
 
-    memset(&ev, 0, sizeof ev);
-    text_copy(ev.unit_id, DB_ID_MAX, after->id);
-    text_copy(ev.campaign_id, DB_ID_MAX, after->campaign_id);
-    db_now(ev.at);
-    text_copy(ev.kind, sizeof ev.kind, kind);
-    text_copy(ev.combat_id, DB_ID_MAX, combat_id ? combat_id : "");
-    text_copy(ev.actor_token_id, DB_ID_MAX, token_id ? token_id : "");
-    ev.note = (char *)note;
-    ev.before = before ? state_text(before) : NULL;
-    /* A unit the change left as it was has the same state after: its
-     * text once more (a difference in padding alone only costs a
-     * second writing). */
-    if (ev.before && memcmp(before, after, sizeof *after) == 0)
-        ev.after = strdup(ev.before);
-    else
-        ev.after = state_text(after);
-    ev.result = (char *)result;
-    if ((before && !ev.before) || !ev.after)
-        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-    else
+    if (rc == ERR_OK)
         rc = db_event_insert(c, &ev, e);
     free(ev.before);
     free(ev.after);

@@ -31,4 +31,11 @@ err_code units_doc_event(db_conn *c, const db_unit *before,
                          const char *combat_id, const char *token_id,
                          const char *note, const char *result, err_info *e);
 
+/* The same event made, not written: ev's before and after documents are
+ * new (free them), its note and result borrowed.  ERR_NOMEM. */
+err_code units_doc_event_make(const db_unit *before, const db_unit *after,
+                              const char *kind, const char *combat_id,
+                              const char *token_id, const char *note,
+                              const char *result, db_event *ev, err_info *e);
+
 #endif

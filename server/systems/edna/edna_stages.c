@@ -32,6 +32,16 @@ static void edna_job_free(void *p)
     free(j);
 }
 
+/* reset: the outcome dropped, the job as bound. */
+static void reset(void *job)
+{
+    edna_job *j = job;
+
+    edna_result_cleanup(&j->res);
+    memset(&j->res, 0, sizeof j->res);
+    combat_record_unstage(&j->rec);
+}
+
 /* Once the options are known: each unit's entered dice fit them. */
 static err_code check_entered(const edna_job *j, err_info *e)
 {
@@ -240,7 +250,7 @@ static err_code apply_unit(db_conn *c, edna_job *j, const edna_result *res,
         return rc;
     after = before;
     after.edna = res->units[i].edna_after;
-    if ((rc = db_unit_update(c, &after, e)))
+    if ((rc = combat_unit_update(c, &j->rec, &after, e)))
         return rc;
     jw_init(&w);
     jw_object(&w);
@@ -384,6 +394,7 @@ const systems_entry edna_stages = {
     .bind = bind_campaign,
     .run = run,
     .apply = apply,
+    .reset = reset,
     .replay = replay,
     .render = edna_report_render,
     .unit_json = unit_json,

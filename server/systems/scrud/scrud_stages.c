@@ -35,6 +35,16 @@ static void scrud_job_free(void *p)
     free(j);
 }
 
+/* reset: the outcome dropped, the job as bound. */
+static void reset(void *job)
+{
+    scrud_job *j = job;
+
+    scrud_result_cleanup(&j->res);
+    memset(&j->res, 0, sizeof j->res);
+    combat_record_unstage(&j->rec);
+}
+
 /* Side and unit of a logged SCRUD die (combat_roll_names). */
 static void roll_names(const void *p, const dice_roll *d, const char **side,
                        const char **unit_name, const char **unit_id)
@@ -172,7 +182,7 @@ static err_code apply_unit(db_conn *c, scrud_job *j, const scrud_result *res,
      * has nothing to write; its history event is recorded all the same.
      * (A difference in padding alone only costs a needless write.) */
     if (memcmp(&after, &before, sizeof after) != 0 &&
-        (rc = db_unit_update(c, &after, e)))
+        (rc = combat_unit_update(c, &j->rec, &after, e)))
         return rc;
     /* The unit's result, as in the report, for its history. */
     jw_init(&w);
@@ -307,6 +317,7 @@ const systems_entry scrud_stages = {
     .bind = bind_campaign,
     .run = run,
     .apply = apply,
+    .reset = reset,
     .replay = replay,
     .render = scrud_report_render,
     .unit_json = unit_json,

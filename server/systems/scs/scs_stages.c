@@ -339,7 +339,7 @@ static err_code apply_unit(db_conn *c, scs_combat *j, int s, size_t i,
         text_copy(after.eliminated_reason, DB_REASON_MAX, "steps");
         text_copy(after.eliminated_by, DB_ID_MAX, j->rec.cb.id);
     }
-    if ((rc = db_unit_update(c, &after, e)))
+    if ((rc = combat_unit_update(c, &j->rec, &after, e)))
         return rc;
     doc = scs_combat_unit_json(j, s, i);
     json_object_set_new(doc, "system", json_string("scs"));

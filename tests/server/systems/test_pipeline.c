@@ -9,7 +9,13 @@
  * refusal.  Measured two ways: the rows the writer's job changed, even
  * ones rolled back (sqlite3_total_changes around pipeline_campaign_job),
  * and the -wal file of a real server around a refused request.
+ *
+ * And a combat worked out off the writer (pipeline_stage): landed as it
+ * was staged while its campaign stays as it was read, worked out again
+ * by the writer when a unit changed in between, and not staged at all
+ * while another combat of its campaign is in flight.
  */
+#include "combat.h"
 #include "harness.h"
 #include "pipeline.h"
 #include "suites.h"
@@ -222,10 +228,140 @@ START_TEST(test_refused_battle_does_not_grow_log)
 }
 END_TEST
 
+/* ---- staged off the writer ---- */
+
+/* A SCRUD job of the campaign read from body_text (s->job_free it). */
+static void *read_job(const test_campaign *c, const char *body_text)
+{
+    const systems_entry *s = systems_find("scrud");
+    json_t *body = json_loads(body_text, 0, NULL);
+    void *job = NULL;
+    err_info e;
+
+    ck_assert_ptr_nonnull(body);
+    err_clear(&e);
+    ck_assert_int_eq(pipeline_read(s, body, c->id, "", &job, &e), ERR_OK);
+    json_decref(body);
+    return job;
+}
+
+/* The writer job of job, then job freed; the combat's id into id. */
+static void land(void *job, char id[64])
+{
+    combat_record *rec = job;
+    err_info e;
+
+    err_clear(&e);
+    ck_assert_int_eq(db_write(http_db(ts->srv), pipeline_campaign_job, job, &e),
+                     ERR_OK);
+    snprintf(id, 64, "%s", rec->cb.id);
+    rec->system->job_free(job);
+}
+
+/* The quality Alpha fought with in the stored combat id. */
+static int alpha_quality(const test_campaign *c, const char *id)
+{
+    char path[192];
+    json_t *j, *u;
+    int q;
+
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/%s", c->id, id);
+    j = ts_call(ts, 200, "GET", path, c->umpire, NULL);
+    u = json_array_get(
+        json_object_get(json_array_get(json_object_get(j, "sides"), 0),
+                        "units"),
+        0);
+    ck_assert_str_eq(json_string_value(json_object_get(u, "unit")), "Alpha");
+    q = (int)json_integer_value(json_object_get(u, "quality"));
+    json_decref(j);
+    return q;
+}
+
+START_TEST(test_staged_combat_lands_as_staged)
+{
+    long long landed0, redone0, landed, redone;
+    test_campaign c;
+    void *job;
+    char id[64], k0[65];
+
+    world(&c);
+    next_commitment(&c, k0);
+    pipeline_stats(&landed0, &redone0);
+    job = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(pipeline_stage(http_db(ts->srv), job));
+    ck_assert(((combat_record *)job)->is_staged);
+    ck_assert_str_eq(((combat_record *)job)->dice.commitment, k0);
+    land(job, id);
+    pipeline_stats(&landed, &redone);
+    ck_assert_int_eq(landed, landed0 + 1);
+    ck_assert_int_eq(redone, redone0);
+    ck_assert_int_eq(alpha_quality(&c, id), 0);
+}
+END_TEST
+
+START_TEST(test_staged_combat_redone_when_a_unit_changed)
+{
+    long long landed0, redone0, landed, redone;
+    test_campaign c;
+    void *job;
+    char id[64], path[192];
+    json_t *j;
+
+    world(&c);
+    pipeline_stats(&landed0, &redone0);
+    job = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(pipeline_stage(http_db(ts->srv), job));
+    /* Between the snapshot and the writer, the umpire edits Alpha. */
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Alpha", c.id);
+    json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
+                        "{\"scrud\":{\"quality\":2}}"));
+    land(job, id);
+    pipeline_stats(&landed, &redone);
+    ck_assert_int_eq(landed, landed0);
+    ck_assert_int_eq(redone, redone0 + 1);
+    /* Worked out again with Alpha as it is now, not as it was staged. */
+    ck_assert_int_eq(alpha_quality(&c, id), 2);
+    /* And the ledger still holds together. */
+    snprintf(path, sizeof path, "/v1/campaigns/%s/ledger/verify", c.id);
+    j = ts_call(ts, 200, "GET", path, c.umpire, NULL);
+    ck_assert(json_is_true(json_object_get(j, "verified")));
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(test_second_combat_in_flight_not_staged)
+{
+    long long landed0, redone0, landed, redone;
+    test_campaign c;
+    void *first, *second;
+    char id1[64], id2[64];
+
+    world(&c);
+    pipeline_stats(&landed0, &redone0);
+    first = read_job(&c, COMBAT("Alpha", "Bravo"));
+    second = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(pipeline_stage(http_db(ts->srv), first));
+    /* The first is not written yet: the second would be stale. */
+    ck_assert(!pipeline_stage(http_db(ts->srv), second));
+    ck_assert(!((combat_record *)second)->is_staged);
+    land(first, id1);
+    land(second, id2);
+    ck_assert_str_ne(id1, id2);
+    pipeline_stats(&landed, &redone);
+    ck_assert_int_eq(landed, landed0 + 1);
+    ck_assert_int_eq(redone, redone0);
+    /* Its campaign free again, the next one is staged. */
+    first = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(pipeline_stage(http_db(ts->srv), first));
+    land(first, id1);
+}
+END_TEST
+
 Suite *suite_pipeline(void)
 {
     Suite *s = suite_create("pipeline");
     TCase *tc = tcase_create("refusals");
+    TCase *staged = tcase_create("staged");
 
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
@@ -233,5 +369,11 @@ Suite *suite_pipeline(void)
     tcase_add_test(tc, test_refused_combat_does_not_grow_log);
     tcase_add_test(tc, test_refused_battle_does_not_grow_log);
     suite_add_tcase(s, tc);
+    tcase_add_checked_fixture(staged, setup, teardown);
+    tcase_set_timeout(staged, 60);
+    tcase_add_test(staged, test_staged_combat_lands_as_staged);
+    tcase_add_test(staged, test_staged_combat_redone_when_a_unit_changed);
+    tcase_add_test(staged, test_second_combat_in_flight_not_staged);
+    suite_add_tcase(s, staged);
     return s;
 }
