@@ -322,6 +322,7 @@ typedef struct db_roll {
     char rng[8];
     /* its entry in the campaign's ledger (0 and "": not in the ledger) */
     long long ledger_pos;
+    char prev_hash[LEDGER_HASH_HEX]; /* set when chained; not read back */
     char hash[LEDGER_HASH_HEX];
 } db_roll;
 
@@ -556,6 +557,7 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
  * ledger_pos and hash are set. */
 err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e);
+
 /* out's strings are new: release with db_combat_cleanup. */
 err_code db_combat_get(db_conn *c, const char *id, db_combat *out, err_info *e);
 void db_combat_cleanup(db_combat *cb);
@@ -592,6 +594,17 @@ err_code db_chain_add(db_chain *ch, ledger_entry *en,
                       char prev[LEDGER_HASH_HEX], char hash[LEDGER_HASH_HEX],
                       err_info *e);
 err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e);
+/* A campaign combat's rolls chained ahead on a read snapshot (c), off
+ * the writer: each roll's place and hashes from the campaign's ledger as
+ * c reads it, and *end the ledger after them.  db_combat_insert_chained
+ * then inserts them as they are and saves the ledger at end: its caller
+ * has made sure the ledger has not moved since (the campaign's version,
+ * pipeline.c). */
+err_code db_combat_chain(db_conn *c, const db_combat *cb, db_roll *rolls,
+                         size_t n_rolls, db_chain *end, err_info *e);
+err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
+                                  const db_roll *rolls, size_t n_rolls,
+                                  const db_chain *end, err_info *e);
 
 /* One stored ledger entry, as read back (strings owned). */
 typedef struct db_ledger_row {
@@ -633,7 +646,7 @@ typedef struct db_ledger_seed {
     char commitment[LEDGER_HASH_HEX]; /* "" for none */
     char seed[LEDGER_HASH_HEX];       /* "" for none: an open battle's is
                                          withheld */
-    char *client_seed;          /* owned, or NULL */
+    char *client_seed;                /* owned, or NULL */
 } db_ledger_seed;
 
 /*

@@ -121,8 +121,26 @@ static void roll_entry(const db_combat *cb, const db_roll *r, ledger_entry *en)
     en->client_seed = cb->client_seed;
 }
 
-static err_code insert_rolls(sqlite3 *c, const db_combat *cb, db_roll *rolls,
-                             size_t n_rolls, db_chain *ch, err_info *e)
+/* Chains rolls on ch: each one's place, previous hash and hash. */
+static err_code chain_rolls(const db_combat *cb, db_roll *rolls, size_t n_rolls,
+                            db_chain *ch, err_info *e)
+{
+    err_code rc = ERR_OK;
+    size_t i;
+
+    for (i = 0; i < n_rolls && rc == ERR_OK; i++) {
+        db_roll *r = &rolls[i];
+        ledger_entry en;
+        roll_entry(cb, r, &en);
+        rc = db_chain_add(ch, &en, r->prev_hash, r->hash, e);
+        r->ledger_pos = en.pos;
+    }
+    return rc;
+}
+
+/* Inserts the rolls as they are (chained or not: ledger_pos 0). */
+static err_code insert_rolls(sqlite3 *c, const db_combat *cb,
+                             const db_roll *rolls, size_t n_rolls, err_info *e)
 {
     sqlite3_stmt *st = NULL;
     err_code rc = ERR_OK;
@@ -136,17 +154,7 @@ static err_code insert_rolls(sqlite3 *c, const db_combat *cb, db_roll *rolls,
                          &st, e)))
         return rc;
     for (i = 0; i < n_rolls; i++) {
-        db_roll *r = &rolls[i];
-        char prev[LEDGER_HASH_HEX] = "";
-        r->ledger_pos = 0;
-        r->hash[0] = '\0';
-        if (ch) {
-            ledger_entry en;
-            roll_entry(cb, r, &en);
-            if ((rc = db_chain_add(ch, &en, prev, r->hash, e)))
-                break;
-            r->ledger_pos = en.pos;
-        }
+        const db_roll *r = &rolls[i];
         sqlite3_reset(st);
         db_bind_text(st, 1, cb->id);
         sqlite3_bind_int(st, 2, r->seq);
@@ -159,12 +167,13 @@ static err_code insert_rolls(sqlite3 *c, const db_combat *cb, db_roll *rolls,
         sqlite3_bind_int(st, 9, r->modified);
         db_bind_text(st, 10, r->source);
         db_bind_text_or_null_borrowed(st, 11, r->rng);
-        if (ch)
+        if (r->ledger_pos > 0)
             sqlite3_bind_int64(st, 12, r->ledger_pos);
         else
             sqlite3_bind_null(st, 12);
-        db_bind_text_or_null_borrowed(st, 13, prev);
-        db_bind_text_or_null_borrowed(st, 14, r->hash);
+        db_bind_text_or_null_borrowed(st, 13,
+                                      r->ledger_pos > 0 ? r->prev_hash : "");
+        db_bind_text_or_null_borrowed(st, 14, r->ledger_pos > 0 ? r->hash : "");
         if ((rc = db_step_done(c, st, e, "insert roll")))
             break;
     }
@@ -172,12 +181,10 @@ static err_code insert_rolls(sqlite3 *c, const db_combat *cb, db_roll *rolls,
     return rc;
 }
 
-err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
-                          size_t n_rolls, err_info *e)
+/* The combat's own row. */
+static err_code insert_combat_row(sqlite3 *c, const db_combat *cb, err_info *e)
 {
     sqlite3_stmt *st = NULL;
-    db_chain ch;
-    bool is_chained = cb->campaign_id[0] && !cb->is_battle_record;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -186,7 +193,7 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
                          "server_seed, client_seed, actor_token_id, summary, "
                          "report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
-        goto out;
+        return rc;
     db_bind_text(st, 1, cb->id);
     db_bind_text_or_null_borrowed(st, 2, cb->campaign_id);
     db_bind_text(st, 3, cb->system);
@@ -201,17 +208,49 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
     db_bind_text_or_null_borrowed(st, 11, cb->actor_token_id);
     db_bind_text(st, 12, cb->summary);
     db_bind_text(st, 13, cb->report);
-    if ((rc = db_step_done(c, st, e, "insert combat")))
-        goto out;
-    if (is_chained && (rc = db_chain_open(c, cb->campaign_id, &ch, e)))
-        goto out;
-    if ((rc = insert_rolls(c, cb, rolls, n_rolls, is_chained ? &ch : NULL, e)))
-        goto out;
-    if (is_chained && n_rolls > 0)
-        rc = db_chain_save(c, &ch, e);
-out:
+    rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
     return rc;
+}
+
+err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
+                          size_t n_rolls, err_info *e)
+{
+    db_chain ch;
+    bool is_chained = cb->campaign_id[0] && !cb->is_battle_record;
+    err_code rc;
+    size_t i;
+
+    for (i = 0; i < n_rolls; i++)
+        rolls[i].ledger_pos = 0;
+    if ((rc = insert_combat_row(c, cb, e)) ||
+        (is_chained && ((rc = db_chain_open(c, cb->campaign_id, &ch, e)) ||
+                        (rc = chain_rolls(cb, rolls, n_rolls, &ch, e)))) ||
+        (rc = insert_rolls(c, cb, rolls, n_rolls, e)))
+        return rc;
+    if (is_chained && n_rolls > 0)
+        rc = db_chain_save(c, &ch, e);
+    return rc;
+}
+
+err_code db_combat_chain(sqlite3 *c, const db_combat *cb, db_roll *rolls,
+                         size_t n_rolls, db_chain *end, err_info *e)
+{
+    err_code rc = db_chain_open(c, cb->campaign_id, end, e);
+
+    return rc ? rc : chain_rolls(cb, rolls, n_rolls, end, e);
+}
+
+err_code db_combat_insert_chained(sqlite3 *c, const db_combat *cb,
+                                  const db_roll *rolls, size_t n_rolls,
+                                  const db_chain *end, err_info *e)
+{
+    err_code rc;
+
+    if ((rc = insert_combat_row(c, cb, e)) ||
+        (rc = insert_rolls(c, cb, rolls, n_rolls, e)))
+        return rc;
+    return n_rolls > 0 ? db_chain_save(c, end, e) : ERR_OK;
 }
 
 static void read_combat(sqlite3_stmt *st, db_combat *cb, bool has_docs)

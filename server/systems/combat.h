@@ -66,6 +66,7 @@ typedef struct combat_record {
     bool is_staging; /* apply records its writes instead of making them */
     bool is_staged;  /* the outcome is worked out and waits */
     long long version;
+    db_chain chain_end; /* the ledger after its rolls, chained ahead */
     combat_change *changes;
     size_t n_changes, cap_changes;
     bool is_counted; /* counted in its campaign's combats in flight */

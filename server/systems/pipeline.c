@@ -93,6 +93,9 @@ bool pipeline_stage(db *d, void *job)
         rc = s->apply(c, rec, &e);
         rec->is_staging = false;
     }
+    if (rc == ERR_OK)
+        rc = db_combat_chain(c, &rec->cb, rec->rolls, rec->n_rolls,
+                             &rec->chain_end, &e);
     if (db_read_end(d, c, &e) != ERR_OK && rc == ERR_OK)
         rc = ERR_DB;
     if (rc != ERR_OK) {
@@ -153,7 +156,8 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
     if (is_staged_current) {
         rc = combat_claim_commitment(c, rec, NULL, e);
         if (rc == ERR_OK)
-            rc = db_combat_insert(c, &rec->cb, rec->rolls, rec->n_rolls, e);
+            rc = db_combat_insert_chained(c, &rec->cb, rec->rolls, rec->n_rolls,
+                                          &rec->chain_end, e);
         if (rc == ERR_OK)
             rc = combat_changes_write(c, rec, e);
         if (rc == ERR_OK)

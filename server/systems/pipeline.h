@@ -9,7 +9,8 @@
  *              on the writer.  pipeline_stage, on the request's thread,
  *              works the combat out on a read snapshot of the campaign:
  *              the campaign read, bind, its next commitment read, run,
- *              apply with its writes recorded, not made.  The writer then
+ *              apply with its writes recorded, not made, and its rolls
+ *              chained onto the campaign's ledger.  The writer then
  *              only writes: if the campaign is still at the version the
  *              snapshot read (every change to what the rules read moves
  *              it: migration 12) and its next commitment is the one the

@@ -791,10 +791,10 @@ START_TEST(test_combats_and_rolls)
     /* Inserted out of seq order; seq 2 is a die of no unit. */
     db_roll rolls[] = {
         {3, "Red", "un_r", "Guns", "scrud.front", 6, 5, 4, "seeded", "v1", 0,
-         ""},
+         "", ""},
         {1, "Blue", "un_b", "Foot", "scrud.front", 6, 2, 3, "seeded", "v1", 0,
-         ""},
-        {2, "", "", "", "test.weather", 20, 17, 17, "seeded", "v1", 0, ""},
+         "", ""},
+        {2, "", "", "", "test.weather", 20, 17, 17, "seeded", "v1", 0, "", ""},
     };
     db_campaign c;
     db_combat c1, c0, c2, got, *list;
