@@ -286,6 +286,21 @@ static err_code bind_units(db_conn *c, scs_combat *j, err_info *e)
 }
 
 /* The table a campaign combat names: the campaign's own, or a built-in. */
+/* reset: the outcome dropped, and a table found by name, so that bind
+ * finds it again as it is then. */
+static void reset(void *job)
+{
+    scs_combat *j = job;
+
+    if (j->table_source && strcmp(j->table_source, "inline") != 0) {
+        json_decref(j->table_doc);
+        j->table_doc = NULL;
+        j->table_source = NULL;
+    }
+    memset(&j->out, 0, sizeof j->out);
+    combat_record_unstage(&j->rec);
+}
+
 static err_code bind_table(db_conn *c, scs_combat *j, err_info *e)
 {
     db_table t;
@@ -548,6 +563,7 @@ const systems_entry scs_stages = {
     .bind = bind_campaign,
     .run = run,
     .apply = apply,
+    .reset = reset,
     .replay = replay,
     .render = scs_report_render,
     .unit_json = unit_json,

@@ -18,7 +18,10 @@
 #include <check.h>
 #include <jansson.h>
 
+#include "combat.h"
 #include "harness.h"
+#include "pipeline.h"
+#include "systems.h"
 #include "rig.h"
 #include "scs_rig.h"
 #include "suites.h"
@@ -794,6 +797,44 @@ START_TEST(test_campaign_combat_record)
 }
 END_TEST
 
+/* A combat worked out off the writer (pipeline_stage) whose campaign
+ * table is replaced before the writer lands it: worked out again with the
+ * table as it is then (SCS's reset drops a table found by name). */
+START_TEST(test_staged_combat_sees_table_replaced)
+{
+    const systems_entry *sys = systems_find("scs");
+    long long landed0, redone0, landed, redone;
+    test_campaign c;
+    json_t *body, *rep;
+    void *job = NULL;
+    char path[192], id[64];
+    err_info e;
+
+    scs_rig_campaign(&c, NULL, RB);
+    scs_rig_unit(&c, "A", "Red", ONE(6, 1), NULL);
+    scs_rig_unit(&c, "D", "Blue", ONE(1, 2), NULL);
+    scs_rig_put_doc(&c, "house", 201, scs_rig_example_doc());
+    body = scs_rig_keep(
+        scs_json(COMBAT("house", UN("A"), UN("D"), ENTERED ROLL(3, 4))));
+    err_clear(&e);
+    RIG_EQ_INT(pipeline_read(sys, body, c.id, "", &job, &e), ERR_OK);
+    pipeline_stats(&landed0, &redone0);
+    RIG_IS_TRUE(pipeline_stage(http_db(rig_ts->srv), job));
+    /* Replaced by a d66 table before the writer lands the combat. */
+    scs_rig_put_doc(&c, "house", 200, scs_rig_d66_doc());
+    RIG_EQ_INT(db_write(http_db(rig_ts->srv), pipeline_campaign_job, job, &e),
+               ERR_OK);
+    snprintf(id, sizeof id, "%s", ((combat_record *)job)->cb.id);
+    sys->job_free(job);
+    pipeline_stats(&landed, &redone);
+    RIG_EQ_INT(landed, landed0);
+    RIG_EQ_INT(redone, redone0 + 1);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/%s", c.id, id);
+    rep = scs_call(200, "GET", c.umpire, NULL, "%s", path);
+    RIG_EQ_STR(scs_str(scs_get(rep, "table"), "roll"), "d66");
+}
+END_TEST
+
 Suite *suite_scs_http(void)
 {
     Suite *s = suite_create("scs_http");
@@ -810,6 +851,7 @@ Suite *suite_scs_http(void)
     tcase_add_test(tc, test_shapes);
     tcase_add_test(tc, test_replay_and_tampering);
     tcase_add_test(tc, test_campaign_combat_record);
+    tcase_add_test(tc, test_staged_combat_sees_table_replaced);
     suite_add_tcase(s, tc);
     return s;
 }
