@@ -117,21 +117,29 @@ typedef struct matrix_combat {
     bool is_accepted;
     int natural[2][2]; /* the line units' dice */
     size_t first_roll; /* the line dice in the dice source's log */
-    matrix_reserve reserves[2 * MATRIX_MAX_UNITS];
     int n_reserves;
     int score[2];     /* each army's score so far */
     matrix_fate fate; /* of the loser, so far */
     int loser;        /* 0, 1, or -1 (even or not rolled) */
+    /* Last, as most of the size: only the first n_reserves are set, and
+     * read (matrix_combat_copy). */
+    matrix_reserve reserves[2 * MATRIX_MAX_UNITS];
 } matrix_combat;
 
 typedef struct matrix_battle {
-    const matrix_setup *setup; /* borrowed */
-    matrix_combat combats[MATRIX_MAX_COMBATS];
+    const matrix_setup *setup;              /* borrowed */
     bool is_committed[2][MATRIX_MAX_UNITS]; /* reserves fed in so far */
     int n_rolled;
     int n_accepted;
     bool is_escalated; /* a skirmish whose armies both used all reserves */
+    /* Last, as most of the size (123 KB): matrix_battle_init sets every
+     * combat but the reserves it has not had yet. */
+    matrix_combat combats[MATRIX_MAX_COMBATS];
 } matrix_battle;
+
+/* dst = src, copying only the reserves src has (a whole combat is
+ * 2.4 KB, nearly all of it room for reserves). */
+void matrix_combat_copy(matrix_combat *dst, const matrix_combat *src);
 
 /* A battle about to start on s (checked with matrix_check_setup). */
 err_code matrix_battle_init(matrix_battle *b, const matrix_setup *s,

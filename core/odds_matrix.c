@@ -48,7 +48,8 @@ static void reset(matrix_ctx *x)
     int k;
 
     for (k = 0; k < x->n_open; k++)
-        x->h->combats[x->open[k]] = x->b->combats[x->open[k]];
+        matrix_combat_copy(&x->h->combats[x->open[k]],
+                           &x->b->combats[x->open[k]]);
     memcpy(x->h->is_committed, x->b->is_committed, sizeof x->h->is_committed);
     x->h->n_rolled = x->b->n_rolled;
     x->h->n_accepted = x->b->n_accepted;

@@ -180,27 +180,35 @@ static void line_up(const scrud_unit_result *r, int *order, size_t n)
     }
 }
 
+/*
+ * The result's arrays, in one zeroed block (one allocation per combat,
+ * which the odds make millions of): each side's units first (they hold a
+ * size_t), then the pairs, the extra dice and the int arrays.  units[0]
+ * owns the block (scrud_result_cleanup).
+ */
 static err_code alloc_result(const scrud_input *in, scrud_result *out,
                              err_info *e)
 {
-    size_t s, n_min;
+    size_t n0 = in->sides[0].n_units, n1 = in->sides[1].n_units;
+    size_t n_min = n0 < n1 ? n0 : n1;
+    size_t n_pairs = n_min ? n_min : 1;
+    char *block;
 
     memset(out, 0, sizeof *out);
-    for (s = 0; s < 2; s++) {
-        size_t n = in->sides[s].n_units;
-        out->units[s] = calloc(n, sizeof *out->units[s]);
-        out->line_up[s] = calloc(n, sizeof *out->line_up[s]);
-        out->eliminated[s] = calloc(n, sizeof *out->eliminated[s]);
-        if (!out->units[s] || !out->line_up[s] || !out->eliminated[s])
-            return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    }
-    n_min = in->sides[0].n_units < in->sides[1].n_units ? in->sides[0].n_units
-                                                        : in->sides[1].n_units;
-    out->pairs = calloc(n_min ? n_min : 1, sizeof *out->pairs);
-    out->extra =
-        calloc(in->sides[0].n_units + in->sides[1].n_units, sizeof *out->extra);
-    if (!out->pairs || !out->extra)
+    block = calloc(1, (n0 + n1) * sizeof(scrud_unit_result) +
+                          n_pairs * sizeof(scrud_pair) +
+                          (n0 + n1) * sizeof(scrud_extra_die) +
+                          2 * (n0 + n1) * sizeof(int));
+    if (block == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    out->units[0] = (scrud_unit_result *)(void *)block;
+    out->units[1] = out->units[0] + n0;
+    out->pairs = (scrud_pair *)(void *)(out->units[1] + n1);
+    out->extra = (scrud_extra_die *)(void *)(out->pairs + n_pairs);
+    out->line_up[0] = (int *)(void *)(out->extra + n0 + n1);
+    out->line_up[1] = out->line_up[0] + n0;
+    out->eliminated[0] = out->line_up[1] + n1;
+    out->eliminated[1] = out->eliminated[0] + n0;
     return ERR_OK;
 }
 
@@ -425,17 +433,9 @@ err_code scrud_resolve(const scrud_input *in, dice_source *dice,
 
 void scrud_result_cleanup(scrud_result *out)
 {
-    size_t s;
-
     if (out == NULL)
         return;
-    for (s = 0; s < 2; s++) {
-        free(out->units[s]);
-        free(out->line_up[s]);
-        free(out->eliminated[s]);
-    }
-    free(out->pairs);
-    free(out->extra);
+    free(out->units[0]); /* the block of every array (alloc_result) */
     memset(out, 0, sizeof *out);
 }
 

@@ -110,15 +110,16 @@ typedef struct scrud_extra_die {
 } scrud_extra_die;
 
 typedef struct scrud_result {
-    scrud_unit_result *units[2]; /* per side, in listed order; owned */
-    int *line_up[2];             /* unit indices, lined-up order; owned */
+    /* The arrays share one block, which units[0] owns. */
+    scrud_unit_result *units[2]; /* per side, in listed order */
+    int *line_up[2];             /* unit indices, lined-up order */
     size_t n_line_up[2];
-    scrud_pair *pairs; /* owned */
+    scrud_pair *pairs;
     size_t n_pairs;
-    scrud_extra_die *extra; /* owned, in lined-up order */
+    scrud_extra_die *extra; /* in lined-up order */
     size_t n_extra;
     int defeats[2];     /* defeats each side suffered */
-    int *eliminated[2]; /* units eliminated, in order; owned */
+    int *eliminated[2]; /* units eliminated, in order */
     size_t n_eliminated[2];
 } scrud_result;
 

@@ -1,9 +1,14 @@
 /*
  * jsonw.c: the streaming JSON writer; see jsonw.h.
+ *
+ * Every report of every combat goes through here, a few hundred keys and
+ * values each, so each write reserves its bytes once (the comma, the
+ * quotes, the colon and the text together) and copies safe runs of a
+ * string whole.  The buffer always keeps a byte free for the terminating
+ * NUL, which only jw_take writes.
  */
 #include "jsonw.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,22 +39,22 @@ char *jw_take(jw *w, size_t *len)
         return NULL;
     }
     s = w->s;
+    s[w->len] = '\0';
     if (len)
         *len = w->len;
     w->s = NULL;
     return s;
 }
 
-/* Makes room for n more bytes (and a terminating NUL). */
-static bool reserve(jw *w, size_t n)
+/* Grows the buffer for n more bytes and the NUL; false once failed. */
+static bool grow(jw *w, size_t n) __attribute__((noinline));
+static bool grow(jw *w, size_t n)
 {
     size_t cap;
     char *s;
 
     if (w->is_failed)
         return false;
-    if (w->len + n + 1 <= w->cap)
-        return true;
     cap = w->cap ? w->cap : 4096;
     while (cap < w->len + n + 1)
         cap *= 2;
@@ -63,32 +68,62 @@ static bool reserve(jw *w, size_t n)
     return true;
 }
 
+/* Makes room for n more bytes (and a terminating NUL).  Once failed,
+ * grow keeps saying no; a write that still fits the old buffer is
+ * harmless, as jw_take returns NULL. */
+static inline bool reserve(jw *w, size_t n)
+{
+    return w->len + n < w->cap || grow(w, n);
+}
+
 static void put(jw *w, const char *p, size_t n)
 {
     if (!reserve(w, n))
         return;
     memcpy(w->s + w->len, p, n);
     w->len += n;
-    w->s[w->len] = '\0';
 }
 
-/* Before a value or a key: the comma, unless a key was just written. */
-static void item(jw *w)
+/*
+ * Before a value or a key: whether it takes a comma (one byte the caller
+ * reserves and writes), unless a key was just written.
+ */
+static inline size_t item(jw *w)
 {
     if (w->is_after_key) {
         w->is_after_key = false;
-        return;
+        return 0;
     }
-    if (w->depth > 0 && w->has_item[w->depth])
-        put(w, ",", 1);
-    if (w->depth > 0)
-        w->has_item[w->depth] = true;
+    if (w->depth == 0)
+        return 0;
+    if (w->has_item[w->depth])
+        return 1;
+    w->has_item[w->depth] = true;
+    return 0;
+}
+
+/* A comma (if any) and n bytes of p after it, in one reservation. */
+static void put_item(jw *w, const char *p, size_t n)
+{
+    size_t comma = item(w);
+
+    if (!reserve(w, comma + n))
+        return;
+    if (comma)
+        w->s[w->len++] = ',';
+    memcpy(w->s + w->len, p, n);
+    w->len += n;
 }
 
 static void open_container(jw *w, char c)
 {
-    item(w);
-    put(w, &c, 1);
+    size_t comma = item(w);
+
+    if (reserve(w, comma + 1)) {
+        if (comma)
+            w->s[w->len++] = ',';
+        w->s[w->len++] = c;
+    }
     if (w->depth + 1 >= JW_MAX_DEPTH) {
         w->is_failed = true;
         return;
@@ -99,7 +134,8 @@ static void open_container(jw *w, char c)
 
 static void close_container(jw *w, char c)
 {
-    put(w, &c, 1);
+    if (reserve(w, 1))
+        w->s[w->len++] = c;
     if (w->depth > 0)
         w->depth--;
 }
@@ -124,62 +160,137 @@ void jw_array_end(jw *w)
     close_container(w, ']');
 }
 
-static bool needs_escape(unsigned char c)
+/* The bytes that end a run of a string copied as it is: the NUL that ends
+ * it, and those JSON escapes (control characters, '"', '\\').  Bytes from
+ * 0x7f up, UTF-8 included, pass through. */
+static const unsigned char stops[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10 */
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20: '"' */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x30 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x40 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x50: '\\' */
+};
+
+/* The length of the run of s that needs no escaping. */
+static inline size_t safe_run(const char *s)
 {
-    return c < 0x20 || c == '"' || c == '\\';
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (!stops[p[0]]) {
+        if (stops[p[1]])
+            return (size_t)(p + 1 - (const unsigned char *)s);
+        if (stops[p[2]])
+            return (size_t)(p + 2 - (const unsigned char *)s);
+        if (stops[p[3]])
+            return (size_t)(p + 3 - (const unsigned char *)s);
+        p += 4;
+    }
+    return (size_t)(p - (const unsigned char *)s);
 }
 
-static void put_escaped(jw *w, const char *v)
+/*
+ * Writes the rest of a string from v on, v at a byte to escape or at its
+ * NUL, then the closing quote and, for a key, the colon: each escape, then
+ * the next safe run in one copy.
+ */
+static void put_escaped_tail(jw *w, const char *v, bool is_key)
 {
-    const char *p = v, *run;
+    static const char hex[] = "0123456789abcdef";
 
-    while (*p && !needs_escape((unsigned char)*p))
-        p++;
-    if (*p == '\0') {
-        /* The common case: nothing to escape, one copy. */
-        size_t n = (size_t)(p - v);
-        if (!reserve(w, n + 2))
+    while (*v) {
+        unsigned char c = (unsigned char)*v++;
+        size_t n;
+        char *d;
+
+        if (!reserve(w, 6))
             return;
-        w->s[w->len++] = '"';
-        memcpy(w->s + w->len, v, n);
-        w->len += n;
-        w->s[w->len++] = '"';
-        w->s[w->len] = '\0';
+        d = w->s + w->len;
+        d[0] = '\\';
+        if (c == '"' || c == '\\') {
+            d[1] = (char)c;
+            w->len += 2;
+        } else {
+            d[1] = 'u';
+            d[2] = '0';
+            d[3] = '0';
+            d[4] = hex[c >> 4];
+            d[5] = hex[c & 0xf];
+            w->len += 6;
+        }
+        n = safe_run(v);
+        put(w, v, n);
+        v += n;
+    }
+    put(w, is_key ? "\":" : "\"", is_key ? 2 : 1);
+}
+
+/*
+ * A string (or a key, with its colon) as a JSON item: the comma, the
+ * quotes and the first safe run are written in one reservation; most
+ * strings are that run alone.
+ */
+static void put_string(jw *w, const char *v, bool is_key)
+{
+    size_t n = safe_run(v), comma = item(w), colon = is_key, k;
+    char *d;
+
+    if (!reserve(w, comma + n + 2 + colon))
+        return;
+    d = w->s + w->len;
+    k = 0;
+    if (comma)
+        d[k++] = ',';
+    d[k++] = '"';
+    memcpy(d + k, v, n);
+    k += n;
+    if (v[n] != '\0') {
+        w->len += k;
+        put_escaped_tail(w, v + n, is_key);
         return;
     }
-    put(w, "\"", 1);
-    for (run = v; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        char esc[8];
-        if (!needs_escape(c))
-            continue;
-        put(w, run, (size_t)(p - run));
-        if (c == '"' || c == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)c;
-            put(w, esc, 2);
-        } else {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-            put(w, esc, 6);
-        }
-        run = p + 1;
-    }
-    put(w, run, (size_t)(p - run));
-    put(w, "\"", 1);
+    d[k++] = '"';
+    if (is_key)
+        d[k++] = ':';
+    w->len += k;
 }
 
-void jw_key(jw *w, const char *key)
+/* ,"key": (the comma if the item takes one) in one reservation, for a
+ * key that needs no escaping.  Leaves room for n more bytes after it. */
+static inline bool put_plain_key(jw *w, const char *key, size_t len, size_t n)
 {
-    item(w);
-    put_escaped(w, key);
-    put(w, ":", 1);
+    size_t comma = item(w);
+    char *d;
+
+    if (!reserve(w, comma + len + 3 + n))
+        return false;
+    d = w->s + w->len;
+    if (comma)
+        *d++ = ',';
+    *d++ = '"';
+    memcpy(d, key, len);
+    d += len;
+    *d++ = '"';
+    *d++ = ':';
+    w->len = (size_t)(d - w->s);
+    return true;
+}
+
+void jw_key_plain(jw *w, const char *key, size_t len)
+{
+    put_plain_key(w, key, len, 0);
+    w->is_after_key = true;
+}
+
+void jw_key_escaped(jw *w, const char *key)
+{
+    put_string(w, key, true);
     w->is_after_key = true;
 }
 
 void jw_string(jw *w, const char *v)
 {
-    item(w);
-    put_escaped(w, v);
+    put_string(w, v, false);
 }
 
 void jw_string_or_null(jw *w, const char *v)
@@ -190,12 +301,24 @@ void jw_string_or_null(jw *w, const char *v)
         jw_string(w, v);
 }
 
-void jw_int(jw *w, long long v)
+/* The digits of u. */
+static size_t n_digits(unsigned long long u)
 {
-    char num[24];
-    char *p = num + sizeof num;
+    size_t n = 1;
+
+    while (u >= 10) {
+        u /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* v in decimal into d[0..n), n being its int_length. */
+static void format_int(char *d, size_t n, long long v)
+{
     unsigned long long u =
         v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    char *p = d + n;
 
     do {
         *--p = (char)('0' + u % 10);
@@ -203,48 +326,48 @@ void jw_int(jw *w, long long v)
     } while (u > 0);
     if (v < 0)
         *--p = '-';
-    item(w);
-    put(w, p, (size_t)(num + sizeof num - p));
+}
+
+/* The length of v in decimal. */
+static size_t int_length(long long v)
+{
+    return v < 0 ? 1 + n_digits(0ULL - (unsigned long long)v)
+                 : n_digits((unsigned long long)v);
+}
+
+void jw_int(jw *w, long long v)
+{
+    size_t comma = item(w), n = int_length(v);
+
+    if (!reserve(w, comma + n))
+        return;
+    if (comma)
+        w->s[w->len++] = ',';
+    format_int(w->s + w->len, n, v);
+    w->len += n;
+}
+
+void jw_kint_plain(jw *w, const char *key, size_t len, long long v)
+{
+    size_t n = int_length(v);
+
+    if (!put_plain_key(w, key, len, n))
+        return;
+    format_int(w->s + w->len, n, v);
+    w->len += n;
 }
 
 void jw_bool(jw *w, bool v)
 {
-    item(w);
-    put(w, v ? "true" : "false", v ? 4 : 5);
+    put_item(w, v ? "true" : "false", v ? 4 : 5);
 }
 
 void jw_null(jw *w)
 {
-    item(w);
-    put(w, "null", 4);
+    put_item(w, "null", 4);
 }
 
 void jw_raw(jw *w, const char *json, size_t len)
 {
-    item(w);
-    put(w, json, len);
-}
-
-void jw_kstring(jw *w, const char *key, const char *v)
-{
-    jw_key(w, key);
-    jw_string(w, v);
-}
-
-void jw_kstring_or_null(jw *w, const char *key, const char *v)
-{
-    jw_key(w, key);
-    jw_string_or_null(w, v);
-}
-
-void jw_kint(jw *w, const char *key, long long v)
-{
-    jw_key(w, key);
-    jw_int(w, v);
-}
-
-void jw_kbool(jw *w, const char *key, bool v)
-{
-    jw_key(w, key);
-    jw_bool(w, v);
+    put_item(w, json, len);
 }

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #define JW_MAX_DEPTH 32
 
@@ -34,7 +35,6 @@ void jw_object(jw *w);
 void jw_object_end(jw *w);
 void jw_array(jw *w);
 void jw_array_end(jw *w);
-void jw_key(jw *w, const char *key);
 void jw_string(jw *w, const char *v);
 void jw_string_or_null(jw *w, const char *v); /* NULL or "" -> null */
 void jw_int(jw *w, long long v);
@@ -43,10 +43,63 @@ void jw_null(jw *w);
 /* A value already in JSON text. */
 void jw_raw(jw *w, const char *json, size_t len);
 
+/*
+ * Keys.  Nearly every key is a string literal that needs no escaping: for
+ * those the compiler works out the length and the check (gcc and clang
+ * fold strlen and strcspn of a literal) and the writer copies the key
+ * whole, with its quotes and its colon.  Any other key is escaped like a
+ * string value; the output is the same either way.
+ */
+#define JW_ESCAPED                                                             \
+    "\"\\\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11" \
+    "\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f"
+
+/* key, of len bytes, none of them in JW_ESCAPED (use jw_key). */
+void jw_key_plain(jw *w, const char *key, size_t len);
+/* key escaped as a string (use jw_key). */
+void jw_key_escaped(jw *w, const char *key);
+/* jw_key_plain and jw_int in one write (use jw_kint). */
+void jw_kint_plain(jw *w, const char *key, size_t len, long long v);
+
+static inline void jw_key(jw *w, const char *key)
+{
+    size_t len = strlen(key);
+
+    if (strcspn(key, JW_ESCAPED) == len)
+        jw_key_plain(w, key, len);
+    else
+        jw_key_escaped(w, key);
+}
+
 /* key + value shorthands */
-void jw_kstring(jw *w, const char *key, const char *v);
-void jw_kstring_or_null(jw *w, const char *key, const char *v);
-void jw_kint(jw *w, const char *key, long long v);
-void jw_kbool(jw *w, const char *key, bool v);
+static inline void jw_kstring(jw *w, const char *key, const char *v)
+{
+    jw_key(w, key);
+    jw_string(w, v);
+}
+
+static inline void jw_kstring_or_null(jw *w, const char *key, const char *v)
+{
+    jw_key(w, key);
+    jw_string_or_null(w, v);
+}
+
+static inline void jw_kint(jw *w, const char *key, long long v)
+{
+    size_t len = strlen(key);
+
+    if (strcspn(key, JW_ESCAPED) == len) {
+        jw_kint_plain(w, key, len, v);
+    } else {
+        jw_key_escaped(w, key);
+        jw_int(w, v);
+    }
+}
+
+static inline void jw_kbool(jw *w, const char *key, bool v)
+{
+    jw_key(w, key);
+    jw_bool(w, v);
+}
 
 #endif

@@ -74,11 +74,23 @@ char *text_take(text_buf *b)
     return b->s;
 }
 
+/* Markdown's marks, which text_md escapes with a backslash. */
+static const bool md_marks[256] = {
+    ['\\'] = true, ['`'] = true, ['*'] = true, ['_'] = true,
+    ['['] = true,  [']'] = true, ['#'] = true, ['<'] = true,
+    ['>'] = true,  ['|'] = true, ['!'] = true, ['~'] = true,
+};
+
+static bool is_control(unsigned char c)
+{
+    return c < 0x20 || c == 0x7f;
+}
+
 bool text_md_is_plain(const char *s)
 {
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7f || strchr("\\`*_[]#<>|!~", c) != NULL)
+        if (is_control(c) || md_marks[c])
             return false;
     }
     return true;
@@ -90,11 +102,11 @@ void text_md(char *out, size_t n, const char *s)
 
     for (; *s && k + 2 < n; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c < 0x20 || c == 0x7f) {
+        if (is_control(c)) {
             out[k++] = ' ';
             continue;
         }
-        if (strchr("\\`*_[]#<>|!~", c) != NULL)
+        if (md_marks[c])
             out[k++] = '\\';
         out[k++] = (char)c;
     }

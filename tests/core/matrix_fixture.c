@@ -444,7 +444,7 @@ void mfix_vbattle_resolve(mfix_vbattle *v)
         else
             MFIX_OK(sys->resolve(&v->plan, &d, &v->out, &e), &e);
         MFIX_OK(dice_check_all_used(&d, &e), &e);
-        ck_assert(memcmp(&v->out.battle, &v->b, sizeof v->b) == 0);
+        ck_assert(mfix_battle_equal(&v->out.battle, &v->b));
         ck_assert(memcmp(&v->out.result, &v->r, sizeof v->r) == 0);
         sys->result_cleanup(&v->out);
         dice_cleanup(&d);
@@ -731,6 +731,22 @@ static size_t check_combat(const matrix_battle *b, int c, const dice_source *d)
     ck_assert_int_eq(cb->fate, ref_fate(score[0], score[1], &loser));
     ck_assert_int_eq(cb->loser, loser);
     return n;
+}
+
+bool mfix_battle_equal(const matrix_battle *a, const matrix_battle *b)
+{
+    int c;
+
+    if (memcmp(a, b, offsetof(matrix_battle, combats)) != 0)
+        return false;
+    for (c = 0; c < MATRIX_MAX_COMBATS; c++) {
+        const matrix_combat *x = &a->combats[c], *y = &b->combats[c];
+        if (memcmp(x, y, offsetof(matrix_combat, reserves)) != 0 ||
+            memcmp(x->reserves, y->reserves,
+                   (size_t)x->n_reserves * sizeof x->reserves[0]) != 0)
+            return false;
+    }
+    return true;
 }
 
 void mfix_check_battle(const matrix_battle *b, const dice_source *d)

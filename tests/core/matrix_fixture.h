@@ -111,6 +111,10 @@ size_t mfix_replay_dice(const matrix_battle *b, const int *roll_order,
  */
 void mfix_check_battle(const matrix_battle *b, const dice_source *d);
 
+/* a and b are the same battle: every byte the rules set, which is all but
+ * the room for reserves a combat has not had (matrix.h). */
+bool mfix_battle_equal(const matrix_battle *a, const matrix_battle *b);
+
 /* The battle's result by the reference model: fates, who fought, casualty
  * points, winner, army state and its effects, all compared with r. */
 void mfix_check_result(const matrix_battle *b, const matrix_result *r);

@@ -256,6 +256,31 @@ START_TEST(test_key_escaping)
 }
 END_TEST
 
+/* Keys known only when run (not literals the compiler checks): plain and
+ * escaped, through every key shorthand. */
+START_TEST(test_runtime_keys)
+{
+    char plain[16], quoted[16];
+    jw w;
+
+    snprintf(plain, sizeof plain, "k%d", 7);
+    snprintf(quoted, sizeof quoted, "q\"%d\n", 8);
+    jw_init(&w);
+    jw_object(&w);
+    jw_kint(&w, plain, -1);
+    jw_kint(&w, quoted, 22);
+    jw_kstring(&w, plain, "s");
+    jw_kstring_or_null(&w, quoted, NULL);
+    jw_kbool(&w, plain, true);
+    jw_key(&w, quoted);
+    jw_int(&w, 0);
+    jw_object_end(&w);
+    expect(&w, "{\"k7\":-1,\"q\\\"8\\u000a\":22,\"k7\":\"s\","
+               "\"q\\\"8\\u000a\":null,\"k7\":true,"
+               "\"q\\\"8\\u000a\":0}");
+}
+END_TEST
+
 START_TEST(test_string_or_null)
 {
     jw w;
@@ -541,6 +566,39 @@ START_TEST(test_buffer_boundary)
 }
 END_TEST
 
+/* Keys and integers written across the end of the first buffer, at every
+ * offset: a key and its value are reserved together. */
+START_TEST(test_int_boundary)
+{
+    char *body = malloc(4200), *text, *want = malloc(4300);
+    size_t k, len;
+    jw w;
+
+    ck_assert_ptr_nonnull(body);
+    ck_assert_ptr_nonnull(want);
+    for (k = 4060; k < 4100; k++) {
+        memset(body, 'b', k);
+        body[k] = '\0';
+        jw_init(&w);
+        jw_object(&w);
+        jw_kstring(&w, "s", body);
+        jw_kint(&w, "defeats", -1234567);
+        jw_kint(&w, "n", 9);
+        jw_object_end(&w);
+        snprintf(want, 4300, "{\"s\":\"%s\",\"defeats\":-1234567,\"n\":9}",
+                 body);
+        text = jw_take(&w, &len);
+        ck_assert_ptr_nonnull(text);
+        ck_assert_uint_eq(len, strlen(want));
+        ck_assert_str_eq(text, want);
+        free(text);
+        jw_free(&w);
+    }
+    free(body);
+    free(want);
+}
+END_TEST
+
 /* ---- failures and ownership ---- */
 
 /* JW_MAX_DEPTH counts depth 0 (outside every container): 31 nested
@@ -613,12 +671,14 @@ Suite *suite_jsonw(void)
     tcase_add_test(shape, test_raw_splicing);
     tcase_add_loop_test(values, test_string_escaping, 0, N_STRINGS);
     tcase_add_test(values, test_key_escaping);
+    tcase_add_test(values, test_runtime_keys);
     tcase_add_test(values, test_string_or_null);
     tcase_add_test(values, test_int_extremes);
     tcase_add_test(values, test_bool_and_null);
     tcase_add_test(growth, test_long_output);
     tcase_add_test(growth, test_one_large_string);
     tcase_add_test(growth, test_buffer_boundary);
+    tcase_add_test(growth, test_int_boundary);
     tcase_add_test(growth, test_depth_limit);
     tcase_add_test(growth, test_take_and_free);
     suite_add_tcase(s, shape);

@@ -1,0 +1,361 @@
+/*
+ * jsonr.c: the quick JSON reader; see jsonr.h.
+ *
+ * Each reader function returns a new value, or NULL to give up: on any
+ * error, anything outside the subset it reads, or out of memory.  Giving
+ * up anywhere hands the whole buffer to json_loadb, so an error is always
+ * jansson's own, with its line, column and message.  What the subset
+ * accepts, jansson accepts with the same values (the tests compare the
+ * two on many documents): objects are built with the calls jansson's
+ * reader makes (json_object_setn_new_nocheck, after json_object_getn when
+ * duplicates are refused), so keys keep their order.
+ */
+#include "jsonr.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct reader {
+    const unsigned char *p, *end;
+    size_t flags;
+    int depth;
+} reader;
+
+/* The bytes that end a plain run of a string: the closing quote, the
+ * backslash, control characters (an error) and the first bytes of UTF-8
+ * sequences (checked one by one). */
+static const unsigned char stops[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10 */
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20: '"' */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x30 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x40 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x50: '\\' */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x60 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x70 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x80 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x90 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xa0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xb0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xc0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xd0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xe0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xf0 */
+};
+
+/* JSON's whitespace, as jansson skips it between tokens. */
+static void skip_space(reader *r)
+{
+    while (r->p < r->end &&
+           (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
+        r->p++;
+}
+
+/* The length of the well-formed UTF-8 sequence at q (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF, as jansson
+ * checks), or 0. */
+static size_t utf8_length(const unsigned char *q, const unsigned char *end)
+{
+    unsigned v;
+    size_t n, i;
+
+    if (q[0] >= 0xc2 && q[0] <= 0xdf)
+        n = 2, v = q[0] & 0x1fu;
+    else if (q[0] >= 0xe0 && q[0] <= 0xef)
+        n = 3, v = q[0] & 0x0fu;
+    else if (q[0] >= 0xf0 && q[0] <= 0xf4)
+        n = 4, v = q[0] & 0x07u;
+    else
+        return 0;
+    if ((size_t)(end - q) < n)
+        return 0;
+    for (i = 1; i < n; i++) {
+        if ((q[i] & 0xc0) != 0x80)
+            return 0;
+        v = (v << 6) | (q[i] & 0x3fu);
+    }
+    if ((n == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
+        (n == 4 && (v < 0x10000 || v > 0x10ffff)))
+        return 0;
+    return n;
+}
+
+/* The byte a one-character escape stands for, or -1 (\u is not read
+ * here). */
+static int unescape(unsigned char c)
+{
+    switch (c) {
+    case '"':
+    case '\\':
+    case '/': return c;
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    }
+    return -1;
+}
+
+/*
+ * The string whose opening quote r->p is just after: *s and *n its bytes,
+ * borrowed from the buffer, or, when it has escapes, decoded into *copy
+ * (new, free()).  r->p ends after the closing quote.
+ */
+static bool read_string(reader *r, const char **s, size_t *n, char **copy)
+{
+    const unsigned char *start = r->p, *q = r->p;
+    bool has_escape = false;
+    char *d;
+
+    *copy = NULL;
+    for (;;) {
+        while (q < r->end && !stops[*q])
+            q++;
+        if (q == r->end || *q < 0x20)
+            return false;
+        if (*q == '"')
+            break;
+        if (*q == '\\') {
+            if (r->end - q < 2 || unescape(q[1]) < 0)
+                return false;
+            has_escape = true;
+            q += 2;
+        } else {
+            size_t k = utf8_length(q, r->end);
+            if (k == 0)
+                return false;
+            q += k;
+        }
+    }
+    r->p = q + 1;
+    if (!has_escape) {
+        *s = (const char *)start;
+        *n = (size_t)(q - start);
+        return true;
+    }
+    if ((*copy = d = malloc((size_t)(q - start))) == NULL)
+        return false;
+    while (start < q) {
+        if (*start == '\\') {
+            *d++ = (char)unescape(start[1]);
+            start += 2;
+        } else {
+            *d++ = (char)*start++;
+        }
+    }
+    *s = *copy;
+    *n = (size_t)(d - *copy);
+    return true;
+}
+
+/* An integer of 1 to 18 digits (jansson reads longer ones, and reals). */
+static json_t *read_integer(reader *r)
+{
+    const unsigned char *q = r->p, *digits;
+    bool is_negative = false;
+    json_int_t v = 0;
+
+    if (*q == '-') {
+        is_negative = true;
+        q++;
+    }
+    digits = q;
+    while (q < r->end && *q >= '0' && *q <= '9') {
+        if (q - digits == 18)
+            return NULL;
+        v = v * 10 + (*q++ - '0');
+    }
+    if (q == digits || (*digits == '0' && q - digits > 1))
+        return NULL;
+    r->p = q;
+    return json_integer(is_negative ? -v : v);
+}
+
+/* A literal: true, false or null.  What follows it is the caller's to
+ * check, as after any value. */
+static bool read_word(reader *r, const char *word, size_t n)
+{
+    if ((size_t)(r->end - r->p) < n || memcmp(r->p, word, n) != 0)
+        return false;
+    r->p += n;
+    return true;
+}
+
+static json_t *read_value(reader *r);
+
+/* One member of obj, "key": value, at r->p. */
+static bool read_member(reader *r, json_t *obj)
+{
+    const char *key;
+    size_t n;
+    char *copy;
+    json_t *v;
+    bool is_read = false;
+
+    if (r->p == r->end || *r->p != '"')
+        return false;
+    r->p++;
+    if (!read_string(r, &key, &n, &copy))
+        return false;
+    if ((r->flags & JSON_REJECT_DUPLICATES) &&
+        json_object_getn(obj, key, n) != NULL)
+        goto out;
+    skip_space(r);
+    if (r->p == r->end || *r->p != ':')
+        goto out;
+    r->p++;
+    skip_space(r);
+    if ((v = read_value(r)) != NULL)
+        is_read = json_object_setn_new_nocheck(obj, key, n, v) == 0;
+out:
+    free(copy);
+    return is_read;
+}
+
+/* The object at r->p ('{'). */
+static json_t *read_object(reader *r)
+{
+    json_t *obj = json_object();
+
+    if (obj == NULL)
+        return NULL;
+    r->p++;
+    skip_space(r);
+    if (r->p < r->end && *r->p == '}') {
+        r->p++;
+        return obj;
+    }
+    while (read_member(r, obj)) {
+        skip_space(r);
+        if (r->p < r->end && *r->p == ',') {
+            r->p++;
+            skip_space(r);
+            continue;
+        }
+        if (r->p < r->end && *r->p == '}') {
+            r->p++;
+            return obj;
+        }
+        break;
+    }
+    json_decref(obj);
+    return NULL;
+}
+
+/* The array at r->p ('['). */
+static json_t *read_array(reader *r)
+{
+    json_t *arr = json_array();
+
+    if (arr == NULL)
+        return NULL;
+    r->p++;
+    skip_space(r);
+    if (r->p < r->end && *r->p == ']') {
+        r->p++;
+        return arr;
+    }
+    for (;;) {
+        json_t *v = read_value(r);
+
+        if (v == NULL || json_array_append_new(arr, v) != 0)
+            break;
+        skip_space(r);
+        if (r->p < r->end && *r->p == ',') {
+            r->p++;
+            skip_space(r);
+            continue;
+        }
+        if (r->p < r->end && *r->p == ']') {
+            r->p++;
+            return arr;
+        }
+        break;
+    }
+    json_decref(arr);
+    return NULL;
+}
+
+/* The value at r->p (after whitespace). */
+static json_t *read_value(reader *r)
+{
+    json_t *v = NULL;
+
+    if (r->p == r->end)
+        return NULL;
+    switch (*r->p) {
+    case '{':
+    case '[':
+        if (r->depth >= JSONR_MAX_DEPTH)
+            return NULL;
+        r->depth++;
+        v = *r->p == '{' ? read_object(r) : read_array(r);
+        r->depth--;
+        return v;
+    case '"': {
+        const char *s;
+        size_t n;
+        char *copy;
+
+        r->p++;
+        if (!read_string(r, &s, &n, &copy))
+            return NULL;
+        v = json_stringn_nocheck(s, n);
+        free(copy);
+        return v;
+    }
+    case 't': return read_word(r, "true", 4) ? json_true() : NULL;
+    case 'f': return read_word(r, "false", 5) ? json_false() : NULL;
+    case 'n': return read_word(r, "null", 4) ? json_null() : NULL;
+    }
+    if (*r->p == '-' || (*r->p >= '0' && *r->p <= '9'))
+        return read_integer(r);
+    return NULL;
+}
+
+/* What json_loadb leaves in err after reading len bytes. */
+static void loaded(json_error_t *err, size_t len)
+{
+    static const char source[] = "<buffer>";
+
+    if (err == NULL)
+        return;
+    err->text[0] = '\0';
+    err->line = -1;
+    err->column = -1;
+    err->position = (int)len;
+    memcpy(err->source, source, sizeof source);
+}
+
+json_t *jsonr_loadb(const char *buf, size_t len, size_t flags,
+                    json_error_t *err)
+{
+    reader r;
+    json_t *v;
+
+    if (buf == NULL ||
+        (flags & ~(size_t)(JSON_REJECT_DUPLICATES | JSON_DECODE_ANY)) != 0)
+        return json_loadb(buf, len, flags, err);
+    r.p = (const unsigned char *)buf;
+    r.end = r.p + len;
+    r.flags = flags;
+    r.depth = 0;
+    skip_space(&r);
+    v = NULL;
+    if ((flags & JSON_DECODE_ANY) ||
+        (r.p < r.end && (*r.p == '{' || *r.p == '[')))
+        v = read_value(&r);
+    if (v != NULL) {
+        skip_space(&r);
+        if (r.p != r.end) {
+            json_decref(v);
+            v = NULL;
+        }
+    }
+    if (v == NULL)
+        return json_loadb(buf, len, flags, err);
+    loaded(err, len);
+    return v;
+}
