@@ -15,11 +15,14 @@
  * request never fails as the service's fault (ERR_DB, ERR_INTERNAL: a
  * 500); a combat that ran has a report that is JSON, renders cleanly in
  * both formats, and replays from its own roll log with no difference,
- * as POST .../replay promises.
+ * as POST .../replay promises.  And the body as the service reads it
+ * (jsonr_loadb, the quick reader) is what jansson's own reader makes of
+ * it: the same value, keys in the same order, or the same error.
  */
 #include "fuzz.h"
 
 #include "combat.h"
+#include "jsonr.h"
 #include "pipeline.h"
 #include "report.h"
 #include "systems.h"
@@ -129,10 +132,41 @@ static void run_request(const systems_entry *s, const json_t *body,
         s->job_free(job);
 }
 
+/* a and b the same value, objects' keys in the same order (or both
+ * NULL). */
+static bool same_json(json_t *a, json_t *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    if (json_typeof(a) != json_typeof(b))
+        return false;
+    if (json_is_object(a)) {
+        void *ia = json_object_iter(a), *ib = json_object_iter(b);
+        for (; ia && ib; ia = json_object_iter_next(a, ia),
+                         ib = json_object_iter_next(b, ib))
+            if (strcmp(json_object_iter_key(ia), json_object_iter_key(ib)) ||
+                !same_json(json_object_iter_value(ia),
+                           json_object_iter_value(ib)))
+                return false;
+        return ia == NULL && ib == NULL;
+    }
+    if (json_is_array(a)) {
+        size_t i;
+        if (json_array_size(a) != json_array_size(b))
+            return false;
+        for (i = 0; i < json_array_size(a); i++)
+            if (!same_json(json_array_get(a, i), json_array_get(b, i)))
+                return false;
+        return true;
+    }
+    return json_equal(a, b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const systems_entry *s;
-    json_t *body;
+    json_t *body, *same;
+    json_error_t jerr, jerr_same;
     bool is_campaign;
 
     if (size < 1)
@@ -147,9 +181,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return -1; /* not a selector: keep it out of the corpus */
     }
     fuzz_dice_reset();
-    /* As http_body_object (http.c) reads a body. */
-    body = json_loadb((const char *)data + 1, size - 1,
-                      JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
+    /* As http_body_object (http_request.c) reads a body. */
+    body = jsonr_loadb((const char *)data + 1, size - 1,
+                       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+    same = json_loadb((const char *)data + 1, size - 1,
+                      JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr_same);
+    fuzz_check(same_json(body, same) && (body != NULL ||
+                                         (strcmp(jerr.text, jerr_same.text) ==
+                                              0 &&
+                                          jerr.line == jerr_same.line &&
+                                          jerr.column == jerr_same.column &&
+                                          jerr.position == jerr_same.position)),
+               "the quick reader and jansson disagree");
+    json_decref(same);
     if (json_is_object(body))
         run_request(s, body, is_campaign);
     json_decref(body);

@@ -39,6 +39,7 @@ int main(void)
     srunner_add_suite(sr, suite_battles());
     srunner_add_suite(sr, suite_http());
     srunner_add_suite(sr, suite_jsonw());
+    srunner_add_suite(sr, suite_jsonr());
     srunner_add_suite(sr, suite_systems());
     srunner_add_suite(sr, suite_api());
     srunner_add_suite(sr, suite_auth());

@@ -39,6 +39,7 @@ Suite *suite_tables(void);
 Suite *suite_battles(void);
 Suite *suite_http(void);
 Suite *suite_jsonw(void);
+Suite *suite_jsonr(void);
 Suite *suite_systems(void);
 Suite *suite_api(void);
 Suite *suite_auth(void);

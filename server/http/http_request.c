@@ -5,6 +5,7 @@
  * is http.c's.
  */
 #include "http.h"
+#include "jsonr.h"
 
 #include <stdio.h>
 
@@ -31,7 +32,7 @@ json_t *http_body_object(http_request *r)
                                "the request needs a JSON object body");
         return NULL;
     }
-    v = json_loadb(r->body, r->body_len,
+    v = jsonr_loadb(r->body, r->body_len,
                    JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (v == NULL) {
         snprintf(detail, sizeof detail,

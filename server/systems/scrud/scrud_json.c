@@ -139,6 +139,11 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
     err_code rc;
 
     scrud_unit_default(su);
+    plan->unit_ref[s][i][0] = '\0';
+    plan->unit_name[s][i][0] = '\0';
+    plan->unit_id[s][i][0] = '\0';
+    plan->has_die[s][i] = false;
+    plan->die[s][i] = 0;
     if ((rc = jv_object_only(u, path,
                              is_campaign ? campaign_fields : inline_fields, e)))
         return rc;

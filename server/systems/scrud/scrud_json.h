@@ -27,23 +27,27 @@ json_t *scrud_json_options_json(const scrud_options *o);
 /* Everything a SCRUD combat needs besides its dice. */
 typedef struct scrud_plan {
     scrud_input in;
-    scrud_unit units[2][SCRUD_MAX_UNITS_PER_SIDE];
     char side_name[2][DB_NAME_MAX];
-    char side_id[2][DB_ID_MAX];                              /* "" one-off */
+    char side_id[2][DB_ID_MAX]; /* "" one-off */
+    json_t *options; /* the request's options object (a reference) or NULL */
+    /* Per unit, last: only the rows below each side's n_units are read,
+     * and each is cleared as its unit is read (parse_unit), so a new job
+     * need not zero the 40 KB of rows it does not use (scrud_stages.c,
+     * job_new). */
+    scrud_unit units[2][SCRUD_MAX_UNITS_PER_SIDE];
     char unit_ref[2][SCRUD_MAX_UNITS_PER_SIDE][DB_NAME_MAX]; /* as asked */
     char unit_name[2][SCRUD_MAX_UNITS_PER_SIDE][DB_NAME_MAX];
     char unit_id[2][SCRUD_MAX_UNITS_PER_SIDE][DB_ID_MAX]; /* "" one-off */
     bool has_die[2][SCRUD_MAX_UNITS_PER_SIDE];
     int die[2][SCRUD_MAX_UNITS_PER_SIDE];
-    json_t *options; /* the request's options object (a reference) or NULL */
 } scrud_plan;
 
 /* A SCRUD combat request in the server (scrud_stages.c, scrud_odds.c). */
 typedef struct scrud_job {
     combat_record rec; /* first: combat_finish finds it as the state */
-    scrud_plan plan;
-    scrud_result res; /* once run */
-    json_t *options;  /* the request's options (a reference) or NULL */
+    scrud_result res;  /* once run */
+    json_t *options;   /* the request's options (a reference) or NULL */
+    scrud_plan plan;   /* last: its rows of units (above) */
 } scrud_job;
 
 /*

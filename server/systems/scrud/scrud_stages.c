@@ -17,6 +17,7 @@
 #include "scrud_odds.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,13 +104,16 @@ out:
 
 static void *job_new(const json_t *body, err_info *e)
 {
-    scrud_job *j = calloc(1, sizeof *j);
+    scrud_job *j = malloc(sizeof *j);
 
     (void)body;
-    if (j == NULL)
+    if (j == NULL) {
         err_set(e, ERR_NOMEM, NULL, "out of memory");
-    else
-        scrud_options_default(&j->plan.in.options);
+        return NULL;
+    }
+    /* All but the rows of units, which parse_unit clears one by one. */
+    memset(j, 0, offsetof(scrud_job, plan.units));
+    scrud_options_default(&j->plan.in.options);
     return j;
 }
 

@@ -23,9 +23,9 @@
 #include <jansson.h>
 
 #include "jsonr.h"
+#include "suites.h"
 
 /* run by tests/run_tests.c once tests/suites.h lists it */
-Suite *suite_jsonr(void);
 
 static const size_t all_flags[] = {0, JSON_REJECT_DUPLICATES, JSON_DECODE_ANY,
                                    JSON_REJECT_DUPLICATES | JSON_DECODE_ANY};
