@@ -306,6 +306,10 @@ typedef struct db_combat {
     char *client_seed; /* may be NULL */
     char *summary;
     char *report; /* the report document: the combat's record */
+    /* the report packed to store (db_combat_pack), or NULL: stored as it
+     * is; owned */
+    unsigned char *report_z;
+    size_t report_z_len;
     /* the record of a campaign battle: its dice are in the ledger as the
      * battle's actions, so its rolls are not chained again */
     bool is_battle_record;
@@ -555,6 +559,11 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
 /* Combats and their roll log.  A campaign combat's rolls (unless it is a
  * battle's record) are appended to the campaign's ledger, and each roll's
  * ledger_pos and hash are set. */
+/* Packs cb->report as it will be stored (zstd: a report is JSON that
+ * shrinks to about a quarter), before the writer: db_combat_insert then
+ * stores cb->report_z.  A report stored plain (older ones, or not packed)
+ * reads back the same.  ERR_NOMEM. */
+err_code db_combat_pack(db_combat *cb, err_info *e);
 err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e);
 

@@ -73,6 +73,16 @@ void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n);
 /* A malloc'd copy of column col, or NULL for NULL (caller frees). */
 char *db_column_dup(sqlite3_stmt *st, int col);
 
+/*
+ * Documents stored packed.  A document column holds text, or a blob: the
+ * text packed by zstd, in one frame that records its length.
+ * db_doc_pack makes the blob (new, *len its size; NULL when out of
+ * memory); db_column_doc reads either as a malloc'd text, NULL for NULL
+ * or for a blob that does not inflate to its length.
+ */
+unsigned char *db_doc_pack(const char *text, size_t *len);
+char *db_column_doc(sqlite3_stmt *st, int col);
+
 /* Binds s as text, without a copy: s (not NULL) is borrowed and must
  * stay valid until st is released (db_done).  Returns SQLite's code. */
 int db_bind_text(sqlite3_stmt *st, int i, const char *s);

@@ -207,10 +207,24 @@ static err_code insert_combat_row(sqlite3 *c, const db_combat *cb, err_info *e)
         db_bind_text(st, 10, cb->client_seed);
     db_bind_text_or_null_borrowed(st, 11, cb->actor_token_id);
     db_bind_text(st, 12, cb->summary);
-    db_bind_text(st, 13, cb->report);
+    if (cb->report_z != NULL)
+        sqlite3_bind_blob(st, 13, cb->report_z, (int)cb->report_z_len,
+                          SQLITE_STATIC);
+    else
+        db_bind_text(st, 13, cb->report);
     rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
     return rc;
+}
+
+err_code db_combat_pack(db_combat *cb, err_info *e)
+{
+    free(cb->report_z);
+    cb->report_z =
+        cb->report ? db_doc_pack(cb->report, &cb->report_z_len) : NULL;
+    if (cb->report != NULL && cb->report_z == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return ERR_OK;
 }
 
 err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
@@ -269,7 +283,7 @@ static void read_combat(sqlite3_stmt *st, db_combat *cb, bool has_docs)
     db_column_copy(st, 10, cb->actor_token_id, sizeof cb->actor_token_id);
     cb->summary = db_column_dup(st, 11);
     if (has_docs)
-        cb->report = db_column_dup(st, 12);
+        cb->report = db_column_doc(st, 12);
 }
 
 #define COMBAT_COLUMNS                                                         \
@@ -308,6 +322,7 @@ void db_combat_cleanup(db_combat *cb)
     free(cb->client_seed);
     free(cb->summary);
     free(cb->report);
+    free(cb->report_z);
     memset(cb, 0, sizeof *cb);
 }
 

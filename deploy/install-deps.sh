@@ -14,7 +14,7 @@
 #               of the Discord replies (tests/discord/README.md)
 set -eu
 
-PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libsodium-dev libcurl4-openssl-dev check"
+PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libsodium-dev libcurl4-openssl-dev libzstd-dev check"
 [ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk curl sqlite3"
 [ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
 [ "${1:-}" = "--tour" ] && PKGS="$PKGS curl jq"

@@ -426,6 +426,7 @@ void combat_record_cleanup(combat_record *rec)
     free(rec->rolls);
     free(rec->cb.summary);
     free(rec->cb.report);
+    free(rec->cb.report_z);
     sodium_memzero(rec->dice.seed, sizeof rec->dice.seed);
 }
 
@@ -606,6 +607,8 @@ void combat_record_unstage(combat_record *rec)
     free(rec->rolls);
     free(rec->cb.summary);
     free(rec->cb.report);
+    free(rec->cb.report_z);
+    rec->cb.report_z = NULL;
     rec->rolls = NULL;
     rec->n_rolls = 0;
     rec->cb.summary = rec->cb.report = NULL;

@@ -42,7 +42,8 @@ err_code pipeline_oneoff(db *d, void *job, err_info *e)
     if ((s->check && (rc = s->check(job, e))) ||
         (rc = combat_cite(d, rec, e)) || (rc = s->run(job, e)))
         return rc;
-    return ERR_OK;
+    /* Packed here, so that the writer only writes. */
+    return db_combat_pack(&rec->cb, e);
 }
 
 static atomic_llong n_landed, n_redone;
@@ -96,6 +97,8 @@ bool pipeline_stage(db *d, void *job)
     if (rc == ERR_OK)
         rc = db_combat_chain(c, &rec->cb, rec->rolls, rec->n_rolls,
                              &rec->chain_end, &e);
+    if (rc == ERR_OK)
+        rc = db_combat_pack(&rec->cb, &e);
     if (db_read_end(d, c, &e) != ERR_OK && rc == ERR_OK)
         rc = ERR_DB;
     if (rc != ERR_OK) {

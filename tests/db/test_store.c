@@ -865,6 +865,60 @@ START_TEST(test_combats_and_rolls)
 }
 END_TEST
 
+/* A report packed before the writer (db_combat_pack) is stored as a blob
+ * and reads back as the text it was; one stored as text, as before, reads
+ * back the same way. */
+START_TEST(test_report_packed_or_plain)
+{
+    static char big[8192];
+    db_campaign c;
+    db_combat packed, plain, got;
+    combat_row row;
+    sqlite3 *r;
+    sqlite3_stmt *st;
+    size_t len = 1;
+
+    big[0] = '[';
+    while (len + 40 < sizeof big)
+        len += (size_t)snprintf(big + len, sizeof big - len,
+                                "{\"unit\":\"R\xc3\xa9 %zu\"},", len % 7);
+    big[len - 1] = ']';
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Packed");
+    db_fixture_new_combat(&packed, c.id, "2026-03-01T10:00:00.000Z", NULL,
+                          NULL);
+    packed.report = big;
+    ck_assert_int_eq(db_combat_pack(&packed, NULL), ERR_OK);
+    ck_assert_ptr_nonnull(packed.report_z);
+    ck_assert_uint_lt(packed.report_z_len, strlen(big) / 4);
+    db_fixture_new_combat(&plain, c.id, "2026-03-01T10:00:01.000Z", NULL, NULL);
+    row = (combat_row){&packed, NULL, 0};
+    db_fixture_write_ok(job_combat, &row, "insert packed");
+    row = (combat_row){&plain, NULL, 0};
+    db_fixture_write_ok(job_combat, &row, "insert plain");
+    free(packed.report_z);
+
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(sqlite3_prepare_v2(r,
+                                        "SELECT typeof(report) FROM combats "
+                                        "ORDER BY rowid",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "blob");
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "text");
+    sqlite3_finalize(st);
+    ck_assert_int_eq(db_combat_get(r, packed.id, &got, NULL), ERR_OK);
+    ck_assert_str_eq(got.report, big);
+    db_combat_cleanup(&got);
+    ck_assert_int_eq(db_combat_get(r, plain.id, &got, NULL), ERR_OK);
+    ck_assert_str_eq(got.report, plain.report);
+    db_combat_cleanup(&got);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
 START_TEST(test_history_events)
 {
     db_campaign c;
@@ -966,6 +1020,7 @@ Suite *suite_store(void)
     tcase_add_test(store, test_unit_name_unique_per_campaign);
     tcase_add_test(store, test_units_sort_nothing);
     tcase_add_test(store, test_combats_and_rolls);
+    tcase_add_test(store, test_report_packed_or_plain);
     tcase_add_test(store, test_history_events);
     return s;
 }

@@ -10,6 +10,7 @@
 #include <sodium.h>
 #include <sqlite3.h>
 
+#include "db_sql.h"
 #include "rng.h"
 #include "scs_rig.h"
 
@@ -223,6 +224,36 @@ static long long db_count(const char *sql)
     return n;
 }
 
+/* The report of combat id stored as text, as an older service stored it,
+ * so that SQL can edit it (json_set); a packed one reads the same. */
+static void unpack_report(sqlite3 *sq, const char *id)
+{
+    sqlite3_stmt *st = NULL;
+    char *text = NULL;
+
+    ck_assert_int_eq(sqlite3_prepare_v2(sq,
+                                        "SELECT report FROM combats "
+                                        "WHERE id = ?",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        text = db_column_doc(st, 0);
+    sqlite3_finalize(st);
+    if (text == NULL)
+        return;
+    ck_assert_int_eq(sqlite3_prepare_v2(sq,
+                                        "UPDATE combats SET report = ?1 "
+                                        "WHERE id = ?2",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, id, -1, SQLITE_TRANSIENT);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    free(text);
+}
+
 int scs_rig_db_exec(const char *sql, const char *arg)
 {
     sqlite3 *sq = NULL;
@@ -233,6 +264,8 @@ int scs_rig_db_exec(const char *sql, const char *arg)
         sqlite3_open_v2(rig_ts->db_path, &sq, SQLITE_OPEN_READWRITE, NULL),
         SQLITE_OK);
     sqlite3_busy_timeout(sq, 5000);
+    if (arg && strstr(sql, "json_set(report") != NULL)
+        unpack_report(sq, arg);
     ck_assert_msg(sqlite3_prepare_v2(sq, sql, -1, &st, NULL) == SQLITE_OK,
                   "%s: %s", sql, sqlite3_errmsg(sq));
     if (arg)
