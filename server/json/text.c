@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-static void put(text_buf *b, const char *p, size_t n)
+void text_put(text_buf *b, const char *p, size_t n)
 {
     if (b->is_failed)
         return;
@@ -27,6 +27,21 @@ static void put(text_buf *b, const char *p, size_t n)
     b->s[b->len] = '\0';
 }
 
+void text_put_int(text_buf *b, long long v)
+{
+    char num[24], *p = num + sizeof num;
+    unsigned long long u =
+        v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (v < 0)
+        *--p = '-';
+    text_put(b, p, (size_t)(num + sizeof num - p));
+}
+
 void text_printf(text_buf *b, const char *fmt, ...)
 {
     const char *run = fmt, *p;
@@ -36,11 +51,11 @@ void text_printf(text_buf *b, const char *fmt, ...)
     for (p = fmt; *p; p++) {
         if (*p != '%')
             continue;
-        put(b, run, (size_t)(p - run));
+        text_put(b, run, (size_t)(p - run));
         p++;
         if (*p == 's') {
             const char *v = va_arg(ap, const char *);
-            put(b, v, strlen(v));
+            text_put(b, v, strlen(v));
         } else if (*p == 'd') {
             char num[16], *q = num + sizeof num;
             int v = va_arg(ap, int);
@@ -51,9 +66,9 @@ void text_printf(text_buf *b, const char *fmt, ...)
             } while (u > 0);
             if (v < 0)
                 *--q = '-';
-            put(b, q, (size_t)(num + sizeof num - q));
+            text_put(b, q, (size_t)(num + sizeof num - q));
         } else {
-            put(b, "%", 1); /* "%%", or a conversion not supported */
+            text_put(b, "%", 1); /* "%%", or a conversion not supported */
             if (*p == '\0') {
                 run = p;
                 break;
@@ -61,7 +76,7 @@ void text_printf(text_buf *b, const char *fmt, ...)
         }
         run = p + 1;
     }
-    put(b, run, strlen(run));
+    text_put(b, run, strlen(run));
     va_end(ap);
 }
 

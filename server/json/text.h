@@ -27,6 +27,10 @@ typedef struct text_buf {
     bool is_failed;
 } text_buf;
 
+/* Appends the n bytes at p; v in decimal, as "%lld" writes it. */
+void text_put(text_buf *b, const char *p, size_t n);
+void text_put_int(text_buf *b, long long v);
+
 /*
  * Appends fmt with its arguments.  Only %s, %d and %% are understood:
  * enough for reports, and without the printf machinery on the hot path.

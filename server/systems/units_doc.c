@@ -51,62 +51,20 @@ json_t *units_doc_json(const db_unit *u)
     return j;
 }
 
-/* ---- a state as text, as jsonb_text writes it ---- */
-
-/* The text being written; failures (memory, a value jansson would refuse
- * to dump) are sticky. */
-typedef struct doc_buf {
-    char *s;
-    size_t len, cap;
-    bool is_failed;
-} doc_buf;
+/* ---- a state as text, as jsonb_text writes it ----
+ *
+ * Written into a text_buf (text.h), whose failures (memory, a value
+ * jansson would refuse to dump) are sticky. */
 
 /* Far deeper than any state: jansson refuses cycles, this stops them. */
 #define DOC_MAX_DEPTH 256
 /* Members of an object sorted on the stack; larger objects use the heap. */
 #define DOC_MEMBERS_ON_STACK 16
 
-static void put(doc_buf *b, const char *p, size_t n)
-{
-    if (b->is_failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 512;
-        char *s;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        if ((s = realloc(b->s, cap)) == NULL) {
-            b->is_failed = true;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, p, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-/* v as "%lld" writes it. */
-static void put_int(doc_buf *b, long long v)
-{
-    char num[24], *p = num + sizeof num;
-    unsigned long long u =
-        v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u > 0);
-    if (v < 0)
-        *--p = '-';
-    put(b, p, (size_t)(num + sizeof num - p));
-}
-
 /* The escape of c, a control character, '"' or '\\', as jansson's
  * dump_string writes it: \" \\ \b \f \n \r \t, others as \u00XX
  * (upper-case hex). */
-static void put_escape(doc_buf *b, unsigned char c)
+static void put_escape(text_buf *b, unsigned char c)
 {
     static const char hex[] = "0123456789ABCDEF";
     char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
@@ -122,30 +80,30 @@ static void put_escape(doc_buf *b, unsigned char c)
     case '\t': esc[1] = 't'; break;
     default: len = 6;
     }
-    put(b, esc, len);
+    text_put(b, esc, len);
 }
 
 /* A string of n bytes, quoted and escaped as jansson's dump_string does
  * without flags (put_escape), everything else as it is.  Text that is not
  * UTF-8, which jansson refuses to hold or dump, fails the document. */
-static void put_string(doc_buf *b, const char *s, size_t n)
+static void put_string(text_buf *b, const char *s, size_t n)
 {
     size_t i, run = 0;
     unsigned char high = 0; /* the bits of every byte: 0x80 if not ASCII */
 
-    put(b, "\"", 1);
+    text_put(b, "\"", 1);
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x20 && c != '"' && c != '\\') {
             high |= c;
             continue;
         }
-        put(b, s + run, i - run);
+        text_put(b, s + run, i - run);
         put_escape(b, c);
         run = i + 1;
     }
-    put(b, s + run, n - run);
-    put(b, "\"", 1);
+    text_put(b, s + run, n - run);
+    text_put(b, "\"", 1);
     if (high & 0x80) {
         /* jansson's own check of UTF-8: rare, names are mostly ASCII. */
         json_t *check = json_stringn(s, n);
@@ -174,7 +132,7 @@ typedef struct doc_member {
     bool is_true;
 } doc_member;
 
-static void put_json(doc_buf *b, const json_t *v, int depth);
+static void put_json(text_buf *b, const json_t *v, int depth);
 
 /* jansson's order of keys: their bytes, then the shorter first. */
 static int key_cmp(const doc_member *a, const doc_member *b)
@@ -191,7 +149,7 @@ static int key_cmp(const doc_member *a, const doc_member *b)
  * state's objects have a handful of members); m is reordered.  sections:
  * a unit's, one per system of the table (NULL for a system it does not
  * carry), for DOC_SYSTEMS. */
-static void put_members(doc_buf *b, doc_member *m, size_t n,
+static void put_members(text_buf *b, doc_member *m, size_t n,
                         json_t *const *sections, int depth)
 {
     size_t i, k;
@@ -203,43 +161,43 @@ static void put_members(doc_buf *b, doc_member *m, size_t n,
             m[k] = m[k - 1];
         m[k] = one;
     }
-    put(b, "{", 1);
+    text_put(b, "{", 1);
     for (i = 0; i < n; i++) {
         if (i > 0)
-            put(b, ",", 1);
+            text_put(b, ",", 1);
         put_string(b, m[i].key, m[i].len);
-        put(b, ":", 1);
+        text_put(b, ":", 1);
         switch (m[i].kind) {
         case DOC_JSON: put_json(b, m[i].json, depth + 1); break;
         case DOC_STRING_OR_NULL:
             if (m[i].s[0] == '\0') {
-                put(b, "null", 4);
+                text_put(b, "null", 4);
                 break;
             }
             /* fall through */
         case DOC_STRING: put_string(b, m[i].s, strlen(m[i].s)); break;
         case DOC_BOOL:
-            put(b, m[i].is_true ? "true" : "false", m[i].is_true ? 4 : 5);
+            text_put(b, m[i].is_true ? "true" : "false", m[i].is_true ? 4 : 5);
             break;
         case DOC_SYSTEMS:
-            put(b, "[", 1);
+            text_put(b, "[", 1);
             for (k = 0, is_first = true; k < systems_n; k++)
                 if (sections[k] != NULL) {
                     const char *name = systems_name(systems_table[k]);
                     if (!is_first)
-                        put(b, ",", 1);
+                        text_put(b, ",", 1);
                     put_string(b, name, strlen(name));
                     is_first = false;
                 }
-            put(b, "]", 1);
+            text_put(b, "]", 1);
             break;
         }
     }
-    put(b, "}", 1);
+    text_put(b, "}", 1);
 }
 
 /* A jansson object's members, keys sorted. */
-static void put_object(doc_buf *b, const json_t *obj, int depth)
+static void put_object(text_buf *b, const json_t *obj, int depth)
 {
     doc_member on_stack[DOC_MEMBERS_ON_STACK], *m = on_stack;
     size_t n = json_object_size(obj), i = 0;
@@ -263,7 +221,7 @@ static void put_object(doc_buf *b, const json_t *obj, int depth)
 }
 
 /* v as json_dumps writes it with JSON_COMPACT | JSON_SORT_KEYS. */
-static void put_json(doc_buf *b, const json_t *v, int depth)
+static void put_json(text_buf *b, const json_t *v, int depth)
 {
     size_t i;
 
@@ -274,21 +232,21 @@ static void put_json(doc_buf *b, const json_t *v, int depth)
     switch (json_typeof(v)) {
     case JSON_OBJECT: put_object(b, v, depth); break;
     case JSON_ARRAY:
-        put(b, "[", 1);
+        text_put(b, "[", 1);
         for (i = 0; i < json_array_size(v); i++) {
             if (i > 0)
-                put(b, ",", 1);
+                text_put(b, ",", 1);
             put_json(b, json_array_get(v, i), depth + 1);
         }
-        put(b, "]", 1);
+        text_put(b, "]", 1);
         break;
     case JSON_STRING:
         put_string(b, json_string_value(v), json_string_length(v));
         break;
-    case JSON_INTEGER: put_int(b, (long long)json_integer_value(v)); break;
-    case JSON_TRUE: put(b, "true", 4); break;
-    case JSON_FALSE: put(b, "false", 5); break;
-    case JSON_NULL: put(b, "null", 4); break;
+    case JSON_INTEGER: text_put_int(b, (long long)json_integer_value(v)); break;
+    case JSON_TRUE: text_put(b, "true", 4); break;
+    case JSON_FALSE: text_put(b, "false", 5); break;
+    case JSON_NULL: text_put(b, "null", 4); break;
     default: {
         /* A real: jansson's own formatting. */
         char *t =
@@ -296,7 +254,7 @@ static void put_json(doc_buf *b, const json_t *v, int depth)
         if (t == NULL)
             b->is_failed = true;
         else
-            put(b, t, strlen(t));
+            text_put(b, t, strlen(t));
         free(t);
     }
     }
@@ -316,7 +274,7 @@ static char *state_text(const db_unit *u)
 {
     json_t *sections_on_stack[DOC_MEMBERS_ON_STACK], **sections;
     doc_member m_on_stack[DOC_MEMBERS_ON_STACK], *m = m_on_stack;
-    doc_buf b = {0};
+    text_buf b = {0};
     size_t i, n = 0, n_made = 0;
 
     sections = sections_on_stack;
