@@ -310,6 +310,10 @@ typedef struct db_combat {
      * is; owned */
     unsigned char *report_z;
     size_t report_z_len;
+    /* a one-off's roll log packed to store in its row (db_combat_pack),
+     * or NULL: its rolls are rows of their own; owned */
+    unsigned char *rolls_z;
+    size_t rolls_z_len;
     /* the record of a campaign battle: its dice are in the ledger as the
      * battle's actions, so its rolls are not chained again */
     bool is_battle_record;
@@ -560,10 +564,13 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
  * battle's record) are appended to the campaign's ledger, and each roll's
  * ledger_pos and hash are set. */
 /* Packs cb->report as it will be stored (zstd: a report is JSON that
- * shrinks to about a quarter), before the writer: db_combat_insert then
- * stores cb->report_z.  A report stored plain (older ones, or not packed)
- * reads back the same.  ERR_NOMEM. */
-err_code db_combat_pack(db_combat *cb, err_info *e);
+ * shrinks to about a quarter), and a one-off's roll log (rolls, n) into
+ * one value of its row, before the writer: db_combat_insert then stores
+ * cb->report_z and cb->rolls_z, and no row per roll.  A report stored
+ * plain and rolls stored as rows (older ones, a campaign's, or not packed)
+ * read back the same.  ERR_NOMEM. */
+err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
+                        err_info *e);
 err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e);
 

@@ -191,7 +191,7 @@ static err_code insert_combat_row(sqlite3 *c, const db_combat *cb, err_info *e)
                          "INSERT INTO combats (id, campaign_id, system, "
                          "created_at, note, dice_source, rng, commitment, "
                          "server_seed, client_seed, actor_token_id, summary, "
-                         "report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         "report, rolls) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, cb->id);
@@ -212,18 +212,162 @@ static err_code insert_combat_row(sqlite3 *c, const db_combat *cb, err_info *e)
                           SQLITE_STATIC);
     else
         db_bind_text(st, 13, cb->report);
+    if (cb->rolls_z != NULL)
+        sqlite3_bind_blob(st, 14, cb->rolls_z, (int)cb->rolls_z_len,
+                          SQLITE_STATIC);
     rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
     return rc;
 }
 
-err_code db_combat_pack(db_combat *cb, err_info *e)
+/* ---- a one-off's roll log packed ----
+ *
+ * Each roll: seq, faces, natural and modified, 5 bytes each (7 bits a
+ * byte, the top bit set), then side, unit id, unit name, reason, source
+ * and rng, each its length plus 1 in one byte and its bytes (no field is
+ * longer than 254); the whole packed by db_doc_pack, as text: it holds no
+ * NUL. */
+
+/* Writes v at p: 5 bytes of 7 bits each, top bit set (no NUL, any int). */
+static unsigned char *put_u32(unsigned char *p, long long v)
 {
+    unsigned long u = (unsigned long)(v + 0x80000000LL);
+    int i;
+
+    for (i = 0; i < 5; i++)
+        *p++ = (unsigned char)(0x80 | ((u >> (7 * i)) & 0x7f));
+    return p;
+}
+
+/* Writes s (of at most max bytes) at p: its length plus 1, its bytes. */
+static unsigned char *put_str(unsigned char *p, const char *s, size_t max)
+{
+    size_t n = strnlen(s, max);
+
+    *p++ = (unsigned char)(n + 1);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* The bytes roll r takes packed. */
+static size_t packed_size(const db_roll *r)
+{
+    return 4 * 5 + 6 + strnlen(r->side_name, sizeof r->side_name) +
+           strnlen(r->unit_id, sizeof r->unit_id) +
+           strnlen(r->unit_name, sizeof r->unit_name) +
+           strnlen(r->reason, sizeof r->reason) +
+           strnlen(r->source, sizeof r->source) +
+           strnlen(r->rng, sizeof r->rng);
+}
+
+err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
+                        err_info *e)
+{
+    unsigned char *text, *p;
+    size_t size = 1, i;
+
     free(cb->report_z);
+    free(cb->rolls_z);
+    cb->rolls_z = NULL;
     cb->report_z =
         cb->report ? db_doc_pack(cb->report, &cb->report_z_len) : NULL;
     if (cb->report != NULL && cb->report_z == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (cb->campaign_id[0] != '\0' || n == 0)
+        return ERR_OK; /* a campaign's rolls are its ledger's entries */
+    for (i = 0; i < n; i++)
+        size += packed_size(&rolls[i]);
+    if ((p = text = malloc(size)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < n; i++) {
+        const db_roll *r = &rolls[i];
+        p = put_u32(p, r->seq);
+        p = put_u32(p, r->faces);
+        p = put_u32(p, r->natural);
+        p = put_u32(p, r->modified);
+        p = put_str(p, r->side_name, sizeof r->side_name);
+        p = put_str(p, r->unit_id, sizeof r->unit_id);
+        p = put_str(p, r->unit_name, sizeof r->unit_name);
+        p = put_str(p, r->reason, sizeof r->reason);
+        p = put_str(p, r->source, sizeof r->source);
+        p = put_str(p, r->rng, sizeof r->rng);
+    }
+    *p = '\0';
+    cb->rolls_z = db_doc_pack((const char *)text, &cb->rolls_z_len);
+    free(text);
+    if (cb->rolls_z == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return ERR_OK;
+}
+
+/* The next integer of a packed roll log at *p (before end); false when
+ * it is cut short. */
+static bool get_u32(const unsigned char **p, const unsigned char *end, int *out)
+{
+    unsigned long u = 0;
+    int i;
+
+    if (end - *p < 5)
+        return false;
+    for (i = 0; i < 5; i++)
+        u |= (unsigned long)((*p)[i] & 0x7f) << (7 * i);
+    *p += 5;
+    *out = (int)((long long)u - 0x80000000LL);
+    return true;
+}
+
+static bool get_str(const unsigned char **p, const unsigned char *end,
+                    char *out, size_t max)
+{
+    size_t n;
+
+    if (end - *p < 1 || (*p)[0] == 0)
+        return false;
+    n = (size_t)(*p)[0] - 1;
+    if ((size_t)(end - *p - 1) < n || n >= max)
+        return false;
+    memcpy(out, *p + 1, n);
+    out[n] = '\0';
+    *p += 1 + n;
+    return true;
+}
+
+/* A packed roll log (text of db_doc_pack's) into *out (new), *n rolls. */
+static err_code unpack_rolls(const char *text, db_roll **out, size_t *n,
+                             err_info *e)
+{
+    const unsigned char *p = (const unsigned char *)text,
+                        *end = p + strlen(text);
+    db_roll *rolls = NULL;
+    size_t cap = 0, k = 0;
+
+    while (p < end) {
+        db_roll *r;
+        if (k == cap) {
+            db_roll *more;
+            cap = cap ? cap * 2 : 16;
+            if ((more = realloc(rolls, cap * sizeof *more)) == NULL) {
+                free(rolls);
+                return err_set(e, ERR_NOMEM, NULL, "out of memory");
+            }
+            rolls = more;
+        }
+        r = &rolls[k++];
+        memset(r, 0, sizeof *r);
+        if (!get_u32(&p, end, &r->seq) || !get_u32(&p, end, &r->faces) ||
+            !get_u32(&p, end, &r->natural) || !get_u32(&p, end, &r->modified) ||
+            !get_str(&p, end, r->side_name, sizeof r->side_name) ||
+            !get_str(&p, end, r->unit_id, sizeof r->unit_id) ||
+            !get_str(&p, end, r->unit_name, sizeof r->unit_name) ||
+            !get_str(&p, end, r->reason, sizeof r->reason) ||
+            !get_str(&p, end, r->source, sizeof r->source) ||
+            !get_str(&p, end, r->rng, sizeof r->rng)) {
+            free(rolls);
+            return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+        }
+    }
+    *out = rolls;
+    *n = k;
     return ERR_OK;
 }
 
@@ -240,7 +384,7 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
     if ((rc = insert_combat_row(c, cb, e)) ||
         (is_chained && ((rc = db_chain_open(c, cb->campaign_id, &ch, e)) ||
                         (rc = chain_rolls(cb, rolls, n_rolls, &ch, e)))) ||
-        (rc = insert_rolls(c, cb, rolls, n_rolls, e)))
+        (cb->rolls_z == NULL && (rc = insert_rolls(c, cb, rolls, n_rolls, e))))
         return rc;
     if (is_chained && n_rolls > 0)
         rc = db_chain_save(c, &ch, e);
@@ -323,6 +467,7 @@ void db_combat_cleanup(db_combat *cb)
     free(cb->summary);
     free(cb->report);
     free(cb->report_z);
+    free(cb->rolls_z);
     memset(cb, 0, sizeof *cb);
 }
 
@@ -462,10 +607,26 @@ err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
 {
     sqlite3_stmt *st = NULL;
     void *rows;
+    char *packed = NULL;
     err_code rc;
 
     *out = NULL;
     *n = 0;
+    /* Packed in the combat's row (a one-off's), or rows of their own. */
+    if ((rc = db_prepare(c, "SELECT rolls FROM combats WHERE id = ?", &st, e)))
+        return rc;
+    db_bind_text(st, 1, combat_id);
+    if (sqlite3_step(st) == SQLITE_ROW &&
+        sqlite3_column_type(st, 0) != SQLITE_NULL &&
+        (packed = db_column_doc(st, 0)) == NULL)
+        rc = err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+    db_done(st);
+    if (rc != ERR_OK || packed != NULL) {
+        if (packed != NULL)
+            rc = unpack_rolls(packed, out, n, e);
+        free(packed);
+        return rc;
+    }
     if ((rc = db_prepare(c,
                          "SELECT seq, side_name, unit_id, unit_name, reason, "
                          "faces, natural, modified, source, rng, ledger_pos, "

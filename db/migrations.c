@@ -528,13 +528,19 @@ const char *const migrations_sql[] = {
     "ALTER TABLE event_log_new RENAME TO event_log;"
     "CREATE INDEX event_log_by_campaign ON event_log (campaign_id, seq);"
     EVENT_LOG_TRIGGERS,
+
+    /* 13: a one-off combat's roll log packed into its row (db_combat_pack,
+     * log.c): one row written instead of one per die.  NULL for a combat
+     * whose rolls are rows of rolls: a campaign's, whose rolls are entries
+     * of its ledger, and one-off combats from before. */
+    "ALTER TABLE combats ADD COLUMN rolls BLOB;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
  * transaction; NULL for none. */
 const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL,
-    NULL, NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

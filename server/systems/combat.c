@@ -427,6 +427,7 @@ void combat_record_cleanup(combat_record *rec)
     free(rec->cb.summary);
     free(rec->cb.report);
     free(rec->cb.report_z);
+    free(rec->cb.rolls_z);
     sodium_memzero(rec->dice.seed, sizeof rec->dice.seed);
 }
 
@@ -608,7 +609,9 @@ void combat_record_unstage(combat_record *rec)
     free(rec->cb.summary);
     free(rec->cb.report);
     free(rec->cb.report_z);
+    free(rec->cb.rolls_z);
     rec->cb.report_z = NULL;
+    rec->cb.rolls_z = NULL;
     rec->rolls = NULL;
     rec->n_rolls = 0;
     rec->cb.summary = rec->cb.report = NULL;

@@ -42,8 +42,9 @@ err_code pipeline_oneoff(db *d, void *job, err_info *e)
     if ((s->check && (rc = s->check(job, e))) ||
         (rc = combat_cite(d, rec, e)) || (rc = s->run(job, e)))
         return rc;
-    /* Packed here, so that the writer only writes. */
-    return db_combat_pack(&rec->cb, e);
+    /* The report and the roll log packed here, so that the writer only
+     * writes (one row). */
+    return db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, e);
 }
 
 static atomic_llong n_landed, n_redone;
@@ -98,7 +99,7 @@ bool pipeline_stage(db *d, void *job)
         rc = db_combat_chain(c, &rec->cb, rec->rolls, rec->n_rolls,
                              &rec->chain_end, &e);
     if (rc == ERR_OK)
-        rc = db_combat_pack(&rec->cb, &e);
+        rc = db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, &e);
     if (db_read_end(d, c, &e) != ERR_OK && rc == ERR_OK)
         rc = ERR_DB;
     if (rc != ERR_OK) {

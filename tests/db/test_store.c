@@ -867,15 +867,24 @@ END_TEST
 
 /* A report packed before the writer (db_combat_pack) is stored as a blob
  * and reads back as the text it was; one stored as text, as before, reads
- * back the same way. */
+ * back the same way.  A one-off's roll log packed into its row reads back
+ * roll for roll, with no row in rolls. */
 START_TEST(test_report_packed_or_plain)
 {
     static char big[8192];
+    db_roll rolls[] = {
+        {1, "Red", "", "Gu\xc3\xa9ns", "scrud.front", 8, 8, -3, "seeded", "v1",
+         0, "", ""},
+        {2, "", "", "", "test.weather", 20, 17, 2147483647, "entered", "", 0,
+         "", ""},
+    };
     db_campaign c;
-    db_combat packed, plain, got;
+    db_combat packed, plain, oneoff, got;
     combat_row row;
     sqlite3 *r;
     sqlite3_stmt *st;
+    db_roll *rl;
+    size_t n;
     size_t len = 1;
 
     big[0] = '[';
@@ -888,7 +897,7 @@ START_TEST(test_report_packed_or_plain)
     db_fixture_new_combat(&packed, c.id, "2026-03-01T10:00:00.000Z", NULL,
                           NULL);
     packed.report = big;
-    ck_assert_int_eq(db_combat_pack(&packed, NULL), ERR_OK);
+    ck_assert_int_eq(db_combat_pack(&packed, NULL, 0, NULL), ERR_OK);
     ck_assert_ptr_nonnull(packed.report_z);
     ck_assert_uint_lt(packed.report_z_len, strlen(big) / 4);
     db_fixture_new_combat(&plain, c.id, "2026-03-01T10:00:01.000Z", NULL, NULL);
@@ -897,6 +906,13 @@ START_TEST(test_report_packed_or_plain)
     row = (combat_row){&plain, NULL, 0};
     db_fixture_write_ok(job_combat, &row, "insert plain");
     free(packed.report_z);
+    db_fixture_new_combat(&oneoff, "", "2026-03-01T10:00:02.000Z", NULL, NULL);
+    ck_assert_int_eq(db_combat_pack(&oneoff, rolls, 2, NULL), ERR_OK);
+    ck_assert_ptr_nonnull(oneoff.rolls_z);
+    row = (combat_row){&oneoff, rolls, 2};
+    db_fixture_write_ok(job_combat, &row, "insert one-off");
+    free(oneoff.report_z);
+    free(oneoff.rolls_z);
 
     r = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(sqlite3_prepare_v2(r,
@@ -915,6 +931,31 @@ START_TEST(test_report_packed_or_plain)
     ck_assert_int_eq(db_combat_get(r, plain.id, &got, NULL), ERR_OK);
     ck_assert_str_eq(got.report, plain.report);
     db_combat_cleanup(&got);
+    ck_assert_int_eq(db_rolls_list(r, oneoff.id, &rl, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(rl[i].seq, rolls[i].seq);
+        ck_assert_str_eq(rl[i].side_name, rolls[i].side_name);
+        ck_assert_str_eq(rl[i].unit_id, rolls[i].unit_id);
+        ck_assert_str_eq(rl[i].unit_name, rolls[i].unit_name);
+        ck_assert_str_eq(rl[i].reason, rolls[i].reason);
+        ck_assert_int_eq(rl[i].faces, rolls[i].faces);
+        ck_assert_int_eq(rl[i].natural, rolls[i].natural);
+        ck_assert_int_eq(rl[i].modified, rolls[i].modified);
+        ck_assert_str_eq(rl[i].source, rolls[i].source);
+        ck_assert_str_eq(rl[i].rng, rolls[i].rng);
+        ck_assert_int_eq(rl[i].ledger_pos, 0);
+    }
+    free(rl);
+    ck_assert_int_eq(sqlite3_prepare_v2(r,
+                                        "SELECT count(*) FROM rolls "
+                                        "WHERE combat_id = ?",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(st, 1, oneoff.id, -1, SQLITE_STATIC);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_int(st, 0), 0);
+    sqlite3_finalize(st);
     db_read_release(db_fixture_db, r);
 }
 END_TEST
