@@ -11,12 +11,13 @@
 #include "db_sql.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <zstd.h>
-#include <time.h>
 
 #include <sodium.h>
 
@@ -290,22 +291,47 @@ enum { DOC_MAX = 64 * 1024 * 1024 };
 
 /* zstd at its fastest level that still packs JSON about four to one, with
  * a context kept per thread (made once: making one per document costs
- * more than the packing). */
+ * more than the packing), freed when its thread ends. */
 enum { DOC_LEVEL = 1 };
-static _Thread_local ZSTD_CCtx *doc_cctx;
+static pthread_key_t doc_key;
+static pthread_once_t doc_once = PTHREAD_ONCE_INIT;
+
+static void doc_cctx_free(void *cctx)
+{
+    ZSTD_freeCCtx(cctx);
+}
+
+static void doc_key_make(void)
+{
+    (void)pthread_key_create(&doc_key, doc_cctx_free);
+}
+
+/* This thread's context, or NULL when out of memory. */
+static ZSTD_CCtx *doc_cctx(void)
+{
+    ZSTD_CCtx *cctx;
+
+    pthread_once(&doc_once, doc_key_make);
+    if ((cctx = pthread_getspecific(doc_key)) == NULL &&
+        (cctx = ZSTD_createCCtx()) != NULL &&
+        pthread_setspecific(doc_key, cctx) != 0) {
+        ZSTD_freeCCtx(cctx);
+        cctx = NULL;
+    }
+    return cctx;
+}
 
 unsigned char *db_doc_pack(const char *text, size_t *len)
 {
     size_t n = strlen(text), room = ZSTD_compressBound(n), got;
+    ZSTD_CCtx *cctx;
     unsigned char *z;
 
-    if (n > DOC_MAX)
-        return NULL;
-    if (doc_cctx == NULL && (doc_cctx = ZSTD_createCCtx()) == NULL)
+    if (n > DOC_MAX || (cctx = doc_cctx()) == NULL)
         return NULL;
     if ((z = malloc(room)) == NULL)
         return NULL;
-    got = ZSTD_compressCCtx(doc_cctx, z, room, text, n, DOC_LEVEL);
+    got = ZSTD_compressCCtx(cctx, z, room, text, n, DOC_LEVEL);
     if (ZSTD_isError(got)) {
         free(z);
         return NULL;
