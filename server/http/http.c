@@ -54,8 +54,6 @@ struct http_server {
     http_streams *exports;   /* streamed ledger exports and their pump */
     int port;
     http_conn_table *conns; /* open connections (http_conn.h) */
-    bool is_quiesced;       /* http_stop has stopped the accepting */
-    MHD_socket listen_fd;   /* then, the listening socket, to close */
     /* Idempotency keys of requests in flight, "scope\nkey" (idem.h). */
     pthread_mutex_t keys_lock;
     char **keys;
@@ -771,16 +769,16 @@ bool http_stop(http_server *s)
     if (s->daemon) {
         double deadline = now_monotonic() + s->cfg.stop_timeout;
 
-        /* Stop taking connections and requests (new ones get 503 and
-         * Connection: close), then let every suspended write reach its
-         * commit and be answered: libmicrohttpd must not be stopped with a
-         * connection still suspended, and the writer's callbacks touch the
-         * requests.  Other requests in flight get a short grace. */
+        /* Stop taking requests (new ones get 503 and Connection: close),
+         * then let every suspended write reach its commit and be answered:
+         * libmicrohttpd must not be stopped with a connection still
+         * suspended, and the writer's callbacks touch the requests.  Other
+         * requests in flight get a short grace.  The listening socket
+         * stays open until libmicrohttpd stops: MHD_quiesce_daemon races
+         * with its own epoll loop over the listening socket (an open
+         * defect of libmicrohttpd 0.9.75: "Failed to remove listen FD from
+         * epoll set") and aborted the process at random. */
         atomic_store(&s->is_stopping, true);
-        if (!s->is_quiesced) {
-            s->listen_fd = MHD_quiesce_daemon(s->daemon);
-            s->is_quiesced = true;
-        }
         if (!wait_zero(&s->n_pending, deadline)) {
             /* Such a write's connection is suspended (libmicrohttpd aborts
              * when stopped with one) and the writer will touch its request:
@@ -802,8 +800,6 @@ bool http_stop(http_server *s)
                     atomic_load(&s->n_in_flight));
         http_conn_table_stop_reaper(s->conns);
         MHD_stop_daemon(s->daemon);
-        if (s->is_quiesced && s->listen_fd != MHD_INVALID_SOCKET)
-            close(s->listen_fd);
     }
     http_conn_table_free(s->conns);
     http_heavy_stop(s->heavy);
