@@ -132,14 +132,13 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
-                             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
-                         0, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR,
-                         &addr, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
-                         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-                         MHD_OPTION_CONNECTION_LIMIT, 1024u,
-                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
-                         MHD_OPTION_END);
+    d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+            MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
+        0, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, &addr,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
+        MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_CONNECTION_LIMIT, 1024u,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip, MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr, "bench-bare: cannot listen on 127.0.0.1 port %ld\n",
                 port);

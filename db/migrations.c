@@ -12,42 +12,42 @@
 
 /* The event log's triggers (migration 10; made again by 12, around the
  * copy of the log). */
-#define EVENT_LOG_TRIGGERS                                                    \
-    "CREATE TRIGGER event_log_combats AFTER INSERT ON combats"                \
-    "  WHEN NEW.campaign_id IS NOT NULL BEGIN"                                \
-    "  INSERT INTO event_log (campaign_id, kind, record_id)"                  \
-    "    VALUES (NEW.campaign_id, 'combat', NEW.id);"                         \
-    "  END;"                                                                  \
-    "CREATE TRIGGER event_log_battles AFTER INSERT ON battles BEGIN"          \
-    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"       \
-    "    VALUES (NEW.campaign_id, 'battle', NEW.id, NEW.status,"              \
-    "      NEW.n_actions);"                                                   \
-    "  END;"                                                                  \
-    "CREATE TRIGGER event_log_battle_actions AFTER INSERT ON battle_actions"  \
-    "  BEGIN"                                                                 \
-    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"       \
-    "    SELECT campaign_id, 'battle', id, status, NEW.seq FROM battles"      \
-    "    WHERE id = NEW.battle_id;"                                           \
-    "  END;"                                                                  \
+#define EVENT_LOG_TRIGGERS                                                     \
+    "CREATE TRIGGER event_log_combats AFTER INSERT ON combats"                 \
+    "  WHEN NEW.campaign_id IS NOT NULL BEGIN"                                 \
+    "  INSERT INTO event_log (campaign_id, kind, record_id)"                   \
+    "    VALUES (NEW.campaign_id, 'combat', NEW.id);"                          \
+    "  END;"                                                                   \
+    "CREATE TRIGGER event_log_battles AFTER INSERT ON battles BEGIN"           \
+    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"        \
+    "    VALUES (NEW.campaign_id, 'battle', NEW.id, NEW.status,"               \
+    "      NEW.n_actions);"                                                    \
+    "  END;"                                                                   \
+    "CREATE TRIGGER event_log_battle_actions AFTER INSERT ON battle_actions"   \
+    "  BEGIN"                                                                  \
+    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"        \
+    "    SELECT campaign_id, 'battle', id, status, NEW.seq FROM battles"       \
+    "    WHERE id = NEW.battle_id;"                                            \
+    "  END;"                                                                   \
     "CREATE TRIGGER event_log_battle_status AFTER UPDATE OF status ON battles" \
-    "  WHEN NEW.status IS NOT OLD.status BEGIN"                               \
-    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"       \
-    "    VALUES (NEW.campaign_id, 'battle', NEW.id, NEW.status,"              \
-    "      NEW.n_actions);"                                                   \
-    "  END;"                                                                  \
-    "CREATE TRIGGER event_log_unit_events AFTER INSERT ON unit_events BEGIN"  \
-    "  INSERT INTO event_log (campaign_id, kind, unit_seq)"                   \
-    "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"                          \
-    "  END;"                                                                  \
+    "  WHEN NEW.status IS NOT OLD.status BEGIN"                                \
+    "  INSERT INTO event_log (campaign_id, kind, record_id, status, n)"        \
+    "    VALUES (NEW.campaign_id, 'battle', NEW.id, NEW.status,"               \
+    "      NEW.n_actions);"                                                    \
+    "  END;"                                                                   \
+    "CREATE TRIGGER event_log_unit_events AFTER INSERT ON unit_events BEGIN"   \
+    "  INSERT INTO event_log (campaign_id, kind, unit_seq)"                    \
+    "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"                           \
+    "  END;"                                                                   \
     "CREATE TRIGGER event_log_ledger AFTER UPDATE OF ledger_head ON campaigns" \
-    "  WHEN NEW.ledger_head IS NOT OLD.ledger_head BEGIN"                     \
-    "  INSERT INTO event_log (campaign_id, kind, n, head)"                    \
-    "    VALUES (NEW.id, 'ledger', NEW.ledger_length, NEW.ledger_head);"      \
-    "  END;"                                                                  \
-    "CREATE TRIGGER event_log_tokens AFTER UPDATE OF revoked_at ON tokens"    \
-    "  WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN"      \
-    "  INSERT INTO event_log (campaign_id, kind, record_id)"                  \
-    "    VALUES (NEW.campaign_id, 'revoked', NEW.id);"                        \
+    "  WHEN NEW.ledger_head IS NOT OLD.ledger_head BEGIN"                      \
+    "  INSERT INTO event_log (campaign_id, kind, n, head)"                     \
+    "    VALUES (NEW.id, 'ledger', NEW.ledger_length, NEW.ledger_head);"       \
+    "  END;"                                                                   \
+    "CREATE TRIGGER event_log_tokens AFTER UPDATE OF revoked_at ON tokens"     \
+    "  WHEN OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL BEGIN"       \
+    "  INSERT INTO event_log (campaign_id, kind, record_id)"                   \
+    "    VALUES (NEW.campaign_id, 'revoked', NEW.id);"                         \
     "  END;"
 
 const char *const migrations_sql[] = {
@@ -454,8 +454,7 @@ const char *const migrations_sql[] = {
     "  ORDER BY at, rank, record_id, unit_seq;"
     "INSERT INTO event_log (campaign_id, kind, n, head)"
     "  SELECT id, 'ledger', ledger_length, ledger_head FROM campaigns"
-    "  WHERE ledger_length > 0 ORDER BY created_at, id;"
-    EVENT_LOG_TRIGGERS,
+    "  WHERE ledger_length > 0 ORDER BY created_at, id;" EVENT_LOG_TRIGGERS,
 
     /* 11: a campaign's units in creation order without a sort.  The
      * index's entries of one campaign are in rowid order, so the list of
@@ -526,8 +525,8 @@ const char *const migrations_sql[] = {
     "  FROM event_log ORDER BY seq;"
     "DROP TABLE event_log;"
     "ALTER TABLE event_log_new RENAME TO event_log;"
-    "CREATE INDEX event_log_by_campaign ON event_log (campaign_id, seq);"
-    EVENT_LOG_TRIGGERS,
+    "CREATE INDEX event_log_by_campaign ON event_log (campaign_id, "
+    "seq);" EVENT_LOG_TRIGGERS,
 
     /* 13: a one-off combat's roll log packed into its row (db_combat_pack,
      * log.c): one row written instead of one per die.  NULL for a combat
@@ -539,8 +538,8 @@ const char *const migrations_sql[] = {
 /* Run after the SQL of the migration of the same index, in its
  * transaction; NULL for none. */
 const migration_fn migrations_after[] = {
-    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL,
-    NULL, NULL, NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

@@ -167,7 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const systems_entry *s;
     json_t *body, *same;
     json_error_t jerr, jerr_same;
-    bool is_campaign;
+    bool is_campaign, is_same_error;
 
     if (size < 1)
         return 0;
@@ -186,12 +186,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     same = json_loadb((const char *)data + 1, size - 1,
                       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr_same);
-    fuzz_check(same_json(body, same) && (body != NULL ||
-                                         (strcmp(jerr.text, jerr_same.text) ==
-                                              0 &&
-                                          jerr.line == jerr_same.line &&
-                                          jerr.column == jerr_same.column &&
-                                          jerr.position == jerr_same.position)),
+    is_same_error =
+        strcmp(jerr.text, jerr_same.text) == 0 && jerr.line == jerr_same.line &&
+        jerr.column == jerr_same.column && jerr.position == jerr_same.position;
+    fuzz_check(same_json(body, same) && (body != NULL || is_same_error),
                "the quick reader and jansson disagree");
     json_decref(same);
     if (json_is_object(body))

@@ -109,8 +109,7 @@ static err_code find_unit(db_conn *c, const char *campaign_id, item *it,
     }
     if (rc == ERR_NOT_FOUND)
         return err_set(e, rc, NULL,
-                       "there is no unit \"%.64s\" in this campaign",
-                       it->name);
+                       "there is no unit \"%.64s\" in this campaign", it->name);
     if (rc != ERR_OK)
         return err_set(e, rc, NULL, "cannot read the campaign's units");
     return ERR_OK;
@@ -169,8 +168,8 @@ err_code discord_combat_units(db_conn *c, const char *campaign_id,
         side[0] = '\0';
     while (rc == ERR_OK && next_item(&p, &it)) {
         if (json_array_size(*out) == ITEMS_MAX)
-            return err_set(e, ERR_LIMIT, NULL,
-                           "a list holds at most %d units", ITEMS_MAX);
+            return err_set(e, ERR_LIMIT, NULL, "a list holds at most %d units",
+                           ITEMS_MAX);
         parse_item(&it, kind);
         if ((rc = find_unit(c, campaign_id, &it, &u, e)))
             break;
@@ -215,16 +214,15 @@ static void combat_done(http_request *r, err_code rc, const err_info *e)
     json_t *report;
 
     if (rc != ERR_OK) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "The combat was refused: %s",
-                                  e && e->code ? e->message : "it failed"));
+        discord_reply_send(
+            r, discord_reply_notice("The combat was refused: %s",
+                                    e && e->code ? e->message : "it failed"));
         return;
     }
     report = json_loads(rec->cb.report, 0, NULL);
     discord_reply_send(
         r, discord_reply_message(DISCORD_REPLY_MESSAGE, NULL,
-                                 discord_report_combat(report,
-                                                       in->campaign_id),
+                                 discord_report_combat(report, in->campaign_id),
                                  NULL, false));
     json_decref(report);
 }
@@ -239,15 +237,14 @@ static void run(http_request *r, discord_interaction *in,
     err_code rc;
 
     discord_combat_seed(in, seed);
-    json_object_set_new(body, "dice",
-                        json_pack("{s:s, s:s}", "source", "seeded",
-                                  "client_seed", seed));
+    json_object_set_new(
+        body, "dice",
+        json_pack("{s:s, s:s}", "source", "seeded", "client_seed", seed));
     if (discord_interaction_str(in, "note"))
         json_object_set_new(body, "note",
                             json_string(discord_interaction_str(in, "note")));
     err_clear(&e);
-    rc = pipeline_read(s, body, in->campaign_id, in->umpire_token_id, &job,
-                       &e);
+    rc = pipeline_read(s, body, in->campaign_id, in->umpire_token_id, &job, &e);
     if (job != NULL) {
         in->job = job;
         in->job_free = s->job_free;
@@ -287,8 +284,8 @@ static bool read_lists(http_request *r, discord_interaction *in,
         return true;
     for (i = 0; i < n; i++)
         json_decref(arrays[i]);
-    discord_reply_send(r, discord_reply_notice("%s: %s", keys[i - 1],
-                                               e.message));
+    discord_reply_send(r,
+                       discord_reply_notice("%s: %s", keys[i - 1], e.message));
     return false;
 }
 
@@ -308,8 +305,8 @@ static json_t *scrud_body(http_request *r, discord_interaction *in)
     discord_interaction_int(in, "modifier_b", &mod[1]);
     body = json_pack("{s:[{s:s, s:I, s:o}, {s:s, s:I, s:o}]}", "sides", "side",
                      sides[0], "modifier", (json_int_t)mod[0], "units",
-                     units[0], "side", sides[1], "modifier",
-                     (json_int_t)mod[1], "units", units[1]);
+                     units[0], "side", sides[1], "modifier", (json_int_t)mod[1],
+                     "units", units[1]);
     if (extra != NULL)
         json_object_set_new(body, "options",
                             json_pack("{s:s}", "extra_dice", extra));

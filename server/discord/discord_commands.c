@@ -17,13 +17,12 @@
 
 #include <string.h>
 
-#define S DISCORD_COMMANDS_STRING
-#define I DISCORD_COMMANDS_INTEGER
-#define B DISCORD_COMMANDS_BOOLEAN
+#define S        DISCORD_COMMANDS_STRING
+#define I        DISCORD_COMMANDS_INTEGER
+#define B        DISCORD_COMMANDS_BOOLEAN
 #define LIST_MAX 6000 /* characters of a list of units (Discord's most) */
 
-static const char *const extra_dice[] = {"beat_lowest", "ignore", "half",
-                                         NULL};
+static const char *const extra_dice[] = {"beat_lowest", "ignore", "half", NULL};
 
 static const discord_commands_option opts_token[] = {
     {S, "token", "The token (never shown to anyone: the answer is private)",
@@ -34,12 +33,11 @@ static const discord_commands_option opts_none[] = {
     {0, NULL, NULL, false, NULL, 0, 0, 0, NULL}};
 
 static const discord_commands_option opts_scrud[] = {
-    {S, "side_a", "First side's units: R1, R2 +1 (modifier), R3 reserve",
-     true, discord_complete_units, 0, 0, LIST_MAX, NULL},
+    {S, "side_a", "First side's units: R1, R2 +1 (modifier), R3 reserve", true,
+     discord_complete_units, 0, 0, LIST_MAX, NULL},
     {S, "side_b", "Second side's units, the same way", true,
      discord_complete_units, 0, 0, LIST_MAX, NULL},
-    {I, "modifier_a", "First side's modifier", false, NULL, -100, 100, 0,
-     NULL},
+    {I, "modifier_a", "First side's modifier", false, NULL, -100, 100, 0, NULL},
     {I, "modifier_b", "Second side's modifier", false, NULL, -100, 100, 0,
      NULL},
     {S, "extra_dice", "What unpaired dice do (the campaign's rule unless set)",
@@ -58,8 +56,8 @@ static const discord_commands_option opts_scs[] = {
      true, discord_complete_units, 0, 0, LIST_MAX, NULL},
     {S, "defenders", "Defending units: XX Corps x2", true,
      discord_complete_units, 0, 0, LIST_MAX, NULL},
-    {S, "table", "The combat results table", true, discord_complete_table, 0,
-     0, 64, NULL},
+    {S, "table", "The combat results table", true, discord_complete_table, 0, 0,
+     64, NULL},
     {I, "column_shift", "Columns to shift (right is positive)", false, NULL,
      -20, 20, 0, NULL},
     {S, "note", "A note kept with the combat", false, NULL, 0, 0, 500, NULL},
@@ -70,8 +68,8 @@ static const discord_commands_option opts_unit[] = {
     {0, NULL, NULL, false, NULL, 0, 0, 0, NULL}};
 
 static const discord_commands_option opts_check[] = {
-    {S, "combat", "The combat's id (cbt_...)", true, discord_complete_combat,
-     0, 0, 40, NULL},
+    {S, "combat", "The combat's id (cbt_...)", true, discord_complete_combat, 0,
+     0, 40, NULL},
     {0, NULL, NULL, false, NULL, 0, 0, 0, NULL}};
 
 static const discord_commands_option opts_matrix[] = {
@@ -79,8 +77,9 @@ static const discord_commands_option opts_matrix[] = {
      0, LIST_MAX, NULL},
     {S, "defender", "Defending army's units", true, discord_complete_units, 0,
      0, LIST_MAX, NULL},
-    {S, "line", "The line: A1 v J1; A2 + A3 v J2 (units not in it wait in "
-                "reserve)",
+    {S, "line",
+     "The line: A1 v J1; A2 + A3 v J2 (units not in it wait in "
+     "reserve)",
      true, discord_complete_line, 0, 0, LIST_MAX, NULL},
     {I, "turn", "The campaign turn", true, NULL, 1, 100000, 0, NULL},
     {I, "argument", "The attacker's matrix argument", false, NULL, -1, 1, 0,
@@ -106,18 +105,22 @@ static const discord_commands_option opts_civ[] = {
     {0, NULL, NULL, false, NULL, 0, 0, 0, NULL}};
 
 /* /odds: the combats' options without the note, and who sees it. */
-#define OPT_PUBLIC                                                            \
-    {B, "public", "Show the odds to the channel (only you otherwise)", false, \
-     NULL, 0, 0, 0, NULL}
-#define OPT_END {0, NULL, NULL, false, NULL, 0, 0, 0, NULL}
+#define OPT_PUBLIC                                                             \
+    {                                                                          \
+        B, "public", "Show the odds to the channel (only you otherwise)",      \
+            false, NULL, 0, 0, 0, NULL                                         \
+    }
+#define OPT_END                                                                \
+    {                                                                          \
+        0, NULL, NULL, false, NULL, 0, 0, 0, NULL                              \
+    }
 
 static const discord_commands_option opts_odds_scrud[] = {
-    {S, "side_a", "First side's units: R1, R2 +1 (modifier), R3 reserve",
-     true, discord_complete_units, 0, 0, LIST_MAX, NULL},
+    {S, "side_a", "First side's units: R1, R2 +1 (modifier), R3 reserve", true,
+     discord_complete_units, 0, 0, LIST_MAX, NULL},
     {S, "side_b", "Second side's units, the same way", true,
      discord_complete_units, 0, 0, LIST_MAX, NULL},
-    {I, "modifier_a", "First side's modifier", false, NULL, -100, 100, 0,
-     NULL},
+    {I, "modifier_a", "First side's modifier", false, NULL, -100, 100, 0, NULL},
     {I, "modifier_b", "Second side's modifier", false, NULL, -100, 100, 0,
      NULL},
     {S, "extra_dice", "What unpaired dice do (the campaign's rule unless set)",
@@ -136,8 +139,8 @@ static const discord_commands_option opts_odds_scs[] = {
      true, discord_complete_units, 0, 0, LIST_MAX, NULL},
     {S, "defenders", "Defending units: XX Corps x2", true,
      discord_complete_units, 0, 0, LIST_MAX, NULL},
-    {S, "table", "The combat results table", true, discord_complete_table, 0,
-     0, 64, NULL},
+    {S, "table", "The combat results table", true, discord_complete_table, 0, 0,
+     64, NULL},
     {I, "column_shift", "Columns to shift (right is positive)", false, NULL,
      -20, 20, 0, NULL},
     OPT_PUBLIC,
@@ -154,10 +157,10 @@ static const discord_commands_sub subs_odds[] = {
 const discord_commands_entry discord_commands_table[] = {
     {"link", "Link this channel to a campaign with its umpire token",
      DISCORD_COMMANDS_ANYONE, discord_link_link, NULL, opts_token, NULL},
-    {"unlink", "Unlink this channel from its campaign",
-     DISCORD_COMMANDS_UMPIRE, discord_link_unlink, NULL, opts_none, NULL},
-    {"claim", "Claim your side with your player token",
-     DISCORD_COMMANDS_LINKED, discord_link_claim, NULL, opts_token, NULL},
+    {"unlink", "Unlink this channel from its campaign", DISCORD_COMMANDS_UMPIRE,
+     discord_link_unlink, NULL, opts_none, NULL},
+    {"claim", "Claim your side with your player token", DISCORD_COMMANDS_LINKED,
+     discord_link_claim, NULL, opts_token, NULL},
     {"scrud", "Resolve a SCRUD combat between two sides' units",
      DISCORD_COMMANDS_UMPIRE, discord_combat_scrud, NULL, opts_scrud, NULL},
     {"edna", "Test units' EDNA (morale)", DISCORD_COMMANDS_UMPIRE,
@@ -165,16 +168,15 @@ const discord_commands_entry discord_commands_table[] = {
     {"scs", "Resolve an SCS odds combat on a combat results table",
      DISCORD_COMMANDS_UMPIRE, discord_combat_scs, NULL, opts_scs, NULL},
     {"matrix", "Open a Matrix game battle, fought with its buttons",
-     DISCORD_COMMANDS_UMPIRE, discord_battle_matrix,
-     discord_battle_created, opts_matrix, NULL},
+     DISCORD_COMMANDS_UMPIRE, discord_battle_matrix, discord_battle_created,
+     opts_matrix, NULL},
     {"civ", "Open a Civilization battle, fought with its buttons",
      DISCORD_COMMANDS_UMPIRE, discord_battle_civ, discord_battle_created,
      opts_civ, NULL},
     {"unit", "A unit's card and its recent history", DISCORD_COMMANDS_READER,
      discord_read_unit, NULL, opts_unit, NULL},
-    {"ledger", "The campaign ledger's head, verified",
-     DISCORD_COMMANDS_READER, discord_read_ledger, discord_read_ledger_reshape,
-     opts_none, NULL},
+    {"ledger", "The campaign ledger's head, verified", DISCORD_COMMANDS_READER,
+     discord_read_ledger, discord_read_ledger_reshape, opts_none, NULL},
     {"commitment", "The next commitment: post it before the dice",
      DISCORD_COMMANDS_READER, discord_read_commitment, NULL, opts_none, NULL},
     {"check", "Replay a combat and check its dice", DISCORD_COMMANDS_READER,
@@ -187,9 +189,9 @@ const size_t discord_commands_n =
 
 static json_t *option_json(const discord_commands_option *o)
 {
-    json_t *j = json_pack("{s:i, s:s, s:s, s:b}", "type", o->type, "name",
-                          o->name, "description", o->description, "required",
-                          o->is_required);
+    json_t *j =
+        json_pack("{s:i, s:s, s:s, s:b}", "type", o->type, "name", o->name,
+                  "description", o->description, "required", o->is_required);
     size_t i;
 
     if (o->complete)
@@ -203,9 +205,9 @@ static json_t *option_json(const discord_commands_option *o)
     if (o->choices) {
         json_t *cs = json_array();
         for (i = 0; o->choices[i]; i++)
-            json_array_append_new(cs, json_pack("{s:s, s:s}", "name",
-                                                o->choices[i], "value",
-                                                o->choices[i]));
+            json_array_append_new(cs,
+                                  json_pack("{s:s, s:s}", "name", o->choices[i],
+                                            "value", o->choices[i]));
         json_object_set_new(j, "choices", cs);
     }
     return j;
@@ -233,10 +235,10 @@ json_t *discord_commands_json(void)
                                 c->subs[k].description, "options", sub));
         }
         /* Chat commands (type 1), in servers only (context 0). */
-        json_array_append_new(
-            all, json_pack("{s:i, s:s, s:s, s:o, s:[i]}", "type", 1, "name",
-                           c->name, "description", c->description, "options",
-                           opts, "contexts", 0));
+        json_array_append_new(all, json_pack("{s:i, s:s, s:s, s:o, s:[i]}",
+                                             "type", 1, "name", c->name,
+                                             "description", c->description,
+                                             "options", opts, "contexts", 0));
     }
     return all;
 }
@@ -277,11 +279,11 @@ void discord_commands_run(http_request *r, discord_interaction *in)
     const char *why;
 
     if (c == NULL) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "This service has no command /%.32s: "
-                                  "register its commands again "
-                                  "(docs/discord.md).",
-                                  in->name));
+        discord_reply_send(
+            r, discord_reply_notice("This service has no command /%.32s: "
+                                    "register its commands again "
+                                    "(docs/discord.md).",
+                                    in->name));
         return;
     }
     if ((why = refusal(c, in)) != NULL) {
