@@ -19,6 +19,7 @@
 #include "http_conn.h"
 #include "http_reply.h"
 #include "http_heavy.h"
+#include "http_log.h"
 #include "http_stream.h"
 #include "ledgers.h"
 #include "idem.h"
@@ -42,9 +43,7 @@ struct http_server {
     http_config cfg;
     struct MHD_Daemon *daemon;
     db *db;
-    FILE *log; /* access log, or NULL when off */
-    bool is_log_owned;
-    pthread_mutex_t log_lock;
+    http_log *log;           /* the access log, or NULL when off */
     atomic_int n_in_flight;  /* requests between first call and completion */
     atomic_int n_pending;    /* requests suspended for a database write */
     atomic_bool is_stopping; /* new requests are turned away (503) */
@@ -326,74 +325,6 @@ void http_defer_read(http_request *r, void (*handler)(http_request *r))
     }
 }
 
-/* ---- the access log ---- */
-
-/* The path as one log line can hold it: control characters, quotes and
- * backslashes escaped (libmicrohttpd has decoded %0a and the like). */
-static void log_safe(const char *in, char *out, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-
-    for (; *in && o + 5 < n; in++) {
-        unsigned char c = (unsigned char)*in;
-        if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
-            out[o++] = '\\';
-            out[o++] = 'x';
-            out[o++] = hex[c >> 4];
-            out[o++] = hex[c & 15];
-        } else {
-            out[o++] = (char)c;
-        }
-    }
-    out[o] = '\0';
-}
-
-/* A share link's secret is a credential, stored only as a hash: its
- * paths (/share/{secret}, /v1/shared/{secret}) are logged with the
- * secret cut to its first 4 characters (docs/sharing.md). */
-static void log_mask_secret(char *path)
-{
-    static const char *const prefixes[] = {"/share/", "/v1/shared/"};
-    size_t i, n;
-
-    for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-        n = strlen(prefixes[i]);
-        if (strncmp(path, prefixes[i], n) == 0 && strlen(path + n) > 4) {
-            memcpy(path + n + 4, "...", 4);
-            return;
-        }
-    }
-}
-
-static void access_log(http_request *r)
-{
-    http_server *s = r->srv;
-    const union MHD_ConnectionInfo *ci;
-    char addr[INET6_ADDRSTRLEN] = "-", at[DB_TIME_MAX], path[512];
-
-    if (s->log == NULL)
-        return;
-    ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (ci && ci->client_addr) {
-        const struct sockaddr *sa = ci->client_addr;
-        if (sa->sa_family == AF_INET)
-            inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
-                      addr, sizeof addr);
-        else if (sa->sa_family == AF_INET6)
-            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr,
-                      addr, sizeof addr);
-    }
-    db_now(at);
-    log_safe(r->path, path, sizeof path);
-    log_mask_secret(path);
-    pthread_mutex_lock(&s->log_lock);
-    fprintf(s->log, "%s %s \"%s %s\" %d %zu %.3fms\n", at, addr, r->method,
-            path, r->status, r->resp_len,
-            (now_monotonic() - r->started) * 1000.0);
-    pthread_mutex_unlock(&s->log_lock);
-}
-
 /* ---- the lifecycle ---- */
 
 static void request_free(http_request *r)
@@ -433,7 +364,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
      * whole in time (cut by http_conn.c), 499 when the client left. */
     if (!r->is_queued)
         r->status = http_conn_is_cut(s->conns, conn) ? 408 : 499;
-    access_log(r);
+    http_log_request(s->log, r, (now_monotonic() - r->started) * 1000.0);
     if (r->is_pending && atomic_compare_exchange_strong(&r->job_state, &running,
                                                         HTTP_JOB_ORPHANED)) {
         atomic_fetch_sub(&s->n_in_flight, 1);
@@ -646,25 +577,6 @@ static bool listen_addr(const http_config *cfg, struct sockaddr_storage *ss)
     return false;
 }
 
-static err_code open_access_log(http_server *s, err_info *e)
-{
-    const char *dest = s->cfg.access_log;
-
-    if (strcmp(dest, "off") == 0)
-        return ERR_OK;
-    if (strcmp(dest, "-") == 0) {
-        s->log = stderr;
-        return ERR_OK;
-    }
-    s->log = fopen(dest, "a");
-    if (s->log == NULL)
-        return err_set(e, ERR_INVALID, "access_log",
-                       "cannot open the access log %s", dest);
-    setvbuf(s->log, NULL, _IOLBF, 0);
-    s->is_log_owned = true;
-    return ERR_OK;
-}
-
 static struct MHD_Daemon *start_daemon(http_server *s,
                                        struct sockaddr_storage *ss)
 {
@@ -706,11 +618,10 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
     if (s == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     s->cfg = *cfg;
-    pthread_mutex_init(&s->log_lock, NULL);
     pthread_mutex_init(&s->keys_lock, NULL);
-    if (open_access_log(s, e) != ERR_OK) {
+    if (http_log_open(cfg->access_log, &s->log, e) != ERR_OK) {
         http_stop(s);
-        return ERR_INVALID;
+        return e && e->code ? e->code : ERR_INVALID;
     }
     if (db_open(cfg->db_path, cfg->threads + cfg->read_threads + 2, &s->db,
                 e) != ERR_OK) {
@@ -808,9 +719,7 @@ bool http_stop(http_server *s)
     /* Posts not yet sent stay in the database for the next start. */
     notify_stop(s->notify);
     db_close(s->db);
-    if (s->is_log_owned)
-        fclose(s->log);
-    pthread_mutex_destroy(&s->log_lock);
+    http_log_close(s->log);
     pthread_mutex_destroy(&s->keys_lock);
     free(s->keys);
     free(s);
