@@ -268,26 +268,38 @@ static err_code run_job(db_conn *conn, void *arg, err_info *e)
     return rc;
 }
 
-void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
+/*
+ * r counted in flight and its connection suspended, before its work goes
+ * to another thread (the writer, a thread of long reads), whose end is
+ * write_done; false when the service is stopping (r is then answered).
+ */
+static bool suspend_for_job(http_request *r)
 {
-    err_info e;
-
-    err_clear(&e);
     /* Counted before the stop flag is read, so http_stop either sees this
-     * write and waits for it, or this write sees the flag and backs out. */
+     * job and waits for it, or this job sees the flag and backs out. */
     atomic_fetch_add(&r->srv->n_pending, 1);
     if (atomic_load(&r->srv->is_stopping)) {
         atomic_fetch_sub(&r->srv->n_pending, 1);
         reply_stopping(r);
-        return;
+        return false;
     }
-    r->job = run;
-    r->finish = finish;
     r->is_pending = true;
     atomic_store(&r->job_state, HTTP_JOB_RUNNING);
-    /* Suspend first: the job may finish before this function returns. */
+    /* Suspend first: the job may finish before the caller returns. */
     MHD_suspend_connection(r->conn);
+    return true;
+}
+
+void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
+{
+    err_info e;
+
+    r->job = run;
+    r->finish = finish;
+    if (!suspend_for_job(r))
+        return;
     if (db_submit(r->srv->db, run_job, write_done, r) != ERR_OK) {
+        err_clear(&e);
         err_set(&e, ERR_INTERNAL, NULL, "the database writer has stopped");
         write_done(r, ERR_INTERNAL, &e);
     }
@@ -305,17 +317,10 @@ static void read_run(void *arg)
 
 void http_defer_read(http_request *r, void (*handler)(http_request *r))
 {
-    atomic_fetch_add(&r->srv->n_pending, 1);
-    if (atomic_load(&r->srv->is_stopping)) {
-        atomic_fetch_sub(&r->srv->n_pending, 1);
-        reply_stopping(r);
-        return;
-    }
     r->read = handler;
-    r->is_pending = true;
+    if (!suspend_for_job(r))
+        return;
     r->is_replied_in_job = true; /* the handler's answer, as it made it */
-    atomic_store(&r->job_state, HTTP_JOB_RUNNING);
-    MHD_suspend_connection(r->conn);
     if (!http_heavy_submit(r->srv->heavy, read_run, r)) {
         r->retry_after = 1;
         http_reply_problem_raw(r, 503, "busy", "Service busy",

@@ -24,7 +24,6 @@ struct http_heavy {
     pthread_cond_t more; /* a job was queued, or the pool is stopping */
     job *ring;
     int cap, head, n; /* the queued jobs: ring[head .. head+n) mod cap */
-    int running;      /* jobs taken and not finished */
     bool is_stopping;
     pthread_t *threads;
     int n_threads;
@@ -50,11 +49,9 @@ static void *heavy_main(void *arg)
         j = h->ring[h->head];
         h->head = (h->head + 1) % h->cap;
         h->n--;
-        h->running++;
         pthread_mutex_unlock(&h->lock);
         j.fn(j.arg);
         pthread_mutex_lock(&h->lock);
-        h->running--;
     }
     pthread_mutex_unlock(&h->lock);
     return NULL;
@@ -105,18 +102,6 @@ bool http_heavy_submit(http_heavy *h, http_heavy_fn fn, void *arg)
     }
     pthread_mutex_unlock(&h->lock);
     return is_queued;
-}
-
-int http_heavy_count(http_heavy *h)
-{
-    int n;
-
-    if (h == NULL)
-        return 0;
-    pthread_mutex_lock(&h->lock);
-    n = h->n + h->running;
-    pthread_mutex_unlock(&h->lock);
-    return n;
 }
 
 void http_heavy_stop(http_heavy *h)

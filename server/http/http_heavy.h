@@ -34,9 +34,6 @@ err_code http_heavy_start(int threads, int queue_max, http_heavy **out,
  * (fn is then not called). */
 bool http_heavy_submit(http_heavy *h, http_heavy_fn fn, void *arg);
 
-/* Jobs queued or running now; 0 for NULL. */
-int http_heavy_count(http_heavy *h);
-
 /* Runs what is queued, stops the threads and frees h.  NULL allowed. */
 void http_heavy_stop(http_heavy *h);
 

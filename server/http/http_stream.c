@@ -572,3 +572,32 @@ void http_streams_free(http_streams *p)
     free(p->polled);
     free(p);
 }
+
+void http_stream_refuse(http_request *r, http_stream_refusal why,
+                        const http_stream_kind *kind, int max_per_key)
+{
+    char detail[160];
+
+    if (why == HTTP_STREAM_KEY_FULL) {
+        snprintf(detail, sizeof detail,
+                 "this token has %d %s already: close one, or retry later",
+                 max_per_key, kind->what);
+        http_reply_problem_raw(r, 429, "too_many_streams", "Too many streams",
+                               detail);
+        r->retry_after = kind->retry_key;
+    } else if (why == HTTP_STREAM_FULL) {
+        snprintf(detail, sizeof detail,
+                 "the service has as many %s as it takes; retry later",
+                 kind->what);
+        http_reply_problem_raw(r, 503, kind->full_code, "Service unavailable",
+                               detail);
+        r->retry_after = kind->retry_full;
+    } else if (why == HTTP_STREAM_CLOSED) {
+        http_reply_problem_raw(r, 503, "service_stopping",
+                               "Service unavailable",
+                               "the service is stopping; retry shortly");
+    } else {
+        http_reply_problem_raw(r, 500, "out_of_memory", "Internal error",
+                               "out of memory");
+    }
+}

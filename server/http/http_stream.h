@@ -113,6 +113,21 @@ http_stream *http_stream_open(http_streams *p, http_request *r, const char *key,
                               int max_per_key, void *user, const char *first,
                               http_stream_refusal *why);
 
+/* How a kind of stream is named when one is refused: what a key holds
+ * too many of ("event streams open"), the problem code when the service
+ * is full, and the seconds of Retry-After of each. */
+typedef struct http_stream_kind {
+    const char *what;
+    const char *full_code;
+    int retry_key, retry_full;
+} http_stream_kind;
+
+/* Answers r for a stream refused (why): 429 too_many_streams when its key
+ * has max_per_key open, 503 kind->full_code when the service is full, 503
+ * service_stopping while it stops, 500 out_of_memory. */
+void http_stream_refuse(http_request *r, http_stream_refusal why,
+                        const http_stream_kind *kind, int max_per_key);
+
 /* Whether http_stream_open would open a stream of key now: why not, or
  * HTTP_STREAM_OPENED (a HEAD answers as its GET would). */
 http_stream_refusal http_streams_check(http_streams *p, const char *key,

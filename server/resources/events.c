@@ -103,32 +103,13 @@ static bool read_last_id(http_request *r, long long *after, bool *has_after,
     return true;
 }
 
-/* Answers a stream refused by http_stream_open. */
+/* Event streams, refused (http_stream_refuse). */
+static const http_stream_kind events_kind = {
+    "event streams open", "streams_full", RETRY_TOKEN, RETRY_SERVICE};
+
 static void refuse(http_request *r, http_stream_refusal why)
 {
-    char detail[160];
-
-    if (why == HTTP_STREAM_KEY_FULL) {
-        snprintf(detail, sizeof detail,
-                 "this token has %d event streams open already: close one, "
-                 "or retry later",
-                 EVENTS_PER_TOKEN);
-        http_reply_problem_raw(r, 429, "too_many_streams", "Too many streams",
-                               detail);
-        r->retry_after = RETRY_TOKEN;
-    } else if (why == HTTP_STREAM_FULL) {
-        http_reply_problem_raw(r, 503, "streams_full", "Service unavailable",
-                               "the service has as many event streams open "
-                               "as it takes; retry later");
-        r->retry_after = RETRY_SERVICE;
-    } else if (why == HTTP_STREAM_CLOSED) {
-        http_reply_problem_raw(r, 503, "service_stopping",
-                               "Service unavailable",
-                               "the service is stopping; retry shortly");
-    } else {
-        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
-                               "out of memory");
-    }
+    http_stream_refuse(r, why, &events_kind, EVENTS_PER_TOKEN);
 }
 
 /* Opens the stream of r's token from after (or, with no Last-Event-ID,

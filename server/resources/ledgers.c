@@ -14,6 +14,7 @@
 #include "combat.h"
 #include "http.h"
 #include "jsonv.h"
+#include "jsonw.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -389,27 +390,13 @@ err_code ledgers_export_start(http_streams **out, err_info *e)
     return http_streams_start(&cfg, &producer, out, e);
 }
 
-/* Answers an export refused by http_stream_open. */
+/* Exports, refused (http_stream_refuse). */
+static const http_stream_kind exports_kind = {"ledger exports running", "busy",
+                                              5, 5};
+
 static void export_refuse(http_request *r, http_stream_refusal why)
 {
-    if (why == HTTP_STREAM_KEY_FULL) {
-        http_reply_problem_raw(r, 429, "too_many_streams", "Too many streams",
-                               "this token has 2 ledger exports running "
-                               "already: let one finish, or retry later");
-        r->retry_after = 5;
-    } else if (why == HTTP_STREAM_FULL) {
-        http_reply_problem_raw(r, 503, "busy", "Service busy",
-                               "the service has as many ledger exports "
-                               "running as it takes; retry shortly");
-        r->retry_after = 5;
-    } else if (why == HTTP_STREAM_CLOSED) {
-        http_reply_problem_raw(r, 503, "service_stopping",
-                               "Service unavailable",
-                               "the service is stopping; retry shortly");
-    } else {
-        http_reply_problem_raw(r, 500, "out_of_memory", "Internal error",
-                               "out of memory");
-    }
+    http_stream_refuse(r, why, &exports_kind, EXPORTS_PER_TOKEN);
 }
 
 void ledgers_export(http_request *r)
@@ -420,9 +407,8 @@ void ledgers_export(http_request *r)
     export_job *x;
     db_chain ch;
     http_stream *s;
-    json_t *head;
     char *first;
-    size_t len;
+    jw w;
     err_info e;
     err_code rc;
 
@@ -450,20 +436,21 @@ void ledgers_export(http_request *r)
         http_reply_static(r, 200, NULL, 0, "application/json");
         return;
     }
-    /* The head as ledgers_get writes it, up to the entries' array. */
-    head = json_pack("{s:s, s:s, s:I, s:s, s:[]}", "campaign_id",
-                     ch.campaign_id, "version", LEDGER_VERSION, "length",
-                     (json_int_t)ch.length, "head", ch.head, "entries");
-    first = head ? json_dumps(head, JSON_COMPACT) : NULL;
-    json_decref(head);
-    len = first ? strlen(first) : 0;
-    if (len < 3 || strcmp(first + len - 2, "]}") != 0) {
-        free(first);
+    /* The head as ledgers_get writes it, up to the entries' array (ids
+     * and hex digits: nothing to escape). */
+    jw_init(&w);
+    jw_object(&w);
+    jw_kstring(&w, "campaign_id", ch.campaign_id);
+    jw_kstring(&w, "version", LEDGER_VERSION);
+    jw_kint(&w, "length", ch.length);
+    jw_kstring(&w, "head", ch.head);
+    jw_key(&w, "entries");
+    jw_raw(&w, "[", 1);
+    if ((first = jw_take(&w, NULL)) == NULL) {
         export_gone(NULL, x);
         export_refuse(r, HTTP_STREAM_NO_MEMORY);
         return;
     }
-    first[len - 2] = '\0';
     s = http_stream_open(pump, r, key, EXPORTS_PER_TOKEN, x, first, &why);
     free(first);
     if (s == NULL) {
