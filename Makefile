@@ -16,7 +16,7 @@
 BUILD   ?= build
 CC      ?= cc
 HOSTCC  ?= cc
-PKGS    := libmicrohttpd jansson sqlite3 libsodium libcurl libzstd
+PKGS    := libmicrohttpd jansson sqlite3 libpq libsodium libcurl libzstd
 ARGS    ?=
 
 ifeq ($(V),1)

@@ -51,6 +51,7 @@ const char *err_code_name(err_code code)
     case ERR_DB: return "database_error";
     case ERR_INTERNAL: return "internal_error";
     case ERR_FULL: return "database_full";
+    case ERR_UNAVAILABLE: return "database_unavailable";
     }
     return "internal_error";
 }

@@ -28,7 +28,9 @@ typedef enum err_code {
     ERR_NOMEM,
     ERR_DB, /* the database failed */
     ERR_INTERNAL,
-    ERR_FULL /* the database's disk is full: nothing was written */
+    ERR_FULL,       /* the database's disk is full: nothing was written */
+    ERR_UNAVAILABLE /* the database cannot be reached (or is not the
+                       primary): nothing was written */
 } err_code;
 
 #define ERR_FIELD_MAX   160

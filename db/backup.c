@@ -13,6 +13,7 @@
  * cannot mix), checked with PRAGMA quick_check, fsynced, linked as dest
  * (which never replaces a file), and the folder fsynced.
  */
+#include "db_conn.h"
 #include "db_sql.h"
 
 #include <errno.h>
@@ -152,18 +153,21 @@ static err_code copy(sqlite3 *src, const char *tmp, db_backup_info *info,
     char ok[16] = "";
     err_code rc = ERR_OK;
 
+    db_conn conn = {.kind = DB_KIND_SQLITE, .lite = src};
+
     if (sqlite3_prepare_v2(src, "VACUUM INTO ?", -1, &st, NULL) != SQLITE_OK)
-        return db_fail(src, e, "backup");
+        return db_fail(&conn, e, "backup");
     sqlite3_bind_text(st, 1, tmp, -1, SQLITE_STATIC);
     if (sqlite3_step(st) != SQLITE_DONE)
-        rc = db_fail(src, e, "backup");
+        rc = db_fail(&conn, e, "backup");
     sqlite3_finalize(st);
     if (rc != ERR_OK || (rc = open_db(tmp, SQLITE_OPEN_READONLY, &c, e)))
         return rc;
     if (sqlite3_prepare_v2(c, "PRAGMA quick_check", -1, &st, NULL) ==
             SQLITE_OK &&
         sqlite3_step(st) == SQLITE_ROW)
-        db_column_copy(st, 0, ok, sizeof ok);
+        snprintf(ok, sizeof ok, "%s",
+                 (const char *)sqlite3_column_text(st, 0) ?: "");
     sqlite3_finalize(st);
     if (strcmp(ok, "ok") != 0)
         rc = err_set(e, ERR_DB, NULL, "the copy %s fails its check: %s", tmp,
@@ -208,6 +212,10 @@ err_code db_backup(const char *path, const char *dest, db_backup_info *info,
     memset(&got, 0, sizeof got);
     if (info)
         memset(info, 0, sizeof *info);
+    if (db_path_is_pg(path))
+        return err_set(e, ERR_INVALID, "db",
+                       "a PostgreSQL store is backed up with pg_dump or "
+                       "pg_basebackup (deploy/postgresql.md), not by umpire");
     if (snprintf(tmp, sizeof tmp, "%s.tmp", dest) >= (int)sizeof tmp)
         return err_set(e, ERR_INVALID, "dest", "the path %s is too long", dest);
     folder_of(dest, dir, sizeof dir);

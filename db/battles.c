@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-err_code db_battle_insert(sqlite3 *c, const db_battle *b, err_info *e)
+err_code db_battle_insert(db_conn *c, const db_battle *b, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     /* A NULL here would fail the NOT NULL constraint as ERR_CONFLICT, which
@@ -43,7 +43,7 @@ err_code db_battle_insert(sqlite3 *c, const db_battle *b, err_info *e)
     db_bind_text(st, 2, b->campaign_id);
     db_bind_text(st, 3, b->system);
     db_bind_text(st, 4, b->status);
-    sqlite3_bind_int(st, 5, b->turn);
+    db_bind_int(st, 5, b->turn);
     db_bind_text(st, 6, b->created_at);
     db_bind_text(st, 7, b->updated_at);
     db_bind_text(st, 8, b->dice_source);
@@ -54,7 +54,7 @@ err_code db_battle_insert(sqlite3 *c, const db_battle *b, err_info *e)
     db_bind_text_or_null(st, 12, b->actor_token_id);
     db_bind_text_or_null(st, 13, b->note);
     db_bind_text(st, 14, b->setup);
-    sqlite3_bind_int(st, 15, b->n_actions);
+    db_bind_int(st, 15, b->n_actions);
     db_bind_text_or_null(st, 16, b->combat_id);
     db_bind_text_or_null(st, 17, b->linked_from);
     db_bind_text_or_null(st, 18, b->linked_to);
@@ -64,9 +64,9 @@ out:
     return rc;
 }
 
-err_code db_battle_update(sqlite3 *c, const db_battle *b, err_info *e)
+err_code db_battle_update(db_conn *c, const db_battle *b, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -79,11 +79,11 @@ err_code db_battle_update(sqlite3 *c, const db_battle *b, err_info *e)
     db_bind_text(st, 2, b->campaign_id);
     db_bind_text(st, 3, b->status);
     db_bind_text(st, 4, b->updated_at);
-    sqlite3_bind_int(st, 5, b->n_actions);
+    db_bind_int(st, 5, b->n_actions);
     db_bind_text_or_null(st, 6, b->combat_id);
     db_bind_text_or_null(st, 7, b->linked_to);
     if ((rc = db_step_done(c, st, e, "update battle")) == ERR_OK &&
-        sqlite3_changes(c) != 1)
+        db_changes(c) != 1)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no battle %s",
                      b->id);
 out:
@@ -97,14 +97,14 @@ out:
     "note, n_actions, combat_id, linked_from, linked_to "
 
 /* A row of BATTLE_COLUMNS, then setup when has_setup. */
-static void read_battle(sqlite3_stmt *st, db_battle *b, bool has_setup)
+static void read_battle(db_stmt *st, db_battle *b, bool has_setup)
 {
     memset(b, 0, sizeof *b);
     db_column_copy(st, 0, b->id, sizeof b->id);
     db_column_copy(st, 1, b->campaign_id, sizeof b->campaign_id);
     db_column_copy(st, 2, b->system, sizeof b->system);
     db_column_copy(st, 3, b->status, sizeof b->status);
-    b->turn = sqlite3_column_int(st, 4);
+    b->turn = db_column_int(st, 4);
     db_column_copy(st, 5, b->created_at, sizeof b->created_at);
     db_column_copy(st, 6, b->updated_at, sizeof b->updated_at);
     db_column_copy(st, 7, b->dice_source, sizeof b->dice_source);
@@ -113,7 +113,7 @@ static void read_battle(sqlite3_stmt *st, db_battle *b, bool has_setup)
     b->client_seed = db_column_dup(st, 10);
     db_column_copy(st, 11, b->actor_token_id, sizeof b->actor_token_id);
     b->note = db_column_dup(st, 12);
-    b->n_actions = sqlite3_column_int(st, 13);
+    b->n_actions = db_column_int(st, 13);
     db_column_copy(st, 14, b->combat_id, sizeof b->combat_id);
     db_column_copy(st, 15, b->linked_from, sizeof b->linked_from);
     db_column_copy(st, 16, b->linked_to, sizeof b->linked_to);
@@ -121,10 +121,10 @@ static void read_battle(sqlite3_stmt *st, db_battle *b, bool has_setup)
         b->setup = db_column_dup(st, 17);
 }
 
-err_code db_battle_get(sqlite3 *c, const char *campaign_id, const char *id,
+err_code db_battle_get(db_conn *c, const char *campaign_id, const char *id,
                        db_battle *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -136,8 +136,8 @@ err_code db_battle_get(sqlite3 *c, const char *campaign_id, const char *id,
         goto out;
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         read_battle(st, out, true);
         if (out->setup == NULL) { /* setup is NOT NULL: the copy failed */
             db_battle_cleanup(out);
@@ -147,7 +147,7 @@ err_code db_battle_get(sqlite3 *c, const char *campaign_id, const char *id,
             rc = err_set(e, ERR_DB, NULL, "battle %s holds impossible values",
                          id);
         }
-    } else if (step == SQLITE_DONE) {
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no battle %s",
                      id);
     } else {
@@ -168,7 +168,7 @@ void db_battle_cleanup(db_battle *b)
     memset(b, 0, sizeof *b);
 }
 
-static void read_battle_row(sqlite3_stmt *st, void *elem)
+static void read_battle_row(db_stmt *st, void *elem)
 {
     read_battle(st, elem, false);
 }
@@ -178,10 +178,10 @@ static void release_battles(void *v, size_t n)
     db_battles_free(v, n);
 }
 
-err_code db_battles_list(sqlite3 *c, const char *campaign_id, db_battle **out,
+err_code db_battles_list(db_conn *c, const char *campaign_id, db_battle **out,
                          size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
 
@@ -202,11 +202,10 @@ err_code db_battles_list(sqlite3 *c, const char *campaign_id, db_battle **out,
 
 /* The created_at and rowid of battle id of campaign_id: a cursor's key
  * (ERR_NOT_FOUND when there is none). */
-static err_code battle_key(sqlite3 *c, const char *campaign_id, const char *id,
-                           char at[DB_TIME_MAX], sqlite3_int64 *rowid,
-                           err_info *e)
+static err_code battle_key(db_conn *c, const char *campaign_id, const char *id,
+                           char at[DB_TIME_MAX], long long *rowid, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -217,11 +216,11 @@ static err_code battle_key(sqlite3 *c, const char *campaign_id, const char *id,
         return rc;
     db_bind_text(st, 1, id);
     db_bind_text(st, 2, campaign_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         db_column_copy(st, 0, at, DB_TIME_MAX);
-        *rowid = sqlite3_column_int64(st, 1);
-    } else if (step == SQLITE_DONE) {
+        *rowid = db_column_int64(st, 1);
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no battle %s for the cursor", id);
     } else {
         rc = db_fail(c, e, "read a cursor");
@@ -230,7 +229,7 @@ static err_code battle_key(sqlite3 *c, const char *campaign_id, const char *id,
     return rc;
 }
 
-err_code db_battles_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
+err_code db_battles_page(db_conn *c, const char *campaign_id, const db_page *pg,
                          db_battle **out, size_t *n, err_info *e)
 {
     /* [after][newest first]: one statement per shape (PERF.md), each an
@@ -247,9 +246,9 @@ err_code db_battles_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
          "SELECT " BATTLE_COLUMNS "FROM battles WHERE campaign_id = ?1 "
          "AND (created_at, rowid) < (?2, ?3) "
          "ORDER BY created_at DESC, rowid DESC LIMIT ?4"}};
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     char at[DB_TIME_MAX] = "";
-    sqlite3_int64 rowid = 0;
+    long long rowid = 0;
     void *rows;
     err_code rc;
 
@@ -264,9 +263,9 @@ err_code db_battles_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
     db_bind_text(st, 1, campaign_id);
     if (pg->after) {
         db_bind_text(st, 2, at);
-        sqlite3_bind_int64(st, 3, rowid);
+        db_bind_int64(st, 3, rowid);
     }
-    sqlite3_bind_int(st, 4, pg->limit);
+    db_bind_int(st, 4, pg->limit);
     rc = db_read_rows(c, st, sizeof **out, read_battle_row, release_battles,
                       &rows, n, "list battles", e);
     *out = rows;
@@ -293,11 +292,11 @@ typedef struct battle_dice {
     int naturals[LEDGER_MAX_NATURALS];
 } battle_dice;
 
-static err_code action_entry(sqlite3 *c, const char *battle_id,
+static err_code action_entry(db_conn *c, const char *battle_id,
                              const db_battle_action *a, battle_dice *b,
                              ledger_entry *en, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step, n;
 
@@ -308,13 +307,13 @@ static err_code action_entry(sqlite3 *c, const char *battle_id,
                          &st, e)))
         return rc;
     db_bind_text(st, 1, battle_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         db_column_copy(st, 0, b->campaign_id, sizeof b->campaign_id);
         db_column_copy(st, 1, b->source, sizeof b->source);
         db_column_copy(st, 2, b->commitment, sizeof b->commitment);
         b->client_seed = db_column_dup(st, 3);
-    } else if (step == SQLITE_DONE) {
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_CONFLICT, NULL, "no battle %s", battle_id);
     } else {
         rc = db_fail(c, e, "read the battle's dice");
@@ -342,10 +341,10 @@ static err_code action_entry(sqlite3 *c, const char *battle_id,
     return ERR_OK;
 }
 
-err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
+err_code db_battle_action_insert(db_conn *c, const char *battle_id,
                                  const db_battle_action *a, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     battle_dice dice = {0};
     ledger_entry en;
     db_chain ch;
@@ -371,17 +370,17 @@ err_code db_battle_action_insert(sqlite3 *c, const char *battle_id,
                          &st, e)))
         goto out;
     db_bind_text(st, 1, battle_id);
-    sqlite3_bind_int(st, 2, a->seq);
+    db_bind_int(st, 2, a->seq);
     db_bind_text(st, 3, a->at);
     db_bind_text_or_null(st, 4, a->actor_token_id);
     db_bind_text(st, 5, a->kind);
-    sqlite3_bind_int(st, 6, a->combat);
-    sqlite3_bind_int(st, 7, a->army);
-    sqlite3_bind_int(st, 8, a->unit);
+    db_bind_int(st, 6, a->combat);
+    db_bind_int(st, 7, a->army);
+    db_bind_int(st, 8, a->unit);
     db_bind_text(st, 9, a->naturals);
     db_bind_text_or_null(st, 10, a->note);
     db_bind_text_or_null(st, 11, a->detail);
-    sqlite3_bind_int64(st, 12, en.pos);
+    db_bind_int64(st, 12, en.pos);
     db_bind_text(st, 13, prev);
     db_bind_text(st, 14, hash);
     if ((rc = db_step_done(c, st, e, "insert battle action")) == ERR_OK)
@@ -392,17 +391,17 @@ out:
     return rc;
 }
 
-static void read_action_row(sqlite3_stmt *st, void *elem)
+static void read_action_row(db_stmt *st, void *elem)
 {
     db_battle_action *a = elem;
 
-    a->seq = sqlite3_column_int(st, 0);
+    a->seq = db_column_int(st, 0);
     db_column_copy(st, 1, a->at, sizeof a->at);
     db_column_copy(st, 2, a->actor_token_id, sizeof a->actor_token_id);
     db_column_copy(st, 3, a->kind, sizeof a->kind);
-    a->combat = sqlite3_column_int(st, 4);
-    a->army = sqlite3_column_int(st, 5);
-    a->unit = sqlite3_column_int(st, 6);
+    a->combat = db_column_int(st, 4);
+    a->army = db_column_int(st, 5);
+    a->unit = db_column_int(st, 6);
     a->naturals = db_column_dup(st, 7);
     a->note = db_column_dup(st, 8);
     a->detail = db_column_dup(st, 9);
@@ -413,10 +412,10 @@ static void release_actions(void *v, size_t n)
     db_battle_actions_free(v, n);
 }
 
-err_code db_battle_actions_list(sqlite3 *c, const char *battle_id,
+err_code db_battle_actions_list(db_conn *c, const char *battle_id,
                                 db_battle_action **out, size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
     size_t i;

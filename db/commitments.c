@@ -16,7 +16,7 @@
 #define COMMITMENT_COLUMNS                                                     \
     "commitment, seed, campaign_id, created_at, used_at, used_by "
 
-static void read_commitment(sqlite3_stmt *st, void *elem)
+static void read_commitment(db_stmt *st, void *elem)
 {
     db_commitment *k = elem;
 
@@ -28,11 +28,11 @@ static void read_commitment(sqlite3_stmt *st, void *elem)
     db_column_copy(st, 5, k->used_by, sizeof k->used_by);
 }
 
-err_code db_commitment_new(sqlite3 *c, const char *campaign_id,
+err_code db_commitment_new(db_conn *c, const char *campaign_id,
                            db_commitment *out, err_info *e)
 {
     uint8_t seed[RNG_SEED_LEN];
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     memset(out, 0, sizeof *out);
@@ -58,16 +58,16 @@ err_code db_commitment_new(sqlite3 *c, const char *campaign_id,
 }
 
 /* The one row st (bound) gives, into out; ERR_NOT_FOUND for none. */
-static err_code read_one(sqlite3 *c, sqlite3_stmt *st, db_commitment *out,
+static err_code read_one(db_conn *c, db_stmt *st, db_commitment *out,
                          err_info *e)
 {
     err_code rc = ERR_OK;
-    int step = sqlite3_step(st);
+    int step = db_step(st);
 
     memset(out, 0, sizeof *out);
-    if (step == SQLITE_ROW)
+    if (step == DB_ROW)
         read_commitment(st, out);
-    else if (step == SQLITE_DONE)
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no such commitment");
     else
         rc = db_fail(c, e, "read commitment");
@@ -75,10 +75,10 @@ static err_code read_one(sqlite3 *c, sqlite3_stmt *st, db_commitment *out,
     return rc;
 }
 
-err_code db_commitment_get(sqlite3 *c, const char *commitment,
+err_code db_commitment_get(db_conn *c, const char *commitment,
                            db_commitment *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -90,10 +90,10 @@ err_code db_commitment_get(sqlite3 *c, const char *commitment,
     return read_one(c, st, out, e);
 }
 
-err_code db_commitment_next(sqlite3 *c, const char *campaign_id,
+err_code db_commitment_next(db_conn *c, const char *campaign_id,
                             db_commitment *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -106,10 +106,10 @@ err_code db_commitment_next(sqlite3 *c, const char *campaign_id,
     return read_one(c, st, out, e);
 }
 
-err_code db_commitment_use(sqlite3 *c, const char *commitment,
+err_code db_commitment_use(db_conn *c, const char *commitment,
                            const char *used_by, const char *at, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -121,7 +121,7 @@ err_code db_commitment_use(sqlite3 *c, const char *commitment,
     db_bind_text(st, 2, used_by);
     db_bind_text(st, 3, commitment);
     if ((rc = db_step_done(c, st, e, "use commitment")) == ERR_OK &&
-        sqlite3_changes(c) != 1)
+        db_changes(c) != 1)
         rc = err_set(e, ERR_CONFLICT, "dice.commitment",
                      "the commitment %s was used by another combat first, "
                      "or has expired",
@@ -130,10 +130,10 @@ err_code db_commitment_use(sqlite3 *c, const char *commitment,
     return rc;
 }
 
-err_code db_commitments_used(sqlite3 *c, const char *campaign_id,
+err_code db_commitments_used(db_conn *c, const char *campaign_id,
                              db_commitment **out, size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
 
@@ -152,9 +152,9 @@ err_code db_commitments_used(sqlite3 *c, const char *campaign_id,
     return rc;
 }
 
-err_code db_commitments_purge(sqlite3 *c, const char *before, err_info *e)
+err_code db_commitments_purge(db_conn *c, const char *before, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,

@@ -56,30 +56,35 @@ static double now_monotonic(void)
 }
 
 /* Finalizes the statements kept on conn, then closes it. */
-void db_conn_close(sqlite3 *conn)
+void db_conn_close(db_conn *conn)
 {
-    sqlite3_stmt *st;
-
     if (conn == NULL)
         return;
-    while ((st = sqlite3_next_stmt(conn, NULL)) != NULL)
-        sqlite3_finalize(st);
-    sqlite3_close(conn);
+    if (conn->kind == DB_KIND_PG) {
+        pg_conn_close(conn);
+        return;
+    }
+    db_conn_forget(conn);
+    sqlite3_close(conn->lite);
+    free(conn);
 }
 
-err_code db_exec(sqlite3 *conn, const char *sql, err_info *e)
+err_code db_exec(db_conn *c, const char *sql, err_info *e)
 {
     char *msg = NULL;
 
-    if (sqlite3_exec(conn, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        err_set(e, ERR_DB, NULL, "%s", msg ? msg : sqlite3_errmsg(conn));
+    if (c->kind == DB_KIND_PG)
+        return pg_exec(c, sql, e);
+    if (sqlite3_exec(c->lite, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        err_set(e, ERR_DB, NULL, "%s", msg ? msg : sqlite3_errmsg(c->lite));
         sqlite3_free(msg);
         return ERR_DB;
     }
     return ERR_OK;
 }
 
-int db_user_version(sqlite3 *conn)
+/* PRAGMA user_version of an SQLite connection, or -1. */
+static int lite_user_version(sqlite3 *conn)
 {
     sqlite3_stmt *st = NULL;
     int v = -1;
@@ -92,11 +97,19 @@ int db_user_version(sqlite3 *conn)
     return v;
 }
 
-static err_code migrate(sqlite3 *conn, err_info *e)
+int db_user_version(db_conn *c)
+{
+    return c->kind == DB_KIND_PG ? pg_schema_version(c)
+                                 : lite_user_version(c->lite);
+}
+
+static err_code migrate(db_conn *conn, err_info *e)
 {
     int v = db_user_version(conn);
     char sql[64];
 
+    if (conn->kind == DB_KIND_PG)
+        return pg_migrate(conn, &v, e);
     if (v < 0)
         return err_set(e, ERR_DB, NULL, "cannot read the schema version");
     if (v > migrations_count)
@@ -120,6 +133,19 @@ static err_code migrate(sqlite3 *conn, err_info *e)
     return ERR_OK;
 }
 
+/* Runs sql on an SQLite connection being set up. */
+static err_code lite_exec(sqlite3 *conn, const char *sql, err_info *e)
+{
+    char *msg = NULL;
+
+    if (sqlite3_exec(conn, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        err_set(e, ERR_DB, NULL, "%s", msg ? msg : sqlite3_errmsg(conn));
+        sqlite3_free(msg);
+        return ERR_DB;
+    }
+    return ERR_OK;
+}
+
 /* Switches conn to WAL and says whether SQLite really did. */
 static bool is_wal(sqlite3 *conn)
 {
@@ -135,8 +161,9 @@ static bool is_wal(sqlite3 *conn)
     return ok;
 }
 
-err_code db_conn_open(const char *path, bool is_writer, sqlite3 **out,
-                      err_info *e)
+/* An SQLite connection to the file at path, set up as every one is. */
+static err_code lite_open(const char *path, bool is_writer, sqlite3 **out,
+                          err_info *e)
 {
     int flags = is_writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                           : SQLITE_OPEN_READONLY;
@@ -152,11 +179,11 @@ err_code db_conn_open(const char *path, bool is_writer, sqlite3 **out,
     sqlite3_busy_timeout(conn, DB_BUSY_MS);
     sqlite3_extended_result_codes(conn, 1);
     /* Refuse a newer schema before changing anything in the file. */
-    if (is_writer && db_user_version(conn) > migrations_count) {
+    if (is_writer && lite_user_version(conn) > migrations_count) {
         err_set(e, ERR_DB, "db",
                 "the database has schema version %d, newer than this "
                 "build's %d",
-                db_user_version(conn), migrations_count);
+                lite_user_version(conn), migrations_count);
         sqlite3_close(conn);
         return ERR_DB;
     }
@@ -169,14 +196,15 @@ err_code db_conn_open(const char *path, bool is_writer, sqlite3 **out,
         return ERR_DB;
     }
     if (is_writer &&
-        (db_exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
-         db_exec(conn, "PRAGMA cache_size = -65536", e) != ERR_OK ||
-         db_exec(conn,
-                 "PRAGMA wal_autocheckpoint = " DB_STR(DB_AUTOCHECKPOINT_PAGES),
-                 e) != ERR_OK ||
-         db_exec(conn, "PRAGMA journal_size_limit = " DB_STR(DB_WAL_LIMIT),
-                 e) != ERR_OK ||
-         db_exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {
+        (lite_exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
+         lite_exec(conn, "PRAGMA cache_size = -65536", e) != ERR_OK ||
+         lite_exec(
+             conn,
+             "PRAGMA wal_autocheckpoint = " DB_STR(DB_AUTOCHECKPOINT_PAGES),
+             e) != ERR_OK ||
+         lite_exec(conn, "PRAGMA journal_size_limit = " DB_STR(DB_WAL_LIMIT),
+                   e) != ERR_OK ||
+         lite_exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {
         sqlite3_close(conn);
         return ERR_DB;
     }
@@ -184,15 +212,39 @@ err_code db_conn_open(const char *path, bool is_writer, sqlite3 **out,
     return ERR_OK;
 }
 
-/* Runs one transaction-control statement through the statement cache. */
-err_code db_control(sqlite3 *conn, const char *sql, err_info *e)
+err_code db_conn_open(const char *path, bool is_writer, db_conn **out,
+                      err_info *e)
 {
-    sqlite3_stmt *st;
+    db_conn *c;
+    sqlite3 *lite = NULL;
+
+    *out = NULL;
+    if (db_path_is_pg(path))
+        return pg_conn_open(path, is_writer, out, e);
+    if ((c = calloc(1, sizeof *c)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (lite_open(path, is_writer, &lite, e) != ERR_OK) {
+        free(c);
+        return ERR_DB;
+    }
+    c->kind = DB_KIND_SQLITE;
+    c->is_writer = is_writer;
+    c->lite = lite;
+    *out = c;
+    return ERR_OK;
+}
+
+/* Runs one transaction-control statement through the statement cache. */
+err_code db_control(db_conn *conn, const char *sql, err_info *e)
+{
+    db_stmt *st;
     err_code rc;
 
+    if (conn->kind == DB_KIND_PG)
+        return pg_exec(conn, sql, e);
     if ((rc = db_prepare(conn, sql, &st, e)) != ERR_OK)
         return rc;
-    if (sqlite3_step(st) != SQLITE_DONE)
+    if (db_step(st) != DB_DONE)
         rc = db_fail(conn, e, sql);
     db_done(st);
     return rc;
@@ -206,7 +258,8 @@ static void note_low_space(db *d)
 {
     d->low_space_until = now_monotonic() + DB_LOW_SPACE_SECONDS;
     if (!d->is_low_space) {
-        sqlite3_wal_autocheckpoint(d->writer, DB_LOW_SPACE_PAGES);
+        if (!d->is_pg)
+            sqlite3_wal_autocheckpoint(d->writer->lite, DB_LOW_SPACE_PAGES);
         d->is_low_space = true;
     }
 }
@@ -224,7 +277,9 @@ static void note_written(db *d)
     atomic_store(&d->health, DB_HEALTH_OK);
     d->is_wal_dirty = true;
     if (d->is_low_space && now_monotonic() > d->low_space_until) {
-        sqlite3_wal_autocheckpoint(d->writer, DB_AUTOCHECKPOINT_PAGES);
+        if (!d->is_pg)
+            sqlite3_wal_autocheckpoint(d->writer->lite,
+                                       DB_AUTOCHECKPOINT_PAGES);
         d->is_low_space = false;
     }
 }
@@ -232,6 +287,8 @@ static void note_written(db *d)
 /* What an idle writer does every DB_UPKEEP_MS while it has some to do. */
 static bool needs_upkeep(const db *d)
 {
+    if (d->is_pg) /* PostgreSQL keeps its own log */
+        return false;
     return d->is_wal_dirty || atomic_load(&d->health) == DB_HEALTH_FULL;
 }
 
@@ -261,10 +318,10 @@ static void upkeep(db *d)
 /* Runs job j of a batch under its savepoint into *rc and *ej.  When a
  * failure rolled back the whole transaction under it, the batch has
  * failed: *batch_rc and *be say why. */
-static void run_job(db *d, db_job *j, err_code *rc, err_info *ej,
+static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
                     err_code *batch_rc, err_info *be)
 {
-    int before;
+    long long before;
 
     if (*batch_rc != ERR_OK) {
         *rc = *batch_rc;
@@ -272,24 +329,31 @@ static void run_job(db *d, db_job *j, err_code *rc, err_info *ej,
         return;
     }
 
-    if ((*rc = db_control(d->writer, "SAVEPOINT job", ej)) != ERR_OK)
+    if ((*rc = db_control(w, "SAVEPOINT job", ej)) != ERR_OK) {
+        /* the transaction is gone (a PostgreSQL store's connection
+         * broke): the whole batch with it */
+        *batch_rc = *rc;
+        *be = *ej;
         return;
-    before = sqlite3_total_changes(d->writer);
-    *rc = j->run(d->writer, j->arg, ej);
+    }
+    before = db_total_changes(w);
+    *rc = j->run(w, j->arg, ej);
     if (*rc != ERR_OK)
-        atomic_fetch_add(
-            &d->n_refused_changes,
-            (unsigned long)(sqlite3_total_changes(d->writer) - before));
+        atomic_fetch_add(&d->n_refused_changes,
+                         (unsigned long)(db_total_changes(w) - before));
     if (*rc != ERR_OK && ej->code == ERR_OK)
         err_set(ej, *rc, NULL, "the write failed");
     /* Some failures (disk full, I/O, out of memory) make SQLite roll back
      * the whole transaction.  Then every job of the batch, done or not,
      * has failed; the next SAVEPOINT would otherwise start a transaction
      * of its own and commit it behind the batch's back. */
-    if (*rc != ERR_OK && sqlite3_get_autocommit(d->writer)) {
-        if (*rc == ERR_FULL || db_is_full(d->writer)) {
+    if (*rc != ERR_OK && !db_in_transaction(w)) {
+        if (*rc == ERR_FULL || db_is_full(w)) {
             *batch_rc = ERR_FULL;
             err_set(be, ERR_FULL, NULL, "%s", DB_FULL_MESSAGE);
+        } else if (*rc == ERR_UNAVAILABLE) {
+            *batch_rc = ERR_UNAVAILABLE;
+            err_set(be, ERR_UNAVAILABLE, NULL, "%s", DB_DOWN_MESSAGE);
         } else {
             *batch_rc = ERR_DB;
             err_set(be, ERR_DB, NULL,
@@ -298,21 +362,22 @@ static void run_job(db *d, db_job *j, err_code *rc, err_info *ej,
         return;
     }
     if (*rc != ERR_OK)
-        db_control(d->writer, "ROLLBACK TO job", NULL);
-    db_control(d->writer, "RELEASE job", NULL);
+        db_control(w, "ROLLBACK TO job", NULL);
+    db_control(w, "RELEASE job", NULL);
 }
 
 /* Ends the batch's transaction: COMMIT when a job succeeded, else ROLLBACK
  * (nothing to keep: no log frame, no fsync).  Whether it committed. */
-static bool end_batch(db *d, int n_ok, err_code *batch_rc, err_info *e)
+static bool end_batch(db *d, db_conn *w, int n_ok, err_code *batch_rc,
+                      err_info *e)
 {
     if (*batch_rc != ERR_OK || n_ok == 0) {
-        if (!sqlite3_get_autocommit(d->writer))
-            db_control(d->writer, "ROLLBACK", NULL);
+        if (db_in_transaction(w) || w->is_txn)
+            db_control(w, "ROLLBACK", NULL);
         return false;
     }
-    if (db_control(d->writer, "COMMIT", e) != ERR_OK) {
-        db_control(d->writer, "ROLLBACK", NULL);
+    if (db_control(w, "COMMIT", e) != ERR_OK) {
+        db_control(w, "ROLLBACK", NULL);
         *batch_rc = e->code != ERR_OK ? e->code : ERR_DB;
         return false;
     }
@@ -321,11 +386,11 @@ static bool end_batch(db *d, int n_ok, err_code *batch_rc, err_info *e)
 }
 
 /* Runs one batch: every job under a savepoint, one commit. */
-static void run_batch(db *d, db_job *jobs)
+static void run_batch(db *d, db_conn *w, db_job *jobs)
 {
     err_code rcs[DB_BATCH_MAX];
     err_info errs[DB_BATCH_MAX];
-    int changes = sqlite3_total_changes(d->writer);
+    long long changes = db_total_changes(w);
     bool is_full = false, is_committed;
     db_job *j;
     err_info e;
@@ -333,14 +398,14 @@ static void run_batch(db *d, db_job *jobs)
     err_code batch_rc;
 
     err_clear(&e);
-    batch_rc = db_control(d->writer, "BEGIN IMMEDIATE", &e);
+    batch_rc = db_control(w, "BEGIN IMMEDIATE", &e);
     for (j = jobs, n = 0; j != NULL; j = j->next, n++) {
         err_clear(&errs[n]);
-        run_job(d, j, &rcs[n], &errs[n], &batch_rc, &e);
+        run_job(d, w, j, &rcs[n], &errs[n], &batch_rc, &e);
     }
     for (i = 0; i < n; i++)
         n_ok += rcs[i] == ERR_OK;
-    is_committed = end_batch(d, n_ok, &batch_rc, &e);
+    is_committed = end_batch(d, w, n_ok, &batch_rc, &e);
     for (i = 0; i < n; i++) {
         if (batch_rc != ERR_OK && rcs[i] == ERR_OK) {
             rcs[i] = batch_rc;
@@ -351,9 +416,9 @@ static void run_batch(db *d, db_job *jobs)
     if (is_full) {
         /* Get the log's space back at once, if the disk lets us. */
         note_full(d);
-        if (db_wal_checkpoint(d->writer, 0, NULL) == ERR_OK)
+        if (!d->is_pg && db_wal_checkpoint(w, 0, NULL) == ERR_OK)
             d->is_wal_dirty = false;
-    } else if (is_committed && sqlite3_total_changes(d->writer) != changes) {
+    } else if (is_committed && db_total_changes(w) != changes) {
         note_written(d);
     }
     for (j = jobs, i = 0; j != NULL; i++) {
@@ -403,7 +468,12 @@ static db_job *next_batch(db *d)
         }
     }
     batch = last = d->head;
-    for (n = 1; last != NULL && n < DB_BATCH_MAX && last->next != NULL; n++)
+    /* PostgreSQL: a job per transaction, so that no transaction holds
+     * two campaigns' locks (writers of several instances would deadlock
+     * taking them in different orders). */
+    for (n = 1; last != NULL && n < (d->is_pg ? 1 : DB_BATCH_MAX) &&
+                last->next != NULL;
+         n++)
         last = last->next;
     if (last != NULL) {
         d->head = last->next;
@@ -421,8 +491,50 @@ static void *writer_main(void *arg)
     db_job *batch;
 
     while ((batch = next_batch(d)) != NULL)
-        run_batch(d, batch);
+        run_batch(d, d->writer, batch);
     return NULL;
+}
+
+/* A further writer of a PostgreSQL store, on a connection of its own. */
+typedef struct more_writer {
+    db *d;
+    db_conn *w;
+} more_writer;
+
+static void *more_writer_main(void *arg)
+{
+    more_writer mw = *(more_writer *)arg;
+    db_job *batch;
+
+    free(arg);
+    while ((batch = next_batch(mw.d)) != NULL)
+        run_batch(mw.d, mw.w, batch);
+    return NULL;
+}
+
+/* Starts the further writers of a PostgreSQL store. */
+static err_code start_more_writers(db *d, err_info *e)
+{
+    int i;
+
+    for (i = 0; i < DB_PG_WRITERS - 1; i++) {
+        more_writer *mw = malloc(sizeof *mw);
+        if (mw == NULL)
+            return err_set(e, ERR_NOMEM, NULL, "out of memory");
+        if (db_conn_open(d->path, true, &d->more_writers[i], e) != ERR_OK) {
+            free(mw);
+            return e->code;
+        }
+        mw->d = d;
+        mw->w = d->more_writers[i];
+        if (pthread_create(&d->more_threads[i], NULL, more_writer_main, mw) !=
+            0) {
+            free(mw);
+            return err_set(e, ERR_INTERNAL, NULL, "cannot start a writer");
+        }
+        d->n_more++;
+    }
+    return ERR_OK;
 }
 
 /* Process-wide SQLite settings, once, before any connection opens: no
@@ -444,6 +556,14 @@ static void init_queue_cond(pthread_cond_t *c)
     pthread_condattr_destroy(&attr);
 }
 
+/* What a failed open answers: ERR_DB, or for a PostgreSQL store that
+ * cannot be reached, ERR_UNAVAILABLE. */
+static err_code open_code(const db *d, const err_info *e)
+{
+    return d->is_pg && e != NULL && e->code == ERR_UNAVAILABLE ? ERR_UNAVAILABLE
+                                                               : ERR_DB;
+}
+
 err_code db_open(const char *path, int n_readers, db **out, err_info *e)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -452,13 +572,15 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
 
     pthread_once(&once, configure_sqlite);
     *out = NULL;
-    if (strcmp(path, ":memory:") == 0 || path[0] == '\0')
+    if (!db_path_is_pg(path) &&
+        (strcmp(path, ":memory:") == 0 || path[0] == '\0'))
         return err_set(e, ERR_INVALID, "db",
                        "the database must be a file, not \"%s\"", path);
     d = calloc(1, sizeof *d);
     if (d == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     d->path = strdup(path);
+    d->is_pg = db_path_is_pg(path);
     d->n_readers = n_readers < 1 ? 1 : n_readers;
     d->readers = calloc((size_t)d->n_readers, sizeof *d->readers);
     d->is_lent = calloc((size_t)d->n_readers, sizeof *d->is_lent);
@@ -474,19 +596,26 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
     }
     if (db_conn_open(path, true, &d->writer, e) != ERR_OK ||
         migrate(d->writer, e) != ERR_OK) {
+        err_code rc = open_code(d, e);
         db_close(d);
-        return ERR_DB;
+        return rc;
     }
     for (i = 0; i < d->n_readers; i++)
         if (db_conn_open(path, false, &d->readers[i], e) != ERR_OK) {
+            err_code rc = open_code(d, e);
             db_close(d);
-            return ERR_DB;
+            return rc;
         }
     if (pthread_create(&d->thread, NULL, writer_main, d) != 0) {
         db_close(d);
         return err_set(e, ERR_INTERNAL, NULL, "cannot start the writer");
     }
     d->is_running = true;
+    if (d->is_pg && start_more_writers(d, e) != ERR_OK) {
+        err_code rc = e->code;
+        db_close(d);
+        return rc;
+    }
     *out = d;
     return ERR_OK;
 }
@@ -496,8 +625,11 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
  * processes' readers (a backup) up to DB_BUSY_MS. */
 static err_code final_checkpoint(db *d, err_info *e)
 {
-    err_code rc = db_wal_checkpoint(d->writer, DB_BUSY_MS, NULL);
+    err_code rc;
 
+    if (d->is_pg)
+        return ERR_OK;
+    rc = db_wal_checkpoint(d->writer, DB_BUSY_MS, NULL);
     if (rc == ERR_FULL)
         return err_set(e, ERR_FULL, NULL,
                        "the final checkpoint failed: the disk is full; "
@@ -511,7 +643,7 @@ static err_code final_checkpoint(db *d, err_info *e)
                        "which replays it when next opened",
                        rc == ERR_CONFLICT ? "another process reads the "
                                             "database"
-                                          : sqlite3_errmsg(d->writer),
+                                          : sqlite3_errmsg(d->writer->lite),
                        d->path);
     return ERR_OK;
 }
@@ -527,10 +659,14 @@ err_code db_close(db *d)
     if (d->is_running) {
         pthread_mutex_lock(&d->queue_lock);
         d->is_stopping = true;
-        pthread_cond_signal(&d->queue_ready);
+        pthread_cond_broadcast(&d->queue_ready);
         pthread_mutex_unlock(&d->queue_lock);
         pthread_join(d->thread, NULL);
+        for (i = 0; i < d->n_more; i++)
+            pthread_join(d->more_threads[i], NULL);
     }
+    for (i = 0; i < DB_PG_WRITERS - 1; i++)
+        db_conn_close(d->more_writers[i]);
     for (i = 0; d->readers && i < d->n_readers; i++)
         db_conn_close(d->readers[i]);
     err_clear(&e);
@@ -598,7 +734,7 @@ typedef struct sync_wait {
     void *arg;
 } sync_wait;
 
-static err_code sync_run(sqlite3 *conn, void *arg, err_info *e)
+static err_code sync_run(db_conn *conn, void *arg, err_info *e)
 {
     sync_wait *w = arg;
 

@@ -43,7 +43,7 @@ typedef struct db db;
 
 /* A connection to the database: a pooled reader, or the writer's inside a
  * job.  Opaque above db/: only db/ runs SQL on it. */
-typedef struct sqlite3 db_conn;
+typedef struct db_conn db_conn;
 
 /* A unit of write work, run inside the writer's transaction (under its own
  * savepoint: a job that fails leaves no trace, and the others still land). */
@@ -64,6 +64,20 @@ typedef void (*db_done_fn)(void *arg, err_code rc, const err_info *e);
 err_code db_open(const char *path, int n_readers, db **out, err_info *e);
 
 /*
+ * Serialises the writes of the transaction on c (a write job's) to
+ * campaign_id with every other writer's, of this process or another,
+ * until the transaction ends.  A PostgreSQL store takes an advisory lock
+ * on the campaign (several instances write at once, each with several
+ * writers); SQLite's one writer is already alone, so there it does
+ * nothing.  Combats of different campaigns never wait for each other.
+ */
+err_code db_lock_campaign(db_conn *c, const char *campaign_id, err_info *e);
+
+/* Whether the database setting path names a file (the embedded SQLite
+ * store), rather than a PostgreSQL connection URL (postgresql://...). */
+bool db_is_file(const char *path);
+
+/*
  * Waits for queued jobs, stops the writer, checkpoints the write-ahead log
  * into the database (TRUNCATE) and closes.  NULL ok (ERR_OK).  Returns the
  * final checkpoint's outcome: ERR_OK, ERR_FULL (the disk is full) or
@@ -82,6 +96,12 @@ void db_close_report(db *d, err_info *out);
 #define DB_FULL_MESSAGE                                                        \
     "the database's disk is full; nothing was written; retry when space is "   \
     "freed"
+
+/* The problem a write answers when a PostgreSQL store cannot be reached,
+ * or its server is no longer the primary (ERR_UNAVAILABLE, 503). */
+#define DB_DOWN_MESSAGE                                                        \
+    "the database cannot be reached (it may be failing over); nothing was "    \
+    "written; retry shortly"
 
 /* The database's health as its writer last found it. */
 typedef enum db_health_state {

@@ -10,9 +10,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include <sqlite3.h>
-
 #include "db.h"
+#include "db_conn.h"
 
 typedef struct db_job {
     db_job_fn run;
@@ -21,16 +20,25 @@ typedef struct db_job {
     struct db_job *next;
 } db_job;
 
+/* The writers of a PostgreSQL store: each its own connection and thread
+ * (per-campaign order is the database's row locks', not one thread's). */
+#define DB_PG_WRITERS 4
+
 struct db {
     char *path;
-    sqlite3 *writer;   /* owned by the writer thread once started */
-    sqlite3 **readers; /* the read pool */
+    bool is_pg;        /* a PostgreSQL store (else an SQLite file) */
+    db_conn *writer;   /* owned by the writer thread once started */
+    db_conn **readers; /* the read pool */
     bool *is_lent;
     int n_readers;
     pthread_mutex_t pool_lock;
     pthread_cond_t pool_free;
 
     pthread_t thread;
+    /* PostgreSQL: the other writers (writer is the first's). */
+    db_conn *more_writers[DB_PG_WRITERS - 1];
+    pthread_t more_threads[DB_PG_WRITERS - 1];
+    int n_more;
     pthread_mutex_t queue_lock;
     pthread_cond_t queue_ready;
     db_job *head, *tail;
@@ -63,16 +71,16 @@ struct db {
 
 /* A connection to path, the writer's (read-write) or a reader's (read
  * only), set up as every connection is; *out new (db_conn_close). */
-err_code db_conn_open(const char *path, bool is_writer, sqlite3 **out,
+err_code db_conn_open(const char *path, bool is_writer, db_conn **out,
                       err_info *e);
 /* Closes conn, finalizing its kept statements; NULL allowed. */
-void db_conn_close(sqlite3 *conn);
+void db_conn_close(db_conn *conn);
 /* Runs sql (no rows) on conn; a failure is described in e. */
-err_code db_exec(sqlite3 *conn, const char *sql, err_info *e);
+err_code db_exec(db_conn *conn, const char *sql, err_info *e);
 /* Runs the control statement sql (BEGIN, COMMIT, SAVEPOINT ...) through
  * a kept prepared statement. */
-err_code db_control(sqlite3 *conn, const char *sql, err_info *e);
-/* PRAGMA user_version of conn, or -1. */
-int db_user_version(sqlite3 *conn);
+err_code db_control(db_conn *conn, const char *sql, err_info *e);
+/* The schema version of conn (SQLite's PRAGMA user_version), or -1. */
+int db_user_version(db_conn *conn);
 
 #endif

@@ -6,6 +6,7 @@
  * make one snapshot with every return code checked.
  */
 #include "db_int.h"
+#include "db_conn.h"
 #include "db_sql.h"
 #include "migrations.h"
 
@@ -13,7 +14,7 @@
 
 int db_schema_version(db *d)
 {
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     int v = db_user_version(c);
 
     db_read_release(d, c);
@@ -22,9 +23,12 @@ int db_schema_version(db *d)
 
 int db_ping(db *d)
 {
-    sqlite3 *c = db_read_acquire(d);
-    int ok = sqlite3_exec(c, "SELECT count(*) FROM sqlite_schema", NULL, NULL,
-                          NULL) == SQLITE_OK;
+    db_conn *c = db_read_acquire(d);
+    int ok = db_exec(c,
+                     c->kind == DB_KIND_PG ? "SELECT 1 FROM umpire_schema"
+                                           : "SELECT count(*) FROM "
+                                             "sqlite_schema",
+                     NULL) == ERR_OK;
     int v = ok ? db_user_version(c) : -1;
 
     db_read_release(d, c);
@@ -36,9 +40,9 @@ int db_n_migrations(void)
     return migrations_count;
 }
 
-sqlite3 *db_read_acquire(db *d)
+db_conn *db_read_acquire(db *d)
 {
-    sqlite3 *c = NULL;
+    db_conn *c = NULL;
     int i;
 
     pthread_mutex_lock(&d->pool_lock);
@@ -59,7 +63,7 @@ sqlite3 *db_read_acquire(db *d)
 
 /* The pool slot of conn, or -1; the caller holds pool_lock.  A lent
  * connection keeps its slot until its borrower returns it. */
-static int reader_slot(db *d, sqlite3 *conn)
+static int reader_slot(db *d, db_conn *conn)
 {
     int i;
 
@@ -71,17 +75,17 @@ static int reader_slot(db *d, sqlite3 *conn)
 
 /* Rolls back a transaction left open on conn; whether conn is now in
  * autocommit mode, as a pooled reader must be. */
-static bool reader_is_clean(sqlite3 *conn)
+static bool reader_is_clean(db_conn *conn)
 {
-    if (sqlite3_get_autocommit(conn))
+    if (!db_in_transaction(conn) && !conn->is_txn)
         return true;
     db_exec(conn, "ROLLBACK", NULL);
-    return sqlite3_get_autocommit(conn) != 0;
+    return !db_in_transaction(conn) && !conn->is_txn;
 }
 
-void db_read_release(db *d, sqlite3 *conn)
+void db_read_release(db *d, db_conn *conn)
 {
-    sqlite3 *fresh = NULL;
+    db_conn *fresh = NULL;
     bool is_clean;
     int slot;
 
@@ -112,13 +116,22 @@ void db_read_release(db *d, sqlite3 *conn)
     pthread_mutex_unlock(&d->pool_lock);
 }
 
+/* What opens a snapshot: SQLite's read transaction is one; PostgreSQL's
+ * default (read committed) is not. */
+static const char *read_begin(const db_conn *c)
+{
+    return c->kind == DB_KIND_PG
+               ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+               : "BEGIN";
+}
+
 err_code db_read_begin(db *d, db_conn **out, err_info *e)
 {
-    sqlite3 *c = db_read_acquire(d);
+    db_conn *c = db_read_acquire(d);
     err_code rc;
 
     *out = NULL;
-    if ((rc = db_control(c, "BEGIN", e)) != ERR_OK) {
+    if ((rc = db_control(c, read_begin(c), e)) != ERR_OK) {
         db_read_release(d, c);
         return rc;
     }
@@ -140,13 +153,13 @@ err_code db_read_end(db *d, db_conn *c, err_info *e)
 
 err_code db_snapshot_open(db *d, db_conn **out, err_info *e)
 {
-    sqlite3 *c = NULL;
+    db_conn *c = NULL;
     err_code rc;
 
     *out = NULL;
     if ((rc = db_conn_open(d->path, false, &c, e)) != ERR_OK)
         return rc;
-    if ((rc = db_control(c, "BEGIN", e)) != ERR_OK) {
+    if ((rc = db_control(c, read_begin(c), e)) != ERR_OK) {
         db_conn_close(c);
         return rc;
     }

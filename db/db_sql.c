@@ -8,6 +8,7 @@
  * error, as SQLite or the VFS's file kept it, is ENOSPC or EDQUOT), ERR_DB
  * otherwise.
  */
+#include "db_conn.h"
 #include "db_sql.h"
 
 #include <errno.h>
@@ -22,6 +23,46 @@
 #include <sodium.h>
 
 #include "rng.h"
+
+bool db_path_is_pg(const char *path)
+{
+    return path != NULL && (strncmp(path, "postgresql://", 13) == 0 ||
+                            strncmp(path, "postgres://", 11) == 0);
+}
+
+err_code db_lock_campaign(db_conn *c, const char *campaign_id, err_info *e)
+{
+    db_stmt *st;
+    err_code rc;
+
+    if (c->kind != DB_KIND_PG)
+        return ERR_OK;
+    if ((rc = db_prepare(c,
+                         "SELECT pg_advisory_xact_lock("
+                         "hashtextextended(?1, 0))",
+                         &st, e)) != ERR_OK)
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    if (db_step(st) != DB_ROW)
+        rc = db_fail(c, e, "lock the campaign");
+    db_done(st);
+    return rc;
+}
+
+bool db_is_file(const char *path)
+{
+    return !db_path_is_pg(path);
+}
+
+bool db_conn_is_pg(const db_conn *c)
+{
+    return c->kind == DB_KIND_PG;
+}
+
+struct sqlite3 *db_conn_sqlite(db_conn *c)
+{
+    return c->kind == DB_KIND_SQLITE ? c->lite : NULL;
+}
 
 /* The system error of the last failure on conn's main file, or on its
  * journal (the -wal file) when is_journal, as the VFS kept it; 0 if none. */
@@ -44,74 +85,301 @@ static bool is_enospc(int err)
     return err == ENOSPC || err == EDQUOT;
 }
 
-bool db_is_full(sqlite3 *conn)
+bool db_is_full(db_conn *c)
 {
-    int rc = sqlite3_extended_errcode(conn);
+    int rc;
 
+    if (c->kind == DB_KIND_PG)
+        return pg_fail_code(c) == ERR_FULL;
+    rc = sqlite3_extended_errcode(c->lite);
     if ((rc & 0xff) == SQLITE_FULL)
         return true;
     if ((rc & 0xff) != SQLITE_IOERR)
         return false;
     /* SQLite records the system error of a statement's failure, not of a
      * COMMIT's (an fsync of the log): the VFS keeps it on the file. */
-    return is_enospc(sqlite3_system_errno(conn)) ||
-           is_enospc(file_errno(conn, true)) ||
-           is_enospc(file_errno(conn, false));
+    return is_enospc(sqlite3_system_errno(c->lite)) ||
+           is_enospc(file_errno(c->lite, true)) ||
+           is_enospc(file_errno(c->lite, false));
 }
 
-err_code db_fail(sqlite3 *conn, err_info *e, const char *what)
+err_code db_fail(db_conn *c, err_info *e, const char *what)
 {
-    int rc = sqlite3_extended_errcode(conn);
+    int rc;
 
+    if (c->kind == DB_KIND_PG) {
+        err_code code = pg_fail_code(c);
+        if (code == ERR_FULL)
+            return err_set(e, ERR_FULL, NULL, "%s", DB_FULL_MESSAGE);
+        if (code == ERR_UNAVAILABLE)
+            return err_set(e, ERR_UNAVAILABLE, NULL, "%s", DB_DOWN_MESSAGE);
+        return err_set(e, code, NULL, "%s: %s", what, c->errmsg);
+    }
+    rc = sqlite3_extended_errcode(c->lite);
     if ((rc & 0xff) == SQLITE_CONSTRAINT)
         return err_set(e, ERR_CONFLICT, NULL, "%s: %s", what,
-                       sqlite3_errmsg(conn));
-    if (db_is_full(conn))
+                       sqlite3_errmsg(c->lite));
+    if (db_is_full(c))
         return err_set(e, ERR_FULL, NULL, "%s", DB_FULL_MESSAGE);
-    return err_set(e, ERR_DB, NULL, "%s: %s", what, sqlite3_errmsg(conn));
+    return err_set(e, ERR_DB, NULL, "%s: %s", what, sqlite3_errmsg(c->lite));
+}
+
+/* ---- statements ---- */
+
+static void stmt_free(db_stmt *st)
+{
+    if (st->lite != NULL)
+        sqlite3_finalize(st->lite);
+    if (st->c->kind == DB_KIND_PG)
+        pg_finalize(st);
+    free(st->sql);
+    free(st);
+}
+
+/* A new statement for sql on c, prepared. */
+static err_code stmt_new(db_conn *c, const char *sql, db_stmt **out,
+                         err_info *e)
+{
+    db_stmt *st = calloc(1, sizeof *st);
+    err_code rc;
+
+    *out = NULL;
+    if (st == NULL || (st->sql = strdup(sql)) == NULL) {
+        free(st);
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    }
+    st->c = c;
+    if (c->kind == DB_KIND_PG) {
+        if ((rc = pg_prepare(c, st, e)) != ERR_OK) {
+            stmt_free(st);
+            return rc;
+        }
+    } else if (sqlite3_prepare_v3(c->lite, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                  &st->lite, NULL) != SQLITE_OK) {
+        rc = db_fail(c, e, "prepare");
+        stmt_free(st);
+        return rc;
+    }
+    *out = st;
+    return ERR_OK;
 }
 
 /*
  * Statements are kept on their connection for reuse: db_prepare looks for
- * an idle statement of the same SQL among the connection's own statements
- * (sqlite3_next_stmt), so no cache lives outside SQLite; db_done resets a
- * statement instead of finalizing it.  Each connection is used by one
- * thread at a time and a store function finishes its statement before it
- * returns, so an idle (reset) statement is free to reuse.
+ * an idle statement of the same SQL among the connection's own, and moves
+ * it to the front (the statements of a request are found first); db_done
+ * resets a statement instead of finalizing it.  Each connection is used
+ * by one thread at a time.
  */
-err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
-                    err_info *e)
+err_code db_prepare(db_conn *c, const char *sql, db_stmt **out, err_info *e)
 {
-    sqlite3_stmt *s = NULL;
+    db_stmt *s, **prev;
+    err_code rc;
 
-    /* The text first: it tells most statements apart at its first bytes,
-     * and only a match needs to be idle. */
-    while ((s = sqlite3_next_stmt(conn, s)) != NULL) {
-        const char *text = sqlite3_sql(s);
-        if (text != NULL && strcmp(text, sql) == 0 && !sqlite3_stmt_busy(s)) {
-            *st = s;
+    for (prev = &c->kept; (s = *prev) != NULL; prev = &s->next)
+        if (!s->is_busy && s->sql[0] == sql[0] && strcmp(s->sql, sql) == 0) {
+            *prev = s->next;
+            s->next = c->kept;
+            c->kept = s;
+            s->is_busy = true;
+            *out = s;
             return ERR_OK;
         }
+    if ((rc = stmt_new(c, sql, &s, e)) != ERR_OK) {
+        *out = NULL;
+        return rc;
     }
-    if (sqlite3_prepare_v3(conn, sql, -1, SQLITE_PREPARE_PERSISTENT, st,
-                           NULL) != SQLITE_OK)
-        return db_fail(conn, e, "prepare");
+    s->is_kept = s->is_busy = true;
+    s->next = c->kept;
+    c->kept = s;
+    *out = s;
     return ERR_OK;
 }
 
-void db_done(sqlite3_stmt *st)
+err_code db_prepare_own(db_conn *c, const char *sql, db_stmt **st, err_info *e)
+{
+    return stmt_new(c, sql, st, e);
+}
+
+void db_finalize(db_stmt *st)
+{
+    if (st != NULL && !st->is_kept)
+        stmt_free(st);
+}
+
+/* Finalizes every statement kept on c (closing it). */
+void db_conn_forget(db_conn *c)
+{
+    db_stmt *s, *next;
+
+    for (s = c->kept; s != NULL; s = next) {
+        next = s->next;
+        stmt_free(s);
+    }
+    c->kept = NULL;
+}
+
+void db_reset(db_stmt *st)
+{
+    if (st->lite != NULL)
+        sqlite3_reset(st->lite);
+    else
+        pg_reset(st);
+}
+
+void db_done(db_stmt *st)
 {
     if (st == NULL)
         return;
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
+    if (st->lite != NULL) {
+        sqlite3_reset(st->lite);
+        sqlite3_clear_bindings(st->lite);
+    } else {
+        pg_reset(st);
+        pg_clear(st);
+    }
+    st->is_busy = false;
+}
+
+int db_step(db_stmt *st)
+{
+    return st->lite != NULL ? sqlite3_step(st->lite) : pg_step(st);
+}
+
+int db_bind_int(db_stmt *st, int i, int v)
+{
+    return db_bind_int64(st, i, v);
+}
+
+int db_bind_int64(db_stmt *st, int i, long long v)
+{
+    char buf[24];
+
+    if (st->lite != NULL)
+        return sqlite3_bind_int64(st->lite, i, v);
+    snprintf(buf, sizeof buf, "%lld", v);
+    return pg_bind(st, i, buf, -1, false, true);
+}
+
+int db_bind_null(db_stmt *st, int i)
+{
+    if (st->lite != NULL)
+        return sqlite3_bind_null(st->lite, i);
+    return pg_bind(st, i, NULL, 0, false, false);
+}
+
+int db_bind_blob(db_stmt *st, int i, const void *p, size_t n)
+{
+    if (st->lite != NULL)
+        return sqlite3_bind_blob(st->lite, i, p, (int)n, SQLITE_STATIC);
+    return pg_bind(st, i, p, (int)n, true, false);
+}
+
+int db_bind_text_copy(db_stmt *st, int i, const char *s)
+{
+    if (st->lite != NULL)
+        return sqlite3_bind_text(st->lite, i, s, -1, SQLITE_TRANSIENT);
+    return pg_bind(st, i, s, -1, false, true);
+}
+
+int db_bind_text(db_stmt *st, int i, const char *s)
+{
+    if (st->lite != NULL)
+        return sqlite3_bind_text(st->lite, i, s, -1, SQLITE_STATIC);
+    return pg_bind(st, i, s, -1, false, false);
+}
+
+int db_column_int(db_stmt *st, int col)
+{
+    return (int)db_column_int64(st, col);
+}
+
+long long db_column_int64(db_stmt *st, int col)
+{
+    const char *v;
+
+    if (st->lite != NULL)
+        return sqlite3_column_int64(st->lite, col);
+    if ((v = pg_value(st, col)) == NULL)
+        return 0;
+    if (v[0] == 't' && v[1] == '\0') /* a boolean */
+        return 1;
+    return strtoll(v, NULL, 10);
+}
+
+const unsigned char *db_column_text(db_stmt *st, int col)
+{
+    size_t n;
+
+    if (st->lite != NULL)
+        return sqlite3_column_text(st->lite, col);
+    if (pg_column_type(st, col) == DB_BLOB)
+        /* bytea holding text: its bytes, NUL-terminated */
+        return pg_column_blob(st, col, &n);
+    return (const unsigned char *)pg_value(st, col);
+}
+
+const void *db_column_blob(db_stmt *st, int col)
+{
+    size_t n;
+
+    if (st->lite != NULL)
+        return sqlite3_column_blob(st->lite, col);
+    if (pg_column_type(st, col) == DB_BLOB)
+        return pg_column_blob(st, col, &n);
+    return pg_value(st, col);
+}
+
+int db_column_bytes(db_stmt *st, int col)
+{
+    size_t n = 0;
+    const char *v;
+
+    if (st->lite != NULL)
+        return sqlite3_column_bytes(st->lite, col);
+    if (pg_column_type(st, col) == DB_BLOB) {
+        pg_column_blob(st, col, &n);
+        return (int)n;
+    }
+    v = pg_value(st, col);
+    return v ? (int)strlen(v) : 0;
+}
+
+int db_column_type(db_stmt *st, int col)
+{
+    if (st->lite != NULL)
+        return sqlite3_column_type(st->lite, col);
+    return pg_column_type(st, col);
+}
+
+int db_column_count(db_stmt *st)
+{
+    if (st->lite != NULL)
+        return sqlite3_column_count(st->lite);
+    return st->res != NULL ? PQnfields(st->res) : 0;
+}
+
+int db_changes(db_conn *c)
+{
+    return c->kind == DB_KIND_PG ? c->changes : sqlite3_changes(c->lite);
+}
+
+long long db_total_changes(db_conn *c)
+{
+    return c->kind == DB_KIND_PG ? c->total_changes
+                                 : sqlite3_total_changes64(c->lite);
+}
+
+bool db_in_transaction(db_conn *c)
+{
+    return c->kind == DB_KIND_PG ? pg_in_transaction(c)
+                                 : !sqlite3_get_autocommit(c->lite);
 }
 
 /* Steps a statement expected to finish without rows. */
-err_code db_step_done(sqlite3 *c, sqlite3_stmt *st, err_info *e,
-                      const char *what)
+err_code db_step_done(db_conn *c, db_stmt *st, err_info *e, const char *what)
 {
-    if (sqlite3_step(st) != SQLITE_DONE)
+    if (db_step(st) != DB_DONE)
         return db_fail(c, e, what);
     return ERR_OK;
 }
@@ -133,9 +401,9 @@ static void *grow(void *p, size_t *cap, size_t size)
  * array is released, with release (may be NULL) first, and *out is NULL.
  * st is released in any case.
  */
-err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
-                      db_row_reader read, void (*release)(void *, size_t),
-                      void **out, size_t *n, const char *what, err_info *e)
+err_code db_read_rows(db_conn *c, db_stmt *st, size_t size, db_row_reader read,
+                      void (*release)(void *, size_t), void **out, size_t *n,
+                      const char *what, err_info *e)
 {
     char *v = NULL;
     size_t cap = 0;
@@ -144,7 +412,7 @@ err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
 
     *out = NULL;
     *n = 0;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((step = db_step(st)) == DB_ROW) {
         if (*n == cap) {
             char *g = grow(v, &cap, size);
             if (g == NULL) {
@@ -157,7 +425,7 @@ err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
         read(st, v + *n * size);
         (*n)++;
     }
-    if (rc == ERR_OK && step != SQLITE_DONE)
+    if (rc == ERR_OK && step != DB_DONE)
         rc = db_fail(c, e, what);
     db_done(st);
     if (rc != ERR_OK) {
@@ -172,9 +440,9 @@ err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
     return rc;
 }
 
-void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n)
+void db_column_copy(db_stmt *st, int col, char *buf, size_t n)
 {
-    const char *t = (const char *)sqlite3_column_text(st, col);
+    const char *t = (const char *)db_column_text(st, col);
     size_t len;
 
     /* As snprintf "%s" would, without its cost on every column read. */
@@ -185,30 +453,25 @@ void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n)
     buf[len] = '\0';
 }
 
-char *db_column_dup(sqlite3_stmt *st, int col)
+char *db_column_dup(db_stmt *st, int col)
 {
-    const unsigned char *t = sqlite3_column_text(st, col);
+    const unsigned char *t = db_column_text(st, col);
 
     return t ? strdup((const char *)t) : NULL;
 }
 
-int db_bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-    return sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-}
-
-int db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+int db_bind_text_or_null(db_stmt *st, int i, const char *s)
 {
     if (s == NULL || s[0] == '\0')
-        return sqlite3_bind_null(st, i);
-    return sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+        return db_bind_null(st, i);
+    return db_bind_text_copy(st, i, s);
 }
 
-int db_bind_text_or_null_borrowed(sqlite3_stmt *st, int i, const char *s)
+int db_bind_text_or_null_borrowed(db_stmt *st, int i, const char *s)
 {
     if (s == NULL || s[0] == '\0')
-        return sqlite3_bind_null(st, i);
-    return sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+        return db_bind_null(st, i);
+    return db_bind_text(st, i, s);
 }
 
 /* ---- ids and times (db.h) ---- */
@@ -340,19 +603,27 @@ unsigned char *db_doc_pack(const char *text, size_t *len)
     return z;
 }
 
-char *db_column_doc(sqlite3_stmt *st, int col)
+/* Whether the n bytes at z start a zstd frame. */
+static bool is_zstd(const unsigned char *z, size_t n)
 {
-    const void *z;
-    size_t zlen, got;
+    return n >= 4 && z[0] == 0x28 && z[1] == 0xb5 && z[2] == 0x2f &&
+           z[3] == 0xfd;
+}
+
+char *db_doc_text(const void *z, size_t zlen)
+{
     unsigned long long n;
+    size_t got;
     char *text;
 
-    if (sqlite3_column_type(st, col) != SQLITE_BLOB)
-        return db_column_dup(st, col);
-    z = sqlite3_column_blob(st, col);
-    zlen = (size_t)sqlite3_column_bytes(st, col);
-    if (z == NULL)
-        return NULL;
+    if (!is_zstd(z, zlen)) {
+        /* text stored as it is (PostgreSQL keeps both as bytes) */
+        if ((text = malloc(zlen + 1)) == NULL)
+            return NULL;
+        memcpy(text, z, zlen);
+        text[zlen] = '\0';
+        return text;
+    }
     n = ZSTD_getFrameContentSize(z, zlen);
     if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR ||
         n > DOC_MAX || (text = malloc((size_t)n + 1)) == NULL)
@@ -364,4 +635,15 @@ char *db_column_doc(sqlite3_stmt *st, int col)
     }
     text[n] = '\0';
     return text;
+}
+
+char *db_column_doc(db_stmt *st, int col)
+{
+    const void *z;
+
+    if (db_column_type(st, col) != DB_BLOB)
+        return db_column_dup(st, col);
+    if ((z = db_column_blob(st, col)) == NULL)
+        return NULL;
+    return db_doc_text(z, (size_t)db_column_bytes(st, col));
 }

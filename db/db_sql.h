@@ -3,9 +3,8 @@
  * their connection, stepping, reading rows, binding text).
  *
  * db/'s own header: included only by the .c files of db/ (and the tests
- * of db/).  Above db/, code includes db.h, which names no SQLite type; here
- * a db_conn is what it is, a sqlite3 connection (db.h's typedef), so the
- * stores may take sqlite3 * where db.h says db_conn *.
+ * of db/).  Above db/, code includes db.h, which names no store: the
+ * same calls run on an SQLite file or a PostgreSQL database (db_conn.h).
  */
 #ifndef UMPIRE_DB_SQL_H
 #define UMPIRE_DB_SQL_H
@@ -13,49 +12,105 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <sqlite3.h>
-
 #include "db.h"
 #include "err.h"
 
 /*
+ * Statements, the same for both stores (db_conn.h says how).  The calls
+ * and their codes are SQLite's, under db_ names: db_step answers DB_ROW,
+ * DB_DONE or another code (a failure, which db_fail describes); binds
+ * answer DB_OK (0) or a failure; a column is read by its 0-based index,
+ * a parameter bound by its 1-based one.
+ */
+typedef struct db_stmt db_stmt;
+
+#define DB_OK   0
+#define DB_ROW  100
+#define DB_DONE 101
+
+/* A column's type, as db_column_type says it. */
+enum { DB_INTEGER = 1, DB_FLOAT = 2, DB_TEXT = 3, DB_BLOB = 4, DB_NULL = 5 };
+
+int db_step(db_stmt *st);
+/* Makes st ready to run again, its bindings kept. */
+void db_reset(db_stmt *st);
+int db_bind_int(db_stmt *st, int i, int v);
+int db_bind_int64(db_stmt *st, int i, long long v);
+int db_bind_null(db_stmt *st, int i);
+/* Binds n bytes at p, borrowed until the statement is released. */
+int db_bind_blob(db_stmt *st, int i, const void *p, size_t n);
+/* Binds a copy of s. */
+int db_bind_text_copy(db_stmt *st, int i, const char *s);
+int db_column_int(db_stmt *st, int col);
+long long db_column_int64(db_stmt *st, int col);
+/* A column's text, valid until the next step or release; NULL for NULL. */
+const unsigned char *db_column_text(db_stmt *st, int col);
+const void *db_column_blob(db_stmt *st, int col);
+int db_column_bytes(db_stmt *st, int col);
+int db_column_type(db_stmt *st, int col);
+int db_column_count(db_stmt *st);
+
+/* Rows the connection's last statement changed; rows changed so far. */
+int db_changes(db_conn *c);
+long long db_total_changes(db_conn *c);
+/* Whether a transaction is open on c. */
+bool db_in_transaction(db_conn *c);
+/* Which store c is: true for PostgreSQL. */
+bool db_conn_is_pg(const db_conn *c);
+/* The SQLite connection under c (NULL for PostgreSQL): for the tests of
+ * the SQLite store, which look under it. */
+struct sqlite3 *db_conn_sqlite(db_conn *c);
+/* The same for c a db_conn or already an sqlite3. */
+#define DB_LITE(c)                                                             \
+    _Generic((c), db_conn *                                                    \
+             : db_conn_sqlite((db_conn *)(void *)(c)), default                 \
+             : (struct sqlite3 *)(void *)(c))
+
+/*
+ * A statement of its own, not kept on the connection: for a cursor that
+ * steps several statements at once (db_prepare's statements are reused).
+ * Release it with db_finalize.
+ */
+err_code db_prepare_own(db_conn *c, const char *sql, db_stmt **st, err_info *e);
+void db_finalize(db_stmt *st);
+
+/*
  * Helpers for the stores.  db_prepare gives a statement for sql on conn,
  * reusing one kept on the connection when it is idle; release it with
- * db_done (never sqlite3_finalize).  db_fail maps a SQLite failure to
- * ERR_DB with a message, ERR_CONFLICT for a constraint, or ERR_FULL with
- * DB_FULL_MESSAGE when the disk is full (db_is_full).
+ * db_done (never db_finalize).  db_fail maps a failure to
+ * ERR_DB with a message, ERR_CONFLICT for a constraint, ERR_FULL with
+ * DB_FULL_MESSAGE when the disk is full (db_is_full), or ERR_UNAVAILABLE
+ * when a PostgreSQL store cannot be reached or is not the primary.
  */
-err_code db_prepare(sqlite3 *conn, const char *sql, sqlite3_stmt **st,
-                    err_info *e);
-void db_done(sqlite3_stmt *st);
-err_code db_fail(sqlite3 *conn, err_info *e, const char *what);
+err_code db_prepare(db_conn *conn, const char *sql, db_stmt **st, err_info *e);
+void db_done(db_stmt *st);
+err_code db_fail(db_conn *conn, err_info *e, const char *what);
 
 /* Whether conn's last failure was the disk being full: SQLITE_FULL, or an
  * I/O error (a write, fsync or truncate) whose system error is ENOSPC or
- * EDQUOT. */
-bool db_is_full(sqlite3 *conn);
+ * EDQUOT; PostgreSQL's disk_full. */
+bool db_is_full(db_conn *conn);
 
 /* Steps st, expected to finish without rows; what names it in an error. */
-err_code db_step_done(sqlite3 *c, sqlite3_stmt *st, err_info *e,
-                      const char *what);
+err_code db_step_done(db_conn *c, db_stmt *st, err_info *e, const char *what);
 
 /* How long a connection waits for a lock held by another (ms). */
 #define DB_BUSY_MS 5000
 
 /*
- * The log's upkeep (wal.c), on the writer's connection w outside any
- * transaction.  db_wal_checkpoint moves the write-ahead log into the
+ * The log's upkeep (wal.c), SQLite's only, on the writer's connection w outside
+ * any transaction.  db_wal_checkpoint moves the write-ahead log into the
  * database and truncates it (TRUNCATE), waiting up to timeout_ms for
  * locks: with a reader still on an old snapshot it moves what it can and
  * answers ERR_CONFLICT; ERR_FULL when the database cannot grow.
  * db_wal_probe writes and commits one page (the schema version, unchanged):
  * ERR_OK when the disk takes writes, ERR_FULL when it is full.
  */
-err_code db_wal_checkpoint(sqlite3 *w, int timeout_ms, err_info *e);
-err_code db_wal_probe(sqlite3 *w, err_info *e);
+err_code db_wal_checkpoint(db_conn *w, int timeout_ms, err_info *e);
+err_code db_wal_probe(db_conn *w, err_info *e);
 
 /* Reads a row into the element at elem (zeroed beforehand). */
-typedef void (*db_row_reader)(sqlite3_stmt *st, void *elem);
+typedef void (*db_row_reader)(db_stmt *st, void *elem);
 
 /*
  * Steps st (prepared and bound) to the end, reading each row with read into
@@ -63,15 +118,15 @@ typedef void (*db_row_reader)(sqlite3_stmt *st, void *elem);
  * array is released, with release (may be NULL) first, and *out is NULL.
  * st is released (db_done) in any case.
  */
-err_code db_read_rows(sqlite3 *c, sqlite3_stmt *st, size_t size,
-                      db_row_reader read, void (*release)(void *, size_t),
-                      void **out, size_t *n, const char *what, err_info *e);
+err_code db_read_rows(db_conn *c, db_stmt *st, size_t size, db_row_reader read,
+                      void (*release)(void *, size_t), void **out, size_t *n,
+                      const char *what, err_info *e);
 
 /* A copy of column col as text into buf (size n); "" for NULL. */
-void db_column_copy(sqlite3_stmt *st, int col, char *buf, size_t n);
+void db_column_copy(db_stmt *st, int col, char *buf, size_t n);
 
 /* A malloc'd copy of column col, or NULL for NULL (caller frees). */
-char *db_column_dup(sqlite3_stmt *st, int col);
+char *db_column_dup(db_stmt *st, int col);
 
 /*
  * Documents stored packed.  A document column holds text, or a blob: the
@@ -81,17 +136,20 @@ char *db_column_dup(sqlite3_stmt *st, int col);
  * or for a blob that does not inflate to its length.
  */
 unsigned char *db_doc_pack(const char *text, size_t *len);
-char *db_column_doc(sqlite3_stmt *st, int col);
+char *db_column_doc(db_stmt *st, int col);
+/* The document in the zlen bytes at z, packed or not, as db_column_doc
+ * reads it. */
+char *db_doc_text(const void *z, size_t zlen);
 
 /* Binds s as text, without a copy: s (not NULL) is borrowed and must
- * stay valid until st is released (db_done).  Returns SQLite's code. */
-int db_bind_text(sqlite3_stmt *st, int i, const char *s);
+ * stay valid until st is released (db_done).  Returns DB_OK or a code. */
+int db_bind_text(db_stmt *st, int i, const char *s);
 
 /* Binds a copy of s as text, or NULL when s is NULL or "".  Returns
- * SQLite's code. */
-int db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
+ * DB_OK or a code. */
+int db_bind_text_or_null(db_stmt *st, int i, const char *s);
 
 /* The same without the copy: s is borrowed, as db_bind_text's is. */
-int db_bind_text_or_null_borrowed(sqlite3_stmt *st, int i, const char *s);
+int db_bind_text_or_null_borrowed(db_stmt *st, int i, const char *s);
 
 #endif

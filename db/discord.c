@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-err_code db_discord_channel_get(sqlite3 *c, const char *guild_id,
+err_code db_discord_channel_get(db_conn *c, const char *guild_id,
                                 const char *channel_id, db_discord_channel *out,
                                 err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -29,14 +29,14 @@ err_code db_discord_channel_get(sqlite3 *c, const char *guild_id,
         return rc;
     db_bind_text(st, 1, guild_id);
     db_bind_text(st, 2, channel_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         snprintf(out->guild_id, sizeof out->guild_id, "%s", guild_id);
         snprintf(out->channel_id, sizeof out->channel_id, "%s", channel_id);
         db_column_copy(st, 0, out->campaign_id, sizeof out->campaign_id);
         db_column_copy(st, 1, out->linked_by, sizeof out->linked_by);
         db_column_copy(st, 2, out->linked_at, sizeof out->linked_at);
-    } else if (step == SQLITE_DONE) {
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the channel is not linked");
     } else {
         rc = db_fail(c, e, "read a linked channel");
@@ -45,16 +45,20 @@ err_code db_discord_channel_get(sqlite3 *c, const char *guild_id,
     return rc;
 }
 
-err_code db_discord_channel_link(sqlite3 *c, const db_discord_channel *ch,
+err_code db_discord_channel_link(db_conn *c, const db_discord_channel *ch,
                                  err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
-                         "INSERT OR REPLACE INTO discord_channels (guild_id, "
+                         "INSERT INTO discord_channels (guild_id, "
                          "channel_id, campaign_id, linked_by, linked_at) "
-                         "VALUES (?,?,?,?,?)",
+                         "VALUES (?,?,?,?,?) "
+                         "ON CONFLICT (guild_id, channel_id) DO UPDATE SET "
+                         "campaign_id = excluded.campaign_id, "
+                         "linked_by = excluded.linked_by, "
+                         "linked_at = excluded.linked_at",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, ch->guild_id);
@@ -67,10 +71,10 @@ err_code db_discord_channel_link(sqlite3 *c, const db_discord_channel *ch,
     return rc;
 }
 
-err_code db_discord_channel_unlink(sqlite3 *c, const char *guild_id,
+err_code db_discord_channel_unlink(db_conn *c, const char *guild_id,
                                    const char *channel_id, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -82,20 +86,21 @@ err_code db_discord_channel_unlink(sqlite3 *c, const char *guild_id,
     db_bind_text(st, 2, channel_id);
     rc = db_step_done(c, st, e, "unlink a channel");
     db_done(st);
-    if (rc == ERR_OK && sqlite3_changes(c) == 0)
+    if (rc == ERR_OK && db_changes(c) == 0)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the channel is not linked");
     return rc;
 }
 
-err_code db_discord_umpire_add(sqlite3 *c, const char *campaign_id,
+err_code db_discord_umpire_add(db_conn *c, const char *campaign_id,
                                const char *user_id, const char *at, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
-                         "INSERT OR IGNORE INTO discord_umpires (campaign_id, "
-                         "user_id, linked_at) VALUES (?,?,?)",
+                         "INSERT INTO discord_umpires (campaign_id, "
+                         "user_id, linked_at) VALUES (?,?,?) "
+                         "ON CONFLICT DO NOTHING",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
@@ -106,16 +111,19 @@ err_code db_discord_umpire_add(sqlite3 *c, const char *campaign_id,
     return rc;
 }
 
-err_code db_discord_player_claim(sqlite3 *c, const char *campaign_id,
+err_code db_discord_player_claim(db_conn *c, const char *campaign_id,
                                  const char *user_id, const char *side_id,
                                  const char *at, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
-                         "INSERT OR REPLACE INTO discord_players (campaign_id, "
-                         "user_id, side_id, claimed_at) VALUES (?,?,?,?)",
+                         "INSERT INTO discord_players (campaign_id, "
+                         "user_id, side_id, claimed_at) VALUES (?,?,?,?) "
+                         "ON CONFLICT (campaign_id, user_id) DO UPDATE SET "
+                         "side_id = excluded.side_id, "
+                         "claimed_at = excluded.claimed_at",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
@@ -127,11 +135,11 @@ err_code db_discord_player_claim(sqlite3 *c, const char *campaign_id,
     return rc;
 }
 
-err_code db_discord_role_get(sqlite3 *c, const char *campaign_id,
+err_code db_discord_role_get(db_conn *c, const char *campaign_id,
                              const char *user_id, db_discord_role *role,
                              char side_id[DB_ID_MAX], err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -147,23 +155,23 @@ err_code db_discord_role_get(sqlite3 *c, const char *campaign_id,
         return rc;
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, user_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
-        *role = sqlite3_column_int(st, 0) == 1 ? DB_DISCORD_UMPIRE
-                                               : DB_DISCORD_PLAYER;
+    step = db_step(st);
+    if (step == DB_ROW) {
+        *role =
+            db_column_int(st, 0) == 1 ? DB_DISCORD_UMPIRE : DB_DISCORD_PLAYER;
         db_column_copy(st, 1, side_id, DB_ID_MAX);
-    } else if (step != SQLITE_DONE) {
+    } else if (step != DB_DONE) {
         rc = db_fail(c, e, "read a Discord user's role");
     }
     db_done(st);
     return rc;
 }
 
-err_code db_discord_interaction_insert(sqlite3 *c,
+err_code db_discord_interaction_insert(db_conn *c,
                                        const db_discord_interaction *in,
                                        err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -186,10 +194,10 @@ err_code db_discord_interaction_insert(sqlite3 *c,
     return rc;
 }
 
-err_code db_token_umpire_id(sqlite3 *c, const char *campaign_id,
+err_code db_token_umpire_id(db_conn *c, const char *campaign_id,
                             char out[DB_ID_MAX], err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -200,10 +208,10 @@ err_code db_token_umpire_id(sqlite3 *c, const char *campaign_id,
                          &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
+    step = db_step(st);
+    if (step == DB_ROW)
         db_column_copy(st, 0, out, DB_ID_MAX);
-    else if (step == SQLITE_DONE)
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no umpire");
     else
         rc = db_fail(c, e, "read the umpire token");
@@ -218,7 +226,7 @@ err_code db_token_umpire_id(sqlite3 *c, const char *campaign_id,
     " AND instr(lower(u.name), lower(?2)) > 0 "                                \
     "ORDER BY instr(lower(u.name), lower(?2)) != 1, u.name LIMIT ?3"
 
-err_code db_discord_units_like(sqlite3 *c, const char *campaign_id,
+err_code db_discord_units_like(db_conn *c, const char *campaign_id,
                                const char *system, const char *typed,
                                db_discord_name *out, size_t max, size_t *n,
                                err_info *e)
@@ -229,7 +237,7 @@ err_code db_discord_units_like(sqlite3 *c, const char *campaign_id,
         UNITS_LIKE(" AND u.has_scrud = 1"), UNITS_LIKE(" AND u.has_edna = 1"),
         UNITS_LIKE(" AND u.has_scs = 1"),   UNITS_LIKE(" AND u.has_matrix = 1"),
         UNITS_LIKE(" AND u.has_civ = 1"),   UNITS_LIKE("")};
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     size_t k = 0;
     err_code rc;
     int step;
@@ -241,43 +249,43 @@ err_code db_discord_units_like(sqlite3 *c, const char *campaign_id,
         return rc;
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, typed);
-    sqlite3_bind_int64(st, 3, (sqlite3_int64)max);
-    while ((step = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
+    db_bind_int64(st, 3, (long long)max);
+    while ((step = db_step(st)) == DB_ROW && *n < max) {
         db_column_copy(st, 0, out[*n].name, sizeof out[*n].name);
         db_column_copy(st, 1, out[*n].detail, sizeof out[*n].detail);
         (*n)++;
     }
-    if (step != SQLITE_DONE && step != SQLITE_ROW)
+    if (step != DB_DONE && step != DB_ROW)
         rc = db_fail(c, e, "list units by name");
     db_done(st);
     return rc;
 }
 
-err_code db_discord_combats_like(sqlite3 *c, const char *campaign_id,
+err_code db_discord_combats_like(db_conn *c, const char *campaign_id,
                                  const char *typed, db_discord_name *out,
                                  size_t max, size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
     *n = 0;
     if ((rc = db_prepare(c,
                          "SELECT id, system || ' ' || substr(created_at, 1, "
-                         "16) || ' ' || replace(summary, char(10), ' ') FROM "
+                         "16) || ' ' || replace(summary, '\n', ' ') FROM "
                          "combats WHERE campaign_id = ?1 AND instr(id, ?2) > "
                          "0 ORDER BY created_at DESC LIMIT ?3",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, typed);
-    sqlite3_bind_int64(st, 3, (sqlite3_int64)max);
-    while ((step = sqlite3_step(st)) == SQLITE_ROW && *n < max) {
+    db_bind_int64(st, 3, (long long)max);
+    while ((step = db_step(st)) == DB_ROW && *n < max) {
         db_column_copy(st, 0, out[*n].name, sizeof out[*n].name);
         db_column_copy(st, 1, out[*n].detail, sizeof out[*n].detail);
         (*n)++;
     }
-    if (step != SQLITE_DONE && step != SQLITE_ROW)
+    if (step != DB_DONE && step != DB_ROW)
         rc = db_fail(c, e, "list combats by id");
     db_done(st);
     return rc;

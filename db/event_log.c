@@ -22,9 +22,9 @@
     "LEFT JOIN battles b ON l.kind = 'battle' AND b.id = l.record_id "         \
     "LEFT JOIN unit_events u ON l.kind = 'unit' AND u.seq = l.unit_seq "
 
-static void read_unit(sqlite3_stmt *st, int col, db_event *ev)
+static void read_unit(db_stmt *st, int col, db_event *ev)
 {
-    ev->seq = sqlite3_column_int64(st, col);
+    ev->seq = db_column_int64(st, col);
     db_column_copy(st, col + 1, ev->unit_id, sizeof ev->unit_id);
     db_column_copy(st, col + 2, ev->campaign_id, sizeof ev->campaign_id);
     db_column_copy(st, col + 3, ev->at, sizeof ev->at);
@@ -35,19 +35,19 @@ static void read_unit(sqlite3_stmt *st, int col, db_event *ev)
     ev->before = db_column_dup(st, col + 8);
     ev->after = db_column_dup(st, col + 9);
     ev->result = db_column_dup(st, col + 10);
-    ev->unit_seq = sqlite3_column_int64(st, col + 11);
+    ev->unit_seq = db_column_int64(st, col + 11);
 }
 
-static void read_row(sqlite3_stmt *st, void *elem)
+static void read_row(db_stmt *st, void *elem)
 {
     db_logged_event *ev = elem;
 
-    ev->seq = sqlite3_column_int64(st, 0);
+    ev->seq = db_column_int64(st, 0);
     db_column_copy(st, 1, ev->campaign_id, sizeof ev->campaign_id);
     db_column_copy(st, 2, ev->kind, sizeof ev->kind);
     db_column_copy(st, 3, ev->record_id, sizeof ev->record_id);
     db_column_copy(st, 4, ev->status, sizeof ev->status);
-    ev->n = sqlite3_column_int64(st, 5);
+    ev->n = db_column_int64(st, 5);
     db_column_copy(st, 6, ev->head, sizeof ev->head);
     db_column_copy(st, 7, ev->system, sizeof ev->system);
     db_column_copy(st, 8, ev->created_at, sizeof ev->created_at);
@@ -61,11 +61,11 @@ static void release_rows(void *v, size_t n)
     db_event_log_free(v, n);
 }
 
-err_code db_event_log_after(sqlite3 *c, const char *campaign_id,
+err_code db_event_log_after(db_conn *c, const char *campaign_id,
                             long long after, long long upto, int limit,
                             db_logged_event **out, size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows = NULL;
     err_code rc;
 
@@ -84,11 +84,11 @@ err_code db_event_log_after(sqlite3 *c, const char *campaign_id,
                         &st, e);
     if (rc != ERR_OK)
         return rc;
-    sqlite3_bind_int64(st, 1, after);
-    sqlite3_bind_int(st, 2, limit);
+    db_bind_int64(st, 1, after);
+    db_bind_int(st, 2, limit);
     if (campaign_id != NULL) {
         db_bind_text(st, 3, campaign_id);
-        sqlite3_bind_int64(st, 4, upto);
+        db_bind_int64(st, 4, upto);
     }
     rc = db_read_rows(c, st, sizeof **out, read_row, release_rows, &rows, n,
                       "read the event log", e);
@@ -96,10 +96,10 @@ err_code db_event_log_after(sqlite3 *c, const char *campaign_id,
     return rc;
 }
 
-err_code db_event_log_last(sqlite3 *c, const char *campaign_id, long long *out,
+err_code db_event_log_last(db_conn *c, const char *campaign_id, long long *out,
                            err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     *out = 0;
@@ -114,8 +114,8 @@ err_code db_event_log_last(sqlite3 *c, const char *campaign_id, long long *out,
         return rc;
     if (campaign_id != NULL)
         db_bind_text(st, 1, campaign_id);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        *out = sqlite3_column_int64(st, 0); /* NULL (empty) reads 0 */
+    if (db_step(st) == DB_ROW)
+        *out = db_column_int64(st, 0); /* NULL (empty) reads 0 */
     else
         rc = db_fail(c, e, "read the event log's last seq");
     db_done(st);

@@ -24,11 +24,11 @@ static bool is_level(const char *s)
     return false;
 }
 
-err_code db_campaign_fog_save(sqlite3 *c, const char *id, const db_fog *f,
+err_code db_campaign_fog_save(db_conn *c, const char *id, const db_fog *f,
                               err_info *e)
 {
     const char *others = f->others[0] ? f->others : "status";
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if (!is_level(others)) {
@@ -42,18 +42,18 @@ err_code db_campaign_fog_save(sqlite3 *c, const char *id, const db_fog *f,
                          &st, e)))
         goto out;
     db_bind_text(st, 1, id);
-    sqlite3_bind_int(st, 2, f->is_enabled);
+    db_bind_int(st, 2, f->is_enabled);
     db_bind_text(st, 3, others);
     if ((rc = db_step_done(c, st, e, "save fog of war")))
         goto out;
-    if (sqlite3_changes(c) == 0)
+    if (db_changes(c) == 0)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", id);
 out:
     db_done(st);
     return rc;
 }
 
-static void read_ref_row(sqlite3_stmt *st, void *elem)
+static void read_ref_row(db_stmt *st, void *elem)
 {
     db_unit_ref *u = elem;
 
@@ -62,10 +62,10 @@ static void read_ref_row(sqlite3_stmt *st, void *elem)
     db_column_copy(st, 2, u->side_id, sizeof u->side_id);
 }
 
-err_code db_unit_refs(sqlite3 *c, const char *campaign_id, db_unit_ref **out,
+err_code db_unit_refs(db_conn *c, const char *campaign_id, db_unit_ref **out,
                       size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows = NULL;
     err_code rc;
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
+err_code db_idem_get(db_conn *c, const char *scope, const char *key,
                      const char *since, db_idem *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -24,17 +24,17 @@ err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
     db_bind_text(st, 1, scope);
     db_bind_text(st, 2, key);
     db_bind_text(st, 3, since);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         db_column_copy(st, 0, out->fingerprint, sizeof out->fingerprint);
         db_column_copy(st, 1, out->created_at, sizeof out->created_at);
-        out->status = sqlite3_column_int(st, 2);
+        out->status = db_column_int(st, 2);
         db_column_copy(st, 3, out->location, sizeof out->location);
         db_column_copy(st, 4, out->render, sizeof out->render);
         out->body = db_column_dup(st, 5);
         if (out->body == NULL)
             rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-    } else if (step == SQLITE_DONE) {
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no such idempotency key");
     } else {
         rc = db_fail(c, e, "read idempotency key");
@@ -43,9 +43,9 @@ err_code db_idem_get(sqlite3 *c, const char *scope, const char *key,
     return rc;
 }
 
-err_code db_idem_insert(sqlite3 *c, const db_idem *k, err_info *e)
+err_code db_idem_insert(db_conn *c, const db_idem *k, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -58,7 +58,7 @@ err_code db_idem_insert(sqlite3 *c, const db_idem *k, err_info *e)
     db_bind_text(st, 2, k->key);
     db_bind_text(st, 3, k->fingerprint);
     db_bind_text(st, 4, k->created_at);
-    sqlite3_bind_int(st, 5, k->status);
+    db_bind_int(st, 5, k->status);
     db_bind_text_or_null(st, 6, k->location);
     db_bind_text_or_null(st, 7, k->render);
     db_bind_text(st, 8, k->body ? k->body : "");
@@ -67,9 +67,9 @@ err_code db_idem_insert(sqlite3 *c, const db_idem *k, err_info *e)
     return rc;
 }
 
-err_code db_idem_purge(sqlite3 *c, const char *before, err_info *e)
+err_code db_idem_purge(db_conn *c, const char *before, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c, "DELETE FROM idempotency_keys WHERE created_at < ?",

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-err_code db_chain_open(sqlite3 *c, const char *campaign_id, db_chain *ch,
+err_code db_chain_open(db_conn *c, const char *campaign_id, db_chain *ch,
                        err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -24,12 +24,12 @@ err_code db_chain_open(sqlite3 *c, const char *campaign_id, db_chain *ch,
                          &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         snprintf(ch->campaign_id, sizeof ch->campaign_id, "%s", campaign_id);
-        ch->length = sqlite3_column_int64(st, 0);
+        ch->length = db_column_int64(st, 0);
         db_column_copy(st, 1, ch->head, sizeof ch->head);
-    } else if (step == SQLITE_DONE) {
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", campaign_id);
     } else {
         rc = db_fail(c, e, "read the ledger's head");
@@ -54,9 +54,9 @@ err_code db_chain_add(db_chain *ch, ledger_entry *en,
     return ERR_OK;
 }
 
-err_code db_chain_save(sqlite3 *c, const db_chain *ch, err_info *e)
+err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -64,7 +64,7 @@ err_code db_chain_save(sqlite3 *c, const db_chain *ch, err_info *e)
                          "ledger_head = ? WHERE id = ?",
                          &st, e)))
         return rc;
-    sqlite3_bind_int64(st, 1, ch->length);
+    db_bind_int64(st, 1, ch->length);
     db_bind_text(st, 2, ch->head);
     db_bind_text(st, 3, ch->campaign_id);
     rc = db_step_done(c, st, e, "save the ledger's head");
@@ -109,25 +109,25 @@ static int read_naturals(const char *text, int **out)
     return n;
 }
 
-static void read_ledger_row(sqlite3_stmt *st, void *elem)
+static void read_ledger_row(db_stmt *st, void *elem)
 {
     db_ledger_row *r = elem;
     const char *naturals;
 
-    r->kind = sqlite3_column_int(st, 0) ? LEDGER_ACTION : LEDGER_ROLL;
-    r->pos = sqlite3_column_int64(st, 1);
+    r->kind = db_column_int(st, 0) ? LEDGER_ACTION : LEDGER_ROLL;
+    r->pos = db_column_int64(st, 1);
     db_column_copy(st, 2, r->at, sizeof r->at);
     db_column_copy(st, 3, r->record_id, sizeof r->record_id);
-    r->seq = sqlite3_column_int(st, 4);
+    r->seq = db_column_int(st, 4);
     db_column_copy(st, 5, r->side, sizeof r->side);
     db_column_copy(st, 6, r->unit_id, sizeof r->unit_id);
     db_column_copy(st, 7, r->unit, sizeof r->unit);
     db_column_copy(st, 8, r->reason, sizeof r->reason);
-    r->faces = sqlite3_column_int(st, 9);
-    r->natural = sqlite3_column_int(st, 10);
-    r->modified = sqlite3_column_int(st, 11);
+    r->faces = db_column_int(st, 9);
+    r->natural = db_column_int(st, 10);
+    r->modified = db_column_int(st, 11);
     db_column_copy(st, 12, r->action, sizeof r->action);
-    naturals = (const char *)sqlite3_column_text(st, 13);
+    naturals = (const char *)db_column_text(st, 13);
     r->n_naturals = naturals ? read_naturals(naturals, &r->naturals) : 0;
     r->detail = db_column_dup(st, 14);
     db_column_copy(st, 15, r->source, sizeof r->source);
@@ -150,10 +150,10 @@ static void release_rows(void *rows, size_t n)
     }
 }
 
-err_code db_ledger_rows(sqlite3 *c, const char *campaign_id,
+err_code db_ledger_rows(db_conn *c, const char *campaign_id,
                         db_ledger_row **out, size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
 
@@ -225,7 +225,7 @@ void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,
     "JOIN battles b ON b.id = a.battle_id WHERE b.campaign_id = ?1 "           \
     "ORDER BY 3, 4, 5"
 
-static err_code backfill_store(sqlite3 *c, const db_ledger_row *r,
+static err_code backfill_store(db_conn *c, const db_ledger_row *r,
                                const char *prev, const char *hash, err_info *e)
 {
     static const char *const sql[2] = {
@@ -233,16 +233,16 @@ static err_code backfill_store(sqlite3 *c, const db_ledger_row *r,
         "WHERE combat_id = ? AND seq = ?",
         "UPDATE battle_actions SET ledger_pos = ?, prev_hash = ?, hash = ? "
         "WHERE battle_id = ? AND seq = ?"};
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c, sql[r->kind == LEDGER_ACTION], &st, e)))
         return rc;
-    sqlite3_bind_int64(st, 1, r->pos);
+    db_bind_int64(st, 1, r->pos);
     db_bind_text(st, 2, prev);
     db_bind_text(st, 3, hash);
     db_bind_text(st, 4, r->record_id);
-    sqlite3_bind_int(st, 5, r->seq);
+    db_bind_int(st, 5, r->seq);
     rc = db_step_done(c, st, e, "chain an earlier entry");
     db_done(st);
     return rc;
@@ -314,10 +314,10 @@ out:
     return rc;
 }
 
-static err_code backfill_campaign(sqlite3 *c, const char *campaign_id,
+static err_code backfill_campaign(db_conn *c, const char *campaign_id,
                                   err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     db_ledger_row *rows = NULL;
     db_commitment next;
     db_chain ch;
@@ -353,9 +353,9 @@ out:
     return rc;
 }
 
-err_code db_ledger_backfill(sqlite3 *c, err_info *e)
+err_code db_ledger_backfill(db_conn *c, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     char(*ids)[DB_ID_MAX] = NULL;
     size_t n = 0, cap = 0, i;
     err_code rc = ERR_OK;
@@ -364,7 +364,7 @@ err_code db_ledger_backfill(sqlite3 *c, err_info *e)
     if ((rc = db_prepare(c, "SELECT id FROM campaigns ORDER BY created_at", &st,
                          e)))
         return rc;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((step = db_step(st)) == DB_ROW) {
         if (n == cap) {
             void *grown = realloc(ids, (cap ? cap * 2 : 16) * sizeof *ids);
             if (grown == NULL) {
@@ -376,7 +376,7 @@ err_code db_ledger_backfill(sqlite3 *c, err_info *e)
         }
         db_column_copy(st, 0, ids[n++], DB_ID_MAX);
     }
-    if (rc == ERR_OK && step != SQLITE_DONE)
+    if (rc == ERR_OK && step != DB_DONE)
         rc = db_fail(c, e, "list the campaigns");
     db_done(st);
     for (i = 0; rc == ERR_OK && i < n; i++)
@@ -385,20 +385,19 @@ err_code db_ledger_backfill(sqlite3 *c, err_info *e)
     return rc;
 }
 
-static void read_unchained(sqlite3_stmt *st, void *elem)
+static void read_unchained(db_stmt *st, void *elem)
 {
     char *out = elem;
 
-    snprintf(out, DB_ID_MAX + 16, "%s#%d",
-             (const char *)sqlite3_column_text(st, 0),
-             sqlite3_column_int(st, 1));
+    snprintf(out, DB_ID_MAX + 16, "%s#%d", (const char *)db_column_text(st, 0),
+             db_column_int(st, 1));
 }
 
-err_code db_ledger_unchained(sqlite3 *c, const char *campaign_id,
+err_code db_ledger_unchained(db_conn *c, const char *campaign_id,
                              char (**out)[DB_ID_MAX + 16], size_t *n,
                              err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
 
@@ -438,13 +437,13 @@ static const char *const ledger_seeds_sql[2] = {
     "WHERE b.campaign_id = ?1 ORDER BY b.created_at, b.rowid"};
 
 struct db_ledger_cursor {
-    sqlite3 *c;
-    sqlite3_stmt *entries, *seeds[2]; /* the cursor's own, finalized at
+    db_conn *c;
+    db_stmt *entries, *seeds[2]; /* the cursor's own, finalized at
                                           close */
-    int seed_part;                    /* the one of seeds being read */
+    int seed_part;               /* the one of seeds being read */
 };
 
-err_code db_ledger_cursor_open(sqlite3 *c, const char *campaign_id,
+err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
                                db_ledger_cursor **out, err_info *e)
 {
     db_ledger_cursor *cur = calloc(1, sizeof *cur);
@@ -456,15 +455,14 @@ err_code db_ledger_cursor_open(sqlite3 *c, const char *campaign_id,
     cur->c = c;
     /* Statements of its own (not the connection's shared ones): they stay
      * open between the turns of a stream. */
-    if (sqlite3_prepare_v2(c, LEDGER_ROWS_SQL, -1, &cur->entries, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(c, ledger_seeds_sql[0], -1, &cur->seeds[0], NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(c, ledger_seeds_sql[1], -1, &cur->seeds[1], NULL) !=
-            SQLITE_OK) {
-        err_code rc = db_fail(c, e, "read the ledger");
-        db_ledger_cursor_close(cur);
-        return rc;
+    {
+        err_code rc;
+        if ((rc = db_prepare_own(c, LEDGER_ROWS_SQL, &cur->entries, e)) ||
+            (rc = db_prepare_own(c, ledger_seeds_sql[0], &cur->seeds[0], e)) ||
+            (rc = db_prepare_own(c, ledger_seeds_sql[1], &cur->seeds[1], e))) {
+            db_ledger_cursor_close(cur);
+            return rc;
+        }
     }
     db_bind_text(cur->entries, 1, campaign_id);
     for (i = 0; i < 2; i++)
@@ -476,14 +474,14 @@ err_code db_ledger_cursor_open(sqlite3 *c, const char *campaign_id,
 int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
                            err_info *e)
 {
-    int step = sqlite3_step(cur->entries);
+    int step = db_step(cur->entries);
 
-    if (step == SQLITE_ROW) {
+    if (step == DB_ROW) {
         memset(row, 0, sizeof *row);
         read_ledger_row(cur->entries, row);
         return 1;
     }
-    if (step == SQLITE_DONE)
+    if (step == DB_DONE)
         return 0;
     db_fail(cur->c, e, "read the ledger");
     return -1;
@@ -499,14 +497,14 @@ int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,
                           err_info *e)
 {
     while (cur->seed_part < 2) {
-        sqlite3_stmt *st = cur->seeds[cur->seed_part];
-        int step = sqlite3_step(st);
+        db_stmt *st = cur->seeds[cur->seed_part];
+        int step = db_step(st);
 
-        if (step == SQLITE_DONE) {
+        if (step == DB_DONE) {
             cur->seed_part++;
             continue;
         }
-        if (step != SQLITE_ROW) {
+        if (step != DB_ROW) {
             db_fail(cur->c, e, "read the ledger's seeds");
             return -1;
         }
@@ -526,8 +524,8 @@ void db_ledger_cursor_close(db_ledger_cursor *cur)
 {
     if (cur == NULL)
         return;
-    sqlite3_finalize(cur->entries);
-    sqlite3_finalize(cur->seeds[0]);
-    sqlite3_finalize(cur->seeds[1]);
+    db_finalize(cur->entries);
+    db_finalize(cur->seeds[0]);
+    db_finalize(cur->seeds[1]);
     free(cur);
 }

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-err_code db_event_insert(sqlite3 *c, const db_event *ev, err_info *e)
+err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -43,11 +43,11 @@ out:
     "seq, unit_id, campaign_id, at, kind, combat_id, actor_token_id, note, "   \
     "before, after, result, unit_seq "
 
-static void read_event_row(sqlite3_stmt *st, void *elem)
+static void read_event_row(db_stmt *st, void *elem)
 {
     db_event *ev = elem;
 
-    ev->seq = sqlite3_column_int64(st, 0);
+    ev->seq = db_column_int64(st, 0);
     db_column_copy(st, 1, ev->unit_id, sizeof ev->unit_id);
     db_column_copy(st, 2, ev->campaign_id, sizeof ev->campaign_id);
     db_column_copy(st, 3, ev->at, sizeof ev->at);
@@ -58,7 +58,7 @@ static void read_event_row(sqlite3_stmt *st, void *elem)
     ev->before = db_column_dup(st, 8);
     ev->after = db_column_dup(st, 9);
     ev->result = db_column_dup(st, 10);
-    ev->unit_seq = sqlite3_column_int64(st, 11);
+    ev->unit_seq = db_column_int64(st, 11);
 }
 
 static void release_events(void *v, size_t n)
@@ -66,10 +66,10 @@ static void release_events(void *v, size_t n)
     db_events_free(v, n);
 }
 
-err_code db_events_list(sqlite3 *c, const char *unit_id, db_event **out,
+err_code db_events_list(db_conn *c, const char *unit_id, db_event **out,
                         size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
 
@@ -139,38 +139,38 @@ static err_code chain_rolls(const db_combat *cb, db_roll *rolls, size_t n_rolls,
 }
 
 /* Inserts the rolls as they are (chained or not: ledger_pos 0). */
-static err_code insert_rolls(sqlite3 *c, const db_combat *cb,
+static err_code insert_rolls(db_conn *c, const db_combat *cb,
                              const db_roll *rolls, size_t n_rolls, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc = ERR_OK;
     size_t i;
 
     if ((rc = db_prepare(c,
                          "INSERT INTO rolls (combat_id, seq, side_name, "
-                         "unit_id, unit_name, reason, faces, natural, "
+                         "unit_id, unit_name, reason, faces, \"natural\", "
                          "modified, source, rng, ledger_pos, prev_hash, hash) "
                          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                          &st, e)))
         return rc;
     for (i = 0; i < n_rolls; i++) {
         const db_roll *r = &rolls[i];
-        sqlite3_reset(st);
+        db_reset(st);
         db_bind_text(st, 1, cb->id);
-        sqlite3_bind_int(st, 2, r->seq);
+        db_bind_int(st, 2, r->seq);
         db_bind_text_or_null_borrowed(st, 3, r->side_name);
         db_bind_text_or_null_borrowed(st, 4, r->unit_id);
         db_bind_text_or_null_borrowed(st, 5, r->unit_name);
         db_bind_text(st, 6, r->reason);
-        sqlite3_bind_int(st, 7, r->faces);
-        sqlite3_bind_int(st, 8, r->natural);
-        sqlite3_bind_int(st, 9, r->modified);
+        db_bind_int(st, 7, r->faces);
+        db_bind_int(st, 8, r->natural);
+        db_bind_int(st, 9, r->modified);
         db_bind_text(st, 10, r->source);
         db_bind_text_or_null_borrowed(st, 11, r->rng);
         if (r->ledger_pos > 0)
-            sqlite3_bind_int64(st, 12, r->ledger_pos);
+            db_bind_int64(st, 12, r->ledger_pos);
         else
-            sqlite3_bind_null(st, 12);
+            db_bind_null(st, 12);
         db_bind_text_or_null_borrowed(st, 13,
                                       r->ledger_pos > 0 ? r->prev_hash : "");
         db_bind_text_or_null_borrowed(st, 14, r->ledger_pos > 0 ? r->hash : "");
@@ -182,9 +182,9 @@ static err_code insert_rolls(sqlite3 *c, const db_combat *cb,
 }
 
 /* The combat's own row. */
-static err_code insert_combat_row(sqlite3 *c, const db_combat *cb, err_info *e)
+static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -208,13 +208,11 @@ static err_code insert_combat_row(sqlite3 *c, const db_combat *cb, err_info *e)
     db_bind_text_or_null_borrowed(st, 11, cb->actor_token_id);
     db_bind_text(st, 12, cb->summary);
     if (cb->report_z != NULL)
-        sqlite3_bind_blob(st, 13, cb->report_z, (int)cb->report_z_len,
-                          SQLITE_STATIC);
+        db_bind_blob(st, 13, cb->report_z, cb->report_z_len);
     else
         db_bind_text(st, 13, cb->report);
     if (cb->rolls_z != NULL)
-        sqlite3_bind_blob(st, 14, cb->rolls_z, (int)cb->rolls_z_len,
-                          SQLITE_STATIC);
+        db_bind_blob(st, 14, cb->rolls_z, cb->rolls_z_len);
     rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
     return rc;
@@ -371,7 +369,7 @@ static err_code unpack_rolls(const char *text, db_roll **out, size_t *n,
     return ERR_OK;
 }
 
-err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
+err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e)
 {
     db_chain ch;
@@ -391,7 +389,7 @@ err_code db_combat_insert(sqlite3 *c, const db_combat *cb, db_roll *rolls,
     return rc;
 }
 
-err_code db_combat_chain(sqlite3 *c, const db_combat *cb, db_roll *rolls,
+err_code db_combat_chain(db_conn *c, const db_combat *cb, db_roll *rolls,
                          size_t n_rolls, db_chain *end, err_info *e)
 {
     err_code rc = db_chain_open(c, cb->campaign_id, end, e);
@@ -399,7 +397,7 @@ err_code db_combat_chain(sqlite3 *c, const db_combat *cb, db_roll *rolls,
     return rc ? rc : chain_rolls(cb, rolls, n_rolls, end, e);
 }
 
-err_code db_combat_insert_chained(sqlite3 *c, const db_combat *cb,
+err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   const db_roll *rolls, size_t n_rolls,
                                   const db_chain *end, err_info *e)
 {
@@ -411,7 +409,7 @@ err_code db_combat_insert_chained(sqlite3 *c, const db_combat *cb,
     return n_rolls > 0 ? db_chain_save(c, end, e) : ERR_OK;
 }
 
-static void read_combat(sqlite3_stmt *st, db_combat *cb, bool has_docs)
+static void read_combat(db_stmt *st, db_combat *cb, bool has_docs)
 {
     memset(cb, 0, sizeof *cb);
     db_column_copy(st, 0, cb->id, sizeof cb->id);
@@ -434,9 +432,9 @@ static void read_combat(sqlite3_stmt *st, db_combat *cb, bool has_docs)
     "id, campaign_id, system, created_at, note, dice_source, rng, "            \
     "commitment, server_seed, client_seed, actor_token_id, summary "
 
-err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out, err_info *e)
+err_code db_combat_get(db_conn *c, const char *id, db_combat *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -446,10 +444,10 @@ err_code db_combat_get(sqlite3 *c, const char *id, db_combat *out, err_info *e)
              &st, e)))
         goto out;
     db_bind_text(st, 1, id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
+    step = db_step(st);
+    if (step == DB_ROW)
         read_combat(st, out, true);
-    else if (step == SQLITE_DONE)
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s", id);
     else
         rc = db_fail(c, e, "read combat");
@@ -471,7 +469,7 @@ void db_combat_cleanup(db_combat *cb)
     memset(cb, 0, sizeof *cb);
 }
 
-static void read_combat_row(sqlite3_stmt *st, void *elem)
+static void read_combat_row(db_stmt *st, void *elem)
 {
     read_combat(st, elem, false);
 }
@@ -481,10 +479,10 @@ static void release_combats(void *v, size_t n)
     db_combats_free(v, n);
 }
 
-err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
+err_code db_combats_list(db_conn *c, const char *campaign_id, db_combat **out,
                          size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
 
@@ -504,11 +502,10 @@ err_code db_combats_list(sqlite3 *c, const char *campaign_id, db_combat **out,
 
 /* The created_at and rowid of combat id of campaign_id: a cursor's key
  * (ERR_NOT_FOUND when there is none). */
-static err_code combat_key(sqlite3 *c, const char *campaign_id, const char *id,
-                           char at[DB_TIME_MAX], sqlite3_int64 *rowid,
-                           err_info *e)
+static err_code combat_key(db_conn *c, const char *campaign_id, const char *id,
+                           char at[DB_TIME_MAX], long long *rowid, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -519,11 +516,11 @@ static err_code combat_key(sqlite3 *c, const char *campaign_id, const char *id,
         return rc;
     db_bind_text(st, 1, id);
     db_bind_text(st, 2, campaign_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         db_column_copy(st, 0, at, DB_TIME_MAX);
-        *rowid = sqlite3_column_int64(st, 1);
-    } else if (step == SQLITE_DONE) {
+        *rowid = db_column_int64(st, 1);
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s for the cursor", id);
     } else {
         rc = db_fail(c, e, "read a cursor");
@@ -532,7 +529,7 @@ static err_code combat_key(sqlite3 *c, const char *campaign_id, const char *id,
     return rc;
 }
 
-err_code db_combats_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
+err_code db_combats_page(db_conn *c, const char *campaign_id, const db_page *pg,
                          db_combat **out, size_t *n, err_info *e)
 {
     /* [after][newest first]: one statement per shape (PERF.md), each an
@@ -549,9 +546,9 @@ err_code db_combats_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
          "SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
          "AND (created_at, rowid) < (?2, ?3) "
          "ORDER BY created_at DESC, rowid DESC LIMIT ?4"}};
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     char at[DB_TIME_MAX] = "";
-    sqlite3_int64 rowid = 0;
+    long long rowid = 0;
     void *rows;
     err_code rc;
 
@@ -566,9 +563,9 @@ err_code db_combats_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
     db_bind_text(st, 1, campaign_id);
     if (pg->after) {
         db_bind_text(st, 2, at);
-        sqlite3_bind_int64(st, 3, rowid);
+        db_bind_int64(st, 3, rowid);
     }
-    sqlite3_bind_int(st, 4, pg->limit);
+    db_bind_int(st, 4, pg->limit);
     rc = db_read_rows(c, st, sizeof **out, read_combat_row, release_combats,
                       &rows, n, "list combats", e);
     *out = rows;
@@ -584,28 +581,28 @@ void db_combats_free(db_combat *cbs, size_t n)
     free(cbs);
 }
 
-static void read_roll_row(sqlite3_stmt *st, void *elem)
+static void read_roll_row(db_stmt *st, void *elem)
 {
     db_roll *r = elem;
 
-    r->seq = sqlite3_column_int(st, 0);
+    r->seq = db_column_int(st, 0);
     db_column_copy(st, 1, r->side_name, sizeof r->side_name);
     db_column_copy(st, 2, r->unit_id, sizeof r->unit_id);
     db_column_copy(st, 3, r->unit_name, sizeof r->unit_name);
     db_column_copy(st, 4, r->reason, sizeof r->reason);
-    r->faces = sqlite3_column_int(st, 5);
-    r->natural = sqlite3_column_int(st, 6);
-    r->modified = sqlite3_column_int(st, 7);
+    r->faces = db_column_int(st, 5);
+    r->natural = db_column_int(st, 6);
+    r->modified = db_column_int(st, 7);
     db_column_copy(st, 8, r->source, sizeof r->source);
     db_column_copy(st, 9, r->rng, sizeof r->rng);
-    r->ledger_pos = sqlite3_column_int64(st, 10);
+    r->ledger_pos = db_column_int64(st, 10);
     db_column_copy(st, 11, r->hash, sizeof r->hash);
 }
 
-err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
+err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     char *packed = NULL;
     err_code rc;
@@ -616,8 +613,7 @@ err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
     if ((rc = db_prepare(c, "SELECT rolls FROM combats WHERE id = ?", &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
-    if (sqlite3_step(st) == SQLITE_ROW &&
-        sqlite3_column_type(st, 0) != SQLITE_NULL &&
+    if (db_step(st) == DB_ROW && db_column_type(st, 0) != DB_NULL &&
         (packed = db_column_doc(st, 0)) == NULL)
         rc = err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
     db_done(st);
@@ -627,11 +623,12 @@ err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
         free(packed);
         return rc;
     }
-    if ((rc = db_prepare(c,
-                         "SELECT seq, side_name, unit_id, unit_name, reason, "
-                         "faces, natural, modified, source, rng, ledger_pos, "
-                         "hash FROM rolls WHERE combat_id = ? ORDER BY seq",
-                         &st, e)))
+    if ((rc = db_prepare(
+             c,
+             "SELECT seq, side_name, unit_id, unit_name, reason, "
+             "faces, \"natural\", modified, source, rng, ledger_pos, "
+             "hash FROM rolls WHERE combat_id = ? ORDER BY seq",
+             &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
     rc = db_read_rows(c, st, sizeof **out, read_roll_row, NULL, &rows, n,
@@ -640,7 +637,7 @@ err_code db_rolls_list(sqlite3 *c, const char *combat_id, db_roll **out,
     return rc;
 }
 
-err_code db_events_page(sqlite3 *c, const db_event_query *q, db_event **out,
+err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
                         size_t *n, err_info *e)
 {
     /* Keyset pagination on seq, which only grows: a page never skips or
@@ -668,7 +665,7 @@ err_code db_events_page(sqlite3 *c, const db_event_query *q, db_event **out,
           "AND seq < ?3 ORDER BY seq DESC LIMIT ?4"}}};
 #undef EVENTS_OF_UNIT
 #undef EVENTS_OF_FEED
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
 
@@ -682,30 +679,31 @@ err_code db_events_page(sqlite3 *c, const db_event_query *q, db_event **out,
     if (q->unit_id)
         db_bind_text(st, 2, q->unit_id);
     if (q->after > 0)
-        sqlite3_bind_int64(st, 3, q->after);
-    sqlite3_bind_int(st, 4, q->limit);
+        db_bind_int64(st, 3, q->after);
+    db_bind_int(st, 4, q->limit);
     rc = db_read_rows(c, st, sizeof **out, read_event_row, release_events,
                       &rows, n, "read history", e);
     *out = rows;
     return rc;
 }
 
-err_code db_rolls_of_unit(sqlite3 *c, const char *combat_id,
+err_code db_rolls_of_unit(db_conn *c, const char *combat_id,
                           const char *unit_id, db_roll **out, size_t *n,
                           err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
 
     *out = NULL;
     *n = 0;
-    if ((rc = db_prepare(c,
-                         "SELECT seq, side_name, unit_id, unit_name, reason, "
-                         "faces, natural, modified, source, rng, ledger_pos, "
-                         "hash FROM rolls WHERE combat_id = ? AND "
-                         "unit_id = ? ORDER BY seq",
-                         &st, e)))
+    if ((rc = db_prepare(
+             c,
+             "SELECT seq, side_name, unit_id, unit_name, reason, "
+             "faces, \"natural\", modified, source, rng, ledger_pos, "
+             "hash FROM rolls WHERE combat_id = ? AND "
+             "unit_id = ? ORDER BY seq",
+             &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
     db_bind_text(st, 2, unit_id);

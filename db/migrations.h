@@ -4,11 +4,10 @@
 #ifndef UMPIRE_MIGRATIONS_H
 #define UMPIRE_MIGRATIONS_H
 
-#include <sqlite3.h>
-
+#include "db.h"
 #include "err.h"
 
-typedef err_code (*migration_fn)(sqlite3 *conn, err_info *e);
+typedef err_code (*migration_fn)(db_conn *conn, err_info *e);
 
 extern const char *const migrations_sql[];
 extern const migration_fn migrations_after[];

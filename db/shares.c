@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
-err_code db_share_insert(sqlite3 *c, const db_share *s, const char *hash_hex,
+err_code db_share_insert(db_conn *c, const db_share *s, const char *hash_hex,
                          err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -46,7 +46,7 @@ out:
     "SELECT id, campaign_id, kind, target_id, note, created_at, "              \
     "actor_token_id, revoked_at FROM shares "
 
-static void read_share(sqlite3_stmt *st, void *elem)
+static void read_share(db_stmt *st, void *elem)
 {
     db_share *s = elem;
 
@@ -60,10 +60,10 @@ static void read_share(sqlite3_stmt *st, void *elem)
     db_column_copy(st, 7, s->revoked_at, sizeof s->revoked_at);
 }
 
-err_code db_share_find(sqlite3 *c, const char *hash_hex, db_share *out,
+err_code db_share_find(db_conn *c, const char *hash_hex, db_share *out,
                        err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -72,10 +72,10 @@ err_code db_share_find(sqlite3 *c, const char *hash_hex, db_share *out,
              c, SHARE_COLUMNS "WHERE hash = ? AND revoked_at IS NULL", &st, e)))
         goto out;
     db_bind_text(st, 1, hash_hex);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
+    step = db_step(st);
+    if (step == DB_ROW)
         read_share(st, out);
-    else if (step == SQLITE_DONE)
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL,
                      "no share link has this secret (or it was revoked)");
     else
@@ -85,10 +85,10 @@ out:
     return rc;
 }
 
-err_code db_share_revoke(sqlite3 *c, const char *campaign_id, const char *id,
+err_code db_share_revoke(db_conn *c, const char *campaign_id, const char *id,
                          const char *at, db_share *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -111,10 +111,10 @@ err_code db_share_revoke(sqlite3 *c, const char *campaign_id, const char *id,
         goto out;
     db_bind_text(st, 1, id);
     db_bind_text(st, 2, campaign_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
+    step = db_step(st);
+    if (step == DB_ROW)
         read_share(st, out);
-    else if (step == SQLITE_DONE)
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL,
                      "the campaign has no share link %s", id);
     else
@@ -126,10 +126,10 @@ out:
 
 /* The rowid of the campaign's share link id (a cursor's key), or
  * ERR_NOT_FOUND. */
-static err_code cursor_rowid(sqlite3 *c, const char *campaign_id,
-                             const char *id, sqlite3_int64 *out, err_info *e)
+static err_code cursor_rowid(db_conn *c, const char *campaign_id,
+                             const char *id, long long *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -141,10 +141,10 @@ static err_code cursor_rowid(sqlite3 *c, const char *campaign_id,
         goto out;
     db_bind_text(st, 1, id);
     db_bind_text(st, 2, campaign_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        *out = sqlite3_column_int64(st, 0);
-    else if (step == SQLITE_DONE)
+    step = db_step(st);
+    if (step == DB_ROW)
+        *out = db_column_int64(st, 0);
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no share link %s for the cursor",
                      id);
     else
@@ -154,7 +154,7 @@ out:
     return rc;
 }
 
-err_code db_shares_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
+err_code db_shares_page(db_conn *c, const char *campaign_id, const db_page *pg,
                         db_share **out, size_t *n, err_info *e)
 {
     /* [after][newest first]: one statement per shape (PERF.md), in the
@@ -166,8 +166,8 @@ err_code db_shares_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
                        "ORDER BY rowid LIMIT ?3",
          SHARE_COLUMNS "WHERE campaign_id = ?1 AND rowid < ?2 "
                        "ORDER BY rowid DESC LIMIT ?3"}};
-    sqlite3_stmt *st = NULL;
-    sqlite3_int64 after = 0;
+    db_stmt *st = NULL;
+    long long after = 0;
     void *rows = NULL;
     err_code rc;
 
@@ -180,8 +180,8 @@ err_code db_shares_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
         return rc;
     db_bind_text(st, 1, campaign_id);
     if (pg->after)
-        sqlite3_bind_int64(st, 2, after);
-    sqlite3_bind_int(st, 3, pg->limit);
+        db_bind_int64(st, 2, after);
+    db_bind_int(st, 3, pg->limit);
     /* db_read_rows releases st in every case. */
     rc = db_read_rows(c, st, sizeof **out, read_share, NULL, &rows, n,
                       "list share links", e);

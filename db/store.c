@@ -24,11 +24,11 @@ static bool frac_is_positive(scs_frac f)
     return f.num > 0 && f.den > 0;
 }
 
-err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
+err_code db_campaign_insert(db_conn *c, const db_campaign *cmp, err_info *e)
 {
     const scrud_options *o = &cmp->scrud;
     char oos_attack[SCS_FRAC_TEXT], oos_defense[SCS_FRAC_TEXT];
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if (!frac_is_positive(cmp->scs.out_of_supply_attack) ||
@@ -55,21 +55,21 @@ err_code db_campaign_insert(sqlite3 *c, const db_campaign *cmp, err_info *e)
     db_bind_text(st, 1, cmp->id);
     db_bind_text(st, 2, cmp->name);
     db_bind_text(st, 3, cmp->created_at);
-    sqlite3_bind_int(st, 4, (int)o->cap_kind);
-    sqlite3_bind_int(st, 5, o->cap);
-    sqlite3_bind_int(st, 6, o->has_floor);
-    sqlite3_bind_int(st, 7, o->floor);
-    sqlite3_bind_int(st, 8, (int)o->extra_dice);
-    sqlite3_bind_int(st, 9, o->attrition);
-    sqlite3_bind_int(st, 10, o->max_penalty_per_combat);
-    sqlite3_bind_int(st, 11, o->eliminate_below);
-    sqlite3_bind_int(st, 12, o->defeats_per_elimination);
-    sqlite3_bind_int(st, 13, cmp->edna_start);
-    sqlite3_bind_int(st, 14, cmp->edna.dice);
-    sqlite3_bind_int(st, 15, cmp->edna.faces);
+    db_bind_int(st, 4, (int)o->cap_kind);
+    db_bind_int(st, 5, o->cap);
+    db_bind_int(st, 6, o->has_floor);
+    db_bind_int(st, 7, o->floor);
+    db_bind_int(st, 8, (int)o->extra_dice);
+    db_bind_int(st, 9, o->attrition);
+    db_bind_int(st, 10, o->max_penalty_per_combat);
+    db_bind_int(st, 11, o->eliminate_below);
+    db_bind_int(st, 12, o->defeats_per_elimination);
+    db_bind_int(st, 13, cmp->edna_start);
+    db_bind_int(st, 14, cmp->edna.dice);
+    db_bind_int(st, 15, cmp->edna.faces);
     db_bind_text(st, 16, oos_attack);
     db_bind_text(st, 17, oos_defense);
-    sqlite3_bind_int(st, 18, cmp->fog.is_enabled);
+    db_bind_int(st, 18, cmp->fog.is_enabled);
     db_bind_text(st, 19, cmp->fog.others[0] ? cmp->fog.others : "status");
     rc = db_step_done(c, st, e, "insert campaign");
 out:
@@ -78,17 +78,17 @@ out:
 }
 
 /* Column col as a multiplier written by db_campaign_insert. */
-static bool parse_frac_column(sqlite3_stmt *st, int col, scs_frac *out)
+static bool parse_frac_column(db_stmt *st, int col, scs_frac *out)
 {
-    const unsigned char *t = sqlite3_column_text(st, col);
+    const unsigned char *t = db_column_text(st, col);
 
     return t != NULL && scs_frac_parse((const char *)t, out);
 }
 
-err_code db_campaign_version(sqlite3 *c, const char *id, long long *out,
+err_code db_campaign_version(db_conn *c, const char *id, long long *out,
                              err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -96,10 +96,10 @@ err_code db_campaign_version(sqlite3 *c, const char *id, long long *out,
                          e)))
         return rc;
     db_bind_text(st, 1, id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        *out = sqlite3_column_int64(st, 0);
-    else if (step == SQLITE_DONE)
+    step = db_step(st);
+    if (step == DB_ROW)
+        *out = db_column_int64(st, 0);
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", id);
     else
         rc = db_fail(c, e, "read the campaign's version");
@@ -107,10 +107,10 @@ err_code db_campaign_version(sqlite3 *c, const char *id, long long *out,
     return rc;
 }
 
-err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
+err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
                          err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -127,51 +127,51 @@ err_code db_campaign_get(sqlite3 *c, const char *id, db_campaign *out,
                          &st, e)))
         goto out;
     db_bind_text(st, 1, id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_DONE) {
+    step = db_step(st);
+    if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", id);
         goto out;
     }
-    if (step != SQLITE_ROW) {
+    if (step != DB_ROW) {
         rc = db_fail(c, e, "read campaign");
         goto out;
     }
     db_column_copy(st, 0, out->id, sizeof out->id);
     db_column_copy(st, 1, out->name, sizeof out->name);
     db_column_copy(st, 2, out->created_at, sizeof out->created_at);
-    if (sqlite3_column_int(st, 3) < SCRUD_CAP_FACES ||
-        sqlite3_column_int(st, 3) > SCRUD_CAP_NONE ||
-        sqlite3_column_int(st, 7) < SCRUD_EXTRA_BEAT_LOWEST ||
-        sqlite3_column_int(st, 7) > SCRUD_EXTRA_HALF ||
+    if (db_column_int(st, 3) < SCRUD_CAP_FACES ||
+        db_column_int(st, 3) > SCRUD_CAP_NONE ||
+        db_column_int(st, 7) < SCRUD_EXTRA_BEAT_LOWEST ||
+        db_column_int(st, 7) > SCRUD_EXTRA_HALF ||
         !parse_frac_column(st, 15, &out->scs.out_of_supply_attack) ||
         !parse_frac_column(st, 16, &out->scs.out_of_supply_defense)) {
         rc = err_set(e, ERR_DB, NULL, "campaign %s has unknown options", id);
         goto out;
     }
-    out->version = sqlite3_column_int64(st, 19);
-    out->scrud.cap_kind = (scrud_cap_kind)sqlite3_column_int(st, 3);
-    out->scrud.cap = sqlite3_column_int(st, 4);
-    out->scrud.has_floor = sqlite3_column_int(st, 5) != 0;
-    out->scrud.floor = sqlite3_column_int(st, 6);
-    out->scrud.extra_dice = (scrud_extra_rule)sqlite3_column_int(st, 7);
-    out->scrud.attrition = sqlite3_column_int(st, 8) != 0;
-    out->scrud.max_penalty_per_combat = sqlite3_column_int(st, 9);
-    out->scrud.eliminate_below = sqlite3_column_int(st, 10);
-    out->scrud.defeats_per_elimination = sqlite3_column_int(st, 11);
-    out->edna_start = sqlite3_column_int(st, 12);
-    out->edna.dice = sqlite3_column_int(st, 13);
-    out->edna.faces = sqlite3_column_int(st, 14);
+    out->version = db_column_int64(st, 19);
+    out->scrud.cap_kind = (scrud_cap_kind)db_column_int(st, 3);
+    out->scrud.cap = db_column_int(st, 4);
+    out->scrud.has_floor = db_column_int(st, 5) != 0;
+    out->scrud.floor = db_column_int(st, 6);
+    out->scrud.extra_dice = (scrud_extra_rule)db_column_int(st, 7);
+    out->scrud.attrition = db_column_int(st, 8) != 0;
+    out->scrud.max_penalty_per_combat = db_column_int(st, 9);
+    out->scrud.eliminate_below = db_column_int(st, 10);
+    out->scrud.defeats_per_elimination = db_column_int(st, 11);
+    out->edna_start = db_column_int(st, 12);
+    out->edna.dice = db_column_int(st, 13);
+    out->edna.faces = db_column_int(st, 14);
     /* The schema's CHECK keeps fog_others one of the four levels. */
-    out->fog.is_enabled = sqlite3_column_int(st, 17) != 0;
+    out->fog.is_enabled = db_column_int(st, 17) != 0;
     db_column_copy(st, 18, out->fog.others, sizeof out->fog.others);
 out:
     db_done(st);
     return rc;
 }
 
-err_code db_side_insert(sqlite3 *c, const db_side *s, err_info *e)
+err_code db_side_insert(db_conn *c, const db_side *s, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -183,16 +183,16 @@ err_code db_side_insert(sqlite3 *c, const db_side *s, err_info *e)
     db_bind_text(st, 2, s->campaign_id);
     db_bind_text(st, 3, s->name);
     db_bind_text(st, 4, s->created_at);
-    sqlite3_bind_int(st, 5, s->exhausted_turn);
+    db_bind_int(st, 5, s->exhausted_turn);
     rc = db_step_done(c, st, e, "insert side");
 out:
     db_done(st);
     return rc;
 }
 
-err_code db_side_update(sqlite3 *c, const db_side *s, err_info *e)
+err_code db_side_update(db_conn *c, const db_side *s, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -202,9 +202,9 @@ err_code db_side_update(sqlite3 *c, const db_side *s, err_info *e)
         goto out;
     db_bind_text(st, 1, s->id);
     db_bind_text(st, 2, s->campaign_id);
-    sqlite3_bind_int(st, 3, s->exhausted_turn);
+    db_bind_int(st, 3, s->exhausted_turn);
     if ((rc = db_step_done(c, st, e, "update side")) == ERR_OK &&
-        sqlite3_changes(c) != 1)
+        db_changes(c) != 1)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no side %s",
                      s->id);
 out:
@@ -214,11 +214,11 @@ out:
 
 /* The rowid of the row id of campaign_id in table (a cursor's key):
  * ERR_NOT_FOUND when there is none. */
-static err_code cursor_rowid(sqlite3 *c, const char *sql,
+static err_code cursor_rowid(db_conn *c, const char *sql,
                              const char *campaign_id, const char *id,
-                             sqlite3_int64 *out, err_info *e)
+                             long long *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -227,10 +227,10 @@ static err_code cursor_rowid(sqlite3 *c, const char *sql,
         return rc;
     db_bind_text(st, 1, id);
     db_bind_text(st, 2, campaign_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        *out = sqlite3_column_int64(st, 0);
-    else if (step == SQLITE_DONE)
+    step = db_step(st);
+    if (step == DB_ROW)
+        *out = db_column_int64(st, 0);
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no row %s for the cursor", id);
     else
         rc = db_fail(c, e, "read a cursor");
@@ -238,24 +238,24 @@ static err_code cursor_rowid(sqlite3 *c, const char *sql,
     return rc;
 }
 
-static void read_side(sqlite3_stmt *st, db_side *s)
+static void read_side(db_stmt *st, db_side *s)
 {
     db_column_copy(st, 0, s->id, sizeof s->id);
     db_column_copy(st, 1, s->campaign_id, sizeof s->campaign_id);
     db_column_copy(st, 2, s->name, sizeof s->name);
     db_column_copy(st, 3, s->created_at, sizeof s->created_at);
-    s->exhausted_turn = sqlite3_column_int(st, 4);
+    s->exhausted_turn = db_column_int(st, 4);
 }
 
-static void read_side_row(sqlite3_stmt *st, void *elem)
+static void read_side_row(db_stmt *st, void *elem)
 {
     read_side(st, elem);
 }
 
-err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
+err_code db_sides_list(db_conn *c, const char *campaign_id, db_side **out,
                        size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
 
@@ -274,7 +274,7 @@ err_code db_sides_list(sqlite3 *c, const char *campaign_id, db_side **out,
     return rc;
 }
 
-err_code db_sides_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
+err_code db_sides_page(db_conn *c, const char *campaign_id, const db_page *pg,
                        db_side **out, size_t *n, err_info *e)
 {
     /* [after][newest first]: one statement per shape (PERF.md); a
@@ -290,8 +290,8 @@ err_code db_sides_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
          "SELECT id, campaign_id, name, created_at, exhausted_turn "
          "FROM sides WHERE campaign_id = ?1 AND rowid < ?2 "
          "ORDER BY rowid DESC LIMIT ?3"}};
-    sqlite3_stmt *st = NULL;
-    sqlite3_int64 after = 0;
+    db_stmt *st = NULL;
+    long long after = 0;
     void *rows;
     err_code rc;
 
@@ -307,18 +307,18 @@ err_code db_sides_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
         return rc;
     db_bind_text(st, 1, campaign_id);
     if (pg->after)
-        sqlite3_bind_int64(st, 2, after);
-    sqlite3_bind_int(st, 3, pg->limit);
+        db_bind_int64(st, 2, after);
+    db_bind_int(st, 3, pg->limit);
     rc = db_read_rows(c, st, sizeof **out, read_side_row, NULL, &rows, n,
                       "list sides", e);
     *out = rows;
     return rc;
 }
 
-err_code db_side_find(sqlite3 *c, const char *campaign_id,
+err_code db_side_find(db_conn *c, const char *campaign_id,
                       const char *id_or_name, db_side *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -335,10 +335,10 @@ err_code db_side_find(sqlite3 *c, const char *campaign_id,
         goto out;
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, id_or_name);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
+    step = db_step(st);
+    if (step == DB_ROW)
         read_side(st, out);
-    else if (step == SQLITE_DONE)
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no side \"%s\"",
                      id_or_name);
     else
@@ -348,10 +348,10 @@ out:
     return rc;
 }
 
-err_code db_token_insert(sqlite3 *c, const db_token *t, const char *hash_hex,
+err_code db_token_insert(db_conn *c, const db_token *t, const char *hash_hex,
                          const char *created_at, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -371,10 +371,10 @@ out:
     return rc;
 }
 
-err_code db_token_find(sqlite3 *c, const char *hash_hex, db_token *out,
+err_code db_token_find(db_conn *c, const char *hash_hex, db_token *out,
                        err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -385,14 +385,14 @@ err_code db_token_find(sqlite3 *c, const char *hash_hex, db_token *out,
                          &st, e)))
         goto out;
     db_bind_text(st, 1, hash_hex);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
-        const unsigned char *role = sqlite3_column_text(st, 3);
+    step = db_step(st);
+    if (step == DB_ROW) {
+        const unsigned char *role = db_column_text(st, 3);
         db_column_copy(st, 0, out->id, sizeof out->id);
         db_column_copy(st, 1, out->campaign_id, sizeof out->campaign_id);
         db_column_copy(st, 2, out->side_id, sizeof out->side_id);
         out->is_umpire = role && strcmp((const char *)role, "umpire") == 0;
-    } else if (step == SQLITE_DONE) {
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "unknown token");
     } else {
         rc = db_fail(c, e, "find token");
@@ -403,16 +403,16 @@ out:
 }
 
 /* A printed attack, or NULL when there is none. */
-static void bind_attack(sqlite3_stmt *st, int i, const scs_printed *p)
+static void bind_attack(db_stmt *st, int i, const scs_printed *p)
 {
     if (p->has_attack)
-        sqlite3_bind_int(st, i, p->attack);
+        db_bind_int(st, i, p->attack);
     else
-        sqlite3_bind_null(st, i);
+        db_bind_null(st, i);
 }
 
 /* Parameters 17-28: the SCS counter, or the defaults without one. */
-static void bind_unit_scs(sqlite3_stmt *st, const db_unit *u)
+static void bind_unit_scs(db_stmt *st, const db_unit *u)
 {
     scs_counter k;
 
@@ -422,48 +422,48 @@ static void bind_unit_scs(sqlite3_stmt *st, const db_unit *u)
         if (!k.has_reduced)
             memset(&k.reduced, 0, sizeof k.reduced);
     }
-    sqlite3_bind_int(st, 17, u->has_scs);
+    db_bind_int(st, 17, u->has_scs);
     bind_attack(st, 18, &k.full);
-    sqlite3_bind_int(st, 19, k.full.defense);
-    sqlite3_bind_int(st, 20, k.full.movement);
-    sqlite3_bind_int(st, 21, k.has_reduced);
+    db_bind_int(st, 19, k.full.defense);
+    db_bind_int(st, 20, k.full.movement);
+    db_bind_int(st, 21, k.has_reduced);
     bind_attack(st, 22, &k.reduced);
-    sqlite3_bind_int(st, 23, k.reduced.defense);
-    sqlite3_bind_int(st, 24, k.reduced.movement);
-    sqlite3_bind_int(st, 25, k.steps);
-    sqlite3_bind_int(st, 26, k.steps_lost);
-    sqlite3_bind_int(st, 27, k.is_exploit);
-    sqlite3_bind_int(st, 28, k.is_out_of_supply);
+    db_bind_int(st, 23, k.reduced.defense);
+    db_bind_int(st, 24, k.reduced.movement);
+    db_bind_int(st, 25, k.steps);
+    db_bind_int(st, 26, k.steps_lost);
+    db_bind_int(st, 27, k.is_exploit);
+    db_bind_int(st, 28, k.is_out_of_supply);
 }
 
 /* Parameters 4-10 and 13-30: everything but the id, name, side, campaign
  * and creation time. */
-static void bind_unit_state(sqlite3_stmt *st, const db_unit *u)
+static void bind_unit_state(db_stmt *st, const db_unit *u)
 {
-    sqlite3_bind_int(st, 4, u->is_eliminated);
+    db_bind_int(st, 4, u->is_eliminated);
     db_bind_text_or_null(st, 5, u->eliminated_reason);
     db_bind_text_or_null(st, 6, u->eliminated_by);
-    sqlite3_bind_int(st, 7, u->scrud.quality);
-    sqlite3_bind_int(st, 8, u->scrud.faces);
-    sqlite3_bind_int(st, 9, u->scrud.defeat_penalty);
-    sqlite3_bind_int(st, 10, u->scrud.fatigue_penalty);
-    sqlite3_bind_int(st, 13, u->has_scrud);
-    sqlite3_bind_int(st, 14, u->has_edna);
-    sqlite3_bind_int(st, 15, u->edna);
-    sqlite3_bind_int(st, 16, u->edna_start);
+    db_bind_int(st, 7, u->scrud.quality);
+    db_bind_int(st, 8, u->scrud.faces);
+    db_bind_int(st, 9, u->scrud.defeat_penalty);
+    db_bind_int(st, 10, u->scrud.fatigue_penalty);
+    db_bind_int(st, 13, u->has_scrud);
+    db_bind_int(st, 14, u->has_edna);
+    db_bind_int(st, 15, u->edna);
+    db_bind_int(st, 16, u->edna_start);
     bind_unit_scs(st, u);
-    sqlite3_bind_int(st, 29, u->has_matrix);
-    sqlite3_bind_int(st, 30, u->matrix_quality);
-    sqlite3_bind_int(st, 31, u->has_civ);
-    sqlite3_bind_int(st, 32, (int)u->civ.cls);
-    sqlite3_bind_int(st, 33, u->civ.era);
-    sqlite3_bind_int(st, 34, u->civ.bonus);
-    sqlite3_bind_int(st, 35, u->civ.dice_multiplier);
+    db_bind_int(st, 29, u->has_matrix);
+    db_bind_int(st, 30, u->matrix_quality);
+    db_bind_int(st, 31, u->has_civ);
+    db_bind_int(st, 32, (int)u->civ.cls);
+    db_bind_int(st, 33, u->civ.era);
+    db_bind_int(st, 34, u->civ.bonus);
+    db_bind_int(st, 35, u->civ.dice_multiplier);
 }
 
-err_code db_unit_insert(sqlite3 *c, const db_unit *u, err_info *e)
+err_code db_unit_insert(db_conn *c, const db_unit *u, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -495,9 +495,9 @@ out:
     return rc;
 }
 
-err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e)
+err_code db_unit_update(db_conn *c, const db_unit *u, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -524,7 +524,7 @@ err_code db_unit_update(sqlite3 *c, const db_unit *u, err_info *e)
     db_bind_text(st, 3, u->name);
     bind_unit_state(st, u);
     if ((rc = db_step_done(c, st, e, "update unit")) == ERR_OK &&
-        sqlite3_changes(c) != 1)
+        db_changes(c) != 1)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no unit %s", u->id);
 out:
     db_done(st);
@@ -544,15 +544,15 @@ out:
     "FROM units u JOIN sides s ON s.id = u.side_id "
 
 /* Columns col (attack: NULL for none), col+1 and col+2 of UNIT_COLUMNS. */
-static void read_printed(sqlite3_stmt *st, int col, scs_printed *p)
+static void read_printed(db_stmt *st, int col, scs_printed *p)
 {
-    p->has_attack = sqlite3_column_type(st, col) != SQLITE_NULL;
-    p->attack = sqlite3_column_int(st, col);
-    p->defense = sqlite3_column_int(st, col + 1);
-    p->movement = sqlite3_column_int(st, col + 2);
+    p->has_attack = db_column_type(st, col) != DB_NULL;
+    p->attack = db_column_int(st, col);
+    p->defense = db_column_int(st, col + 1);
+    p->movement = db_column_int(st, col + 2);
 }
 
-static void read_unit(sqlite3_stmt *st, db_unit *u)
+static void read_unit(db_stmt *st, db_unit *u)
 {
     memset(u, 0, sizeof *u);
     db_column_copy(st, 0, u->id, sizeof u->id);
@@ -561,34 +561,34 @@ static void read_unit(sqlite3_stmt *st, db_unit *u)
     db_column_copy(st, 3, u->side_name, sizeof u->side_name);
     db_column_copy(st, 4, u->name, sizeof u->name);
     db_column_copy(st, 5, u->created_at, sizeof u->created_at);
-    u->is_eliminated = sqlite3_column_int(st, 6) != 0;
+    u->is_eliminated = db_column_int(st, 6) != 0;
     db_column_copy(st, 7, u->eliminated_reason, sizeof u->eliminated_reason);
     db_column_copy(st, 8, u->eliminated_by, sizeof u->eliminated_by);
     scrud_unit_default(&u->scrud);
-    u->scrud.quality = sqlite3_column_int(st, 9);
-    u->scrud.faces = sqlite3_column_int(st, 10);
-    u->scrud.defeat_penalty = sqlite3_column_int(st, 11);
-    u->scrud.fatigue_penalty = sqlite3_column_int(st, 12);
+    u->scrud.quality = db_column_int(st, 9);
+    u->scrud.faces = db_column_int(st, 10);
+    u->scrud.defeat_penalty = db_column_int(st, 11);
+    u->scrud.fatigue_penalty = db_column_int(st, 12);
     u->scrud.is_eliminated = u->is_eliminated;
-    u->has_scrud = sqlite3_column_int(st, 13) != 0;
-    u->has_edna = sqlite3_column_int(st, 14) != 0;
-    u->edna = sqlite3_column_int(st, 15);
-    u->edna_start = sqlite3_column_int(st, 16);
-    u->has_scs = sqlite3_column_int(st, 17) != 0;
+    u->has_scrud = db_column_int(st, 13) != 0;
+    u->has_edna = db_column_int(st, 14) != 0;
+    u->edna = db_column_int(st, 15);
+    u->edna_start = db_column_int(st, 16);
+    u->has_scs = db_column_int(st, 17) != 0;
     read_printed(st, 18, &u->scs.full);
-    u->scs.has_reduced = sqlite3_column_int(st, 21) != 0;
+    u->scs.has_reduced = db_column_int(st, 21) != 0;
     read_printed(st, 22, &u->scs.reduced);
-    u->scs.steps = sqlite3_column_int(st, 25);
-    u->scs.steps_lost = sqlite3_column_int(st, 26);
-    u->scs.is_exploit = sqlite3_column_int(st, 27) != 0;
-    u->scs.is_out_of_supply = sqlite3_column_int(st, 28) != 0;
-    u->has_matrix = sqlite3_column_int(st, 29) != 0;
-    u->matrix_quality = sqlite3_column_int(st, 30);
-    u->has_civ = sqlite3_column_int(st, 31) != 0;
-    u->civ.cls = (civ_class)sqlite3_column_int(st, 32);
-    u->civ.era = sqlite3_column_int(st, 33);
-    u->civ.bonus = sqlite3_column_int(st, 34);
-    u->civ.dice_multiplier = sqlite3_column_int(st, 35);
+    u->scs.steps = db_column_int(st, 25);
+    u->scs.steps_lost = db_column_int(st, 26);
+    u->scs.is_exploit = db_column_int(st, 27) != 0;
+    u->scs.is_out_of_supply = db_column_int(st, 28) != 0;
+    u->has_matrix = db_column_int(st, 29) != 0;
+    u->matrix_quality = db_column_int(st, 30);
+    u->has_civ = db_column_int(st, 31) != 0;
+    u->civ.cls = (civ_class)db_column_int(st, 32);
+    u->civ.era = db_column_int(st, 33);
+    u->civ.bonus = db_column_int(st, 34);
+    u->civ.dice_multiplier = db_column_int(st, 35);
 }
 
 static bool printed_is_sane(const scs_printed *p)
@@ -637,10 +637,10 @@ static bool unit_is_sane(const db_unit *u)
  * id = ?2 DESC LIMIT 1" sorted its candidates through a temporary b-tree
  * on every call.)
  */
-err_code db_unit_find(sqlite3 *c, const char *campaign_id,
+err_code db_unit_find(db_conn *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -655,13 +655,13 @@ err_code db_unit_find(sqlite3 *c, const char *campaign_id,
         goto out;
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, id_or_name);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         read_unit(st, out);
         if (!unit_is_sane(out))
             rc = err_set(e, ERR_DB, NULL, "unit %s holds impossible values",
                          out->id);
-    } else if (step == SQLITE_DONE)
+    } else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no unit \"%s\"",
                      id_or_name);
     else
@@ -671,7 +671,7 @@ out:
     return rc;
 }
 
-static void read_unit_row(sqlite3_stmt *st, void *elem)
+static void read_unit_row(db_stmt *st, void *elem)
 {
     read_unit(st, elem);
 }
@@ -679,11 +679,11 @@ static void read_unit_row(sqlite3_stmt *st, void *elem)
 /* The systems a unit filter can name, and the column that says a unit
  * carries it. */
 static const char *const unit_system_cols[][2] = {
-    {"scrud", " AND u.has_scrud"},
-    {"edna", " AND u.has_edna"},
-    {"scs", " AND u.has_scs"},
-    {"matrix", " AND u.has_matrix"},
-    {"civ", " AND u.has_civ"}};
+    {"scrud", " AND u.has_scrud <> 0"},
+    {"edna", " AND u.has_edna <> 0"},
+    {"scs", " AND u.has_scs <> 0"},
+    {"matrix", " AND u.has_matrix <> 0"},
+    {"civ", " AND u.has_civ <> 0"}};
 
 /*
  * The SQL of a list of units into buf: one statement per filter shape (an
@@ -703,7 +703,7 @@ static void units_sql(char *buf, size_t size, const db_unit_filter *f,
     size_t i;
 
     if (f && f->system) {
-        sys = " AND 0"; /* a system no unit carries */
+        sys = " AND 1 = 0"; /* a system no unit carries */
         for (i = 0; i < sizeof unit_system_cols / sizeof *unit_system_cols; i++)
             if (strcmp(f->system, unit_system_cols[i][0]) == 0)
                 sys = unit_system_cols[i][1];
@@ -713,8 +713,8 @@ static void units_sql(char *buf, size_t size, const db_unit_filter *f,
                              : "u.campaign_id = ?1",
              f && f->eliminated >= 0 ? " AND u.eliminated = ?3" : "", sys,
              !f || f->ineffective < 0 ? ""
-             : f->ineffective         ? " AND u.has_edna AND u.edna = 0"
-                                      : " AND u.has_edna AND u.edna <> 0",
+             : f->ineffective         ? " AND u.has_edna <> 0 AND u.edna = 0"
+                                      : " AND u.has_edna <> 0 AND u.edna <> 0",
              !pg || !pg->after     ? ""
              : pg->is_newest_first ? " AND u.rowid < ?4"
                                    : " AND u.rowid > ?4",
@@ -724,12 +724,12 @@ static void units_sql(char *buf, size_t size, const db_unit_filter *f,
 }
 
 /* The units of f (NULL: all) in creation order, or a page of them. */
-static err_code units_query(sqlite3 *c, const char *campaign_id,
+static err_code units_query(db_conn *c, const char *campaign_id,
                             const db_unit_filter *f, const db_page *pg,
                             db_unit **out, size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
-    sqlite3_int64 after = 0;
+    db_stmt *st = NULL;
+    long long after = 0;
     char sql[1536];
     void *rows;
     err_code rc;
@@ -749,35 +749,35 @@ static err_code units_query(sqlite3 *c, const char *campaign_id,
     if (f && f->side_id)
         db_bind_text(st, 2, f->side_id);
     if (f && f->eliminated >= 0)
-        sqlite3_bind_int(st, 3, f->eliminated);
+        db_bind_int(st, 3, f->eliminated);
     if (pg && pg->after)
-        sqlite3_bind_int64(st, 4, after);
+        db_bind_int64(st, 4, after);
     if (pg)
-        sqlite3_bind_int(st, 5, pg->limit);
+        db_bind_int(st, 5, pg->limit);
     rc = db_read_rows(c, st, sizeof **out, read_unit_row, NULL, &rows, n,
                       "list units", e);
     *out = rows;
     return rc;
 }
 
-err_code db_units_list(sqlite3 *c, const char *campaign_id,
+err_code db_units_list(db_conn *c, const char *campaign_id,
                        const db_unit_filter *f, db_unit **out, size_t *n,
                        err_info *e)
 {
     return units_query(c, campaign_id, f, NULL, out, n, e);
 }
 
-err_code db_units_page(sqlite3 *c, const char *campaign_id,
+err_code db_units_page(db_conn *c, const char *campaign_id,
                        const db_unit_filter *f, const db_page *pg,
                        db_unit **out, size_t *n, err_info *e)
 {
     return units_query(c, campaign_id, f, pg, out, n, e);
 }
 
-err_code db_units_count(sqlite3 *c, const char *campaign_id, int *n,
+err_code db_units_count(db_conn *c, const char *campaign_id, int *n,
                         err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     *n = 0;
@@ -785,8 +785,8 @@ err_code db_units_count(sqlite3 *c, const char *campaign_id, int *n,
                          &st, e)))
         goto out;
     db_bind_text(st, 1, campaign_id);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        *n = sqlite3_column_int(st, 0);
+    if (db_step(st) == DB_ROW)
+        *n = db_column_int(st, 0);
     else
         rc = db_fail(c, e, "count units");
 out:

@@ -14,25 +14,26 @@
 #include <string.h>
 
 /* How many tables the campaign has, and whether one is named name. */
-static err_code count_tables(sqlite3 *c, const char *campaign_id,
+static err_code count_tables(db_conn *c, const char *campaign_id,
                              const char *name, int *n, bool *has_name,
                              err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     *n = 0;
     *has_name = false;
     if ((rc = db_prepare(c,
-                         "SELECT count(*), coalesce(sum(name = ?2), 0) "
+                         "SELECT count(*), coalesce(sum(CASE WHEN name = ?2 "
+                         "THEN 1 ELSE 0 END), 0) "
                          "FROM crts WHERE campaign_id = ?1",
                          &st, e)))
         goto out;
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, name);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        *n = sqlite3_column_int(st, 0);
-        *has_name = sqlite3_column_int(st, 1) != 0;
+    if (db_step(st) == DB_ROW) {
+        *n = db_column_int(st, 0);
+        *has_name = db_column_int(st, 1) != 0;
     } else {
         rc = db_fail(c, e, "count tables");
     }
@@ -43,9 +44,9 @@ out:
 
 /* The count and the write are two statements: callers write through the
  * single writer, inside its transaction, so nothing comes between them. */
-err_code db_table_put(sqlite3 *c, const db_table *t, bool *is_new, err_info *e)
+err_code db_table_put(db_conn *c, const db_table *t, bool *is_new, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     bool has_name;
     err_code rc;
     int n;
@@ -84,7 +85,7 @@ out:
 
 #define TABLE_COLUMNS "campaign_id, name, doc, created_at, updated_at "
 
-static void read_table(sqlite3_stmt *st, db_table *t)
+static void read_table(db_stmt *st, db_table *t)
 {
     memset(t, 0, sizeof *t);
     db_column_copy(st, 0, t->campaign_id, sizeof t->campaign_id);
@@ -94,10 +95,10 @@ static void read_table(sqlite3_stmt *st, db_table *t)
     db_column_copy(st, 4, t->updated_at, sizeof t->updated_at);
 }
 
-err_code db_table_get(sqlite3 *c, const char *campaign_id, const char *name,
+err_code db_table_get(db_conn *c, const char *campaign_id, const char *name,
                       db_table *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -109,12 +110,12 @@ err_code db_table_get(sqlite3 *c, const char *campaign_id, const char *name,
         goto out;
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, name);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         read_table(st, out);
         if (out->doc == NULL) /* doc is NOT NULL: the copy failed */
             rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-    } else if (step == SQLITE_DONE) {
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no table \"%s\"",
                      name);
     } else {
@@ -133,7 +134,7 @@ void db_table_cleanup(db_table *t)
     memset(t, 0, sizeof *t);
 }
 
-static void read_table_row(sqlite3_stmt *st, void *elem)
+static void read_table_row(db_stmt *st, void *elem)
 {
     read_table(st, elem);
 }
@@ -143,10 +144,10 @@ static void release_tables(void *v, size_t n)
     db_tables_free(v, n);
 }
 
-err_code db_tables_list(sqlite3 *c, const char *campaign_id, db_table **out,
+err_code db_tables_list(db_conn *c, const char *campaign_id, db_table **out,
                         size_t *n, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
     size_t i;
@@ -173,7 +174,7 @@ err_code db_tables_list(sqlite3 *c, const char *campaign_id, db_table **out,
     return rc;
 }
 
-err_code db_tables_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
+err_code db_tables_page(db_conn *c, const char *campaign_id, const db_page *pg,
                         db_table **out, size_t *n, err_info *e)
 {
     /* [after][newest first, i.e. by name descending]: one statement per
@@ -189,7 +190,7 @@ err_code db_tables_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
          "AND name > ?2 ORDER BY name LIMIT ?3",
          "SELECT " TABLE_COLUMNS "FROM crts WHERE campaign_id = ?1 "
          "AND name < ?2 ORDER BY name DESC LIMIT ?3"}};
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     void *rows;
     err_code rc;
     size_t i;
@@ -202,7 +203,7 @@ err_code db_tables_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
     db_bind_text(st, 1, campaign_id);
     if (pg->after)
         db_bind_text(st, 2, pg->after);
-    sqlite3_bind_int(st, 3, pg->limit);
+    db_bind_int(st, 3, pg->limit);
     rc = db_read_rows(c, st, sizeof **out, read_table_row, release_tables,
                       &rows, n, "list tables", e);
     *out = rows;
@@ -217,10 +218,10 @@ err_code db_tables_page(sqlite3 *c, const char *campaign_id, const db_page *pg,
     return rc;
 }
 
-err_code db_table_delete(sqlite3 *c, const char *campaign_id, const char *name,
+err_code db_table_delete(db_conn *c, const char *campaign_id, const char *name,
                          err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(
@@ -229,7 +230,7 @@ err_code db_table_delete(sqlite3 *c, const char *campaign_id, const char *name,
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, name);
     if ((rc = db_step_done(c, st, e, "delete table")) == ERR_OK &&
-        sqlite3_changes(c) != 1)
+        db_changes(c) != 1)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no table \"%s\"",
                      name);
 out:

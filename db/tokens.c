@@ -17,18 +17,19 @@
 #include <stdio.h>
 #include <string.h>
 
-err_code db_token_reissue(sqlite3 *c, const db_token *t, const char *hash_hex,
+err_code db_token_reissue(db_conn *c, const db_token *t, const char *hash_hex,
                           const char *at, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
-    /* side_id IS ?3: NULL matches the umpire's NULL side. */
-    if ((rc = db_prepare(c,
-                         "UPDATE tokens SET revoked_at = ?4 "
-                         "WHERE campaign_id = ?1 AND role = ?2 "
-                         "AND side_id IS ?3 AND revoked_at IS NULL",
-                         &st, e)))
+    /* IS NOT DISTINCT FROM: NULL matches the umpire's NULL side. */
+    if ((rc = db_prepare(
+             c,
+             "UPDATE tokens SET revoked_at = ?4 "
+             "WHERE campaign_id = ?1 AND role = ?2 "
+             "AND side_id IS NOT DISTINCT FROM ?3 AND revoked_at IS NULL",
+             &st, e)))
         goto out;
     db_bind_text(st, 1, t->campaign_id);
     db_bind_text(st, 2, t->is_umpire ? "umpire" : "player");
@@ -60,11 +61,11 @@ out:
     "t.revoked_at FROM tokens t LEFT JOIN sides s ON s.id = t.side_id "        \
     "WHERE t.campaign_id = ?1 "
 
-static void read_issue(sqlite3_stmt *st, void *elem)
+static void read_issue(db_stmt *st, void *elem)
 {
     db_token_issue *t = elem;
-    const unsigned char *role = sqlite3_column_text(st, 3);
-    const unsigned char *by = sqlite3_column_text(st, 5);
+    const unsigned char *role = db_column_text(st, 3);
+    const unsigned char *by = db_column_text(st, 5);
 
     db_column_copy(st, 0, t->id, sizeof t->id);
     db_column_copy(st, 1, t->side_id, sizeof t->side_id);
@@ -77,10 +78,10 @@ static void read_issue(sqlite3_stmt *st, void *elem)
 
 /* The rowid of the campaign's token id (a cursor's key), or
  * ERR_NOT_FOUND. */
-static err_code cursor_rowid(sqlite3 *c, const char *campaign_id,
-                             const char *id, sqlite3_int64 *out, err_info *e)
+static err_code cursor_rowid(db_conn *c, const char *campaign_id,
+                             const char *id, long long *out, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -92,10 +93,10 @@ static err_code cursor_rowid(sqlite3 *c, const char *campaign_id,
         goto out;
     db_bind_text(st, 1, id);
     db_bind_text(st, 2, campaign_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW)
-        *out = sqlite3_column_int64(st, 0);
-    else if (step == SQLITE_DONE)
+    step = db_step(st);
+    if (step == DB_ROW)
+        *out = db_column_int64(st, 0);
+    else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no token %s for the cursor", id);
     else
         rc = db_fail(c, e, "read a cursor");
@@ -104,7 +105,7 @@ out:
     return rc;
 }
 
-err_code db_token_issues_page(sqlite3 *c, const char *campaign_id,
+err_code db_token_issues_page(db_conn *c, const char *campaign_id,
                               const db_page *pg, db_token_issue **out,
                               size_t *n, err_info *e)
 {
@@ -115,8 +116,8 @@ err_code db_token_issues_page(sqlite3 *c, const char *campaign_id,
          ISSUE_COLUMNS "ORDER BY t.rowid DESC LIMIT ?3"},
         {ISSUE_COLUMNS "AND t.rowid > ?2 ORDER BY t.rowid LIMIT ?3",
          ISSUE_COLUMNS "AND t.rowid < ?2 ORDER BY t.rowid DESC LIMIT ?3"}};
-    sqlite3_stmt *st = NULL;
-    sqlite3_int64 after = 0;
+    db_stmt *st = NULL;
+    long long after = 0;
     void *rows = NULL;
     err_code rc;
 
@@ -129,8 +130,8 @@ err_code db_token_issues_page(sqlite3 *c, const char *campaign_id,
         return rc;
     db_bind_text(st, 1, campaign_id);
     if (pg->after)
-        sqlite3_bind_int64(st, 2, after);
-    sqlite3_bind_int(st, 3, pg->limit);
+        db_bind_int64(st, 2, after);
+    db_bind_int(st, 3, pg->limit);
     /* db_read_rows releases st in every case. */
     rc = db_read_rows(c, st, sizeof **out, read_issue, NULL, &rows, n,
                       "list token issues", e);

@@ -5,12 +5,14 @@
  * decides when: after a batch that failed for a full disk, whenever the
  * writer is idle, and at close.
  */
+#include "db_conn.h"
 #include "db_sql.h"
 
 #include <stdio.h>
 
-err_code db_wal_checkpoint(sqlite3 *w, int timeout_ms, err_info *e)
+err_code db_wal_checkpoint(db_conn *c, int timeout_ms, err_info *e)
 {
+    sqlite3 *w = c->lite;
     int rc;
 
     sqlite3_busy_timeout(w, timeout_ms);
@@ -22,7 +24,7 @@ err_code db_wal_checkpoint(sqlite3 *w, int timeout_ms, err_info *e)
     if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
         return err_set(e, ERR_CONFLICT, NULL,
                        "the checkpoint waits for readers of the database");
-    return db_fail(w, e, "checkpoint");
+    return db_fail(c, e, "checkpoint");
 }
 
 /* Runs sql on w; SQLite's code. */
@@ -31,8 +33,9 @@ static int run(sqlite3 *w, const char *sql)
     return sqlite3_exec(w, sql, NULL, NULL, NULL);
 }
 
-err_code db_wal_probe(sqlite3 *w, err_info *e)
+err_code db_wal_probe(db_conn *c, err_info *e)
 {
+    sqlite3 *w = c->lite;
     sqlite3_stmt *st = NULL;
     char sql[64];
     int version = -1;
@@ -44,13 +47,13 @@ err_code db_wal_probe(sqlite3 *w, err_info *e)
         version = sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
     if (version < 0)
-        return db_fail(w, e, "read the schema version");
+        return db_fail(c, e, "read the schema version");
     /* The same version written again: page 1 changes on disk, not in
      * meaning. */
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d", version);
     if (run(w, "BEGIN IMMEDIATE") != SQLITE_OK || run(w, sql) != SQLITE_OK ||
         run(w, "COMMIT") != SQLITE_OK) {
-        rc = db_fail(w, e, "write");
+        rc = db_fail(c, e, "write");
         if (!sqlite3_get_autocommit(w))
             run(w, "ROLLBACK");
     }

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-err_code db_webhook_put(sqlite3 *c, const db_webhook *w, bool *is_new,
+err_code db_webhook_put(db_conn *c, const db_webhook *w, bool *is_new,
                         err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     *is_new = false;
@@ -27,7 +27,7 @@ err_code db_webhook_put(sqlite3 *c, const db_webhook *w, bool *is_new,
                          e)))
         goto out;
     db_bind_text(st, 1, w->campaign_id);
-    *is_new = sqlite3_step(st) != SQLITE_ROW;
+    *is_new = db_step(st) != DB_ROW;
     db_done(st);
     /* An upsert, not a REPLACE: the posts waiting keep their webhook. */
     if ((rc = db_prepare(c,
@@ -52,10 +52,10 @@ out:
     return rc;
 }
 
-err_code db_webhook_get(sqlite3 *c, const char *campaign_id, db_webhook *out,
+err_code db_webhook_get(db_conn *c, const char *campaign_id, db_webhook *out,
                         err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int step;
 
@@ -70,26 +70,26 @@ err_code db_webhook_get(sqlite3 *c, const char *campaign_id, db_webhook *out,
                          &st, e)))
         goto out;
     db_bind_text(st, 1, campaign_id);
-    step = sqlite3_step(st);
-    if (step == SQLITE_ROW) {
+    step = db_step(st);
+    if (step == DB_ROW) {
         snprintf(out->campaign_id, sizeof out->campaign_id, "%s", campaign_id);
         db_column_copy(st, 0, out->url, sizeof out->url);
         db_column_copy(st, 1, out->hook_id, sizeof out->hook_id);
         db_column_copy(st, 2, out->token, sizeof out->token);
         db_column_copy(st, 3, out->set_at, sizeof out->set_at);
-        out->n_delivered = sqlite3_column_int64(st, 4);
+        out->n_delivered = db_column_int64(st, 4);
         db_column_copy(st, 5, out->last_delivery_at,
                        sizeof out->last_delivery_at);
         db_column_copy(st, 6, out->last_delivery_combat,
                        sizeof out->last_delivery_combat);
-        out->n_failures = sqlite3_column_int64(st, 7);
+        out->n_failures = db_column_int64(st, 7);
         db_column_copy(st, 8, out->last_failure_at,
                        sizeof out->last_failure_at);
         db_column_copy(st, 9, out->last_failure_combat,
                        sizeof out->last_failure_combat);
         db_column_copy(st, 10, out->last_error, sizeof out->last_error);
-        out->n_pending = sqlite3_column_int64(st, 11);
-    } else if (step == SQLITE_DONE) {
+        out->n_pending = db_column_int64(st, 11);
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no webhook");
     } else {
         rc = db_fail(c, e, "read a webhook");
@@ -101,24 +101,24 @@ out:
 
 /* Runs one statement of the campaign (bound as ?1) that returns no rows;
  * *n_changed (NULL ok) is how many rows it changed. */
-static err_code exec_campaign(sqlite3 *c, const char *sql,
+static err_code exec_campaign(db_conn *c, const char *sql,
                               const char *campaign_id, int *n_changed,
                               const char *what, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c, sql, &st, e)))
         goto out;
     db_bind_text(st, 1, campaign_id);
     if ((rc = db_step_done(c, st, e, what)) == ERR_OK && n_changed)
-        *n_changed = sqlite3_changes(c);
+        *n_changed = db_changes(c);
 out:
     db_done(st);
     return rc;
 }
 
-err_code db_webhook_delete(sqlite3 *c, const char *campaign_id, err_info *e)
+err_code db_webhook_delete(db_conn *c, const char *campaign_id, err_info *e)
 {
     int n = 0;
     err_code rc;
@@ -134,21 +134,21 @@ err_code db_webhook_delete(sqlite3 *c, const char *campaign_id, err_info *e)
     return ERR_OK;
 }
 
-static void read_head(sqlite3_stmt *st, void *elem)
+static void read_head(db_stmt *st, void *elem)
 {
     db_webhook_post *p = elem;
 
-    p->seq = sqlite3_column_int64(st, 0);
+    p->seq = db_column_int64(st, 0);
     db_column_copy(st, 1, p->campaign_id, sizeof p->campaign_id);
     db_column_copy(st, 2, p->combat_id, sizeof p->combat_id);
     db_column_copy(st, 3, p->created_at, sizeof p->created_at);
-    p->n_waiting = sqlite3_column_int64(st, 4);
+    p->n_waiting = db_column_int64(st, 4);
 }
 
-err_code db_webhook_heads(sqlite3 *c, db_webhook_post **out, size_t *n,
+err_code db_webhook_heads(db_conn *c, db_webhook_post **out, size_t *n,
                           err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     *out = NULL;
@@ -170,12 +170,12 @@ err_code db_webhook_heads(sqlite3 *c, db_webhook_post **out, size_t *n,
 
 /* Counts one settled post, or n_failed dropped ones, on the campaign's
  * webhook: delivered when error is NULL. */
-static err_code count_outcome(sqlite3 *c, const char *campaign_id,
+static err_code count_outcome(db_conn *c, const char *campaign_id,
                               const char *combat_id, long long n,
                               const char *error, const char *at, err_info *e)
 {
     char cut[DB_WEBHOOK_ERROR_MAX];
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
@@ -192,11 +192,11 @@ static err_code count_outcome(sqlite3 *c, const char *campaign_id,
         goto out;
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, combat_id);
-    sqlite3_bind_int64(st, 3, n);
+    db_bind_int64(st, 3, n);
     db_bind_text(st, 4, at);
     if (error != NULL) {
         snprintf(cut, sizeof cut, "%s", error);
-        sqlite3_bind_text(st, 5, cut, -1, SQLITE_TRANSIENT);
+        db_bind_text_copy(st, 5, cut);
     }
     rc = db_step_done(c, st, e, "count a post");
 out:
@@ -204,18 +204,18 @@ out:
     return rc;
 }
 
-err_code db_webhook_settle(sqlite3 *c, const db_webhook_post *p,
+err_code db_webhook_settle(db_conn *c, const db_webhook_post *p,
                            const char *error, const char *at, err_info *e)
 {
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
     int n = 0;
 
     if ((rc = db_prepare(c, "DELETE FROM webhook_posts WHERE seq = ?", &st, e)))
         goto out;
-    sqlite3_bind_int64(st, 1, p->seq);
+    db_bind_int64(st, 1, p->seq);
     if ((rc = db_step_done(c, st, e, "settle a post")) == ERR_OK)
-        n = sqlite3_changes(c);
+        n = db_changes(c);
     db_done(st);
     st = NULL;
     /* Gone already: its webhook was removed, and nothing is left to
@@ -227,12 +227,12 @@ out:
     return rc;
 }
 
-err_code db_webhook_drop(sqlite3 *c, const char *campaign_id, long long keep,
+err_code db_webhook_drop(db_conn *c, const char *campaign_id, long long keep,
                          const char *error, const char *at,
                          long long *n_dropped, err_info *e)
 {
     char last[DB_ID_MAX] = "";
-    sqlite3_stmt *st = NULL;
+    db_stmt *st = NULL;
     err_code rc;
 
     *n_dropped = 0;
@@ -244,8 +244,8 @@ err_code db_webhook_drop(sqlite3 *c, const char *campaign_id, long long keep,
                          &st, e)))
         goto out;
     db_bind_text(st, 1, campaign_id);
-    sqlite3_bind_int64(st, 2, keep < 0 ? 0 : keep);
-    if (sqlite3_step(st) == SQLITE_ROW)
+    db_bind_int64(st, 2, keep < 0 ? 0 : keep);
+    if (db_step(st) == DB_ROW)
         db_column_copy(st, 0, last, sizeof last);
     db_done(st);
     st = NULL;
@@ -258,10 +258,10 @@ err_code db_webhook_drop(sqlite3 *c, const char *campaign_id, long long keep,
                          &st, e)))
         goto out;
     db_bind_text(st, 1, campaign_id);
-    sqlite3_bind_int64(st, 2, keep < 0 ? 0 : keep);
+    db_bind_int64(st, 2, keep < 0 ? 0 : keep);
     if ((rc = db_step_done(c, st, e, "drop posts")))
         goto out;
-    *n_dropped = sqlite3_changes(c);
+    *n_dropped = db_changes(c);
     if (*n_dropped > 0)
         rc = count_outcome(c, campaign_id, last, *n_dropped, error, at, e);
 out:

@@ -165,9 +165,9 @@ static int apply(http_config *cfg, const char *key, const char *v)
                strcmp(k, "discord_application_id") == 0) {
         bool is_key = strcmp(k, "discord_public_key") == 0;
         err_clear(&e);
-        if ((is_key ? discord_verify_config_key(&cfg->discord, v, &e)
-                    : discord_verify_config_app(&cfg->discord, v, &e)) !=
-            ERR_OK) {
+        if ((is_key
+                 ? discord_verify_config_key(&cfg->discord, v, &e)
+                 : discord_verify_config_app(&cfg->discord, v, &e)) != ERR_OK) {
             fprintf(stderr, "umpire: %s: %s\n", key, e.message);
             return -1;
         }
@@ -304,6 +304,8 @@ static int ensure_dir(const char *db_path)
     char dir[PATH_MAX];
     char *slash;
 
+    if (!db_is_file(db_path))
+        return 0; /* a database server's URL */
     snprintf(dir, sizeof dir, "%s", db_path);
     slash = strrchr(dir, '/');
     if (slash == NULL || slash == dir)
@@ -458,8 +460,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "umpire: CORS: web pages of any origin may call the "
                         "API\n");
     if (discord_verify_is_on(&cfg.discord))
-        fprintf(stderr, "umpire: Discord: interactions of application %s at "
-                        "POST /v1/discord/interactions\n",
+        fprintf(stderr,
+                "umpire: Discord: interactions of application %s at "
+                "POST /v1/discord/interactions\n",
                 cfg.discord.application_id);
     else
         fprintf(stderr, "umpire: Discord: the interactions endpoint is off "

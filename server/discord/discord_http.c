@@ -37,8 +37,8 @@ void discord_http_interactions(http_request *r)
         return;
     }
     v = discord_verify_request(cfg, http_header(r, "X-Signature-Ed25519"),
-                               http_header(r, "X-Signature-Timestamp"),
-                               r->body, r->body_len, (long long)time(NULL));
+                               http_header(r, "X-Signature-Timestamp"), r->body,
+                               r->body_len, (long long)time(NULL));
     if (v != DISCORD_VERIFY_OK) {
         http_reply_problem_raw(r, 401,
                                v == DISCORD_VERIFY_STALE ? "discord_stale"
@@ -94,10 +94,11 @@ void discord_http_interactions(http_request *r)
                                                    "forms."));
 }
 
-void discord_http_write(http_request *r, discord_interaction *in,
-                        db_job_fn job, http_finish_fn finish)
+void discord_http_write(http_request *r, discord_interaction *in, db_job_fn job,
+                        http_finish_fn finish)
 {
-    (void)in; /* r's state: the job's argument */
+    /* r's state is the job's argument; its campaign, the linked one */
+    snprintf(r->job_campaign, sizeof r->job_campaign, "%s", in->campaign_id);
     http_defer_write(r, job, finish);
 }
 
@@ -164,8 +165,8 @@ static json_t *reshaped(const http_request *r, const json_t *answer)
 
 void discord_http_reshape(http_request *r)
 {
-    const char *body = r->resp_static ? (const char *)r->resp_static
-                                      : r->resp_body;
+    const char *body =
+        r->resp_static ? (const char *)r->resp_static : r->resp_body;
     json_t *answer = body ? json_loadb(body, r->resp_len, 0, NULL) : NULL;
     json_t *reply;
     char *text;

@@ -241,15 +241,34 @@ static void write_done(void *arg, err_code rc, const err_info *e)
     MHD_resume_connection(conn);
 }
 
+/* The campaign r's write job changes: named by its path
+ * (/v1/campaigns/{id}/...) or set by its handler; NULL for none. */
+static const char *job_campaign(const http_request *r)
+{
+    if (r->job_campaign[0] != '\0')
+        return r->job_campaign;
+    if (strncmp(r->path, "/v1/campaigns/", 14) == 0 && r->n_params > 0)
+        return r->params[0];
+    return NULL;
+}
+
 /*
- * Runs the handler's job with the handler's state.  A request with an
- * Idempotency-Key makes its response here, once the job has succeeded,
- * and stores it under the key in the same transaction (idem.h).
+ * Runs the handler's job with the handler's state, its campaign's writes
+ * serialised first with every other writer's, of this instance or another
+ * (db_lock_campaign).  A request with an Idempotency-Key makes its
+ * response here, once the job has succeeded, and stores it under the key
+ * in the same transaction (idem.h).
  */
 static err_code run_job(db_conn *conn, void *arg, err_info *e)
 {
     http_request *r = arg;
-    err_code rc = r->job(conn, r->state, e);
+    const char *campaign = job_campaign(r);
+    err_code rc;
+
+    if (campaign != NULL &&
+        (rc = db_lock_campaign(conn, campaign, e)) != ERR_OK)
+        return rc;
+    rc = r->job(conn, r->state, e);
 
     if (rc != ERR_OK || !r->has_idem)
         return rc;

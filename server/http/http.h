@@ -51,15 +51,15 @@ typedef struct http_config {
                                its endpoint is off without it */
     notify_config notify;   /* the poster of channel posts (notify.h) */
     /* Slow and idle clients (http_conn.h). */
-    int request_timeout;  /* seconds for a whole request (line, headers,
-                             body) to arrive, however it trickles; 0 none */
-    int keepalive_timeout; /* seconds a kept-alive connection may wait for
-                              its next request; 0 none */
+    int request_timeout;         /* seconds for a whole request (line, headers,
+                                    body) to arrive, however it trickles; 0 none */
+    int keepalive_timeout;       /* seconds a kept-alive connection may wait for
+                                    its next request; 0 none */
     int per_ip_connection_limit; /* open connections from one address at
                                     most; 0 none */
-    int idle_close_percent; /* at this share of connection_limit open, idle
-                               kept-alive connections are closed, longest
-                               idle first; 0 never */
+    int idle_close_percent;      /* at this share of connection_limit open, idle
+                                    kept-alive connections are closed, longest
+                                    idle first; 0 never */
     int stop_timeout; /* seconds http_stop waits for requests in flight */
     /* Live event streams (resources/events.c, http_stream.h). */
     int events_limit;        /* streams open at most, service-wide */
@@ -85,10 +85,10 @@ int http_port(const http_server *s);
 /*
  * Stops accepting and lets the requests in flight finish, for
  * cfg.stop_timeout seconds at most, then stops the daemon and the poster of
- * channel posts and closes the database cleanly; true (s is freed).  When a database write is still
- * running at the bound, it logs how many and returns false without
- * waiting for them: s is left running, not freed (its threads may still
- * touch it); the process may exit (a write not committed by then rolls
+ * channel posts and closes the database cleanly; true (s is freed).  When a
+ * database write is still running at the bound, it logs how many and returns
+ * false without waiting for them: s is left running, not freed (its threads may
+ * still touch it); the process may exit (a write not committed by then rolls
  * back, so a combat lands whole or not at all) or call http_stop again.
  * NULL allowed (true).
  */
@@ -171,7 +171,10 @@ struct http_request {
     int format;     /* the report_format asked for (Accept, ?format=) */
 
     /* Idempotency-Key (idem.h). */
-    bool has_idem;          /* the request carries a new key, claimed */
+    bool has_idem; /* the request carries a new key, claimed */
+    /* The campaign its write job changes, when its path does not name it
+     * (a Discord interaction's linked campaign); "" otherwise. */
+    char job_campaign[DB_ID_MAX];
     bool is_claimed;        /* its key is in the server's in-flight set */
     db_idem idem;           /* scope, key and fingerprint */
     bool is_replied_in_job; /* the response was made in the writer job */
@@ -205,7 +208,7 @@ struct http_request {
     atomic_int job_state;
     err_code job_rc;
     err_info job_err;
-    db_job_fn job; /* runs with state on the writer */
+    db_job_fn job;                 /* runs with state on the writer */
     void (*read)(http_request *r); /* a long read's handler (http_heavy.h),
                                       run off the request workers */
     http_finish_fn finish;

@@ -27,6 +27,7 @@ int problem_status(err_code code)
     case ERR_UNAUTHORIZED: return 401;
     case ERR_FORBIDDEN: return 403;
     case ERR_FULL: return 507;
+    case ERR_UNAVAILABLE: return 503;
     case ERR_NOMEM:
     case ERR_DB:
     case ERR_INTERNAL: return 500;
@@ -50,6 +51,7 @@ static const char *title_for(err_code code)
     case ERR_UNAUTHORIZED: return "Unauthorized";
     case ERR_FORBIDDEN: return "Forbidden";
     case ERR_FULL: return "Insufficient storage";
+    case ERR_UNAVAILABLE: return "Database unavailable";
     default: return "Internal error";
     }
 }
@@ -168,7 +170,8 @@ json_t *problem_json(const err_info *e)
     /* Internal failures keep their details for the log, not the client;
      * a full disk's detail says what the client needs (nothing was
      * written, retry once space is freed). */
-    if (problem_status(code) >= 500 && code != ERR_FULL)
+    if (problem_status(code) >= 500 && code != ERR_FULL &&
+        code != ERR_UNAVAILABLE)
         detail = "the server failed to complete the request";
     return problem_make(problem_status(code), err_code_name(code),
                         title_for(code), detail, e->field);

@@ -126,7 +126,7 @@ bool db_fixture_file_exists(const char *path)
 }
 
 /* The first column of the first row of sql as an int, or -1. */
-int db_fixture_query_int(sqlite3 *c, const char *sql)
+int db_fixture_lite_query_int(sqlite3 *c, const char *sql)
 {
     sqlite3_stmt *st = NULL;
     int v = -1;
@@ -138,7 +138,8 @@ int db_fixture_query_int(sqlite3 *c, const char *sql)
     return v;
 }
 
-void db_fixture_query_text(sqlite3 *c, const char *sql, char *buf, size_t n)
+void db_fixture_lite_query_text(sqlite3 *c, const char *sql, char *buf,
+                                size_t n)
 {
     sqlite3_stmt *st = NULL;
 
@@ -150,7 +151,7 @@ void db_fixture_query_text(sqlite3 *c, const char *sql, char *buf, size_t n)
 }
 
 /* Rows of table (a literal name) whose id is id, or -1. */
-int db_fixture_count_rows(sqlite3 *c, const char *table, const char *id)
+int db_fixture_lite_count_rows(sqlite3 *c, const char *table, const char *id)
 {
     char sql[96];
     sqlite3_stmt *st = NULL;
@@ -253,7 +254,7 @@ void db_fixture_deadline(struct timespec *ts)
 
 /* ---- the writer -------------------------------------------------------- */
 
-static err_code job_block(sqlite3 *c, void *arg, err_info *e)
+static err_code job_block(db_conn *c, void *arg, err_info *e)
 {
     struct timespec limit;
 
@@ -306,17 +307,17 @@ void db_fixture_release_writer(void)
 }
 
 /* Job wrappers: one store call each, the row as arg. */
-err_code db_fixture_job_campaign(sqlite3 *c, void *arg, err_info *e)
+err_code db_fixture_job_campaign(db_conn *c, void *arg, err_info *e)
 {
     return db_campaign_insert(c, arg, e);
 }
 
-err_code db_fixture_job_side(sqlite3 *c, void *arg, err_info *e)
+err_code db_fixture_job_side(db_conn *c, void *arg, err_info *e)
 {
     return db_side_insert(c, arg, e);
 }
 
-err_code db_fixture_job_side_update(sqlite3 *c, void *arg, err_info *e)
+err_code db_fixture_job_side_update(db_conn *c, void *arg, err_info *e)
 {
     return db_side_update(c, arg, e);
 }
@@ -399,12 +400,12 @@ void db_fixture_new_combat(db_combat *cb, const char *campaign_id,
 
 /* ---- units ------------------------------------------------------------- */
 
-err_code db_fixture_job_unit(sqlite3 *c, void *arg, err_info *e)
+err_code db_fixture_job_unit(db_conn *c, void *arg, err_info *e)
 {
     return db_unit_insert(c, arg, e);
 }
 
-err_code db_fixture_job_unit_update(sqlite3 *c, void *arg, err_info *e)
+err_code db_fixture_job_unit_update(db_conn *c, void *arg, err_info *e)
 {
     return db_unit_update(c, arg, e);
 }

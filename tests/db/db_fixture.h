@@ -19,6 +19,8 @@
 
 #include <sqlite3.h>
 
+#include "db_sql.h"
+
 #include "db.h"
 
 /* The longest a test waits for the writer. */
@@ -46,11 +48,17 @@ void db_fixture_open(void);
 
 bool db_fixture_file_exists(const char *path);
 /* The first column of the first row of sql as an int, or -1. */
-int db_fixture_query_int(sqlite3 *c, const char *sql);
+int db_fixture_lite_query_int(sqlite3 *c, const char *sql);
+#define db_fixture_query_int(c, sql) db_fixture_lite_query_int(DB_LITE(c), sql)
 /* The same as text into buf (n bytes), or "(none)". */
-void db_fixture_query_text(sqlite3 *c, const char *sql, char *buf, size_t n);
+void db_fixture_lite_query_text(sqlite3 *c, const char *sql, char *buf,
+                                size_t n);
+#define db_fixture_query_text(c, sql, buf, n)                                  \
+    db_fixture_lite_query_text(DB_LITE(c), sql, buf, n)
 /* Rows of table (a literal name) whose id is id, or -1. */
-int db_fixture_count_rows(sqlite3 *c, const char *table, const char *id);
+int db_fixture_lite_count_rows(sqlite3 *c, const char *table, const char *id);
+#define db_fixture_count_rows(c, table, id)                                    \
+    db_fixture_lite_count_rows(DB_LITE(c), table, id)
 /* Whether a and b are the same string, or both NULL. */
 bool db_fixture_str_eq_or_null(const char *a, const char *b);
 /* Runs sql on db_fixture_path with a plain connection, outside db_open. */
@@ -80,9 +88,9 @@ err_code db_fixture_write_rc(db_job_fn run, void *arg, err_info *e);
 void db_fixture_write_ok(db_job_fn run, void *arg, const char *what);
 
 /* Job wrappers: one store call each, the row as arg. */
-err_code db_fixture_job_campaign(sqlite3 *c, void *arg, err_info *e);
-err_code db_fixture_job_side(sqlite3 *c, void *arg, err_info *e);
-err_code db_fixture_job_side_update(sqlite3 *c, void *arg, err_info *e);
+err_code db_fixture_job_campaign(db_conn *c, void *arg, err_info *e);
+err_code db_fixture_job_side(db_conn *c, void *arg, err_info *e);
+err_code db_fixture_job_side_update(db_conn *c, void *arg, err_info *e);
 
 /* A campaign with a new id, the given name, default options (SCRUD, SCS;
  * EDNA's are zero); "add" also inserts it through the writer. */
@@ -112,8 +120,8 @@ void db_fixture_new_combat(db_combat *cb, const char *campaign_id,
 /* ---- units ------------------------------------------------------------- */
 
 /* Job wrappers: db_unit_insert and db_unit_update, the unit as arg. */
-err_code db_fixture_job_unit(sqlite3 *c, void *arg, err_info *e);
-err_code db_fixture_job_unit_update(sqlite3 *c, void *arg, err_info *e);
+err_code db_fixture_job_unit(db_conn *c, void *arg, err_info *e);
+err_code db_fixture_job_unit_update(db_conn *c, void *arg, err_info *e);
 
 /* A unit of side s; id NULL: a random one.  Default SCRUD values, no
  * system carried. */

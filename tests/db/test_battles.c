@@ -33,12 +33,12 @@
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static err_code job_battle(sqlite3 *c, void *arg, err_info *e)
+static err_code job_battle(db_conn *c, void *arg, err_info *e)
 {
     return db_battle_insert(c, arg, e);
 }
 
-static err_code job_battle_update(sqlite3 *c, void *arg, err_info *e)
+static err_code job_battle_update(db_conn *c, void *arg, err_info *e)
 {
     return db_battle_update(c, arg, e);
 }
@@ -52,7 +52,7 @@ typedef struct action_row {
     err_code rc; /* db_submit's outcome */
 } action_row;
 
-static err_code job_action(sqlite3 *c, void *arg, err_info *e)
+static err_code job_action(db_conn *c, void *arg, err_info *e)
 {
     action_row *r = arg;
     db_battle b = *r->b;
@@ -71,7 +71,7 @@ static void done_action(void *arg, err_code rc, const err_info *e)
     ((action_row *)arg)->rc = rc;
 }
 
-static err_code job_nothing(sqlite3 *c, void *arg, err_info *e)
+static err_code job_nothing(db_conn *c, void *arg, err_info *e)
 {
     (void)c;
     (void)arg;
@@ -79,7 +79,7 @@ static err_code job_nothing(sqlite3 *c, void *arg, err_info *e)
     return ERR_OK;
 }
 
-static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
+static err_code job_combat(db_conn *c, void *arg, err_info *e)
 {
     return db_combat_insert(c, arg, NULL, 0, e);
 }
@@ -159,7 +159,7 @@ static void check_battle(const db_battle *got, const db_battle *want,
 static void check_get(const char *campaign_id, const char *id,
                       const db_battle *want)
 {
-    sqlite3 *r = db_read_acquire(db_fixture_db);
+    db_conn *r = db_read_acquire(db_fixture_db);
     db_battle got;
     err_info e;
     err_code rc;
@@ -209,7 +209,7 @@ static void check_action(const db_battle_action *got,
 static void check_actions(const char *battle_id, const db_battle_action *want,
                           size_t n_want)
 {
-    sqlite3 *r = db_read_acquire(db_fixture_db);
+    db_conn *r = db_read_acquire(db_fixture_db);
     db_battle_action *list;
     size_t n, i;
 
@@ -230,7 +230,7 @@ START_TEST(test_side_exhausted_turn)
     db_side a, b, other, ghost, got, *list;
     err_info e;
     size_t n;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "One");
@@ -303,7 +303,7 @@ START_TEST(test_unit_matrix_quality_checked)
     char name[32];
     err_info e;
     size_t i, n, n_matrix = 0;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Checked");
@@ -483,7 +483,7 @@ START_TEST(test_battles_list)
     db_campaign c, c2, c3;
     db_battle bs[4], elsewhere, *list;
     size_t i, n;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Battles");
@@ -616,7 +616,7 @@ START_TEST(test_battle_of_another_campaign)
     db_campaign c, c2;
     db_battle b, got;
     err_info e;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Mine");

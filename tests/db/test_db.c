@@ -75,7 +75,7 @@ static void test_teardown(void)
 
 /* ---- tracked jobs ------------------------------------------------------ */
 
-static err_code job_tracked(sqlite3 *c, void *arg, err_info *e)
+static err_code job_tracked(db_conn *c, void *arg, err_info *e)
 {
     tracked_job *t = arg;
     db_campaign cmp;
@@ -83,8 +83,8 @@ static err_code job_tracked(sqlite3 *c, void *arg, err_info *e)
     err_code rc;
 
     if (t->kind == TRACK_DEFER_FK) {
-        if (sqlite3_exec(c, "PRAGMA defer_foreign_keys = ON", NULL, NULL,
-                         NULL) != SQLITE_OK)
+        if (sqlite3_exec(DB_LITE(c), "PRAGMA defer_foreign_keys = ON", NULL,
+                         NULL, NULL) != SQLITE_OK)
             return db_fail(c, e, "defer_foreign_keys");
         db_fixture_new_side(&s, "cmp_000000000000000000000000", t->id,
                             "orphan");
@@ -106,7 +106,7 @@ static err_code job_tracked(sqlite3 *c, void *arg, err_info *e)
 static void done_tracked(void *arg, err_code rc, const err_info *e)
 {
     tracked_job *t = arg;
-    sqlite3 *r = db_read_acquire(t->d);
+    db_conn *r = db_read_acquire(t->d);
     int n = db_fixture_count_rows(
         r, t->kind == TRACK_DEFER_FK ? "sides" : "campaigns", t->id);
 
@@ -158,7 +158,7 @@ static const char *const tables[] = {
 
 START_TEST(test_fresh_file_fully_migrated)
 {
-    sqlite3 *r;
+    db_conn *r;
     char sql[128];
     size_t i;
 
@@ -183,7 +183,7 @@ START_TEST(test_reopen_is_a_no_op)
     const char *count = "SELECT count(*) FROM sqlite_master";
     char wal[256];
     db_campaign c, got;
-    sqlite3 *r;
+    db_conn *r;
     int n_objects;
 
     db_fixture_open();
@@ -274,7 +274,7 @@ typedef struct pragma_probe {
     bool is_in_transaction;
 } pragma_probe;
 
-static err_code job_probe(sqlite3 *c, void *arg, err_info *e)
+static err_code job_probe(db_conn *c, void *arg, err_info *e)
 {
     pragma_probe *p = arg;
 
@@ -283,7 +283,7 @@ static err_code job_probe(sqlite3 *c, void *arg, err_info *e)
     db_fixture_query_text(c, "PRAGMA journal_mode", p->journal_mode,
                           sizeof p->journal_mode);
     p->foreign_keys = db_fixture_query_int(c, "PRAGMA foreign_keys");
-    p->is_in_transaction = sqlite3_get_autocommit(c) == 0;
+    p->is_in_transaction = sqlite3_get_autocommit(DB_LITE(c)) == 0;
     return ERR_OK;
 }
 
@@ -312,13 +312,13 @@ END_TEST
 typedef struct acquirer {
     db *d;
     pthread_mutex_t lock;
-    sqlite3 *got;
+    db_conn *got;
 } acquirer;
 
 static void *acquire_main(void *arg)
 {
     acquirer *a = arg;
-    sqlite3 *c = db_read_acquire(a->d);
+    db_conn *c = db_read_acquire(a->d);
 
     pthread_mutex_lock(&a->lock);
     a->got = c;
@@ -331,7 +331,7 @@ START_TEST(test_read_pool)
     struct timespec pause = {0, 100 * 1000 * 1000};
     acquirer a;
     pthread_t th;
-    sqlite3 *r1, *r2, *early;
+    db_conn *r1, *r2, *early;
 
     db_fixture_open(); /* two readers */
     r1 = db_read_acquire(db_fixture_db);
@@ -340,9 +340,10 @@ START_TEST(test_read_pool)
     ck_assert_ptr_nonnull(r2);
     ck_assert_ptr_ne(r1, r2);
     /* Readers cannot write. */
-    ck_assert_int_eq(sqlite3_db_readonly(r1, "main"), 1);
+    ck_assert_int_eq(sqlite3_db_readonly(DB_LITE(r1), "main"), 1);
     ck_assert_int_ne(
-        sqlite3_exec(r1, "DELETE FROM campaigns", NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_exec(DB_LITE(r1), "DELETE FROM campaigns", NULL, NULL, NULL),
+        SQLITE_OK);
     /* A third borrower waits for a release, then gets that connection. */
     a.d = db_fixture_db;
     a.got = NULL;
@@ -366,9 +367,9 @@ static const char *const count_campaigns = "SELECT count(*) FROM campaigns";
 
 /* Checks both pooled readers: each in autocommit mode, seeing n campaigns
  * (the last committed state); one of them must be want (NULL: either). */
-static void check_pool_fresh(sqlite3 *want, int n)
+static void check_pool_fresh(db_conn *want, int n)
 {
-    sqlite3 *r[2];
+    db_conn *r[2];
     int k;
 
     r[0] = db_read_acquire(db_fixture_db);
@@ -376,7 +377,7 @@ static void check_pool_fresh(sqlite3 *want, int n)
     ck_assert_msg(want == NULL || r[0] == want || r[1] == want,
                   "the connection was not returned to the pool");
     for (k = 0; k < 2; k++) {
-        ck_assert_msg(sqlite3_get_autocommit(r[k]) != 0,
+        ck_assert_msg(sqlite3_get_autocommit(db_conn_sqlite(r[k])) != 0,
                       "reader %d came back from the pool in a transaction", k);
         ck_assert_int_eq(db_fixture_query_int(r[k], count_campaigns), n);
     }
@@ -389,7 +390,7 @@ static void check_pool_fresh(sqlite3 *want, int n)
 START_TEST(test_read_snapshot)
 {
     db_campaign before, during, got;
-    sqlite3 *c;
+    db_conn *c;
     err_info e;
 
     db_fixture_open();
@@ -397,7 +398,7 @@ START_TEST(test_read_snapshot)
     err_clear(&e);
     ck_assert_int_eq(db_read_begin(db_fixture_db, &c, &e), ERR_OK);
     ck_assert_ptr_nonnull(c);
-    ck_assert_int_eq(sqlite3_get_autocommit(c), 0);
+    ck_assert_int_eq(sqlite3_get_autocommit(DB_LITE(c)), 0);
     ck_assert_int_eq(db_fixture_query_int(c, count_campaigns), 1);
     db_fixture_add_campaign(&during, "During"); /* committed: db_write */
     ck_assert_int_eq(db_fixture_query_int(c, count_campaigns), 1);
@@ -422,14 +423,15 @@ END_TEST
 START_TEST(test_release_ends_open_transaction)
 {
     db_campaign a, b;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&a, "First");
     r = db_read_acquire(db_fixture_db);
-    ck_assert_int_eq(sqlite3_exec(r, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(DB_LITE(r), "BEGIN", NULL, NULL, NULL),
+                     SQLITE_OK);
     ck_assert_int_eq(db_fixture_query_int(r, count_campaigns), 1);
-    ck_assert_int_eq(sqlite3_get_autocommit(r), 0);
+    ck_assert_int_eq(sqlite3_get_autocommit(DB_LITE(r)), 0);
     db_read_release(db_fixture_db, r);
     db_fixture_add_campaign(&b, "Second");
     check_pool_fresh(r, 2);
@@ -452,7 +454,7 @@ START_TEST(test_failed_job_leaves_no_trace)
     const int n = (int)(sizeof plan / sizeof plan[0]);
     unsigned long jobs0, commits0, jobs1, commits1;
     db_campaign got;
-    sqlite3 *r;
+    db_conn *r;
     int i;
 
     db_fixture_open();
@@ -518,7 +520,7 @@ typedef struct failing_job {
     bool sets_info;
 } failing_job;
 
-static err_code job_failing(sqlite3 *c, void *arg, err_info *e)
+static err_code job_failing(db_conn *c, void *arg, err_info *e)
 {
     failing_job *f = arg;
 
@@ -536,7 +538,7 @@ START_TEST(test_db_write_returns_job_error)
     failing_job f = cases[_i];
     db_campaign c, got;
     err_info e;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     ck_assert_int_eq(db_fixture_write_rc(job_failing, &f, &e), f.rc);
@@ -639,7 +641,7 @@ START_TEST(test_group_commit)
     db_campaign c;
     db_side *list;
     size_t n, i;
-    sqlite3 *r;
+    db_conn *r;
     int t, j;
 
     db_fixture_open();

@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "db_conn.h"
 #include "db_fixture.h"
 #include "migrations.h"
 #include "suites.h"
@@ -30,19 +31,19 @@
 #define HEAD_A                                                                 \
     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
-static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
+static err_code job_combat(db_conn *c, void *arg, err_info *e)
 {
     return db_combat_insert(c, arg, NULL, 0, e);
 }
 
-static err_code job_combat_then_fail(sqlite3 *c, void *arg, err_info *e)
+static err_code job_combat_then_fail(db_conn *c, void *arg, err_info *e)
 {
     err_code rc = db_combat_insert(c, arg, NULL, 0, e);
 
     return rc ? rc : err_set(e, ERR_RULE, NULL, "refused after the insert");
 }
 
-static err_code job_event(sqlite3 *c, void *arg, err_info *e)
+static err_code job_event(db_conn *c, void *arg, err_info *e)
 {
     return db_event_insert(c, arg, e);
 }
@@ -277,7 +278,10 @@ static void make_before_log(void)
                          SQLITE_OK);
         err_clear(&e);
         if (migrations_after[k])
-            ck_assert_int_eq(migrations_after[k](c, &e), ERR_OK);
+            ck_assert_int_eq(
+                migrations_after[k](
+                    &(db_conn){.kind = DB_KIND_SQLITE, .lite = c}, &e),
+                ERR_OK);
     }
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d",
              EVENT_LOG_MIGRATION - 1);

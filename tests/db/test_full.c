@@ -179,7 +179,7 @@ END_TEST
 /* ---- the log kept bounded ---------------------------------------------- */
 
 /* The writer's limits on its log, and an idle writer truncates it. */
-static err_code job_wal_pragmas(sqlite3 *c, void *arg, err_info *e)
+static err_code job_wal_pragmas(db_conn *c, void *arg, err_info *e)
 {
     int *v = arg;
 
@@ -302,7 +302,7 @@ END_TEST
 
 /* A job that wrote, then was refused, alone in its batch: the batch is
  * rolled back, not committed, so the log does not grow at all. */
-static err_code job_insert_then_refuse(sqlite3 *c, void *arg, err_info *e)
+static err_code job_insert_then_refuse(db_conn *c, void *arg, err_info *e)
 {
     err_code rc = db_fixture_job_campaign(c, arg, e);
 

@@ -19,6 +19,7 @@
 #include <check.h>
 #include <sqlite3.h>
 
+#include "db_sql.h"
 #include "core/ledger_fixture.h"
 #include "db.h"
 #include "db_fixture.h"
@@ -38,7 +39,7 @@
 static size_t stored(const char *campaign_id, db_chain *ch,
                      db_ledger_row **rows)
 {
-    sqlite3 *c = db_read_acquire(db_fixture_db);
+    db_conn *c = db_read_acquire(db_fixture_db);
     ledger_entry *en;
     ledger_walk w;
     err_info e;
@@ -75,7 +76,7 @@ typedef struct chain_job {
     char head0[LEDGER_HASH_HEX];
 } chain_job;
 
-static err_code job_chain(sqlite3 *c, void *arg, err_info *e)
+static err_code job_chain(db_conn *c, void *arg, err_info *e)
 {
     chain_job *j = arg;
     err_code rc;
@@ -97,7 +98,7 @@ START_TEST(test_db_chain)
     chain_job j;
     db_campaign cmp;
     db_chain ch;
-    sqlite3 *c;
+    db_conn *c;
     err_info e;
     char want[LEDGER_HASH_HEX], *content;
     size_t len = 0;
@@ -136,7 +137,7 @@ typedef struct combat_job {
     size_t n;
 } combat_job;
 
-static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
+static err_code job_combat(db_conn *c, void *arg, err_info *e)
 {
     combat_job *j = arg;
 
@@ -225,14 +226,14 @@ typedef struct action_job {
     db_battle_action a;
 } action_job;
 
-static err_code job_action(sqlite3 *c, void *arg, err_info *e)
+static err_code job_action(db_conn *c, void *arg, err_info *e)
 {
     action_job *j = arg;
 
     return db_battle_action_insert(c, j->battle_id, &j->a, e);
 }
 
-static err_code job_battle(sqlite3 *c, void *arg, err_info *e)
+static err_code job_battle(db_conn *c, void *arg, err_info *e)
 {
     return db_battle_insert(c, arg, e);
 }
@@ -339,7 +340,7 @@ typedef struct commit_job {
     db_commitment k;
 } commit_job;
 
-static err_code job_commit(sqlite3 *c, void *arg, err_info *e)
+static err_code job_commit(db_conn *c, void *arg, err_info *e)
 {
     commit_job *j = arg;
 
@@ -375,7 +376,7 @@ START_TEST(test_db_commitments)
     char hex[LEDGER_HASH_HEX];
     uint8_t seed[32];
     db_campaign cmp;
-    sqlite3 *c;
+    db_conn *c;
     err_info e;
     size_t n = 0;
 
@@ -431,7 +432,7 @@ typedef struct idem_job {
     const char *before;
 } idem_job;
 
-static err_code job_idem(sqlite3 *c, void *arg, err_info *e)
+static err_code job_idem(db_conn *c, void *arg, err_info *e)
 {
     idem_job *j = arg;
 
@@ -452,7 +453,7 @@ static err_code idem(const db_idem *k, const char *before)
 START_TEST(test_db_idempotency)
 {
     db_idem k, other, got;
-    sqlite3 *c;
+    db_conn *c;
     err_info e;
 
     db_fixture_open();
@@ -555,11 +556,11 @@ static void make_v4(void)
     rng_commitment(sy, cy);
     ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
     for (k = 0; k < 4; k++) {
-        exec_ok(c, "BEGIN");
-        exec_ok(c, migrations_sql[k]);
+        exec_ok(DB_LITE(c), "BEGIN");
+        exec_ok(DB_LITE(c), migrations_sql[k]);
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d", k + 1);
-        exec_ok(c, sql);
-        exec_ok(c, "COMMIT");
+        exec_ok(DB_LITE(c), sql);
+        exec_ok(DB_LITE(c), "COMMIT");
     }
 #define CAMPAIGN(id, name)                                                     \
     "INSERT INTO campaigns (id, name, created_at, scrud_cap_kind, scrud_cap, " \
@@ -567,8 +568,8 @@ static void make_v4(void)
     "scrud_max_penalty, scrud_eliminate_below, "                               \
     "scrud_defeats_per_elimination) VALUES ('" id "', '" name "', "            \
     "'2025-06-01T09:00:00.000Z', 0, 0, 1, 1, 0, 1, 1, -2, 3)"
-    exec_ok(c, CAMPAIGN(OLD_CMP, "Ligny"));
-    exec_ok(c, CAMPAIGN(OLD_CMP2, "Wavre"));
+    exec_ok(DB_LITE(c), CAMPAIGN(OLD_CMP, "Ligny"));
+    exec_ok(DB_LITE(c), CAMPAIGN(OLD_CMP2, "Wavre"));
 #define COMBAT(id, cmp, at, src, com, seed, cs)                                \
     "INSERT INTO combats (id, campaign_id, system, created_at, "               \
     "dice_source, rng, commitment, server_seed, client_seed, summary, "        \
@@ -579,13 +580,15 @@ static void make_v4(void)
              COMBAT(OLD_C1, "'" OLD_CMP "'", "2025-06-01T10:00:00.000Z",
                     "seeded", "'%s'", "'%s'", "'cs'"),
              cx, hx);
-    exec_ok(c, sql);
-    exec_ok(c, COMBAT(OLD_C2, "'" OLD_CMP "'", "2025-06-01T10:10:00.000Z",
-                      "entered", "NULL", "NULL", "NULL"));
-    exec_ok(c, COMBAT(OLD_REC, "'" OLD_CMP "'", "2025-06-01T10:20:00.000Z",
-                      "seeded", "NULL", "NULL", "NULL"));
-    exec_ok(c, COMBAT(OLD_ONE, "NULL", "2025-06-01T10:00:00.000Z", "entered",
-                      "NULL", "NULL", "NULL"));
+    exec_ok(DB_LITE(c), sql);
+    exec_ok(DB_LITE(c),
+            COMBAT(OLD_C2, "'" OLD_CMP "'", "2025-06-01T10:10:00.000Z",
+                   "entered", "NULL", "NULL", "NULL"));
+    exec_ok(DB_LITE(c),
+            COMBAT(OLD_REC, "'" OLD_CMP "'", "2025-06-01T10:20:00.000Z",
+                   "seeded", "NULL", "NULL", "NULL"));
+    exec_ok(DB_LITE(c), COMBAT(OLD_ONE, "NULL", "2025-06-01T10:00:00.000Z",
+                               "entered", "NULL", "NULL", "NULL"));
     /* C1: a d6, a d10 and a d20 from its seed, stored seq 3, 1, 2 */
     rng_v1_init(&r, sx, (const uint8_t *)"cs", 2);
     d[0] = rng_v1_die(&r, 6);
@@ -612,7 +615,7 @@ static void make_v4(void)
                                                                                 "entered",
                                                                                 "NULL"),
         d[2], d[2], d[0], d[0], d[1], d[1]);
-    exec_ok(c, sql);
+    exec_ok(DB_LITE(c), sql);
     /* the battle: a roll of two dice from its seed, then an accept */
     rng_v1_init(&r, sy, NULL, 0);
     d[3] = rng_v1_die(&r, 6);
@@ -635,7 +638,7 @@ static void make_v4(void)
              "VALUES " ROLL(OLD_REC, 1, 6, "%d", "seeded", "'v1'") "," ROLL(
                  OLD_REC, 2, 6, "%d", "seeded", "'v1'"),
              cy, hy, d[3], d[4], d[3], d[3], d[4], d[4]);
-    exec_ok(c, sql);
+    exec_ok(DB_LITE(c), sql);
     ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
 }
 
@@ -753,8 +756,9 @@ START_TEST(test_migration_clock_step)
 
     make_v4();
     ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
-    exec_ok(c, "UPDATE battle_actions SET at = '2025-06-01T10:04:00.000Z' "
-               "WHERE battle_id = '" OLD_BT "' AND seq = 2");
+    exec_ok(DB_LITE(c),
+            "UPDATE battle_actions SET at = '2025-06-01T10:04:00.000Z' "
+            "WHERE battle_id = '" OLD_BT "' AND seq = 2");
     ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
     db_fixture_open();
     n = stored(OLD_CMP, &ch, &rows);

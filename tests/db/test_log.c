@@ -19,6 +19,7 @@
 #include <check.h>
 #include <sqlite3.h>
 
+#include "db_sql.h"
 #include "db.h"
 #include "db_fixture.h"
 #include "scrud.h"
@@ -60,7 +61,7 @@ typedef struct scope {
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static err_code job_unit(sqlite3 *c, void *arg, err_info *e)
+static err_code job_unit(db_conn *c, void *arg, err_info *e)
 {
     return db_unit_insert(c, arg, e);
 }
@@ -72,7 +73,7 @@ typedef struct event_batch {
     size_t n;
 } event_batch;
 
-static err_code job_events(sqlite3 *c, void *arg, err_info *e)
+static err_code job_events(db_conn *c, void *arg, err_info *e)
 {
     event_batch *b = arg;
     err_code rc;
@@ -81,7 +82,7 @@ static err_code job_events(sqlite3 *c, void *arg, err_info *e)
     for (i = 0; i < b->n; i++) {
         if ((rc = db_event_insert(c, &b->evs[i], e)) != ERR_OK)
             return rc;
-        b->seqs[i] = sqlite3_last_insert_rowid(c);
+        b->seqs[i] = sqlite3_last_insert_rowid(DB_LITE(c));
     }
     return ERR_OK;
 }
@@ -226,7 +227,7 @@ static size_t model_index(long long seq)
  * model indexes) at *n.  *is_end says whether a short page ended it.
  * Returns the cursor after the last page.
  */
-static long long page_through(sqlite3 *r, scope s, bool is_newest_first,
+static long long page_through(db_conn *r, scope s, bool is_newest_first,
                               int limit, long long after, int max_pages,
                               size_t *out, size_t *n, bool *is_end)
 {
@@ -285,7 +286,7 @@ START_TEST(test_unit_seq_per_unit)
     static const int together[] = {1, 3, 0, 2, 2, 1, 0, 3, 1, 1};
     db_event *list;
     size_t n, i, u, want;
-    sqlite3 *r;
+    db_conn *r;
 
     world_make();
     write_events(one_by_one, sizeof one_by_one / sizeof one_by_one[0], false);
@@ -333,7 +334,7 @@ START_TEST(test_pages_follow_cursor)
     db_event *evs;
     bool is_end;
     int order, limit;
-    sqlite3 *r;
+    db_conn *r;
     char what[64];
 
     world_make();
@@ -387,7 +388,7 @@ START_TEST(test_cursor_then_writes)
     long long cursor;
     bool is_end;
     int order;
-    sqlite3 *r;
+    db_conn *r;
 
     world_make();
     write_events(first, sizeof first / sizeof first[0], false);
@@ -446,7 +447,7 @@ typedef struct combat_row {
     size_t n_rolls;
 } combat_row;
 
-static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
+static err_code job_combat(db_conn *c, void *arg, err_info *e)
 {
     combat_row *row = arg;
 
@@ -492,7 +493,7 @@ START_TEST(test_rolls_of_unit)
     size_t n_rolls[2], n, i, k, want;
     combat_row row;
     const char *unit_id;
-    sqlite3 *r;
+    db_conn *r;
     int u, seq;
 
     world_make();
@@ -616,7 +617,7 @@ static db_side spec_sides[2];
 /* Lists campaign 2's units with filter f (NULL: none) and checks the
  * result against the specs that pass side, system (index in systems),
  * elim and ineffective, in creation order. */
-static void check_filter(sqlite3 *r, const db_unit_filter *f, int side, int sys,
+static void check_filter(db_conn *r, const db_unit_filter *f, int side, int sys,
                          int elim, int ineffective)
 {
     db_unit *list;
@@ -696,7 +697,7 @@ START_TEST(test_units_list_filters)
     db_unit_filter f;
     size_t i, n;
     int side, sys, elim, ineff;
-    sqlite3 *r;
+    db_conn *r;
 
     check_reference_splits();
     world_make(); /* campaign 2: side Blue, no units */

@@ -91,7 +91,7 @@ static const char *const unit_ids[2] = {UNIT_A, UNIT_B};
 /* The seq each event of v1_events got in the schema-1 file. */
 static long long v1_seqs[N_V1_EVENTS];
 
-static void exec_ok(sqlite3 *c, const char *sql)
+static void exec_ok_lite(sqlite3 *c, const char *sql)
 {
     char *msg = NULL;
     int rc = sqlite3_exec(c, sql, NULL, NULL, &msg);
@@ -99,6 +99,7 @@ static void exec_ok(sqlite3 *c, const char *sql)
     ck_assert_msg(rc == SQLITE_OK, "%.60s...: %s", sql, msg ? msg : "?");
     sqlite3_free(msg);
 }
+#define exec_ok(c, sql) exec_ok_lite(DB_LITE(c), sql)
 
 /* Binds s, or NULL when s is NULL. */
 static void bind_or_null(sqlite3_stmt *st, int i, const char *s)
@@ -109,13 +110,13 @@ static void bind_or_null(sqlite3_stmt *st, int i, const char *s)
         sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
-static void insert_v1_events(sqlite3 *c)
+static void insert_v1_events_lite(sqlite3 *c)
 {
     sqlite3_stmt *st = NULL;
     size_t i;
 
     ck_assert_int_eq(
-        sqlite3_prepare_v2(c,
+        sqlite3_prepare_v2(DB_LITE(c),
                            "INSERT INTO unit_events (unit_id, campaign_id, "
                            "at, kind, combat_id, actor_token_id, note, "
                            "before, after, result) "
@@ -136,11 +137,12 @@ static void insert_v1_events(sqlite3 *c)
         bind_or_null(st, 9, v->after);
         bind_or_null(st, 10, v->result);
         ck_assert_msg(sqlite3_step(st) == SQLITE_DONE, "event %zu: %s", i,
-                      sqlite3_errmsg(c));
-        v1_seqs[i] = sqlite3_last_insert_rowid(c);
+                      sqlite3_errmsg(DB_LITE(c)));
+        v1_seqs[i] = sqlite3_last_insert_rowid(DB_LITE(c));
     }
     sqlite3_finalize(st);
 }
+#define insert_v1_events(c) insert_v1_events_lite(DB_LITE(c))
 
 /*
  * Makes db_fixture_path a schema-1 database holding one campaign (every
@@ -197,7 +199,7 @@ static void make_v1(void)
                "'scrud.front', 6, 5, 5, 'entered', NULL)");
     insert_v1_events(c);
     ck_assert_int_eq(db_fixture_query_int(c, "PRAGMA user_version"), 1);
-    ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_close(DB_LITE(c)), SQLITE_OK);
 }
 
 /*
@@ -226,7 +228,7 @@ static void make_v2(void)
                "NULL, NULL, 0, 6, 0, 0, '" CMP_ID "', "
                "'2025-06-02T09:00:00.000Z', 0, 1, 3, 6)");
     ck_assert_int_eq(db_fixture_query_int(c, "PRAGMA user_version"), 2);
-    ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_close(DB_LITE(c)), SQLITE_OK);
 }
 
 /*
@@ -260,7 +262,7 @@ static void make_v3(void)
                "updated_at) VALUES ('" CMP_ID "', 'Standard', "
                "'{\"roll\":\"1d6\"}', '" CREATED "', '" CREATED "')");
     ck_assert_int_eq(db_fixture_query_int(c, "PRAGMA user_version"), 3);
-    ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_close(DB_LITE(c)), SQLITE_OK);
 }
 
 /* ---- checks ------------------------------------------------------------ */
@@ -343,7 +345,7 @@ static void check_event(const db_event *got, size_t k)
 
 /* Pages through unit u's history (-1: the campaign's), limit a page,
  * following the cursor until a short page; checks the concatenation. */
-static void check_pages(sqlite3 *r, int u, bool is_newest_first, int limit)
+static void check_pages(db_conn *r, int u, bool is_newest_first, int limit)
 {
     db_event_query q = {CMP_ID, u < 0 ? NULL : unit_ids[u], 0, is_newest_first,
                         limit};
@@ -380,7 +382,7 @@ START_TEST(test_upgrade_keeps_campaign_and_units)
     db_unit a, b, *list;
     db_unit_filter f = {NULL, NULL, -1, -1};
     size_t n;
-    sqlite3 *r;
+    db_conn *r;
 
     ck_assert_int_ge(db_n_migrations(), 4);
     make_v1();
@@ -467,12 +469,12 @@ START_TEST(test_upgrade_keeps_campaign_and_units)
 }
 END_TEST
 
-static err_code job_event(sqlite3 *c, void *arg, err_info *e)
+static err_code job_event(db_conn *c, void *arg, err_info *e)
 {
     return db_event_insert(c, arg, e);
 }
 
-static err_code job_table_put(sqlite3 *c, void *arg, err_info *e)
+static err_code job_table_put(db_conn *c, void *arg, err_info *e)
 {
     bool is_new;
 
@@ -487,7 +489,7 @@ START_TEST(test_upgrade_from_2)
     db_table t, *tables;
     db_campaign c;
     size_t n, i;
-    sqlite3 *r;
+    db_conn *r;
 
     ck_assert_int_ge(db_n_migrations(), 4);
     make_v2();
@@ -576,7 +578,7 @@ START_TEST(test_upgrade_from_2)
 }
 END_TEST
 
-static err_code job_battle(sqlite3 *c, void *arg, err_info *e)
+static err_code job_battle(db_conn *c, void *arg, err_info *e)
 {
     db_battle_action a = {.seq = 1, .kind = "roll", .army = -1, .unit = -1};
     err_code rc;
@@ -619,7 +621,7 @@ START_TEST(test_upgrade_from_3)
     db_table t;
     db_campaign c;
     size_t n, i;
-    sqlite3 *r;
+    db_conn *r;
 
     ck_assert_int_ge(db_n_migrations(), 4);
     make_v3();
@@ -720,7 +722,7 @@ START_TEST(test_upgrade_numbers_history)
     db_event *list, ev;
     db_roll *rolls;
     int u, order, limit;
-    sqlite3 *r;
+    db_conn *r;
 
     make_v1();
     db_fixture_open();
@@ -791,7 +793,7 @@ START_TEST(test_reopen_after_upgrade_changes_nothing)
     db_unit a;
     db_event *list;
     size_t n;
-    sqlite3 *r;
+    db_conn *r;
 
     if (_i == 0)
         make_v1();

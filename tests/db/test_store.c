@@ -32,7 +32,7 @@
 /* ---- helpers ----------------------------------------------------------- */
 
 /* Job wrappers: one store call each, the row as arg. */
-static err_code job_event(sqlite3 *c, void *arg, err_info *e)
+static err_code job_event(db_conn *c, void *arg, err_info *e)
 {
     return db_event_insert(c, arg, e);
 }
@@ -42,7 +42,7 @@ typedef struct token_row {
     const char *hash;
 } token_row;
 
-static err_code job_token(sqlite3 *c, void *arg, err_info *e)
+static err_code job_token(db_conn *c, void *arg, err_info *e)
 {
     token_row *r = arg;
 
@@ -55,7 +55,7 @@ typedef struct combat_row {
     size_t n_rolls;
 } combat_row;
 
-static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
+static err_code job_combat(db_conn *c, void *arg, err_info *e)
 {
     combat_row *r = arg;
 
@@ -70,7 +70,7 @@ START_TEST(test_campaign_round_trip)
     scrud_options def;
     scs_options scs_def;
     err_info e;
-    sqlite3 *r;
+    db_conn *r;
     size_t i;
 
     db_fixture_new_campaign(&cmps[0], "");
@@ -172,7 +172,7 @@ START_TEST(test_campaign_scs_options_checked)
     char sql[160];
     err_info e;
     size_t i;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     for (i = 0; i < sizeof bad_writes / sizeof bad_writes[0]; i++) {
@@ -225,7 +225,7 @@ START_TEST(test_sides)
     db_side sides[3], other, dup, got, *list;
     size_t i, n;
     err_info e;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c1, "One");
@@ -283,7 +283,7 @@ START_TEST(test_tokens)
     token_row umpire, player, dup;
     db_token got;
     err_info e;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Tokens");
@@ -328,7 +328,7 @@ START_TEST(test_unit_round_trip_and_update)
     db_unit u, twin, one_sided, got, ghost;
     char raw[128];
     err_info e;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Units");
@@ -513,7 +513,7 @@ START_TEST(test_unit_scs_values_checked)
     char name[32];
     err_info e;
     size_t i, n;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Checked");
@@ -570,7 +570,7 @@ START_TEST(test_units_list)
     db_unit u, *list;
     size_t i, n, k, want, sys;
     int side, elim, count;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "List");
@@ -652,17 +652,17 @@ END_TEST
 /* The query plan of every statement kept on c that reads "FROM units u":
  * none sorts through a temporary b-tree, and how many use the index
  * named (*n_using). */
-static void check_unit_plans(sqlite3 *c, const char *index, int *n_using)
+static void check_unit_plans(db_conn *c, const char *index, int *n_using)
 {
     sqlite3_stmt *s = NULL, *plan;
     char sql[2048];
 
     *n_using = 0;
-    while ((s = sqlite3_next_stmt(c, s)) != NULL) {
+    while ((s = sqlite3_next_stmt(DB_LITE(c), s)) != NULL) {
         if (strstr(sqlite3_sql(s), "FROM units u ") == NULL)
             continue;
         snprintf(sql, sizeof sql, "EXPLAIN QUERY PLAN %s", sqlite3_sql(s));
-        ck_assert_int_eq(sqlite3_prepare_v2(c, sql, -1, &plan, NULL),
+        ck_assert_int_eq(sqlite3_prepare_v2(DB_LITE(c), sql, -1, &plan, NULL),
                          SQLITE_OK);
         while (sqlite3_step(plan) == SQLITE_ROW) {
             const char *detail = (const char *)sqlite3_column_text(plan, 3);
@@ -686,7 +686,7 @@ START_TEST(test_units_sort_nothing)
     db_unit u, got, *list;
     size_t i, n;
     int n_using;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Plans");
@@ -728,7 +728,7 @@ START_TEST(test_unit_name_unique_per_campaign)
     db_unit first, dup, other, second;
     err_info e;
     int count;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "One");
@@ -802,7 +802,7 @@ START_TEST(test_combats_and_rolls)
     db_roll bad[2], *rl;
     size_t n, i;
     err_info e;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Combats");
@@ -881,7 +881,7 @@ START_TEST(test_report_packed_or_plain)
     db_campaign c;
     db_combat packed, plain, oneoff, got;
     combat_row row;
-    sqlite3 *r;
+    db_conn *r;
     sqlite3_stmt *st;
     db_roll *rl;
     size_t n;
@@ -915,7 +915,7 @@ START_TEST(test_report_packed_or_plain)
     free(oneoff.rolls_z);
 
     r = db_read_acquire(db_fixture_db);
-    ck_assert_int_eq(sqlite3_prepare_v2(r,
+    ck_assert_int_eq(sqlite3_prepare_v2(DB_LITE(r),
                                         "SELECT typeof(report) FROM combats "
                                         "ORDER BY rowid",
                                         -1, &st, NULL),
@@ -947,7 +947,7 @@ START_TEST(test_report_packed_or_plain)
         ck_assert_int_eq(rl[i].ledger_pos, 0);
     }
     free(rl);
-    ck_assert_int_eq(sqlite3_prepare_v2(r,
+    ck_assert_int_eq(sqlite3_prepare_v2(DB_LITE(r),
                                         "SELECT count(*) FROM rolls "
                                         "WHERE combat_id = ?",
                                         -1, &st, NULL),
@@ -970,7 +970,7 @@ START_TEST(test_history_events)
     db_event evs[4], *list;
     const db_event *want_a[3];
     size_t n, i;
-    sqlite3 *r;
+    db_conn *r;
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "History");

@@ -31,7 +31,7 @@ typedef struct put_job {
     bool is_new;
 } put_job;
 
-static err_code job_put(sqlite3 *c, void *arg, err_info *e)
+static err_code job_put(db_conn *c, void *arg, err_info *e)
 {
     put_job *j = arg;
     err_code rc = ERR_OK;
@@ -51,7 +51,7 @@ typedef struct delete_job {
     const char *campaign_id, *name;
 } delete_job;
 
-static err_code job_delete(sqlite3 *c, void *arg, err_info *e)
+static err_code job_delete(db_conn *c, void *arg, err_info *e)
 {
     delete_job *j = arg;
 
@@ -114,7 +114,7 @@ static void check_table(const db_table *got, const db_table *want)
 static void check_get(const char *campaign_id, const char *name,
                       const db_table *want)
 {
-    sqlite3 *r = db_read_acquire(db_fixture_db);
+    db_conn *r = db_read_acquire(db_fixture_db);
     db_table got;
     err_info e;
     err_code rc;
@@ -130,7 +130,7 @@ static void check_get(const char *campaign_id, const char *name,
 
 static void check_get_missing(const char *campaign_id, const char *name)
 {
-    sqlite3 *r = db_read_acquire(db_fixture_db);
+    db_conn *r = db_read_acquire(db_fixture_db);
     db_table got;
     err_info e;
 
@@ -146,7 +146,7 @@ static void check_get_missing(const char *campaign_id, const char *name)
 /* The list of campaign_id: *out new (db_tables_free). */
 static size_t list(const char *campaign_id, db_table **out)
 {
-    sqlite3 *r = db_read_acquire(db_fixture_db);
+    db_conn *r = db_read_acquire(db_fixture_db);
     size_t n;
     err_info e;
     err_code rc;

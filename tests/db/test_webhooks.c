@@ -31,25 +31,25 @@ typedef struct put_job {
     bool is_new;
 } put_job;
 
-static err_code job_put(sqlite3 *c, void *arg, err_info *e)
+static err_code job_put(db_conn *c, void *arg, err_info *e)
 {
     put_job *j = arg;
 
     return db_webhook_put(c, &j->w, &j->is_new, e);
 }
 
-static err_code job_delete(sqlite3 *c, void *arg, err_info *e)
+static err_code job_delete(db_conn *c, void *arg, err_info *e)
 {
     return db_webhook_delete(c, arg, e);
 }
 
-static err_code job_combat(sqlite3 *c, void *arg, err_info *e)
+static err_code job_combat(db_conn *c, void *arg, err_info *e)
 {
     return db_combat_insert(c, arg, NULL, 0, e);
 }
 
 /* Inserts the combat, then fails: its savepoint is rolled back. */
-static err_code job_combat_then_fail(sqlite3 *c, void *arg, err_info *e)
+static err_code job_combat_then_fail(db_conn *c, void *arg, err_info *e)
 {
     err_code rc = db_combat_insert(c, arg, NULL, 0, e);
 
@@ -62,14 +62,14 @@ typedef struct settle_job {
     long long keep, n_dropped;
 } settle_job;
 
-static err_code job_settle(sqlite3 *c, void *arg, err_info *e)
+static err_code job_settle(db_conn *c, void *arg, err_info *e)
 {
     settle_job *j = arg;
 
     return db_webhook_settle(c, &j->p, j->error, T1, e);
 }
 
-static err_code job_drop(sqlite3 *c, void *arg, err_info *e)
+static err_code job_drop(db_conn *c, void *arg, err_info *e)
 {
     settle_job *j = arg;
 

@@ -6,6 +6,7 @@
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <libpq-fe.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,43 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+bool ts_is_pg(void)
+{
+    const char *url = getenv("UMPIRE_TEST_PG");
+
+    return url != NULL && url[0] != '\0';
+}
+
+/* Runs sql on the tests' PostgreSQL database; aborts the test on failure. */
+static void pg_run(const char *sql)
+{
+    PGconn *c = PQconnectdb(getenv("UMPIRE_TEST_PG"));
+    PGresult *res;
+
+    ck_assert_msg(PQstatus(c) == CONNECTION_OK, "PostgreSQL: %s",
+                  PQerrorMessage(c));
+    PQclear(PQexec(c, "SET client_min_messages = warning"));
+    res = PQexec(c, sql);
+    ck_assert_msg(PQresultStatus(res) == PGRES_COMMAND_OK, "%s: %s", sql,
+                  PQresultErrorMessage(res));
+    PQclear(res);
+    PQfinish(c);
+}
+
+/* A fresh schema for ts and the URL that puts the server in it. */
+static void pg_schema(test_server *ts)
+{
+    static int n;
+    const char *url = getenv("UMPIRE_TEST_PG");
+    char sql[96];
+
+    snprintf(ts->schema, sizeof ts->schema, "t%ld_%d", (long)getpid(), ++n);
+    snprintf(sql, sizeof sql, "CREATE SCHEMA %s", ts->schema);
+    pg_run(sql);
+    snprintf(ts->db_path, sizeof ts->db_path, "%s%coptions=-csearch_path%%3D%s",
+             url, strchr(url, '?') ? '&' : '?', ts->schema);
+}
 
 static test_server *start_with(size_t body_limit, const char *cors_origins,
                                const discord_config *discord,
@@ -27,6 +65,8 @@ static test_server *start_with(size_t body_limit, const char *cors_origins,
     snprintf(ts->dir, sizeof ts->dir, "/tmp/umpire-test-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(ts->dir));
     snprintf(ts->db_path, sizeof ts->db_path, "%s/umpire.db", ts->dir);
+    if (ts_is_pg())
+        pg_schema(ts);
     http_config_default(&cfg);
     cfg.port = 0;
     cfg.db_path = ts->db_path;
@@ -79,6 +119,11 @@ void ts_stop(test_server *ts)
     if (ts == NULL)
         return;
     http_stop(ts->srv);
+    if (ts->schema[0] != '\0') {
+        char sql[96];
+        snprintf(sql, sizeof sql, "DROP SCHEMA %s CASCADE", ts->schema);
+        pg_run(sql);
+    }
     snprintf(path, sizeof path, "%s/umpire.db", ts->dir);
     unlink(path);
     snprintf(path, sizeof path, "%s/umpire.db-wal", ts->dir);

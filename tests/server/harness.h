@@ -5,6 +5,8 @@
 #ifndef UMPIRE_TESTS_HARNESS_H
 #define UMPIRE_TESTS_HARNESS_H
 
+#include <stdbool.h>
+
 #include <jansson.h>
 
 #include "http.h"
@@ -13,8 +15,24 @@ typedef struct test_server {
     http_server *srv;
     int port;
     char dir[64]; /* the temporary folder */
-    char db_path[128];
+    char db_path[512];
+    char schema[48]; /* PostgreSQL: the server's schema, or "" */
 } test_server;
+
+/*
+ * The store the tests run on: SQLite (a file in the server's folder) by
+ * default; with UMPIRE_TEST_PG set to a PostgreSQL URL, a schema of its
+ * own in that database for each server, dropped when it stops.
+ */
+bool ts_is_pg(void);
+
+/* A test that reads or edits the SQLite file under the server ends here
+ * on PostgreSQL (where the same guarantees are tested through the API). */
+#define TS_SQLITE_ONLY()                                                       \
+    do {                                                                       \
+        if (ts_is_pg())                                                        \
+            return;                                                            \
+    } while (0)
 
 /* Starts a server (port 0, access log off); aborts the test on failure. */
 test_server *ts_start(void);

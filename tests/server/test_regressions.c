@@ -137,6 +137,7 @@ static const char *const AB[] = {"a", "b", NULL};
  */
 START_TEST(test_campaign_combat_options_over_campaign_options)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c, d;
     json_t *cmp, *rep, *o, *p;
 
@@ -191,6 +192,7 @@ END_TEST
  */
 START_TEST(test_combat_sides_not_two_out_of_range)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const ABC[] = {"a", "b", "c", NULL};
     static const char *const oneoff[] = {
         "{\"sides\":[" NSIDE("x", "{\"name\":\"X\"}") "," NSIDE(
@@ -257,6 +259,8 @@ START_TEST(test_oneoff_die_above_faces_out_of_range)
     };
     json_t *p, *rep;
     size_t i;
+
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
 
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(rig_ctx, sizeof rig_ctx, "die over faces %zu", i);
@@ -429,6 +433,7 @@ static int mentions(const json_t *r, const char *what)
  */
 START_TEST(test_replay_verifies_seeded_dice)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     json_t *rep, *r;
     char path[128], seed[65];
 
@@ -496,6 +501,7 @@ END_TEST
  */
 START_TEST(test_scalar_body_invalid_value)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const bodies[] = {"\"x\"", "42",   "null", "true",
                                          "-1.5",  "\"\"", " 7 "};
     test_campaign c;
@@ -563,11 +569,11 @@ typedef struct lost_job {
     atomic_int *n_done;
 } lost_job;
 
-static err_code lost_run(sqlite3 *c, void *arg, err_info *e)
+static err_code lost_run(db_conn *c, void *arg, err_info *e)
 {
     lost_job *j = arg;
 
-    if (sqlite3_exec(c, j->sql, NULL, NULL, NULL) != SQLITE_OK)
+    if (sqlite3_exec(DB_LITE(c), j->sql, NULL, NULL, NULL) != SQLITE_OK)
         return db_fail(c, e, "job");
     if (j->is_failing)
         return err_set(e, ERR_DB, NULL, "disk I/O error");
@@ -587,7 +593,7 @@ static void lost_done(void *arg, err_code rc, const err_info *e)
  * (arg[1] set), or 10 s; says it holds it (arg[0]), so that the test
  * queues nothing before the writer has taken this job alone in its batch:
  * deterministic however loaded the machine is. */
-static err_code hold_run(sqlite3 *c, void *arg, err_info *e)
+static err_code hold_run(db_conn *c, void *arg, err_info *e)
 {
     atomic_int *flags = arg;
     int waited;
@@ -617,6 +623,7 @@ static void hold_done(void *arg, err_code rc, const err_info *e)
  */
 START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_server *ts = ts_start();
     db *d = http_db(ts->srv);
     atomic_int n_done = 0;
@@ -630,7 +637,7 @@ START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
          false, ERR_OK, &n_done}};
     atomic_int hold[2] = {0, 0}; /* is holding, is released */
     int i, waited;
-    sqlite3 *r;
+    db_conn *r;
     test_campaign c;
     static const char *const sides[] = {"a", NULL};
 
@@ -652,7 +659,7 @@ START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
     r = db_read_acquire(d);
     {
         sqlite3_stmt *st;
-        ck_assert_int_eq(sqlite3_prepare_v2(r,
+        ck_assert_int_eq(sqlite3_prepare_v2(DB_LITE(r),
                                             "SELECT count(*) FROM sides "
                                             "WHERE id IN ('sd_before', "
                                             "'sd_after')",
@@ -709,6 +716,7 @@ static void new_scs_unit(const test_campaign *c, const char *name,
  */
 START_TEST(test_scs_uneliminate_needs_a_step)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     char id[64];
     json_t *u, *before, *p;
@@ -761,6 +769,7 @@ END_TEST
  */
 START_TEST(test_scs_new_unit_needs_a_step)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const bad[] = {
         "{\"attack\":1,\"defense\":1,\"steps\":1,\"steps_lost\":1}",
         "{\"attack\":1,\"defense\":1,\"steps\":3,\"steps_lost\":3,"
@@ -829,6 +838,7 @@ static json_t *d4_combat(int status, const char *alloc)
  */
 START_TEST(test_scs_allocation_free_after_one_each)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     json_t *rep, *d, *l, *p;
     const char *detail;
     size_t k;

@@ -241,6 +241,7 @@ static void *post_combats(void *arg)
 
 START_TEST(test_concurrent_combats_share_commits)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_server *ts = ts_start();
     pthread_t th[16];
     load l;
@@ -291,8 +292,9 @@ static int count_combat(sqlite3 *conn, const char *id)
 
 START_TEST(test_graceful_stop_keeps_every_answered_combat)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_server *ts = ts_start();
-    char db_path[128], wal[160];
+    char db_path[600], wal[640];
     pthread_t th[8];
     sqlite3 *conn;
     sqlite3_stmt *st;
@@ -423,10 +425,11 @@ static void *keep_alive_combats(void *arg)
  * (libmicrohttpd stopped with connections still suspended). */
 START_TEST(test_stop_under_keep_alive_load)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_server *ts = ts_start();
     static keep_alive_client k[4];
     pthread_t th[4];
-    char db_path[128];
+    char db_path[600];
     sqlite3 *conn;
     int i, j;
 

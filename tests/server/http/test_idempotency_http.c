@@ -68,6 +68,7 @@ static void check_key_refused(const lg_resp *r)
 
 START_TEST(test_oneoff_replay)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     long long n_combats = count("combats"), n_rolls = count("rolls");
     lg_resp *a, *b;
     json_t *w;
@@ -99,6 +100,7 @@ END_TEST
 
 START_TEST(test_campaign_replay)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char k0[65], k1[65], path[160];
     test_campaign c;
     lg_resp *a, *b;
@@ -133,6 +135,7 @@ END_TEST
 
 START_TEST(test_key_reused)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     lg_resp *a, *r;
     json_t *w;
 
@@ -155,6 +158,7 @@ END_TEST
 
 START_TEST(test_malformed_keys)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char long_key[300];
     static const char *const bad[] = {
         "", " ", "a b", "a\tb", "a,b\x01", "\xc3\xa9t\xc3\xa9", NULL};
@@ -189,6 +193,7 @@ END_TEST
 
 START_TEST(test_refused_stores_nothing)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[160];
     test_campaign c;
     lg_resp *a, *b;
@@ -260,6 +265,7 @@ static int check_burst(const lg_shot *shots, int n, int ok, const char **body)
 
 START_TEST(test_concurrent_retries)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     long long n_combats = count("combats"), n_rolls = count("rolls");
     const char *body;
     lg_shot shots[16];
@@ -281,6 +287,7 @@ END_TEST
 
 START_TEST(test_concurrent_battle_action)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[256];
     const char *body;
     lg_shot shots[16];
@@ -308,6 +315,7 @@ END_TEST
 
 START_TEST(test_keys_per_token)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c[2];
     lg_resp *a[2], *r;
     int i;
@@ -348,6 +356,7 @@ END_TEST
  * without a second phase. */
 START_TEST(test_civ_phase_retried)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[256], bid[64];
     test_campaign c;
     lg_resp *a, *b;
@@ -375,6 +384,7 @@ END_TEST
 
 START_TEST(test_battle_retries)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[256], k[65], next[65];
     test_campaign c;
     lg_resp *a, *b;
@@ -420,6 +430,7 @@ END_TEST
 
 START_TEST(test_commitment_retry)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     long long n = count("commitments");
     lg_resp *a, *b;
 
@@ -439,6 +450,7 @@ END_TEST
 
 START_TEST(test_replay_renders)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[160], id[64];
     test_campaign c;
     lg_resp *a, *r;
@@ -490,6 +502,7 @@ END_TEST
 
 START_TEST(test_key_expires)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     lg_resp *a, *b;
 
     a = lg_do(201, "POST", NULL, "day-old", NULL, ONEOFF, "/v1/combats/scrud");

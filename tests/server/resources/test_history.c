@@ -354,6 +354,7 @@ static void check_u_events(const story *s, const json_t *items)
 
 START_TEST(test_unit_history_pages)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     story s;
     char path[192];
     json_t *all, *newest;
@@ -381,6 +382,7 @@ END_TEST
 
 START_TEST(test_campaign_feed)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     const char *ids[3];
     story s;
     char path[128];
@@ -449,6 +451,7 @@ END_TEST
 
 START_TEST(test_feed_cursor_while_writing)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     story s;
     json_t *page, *all, *got;
     char path[128], cursor[64];
@@ -480,6 +483,7 @@ END_TEST
 
 START_TEST(test_history_access)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const sides[] = {"x", "y", NULL};
     test_campaign other;
     story s;
@@ -526,6 +530,7 @@ END_TEST
 
 START_TEST(test_unit_card)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     story s;
     json_t *card, *unit, *newest, *hist, *page;
 
@@ -582,6 +587,7 @@ END_TEST
 
 START_TEST(test_bad_paging)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     /* Codes and fields as api-spec/openapi.yaml's HistoryOrder,
      * HistoryLimit and HistoryCursor give them.  A limit that is not a
      * number has no code here: the spec says out_of_range, a server change

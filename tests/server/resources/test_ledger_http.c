@@ -265,6 +265,7 @@ static const char *const tampering[] = {
 
 START_TEST(test_tamper)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     world w;
     const test_campaign *c = &w.c;
     const char *a = w.combat[0], *cc = w.combat[2];
@@ -409,6 +410,7 @@ static lg_resp *new_commitment(char out[65])
 
 START_TEST(test_campaign_commitments)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char k0[65], k1[65], k2[65], one[65], short_k[64];
     const char *cite = SCRUD(SU("B1"), SU("R1"), CITE(""));
     json_t *w, *rep, *b, *p;
@@ -505,6 +507,7 @@ static const char *const oneoffs[][2] = {
 
 START_TEST(test_oneoff_commitments)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char k[65], k2[65], next[65], url[128];
     const char *body = oneoffs[0][1];
     json_t *rep, *got, *w;
@@ -604,6 +607,7 @@ END_TEST
 
 START_TEST(test_oneoff_commitment_race)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     lg_shot shots[12];
     char k[65];
     int i, n_created = 0;

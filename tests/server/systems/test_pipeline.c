@@ -15,6 +15,7 @@
  * by the writer when a unit changed in between, and not staged at all
  * while another combat of its campaign is in flight.
  */
+#include "db_sql.h"
 #include "combat.h"
 #include "harness.h"
 #include "pipeline.h"
@@ -83,10 +84,10 @@ typedef struct counted {
 static err_code counted_job(db_conn *c, void *arg, err_info *e)
 {
     counted *k = arg;
-    int before = sqlite3_total_changes(c);
+    int before = sqlite3_total_changes(DB_LITE(c));
     err_code rc = pipeline_campaign_job(c, k->job, e);
 
-    k->n_changes = sqlite3_total_changes(c) - before;
+    k->n_changes = sqlite3_total_changes(DB_LITE(c)) - before;
     return rc;
 }
 
@@ -117,6 +118,7 @@ static err_code fight(const test_campaign *c, const char *body_text,
  * for a moment; then a valid combat takes the commitment that was next. */
 START_TEST(test_refused_combat_changes_no_row)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const struct {
         const char *body, *field;
         err_code code;
@@ -149,7 +151,7 @@ END_TEST
 
 static long long wal_size(void)
 {
-    char path[192];
+    char path[600];
     struct stat sb;
 
     snprintf(path, sizeof path, "%s-wal", ts->db_path);

@@ -135,6 +135,7 @@ static void check_exhausted(const json_t *b, bool is_exhausted)
 
 START_TEST(test_abandon)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     /* parts of the world an abandon changes: the battle and the sides */
     static const char *const changed[] = {"/sides", "/battles",
                                           "#battle_actions", "campaign"};
@@ -269,6 +270,7 @@ END_TEST
 
 START_TEST(test_unit_eliminated_mid_battle)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const steps[] = {ACCEPT(0),
                                         MROLL(1, DICE("B2", 3, "R2", 3))};
     json_t *b, *w, *p;
@@ -333,6 +335,7 @@ END_TEST
 
 START_TEST(test_escalation_turn)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     json_t *sk, *ob, *w;
     char sid[64], obid[64], path[160];
     test_campaign c;
@@ -386,6 +389,7 @@ END_TEST
 
 START_TEST(test_oneoff_skirmish_escalates)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     /* each army commits its only reserve: the skirmish escalates with the
      * defender's; A3 of the attacker is its full strength, waiting */
     static const char *const refused[] = {
@@ -446,6 +450,7 @@ END_TEST
 
 START_TEST(test_replay_edited_report)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const struct {
         const char *sql, *part;
     } edits[] = {

@@ -150,6 +150,7 @@ static const char *const AB[] = {"a", "b", NULL};
 
 START_TEST(test_replay_detects_tampering)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     json_t *rep, *back, *rp;
     char path[160];

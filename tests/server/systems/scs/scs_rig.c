@@ -238,7 +238,10 @@ static void unpack_report(sqlite3 *sq, const char *id)
                      SQLITE_OK);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) == SQLITE_ROW)
-        text = db_column_doc(st, 0);
+        text = sqlite3_column_type(st, 0) == SQLITE_BLOB
+                   ? db_doc_text(sqlite3_column_blob(st, 0),
+                                 (size_t)sqlite3_column_bytes(st, 0))
+                   : strdup((const char *)sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
     if (text == NULL)
         return;

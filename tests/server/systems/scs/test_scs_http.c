@@ -134,6 +134,7 @@ END_TEST
 
 START_TEST(test_tables_auth)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     /* token: 0 umpire, 1 and 2 players, 3 another campaign's umpire, 4
      * its player, 5 none */
     static const struct {
@@ -200,6 +201,7 @@ static const struct {
 
 START_TEST(test_units)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char full[64], oos[64], both[64], body[256];
     test_campaign c;
     json_t *u, *ev, *before, *l;
@@ -445,6 +447,7 @@ static const struct {
 
 START_TEST(test_refusals_change_nothing)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     char r6[64], body[512];
     json_t *before, *p;
@@ -673,6 +676,7 @@ END_TEST
 
 START_TEST(test_replay_and_tampering)
 {
+    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const tamper[] = {
         "UPDATE rolls SET natural = 6 WHERE combat_id = ? AND seq = 1",
         "UPDATE combats SET report = json_set(report, '$.result', 'D4r4') "

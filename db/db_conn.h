@@ -1,0 +1,106 @@
+/*
+ * db_conn.h: what a connection and a statement are, inside db/.
+ *
+ * A db_conn is a connection to one of the two stores: an SQLite file (the
+ * embedded default) or a PostgreSQL database (a libpq connection string).
+ * The stores' SQL is written once, in the subset both engines accept,
+ * with SQLite's parameters (?, ?N); the PostgreSQL side turns them into
+ * $N when it prepares a statement.  Above this header only db_sql.h's
+ * functions are used: nothing outside db_sql.c, sql_pg.c, db.c, wal.c,
+ * backup.c and db_read.c knows which store it talks to.
+ *
+ * Included by db/'s own files only.
+ */
+#ifndef UMPIRE_DB_CONN_H
+#define UMPIRE_DB_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <libpq-fe.h>
+#include <sqlite3.h>
+
+#include "db.h"
+#include "err.h"
+
+typedef struct db_stmt db_stmt;
+
+/* The two stores. */
+typedef enum db_kind { DB_KIND_SQLITE, DB_KIND_PG } db_kind;
+
+/* Whether path names a PostgreSQL database (a postgres:// or
+ * postgresql:// URL) rather than an SQLite file. */
+bool db_path_is_pg(const char *path);
+
+struct db_conn {
+    db_kind kind;
+    bool is_writer;
+    bool is_txn;             /* PostgreSQL: a transaction we opened */
+    sqlite3 *lite;           /* DB_KIND_SQLITE */
+    PGconn *pg;              /* DB_KIND_PG */
+    unsigned generation;     /* PostgreSQL: bumped at each reconnection */
+    unsigned n_named;        /* PostgreSQL: statements prepared so far */
+    struct db_stmt *kept;    /* statements kept for reuse */
+    int changes;             /* PostgreSQL: rows the last statement changed */
+    long long total_changes; /* PostgreSQL: rows changed so far */
+    char sqlstate[6];        /* PostgreSQL: the last failure's SQLSTATE */
+    char errmsg[256];        /* PostgreSQL: the last failure, one line */
+};
+
+struct db_stmt {
+    db_conn *c;
+    char *sql;    /* the text it was prepared from (the cache's key) */
+    bool is_busy; /* lent out by db_prepare, not yet db_done */
+    bool is_kept; /* on c->kept (else db_finalize frees it) */
+    struct db_stmt *next;
+
+    sqlite3_stmt *lite;
+
+    /* PostgreSQL: the statement, its parameters and its result. */
+    char *pg_sql;        /* with $N */
+    char name[24];       /* the server-side prepared statement */
+    unsigned generation; /* c->generation it was prepared in */
+    int n_params;
+    Oid *param_types; /* as the server inferred them */
+    bool is_used[64]; /* whether the SQL names $k+1 (sql_pg.c) */
+    char **values;    /* bound values (owned copies, or borrowed) */
+    int *lengths;
+    int *formats;
+    bool *is_owned;
+    PGresult *res;
+    int row, n_rows;
+    bool is_run;         /* executed since the last reset */
+    bool is_control;     /* BEGIN, COMMIT ...: run unprepared */
+    unsigned char *blob; /* the last bytea column decoded */
+    size_t blob_len;
+    int blob_row, blob_col;
+};
+
+/* Finalizes every statement kept on c (before it closes). */
+void db_conn_forget(db_conn *c);
+
+/* ---- the PostgreSQL side (sql_pg.c) ---- */
+err_code pg_conn_open(const char *url, bool is_writer, db_conn **out,
+                      err_info *e);
+void pg_conn_close(db_conn *c);
+err_code pg_prepare(db_conn *c, db_stmt *st, err_info *e);
+void pg_reset(db_stmt *st);
+void pg_clear(db_stmt *st);
+void pg_finalize(db_stmt *st);
+int pg_step(db_stmt *st);
+int pg_bind(db_stmt *st, int i, const void *v, int len, bool is_binary,
+            bool is_copy);
+const char *pg_value(db_stmt *st, int col);
+int pg_column_type(db_stmt *st, int col);
+const void *pg_column_blob(db_stmt *st, int col, size_t *len);
+err_code pg_exec(db_conn *c, const char *sql, err_info *e);
+bool pg_in_transaction(db_conn *c);
+/* ERR_CONFLICT, ERR_FULL, ERR_UNAVAILABLE or ERR_DB for c's last
+ * failure. */
+err_code pg_fail_code(db_conn *c);
+/* Migrations on a PostgreSQL store, under an advisory lock (several
+ * instances may start at once); the schema version into *version. */
+err_code pg_migrate(db_conn *c, int *version, err_info *e);
+int pg_schema_version(db_conn *c);
+
+#endif
