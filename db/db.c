@@ -405,6 +405,9 @@ static void run_batch(db *d, db_conn *w, db_job *jobs)
     }
     for (i = 0; i < n; i++)
         n_ok += rcs[i] == ERR_OK;
+    if (batch_rc == ERR_OK && n_ok > 0 && d->is_pg &&
+        db_total_changes(w) != changes && db_news_send(w, &e) != ERR_OK)
+        batch_rc = e.code;
     is_committed = end_batch(d, w, n_ok, &batch_rc, &e);
     for (i = 0; i < n; i++) {
         if (batch_rc != ERR_OK && rcs[i] == ERR_OK) {
@@ -428,12 +431,18 @@ static void run_batch(db *d, db_conn *w, db_job *jobs)
         free(j);
         j = next;
     }
-    if (batch_rc == ERR_OK) {
-        pthread_mutex_lock(&d->listen_lock);
-        for (i = 0; i < d->n_listeners; i++)
-            d->listeners[i].fn(d->listeners[i].arg);
-        pthread_mutex_unlock(&d->listen_lock);
-    }
+    if (batch_rc == ERR_OK)
+        db_fire_listeners(d);
+}
+
+void db_fire_listeners(db *d)
+{
+    int i;
+
+    pthread_mutex_lock(&d->listen_lock);
+    for (i = 0; i < d->n_listeners; i++)
+        d->listeners[i].fn(d->listeners[i].arg);
+    pthread_mutex_unlock(&d->listen_lock);
 }
 
 /* The next batch of queued jobs (NULL: stopping, the queue drained).  An
@@ -589,6 +598,7 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
     pthread_mutex_init(&d->queue_lock, NULL);
     init_queue_cond(&d->queue_ready);
     pthread_mutex_init(&d->listen_lock, NULL);
+    pthread_mutex_init(&d->poster_lock, NULL);
     atomic_init(&d->health, DB_HEALTH_OK);
     if (!d->path || !d->readers || !d->is_lent) {
         db_close(d);
@@ -611,7 +621,8 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
         return err_set(e, ERR_INTERNAL, NULL, "cannot start the writer");
     }
     d->is_running = true;
-    if (d->is_pg && start_more_writers(d, e) != ERR_OK) {
+    if (d->is_pg &&
+        (start_more_writers(d, e) != ERR_OK || db_news_start(d, e) != ERR_OK)) {
         err_code rc = e->code;
         db_close(d);
         return rc;
@@ -656,6 +667,8 @@ err_code db_close(db *d)
 
     if (d == NULL)
         return ERR_OK;
+    db_news_stop(d);
+    db_poster_release(d);
     if (d->is_running) {
         pthread_mutex_lock(&d->queue_lock);
         d->is_stopping = true;
@@ -681,6 +694,7 @@ err_code db_close(db *d)
     pthread_mutex_destroy(&d->queue_lock);
     pthread_cond_destroy(&d->queue_ready);
     pthread_mutex_destroy(&d->listen_lock);
+    pthread_mutex_destroy(&d->poster_lock);
     free(d->readers);
     free(d->is_lent);
     free(d->path);

@@ -73,6 +73,15 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e);
  */
 err_code db_lock_campaign(db_conn *c, const char *campaign_id, err_info *e);
 
+/*
+ * Whether this process is the one that sends channel posts (webhooks):
+ * always for SQLite; for PostgreSQL the instance holding the posters'
+ * lock (an advisory lock on a connection of its own), so that among
+ * several instances one posts, and another takes over within about a
+ * second when it stops.  Any thread; cheap when called often.
+ */
+bool db_is_poster(db *d);
+
 /* Whether the database setting path names a file (the embedded SQLite
  * store), rather than a PostgreSQL connection URL (postgresql://...). */
 bool db_is_file(const char *path);

@@ -67,7 +67,35 @@ struct db {
     bool is_low_space;      /* checkpointing every DB_LOW_SPACE_PAGES */
     double low_space_until; /* monotonic seconds; then back to normal */
     err_info *close_report; /* where db_close writes its outcome, or NULL */
+
+    /* PostgreSQL: what the instances share (instances.c). */
+    pthread_t news_thread;
+    bool has_news_thread;
+    atomic_bool is_news_stopping;
+    pthread_mutex_t poster_lock;
+    db_conn *poster_conn; /* holds the posters' advisory lock, or NULL */
+    bool is_poster;
+    double poster_checked; /* monotonic seconds */
 };
+
+/* Calls every commit listener (db_add_commit_listener). */
+void db_fire_listeners(db *d);
+
+/*
+ * What several instances of a PostgreSQL store share (instances.c): every
+ * commit that changed rows is announced (NOTIFY umpire_commit, sent in the
+ * writer's transaction, so it arrives only if the transaction commits), and
+ * a thread of each instance, listening, calls that instance's commit
+ * listeners, so that event streams and channel posts on every instance
+ * see every instance's writes.  db_news_start starts the thread (nothing
+ * for SQLite); db_news_stop ends it.
+ */
+err_code db_news_start(db *d, err_info *e);
+void db_news_stop(db *d);
+/* Announces the transaction's commit on w (PostgreSQL; nothing for
+ * SQLite). */
+err_code db_news_send(db_conn *w, err_info *e);
+void db_poster_release(db *d);
 
 /* A connection to path, the writer's (read-write) or a reader's (read
  * only), set up as every connection is; *out new (db_conn_close). */

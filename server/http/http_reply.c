@@ -131,6 +131,8 @@ void http_reply_problem(http_request *r, const err_info *e)
     if (problem_status(e->code) >= 500)
         fprintf(stderr, "error: %s %s: %s: %s\n", r->method, r->path,
                 err_code_name(e->code), e->message);
+    if (e->code == ERR_UNAVAILABLE)
+        r->retry_after = 1; /* a failover takes seconds */
     reply_problem_doc(r, problem_json(e));
 }
 

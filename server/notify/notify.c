@@ -485,6 +485,11 @@ static double work_once(notify *n)
 
     err_clear(&e);
     n->last_scan = now;
+    if (!db_is_poster(n->d)) {
+        /* another instance posts; look again, to take over if it stops */
+        db_read_release(n->d, c);
+        return now + 1.0;
+    }
     if (db_webhook_heads(c, &heads, &n_heads, &e) != ERR_OK) {
         db_read_release(n->d, c);
         fprintf(stderr, "umpire: channel posts: %s\n", e.message);

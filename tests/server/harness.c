@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 bool ts_is_pg(void)
@@ -46,7 +47,8 @@ static void pg_schema(test_server *ts)
     const char *url = getenv("UMPIRE_TEST_PG");
     char sql[96];
 
-    snprintf(ts->schema, sizeof ts->schema, "t%ld_%d", (long)getpid(), ++n);
+    snprintf(ts->schema, sizeof ts->schema, "t%ld_%ld_%d", (long)getpid(),
+             (long)time(NULL), ++n);
     snprintf(sql, sizeof sql, "CREATE SCHEMA %s", ts->schema);
     pg_run(sql);
     snprintf(ts->db_path, sizeof ts->db_path, "%s%coptions=-csearch_path%%3D%s",
