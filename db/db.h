@@ -1057,4 +1057,48 @@ err_code db_event_log_last(db_conn *c, const char *campaign_id, long long *out,
 /* NULL allowed. */
 void db_event_log_free(db_logged_event *evs, size_t n);
 
+/* ---- moving a store (copy.c) ----
+ * For tools run beside the server, not by it: the umpire command's
+ * migrate and copy-sqlite. */
+
+/* The schema version of the store at path (a file or a PostgreSQL URL)
+ * as it is, migrating nothing: 0 for a file that does not exist yet or
+ * a database never migrated. */
+err_code db_schema_version_at(const char *path, int *out, err_info *e);
+
+#define DB_COPY_TABLES_MAX 40
+
+/* What db_copy copied. */
+typedef struct db_copy_info {
+    int schema_version; /* both stores' */
+    int n_tables;
+    struct {
+        char name[64];
+        long long n_rows;
+    } tables[DB_COPY_TABLES_MAX]; /* in the order copied */
+    /* the campaigns copied, oldest first: owned, db_copy_info_free */
+    char (*campaign_ids)[DB_ID_MAX];
+    size_t n_campaigns;
+    double seconds; /* how long the copy took */
+} db_copy_info;
+
+/*
+ * Copies the SQLite store at src_path (an umpire database of any schema
+ * version: it is first migrated to this build's) into the PostgreSQL
+ * database dest_url (migrated too), which must hold no umpire data
+ * (ERR_CONFLICT otherwise).  The source is read from one snapshot and the
+ * destination written in one transaction: all or nothing.  Every table,
+ * in foreign-key order, every column by name, SQLite's rowid into
+ * PostgreSQL's rowid column; the identity sequences are moved past the
+ * values copied.  The destination's triggers are off during the copy, so
+ * the event log and the campaigns' versions are copied as they are, not
+ * written again: that needs the role owning the tables (the one the
+ * server migrates with).  The server should not be running on either
+ * store.  On success info (zeroed first) says what was copied; free it
+ * with db_copy_info_free.
+ */
+err_code db_copy(const char *src_path, const char *dest_url, db_copy_info *info,
+                 err_info *e);
+void db_copy_info_free(db_copy_info *info);
+
 #endif

@@ -28,17 +28,27 @@ static void usage(FILE *out)
         "       umpire discord-commands   print the Discord command\n"
         "                                 definitions (docs/discord.md)\n"
         "       umpire backup DEST [--db PATH] [--config FILE]\n"
+        "       umpire migrate [--db PATH_OR_URL] [--config FILE]\n"
+        "       umpire copy-sqlite SRC.db [--db URL] [--config FILE]\n"
         "\n"
         "Serves the umpire REST API (see README.md and "
         "api-spec/openapi.yaml).\n"
         "The backup command copies the database (found as the server finds\n"
         "it) to the new file DEST while the server runs (docs/operations.md).\n"
+        "The migrate command brings the database (found alike) to this\n"
+        "build's schema, as the server does when it starts, and says its\n"
+        "version before and after.  The copy-sqlite command copies the\n"
+        "SQLite database SRC.db (migrated first) into the PostgreSQL\n"
+        "database found alike (postgresql://...), which must hold no\n"
+        "umpire data, in one transaction, then verifies every campaign's\n"
+        "ledger there; stop the server first.\n"
         "\n"
         "  --config FILE              read settings from FILE (key = value)\n"
         "  --listen ADDR              address to listen on (127.0.0.1)\n"
         "  --port N                   TCP port, 0 for any free one (8080)\n"
         "  --db PATH                  SQLite database file "
-        "(data/umpire.db, or $UMPIRE_DB)\n"
+        "(data/umpire.db, or $UMPIRE_DB),\n"
+        "                             or a PostgreSQL URL (postgresql://...)\n"
         "  --threads N                HTTP worker threads (2)\n"
         "  --read-threads N           threads of long reads: reports,\n"
         "                             ledger checks, odds (2)\n"
@@ -382,6 +392,288 @@ out:
     return status;
 }
 
+/*
+ * The settings of a subcommand, umpire NAME [ARG] [--db PATH] [--config
+ * FILE]: the database found as the server finds it (--db, the config
+ * file's db, UMPIRE_DB, the default) into cfg->db_path, and the one
+ * other argument into *arg (NULL when none).  0 to go on; 1 when --help
+ * was answered; -1 on a bad argument (said).
+ */
+static int sub_settings(int argc, char **argv, http_config *cfg,
+                        const char **arg)
+{
+    const char *db_flag = NULL;
+    int i;
+
+    http_config_default(cfg);
+    if (getenv("UMPIRE_DB") && getenv("UMPIRE_DB")[0])
+        cfg->db_path = getenv("UMPIRE_DB");
+    *arg = NULL;
+    for (i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 1;
+        }
+        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            db_flag = argv[++i];
+        else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
+            if (load_config(cfg, argv[++i]))
+                return -1;
+        } else if (argv[i][0] != '-' && *arg == NULL)
+            *arg = argv[i];
+        else {
+            fprintf(stderr, "umpire %s: unexpected argument \"%s\"\n", argv[1],
+                    argv[i]);
+            return -1;
+        }
+    }
+    if (db_flag)
+        cfg->db_path = db_flag;
+    return 0;
+}
+
+/*
+ * umpire migrate [--db PATH_OR_URL] [--config FILE]: brings the database
+ * to this build's schema (db_open runs the migrations that are pending;
+ * several at once on one PostgreSQL database take turns), and says its
+ * schema version before and after.  Exit status 0 once it is current.
+ */
+static int migrate_main(int argc, char **argv)
+{
+    http_config cfg;
+    const char *arg;
+    db *d = NULL;
+    err_info e;
+    int before = 0, after, rc, status = 1;
+
+    if ((rc = sub_settings(argc, argv, &cfg, &arg)) != 0 || arg != NULL) {
+        if (rc == 0)
+            fprintf(stderr, "usage: umpire migrate [--db PATH_OR_URL] "
+                            "[--config FILE]\n");
+        status = rc > 0 ? 0 : 1;
+        goto out;
+    }
+    err_clear(&e);
+    if (ensure_dir(cfg.db_path))
+        goto out;
+    if (db_schema_version_at(cfg.db_path, &before, &e) != ERR_OK ||
+        db_open(cfg.db_path, 1, &d, &e) != ERR_OK) {
+        fprintf(stderr, "umpire migrate: %s\n", e.message);
+        goto out;
+    }
+    after = db_schema_version(d);
+    if (db_close(d) != ERR_OK) {
+        fprintf(stderr, "umpire migrate: the database did not close cleanly\n");
+        goto out;
+    }
+    printf("umpire migrate: %s: schema version %d before, %d after (%s)\n",
+           cfg.db_path, before, after,
+           before == after ? "nothing to do" : "migrated");
+    status = 0;
+out:
+    free_config_strings();
+    return status;
+}
+
+/* ---- copy-sqlite: the ledgers checked once copied ---- */
+
+/* A battle's record must hold the dice its actions drew, in order (as
+ * GET .../ledger/verify checks it): false, and why, when it does not. */
+static bool battle_record_holds(db_conn *c, const db_battle *b,
+                                const db_ledger_row *rows, size_t n_rows,
+                                char *why, size_t n_why, err_info *e)
+{
+    db_roll *rolls = NULL;
+    size_t n = 0, k = 0, i;
+    bool is_same = true;
+    int j;
+
+    if (db_rolls_list(c, b->combat_id, &rolls, &n, e) != ERR_OK)
+        return false;
+    for (i = 0; i < n_rows && is_same; i++) {
+        if (rows[i].kind != LEDGER_ACTION ||
+            strcmp(rows[i].record_id, b->id) != 0)
+            continue;
+        for (j = 0; j < rows[i].n_naturals && is_same; j++, k++)
+            is_same = k < n && rolls[k].natural == rows[i].naturals[j];
+    }
+    free(rolls);
+    if (is_same && k == n)
+        return true;
+    snprintf(why, n_why,
+             "battle %s: its record %s does not hold the dice its actions "
+             "drew",
+             b->id, b->combat_id);
+    return false;
+}
+
+/* Campaign c's ledger checked as GET .../ledger/verify checks it
+ * (server/resources/ledgers.c): the hash chain and every seeded die
+ * (core/ledger.c), no roll left out of the chain, every battle's record
+ * holding its actions' dice.  why: the first problem, "" for none. */
+static err_code check_ledger(db_conn *c, const char *id, char *why,
+                             size_t n_why, err_info *e)
+{
+    db_chain ch;
+    db_ledger_row *rows = NULL;
+    db_combat *cbs = NULL;
+    db_battle *bts = NULL;
+    ledger_entry *en = NULL;
+    ledger_seed *seeds = NULL;
+    char(*loose)[DB_ID_MAX + 16] = NULL;
+    size_t n = 0, n_cbs = 0, n_bts = 0, n_seeds = 0, n_loose = 0, i;
+    ledger_walk chain, dice;
+    ledger_dice count;
+    err_code rc;
+
+    why[0] = '\0';
+    if ((rc = db_chain_open(c, id, &ch, e)) ||
+        (rc = db_ledger_rows(c, id, &rows, &n, e)) ||
+        (rc = db_combats_list(c, id, &cbs, &n_cbs, e)) ||
+        (rc = db_battles_list(c, id, &bts, &n_bts, e)) ||
+        (rc = db_ledger_unchained(c, id, &loose, &n_loose, e)))
+        goto out;
+    en = calloc(n + 1, sizeof *en);
+    seeds = calloc(n_cbs + n_bts + 1, sizeof *seeds);
+    if (en == NULL || seeds == NULL) {
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        db_ledger_row_entry(&rows[i], ch.campaign_id, &en[i]);
+    for (i = 0; i < n_cbs; i++)
+        if (cbs[i].server_seed[0])
+            seeds[n_seeds++] = (ledger_seed){cbs[i].id, cbs[i].server_seed};
+    for (i = 0; i < n_bts; i++)
+        if (bts[i].server_seed[0] && strcmp(bts[i].status, "open") != 0)
+            seeds[n_seeds++] = (ledger_seed){bts[i].id, bts[i].server_seed};
+    if ((rc = ledger_check(en, n, ch.length, ch.head, &chain, e)) ||
+        (rc = ledger_check_dice(en, n, seeds, n_seeds, &dice, &count, e)))
+        goto out;
+    if (chain.broken_pos || dice.broken_pos)
+        snprintf(why, n_why, "%s", chain.broken_pos ? chain.why : dice.why);
+    else if (n_loose > 0)
+        snprintf(why, n_why, "roll %s is in the roll log but not in the ledger",
+                 loose[0]);
+    for (i = 0; why[0] == '\0' && rc == ERR_OK && i < n_bts; i++)
+        if (bts[i].combat_id[0] &&
+            !battle_record_holds(c, &bts[i], rows, n, why, n_why, e))
+            rc = e->code;
+out:
+    free(loose);
+    free(seeds);
+    free(en);
+    db_battles_free(bts, n_bts);
+    db_combats_free(cbs, n_cbs);
+    db_ledger_rows_free(rows, n);
+    return rc;
+}
+
+/* Every copied campaign's ledger checked on the store at url: the number
+ * that verify, or -1 when the store cannot be read.  Those that do not
+ * are said. */
+static long long verify_ledgers(const char *url, const db_copy_info *info)
+{
+    db *d = NULL;
+    db_conn *c;
+    char why[320];
+    long long n_ok = 0;
+    err_info e;
+    size_t i;
+
+    err_clear(&e);
+    if (db_open(url, 1, &d, &e) != ERR_OK) {
+        fprintf(stderr, "umpire copy-sqlite: %s\n", e.message);
+        return -1;
+    }
+    for (i = 0; i < info->n_campaigns; i++) {
+        const char *id = info->campaign_ids[i];
+        err_code rc = db_read_begin(d, &c, &e);
+        if (rc == ERR_OK) {
+            rc = check_ledger(c, id, why, sizeof why, &e);
+            db_read_end(d, c, rc == ERR_OK ? &e : NULL);
+        }
+        if (rc != ERR_OK || e.code != ERR_OK) {
+            fprintf(stderr, "umpire copy-sqlite: campaign %s: %s\n", id,
+                    e.message);
+            n_ok = -1;
+            break;
+        }
+        if (why[0])
+            fprintf(stderr,
+                    "umpire copy-sqlite: campaign %s: its ledger does not "
+                    "verify: %s\n",
+                    id, why);
+        else
+            n_ok++;
+    }
+    db_close(d);
+    return n_ok;
+}
+
+/*
+ * umpire copy-sqlite SRC.db [--db URL] [--config FILE]: copies the SQLite
+ * database SRC.db into the PostgreSQL database found as the server finds
+ * it (db_copy: all or nothing, into one that holds no umpire data), then
+ * checks every campaign's ledger there.  Exit status 0 when the copy is
+ * committed and every ledger verifies.
+ */
+static int copy_main(int argc, char **argv)
+{
+    http_config cfg;
+    const char *src;
+    db_copy_info info;
+    long long n_ok;
+    err_info e;
+    int i, rc, status = 1;
+
+    if ((rc = sub_settings(argc, argv, &cfg, &src)) != 0 || src == NULL) {
+        if (rc == 0)
+            fprintf(stderr, "usage: umpire copy-sqlite SRC.db [--db URL] "
+                            "[--config FILE]\n");
+        status = rc > 0 ? 0 : 1;
+        goto out;
+    }
+    err_clear(&e);
+    if (db_copy(src, cfg.db_path, &info, &e) != ERR_OK) {
+        fprintf(stderr, "umpire copy-sqlite: nothing was copied: %s\n",
+                e.message);
+        goto out;
+    }
+    printf("umpire copy-sqlite: copied %s into %s in %.2f s (schema version "
+           "%d):\n",
+           src, cfg.db_path, info.seconds, info.schema_version);
+    for (i = 0; i < info.n_tables; i++)
+        printf("  %-22s %lld rows\n", info.tables[i].name,
+               info.tables[i].n_rows);
+    n_ok = verify_ledgers(cfg.db_path, &info);
+    if (n_ok >= 0)
+        printf("umpire copy-sqlite: %lld of %zu ledgers verified\n", n_ok,
+               info.n_campaigns);
+    if (n_ok == (long long)info.n_campaigns)
+        status = 0;
+    else
+        fprintf(stderr, "umpire copy-sqlite: the copy is committed, but not "
+                        "every ledger verified there\n");
+    db_copy_info_free(&info);
+out:
+    free_config_strings();
+    return status;
+}
+
+/* Runs the subcommand argv[1] names: its exit status, or -1 when argv[1]
+ * names none. */
+static int subcommand_main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "backup") == 0)
+        return backup_main(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "migrate") == 0)
+        return migrate_main(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "copy-sqlite") == 0)
+        return copy_main(argc, argv);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     http_config cfg;
@@ -391,8 +683,9 @@ int main(int argc, char **argv)
     int i, sig, status = 1;
     bool has_cors_flag = false;
 
-    if (argc > 1 && strcmp(argv[1], "backup") == 0)
-        return backup_main(argc, argv);
+    if ((status = subcommand_main(argc, argv)) >= 0)
+        return status;
+    status = 1;
     http_config_default(&cfg);
     if (getenv("UMPIRE_DB") && getenv("UMPIRE_DB")[0])
         cfg.db_path = getenv("UMPIRE_DB");

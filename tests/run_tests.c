@@ -97,6 +97,7 @@ int main(void)
     add(sr, suite_full_http(), LITE);
     add(sr, suite_pipeline(), API);
     add(sr, suite_backup(), LITE);
+    add(sr, suite_copy(), LITE);
     add(sr, suite_edges(), API);
     add(sr, suite_fog_http(), API);
     add(sr, suite_regressions(), API);

@@ -79,6 +79,7 @@ Suite *suite_full(void);
 Suite *suite_full_http(void);
 Suite *suite_pipeline(void);
 Suite *suite_backup(void);
+Suite *suite_copy(void);
 Suite *suite_edges(void);
 Suite *suite_fog_http(void);
 Suite *suite_regressions(void);

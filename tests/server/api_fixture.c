@@ -8,7 +8,6 @@
 
 #include <check.h>
 #include <jansson.h>
-#include <sqlite3.h>
 
 #include "api_fixture.h"
 
@@ -213,34 +212,9 @@ void api_fixture_assert_same(const json_t *before, const char *path,
                   path, text_of(before), text_of(now));
 }
 
-/* The first column of the first row of sql (with one optional argument),
- * read from the test server's database file, read-only. */
-void api_fixture_db_text(const char *sql, const char *arg, char *out, size_t n)
-{
-    sqlite3 *sq = NULL;
-    sqlite3_stmt *st = NULL;
-    int rc;
-
-    ck_assert_int_eq(sqlite3_open_v2(api_fixture_ts->db_path, &sq,
-                                     SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    ck_assert_int_eq(sqlite3_prepare_v2(sq, sql, -1, &st, NULL), SQLITE_OK);
-    if (arg)
-        sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-    rc = sqlite3_step(st);
-    snprintf(out, n, "%s",
-             rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : "");
-    sqlite3_finalize(st);
-    sqlite3_close(sq);
-    ck_assert_msg(rc == SQLITE_ROW, "no row: %s", sql);
-}
-
 int api_fixture_n_campaigns(void)
 {
-    char s[32];
-
-    api_fixture_db_text("SELECT count(*) FROM campaigns", NULL, s, sizeof s);
-    return atoi(s);
+    return (int)ts_sql_int(api_fixture_ts, "SELECT count(*) FROM campaigns");
 }
 
 /* The campaign as the API shows it (units, sides, combats, every unit's

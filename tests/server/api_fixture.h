@@ -73,9 +73,6 @@ size_t api_fixture_n_items(const char *path, const char *token);
 void api_fixture_assert_same(const json_t *before, const char *path,
                              const char *token);
 
-/* The first column of the first row of sql (with one optional argument),
- * read from the test server's database file, read-only, into out. */
-void api_fixture_db_text(const char *sql, const char *arg, char *out, size_t n);
 /* The number of campaigns in the database. */
 int api_fixture_n_campaigns(void);
 

@@ -6,6 +6,7 @@
 #define UMPIRE_TESTS_HARNESS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <jansson.h>
 
@@ -26,8 +27,8 @@ typedef struct test_server {
  */
 bool ts_is_pg(void);
 
-/* A test that reads or edits the SQLite file under the server ends here
- * on PostgreSQL (where the same guarantees are tested through the API). */
+/* A test about SQLite itself (its files, its connections' counters)
+ * ends here on PostgreSQL; say why where it is used. */
 #define TS_SQLITE_ONLY()                                                       \
     do {                                                                       \
         if (ts_is_pg())                                                        \
@@ -99,6 +100,78 @@ void ts_campaign(test_server *ts, test_campaign *c, const char *options_json,
 /* Creates a unit; returns its id in id_out (64 bytes). */
 void ts_unit(test_server *ts, const test_campaign *c, const char *name,
              const char *side, int quality, int faces, char *id_out);
+
+/*
+ * SQL on a test server's own database, on either store, through a
+ * connection of the test's own (each call opens and closes one).  The
+ * SQL is SQLite's, written once for both: parameters ? and ?N (numbered as
+ * SQLite numbers them), "natural" quoted, integer columns compared with
+ * integers, no rowid but on the tables that have one on PostgreSQL, no
+ * INSERT OR REPLACE (ON CONFLICT ... DO UPDATE), no json_set.  On
+ * PostgreSQL the parameters become $N and the statement runs through
+ * libpq on ts->db_path, which names the server's schema.
+ *
+ * The parameters follow the SQL, each made by TS_TEXT, TS_INT, TS_BLOB or
+ * TS_NULL; their number must be the statement's.  Failures abort the
+ * test, naming the SQL.
+ */
+typedef struct ts_arg {
+    int kind; /* TS_ARG_... */
+    const char *text;
+    long long i;
+    const void *blob;
+    size_t n;
+} ts_arg;
+
+enum { TS_ARG_END, TS_ARG_TEXT, TS_ARG_INT, TS_ARG_BLOB, TS_ARG_NULL };
+
+#define TS_TEXT(s)      ((ts_arg){.kind = TS_ARG_TEXT, .text = (s)})
+#define TS_INT(v)       ((ts_arg){.kind = TS_ARG_INT, .i = (long long)(v)})
+#define TS_BLOB(p, len) ((ts_arg){.kind = TS_ARG_BLOB, .blob = (p), .n = (len)})
+#define TS_NULL         ((ts_arg){.kind = TS_ARG_NULL})
+/* The parameters' list: one element before them, which keeps the comma
+ * that ## drops when there are none, and one after, which ends it. */
+#define TS_END_ ((ts_arg){.kind = TS_ARG_END})
+
+/* A row of ts_sql_each: its column names and values (n of each), a value
+ * as its bytes with a NUL after them (bytea and blobs as their bytes),
+ * NULL for NULL. */
+typedef void (*ts_sql_row_fn)(void *ctx, int n, const char *const *names,
+                              const char *const *values);
+
+/* Runs the statement; the rows it changed. */
+#define ts_sql_exec(ts, sql, ...)                                              \
+    ts_sql_exec_a(ts, sql, (const ts_arg[]){TS_END_, ##__VA_ARGS__, TS_END_})
+/* The first column of the first row as an integer; -1 when there is no row
+ * or it is NULL. */
+#define ts_sql_int(ts, sql, ...)                                               \
+    ts_sql_int_a(ts, sql, (const ts_arg[]){TS_END_, ##__VA_ARGS__, TS_END_})
+/* The same as text into out (n bytes), "" when there is no row or it is
+ * NULL; whether there was a row. */
+#define ts_sql_text(ts, out, n, sql, ...)                                      \
+    ts_sql_text_a(ts, out, n, sql,                                             \
+                  (const ts_arg[]){TS_END_, ##__VA_ARGS__, TS_END_})
+/* The same as a document (a report: text, or packed as db_doc_pack packs
+ * it), unpacked into a malloc'd text; NULL when there is no row or it is
+ * NULL. */
+#define ts_sql_doc(ts, sql, ...)                                               \
+    ts_sql_doc_a(ts, sql, (const ts_arg[]){TS_END_, ##__VA_ARGS__, TS_END_})
+/* Calls each(ctx, ...) for every row; the number of rows. */
+#define ts_sql_each(ts, each, ctx, sql, ...)                                   \
+    ts_sql_each_a(ts, each, ctx, sql,                                          \
+                  (const ts_arg[]){TS_END_, ##__VA_ARGS__, TS_END_})
+
+/* What the macros call: args as they make it. */
+int ts_sql_exec_a(test_server *ts, const char *sql, const ts_arg *args);
+long long ts_sql_int_a(test_server *ts, const char *sql, const ts_arg *args);
+bool ts_sql_text_a(test_server *ts, char *out, size_t n, const char *sql,
+                   const ts_arg *args);
+char *ts_sql_doc_a(test_server *ts, const char *sql, const ts_arg *args);
+int ts_sql_each_a(test_server *ts, ts_sql_row_fn each, void *ctx,
+                  const char *sql, const ts_arg *args);
+/* The names of the database's tables (at most max, 64 bytes each); how
+ * many. */
+int ts_sql_tables(test_server *ts, char (*names)[64], int max);
 
 /* The folder of test vectors ($UMPIRE_TEST_VECTORS or tests/vectors). */
 const char *ts_vectors_dir(void);

@@ -118,3 +118,14 @@ void rig_check_replay(const char *path, const char *token)
     RIG_EQ_INT(json_array_size(get(r, "differences")), 0);
     json_decref(r);
 }
+
+int rig_edit_roll(const char *id, int seq, const char *natural)
+{
+    char sql[256];
+
+    snprintf(sql, sizeof sql,
+             "UPDATE rolls SET \"natural\" = %s WHERE combat_id = ? AND "
+             "seq = ?",
+             natural);
+    return ts_sql_exec(rig_ts, sql, TS_TEXT(id), TS_INT(seq));
+}

@@ -72,4 +72,9 @@ json_t *rig_campaign_combat(const test_campaign *c, int status,
 /* POST .../replay (path without it) reproduces the combat. */
 void rig_check_replay(const char *path, const char *token);
 
+/* Sets the natural of roll seq of combat id, one of its rows in the
+ * database, to the SQL expression natural ("6", "\"natural\" % 6 + 1");
+ * the rows changed. */
+int rig_edit_roll(const char *id, int seq, const char *natural);
+
 #endif

@@ -65,45 +65,17 @@ static void expect_problem(const json_t *p, const char *code, const char *field)
     RIG_IS_TRUE(get(p, "id") == NULL); /* a problem, not a combat */
 }
 
-/* The integer the query sql gives, from the server's database file. */
+/* The integer sql gives (one optional text argument); asserts a row. */
 static long long db_int(const char *sql, const char *arg)
 {
-    sqlite3 *sq = NULL;
-    sqlite3_stmt *st = NULL;
-    long long v;
+    char v[32];
 
-    ck_assert_int_eq(
-        sqlite3_open_v2(rig_ts->db_path, &sq, SQLITE_OPEN_READONLY, NULL),
-        SQLITE_OK);
-    sqlite3_busy_timeout(sq, 5000);
-    ck_assert_int_eq(sqlite3_prepare_v2(sq, sql, -1, &st, NULL), SQLITE_OK);
     if (arg)
-        sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
-    v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(sq);
-    return v;
-}
-
-/* Runs an UPDATE with one text argument and one id on the database file;
- * asserts that it changed exactly one row. */
-static void db_update(const char *sql, const char *value, const char *id)
-{
-    sqlite3 *sq = NULL;
-    sqlite3_stmt *st = NULL;
-
-    ck_assert_int_eq(
-        sqlite3_open_v2(rig_ts->db_path, &sq, SQLITE_OPEN_READWRITE, NULL),
-        SQLITE_OK);
-    sqlite3_busy_timeout(sq, 5000);
-    ck_assert_int_eq(sqlite3_prepare_v2(sq, sql, -1, &st, NULL), SQLITE_OK);
-    sqlite3_bind_text(st, 1, value, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, id, -1, SQLITE_TRANSIENT);
-    ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
-    ck_assert_int_eq(sqlite3_changes(sq), 1);
-    sqlite3_finalize(st);
-    sqlite3_close(sq);
+        ck_assert_msg(ts_sql_text(rig_ts, v, sizeof v, sql, TS_TEXT(arg)),
+                      "no row: %s", sql);
+    else
+        ck_assert_msg(ts_sql_text(rig_ts, v, sizeof v, sql), "no row: %s", sql);
+    return strtoll(v, NULL, 10);
 }
 
 static long long n_combats(void)
@@ -137,7 +109,6 @@ static const char *const AB[] = {"a", "b", NULL};
  */
 START_TEST(test_campaign_combat_options_over_campaign_options)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c, d;
     json_t *cmp, *rep, *o, *p;
 
@@ -192,7 +163,6 @@ END_TEST
  */
 START_TEST(test_combat_sides_not_two_out_of_range)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const ABC[] = {"a", "b", "c", NULL};
     static const char *const oneoff[] = {
         "{\"sides\":[" NSIDE("x", "{\"name\":\"X\"}") "," NSIDE(
@@ -259,8 +229,6 @@ START_TEST(test_oneoff_die_above_faces_out_of_range)
     };
     json_t *p, *rep;
     size_t i;
-
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
 
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(rig_ctx, sizeof rig_ctx, "die over faces %zu", i);
@@ -433,7 +401,6 @@ static int mentions(const json_t *r, const char *what)
  */
 START_TEST(test_replay_verifies_seeded_dice)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     json_t *rep, *r;
     char path[128], seed[65];
 
@@ -458,8 +425,10 @@ START_TEST(test_replay_verifies_seeded_dice)
 
     /* Another 64-hex seed: the first digit changed */
     seed[0] = seed[0] == '0' ? '1' : '0';
-    db_update("UPDATE combats SET server_seed = ? WHERE id = ?", seed,
-              str(rep, "id"));
+    RIG_EQ_INT(ts_sql_exec(rig_ts,
+                           "UPDATE combats SET server_seed = ? WHERE id = ?",
+                           TS_TEXT(seed), TS_TEXT(str(rep, "id"))),
+               1);
     snprintf(rig_ctx, sizeof rig_ctx, "seed changed");
     /* it took (the served report keeps the text stored with the combat;
      * replay reads the column) */
@@ -501,7 +470,6 @@ END_TEST
  */
 START_TEST(test_scalar_body_invalid_value)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const bodies[] = {"\"x\"", "42",   "null", "true",
                                          "-1.5",  "\"\"", " 7 "};
     test_campaign c;
@@ -623,7 +591,7 @@ static void hold_done(void *arg, err_code rc, const err_info *e)
  */
 START_TEST(test_writer_fails_whole_batch_when_transaction_is_lost)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
+    TS_SQLITE_ONLY(); /* drops the transaction as SQLite itself does */
     test_server *ts = ts_start();
     db *d = http_db(ts->srv);
     atomic_int n_done = 0;
@@ -716,7 +684,6 @@ static void new_scs_unit(const test_campaign *c, const char *name,
  */
 START_TEST(test_scs_uneliminate_needs_a_step)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     char id[64];
     json_t *u, *before, *p;
@@ -769,7 +736,6 @@ END_TEST
  */
 START_TEST(test_scs_new_unit_needs_a_step)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const bad[] = {
         "{\"attack\":1,\"defense\":1,\"steps\":1,\"steps_lost\":1}",
         "{\"attack\":1,\"defense\":1,\"steps\":3,\"steps_lost\":3,"
@@ -838,7 +804,6 @@ static json_t *d4_combat(int status, const char *alloc)
  */
 START_TEST(test_scs_allocation_free_after_one_each)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     json_t *rep, *d, *l, *p;
     const char *detail;
     size_t k;

@@ -153,7 +153,6 @@ static const char *route_path(const test_campaign *c, int i, const char *unit)
  * campaign (its name, sides, units), nothing changed. */
 START_TEST(test_auth_other_campaign_403)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const secrets[] = {"test",    "Alpha", "Bravo",
                                           "Charlie", "Red",   "Blue"};
     test_campaign a, b;
@@ -182,7 +181,6 @@ END_TEST
 /* Player tokens: 403 on each write route, and nothing changed. */
 START_TEST(test_auth_player_cannot_write)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     char alpha[64], charlie[64];
     const json_t *before = api_fixture_world(&c, alpha, charlie);
@@ -198,7 +196,6 @@ END_TEST
 /* Player tokens read everything: units, a unit, history, combats. */
 START_TEST(test_auth_player_reads)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     char alpha[64], charlie[64], cbt[64];
     int p, i;

@@ -9,6 +9,7 @@
  * rendered in the format the retry asks for; a key is kept for 24 hours.
  * Uses ledger_rig.h.
  */
+#include "db.h"
 #include "harness.h"
 #include "ledger_rig.h"
 #include "matrix_rig.h"
@@ -42,7 +43,7 @@ static long long count(const char *table)
     char sql[96];
 
     snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
-    return lg_db_int(sql, NULL);
+    return ts_sql_int(rig_ts, sql);
 }
 
 /* b is a replay of a: the same status, body, Location and type. */
@@ -68,7 +69,6 @@ static void check_key_refused(const lg_resp *r)
 
 START_TEST(test_oneoff_replay)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     long long n_combats = count("combats"), n_rolls = count("rolls");
     lg_resp *a, *b;
     json_t *w;
@@ -100,7 +100,6 @@ END_TEST
 
 START_TEST(test_campaign_replay)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char k0[65], k1[65], path[160];
     test_campaign c;
     lg_resp *a, *b;
@@ -124,9 +123,10 @@ START_TEST(test_campaign_replay)
      * history and combats are as the first left them */
     scs_rig_assert_unchanged(w, &c);
     RIG_IS_TRUE(json_equal(led, lg_ledger(&c)));
-    RIG_EQ_INT(
-        lg_db_int("SELECT count(*) FROM combats WHERE campaign_id = ?", c.id),
-        1);
+    RIG_EQ_INT(ts_sql_int(rig_ts,
+                          "SELECT count(*) FROM combats WHERE campaign_id = ?",
+                          TS_TEXT(c.id)),
+               1);
     lg_check_verified(lg_verify(&c, "%s", ""), 2, 2, 2, 0, 0);
 }
 END_TEST
@@ -135,7 +135,6 @@ END_TEST
 
 START_TEST(test_key_reused)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     lg_resp *a, *r;
     json_t *w;
 
@@ -158,7 +157,6 @@ END_TEST
 
 START_TEST(test_malformed_keys)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char long_key[300];
     static const char *const bad[] = {
         "", " ", "a b", "a\tb", "a,b\x01", "\xc3\xa9t\xc3\xa9", NULL};
@@ -193,7 +191,6 @@ END_TEST
 
 START_TEST(test_refused_stores_nothing)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[160];
     test_campaign c;
     lg_resp *a, *b;
@@ -265,7 +262,6 @@ static int check_burst(const lg_shot *shots, int n, int ok, const char **body)
 
 START_TEST(test_concurrent_retries)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     long long n_combats = count("combats"), n_rolls = count("rolls");
     const char *body;
     lg_shot shots[16];
@@ -287,7 +283,6 @@ END_TEST
 
 START_TEST(test_concurrent_battle_action)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[256];
     const char *body;
     lg_shot shots[16];
@@ -315,7 +310,6 @@ END_TEST
 
 START_TEST(test_keys_per_token)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c[2];
     lg_resp *a[2], *r;
     int i;
@@ -341,9 +335,10 @@ START_TEST(test_keys_per_token)
         check_replay(a[i], lg_do(201, "POST", c[i].umpire, "shared", NULL,
                                  CAMPAIGN_SCRUD,
                                  "/v1/campaigns/%s/combats/scrud", c[i].id));
-        RIG_EQ_INT(lg_db_int("SELECT count(*) FROM combats WHERE "
-                             "campaign_id = ?",
-                             c[i].id),
+        RIG_EQ_INT(ts_sql_int(rig_ts,
+                              "SELECT count(*) FROM combats WHERE "
+                              "campaign_id = ?",
+                              TS_TEXT(c[i].id)),
                    1);
     }
 }
@@ -356,7 +351,6 @@ END_TEST
  * without a second phase. */
 START_TEST(test_civ_phase_retried)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[256], bid[64];
     test_campaign c;
     lg_resp *a, *b;
@@ -384,7 +378,6 @@ END_TEST
 
 START_TEST(test_battle_retries)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[256], k[65], next[65];
     test_campaign c;
     lg_resp *a, *b;
@@ -403,9 +396,10 @@ START_TEST(test_battle_retries)
     RIG_EQ_STR(scs_str(scs_get(a->json, "dice"), "commitment"), k);
     RIG_EQ_INT(count("battles"), 1);
     lg_next(&c, next);
-    RIG_EQ_INT(lg_db_int("SELECT count(*) FROM commitments WHERE "
-                         "campaign_id = ?",
-                         c.id),
+    RIG_EQ_INT(ts_sql_int(rig_ts,
+                          "SELECT count(*) FROM commitments WHERE "
+                          "campaign_id = ?",
+                          TS_TEXT(c.id)),
                2);
 
     snprintf(rig_ctx, sizeof rig_ctx, "a roll retried");
@@ -430,7 +424,6 @@ END_TEST
 
 START_TEST(test_commitment_retry)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     long long n = count("commitments");
     lg_resp *a, *b;
 
@@ -450,7 +443,6 @@ END_TEST
 
 START_TEST(test_replay_renders)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char path[160], id[64];
     test_campaign c;
     lg_resp *a, *r;
@@ -480,9 +472,10 @@ START_TEST(test_replay_renders)
     check_replay(a, r);
     lg_do(422, "POST", c.umpire, "fmt-1", NULL, CAMPAIGN_SCRUD, "%s?format=pdf",
           path);
-    RIG_EQ_INT(
-        lg_db_int("SELECT count(*) FROM combats WHERE campaign_id = ?", c.id),
-        1);
+    RIG_EQ_INT(ts_sql_int(rig_ts,
+                          "SELECT count(*) FROM combats WHERE campaign_id = ?",
+                          TS_TEXT(c.id)),
+               1);
 
     /* first as HTML: what is kept is the report, replayed as JSON */
     snprintf(rig_ctx, sizeof rig_ctx, "first as HTML");
@@ -502,13 +495,15 @@ END_TEST
 
 START_TEST(test_key_expires)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     lg_resp *a, *b;
+    char day_ago[DB_TIME_MAX];
 
     a = lg_do(201, "POST", NULL, "day-old", NULL, ONEOFF, "/v1/combats/scrud");
-    RIG_EQ_INT(lg_db_execf("UPDATE idempotency_keys SET created_at = "
-                           "strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 'now', "
-                           "'-25 hours') WHERE key = 'day-old'"),
+    db_time_ago(25 * 3600, day_ago);
+    RIG_EQ_INT(ts_sql_exec(rig_ts,
+                           "UPDATE idempotency_keys SET created_at = ? "
+                           "WHERE key = 'day-old'",
+                           TS_TEXT(day_ago)),
                1);
     snprintf(rig_ctx, sizeof rig_ctx, "a key used 25 hours ago");
     b = lg_do(201, "POST", NULL, "day-old", NULL, ONEOFF, "/v1/combats/scrud");

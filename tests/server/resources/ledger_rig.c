@@ -16,7 +16,6 @@
 
 #include <check.h>
 #include <sodium.h>
-#include <sqlite3.h>
 
 #include "ledger_rig.h"
 #include "rig.h"
@@ -250,76 +249,6 @@ void lg_burst(int n, const char *method, const char *path, const char *token,
     for (i = 0; i < n; i++)
         pthread_join(th[i], NULL);
     pthread_barrier_destroy(&start);
-}
-
-/* ---- the database ---- */
-
-/* The test server's database, opened read-write or read-only. */
-static sqlite3 *open_db(int flags)
-{
-    sqlite3 *sq = NULL;
-
-    ck_assert_int_eq(sqlite3_open_v2(rig_ts->db_path, &sq, flags, NULL),
-                     SQLITE_OK);
-    sqlite3_busy_timeout(sq, 5000);
-    return sq;
-}
-
-/* Steps sql (one optional text argument) to its first row. */
-static sqlite3_stmt *first_row(sqlite3 *sq, const char *sql, const char *arg)
-{
-    sqlite3_stmt *st = NULL;
-
-    ck_assert_msg(sqlite3_prepare_v2(sq, sql, -1, &st, NULL) == SQLITE_OK,
-                  "%s: %s", sql, sqlite3_errmsg(sq));
-    if (arg)
-        sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        return NULL;
-    }
-    return st;
-}
-
-long long lg_db_int(const char *sql, const char *arg)
-{
-    sqlite3 *sq = open_db(SQLITE_OPEN_READONLY);
-    sqlite3_stmt *st = first_row(sq, sql, arg);
-    long long v = st ? sqlite3_column_int64(st, 0) : -1;
-
-    sqlite3_finalize(st);
-    sqlite3_close(sq);
-    return v;
-}
-
-void lg_db_text(const char *sql, const char *arg, char *out, size_t n)
-{
-    sqlite3 *sq = open_db(SQLITE_OPEN_READONLY);
-    sqlite3_stmt *st = first_row(sq, sql, arg);
-    const char *t = st ? (const char *)sqlite3_column_text(st, 0) : NULL;
-
-    snprintf(out, n, "%s", t ? t : "");
-    sqlite3_finalize(st);
-    sqlite3_close(sq);
-}
-
-int lg_db_execf(const char *fmt, ...)
-{
-    sqlite3 *sq = open_db(SQLITE_OPEN_READWRITE);
-    char *sql, *msg = NULL;
-    va_list ap;
-    int n;
-
-    va_start(ap, fmt);
-    sql = sqlite3_vmprintf(fmt, ap);
-    va_end(ap);
-    ck_assert_ptr_nonnull(sql);
-    ck_assert_msg(sqlite3_exec(sq, sql, NULL, NULL, &msg) == SQLITE_OK,
-                  "%s: %s", sql, msg ? msg : "?");
-    n = sqlite3_changes(sq);
-    sqlite3_free(sql);
-    sqlite3_close(sq);
-    return n;
 }
 
 /* ---- campaigns ---- */
@@ -671,17 +600,21 @@ void lg_rewrite(const test_campaign *c, const json_t *ledger, long long from)
         lg_entry(j, c->id, &en, naturals);
         ck_assert_int_eq(ledger_hash(&en, prev, hash, &e), ERR_OK);
         if (en.kind == LEDGER_ROLL)
-            lg_db_execf("UPDATE rolls SET prev_hash = %Q, hash = %Q WHERE "
-                        "combat_id = %Q AND seq = %d",
-                        prev, hash, en.record_id, en.seq);
+            ts_sql_exec(rig_ts,
+                        "UPDATE rolls SET prev_hash = ?, hash = ? WHERE "
+                        "combat_id = ? AND seq = ?",
+                        TS_TEXT(prev), TS_TEXT(hash), TS_TEXT(en.record_id),
+                        TS_INT(en.seq));
         else
-            lg_db_execf("UPDATE battle_actions SET prev_hash = %Q, hash = %Q "
-                        "WHERE battle_id = %Q AND seq = %d",
-                        prev, hash, en.record_id, en.seq);
+            ts_sql_exec(rig_ts,
+                        "UPDATE battle_actions SET prev_hash = ?, hash = ? "
+                        "WHERE battle_id = ? AND seq = ?",
+                        TS_TEXT(prev), TS_TEXT(hash), TS_TEXT(en.record_id),
+                        TS_INT(en.seq));
         memcpy(prev, hash, LEDGER_HASH_HEX);
     }
-    lg_db_execf("UPDATE campaigns SET ledger_head = %Q WHERE id = %Q", prev,
-                c->id);
+    ts_sql_exec(rig_ts, "UPDATE campaigns SET ledger_head = ? WHERE id = ?",
+                TS_TEXT(prev), TS_TEXT(c->id));
 }
 
 /* ---- a campaign's ledger, as its requests show it ---- */

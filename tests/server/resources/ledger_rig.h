@@ -3,10 +3,10 @@
  * (test_ledger_http.c, beside it, and tests/server/http/
  * test_idempotency_http.c) share, on top of scs_rig.h: requests with any
  * headers (Idempotency-Key, Accept) whose every response header can be
- * read, bursts of identical requests from many threads, direct SQL on the
- * test server's database, a campaign whose units fight every system, and
- * the campaign ledger exported, recomputed from its fields and rewritten in
- * the database.
+ * read, bursts of identical requests from many threads, a campaign whose
+ * units fight every system, and the campaign ledger exported, recomputed
+ * from its fields and rewritten in the database (harness.h's SQL, which
+ * the suites use directly too).
  *
  * JSON a helper returns is kept by the scs rig until teardown (borrowed by
  * the caller).  Helpers abort the test (Check) on failure, naming rig_ctx,
@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <check.h>
 #include <jansson.h>
 
 #include "harness.h"
@@ -28,6 +29,8 @@
  * teardown. */
 void lg_setup(void);
 void lg_teardown(void);
+/* Adds the tampering tests (test_ledger_tamper.c) to the suite's case. */
+void lg_add_tamper_tests(TCase *tc);
 
 /* One response: its status, headers and body (kept until teardown when it
  * came from lg_post/lg_get; owned by the caller of lg_send). */
@@ -74,17 +77,6 @@ typedef struct lg_shot {
  * answer in shots (bodies kept until teardown). */
 void lg_burst(int n, const char *method, const char *path, const char *token,
               const char *key, const char *body, lg_shot *shots);
-
-/* ---- the database of the test server ---- */
-
-/* The first column of the first row of sql (with one optional text
- * argument) as an integer, or -1 when there is no row. */
-long long lg_db_int(const char *sql, const char *arg);
-/* The same as text into out, "" for none or NULL. */
-void lg_db_text(const char *sql, const char *arg, char *out, size_t n);
-/* Runs SQL made by sqlite3_mprintf from fmt (use %Q for texts); returns
- * the rows changed. */
-int lg_db_execf(const char *fmt, ...);
 
 /* ---- campaigns ---- */
 

@@ -12,7 +12,6 @@
 #include <check.h>
 #include <jansson.h>
 #include <sodium.h>
-#include <sqlite3.h>
 
 #include "api_fixture.h"
 #include "harness.h"
@@ -44,7 +43,6 @@ static const char *jstr(const json_t *o, const char *key)
 
 START_TEST(test_campaign_create_and_get)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     const char *tok[4];
     http_resp *r;
     json_t *j, *p;
@@ -148,38 +146,36 @@ START_TEST(test_sides)
 }
 END_TEST
 
-/* Scans every column of every row of the table for the plain tokens;
- * describes the first found in bad.  Returns the number of rows. */
-static int scan_table(sqlite3 *sq, const char *table, char tok[][128],
-                      char *bad, size_t n)
-{
-    char sql[128];
-    sqlite3_stmt *st = NULL;
-    int rows = 0, k;
+/* What scan_row looks for: the plain tokens, and the first found. */
+typedef struct token_scan {
+    const char *table;
+    char (*tok)[128];
+    char bad[256];
+} token_scan;
 
-    snprintf(sql, sizeof sql, "SELECT * FROM \"%.60s\"", table);
-    if (sqlite3_prepare_v2(sq, sql, -1, &st, NULL) != SQLITE_OK)
-        snprintf(bad, n, "cannot read %.60s", table);
-    for (; st && sqlite3_step(st) == SQLITE_ROW; rows++)
-        for (k = 0; k < sqlite3_column_count(st) * 4; k++) {
-            const char *v = (const char *)sqlite3_column_text(st, k / 4);
-            if (v && strstr(v, tok[k % 4]) && !bad[0])
-                snprintf(bad, n, "%.60s.%.60s holds the token %.100s", table,
-                         sqlite3_column_name(st, k / 4), tok[k % 4]);
-        }
-    sqlite3_finalize(st);
-    return rows;
+/* Looks for the plain tokens in every column of a row. */
+static void scan_row(void *ctx, int n, const char *const *names,
+                     const char *const *values)
+{
+    token_scan *sc = ctx;
+    int k;
+
+    for (k = 0; k < n * 4; k++) {
+        const char *v = values[k / 4];
+        if (v && strstr(v, sc->tok[k % 4]) && !sc->bad[0])
+            snprintf(sc->bad, sizeof sc->bad,
+                     "%.60s.%.60s holds the token %.100s", sc->table,
+                     names[k / 4], sc->tok[k % 4]);
+    }
 }
 
 START_TEST(test_tokens_stored_hashed)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
-    char tok[4][128], hex[65], role[16], tables[16][64], bad[256] = "";
+    char tok[4][128], hex[65], role[16], tables[64][64], sql[128];
     unsigned char h[crypto_hash_sha256_BYTES];
-    sqlite3 *sq;
-    sqlite3_stmt *st;
-    int i, k, n_tables = 0, n_rows = 0;
+    token_scan sc = {NULL, tok, ""};
+    int i, k, n_tables, n_rows = 0;
 
     api_fixture_mk(&c);
     snprintf(tok[0], 128, "%s", c.umpire);
@@ -191,23 +187,14 @@ START_TEST(test_tokens_stored_hashed)
                   "player_token"));
     /* After the requests: no column of the tokens table, nor of any other
      * table, holds a plain token. */
-    ck_assert_int_eq(sqlite3_open_v2(api_fixture_ts->db_path, &sq,
-                                     SQLITE_OPEN_READONLY, NULL),
-                     SQLITE_OK);
-    if (sqlite3_prepare_v2(sq,
-                           "SELECT name FROM sqlite_master WHERE type = "
-                           "'table'",
-                           -1, &st, NULL) == SQLITE_OK)
-        while (sqlite3_step(st) == SQLITE_ROW && n_tables < 16)
-            snprintf(tables[n_tables++], 64, "%s",
-                     (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
+    n_tables = ts_sql_tables(api_fixture_ts, tables, 64);
     for (i = 0; i < n_tables; i++) {
-        k = scan_table(sq, tables[i], tok, bad, sizeof bad);
+        snprintf(sql, sizeof sql, "SELECT * FROM \"%.60s\"", tables[i]);
+        sc.table = tables[i];
+        k = ts_sql_each(api_fixture_ts, scan_row, &sc, sql);
         n_rows += strcmp(tables[i], "tokens") == 0 ? k : 0;
     }
-    sqlite3_close(sq);
-    ck_assert_msg(bad[0] == '\0', "%s", bad);
+    ck_assert_msg(sc.bad[0] == '\0', "%s", sc.bad);
     ck_assert_int_ge(n_tables, 5);
     ck_assert_int_eq(n_rows, 4);
     /* What is stored is each token's SHA-256, with its role. */
@@ -215,8 +202,8 @@ START_TEST(test_tokens_stored_hashed)
         crypto_hash_sha256(h, (const unsigned char *)tok[i], strlen(tok[i]));
         for (k = 0; k < (int)sizeof h; k++)
             snprintf(hex + 2 * k, 3, "%02x", h[k]);
-        api_fixture_db_text("SELECT role FROM tokens WHERE hash = ?1", hex,
-                            role, sizeof role);
+        ts_sql_text(api_fixture_ts, role, sizeof role,
+                    "SELECT role FROM tokens WHERE hash = ?1", TS_TEXT(hex));
         ck_assert_str_eq(role, i == 0 ? "umpire" : "player");
     }
 }
@@ -368,7 +355,6 @@ static void patch(const test_campaign *c, const char *id, const char *body,
 
 START_TEST(test_patch_and_history)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     char id[64], tok_id[64];
     json_t *h, *e0, *e1;
@@ -392,9 +378,10 @@ START_TEST(test_patch_and_history)
     patch(&c, id, "{\"eliminated\":false}",
           "{\"eliminated\":false,\"eliminated_reason\":null}");
     /* The history: who changed what, from what to what, and why. */
-    api_fixture_db_text(
+    ts_sql_text(
+        api_fixture_ts, tok_id, sizeof tok_id,
         "SELECT id FROM tokens WHERE campaign_id = ?1 AND role = 'umpire'",
-        c.id, tok_id, sizeof tok_id);
+        TS_TEXT(c.id));
     api_fixture_assert_prefix(tok_id, "tok_");
     h = api_fixture_get(api_fixture_cp(&c, "/units/%s/history", id),
                         c.player[0]);
@@ -591,7 +578,6 @@ static const struct {
 
 START_TEST(test_refused_changes_nothing)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     char alpha[64], charlie[64], ctx[160];
     const char *path = "/v1/campaigns", *method = "POST", *tok = c.umpire;

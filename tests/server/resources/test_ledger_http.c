@@ -6,9 +6,10 @@
  * as it is rolled, the export recomputes from its own fields (by
  * core/ledger.c and by hand), and verify counts the dice (an open battle's
  * pending until it closes).  Then every kind of tampering with the
- * database, each on a fresh campaign, seen by verify; commitments cited
- * in campaign and one-off combats, and every refusal changing nothing; and
- * the campaign report with its formats.  Uses ledger_rig.h.
+ * database, each on a fresh campaign, seen by verify (test_ledger_tamper.c,
+ * beside it, in this suite); commitments cited in campaign and one-off
+ * combats, and every refusal changing nothing; and the campaign report with
+ * its formats.  Uses ledger_rig.h.
  */
 #include "harness.h"
 #include "ledger_rig.h"
@@ -194,204 +195,6 @@ START_TEST(test_campaign_ledger)
 }
 END_TEST
 
-/* ---- 2. Tampering with the database, seen by verify ---- */
-
-/* Combats A (seeded, blue B1 against red R1), B (entered, B2 against R2)
- * and C (seeded, both against both), then a seeded Matrix battle of B1
- * against R1 rolled and accepted: its two actions, and its record. */
-typedef struct world {
-    test_campaign c;
-    char combat[3][64];
-    long long first[3], n[3]; /* each combat's first pos and dice */
-    char bid[64], record[64];
-    json_t *ledger; /* as it was: kept */
-    long long length, seeded, entered;
-} world;
-
-static void world_make(world *w)
-{
-    static const char *const bodies[3] = {
-        SCRUD(SU("B1"), SU("R1"), CS("a")),
-        SCRUD(SUD("B2", 4), SUD("R2", 2), ",\"dice\":{\"source\":\"entered\"}"),
-        SCRUD(SU("B1") "," SU("B2"), SU("R1") "," SU("R2"), CS("c"))};
-    json_t *rep, *st;
-    long long pos = 1;
-    int i;
-
-    memset(w, 0, sizeof *w);
-    lg_campaign(&w->c);
-    for (i = 0; i < 3; i++) {
-        rep = lg_cpost(&w->c, 201, "combats/scrud", bodies[i]);
-        snprintf(w->combat[i], sizeof w->combat[i], "%s", scs_str(rep, "id"));
-        w->first[i] = pos;
-        w->n[i] = (long long)json_array_size(scs_get(rep, "rolls"));
-        pos += w->n[i];
-    }
-    st = lg_cpost(&w->c, 201, "battles", M1(B1, R1, ""));
-    snprintf(w->bid, sizeof w->bid, "%s", scs_str(st, "id"));
-    lg_act(&w->c, w->bid, 200, MROLL(0, ""));
-    st = lg_act(&w->c, w->bid, 200, ACCEPT(0));
-    snprintf(rig_ctx, sizeof rig_ctx, "the world to tamper with");
-    RIG_EQ_STR(scs_str(st, "status"), "finished");
-    snprintf(w->record, sizeof w->record, "%s", scs_str(st, "combat_id"));
-    w->length = pos + 1;
-    w->seeded = w->n[0] + w->n[2] + 2;
-    w->entered = w->n[1];
-    w->ledger = lg_ledger(&w->c);
-    RIG_EQ_INT(rig_inum(w->ledger, "length"), w->length);
-    lg_check_verified(lg_verify(&w->c, "%s", ""), w->length, w->seeded,
-                      w->seeded, w->entered, 0);
-}
-
-/* A die of a seeded roll at pos, changed (1..6 to another face). */
-static int other_face(const world *w, long long pos)
-{
-    return (int)rig_inum(lg_at(w->ledger, pos), "natural") % 6 + 1;
-}
-
-static const char *const tampering[] = {
-    "a die changed",
-    "a roll deleted",
-    "a die changed and the chain rewritten to match",
-    "a combat's client seed changed",
-    "a combat's commitment changed",
-    "a combat's server seed changed",
-    "the last entry cut, the campaign's length and head set back",
-    "a battle action's dice changed",
-    "a finished battle's record changed",
-    "a roll added outside the ledger",
-    "a roll's stored previous hash changed",
-};
-
-START_TEST(test_tamper)
-{
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
-    world w;
-    const test_campaign *c = &w.c;
-    const char *a = w.combat[0], *cc = w.combat[2];
-    long long last, pos;
-    json_t *v, *edited;
-    char want[96], kept[65], head[65];
-
-    world_make(&w);
-    last = w.length;
-    snprintf(rig_ctx, sizeof rig_ctx, "tampering: %s", tampering[_i]);
-    switch (_i) {
-    case 0:
-        pos = w.first[0] + 1;
-        lg_db_execf("UPDATE rolls SET natural = %d WHERE ledger_pos = %lld",
-                    other_face(&w, pos), pos);
-        lg_check_broken(lg_verify(c, "%s", ""), pos, "altered");
-        break;
-    case 1:
-        lg_db_execf("DELETE FROM rolls WHERE combat_id = %Q AND seq = 1",
-                    w.combat[1]);
-        lg_check_broken(lg_verify(c, "%s", ""), w.first[1], "missing");
-        break;
-    case 2:
-        pos = w.first[2] + 1;
-        edited = scs_rig_keep(json_deep_copy(w.ledger));
-        json_object_set_new(lg_at(edited, pos), "natural",
-                            json_integer(other_face(&w, pos)));
-        lg_db_execf("UPDATE rolls SET natural = %d WHERE ledger_pos = %lld",
-                    other_face(&w, pos), pos);
-        lg_rewrite(c, edited, pos);
-        v = lg_verify(c, "%s", "");
-        /* the chain holds: only the seed re-derivation sees it */
-        RIG_EQ_INT(rig_inum(scs_get(v, "ledger"), "walked"), last);
-        lg_check_broken(v, pos, "the seed gives");
-        /* and the head a player kept */
-        snprintf(kept, sizeof kept, "%s", scs_str(w.ledger, "head"));
-        v = lg_verify(c, "?pos=%lld&hash=%s", last, kept);
-        lg_check_broken(v, pos, "the seed gives");
-        RIG_EQ_INT(json_array_size(scs_get(v, "problems")), 2);
-        RIG_EQ_INT(rig_inum(scs_at(scs_get(v, "problems"), 1), "pos"), last);
-        break;
-    case 3:
-        lg_db_execf("UPDATE combats SET client_seed = 'b' WHERE id = %Q", cc);
-        lg_check_broken(lg_verify(c, "%s", ""), w.first[2], "altered");
-        break;
-    case 4:
-        lg_db_execf("UPDATE combats SET commitment = %Q WHERE id = %Q",
-                    scs_str(lg_at(w.ledger, w.first[2]), "commitment"), a);
-        lg_check_broken(lg_verify(c, "%s", ""), w.first[0], "altered");
-        break;
-    case 5:
-        lg_db_execf("UPDATE combats SET server_seed = (SELECT server_seed "
-                    "FROM combats WHERE id = %Q) WHERE id = %Q",
-                    a, cc);
-        v = lg_verify(c, "%s", "");
-        RIG_EQ_INT(rig_inum(scs_get(v, "ledger"), "walked"), last);
-        lg_check_broken(v, w.first[2], "commitment");
-        break;
-    case 6:
-        snprintf(kept, sizeof kept, "%s",
-                 scs_str(lg_at(w.ledger, last), "hash"));
-        snprintf(head, sizeof head, "%s",
-                 scs_str(lg_at(w.ledger, last - 1), "hash"));
-        lg_db_execf("DELETE FROM battle_actions WHERE ledger_pos = %lld", last);
-        RIG_EQ_INT(lg_db_execf("UPDATE campaigns SET ledger_length = %lld "
-                               "WHERE id = %Q",
-                               last - 1, c->id),
-                   1);
-        lg_check_broken(lg_verify(c, "%s", ""), last - 1, "head");
-        lg_db_execf("UPDATE campaigns SET ledger_head = %Q WHERE id = %Q", head,
-                    c->id);
-        /* a consistent cut: only a hash kept from before tells */
-        lg_check_verified(lg_verify(c, "%s", ""), last - 1, w.seeded, w.seeded,
-                          w.entered, 0);
-        lg_check_verified(lg_verify(c, "?pos=%lld&hash=%s", last - 1, head),
-                          last - 1, w.seeded, w.seeded, w.entered, 0);
-        lg_check_broken(lg_verify(c, "?pos=%lld&hash=%s", last, kept), last,
-                        "gone");
-        scs_rig_refuse(422, NULL, "pos", "GET", c->umpire, NULL,
-                       "/v1/campaigns/%s/ledger/verify?pos=0&hash=%s", c->id,
-                       kept);
-        scs_rig_refuse(422, NULL, "hash", "GET", c->umpire, NULL,
-                       "/v1/campaigns/%s/ledger/verify?pos=2", c->id);
-        break;
-    case 7:
-        pos = last - 1;
-        lg_db_execf("UPDATE battle_actions SET naturals = '[%d,%d]' WHERE "
-                    "ledger_pos = %lld",
-                    (int)json_integer_value(
-                        scs_at(scs_get(lg_at(w.ledger, pos), "naturals"), 0)) %
-                            6 +
-                        1,
-                    (int)json_integer_value(
-                        scs_at(scs_get(lg_at(w.ledger, pos), "naturals"), 1)),
-                    pos);
-        lg_check_broken(lg_verify(c, "%s", ""), pos, "altered");
-        break;
-    case 8:
-        RIG_EQ_INT(lg_db_execf("UPDATE rolls SET natural = natural %% 6 + 1 "
-                               "WHERE combat_id = %Q AND seq = 1",
-                               w.record),
-                   1);
-        v = lg_verify(c, "%s", "");
-        RIG_EQ_INT(rig_inum(scs_get(v, "ledger"), "walked"), last);
-        lg_check_broken(v, 0, w.bid);
-        break;
-    case 9:
-        lg_db_execf("INSERT INTO rolls (combat_id, seq, side_name, unit_id, "
-                    "unit_name, reason, faces, natural, modified, source, "
-                    "rng) SELECT combat_id, seq + 1, side_name, unit_id, "
-                    "unit_name, reason, faces, 6, 6, source, rng FROM rolls "
-                    "WHERE combat_id = %Q AND seq = %lld",
-                    a, w.n[0]);
-        snprintf(want, sizeof want, "%s#%lld", a, w.n[0] + 1);
-        lg_check_broken(lg_verify(c, "%s", ""), 0, want);
-        break;
-    case 10:
-        pos = w.first[2] + 2;
-        lg_db_execf("UPDATE rolls SET prev_hash = %Q WHERE ledger_pos = %lld",
-                    scs_str(lg_at(w.ledger, pos - 2), "hash"), pos);
-        lg_check_broken(lg_verify(c, "%s", ""), pos, NULL);
-        break;
-    }
-}
-END_TEST
-
 /* ---- 3. Commitments ---- */
 
 #define UPPER_HEX                                                              \
@@ -410,7 +213,6 @@ static lg_resp *new_commitment(char out[65])
 
 START_TEST(test_campaign_commitments)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char k0[65], k1[65], k2[65], one[65], short_k[64];
     const char *cite = SCRUD(SU("B1"), SU("R1"), CITE(""));
     json_t *w, *rep, *b, *p;
@@ -507,7 +309,6 @@ static const char *const oneoffs[][2] = {
 
 START_TEST(test_oneoff_commitments)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char k[65], k2[65], next[65], url[128];
     const char *body = oneoffs[0][1];
     json_t *rep, *got, *w;
@@ -536,7 +337,7 @@ START_TEST(test_oneoff_commitments)
     RIG_IS_TRUE(strcmp(scs_str(r->json, "commitment"), k) != 0);
     scs_rig_refuse(422, NULL, "x", "POST", NULL, "{\"x\":1}",
                    "/v1/commitments");
-    RIG_EQ_INT(lg_db_int("SELECT count(*) FROM commitments", NULL), 2);
+    RIG_EQ_INT(ts_sql_int(rig_ts, "SELECT count(*) FROM commitments"), 2);
 
     /* cited: its seed gives the dice, and it is used */
     rep = scs_call(201, "POST", NULL, with(body, k), "/v1/combats/scrud");
@@ -607,7 +408,6 @@ END_TEST
 
 START_TEST(test_oneoff_commitment_race)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     lg_shot shots[12];
     char k[65];
     int i, n_created = 0;
@@ -627,8 +427,10 @@ START_TEST(test_oneoff_commitment_race)
         RIG_EQ_STR(scs_str(j, "field"), "dice.commitment");
     }
     RIG_EQ_INT(n_created, 1);
-    RIG_EQ_INT(
-        lg_db_int("SELECT count(*) FROM combats WHERE commitment = ?", k), 1);
+    RIG_EQ_INT(ts_sql_int(rig_ts,
+                          "SELECT count(*) FROM combats WHERE commitment = ?",
+                          TS_TEXT(k)),
+               1);
 }
 END_TEST
 
@@ -797,8 +599,7 @@ Suite *suite_ledger_http(void)
     tcase_add_checked_fixture(tc, lg_setup, lg_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_campaign_ledger);
-    tcase_add_loop_test(tc, test_tamper, 0,
-                        (int)(sizeof tampering / sizeof tampering[0]));
+    lg_add_tamper_tests(tc);
     tcase_add_test(tc, test_campaign_commitments);
     tcase_add_test(tc, test_oneoff_commitments);
     tcase_add_test(tc, test_oneoff_commitment_race);

@@ -258,7 +258,6 @@ END_TEST
  * the list included); the tables take no order (400). */
 START_TEST(test_bad_paging)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const lists[] = {"sides", "units", "combats", "battles",
                                         "tables"};
     static const struct {

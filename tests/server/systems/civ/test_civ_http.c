@@ -195,7 +195,6 @@ END_TEST
 
 START_TEST(test_example2_first_phase)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     json_t *bt = vec_battle(1), *ph = scs_at(scs_get(bt, "phases"), 0);
     json_t *body = cv_vec_oneoff_body(bt, 1), *rep, *b, *st, *ab, *w, *x;
     char path[256], *text;
@@ -353,7 +352,6 @@ END_TEST
 
 START_TEST(test_action_refusals)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const mx_step steps[] = {
         {PHASE(ATT(WAVE(Q(a1))) D3), 422, "rule_violation", "attacker.wave"},
         {PHASE(ATT(WAVE(Q(a1) "," Q(a2) "," Q(a3))) D3), 422, "rule_violation",
@@ -456,7 +454,6 @@ END_TEST
 
 START_TEST(test_create_refusals)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const struct {
         const char *body, *code, *field;
     } cases[] = {
@@ -543,7 +540,6 @@ END_TEST
 
 START_TEST(test_oneoff_refusals)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const struct {
         const char *body, *code, *field;
     } cases[] = {
@@ -700,7 +696,6 @@ END_TEST
 
 START_TEST(test_unit_pieces)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     json_t *list, *w;
 
@@ -748,7 +743,6 @@ END_TEST
  * landed (dice {"attacker": [1], "defender": [1, 1, 2]}, two each due). */
 START_TEST(test_regression_dice_split_per_army)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     json_t *b;
 

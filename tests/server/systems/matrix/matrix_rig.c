@@ -10,7 +10,6 @@
 #include <check.h>
 #include <pthread.h>
 #include <sodium.h>
-#include <sqlite3.h>
 
 #include "matrix_rig.h"
 #include "rng.h"
@@ -96,41 +95,24 @@ json_t *mx_post(int status, const char *token, json_t *body, const char *path)
     return j;
 }
 
-/* An integer the query (one text argument) reads from the database. */
-static long long db_int(const char *sql, const char *arg, int col)
-{
-    sqlite3 *sq = NULL;
-    sqlite3_stmt *st = NULL;
-    long long n = -1;
-
-    ck_assert_int_eq(
-        sqlite3_open_v2(rig_ts->db_path, &sq, SQLITE_OPEN_READONLY, NULL),
-        SQLITE_OK);
-    sqlite3_busy_timeout(sq, 5000);
-    ck_assert_int_eq(sqlite3_prepare_v2(sq, sql, -1, &st, NULL), SQLITE_OK);
-    if (arg)
-        sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, col);
-    sqlite3_finalize(st);
-    sqlite3_close(sq);
-    return n;
-}
-
 long long mx_n_action_rows(const char *battle)
 {
-    return db_int("SELECT count(*) FROM battle_actions WHERE battle_id = ?",
-                  battle, 0);
+    return ts_sql_int(rig_ts,
+                      "SELECT count(*) FROM battle_actions WHERE battle_id = ?",
+                      TS_TEXT(battle));
 }
 
 void mx_action_seqs(const char *battle, long long *n_distinct,
                     long long *max_seq)
 {
-    static const char *const sql = "SELECT count(DISTINCT seq), max(seq) "
-                                   "FROM battle_actions WHERE battle_id = ?";
-
-    *n_distinct = db_int(sql, battle, 0);
-    *max_seq = db_int(sql, battle, 1);
+    *n_distinct = ts_sql_int(rig_ts,
+                             "SELECT count(DISTINCT seq) FROM battle_actions "
+                             "WHERE battle_id = ?",
+                             TS_TEXT(battle));
+    *max_seq = ts_sql_int(rig_ts,
+                          "SELECT coalesce(max(seq), 0) FROM battle_actions "
+                          "WHERE battle_id = ?",
+                          TS_TEXT(battle));
 }
 
 json_t *mx_world(const test_campaign *c)
@@ -141,9 +123,9 @@ json_t *mx_world(const test_campaign *c)
     list = scs_call(200, "GET", c->umpire, NULL, "/v1/campaigns/%s/battles",
                     c->id);
     json_object_set(w, "/battles", list);
-    json_object_set_new(
-        w, "#battle_actions",
-        json_integer(db_int("SELECT count(*) FROM battle_actions", NULL, 0)));
+    json_object_set_new(w, "#battle_actions",
+                        json_integer(ts_sql_int(
+                            rig_ts, "SELECT count(*) FROM battle_actions")));
     json_array_foreach(scs_get(list, "items"), i, b)
         json_object_set(w, scs_str(b, "id"), mx_get(c, scs_str(b, "id")));
     return w;

@@ -24,7 +24,6 @@
 
 START_TEST(test_vector_battle_campaign)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     const int turn = 3;
     json_t *vec = scs_rig_keep(ts_load_vector("matrix-examples.json"));
     json_t *bt = scs_get(vec, "battle"), *want = scs_get(bt, "expect");
@@ -272,7 +271,6 @@ END_TEST
            ARMY("red", RED3, ""), LINE3)
 START_TEST(test_skirmish_escalates)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const commits[][2] = {{"attacker", "B2"},
                                              {"defender", "R2"},
                                              {"attacker", "B3"},
@@ -391,7 +389,6 @@ END_TEST
 
 START_TEST(test_abandoned_half_way)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     json_t *b, *last, *fin, *rolls, *c0, *c1;
     char bid[64], commitment[80], path[256];
     test_campaign c;
@@ -484,7 +481,6 @@ END_TEST
 
 START_TEST(test_create_refusals)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
 #define BLUE2 ARMY("blue", Q(B1) "," Q(B2), "")
 #define RED2  ARMY("red", Q(R1) "," Q(R2), "")
 #define LINE2 PAIR(Q(B1), Q(R1)) "," PAIR(Q(B2), Q(R2))
@@ -590,7 +586,6 @@ END_TEST
 
 START_TEST(test_action_refusals)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const mx_step entered[] = {
         {COMMIT(0, "attacker", "B3", DIE(4)), 409, "conflict", "combat"},
         {ACCEPT(0), 409, "conflict", "combat"},
@@ -689,7 +684,6 @@ END_TEST
 
 START_TEST(test_concurrent_commits)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const body[2] = {
         COMMIT(0, "attacker", "B2", ""),
         COMMIT(0, "attacker", "B3", ",\"expect_actions\":2")};
@@ -729,7 +723,6 @@ END_TEST
 
 START_TEST(test_concurrent_rolls)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char bodies[10][64], line[1024] = "", units[2][256] = {"", ""};
     const char *ptrs[10];
     int left[10], order[10], n_left = 10, r, i, k;

@@ -8,7 +8,6 @@
 
 #include <check.h>
 #include <sodium.h>
-#include <sqlite3.h>
 
 #include "db_sql.h"
 #include "rng.h"
@@ -205,79 +204,28 @@ json_t *scs_rig_report_unit(const json_t *rep, const char *name)
     return u;
 }
 
-/* The first column of the first row of sql, as an integer. */
-static long long db_count(const char *sql)
+int scs_rig_edit_report(const char *id, const char *path, const char *value)
 {
-    sqlite3 *sq = NULL;
-    sqlite3_stmt *st = NULL;
-    long long n = -1;
+    char *text = ts_sql_doc(rig_ts, "SELECT report FROM combats WHERE id = ?",
+                            TS_TEXT(id));
+    json_t *rep;
+    unsigned char *packed;
+    size_t n;
+    int changed;
 
-    ck_assert_int_eq(
-        sqlite3_open_v2(rig_ts->db_path, &sq, SQLITE_OPEN_READONLY, NULL),
-        SQLITE_OK);
-    sqlite3_busy_timeout(sq, 5000);
-    ck_assert_int_eq(sqlite3_prepare_v2(sq, sql, -1, &st, NULL), SQLITE_OK);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(sq);
-    return n;
-}
-
-/* The report of combat id stored as text, as an older service stored it,
- * so that SQL can edit it (json_set); a packed one reads the same. */
-static void unpack_report(sqlite3 *sq, const char *id)
-{
-    sqlite3_stmt *st = NULL;
-    char *text = NULL;
-
-    ck_assert_int_eq(sqlite3_prepare_v2(sq,
-                                        "SELECT report FROM combats "
-                                        "WHERE id = ?",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        text = sqlite3_column_type(st, 0) == SQLITE_BLOB
-                   ? db_doc_text(sqlite3_column_blob(st, 0),
-                                 (size_t)sqlite3_column_bytes(st, 0))
-                   : strdup((const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    if (text == NULL)
-        return;
-    ck_assert_int_eq(sqlite3_prepare_v2(sq,
-                                        "UPDATE combats SET report = ?1 "
-                                        "WHERE id = ?2",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
-    sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(st, 2, id, -1, SQLITE_TRANSIENT);
-    ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
-    sqlite3_finalize(st);
+    ck_assert_msg(text != NULL, "%s: no combat %s", rig_ctx, id);
+    rep = scs_rig_keep(json_loads(text, 0, NULL));
+    ck_assert_msg(rep != NULL, "%s: the report of %s is not JSON", rig_ctx, id);
     free(text);
-}
-
-int scs_rig_db_exec(const char *sql, const char *arg)
-{
-    sqlite3 *sq = NULL;
-    sqlite3_stmt *st = NULL;
-    int n;
-
-    ck_assert_int_eq(
-        sqlite3_open_v2(rig_ts->db_path, &sq, SQLITE_OPEN_READWRITE, NULL),
-        SQLITE_OK);
-    sqlite3_busy_timeout(sq, 5000);
-    if (arg && strstr(sql, "json_set(report") != NULL)
-        unpack_report(sq, arg);
-    ck_assert_msg(sqlite3_prepare_v2(sq, sql, -1, &st, NULL) == SQLITE_OK,
-                  "%s: %s", sql, sqlite3_errmsg(sq));
-    if (arg)
-        sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-    ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
-    n = sqlite3_changes(sq);
-    sqlite3_finalize(st);
-    sqlite3_close(sq);
-    return n;
+    scs_rig_set_at(rep, path, value);
+    text = scs_text(rep);
+    packed = db_doc_pack(text, &n);
+    ck_assert_ptr_nonnull(packed);
+    changed = ts_sql_exec(rig_ts, "UPDATE combats SET report = ? WHERE id = ?",
+                          TS_BLOB(packed, n), TS_TEXT(id));
+    free(packed);
+    free(text);
+    return changed;
 }
 
 json_t *scs_rig_world(const test_campaign *c)
@@ -287,10 +235,12 @@ json_t *scs_rig_world(const test_campaign *c)
     json_t *w = scs_rig_keep(json_object()), *u;
     size_t i;
 
-    json_object_set_new(w, "#combats",
-                        json_integer(db_count("SELECT count(*) FROM combats")));
-    json_object_set_new(w, "#rolls",
-                        json_integer(db_count("SELECT count(*) FROM rolls")));
+    json_object_set_new(
+        w, "#combats",
+        json_integer(ts_sql_int(rig_ts, "SELECT count(*) FROM combats")));
+    json_object_set_new(
+        w, "#rolls",
+        json_integer(ts_sql_int(rig_ts, "SELECT count(*) FROM rolls")));
     if (c == NULL)
         return w;
     for (i = 0; i < sizeof parts / sizeof parts[0]; i++)

@@ -151,8 +151,10 @@ int scs_rig_n_lost(const json_t *rep, const char *side);
 /* needle is part of s (which may be NULL). */
 void scs_rig_assert_contains(const char *s, const char *needle);
 
-/* Runs sql (one optional text argument) on the server's database file,
- * read-write; returns the rows changed. */
-int scs_rig_db_exec(const char *sql, const char *arg);
+/* Sets (value JSON) or removes (NULL) the member at path (scs_rig_set_at's
+ * form: "input.defenders[0].multipliers") of combat id's stored report,
+ * written back packed, as any change in the database would; the rows
+ * changed. */
+int scs_rig_edit_report(const char *id, const char *path, const char *value);
 
 #endif

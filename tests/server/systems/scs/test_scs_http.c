@@ -134,7 +134,6 @@ END_TEST
 
 START_TEST(test_tables_auth)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     /* token: 0 umpire, 1 and 2 players, 3 another campaign's umpire, 4
      * its player, 5 none */
     static const struct {
@@ -201,7 +200,6 @@ static const struct {
 
 START_TEST(test_units)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     char full[64], oos[64], both[64], body[256];
     test_campaign c;
     json_t *u, *ev, *before, *l;
@@ -447,7 +445,6 @@ static const struct {
 
 START_TEST(test_refusals_change_nothing)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     test_campaign c;
     char r6[64], body[512];
     json_t *before, *p;
@@ -676,15 +673,13 @@ END_TEST
 
 START_TEST(test_replay_and_tampering)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
-    static const char *const tamper[] = {
-        "UPDATE rolls SET natural = 6 WHERE combat_id = ? AND seq = 1",
-        "UPDATE combats SET report = json_set(report, '$.result', 'D4r4') "
-        "WHERE id = ?",
-        "UPDATE combats SET report = json_set(report, "
-        "'$.input.column_shift', 3) WHERE id = ?",
-        "UPDATE combats SET report = json_set(report, "
-        "'$.input.defenders[0].multipliers', json('[\"1/2\"]')) WHERE id = ?"};
+    /* the first roll's natural, then members of the stored report */
+    static const struct {
+        const char *path, *value;
+    } tamper[] = {{NULL, "6"},
+                  {"result", "\"D4r4\""},
+                  {"input.column_shift", "3"},
+                  {"input.defenders[0].multipliers", "[\"1/2\"]"}};
     static const char *const steady = "{\"attack\":3,\"defense\":3,\"steps\":"
                                       "20,\"reduced\":{\"attack\":3,"
                                       "\"defense\":3}}";
@@ -697,7 +692,8 @@ START_TEST(test_replay_and_tampering)
     scs_rig_unit(&c, "R", "Red", steady, NULL);
     scs_rig_unit(&c, "B", "Blue", steady, NULL);
     for (i = 0; i < sizeof tamper / sizeof tamper[0]; i++) {
-        snprintf(rig_ctx, sizeof rig_ctx, "tamper: %s", tamper[i]);
+        snprintf(rig_ctx, sizeof rig_ctx, "tamper: %s = %s",
+                 tamper[i].path ? tamper[i].path : "natural", tamper[i].value);
         rep = scs_rig_combat(&c, 201, HOUSE(ENTERED ROLL(1, 1)));
         RIG_EQ_STR(str(rep, "result"), "A2r1");
         /* the campaign's table replaced: the report kept the old one */
@@ -706,7 +702,11 @@ START_TEST(test_replay_and_tampering)
         scs_rig_put_doc(&c, "house", 200, doc);
         scs_rig_replay(rep, c.umpire, true);
         scs_rig_put_doc(&c, "house", 200, scs_rig_example_doc());
-        RIG_EQ_INT(scs_rig_db_exec(tamper[i], str(rep, "id")), 1);
+        RIG_EQ_INT(tamper[i].path
+                       ? scs_rig_edit_report(str(rep, "id"), tamper[i].path,
+                                             tamper[i].value)
+                       : rig_edit_roll(str(rep, "id"), 1, "6"),
+                   1);
         r = scs_rig_replay(rep, c.umpire, false);
         RIG_IS_TRUE(json_is_null(get(r, "seeded_dice_verified")));
     }
@@ -714,10 +714,7 @@ START_TEST(test_replay_and_tampering)
     snprintf(rig_ctx, sizeof rig_ctx, "tamper a seeded roll");
     rep = scs_rig_combat(&c, 201, HOUSE(""));
     scs_rig_replay(rep, c.umpire, true);
-    RIG_EQ_INT(scs_rig_db_exec("UPDATE rolls SET natural = natural % 6 + 1 "
-                               "WHERE combat_id = ? AND seq = 2",
-                               str(rep, "id")),
-               1);
+    RIG_EQ_INT(rig_edit_roll(str(rep, "id"), 2, "\"natural\" % 6 + 1"), 1);
     r = scs_rig_replay(rep, c.umpire, false);
     RIG_IS_TRUE(json_is_false(get(r, "seeded_dice_verified")));
     /* the table removed: its combats still read and replay */

@@ -435,7 +435,6 @@ END_TEST
  */
 START_TEST(test_bridge_and_woods_allocation_refused)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     json_t *vec = scs_rig_keep(ts_load_vector("scs-examples.json"));
     json_t *cv = rig_find_by(get(vec, "combats"), "name", "bridge-and-woods");
     json_t *body, *p, *before;
@@ -753,7 +752,6 @@ static const struct {
 
 START_TEST(test_table_upload_errors)
 {
-    TS_SQLITE_ONLY(); /* looks under the server, into its SQLite file */
     static const char *const sides[] = {"Red", "Blue", NULL};
     test_campaign c;
     json_t *before, *p, *doc;
