@@ -13,8 +13,8 @@
 #               the browser tests (tests/browser/README.md) and the checks
 #               of the Discord replies (tests/discord/README.md)
 #   --pg        also the PostgreSQL server and pg_auto_failover, for the
-#               PostgreSQL tests (tests/pg/) and a database machine
-#               (deploy/postgresql.md)
+#               PostgreSQL tests (tests/pg/, which also use curl, jq and
+#               sqlite3) and a database machine (deploy/postgresql.md)
 set -eu
 
 PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libpq-dev libsodium-dev libcurl4-openssl-dev libzstd-dev check"
@@ -22,7 +22,8 @@ PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
 [ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
 [ "${1:-}" = "--tour" ] && PKGS="$PKGS curl jq"
 # Debian 12's PostgreSQL is 15; pg_auto_failover's package is per version.
-[ "${1:-}" = "--pg" ] && PKGS="$PKGS postgresql postgresql-15-auto-failover"
+[ "${1:-}" = "--pg" ] &&
+    PKGS="$PKGS postgresql postgresql-15-auto-failover curl jq sqlite3"
 if [ "${1:-}" = "--fuzz" ]; then
     PKGS="$PKGS jq"
     command -v clang >/dev/null 2>&1 || PKGS="$PKGS clang"
