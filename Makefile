@@ -9,6 +9,7 @@
 #   make bench   load test against a release build (see bench/README.md)
 #   make bench-cost, bench-scale, bench-cores   instructions per combat,
 #                reads at two campaign sizes, throughput by threads
+#   make bench-pg  combats/s on PostgreSQL by instances, beside SQLite
 #   make bench-odds  time and peak memory of typical odds requests
 #   make valgrind, format, clean
 #
@@ -75,7 +76,7 @@ TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: all run test test-pg tour durability check-tests lint-spec asan valgrind bench \
-        bench-discord bench-cost bench-scale bench-cores bench-odds format \
+        bench-discord bench-cost bench-scale bench-cores bench-pg bench-odds format \
         clean deps
 
 all: $(BUILD)/umpire $(BUILD)/umpire-verify
@@ -188,6 +189,13 @@ bench-scale: $(BUILD)/umpire
 bench-cores: $(BUILD)/umpire $(BUILD)/bench-bare
 	$(Q)./deploy/install-deps.sh --bench
 	$(Q)./bench/cores.sh $(BUILD)
+
+# Combats/s on PostgreSQL with 1, 2 and 4 instances, beside SQLite, in one
+# run (bench/pg.sh: a throw-away cluster of its own).
+bench-pg: $(BUILD)/umpire
+	$(Q)./deploy/install-deps.sh --bench
+	$(Q)./deploy/install-deps.sh --pg
+	$(Q)./bench/pg.sh $(BUILD)
 
 $(BUILD)/bench-bare: bench/bare.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -329,7 +329,9 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
         return;
     }
 
-    if ((*rc = db_control(w, "SAVEPOINT job", ej)) != ERR_OK) {
+    /* PostgreSQL runs a job per transaction: the transaction is its
+     * savepoint. */
+    if (!d->is_pg && (*rc = db_control(w, "SAVEPOINT job", ej)) != ERR_OK) {
         /* the transaction is gone (a PostgreSQL store's connection
          * broke): the whole batch with it */
         *batch_rc = *rc;
@@ -361,6 +363,8 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
         }
         return;
     }
+    if (d->is_pg)
+        return; /* end_batch commits or rolls back the job's transaction */
     if (*rc != ERR_OK)
         db_control(w, "ROLLBACK TO job", NULL);
     db_control(w, "RELEASE job", NULL);

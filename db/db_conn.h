@@ -71,6 +71,7 @@ struct db_stmt {
     int row, n_rows;
     bool is_run;         /* executed since the last reset */
     bool is_control;     /* BEGIN, COMMIT ...: run unprepared */
+    bool is_stream_open; /* a row at a time, rows still to come */
     unsigned char *blob; /* the last bytea column decoded */
     size_t blob_len;
     int blob_row, blob_col;

@@ -303,8 +303,22 @@ static void free_blob(db_stmt *st)
     st->blob_row = st->blob_col = -1;
 }
 
+/* Reads what is left of a streamed statement's answer, a row at a time
+ * (a cancel could land on the connection's next statement instead). */
+static void stream_close(db_stmt *st)
+{
+    PGresult *res;
+
+    if (!st->is_stream_open)
+        return;
+    st->is_stream_open = false;
+    while ((res = PQgetResult(st->c->pg)) != NULL)
+        PQclear(res);
+}
+
 void pg_reset(db_stmt *st)
 {
+    stream_close(st);
     PQclear(st->res);
     st->res = NULL;
     st->is_run = false;
@@ -376,6 +390,60 @@ int pg_bind(db_stmt *st, int i, const void *v, int len, bool is_binary,
     return DB_OK;
 }
 
+/* The next row of a streamed statement into st->res. */
+static int stream_next(db_stmt *st)
+{
+    db_conn *c = st->c;
+    PGresult *res;
+    ExecStatusType status;
+
+    PQclear(st->res);
+    st->res = NULL;
+    free_blob(st);
+    st->row = 0;
+    st->n_rows = 0;
+    if (!st->is_stream_open)
+        return DB_DONE;
+    if ((res = PQgetResult(c->pg)) == NULL) {
+        st->is_stream_open = false;
+        return DB_DONE;
+    }
+    status = PQresultStatus(res);
+    if (status == PGRES_SINGLE_TUPLE) {
+        st->res = res;
+        st->n_rows = 1;
+        return DB_ROW;
+    }
+    if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
+        note_failure(c, res);
+    PQclear(res);
+    while ((res = PQgetResult(c->pg)) != NULL)
+        PQclear(res);
+    st->is_stream_open = false;
+    return status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK
+               ? DB_DONE
+               : PG_STEP_ERROR;
+}
+
+/* Sends a statement of its own (db_prepare_own: a cursor's, which may
+ * read a whole campaign's ledger) to come back a row at a time, so that
+ * what it holds does not grow with what it reads; its rows are read to
+ * the end (or it is reset) before the connection runs another. */
+static int stream_start(db_stmt *st)
+{
+    db_conn *c = st->c;
+
+    if (!PQsendQueryPrepared(c->pg, st->name, st->n_params,
+                             (const char *const *)st->values, st->lengths,
+                             st->formats, 0) ||
+        !PQsetSingleRowMode(c->pg)) {
+        note_failure(c, NULL);
+        return PG_STEP_ERROR;
+    }
+    st->is_stream_open = true;
+    return stream_next(st);
+}
+
 /* Runs st: its rows, or its changes, into st and c. */
 static int run(db_stmt *st)
 {
@@ -399,6 +467,8 @@ static int run(db_stmt *st)
         if (server_prepare(c, st, &e) != ERR_OK)
             return PG_STEP_ERROR;
     }
+    if (!st->is_kept)
+        return stream_start(st);
     st->res = PQexecPrepared(c->pg, st->name, st->n_params,
                              (const char *const *)st->values, st->lengths,
                              st->formats, 0);
@@ -422,6 +492,10 @@ static int run(db_stmt *st)
 
 int pg_step(db_stmt *st)
 {
+    if (!st->is_run && !st->is_kept && !st->is_control)
+        return run(st); /* streamed: its first row, or the end */
+    if (st->is_run && !st->is_kept && !st->is_control)
+        return stream_next(st);
     if (!st->is_run) {
         int rc = run(st);
         if (rc != DB_ROW)

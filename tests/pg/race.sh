@@ -15,7 +15,9 @@
 #      campaign are serialised by the database, whoever sends them);
 #   2. an Idempotency-Key used on A and then on B gets A's combat again
 #      from B; one key sent to A and B at the same moment makes one combat
-#      at most (the other answer is the same combat, or a 409);
+#      at most (the other answer is the same combat, or a 409); a one-off
+#      commitment cited on A and B at the same moment is used once (201
+#      and 409);
 #   3. a Matrix battle's action sent to A and to B at the same moment with
 #      the same expect_actions lands once: the other is refused (409);
 #
@@ -198,6 +200,25 @@ done
     die "Idempotency-Key race-2 made two combats: ${keyed[*]}"
 ok "one key sent to A and B at once makes one combat (${keyed[0]})"
 N_KEYED=2 # race-1 and race-2
+
+# ---- 2b. a one-off commitment cited on A and on B at the same moment
+COMMITMENT=$(curl -sf -X POST "$B/v1/commitments" | jq -r .commitment)
+[ -n "$COMMITMENT" ] && [ "$COMMITMENT" != null ] ||
+    die "cannot draw a commitment"
+RACERS=()
+for base in A B; do
+    curl -s -X POST "${!base}/v1/combats/edna" -H "$JSON" \
+        -d "{\"dice\": {\"commitment\": \"$COMMITMENT\"},
+             \"units\": [{\"name\": \"Sappers\", \"edna\": 5}]}" \
+        -o /dev/null -w '%{http_code}\n' >"$SCRATCH/commit.$base" &
+    RACERS+=($!)
+done
+wait "${RACERS[@]}"
+codes=$(sort "$SCRATCH/commit.A" "$SCRATCH/commit.B" | tr '\n' ' ')
+used=$(curl -sf "$A/v1/commitments/$COMMITMENT" | jq -r .status)
+[ "$codes" = "201 409 " ] && [ "$used" = used ] ||
+    die "a commitment cited on A and B at once: answers $codes, status $used"
+ok "a commitment cited on A and B at once is used once ($codes)"
 
 # ---- 3. a battle action raced from both instances
 curl -sf -o /dev/null -X POST "$A$CP/units" -H "$JSON" -H "$AUTH" \
