@@ -36,12 +36,6 @@
 #include <time.h>
 
 #define DB_BATCH_MAX 512
-/* The log is checkpointed once it holds this many pages (16 MiB of 4 KiB
- * pages), and cut back to DB_WAL_LIMIT bytes when it starts over. */
-#define DB_AUTOCHECKPOINT_PAGES 4000
-#define DB_WAL_LIMIT            16777216
-#define DB_STR_(x)              #x
-#define DB_STR(x)               DB_STR_(x)
 /* After the disk was full: a checkpoint every so many pages of log, for so
  * many seconds after the last time it was. */
 #define DB_LOW_SPACE_PAGES   16
@@ -83,20 +77,6 @@ err_code db_exec(db_conn *c, const char *sql, err_info *e)
     return ERR_OK;
 }
 
-/* PRAGMA user_version of an SQLite connection, or -1. */
-static int lite_user_version(sqlite3 *conn)
-{
-    sqlite3_stmt *st = NULL;
-    int v = -1;
-
-    if (sqlite3_prepare_v2(conn, "PRAGMA user_version", -1, &st, NULL) ==
-            SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
 int db_user_version(db_conn *c)
 {
     return c->kind == DB_KIND_PG ? pg_schema_version(c)
@@ -130,85 +110,6 @@ static err_code migrate(db_conn *conn, err_info *e)
         if (db_exec(conn, "COMMIT", e) != ERR_OK)
             return ERR_DB;
     }
-    return ERR_OK;
-}
-
-/* Runs sql on an SQLite connection being set up. */
-static err_code lite_exec(sqlite3 *conn, const char *sql, err_info *e)
-{
-    char *msg = NULL;
-
-    if (sqlite3_exec(conn, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        err_set(e, ERR_DB, NULL, "%s", msg ? msg : sqlite3_errmsg(conn));
-        sqlite3_free(msg);
-        return ERR_DB;
-    }
-    return ERR_OK;
-}
-
-/* Switches conn to WAL and says whether SQLite really did. */
-static bool is_wal(sqlite3 *conn)
-{
-    sqlite3_stmt *st = NULL;
-    bool ok = false;
-
-    if (sqlite3_prepare_v2(conn, "PRAGMA journal_mode = WAL", -1, &st, NULL) ==
-            SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        ok = sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal") ==
-             0;
-    sqlite3_finalize(st);
-    return ok;
-}
-
-/* An SQLite connection to the file at path, set up as every one is. */
-static err_code lite_open(const char *path, bool is_writer, sqlite3 **out,
-                          err_info *e)
-{
-    int flags = is_writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                          : SQLITE_OPEN_READONLY;
-    sqlite3 *conn = NULL;
-
-    flags |= SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path, &conn, flags, NULL) != SQLITE_OK) {
-        err_set(e, ERR_DB, "db", "cannot open the database %s: %s", path,
-                conn ? sqlite3_errmsg(conn) : "out of memory");
-        sqlite3_close(conn);
-        return ERR_DB;
-    }
-    sqlite3_busy_timeout(conn, DB_BUSY_MS);
-    sqlite3_extended_result_codes(conn, 1);
-    /* Refuse a newer schema before changing anything in the file. */
-    if (is_writer && lite_user_version(conn) > migrations_count) {
-        err_set(e, ERR_DB, "db",
-                "the database has schema version %d, newer than this "
-                "build's %d",
-                lite_user_version(conn), migrations_count);
-        sqlite3_close(conn);
-        return ERR_DB;
-    }
-    if (is_writer && !is_wal(conn)) {
-        err_set(e, ERR_DB, "db",
-                "the database %s cannot run in WAL mode, which durability "
-                "needs",
-                path);
-        sqlite3_close(conn);
-        return ERR_DB;
-    }
-    if (is_writer &&
-        (lite_exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
-         lite_exec(conn, "PRAGMA cache_size = -65536", e) != ERR_OK ||
-         lite_exec(
-             conn,
-             "PRAGMA wal_autocheckpoint = " DB_STR(DB_AUTOCHECKPOINT_PAGES),
-             e) != ERR_OK ||
-         lite_exec(conn, "PRAGMA journal_size_limit = " DB_STR(DB_WAL_LIMIT),
-                   e) != ERR_OK ||
-         lite_exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {
-        sqlite3_close(conn);
-        return ERR_DB;
-    }
-    *out = conn;
     return ERR_OK;
 }
 
@@ -275,6 +176,8 @@ static void note_full(db *d)
 static void note_written(db *d)
 {
     atomic_store(&d->health, DB_HEALTH_OK);
+    if (d->is_pg) /* several writers; no log of its own to keep */
+        return;
     d->is_wal_dirty = true;
     if (d->is_low_space && now_monotonic() > d->low_space_until) {
         if (!d->is_pg)
@@ -339,6 +242,14 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
         return;
     }
     before = db_total_changes(w);
+    if (j->campaign[0] != '\0' &&
+        (*rc = db_lock_campaign(w, j->campaign, ej)) != ERR_OK) {
+        if (!db_in_transaction(w) && !w->is_txn) {
+            *batch_rc = *rc;
+            *be = *ej;
+        }
+        return;
+    }
     *rc = j->run(w, j->arg, ej);
     if (*rc != ERR_OK)
         atomic_fetch_add(&d->n_refused_changes,
@@ -390,7 +301,7 @@ static bool end_batch(db *d, db_conn *w, int n_ok, err_code *batch_rc,
 }
 
 /* Runs one batch: every job under a savepoint, one commit. */
-static void run_batch(db *d, db_conn *w, db_job *jobs)
+void db_run_batch(db *d, db_conn *w, db_job *jobs)
 {
     err_code rcs[DB_BATCH_MAX];
     err_info errs[DB_BATCH_MAX];
@@ -481,12 +392,7 @@ static db_job *next_batch(db *d)
         }
     }
     batch = last = d->head;
-    /* PostgreSQL: a job per transaction, so that no transaction holds
-     * two campaigns' locks (writers of several instances would deadlock
-     * taking them in different orders). */
-    for (n = 1; last != NULL && n < (d->is_pg ? 1 : DB_BATCH_MAX) &&
-                last->next != NULL;
-         n++)
+    for (n = 1; last != NULL && n < DB_BATCH_MAX && last->next != NULL; n++)
         last = last->next;
     if (last != NULL) {
         d->head = last->next;
@@ -503,51 +409,13 @@ static void *writer_main(void *arg)
     db *d = arg;
     db_job *batch;
 
-    while ((batch = next_batch(d)) != NULL)
-        run_batch(d, d->writer, batch);
-    return NULL;
-}
-
-/* A further writer of a PostgreSQL store, on a connection of its own. */
-typedef struct more_writer {
-    db *d;
-    db_conn *w;
-} more_writer;
-
-static void *more_writer_main(void *arg)
-{
-    more_writer mw = *(more_writer *)arg;
-    db_job *batch;
-
-    free(arg);
-    while ((batch = next_batch(mw.d)) != NULL)
-        run_batch(mw.d, mw.w, batch);
-    return NULL;
-}
-
-/* Starts the further writers of a PostgreSQL store. */
-static err_code start_more_writers(db *d, err_info *e)
-{
-    int i;
-
-    for (i = 0; i < DB_PG_WRITERS - 1; i++) {
-        more_writer *mw = malloc(sizeof *mw);
-        if (mw == NULL)
-            return err_set(e, ERR_NOMEM, NULL, "out of memory");
-        if (db_conn_open(d->path, true, &d->more_writers[i], e) != ERR_OK) {
-            free(mw);
-            return e->code;
-        }
-        mw->d = d;
-        mw->w = d->more_writers[i];
-        if (pthread_create(&d->more_threads[i], NULL, more_writer_main, mw) !=
-            0) {
-            free(mw);
-            return err_set(e, ERR_INTERNAL, NULL, "cannot start a writer");
-        }
-        d->n_more++;
+    if (d->is_pg) {
+        db_pg_run_jobs(d, d->writer, 0);
+        return NULL;
     }
-    return ERR_OK;
+    while ((batch = next_batch(d)) != NULL)
+        db_run_batch(d, d->writer, batch);
+    return NULL;
 }
 
 /* Process-wide SQLite settings, once, before any connection opens: no
@@ -625,8 +493,8 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
         return err_set(e, ERR_INTERNAL, NULL, "cannot start the writer");
     }
     d->is_running = true;
-    if (d->is_pg &&
-        (start_more_writers(d, e) != ERR_OK || db_news_start(d, e) != ERR_OK)) {
+    if (d->is_pg && (db_pg_start_writers(d, e) != ERR_OK ||
+                     db_news_start(d, e) != ERR_OK)) {
         err_code rc = e->code;
         db_close(d);
         return rc;
@@ -706,6 +574,11 @@ err_code db_close(db *d)
     return rc;
 }
 
+bool db_commits_in_order(db *d)
+{
+    return !d->is_pg;
+}
+
 void db_close_report(db *d, err_info *out)
 {
     err_clear(out);
@@ -719,10 +592,18 @@ db_health_state db_health(db *d)
 
 err_code db_submit(db *d, db_job_fn run, db_done_fn done, void *arg)
 {
+    return db_submit_in(d, NULL, run, done, arg);
+}
+
+err_code db_submit_in(db *d, const char *campaign_id, db_job_fn run,
+                      db_done_fn done, void *arg)
+{
     db_job *j = calloc(1, sizeof *j);
 
     if (j == NULL)
         return ERR_NOMEM;
+    if (campaign_id != NULL)
+        snprintf(j->campaign, sizeof j->campaign, "%s", campaign_id);
     j->run = run;
     j->done = done;
     j->arg = arg;
@@ -737,7 +618,11 @@ err_code db_submit(db *d, db_job_fn run, db_done_fn done, void *arg)
     else
         d->head = j;
     d->tail = j;
-    pthread_cond_signal(&d->queue_ready);
+    /* several writers: the one woken may find only a held campaign */
+    if (d->is_pg)
+        pthread_cond_broadcast(&d->queue_ready);
+    else
+        pthread_cond_signal(&d->queue_ready);
     pthread_mutex_unlock(&d->queue_lock);
     return ERR_OK;
 }

@@ -82,6 +82,16 @@ err_code db_lock_campaign(db_conn *c, const char *campaign_id, err_info *e);
  */
 bool db_is_poster(db *d);
 
+/*
+ * Whether numbers the store hands out in order (the event log's seq)
+ * commit in that order across campaigns: true with one writer (SQLite);
+ * with several (PostgreSQL: writers of several instances) they commit in
+ * order only within a campaign, whose writes go one at a time
+ * (db_lock_campaign), so a reader of many campaigns' new rows reads each
+ * campaign after its own last seq.
+ */
+bool db_commits_in_order(db *d);
+
 /* Whether the database setting path names a file (the embedded SQLite
  * store), rather than a PostgreSQL connection URL (postgresql://...). */
 bool db_is_file(const char *path);
@@ -206,6 +216,16 @@ void db_snapshot_close(db_conn *c);
  * the disk.  Fails only if the writer has stopped (ERR_INTERNAL).
  */
 err_code db_submit(db *d, db_job_fn run, db_done_fn done, void *arg);
+
+/*
+ * db_submit for a job that writes campaign_id's rows (NULL or "": none):
+ * its writes to the campaign are serialised with every other writer's,
+ * of this process or another (db_lock_campaign, taken before run), and
+ * of a store with several writers, none takes a campaign's job while
+ * another holds one, so that a busy campaign never holds every writer.
+ */
+err_code db_submit_in(db *d, const char *campaign_id, db_job_fn run,
+                      db_done_fn done, void *arg);
 
 /* Runs run(arg) through the writer and waits for its durable outcome. */
 err_code db_write(db *d, db_job_fn run, void *arg, err_info *e);

@@ -35,9 +35,14 @@ bool db_path_is_pg(const char *path);
 struct db_conn {
     db_kind kind;
     bool is_writer;
-    bool is_txn;             /* PostgreSQL: a transaction we opened */
-    sqlite3 *lite;           /* DB_KIND_SQLITE */
-    PGconn *pg;              /* DB_KIND_PG */
+    bool is_txn;
+    bool needs_reset; /* PostgreSQL: make the session again when free */
+    bool is_retrying;
+    /* PostgreSQL: a BEGIN tried again after a break */ /* PostgreSQL: a
+                                                           transaction we
+                                                           opened */
+    sqlite3 *lite;                                      /* DB_KIND_SQLITE */
+    PGconn *pg;                                         /* DB_KIND_PG */
     unsigned generation;     /* PostgreSQL: bumped at each reconnection */
     unsigned n_named;        /* PostgreSQL: statements prepared so far */
     struct db_stmt *kept;    /* statements kept for reuse */
@@ -80,9 +85,27 @@ struct db_stmt {
 /* Finalizes every statement kept on c (before it closes). */
 void db_conn_forget(db_conn *c);
 
+/* ---- the SQLite side (sql_lite.c) ---- */
+/* The log is checkpointed once it holds this many pages (16 MiB of 4 KiB
+ * pages), and cut back to DB_WAL_LIMIT bytes when it starts over. */
+#define DB_AUTOCHECKPOINT_PAGES 4000
+#define DB_WAL_LIMIT            16777216
+/* PRAGMA user_version of conn, or -1. */
+int lite_user_version(sqlite3 *conn);
+/* An SQLite connection to the file at path, the writer's (read-write, WAL,
+ * synchronous=FULL) or a reader's (read-only). */
+err_code lite_open(const char *path, bool is_writer, sqlite3 **out,
+                   err_info *e);
+
 /* ---- the PostgreSQL side (sql_pg.c) ---- */
 err_code pg_conn_open(const char *url, bool is_writer, db_conn **out,
                       err_info *e);
+/* Sets a writer's session up (pg_conn.c says with what): whether it
+ * could, on a new connection or one made again. */
+bool pg_session_setup(db_conn *c);
+/* A libpq connection to url as the service opens them (keepalives, and
+ * name as its application_name unless the URL gives one). */
+PGconn *pg_connect(const char *url, const char *name);
 void pg_conn_close(db_conn *c);
 err_code pg_prepare(db_conn *c, db_stmt *st, err_info *e);
 void pg_reset(db_stmt *st);

@@ -17,6 +17,7 @@ typedef struct db_job {
     db_job_fn run;
     db_done_fn done;
     void *arg;
+    char campaign[DB_ID_MAX]; /* the campaign it writes, or "" */
     struct db_job *next;
 } db_job;
 
@@ -39,6 +40,9 @@ struct db {
     db_conn *more_writers[DB_PG_WRITERS - 1];
     pthread_t more_threads[DB_PG_WRITERS - 1];
     int n_more;
+    /* The campaign each writer's job writes ("" for none), under
+     * queue_lock: a writer takes no job of a campaign another has. */
+    char running[DB_PG_WRITERS][DB_ID_MAX];
     pthread_mutex_t queue_lock;
     pthread_cond_t queue_ready;
     db_job *head, *tail;
@@ -77,6 +81,14 @@ struct db {
     bool is_poster;
     double poster_checked; /* monotonic seconds */
 };
+
+/* Runs jobs (one, or SQLite's batch) in one transaction on w and reports
+ * each one's fate (db.c). */
+void db_run_batch(db *d, db_conn *w, db_job *jobs);
+/* PostgreSQL's writers (pg_writers.c): writer slot's loop on w, and the
+ * start of the writers after the first (slot 0, the writer thread). */
+void db_pg_run_jobs(db *d, db_conn *w, int slot);
+err_code db_pg_start_writers(db *d, err_info *e);
 
 /* Calls every commit listener (db_add_commit_listener). */
 void db_fire_listeners(db *d);

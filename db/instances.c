@@ -62,10 +62,7 @@ err_code db_news_send(db_conn *w, err_info *e)
 /* A connection listening for news, or NULL. */
 static PGconn *news_connect(const char *url)
 {
-    static const char *const keys[] = {"dbname", "fallback_application_name",
-                                       NULL};
-    const char *values[] = {url, "umpire-news", NULL};
-    PGconn *c = PQconnectdbParams(keys, values, 1);
+    PGconn *c = pg_connect(url, "umpire-news");
     PGresult *res;
 
     if (PQstatus(c) != CONNECTION_OK) {

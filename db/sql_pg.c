@@ -13,7 +13,6 @@
  */
 #include "db_conn.h"
 #include "db_sql.h"
-#include "migrations_pg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,9 +35,6 @@ enum {
 /* What db_step answers for a failure (SQLite's SQLITE_ERROR). */
 enum { PG_STEP_ERROR = 1 };
 
-/* The advisory lock every instance's migrations take in turn. */
-#define PG_MIGRATE_LOCK "7236975"
-
 /* Whether s starts with the word w. */
 static bool starts(const char *s, const char *w)
 {
@@ -57,6 +53,11 @@ static void note_failure(db_conn *c, const PGresult *res)
     if (PQstatus(c->pg) == CONNECTION_BAD)
         state = "08006";
     snprintf(c->sqlstate, sizeof c->sqlstate, "%s", state ? state : "XX000");
+    /* A server no longer the primary, or shutting down, keeps answering
+     * on this session: the next use outside a transaction connects again
+     * (a multi-host URL then finds the primary). */
+    if (strcmp(c->sqlstate, "25006") == 0 || starts(c->sqlstate, "57P"))
+        c->needs_reset = true;
     snprintf(c->errmsg, sizeof c->errmsg, "%s", msg ? msg : "");
     n = strlen(c->errmsg);
     while (n > 0 && (c->errmsg[n - 1] == '\n' || c->errmsg[n - 1] == ' '))
@@ -79,6 +80,9 @@ err_code pg_fail_code(db_conn *c)
     if (strncmp(s, "08", 2) == 0 || strncmp(s, "57P", 3) == 0 ||
         strcmp(s, "25006") == 0 || PQstatus(c->pg) == CONNECTION_BAD)
         return ERR_UNAVAILABLE;
+    /* A campaign's lock not had in lock_timeout: busy, try again. */
+    if (strcmp(s, "55P03") == 0)
+        return ERR_UNAVAILABLE;
     return ERR_DB;
 }
 
@@ -97,15 +101,16 @@ static int txn_effect(const char *sql)
  * whether it is usable. */
 static bool pg_usable(db_conn *c)
 {
-    if (PQstatus(c->pg) == CONNECTION_OK)
+    if (PQstatus(c->pg) == CONNECTION_OK && !c->needs_reset)
         return true;
     if (c->is_txn)
         return false;
+    c->needs_reset = false;
     PQreset(c->pg);
     if (PQstatus(c->pg) != CONNECTION_OK)
         return false;
     c->generation++; /* its prepared statements are gone */
-    return true;
+    return !c->is_writer || pg_session_setup(c);
 }
 
 /* After a statement or a control command ran (ok or not): the
@@ -135,8 +140,33 @@ err_code pg_exec(db_conn *c, const char *sql, err_info *e)
         track_txn(c, sql, false);
         return err_set(e, ERR_UNAVAILABLE, NULL, "%s", DB_DOWN_MESSAGE);
     }
-    res = PQexec(c->pg, starts(sql, "BEGIN IMMEDIATE") ? "BEGIN" : sql);
+    /* SQLite's write transaction: PostgreSQL's read committed, said so
+     * whatever the server's default (the campaign's lock, taken first,
+     * then makes every read of the job see what was committed before). */
+    res = PQexec(c->pg, starts(sql, "BEGIN IMMEDIATE")
+                            ? "BEGIN ISOLATION LEVEL READ COMMITTED"
+                            : sql);
     status = PQresultStatus(res);
+    if ((status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) &&
+        txn_effect(sql) > 0 && PQstatus(c->pg) == CONNECTION_BAD &&
+        !c->is_retrying) {
+        /* The break was found by this BEGIN: nothing was under way, so
+         * connect again and begin once more. */
+        PQclear(res);
+        c->is_retrying = true;
+        status =
+            pg_exec(c, sql, e) == ERR_OK ? PGRES_COMMAND_OK : PGRES_FATAL_ERROR;
+        c->is_retrying = false;
+        return status == PGRES_COMMAND_OK ? ERR_OK : e ? e->code : ERR_DB;
+    }
+    if (status == PGRES_COMMAND_OK && starts(sql, "COMMIT") &&
+        strcmp(PQcmdStatus(res), "COMMIT") != 0) {
+        /* COMMIT of a transaction that had failed: PostgreSQL rolls it
+         * back and says ROLLBACK. */
+        PQclear(res);
+        c->is_txn = false;
+        return err_set(e, ERR_DB, NULL, "the transaction was rolled back");
+    }
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
         note_failure(c, res);
         PQclear(res);
@@ -592,147 +622,4 @@ const void *pg_column_blob(db_stmt *st, int col, size_t *len)
     st->blob_col = col;
     *len = st->blob_len;
     return st->blob;
-}
-
-/* ---- connections ---- */
-
-/* Whether c's database compares text as bytes (the C collation), as the
- * stores' ordering and SQLite's do. */
-static bool has_c_collation(db_conn *c)
-{
-    PGresult *res = PQexec(c->pg, "SELECT datcollate FROM pg_database "
-                                  "WHERE datname = current_database()");
-    bool ok = false;
-
-    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1) {
-        const char *v = PQgetvalue(res, 0, 0);
-        ok = strcmp(v, "C") == 0 || strcmp(v, "POSIX") == 0 ||
-             strncmp(v, "C.", 2) == 0;
-    }
-    PQclear(res);
-    return ok;
-}
-
-/* The server's notices (a table that already exists ...) are not the
- * service's to print. */
-static void quiet(void *arg, const char *message)
-{
-    (void)arg;
-    (void)message;
-}
-
-err_code pg_conn_open(const char *url, bool is_writer, db_conn **out,
-                      err_info *e)
-{
-    static const char *const keys[] = {"dbname", "fallback_application_name",
-                                       NULL};
-    const char *values[] = {url, "umpire", NULL};
-    db_conn *c = calloc(1, sizeof *c);
-
-    *out = NULL;
-    if (c == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    c->kind = DB_KIND_PG;
-    c->is_writer = is_writer;
-    c->pg = PQconnectdbParams(keys, values, 1);
-    if (c->pg == NULL || PQstatus(c->pg) != CONNECTION_OK) {
-        err_set(e, ERR_UNAVAILABLE, "db", "cannot connect to PostgreSQL: %s",
-                c->pg ? PQerrorMessage(c->pg) : "out of memory");
-        pg_conn_close(c);
-        return ERR_UNAVAILABLE;
-    }
-    PQsetNoticeProcessor(c->pg, quiet, NULL);
-    if (is_writer && !has_c_collation(c)) {
-        err_set(e, ERR_DB, "db",
-                "the PostgreSQL database must use the C collation (CREATE "
-                "DATABASE ... LOCALE 'C' TEMPLATE template0): the service "
-                "orders ids, times and names as bytes");
-        pg_conn_close(c);
-        return ERR_DB;
-    }
-    *out = c;
-    return ERR_OK;
-}
-
-void pg_conn_close(db_conn *c)
-{
-    if (c == NULL)
-        return;
-    db_conn_forget(c);
-    if (c->pg != NULL)
-        PQfinish(c->pg);
-    free(c);
-}
-
-/* ---- migrations ---- */
-
-/* The schema version of c (its table made if missing), or -1. */
-int pg_schema_version(db_conn *c)
-{
-    PGresult *res = PQexec(c->pg, "SELECT version FROM umpire_schema");
-    int v = -1;
-
-    if (PQresultStatus(res) == PGRES_TUPLES_OK)
-        v = PQntuples(res) == 1 ? atoi(PQgetvalue(res, 0, 0)) : 0;
-    else if (strcmp(PQresultErrorField(res, PG_DIAG_SQLSTATE) ?: "", "42P01") ==
-             0)
-        v = 0; /* no table yet: an empty database */
-    PQclear(res);
-    return v;
-}
-
-/* One migration, v to v + 1, in a transaction under the migrations' lock;
- * *done when there was none left to run. */
-static err_code migrate_one(db_conn *c, bool *done, err_info *e)
-{
-    char sql[96];
-    int v;
-
-    *done = false;
-    if (pg_exec(c, "BEGIN", e) != ERR_OK ||
-        pg_exec(c, "SELECT pg_advisory_xact_lock(" PG_MIGRATE_LOCK ")", e) !=
-            ERR_OK ||
-        pg_exec(c,
-                "CREATE TABLE IF NOT EXISTS umpire_schema ("
-                "version BIGINT NOT NULL)",
-                e) != ERR_OK)
-        goto fail;
-    if ((v = pg_schema_version(c)) < 0) {
-        err_set(e, ERR_DB, NULL, "cannot read the schema version");
-        goto fail;
-    }
-    if (v > migrations_pg_count) {
-        err_set(e, ERR_DB, "db",
-                "the database has schema version %d, newer than this "
-                "build's %d",
-                v, migrations_pg_count);
-        goto fail;
-    }
-    if (v == migrations_pg_count) {
-        *done = true;
-        return pg_exec(c, "COMMIT", e);
-    }
-    snprintf(sql, sizeof sql,
-             v == 0 ? "INSERT INTO umpire_schema (version) VALUES (%d)"
-                    : "UPDATE umpire_schema SET version = %d",
-             v + 1);
-    if (pg_exec(c, migrations_pg_sql[v], e) != ERR_OK ||
-        pg_exec(c, sql, e) != ERR_OK)
-        goto fail;
-    return pg_exec(c, "COMMIT", e);
-fail:
-    pg_exec(c, "ROLLBACK", NULL);
-    return e && e->code != ERR_OK ? e->code : ERR_DB;
-}
-
-err_code pg_migrate(db_conn *c, int *version, err_info *e)
-{
-    bool done = false;
-    err_code rc;
-
-    while (!done)
-        if ((rc = migrate_one(c, &done, e)) != ERR_OK)
-            return rc;
-    *version = pg_schema_version(c);
-    return ERR_OK;
 }

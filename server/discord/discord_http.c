@@ -83,6 +83,10 @@ void discord_http_interactions(http_request *r)
                                                    e.message));
         return;
     }
+    /* Whatever it writes (a combat, a battle's action, a link), it writes
+     * in the channel's campaign: its writes go one at a time with the
+     * campaign's others (db_submit_in). */
+    snprintf(r->job_campaign, sizeof r->job_campaign, "%s", in->campaign_id);
     if (in->type == DISCORD_INTERACTION_COMMAND)
         discord_commands_run(r, in);
     else if (in->type == DISCORD_INTERACTION_AUTOCOMPLETE)
@@ -97,8 +101,9 @@ void discord_http_interactions(http_request *r)
 void discord_http_write(http_request *r, discord_interaction *in, db_job_fn job,
                         http_finish_fn finish)
 {
-    /* r's state is the job's argument; its campaign, the linked one */
-    snprintf(r->job_campaign, sizeof r->job_campaign, "%s", in->campaign_id);
+    (void)
+        in; /* r's state: the job's argument; its campaign, the linked
+             * one, set when the interaction came (discord_http_interactions) */
     http_defer_write(r, job, finish);
 }
 

@@ -253,22 +253,16 @@ static const char *job_campaign(const http_request *r)
 }
 
 /*
- * Runs the handler's job with the handler's state, its campaign's writes
- * serialised first with every other writer's, of this instance or another
- * (db_lock_campaign).  A request with an Idempotency-Key makes its
- * response here, once the job has succeeded, and stores it under the key
- * in the same transaction (idem.h).
+ * Runs the handler's job with the handler's state (submitted as writing
+ * its campaign: db_submit_in serialises the campaign's writes with every
+ * other writer's, of this instance or another).  A request with an
+ * Idempotency-Key makes its response here, once the job has succeeded,
+ * and stores it under the key in the same transaction (idem.h).
  */
 static err_code run_job(db_conn *conn, void *arg, err_info *e)
 {
     http_request *r = arg;
-    const char *campaign = job_campaign(r);
-    err_code rc;
-
-    if (campaign != NULL &&
-        (rc = db_lock_campaign(conn, campaign, e)) != ERR_OK)
-        return rc;
-    rc = r->job(conn, r->state, e);
+    err_code rc = r->job(conn, r->state, e);
 
     if (rc != ERR_OK || !r->has_idem)
         return rc;
@@ -317,7 +311,8 @@ void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
     r->finish = finish;
     if (!suspend_for_job(r))
         return;
-    if (db_submit(r->srv->db, run_job, write_done, r) != ERR_OK) {
+    if (db_submit_in(r->srv->db, job_campaign(r), run_job, write_done, r) !=
+        ERR_OK) {
         err_clear(&e);
         err_set(&e, ERR_INTERNAL, NULL, "the database writer has stopped");
         write_done(r, ERR_INTERNAL, &e);

@@ -129,8 +129,18 @@ err_code idem_store(db_conn *c, http_request *r, err_info *e)
               http_render_name(r->render));
     r->idem.body = r->resp_body;
     rc = db_idem_purge(c, oldest, e);
-    if (rc == ERR_OK)
-        rc = db_idem_insert(c, &r->idem, e);
+    if (rc == ERR_OK) {
+        err_info got;
+        err_clear(&got);
+        rc = db_idem_insert(c, &r->idem, &got);
+        if (rc == ERR_CONFLICT) /* the same key, landed meanwhile through
+                                   another instance of the service */
+            err_set(e, rc, "Idempotency-Key",
+                    "a request with this Idempotency-Key landed first; "
+                    "send it again to get its answer");
+        else if (rc != ERR_OK && e != NULL && e->code == ERR_OK)
+            *e = got;
+    }
     r->idem.body = NULL; /* still the response's */
     return rc;
 }

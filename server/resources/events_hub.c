@@ -12,6 +12,13 @@
  * h->global, a subscriber behind reads (cursor, h->global] of its campaign
  * before it is live again.  Seqs only grow, and the single writer commits
  * them in order, so nothing between two reads is missed.
+ *
+ * Where the store's writers commit seqs out of order across campaigns
+ * (db_commits_in_order: several writers, several instances), a seq read
+ * says nothing of the lower ones of other campaigns, still to commit:
+ * no subscriber is ever live there, each reads its own campaign after
+ * its own cursor every turn (within a campaign, writes go one at a time,
+ * so its seqs commit in order).
  */
 #include "events_hub.h"
 
@@ -36,6 +43,7 @@ struct events_hub {
     http_streams *streams;
     long long global; /* the log's last seq read; -1: unknown (no stream) */
     bool is_listening;
+    bool is_ordered; /* db_commits_in_order: the news may be read at once */
 };
 
 struct events_sub {
@@ -326,8 +334,8 @@ static void catch_up(turn *t, http_stream *s, events_sub *sub)
             return;
         }
         if (db_event_log_after(t->c, sub->campaign_id, sub->cursor,
-                               t->h->global, CATCH_UP_BATCH, &evs, &n_evs,
-                               &e) != ERR_OK) {
+                               t->h->is_ordered ? t->h->global : LLONG_MAX,
+                               CATCH_UP_BATCH, &evs, &n_evs, &e) != ERR_OK) {
             turn_fail(t, &e);
             return;
         }
@@ -336,6 +344,10 @@ static void catch_up(turn *t, http_stream *s, events_sub *sub)
         if (i < n_evs) { /* no room, or a failure */
             fall_behind(s);
         } else if (n_evs < CATCH_UP_BATCH) {
+            if (!t->h->is_ordered) { /* read again next turn */
+                db_event_log_free(evs, n_evs);
+                return;
+            }
             if (sub->cursor < t->h->global)
                 sub->cursor = t->h->global;
             sub->is_live = true;
@@ -365,9 +377,10 @@ static void work(void *arg, http_stream *const *streams, size_t n)
     t.h = h;
     t.c = db_read_acquire(h->d);
     err_clear(&e);
-    if (h->global < 0 && db_event_log_last(t.c, NULL, &h->global, &e))
+    if (h->is_ordered && h->global < 0 &&
+        db_event_log_last(t.c, NULL, &h->global, &e))
         turn_fail(&t, &e);
-    if (!t.has_failed)
+    if (!t.has_failed && h->is_ordered)
         news(&t, streams, n);
     for (i = 0; i < n && !t.has_failed; i++) {
         events_sub *sub = http_stream_user(streams[i]);
@@ -401,6 +414,7 @@ err_code events_hub_start(db *d, int max_streams, int keepalive_ms,
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     h->d = d;
     h->global = -1;
+    h->is_ordered = db_commits_in_order(d);
     producer.arg = h;
     if ((rc = http_streams_start(&cfg, &producer, &h->streams, e)) ||
         (rc = db_add_commit_listener(d, http_streams_wake, h->streams, e))) {

@@ -26,7 +26,9 @@
 #   - the campaign's combats are exactly the acknowledged ones, none
 #     doubled;
 #   - every unit's history grew by exactly one event per combat;
-#   - the event stream on B received the combats sent to A.
+#   - the event stream on B received every combat of its campaign,
+#     those sent to A too, while a second campaign was as busy;
+#   - a combat of one campaign does not wait behind another's held lock.
 # Prints a line per check; exits 1 on failure, 77 when PostgreSQL cannot
 # be had.  Needs curl and jq.
 set -euo pipefail
@@ -112,6 +114,11 @@ ok "two instances on one database: $A and $B"
 
 read -r CAMPAIGN TOKEN < <("$ROOT/bench/campaign.sh" "${A##*:}") ||
     die "cannot set up the campaign"
+# A second campaign, busy at the same time: its events interleave with
+# the first's in the log.
+read -r CAMPAIGN2 TOKEN2 < <("$ROOT/bench/campaign.sh" "${B##*:}") ||
+    die "cannot set up the second campaign"
+AUTH2="Authorization: Bearer $TOKEN2"
 AUTH="Authorization: Bearer $TOKEN"
 JSON='Content-Type: application/json'
 UNITS=(B1 B2 B3 B4 R1 R2 R3 R4)
@@ -135,12 +142,12 @@ PIDS+=($!)
 sleep 0.5
 
 # ---- 1. combats from both instances at once
-client() { # client BASE OUT
-    local i args=()
+client() { # client BASE OUT [CAMPAIGN AUTH]
+    local i args=() cp=/v1/campaigns/${3:-$CAMPAIGN}
     for ((i = 0; i < ROUNDS; i++)); do
-        args+=("$1$CP/combats/scrud")
+        args+=("$1$cp/combats/scrud")
     done
-    curl -s -X POST -H "$JSON" -H "$AUTH" -d "{$SIDES}" \
+    curl -s -X POST -H "$JSON" -H "${4:-$AUTH}" -d "{$SIDES}" \
         -w '\n@@ %{http_code} %header{location}\n' "${args[@]}" >"$2"
 }
 CLIENT_PIDS=()
@@ -148,6 +155,11 @@ for ((k = 0; k < CLIENTS; k++)); do
     base=$A
     [ $((k % 2)) = 1 ] && base=$B
     client "$base" "$SCRATCH/client.$k" &
+    CLIENT_PIDS+=($!)
+done
+for k in A1 B1 A2 B2; do
+    base=${k%?}
+    client "${!base}" "$SCRATCH/other.$k" "$CAMPAIGN2" "$AUTH2" &
     CLIENT_PIDS+=($!)
 done
 for pid in "${CLIENT_PIDS[@]}"; do
@@ -159,7 +171,10 @@ n_sent=$((CLIENTS * ROUNDS))
 n_201=$(cat "$SCRATCH"/client.* | grep -c '^@@ 201 ' || true)
 [ "$n_201" = "$n_sent" ] ||
     die "$n_sent combats sent, $n_201 answered 201 (statuses: $statuses)"
-ok "$n_sent combats from $CLIENTS clients on two instances: all 201"
+n_other=$(cat "$SCRATCH"/other.* | grep -c '^@@ 201 ' || true)
+[ "$n_other" = $((4 * ROUNDS)) ] ||
+    die "the second campaign's combats: $n_other of $((4 * ROUNDS)) answered 201"
+ok "$n_sent combats from $CLIENTS clients on two instances: all 201 (and $n_other in a second campaign at once)"
 # Each answer's body is one line of JSON before its @@ line.
 cat "$SCRATCH"/client.* | grep '^{' |
     jq -r '"\(.id) \(.ledger.last_pos) \(.ledger.last_hash // .ledger.hash // "")"' \
@@ -292,8 +307,60 @@ for u in "${UNITS[@]}"; do
 done
 ok "every unit's history grew by one event per combat ($want)"
 
-sleep 0.5
+v=$(curl -sf "$A/v1/campaigns/$CAMPAIGN2/ledger/verify" -H "$AUTH2")
+[ "$(jq -r .verified <<<"$v")" = true ] ||
+    die "the second campaign's ledger does not verify: $v"
+ok "the second campaign's ledger verifies too"
+
+sleep 1
 grep -q "\"combat_id\":\"$sent_on_a\"" "$SCRATCH/events" ||
     die "the event stream on B never told of $sent_on_a, sent to A"
-ok "the event stream on B told of the combats sent to A"
+missed=$(sort -u "$SCRATCH/listed" | while read -r id; do
+    grep -q "\"combat_id\":\"$id\"" "$SCRATCH/events" || echo "$id"
+done | head -n 3)
+[ -z "$missed" ] ||
+    die "the event stream on B missed combats of its campaign: $missed"
+ok "the event stream on B told of every combat of its campaign, those sent to A too"
+
+# ---- 4. an event that commits after a later one of another campaign
+# A transaction of the first campaign takes its place in the log and
+# commits only after a combat of the second campaign (a later place) has
+# committed and been read: B's stream must still tell of it.
+psql "$URL" -qXc "BEGIN; INSERT INTO event_log (campaign_id, kind, n, head) VALUES ('$CAMPAIGN', 'ledger', 999999, 'late'); SELECT pg_sleep(2); SELECT pg_notify('umpire_commit', ''); COMMIT;" \
+    >/dev/null &
+LATE=$!
+sleep 0.5
+curl -sf -o /dev/null -X POST "$B/v1/campaigns/$CAMPAIGN2/combats/scrud" \
+    -H "$JSON" -H "$AUTH2" -d "{$SIDES}" || die "a combat of the second campaign failed"
+wait "$LATE"
+sleep 1
+grep -q '"length":999999' "$SCRATCH/events" ||
+    die "the event stream on B missed an event that committed after a later one of another campaign"
+ok "an event committed after a later one of another campaign still reaches the stream"
+
+# ---- 5. a campaign held elsewhere holds none of the others
+# Another session holds the first campaign's lock (as an instance whose
+# combat of it is slow would) while combats of it queue on A: a combat of
+# the second campaign on A still lands at once.
+psql "$URL" -qXc "BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('$CAMPAIGN', 0)); SELECT pg_sleep(4); COMMIT;" \
+    >/dev/null &
+HOLDER=$!
+sleep 0.5
+HELD=()
+for ((k = 0; k < 6; k++)); do
+    curl -s -X POST "$A$CP/combats/scrud" -H "$JSON" -H "$AUTH" \
+        -d "{$SIDES}" -o /dev/null -w '%{http_code}\n' >"$SCRATCH/held.$k" &
+    HELD+=($!)
+done
+sleep 0.3
+t=$(curl -s -X POST "$A/v1/campaigns/$CAMPAIGN2/combats/scrud" -H "$JSON" \
+    -H "$AUTH2" -d "{$SIDES}" -o /dev/null -w '%{http_code} %{time_total}')
+wait "${HELD[@]}" "$HOLDER"
+case $t in
+201\ 0.* | 201\ 1.*) ;;
+*) die "a combat of another campaign waited behind a held one: $t s" ;;
+esac
+[ "$(sort -u "$SCRATCH"/held.* | tr '\n' ' ')" = "201 " ] ||
+    die "the held campaign's combats: $(sort "$SCRATCH"/held.* | uniq -c | tr '\n' ' ')"
+ok "with one campaign held, another's combat lands at once (${t#* } s); the held ones land after"
 echo "race: passed"
