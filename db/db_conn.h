@@ -52,6 +52,9 @@ struct db_conn {
     char errmsg[256];        /* PostgreSQL: the last failure, one line */
 };
 
+/* The most parameters a statement takes. */
+#define PG_PARAMS_MAX 64
+
 struct db_stmt {
     db_conn *c;
     char *sql;    /* the text it was prepared from (the cache's key) */
@@ -66,9 +69,9 @@ struct db_stmt {
     char name[24];       /* the server-side prepared statement */
     unsigned generation; /* c->generation it was prepared in */
     int n_params;
-    Oid *param_types; /* as the server inferred them */
-    bool is_used[64]; /* whether the SQL names $k+1 (sql_pg.c) */
-    char **values;    /* bound values (owned copies, or borrowed) */
+    Oid *param_types;            /* as the server inferred them */
+    bool is_used[PG_PARAMS_MAX]; /* whether the SQL names $k+1 (sql_pg.c) */
+    char **values;               /* bound values (owned copies, or borrowed) */
     int *lengths;
     int *formats;
     bool *is_owned;
@@ -112,6 +115,10 @@ void pg_reset(db_stmt *st);
 void pg_clear(db_stmt *st);
 void pg_finalize(db_stmt *st);
 int pg_step(db_stmt *st);
+/* SQL in the stores' dialect as PostgreSQL takes it (sql_pg.c says how),
+ * new (NULL when out of memory); *n_params its largest parameter, used[k]
+ * whether $k+1 appears. */
+char *pg_sql_text(const char *sql, int *n_params, bool used[PG_PARAMS_MAX]);
 int pg_bind(db_stmt *st, int i, const void *v, int len, bool is_binary,
             bool is_copy);
 const char *pg_value(db_stmt *st, int col);

@@ -187,9 +187,6 @@ bool pg_in_transaction(db_conn *c)
 
 /* ---- SQL: SQLite's parameters as PostgreSQL's ---- */
 
-/* The most parameters a statement takes. */
-#define PG_PARAMS_MAX 64
-
 /*
  * sql with ?N as $N and each bare ? numbered as SQLite numbers it (the
  * largest so far, plus one); BEGIN IMMEDIATE as BEGIN; SQLite's unary +
@@ -197,7 +194,7 @@ bool pg_in_transaction(db_conn *c)
  * *n_params is the largest number, used[k] whether $k+1 appears.  NULL
  * when out of memory.
  */
-static char *translate(const char *sql, int *n_params, bool used[PG_PARAMS_MAX])
+char *pg_sql_text(const char *sql, int *n_params, bool used[PG_PARAMS_MAX])
 {
     const char *start = sql;
     size_t n = strlen(sql);
@@ -299,7 +296,7 @@ err_code pg_prepare(db_conn *c, db_stmt *st, err_info *e)
     bool used[PG_PARAMS_MAX] = {false};
     int n;
 
-    if ((st->pg_sql = translate(st->sql, &n, used)) == NULL)
+    if ((st->pg_sql = pg_sql_text(st->sql, &n, used)) == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (n > PG_PARAMS_MAX)
         return err_set(e, ERR_INTERNAL, NULL,

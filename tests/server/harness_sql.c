@@ -4,6 +4,7 @@
  */
 #include "harness.h"
 
+#include "db_conn.h"
 #include "db_sql.h"
 
 #include <check.h>
@@ -149,46 +150,6 @@ static void lite_run(const test_server *ts, const char *sql, const ts_arg *args,
     sqlite3_close(sq);
 }
 
-/*
- * sql with ?N as $N and each bare ? numbered as SQLite numbers it (the
- * largest so far, plus one), into out (twice sql's length and more);
- * used[k] says whether $k+1 appears.  Returns the largest number.
- */
-static int pg_translate(const char *sql, char *out, bool used[SQL_PARAMS_MAX])
-{
-    char quote = 0;
-    int max = 0;
-
-    while (*sql) {
-        char ch = *sql++;
-        if (quote) {
-            if (ch == quote)
-                quote = 0;
-            *out++ = ch;
-        } else if (ch == '\'' || ch == '"') {
-            quote = ch;
-            *out++ = ch;
-        } else if (ch == '?') {
-            int k = 0;
-            if (*sql >= '0' && *sql <= '9') {
-                while (*sql >= '0' && *sql <= '9')
-                    k = k * 10 + (*sql++ - '0');
-            } else {
-                k = max + 1;
-            }
-            if (k > max)
-                max = k;
-            if (k >= 1 && k <= SQL_PARAMS_MAX)
-                used[k - 1] = true;
-            out += sprintf(out, "$%d", k);
-        } else {
-            *out++ = ch;
-        }
-    }
-    *out = '\0';
-    return max;
-}
-
 /* The rows of res into out: bytea as its bytes, the rest as its text. */
 static void pg_rows(PGresult *res, sql_result *out)
 {
@@ -223,17 +184,16 @@ static void pg_rows(PGresult *res, sql_result *out)
 static void pg_run_sql(const test_server *ts, const char *sql,
                        const ts_arg *args, int n, sql_result *out)
 {
-    bool used[SQL_PARAMS_MAX] = {false};
+    bool used[PG_PARAMS_MAX] = {false};
     Oid types[SQL_PARAMS_MAX];
     const char *values[SQL_PARAMS_MAX];
     int lengths[SQL_PARAMS_MAX], formats[SQL_PARAMS_MAX], i, n_params;
     char ints[SQL_PARAMS_MAX][24];
-    char *pg_sql = malloc(strlen(sql) * 4 + 16); /* "?" as "$100" */
+    char *pg_sql = pg_sql_text(sql, &n_params, used); /* as the store's */
     PGconn *c;
     PGresult *res;
 
     ck_assert_ptr_nonnull(pg_sql);
-    n_params = pg_translate(sql, pg_sql, used);
     if (n_params != n || n > SQL_PARAMS_MAX) {
         snprintf(out->error, sizeof out->error, "%d parameters given for %d", n,
                  n_params);
