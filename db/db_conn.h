@@ -38,6 +38,7 @@ struct db_conn {
     bool is_txn;
     bool needs_reset; /* PostgreSQL: make the session again when free */
     bool is_retrying;
+    unsigned epoch; /* PostgreSQL: pg_epoch when last made (sql_pg.c) */
     /* PostgreSQL: a BEGIN tried again after a break */ /* PostgreSQL: a
                                                            transaction we
                                                            opened */
@@ -106,6 +107,9 @@ err_code pg_conn_open(const char *url, bool is_writer, db_conn **out,
 /* Sets a writer's session up (pg_conn.c says with what): whether it
  * could, on a new connection or one made again. */
 bool pg_session_setup(db_conn *c);
+/* How many times a server said it is no longer the primary (or stops):
+ * a connection made at an older count is made again (sql_pg.c). */
+unsigned pg_epoch_now(void);
 /* A libpq connection to url as the service opens them (keepalives, and
  * name as its application_name unless the URL gives one). */
 PGconn *pg_connect(const char *url, const char *name);

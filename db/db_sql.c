@@ -111,6 +111,10 @@ err_code db_fail(db_conn *c, err_info *e, const char *what)
         err_code code = pg_fail_code(c);
         if (code == ERR_FULL)
             return err_set(e, ERR_FULL, NULL, "%s", DB_FULL_MESSAGE);
+        if (code == ERR_UNAVAILABLE && strcmp(c->sqlstate, "55P03") == 0)
+            return err_set(e, ERR_UNAVAILABLE, NULL,
+                           "the campaign is busy with another write; "
+                           "nothing was written; retry shortly");
         if (code == ERR_UNAVAILABLE)
             return err_set(e, ERR_UNAVAILABLE, NULL, "%s", DB_DOWN_MESSAGE);
         return err_set(e, code, NULL, "%s: %s", what, c->errmsg);

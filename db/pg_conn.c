@@ -99,6 +99,7 @@ err_code pg_conn_open(const char *url, bool is_writer, db_conn **out,
     if (c == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     c->kind = DB_KIND_PG;
+    c->epoch = pg_epoch_now();
     c->is_writer = is_writer;
     c->pg = pg_connect(url, "umpire");
     if (c->pg == NULL || PQstatus(c->pg) != CONNECTION_OK) {
@@ -162,7 +163,10 @@ static err_code migrate_one(db_conn *c, bool *done, err_info *e)
     int v;
 
     *done = false;
+    /* no lock_timeout (a writer's session has one): a migration waits
+     * for another instance's, however long it takes */
     if (pg_exec(c, "BEGIN", e) != ERR_OK ||
+        pg_exec(c, "SET LOCAL lock_timeout = 0", e) != ERR_OK ||
         pg_exec(c, "SELECT pg_advisory_xact_lock(" PG_MIGRATE_LOCK ")", e) !=
             ERR_OK ||
         pg_exec(c,

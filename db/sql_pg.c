@@ -14,6 +14,7 @@
 #include "db_conn.h"
 #include "db_sql.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,16 @@ enum {
 
 /* What db_step answers for a failure (SQLite's SQLITE_ERROR). */
 enum { PG_STEP_ERROR = 1 };
+
+/* Bumped when a server says it is no longer the primary, or is shutting
+ * down: every connection of the process is made again when next used
+ * outside a transaction. */
+static atomic_uint pg_epoch;
+
+unsigned pg_epoch_now(void)
+{
+    return atomic_load(&pg_epoch);
+}
 
 /* Whether s starts with the word w. */
 static bool starts(const char *s, const char *w)
@@ -56,8 +67,12 @@ static void note_failure(db_conn *c, const PGresult *res)
     /* A server no longer the primary, or shutting down, keeps answering
      * on this session: the next use outside a transaction connects again
      * (a multi-host URL then finds the primary). */
-    if (strcmp(c->sqlstate, "25006") == 0 || starts(c->sqlstate, "57P"))
+    if (strcmp(c->sqlstate, "25006") == 0 || starts(c->sqlstate, "57P")) {
         c->needs_reset = true;
+        /* and every other connection of the process, which may be on
+         * the same server (a reader would read a demoted node's state) */
+        atomic_fetch_add(&pg_epoch, 1);
+    }
     snprintf(c->errmsg, sizeof c->errmsg, "%s", msg ? msg : "");
     n = strlen(c->errmsg);
     while (n > 0 && (c->errmsg[n - 1] == '\n' || c->errmsg[n - 1] == ' '))
@@ -80,7 +95,8 @@ err_code pg_fail_code(db_conn *c)
     if (strncmp(s, "08", 2) == 0 || strncmp(s, "57P", 3) == 0 ||
         strcmp(s, "25006") == 0 || PQstatus(c->pg) == CONNECTION_BAD)
         return ERR_UNAVAILABLE;
-    /* A campaign's lock not had in lock_timeout: busy, try again. */
+    /* A campaign's lock not had in lock_timeout: busy, try again
+     * (db_fail says so). */
     if (strcmp(s, "55P03") == 0)
         return ERR_UNAVAILABLE;
     return ERR_DB;
@@ -101,16 +117,24 @@ static int txn_effect(const char *sql)
  * whether it is usable. */
 static bool pg_usable(db_conn *c)
 {
-    if (PQstatus(c->pg) == CONNECTION_OK && !c->needs_reset)
+    unsigned epoch = atomic_load(&pg_epoch);
+
+    if (PQstatus(c->pg) == CONNECTION_OK && !c->needs_reset &&
+        c->epoch == epoch)
         return true;
     if (c->is_txn)
         return false;
     c->needs_reset = false;
+    c->epoch = epoch;
     PQreset(c->pg);
     if (PQstatus(c->pg) != CONNECTION_OK)
         return false;
     c->generation++; /* its prepared statements are gone */
-    return !c->is_writer || pg_session_setup(c);
+    if (c->is_writer && !pg_session_setup(c)) {
+        c->needs_reset = true; /* not without its settings */
+        return false;
+    }
+    return true;
 }
 
 /* After a statement or a control command ran (ok or not): the
@@ -154,10 +178,9 @@ err_code pg_exec(db_conn *c, const char *sql, err_info *e)
          * connect again and begin once more. */
         PQclear(res);
         c->is_retrying = true;
-        status =
-            pg_exec(c, sql, e) == ERR_OK ? PGRES_COMMAND_OK : PGRES_FATAL_ERROR;
+        err_code again = pg_exec(c, sql, e);
         c->is_retrying = false;
-        return status == PGRES_COMMAND_OK ? ERR_OK : e ? e->code : ERR_DB;
+        return again;
     }
     if (status == PGRES_COMMAND_OK && starts(sql, "COMMIT") &&
         strcmp(PQcmdStatus(res), "COMMIT") != 0) {
