@@ -406,8 +406,9 @@ bool http_reply_send_raw(http_request *r)
     phrase = MHD_get_reason_phrase_for((unsigned)r->status);
     gmtime_r(&now, &tm);
     strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-    raw_printf(&h, "HTTP/1.1 %d %s\r\nDate: %s\r\nConnection: close\r\n"
-                   "Content-Length: %zu\r\n",
+    raw_printf(&h,
+               "HTTP/1.1 %d %s\r\nDate: %s\r\nConnection: close\r\n"
+               "Content-Length: %zu\r\n",
                r->status, phrase && phrase[0] ? phrase : "Unknown", date,
                r->resp_len);
     add_headers(r, add_to_raw, &h);

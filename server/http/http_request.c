@@ -33,7 +33,7 @@ json_t *http_body_object(http_request *r)
         return NULL;
     }
     v = jsonr_loadb(r->body, r->body_len,
-                   JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+                    JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (v == NULL) {
         snprintf(detail, sizeof detail,
                  "the body is not valid JSON: %s (line %d, column %d)",
