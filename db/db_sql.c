@@ -54,11 +54,6 @@ bool db_is_file(const char *path)
     return !db_path_is_pg(path);
 }
 
-bool db_conn_is_pg(const db_conn *c)
-{
-    return c->kind == DB_KIND_PG;
-}
-
 struct sqlite3 *db_conn_sqlite(db_conn *c)
 {
     return c->kind == DB_KIND_SQLITE ? c->lite : NULL;
@@ -354,13 +349,6 @@ int db_column_type(db_stmt *st, int col)
     if (st->lite != NULL)
         return sqlite3_column_type(st->lite, col);
     return pg_column_type(st, col);
-}
-
-int db_column_count(db_stmt *st)
-{
-    if (st->lite != NULL)
-        return sqlite3_column_count(st->lite);
-    return st->res != NULL ? PQnfields(st->res) : 0;
 }
 
 int db_changes(db_conn *c)

@@ -48,15 +48,12 @@ const unsigned char *db_column_text(db_stmt *st, int col);
 const void *db_column_blob(db_stmt *st, int col);
 int db_column_bytes(db_stmt *st, int col);
 int db_column_type(db_stmt *st, int col);
-int db_column_count(db_stmt *st);
 
 /* Rows the connection's last statement changed; rows changed so far. */
 int db_changes(db_conn *c);
 long long db_total_changes(db_conn *c);
 /* Whether a transaction is open on c. */
 bool db_in_transaction(db_conn *c);
-/* Which store c is: true for PostgreSQL. */
-bool db_conn_is_pg(const db_conn *c);
 /* The SQLite connection under c (NULL for PostgreSQL): for the tests of
  * the SQLite store, which look under it. */
 struct sqlite3 *db_conn_sqlite(db_conn *c);

@@ -6,6 +6,7 @@
  */
 #include "discord_commands.h"
 #include "http.h"
+#include "ledgers.h"
 #include "version.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
 #include <sodium.h>
 
 static void usage(FILE *out)
@@ -477,95 +479,20 @@ out:
 
 /* ---- copy-sqlite: the ledgers checked once copied ---- */
 
-/* A battle's record must hold the dice its actions drew, in order (as
- * GET .../ledger/verify checks it): false, and why, when it does not. */
-static bool battle_record_holds(db_conn *c, const db_battle *b,
-                                const db_ledger_row *rows, size_t n_rows,
-                                char *why, size_t n_why, err_info *e)
-{
-    db_roll *rolls = NULL;
-    size_t n = 0, k = 0, i;
-    bool is_same = true;
-    int j;
-
-    if (db_rolls_list(c, b->combat_id, &rolls, &n, e) != ERR_OK)
-        return false;
-    for (i = 0; i < n_rows && is_same; i++) {
-        if (rows[i].kind != LEDGER_ACTION ||
-            strcmp(rows[i].record_id, b->id) != 0)
-            continue;
-        for (j = 0; j < rows[i].n_naturals && is_same; j++, k++)
-            is_same = k < n && rolls[k].natural == rows[i].naturals[j];
-    }
-    free(rolls);
-    if (is_same && k == n)
-        return true;
-    snprintf(why, n_why,
-             "battle %s: its record %s does not hold the dice its actions "
-             "drew",
-             b->id, b->combat_id);
-    return false;
-}
-
 /* Campaign c's ledger checked as GET .../ledger/verify checks it
- * (server/resources/ledgers.c): the hash chain and every seeded die
- * (core/ledger.c), no roll left out of the chain, every battle's record
- * holding its actions' dice.  why: the first problem, "" for none. */
+ * (ledgers_problems): why, its first problem, "" for none. */
 static err_code check_ledger(db_conn *c, const char *id, char *why,
                              size_t n_why, err_info *e)
 {
-    db_chain ch;
-    db_ledger_row *rows = NULL;
-    db_combat *cbs = NULL;
-    db_battle *bts = NULL;
-    ledger_entry *en = NULL;
-    ledger_seed *seeds = NULL;
-    char(*loose)[DB_ID_MAX + 16] = NULL;
-    size_t n = 0, n_cbs = 0, n_bts = 0, n_seeds = 0, n_loose = 0, i;
-    ledger_walk chain, dice;
-    ledger_dice count;
-    err_code rc;
+    json_t *problems = NULL;
+    err_code rc = ledgers_problems(c, id, &problems, e);
 
     why[0] = '\0';
-    if ((rc = db_chain_open(c, id, &ch, e)) ||
-        (rc = db_ledger_rows(c, id, &rows, &n, e)) ||
-        (rc = db_combats_list(c, id, &cbs, &n_cbs, e)) ||
-        (rc = db_battles_list(c, id, &bts, &n_bts, e)) ||
-        (rc = db_ledger_unchained(c, id, &loose, &n_loose, e)))
-        goto out;
-    en = calloc(n + 1, sizeof *en);
-    seeds = calloc(n_cbs + n_bts + 1, sizeof *seeds);
-    if (en == NULL || seeds == NULL) {
-        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-        goto out;
-    }
-    for (i = 0; i < n; i++)
-        db_ledger_row_entry(&rows[i], ch.campaign_id, &en[i]);
-    for (i = 0; i < n_cbs; i++)
-        if (cbs[i].server_seed[0])
-            seeds[n_seeds++] = (ledger_seed){cbs[i].id, cbs[i].server_seed};
-    for (i = 0; i < n_bts; i++)
-        if (bts[i].server_seed[0] && strcmp(bts[i].status, "open") != 0)
-            seeds[n_seeds++] = (ledger_seed){bts[i].id, bts[i].server_seed};
-    if ((rc = ledger_check(en, n, ch.length, ch.head, &chain, e)) ||
-        (rc = ledger_check_dice(en, n, seeds, n_seeds, &dice, &count, e)))
-        goto out;
-    if (chain.broken_pos || dice.broken_pos)
-        snprintf(why, n_why, "%s", chain.broken_pos ? chain.why : dice.why);
-    else if (n_loose > 0)
-        snprintf(why, n_why, "roll %s is in the roll log but not in the ledger",
-                 loose[0]);
-    for (i = 0; why[0] == '\0' && rc == ERR_OK && i < n_bts; i++)
-        if (bts[i].combat_id[0] &&
-            !battle_record_holds(c, &bts[i], rows, n, why, n_why, e))
-            rc = e->code;
-out:
-    free(loose);
-    free(seeds);
-    free(en);
-    db_battles_free(bts, n_bts);
-    db_combats_free(cbs, n_cbs);
-    db_ledger_rows_free(rows, n);
+    if (rc == ERR_OK && json_array_size(problems) > 0)
+        snprintf(why, n_why, "%s",
+                 json_string_value(
+                     json_object_get(json_array_get(problems, 0), "problem")));
+    json_decref(problems);
     return rc;
 }
 

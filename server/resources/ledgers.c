@@ -592,12 +592,60 @@ static void check_kept(http_request *r, const ledger_view *v, long long pos,
     }
 }
 
+/*
+ * Campaign campaign_id's ledger checked on c (one snapshot): the chain,
+ * every revealed seed's dice, the rolls kept outside the chain, every
+ * battle's record.  Into v (read; the caller frees it), the walk of the
+ * chain, the dice counted, and problems (each {pos, problem}, in that
+ * order).
+ */
+static err_code check_view(db_conn *c, const char *campaign_id, ledger_view *v,
+                           ledger_walk *chain, ledger_dice *count,
+                           json_t *problems, err_info *e)
+{
+    ledger_walk dice;
+    err_code rc = view_load(c, campaign_id, v, e);
+
+    if (rc == ERR_OK)
+        rc = ledger_check(v->entries, v->n_rows, v->ch.length, v->ch.head,
+                          chain, e);
+    if (rc == ERR_OK)
+        rc = ledger_check_dice(v->entries, v->n_rows, v->seeds, v->n_seeds,
+                               &dice, count, e);
+    if (rc != ERR_OK)
+        return rc;
+    if (chain->broken_pos)
+        problem(problems, chain->broken_pos, chain->why);
+    if (dice.broken_pos)
+        problem(problems, dice.broken_pos, dice.why);
+    return check_outside(c, campaign_id, v, problems, e);
+}
+
+err_code ledgers_problems(db_conn *c, const char *campaign_id,
+                          json_t **problems, err_info *e)
+{
+    ledger_view v;
+    ledger_walk chain;
+    ledger_dice count;
+    err_code rc;
+
+    if ((*problems = json_array()) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    rc = check_view(c, campaign_id, &v, &chain, &count, *problems, e);
+    view_free(&v);
+    if (rc != ERR_OK) {
+        json_decref(*problems);
+        *problems = NULL;
+    }
+    return rc;
+}
+
 void ledgers_verify(http_request *r)
 {
     db *d = http_db(r->srv);
     db_conn *c;
     ledger_view v;
-    ledger_walk chain, dice;
+    ledger_walk chain;
     ledger_dice count;
     json_t *problems, *first = json_null();
     long long kept;
@@ -614,20 +662,7 @@ void ledgers_verify(http_request *r)
         return;
     }
     problems = json_array();
-    rc = view_load(c, r->params[0], &v, &e);
-    if (rc == ERR_OK)
-        rc = ledger_check(v.entries, v.n_rows, v.ch.length, v.ch.head, &chain,
-                          &e);
-    if (rc == ERR_OK)
-        rc = ledger_check_dice(v.entries, v.n_rows, v.seeds, v.n_seeds, &dice,
-                               &count, &e);
-    if (rc == ERR_OK) {
-        if (chain.broken_pos)
-            problem(problems, chain.broken_pos, chain.why);
-        if (dice.broken_pos)
-            problem(problems, dice.broken_pos, dice.why);
-        rc = check_outside(c, r->params[0], &v, problems, &e);
-    }
+    rc = check_view(c, r->params[0], &v, &chain, &count, problems, &e);
     end_rc = db_read_end(d, c, &e);
     if (rc == ERR_OK)
         rc = end_rc;

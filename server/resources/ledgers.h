@@ -17,5 +17,10 @@ void ledgers_export(http_request *r);
 err_code ledgers_export_start(http_streams **out, err_info *e);
 /* GET .../ledger/verify: the chain and every revealed seed's dice checked. */
 void ledgers_verify(http_request *r);
+/* The same checks of campaign_id's ledger on c (one snapshot: db_read_begin),
+ * for a caller outside HTTP (umpire copy-sqlite): *problems new, each
+ * {pos, problem} as the route lists them; empty when it verifies. */
+err_code ledgers_problems(db_conn *c, const char *campaign_id,
+                          json_t **problems, err_info *e);
 
 #endif
