@@ -15,20 +15,41 @@
 # and the dearest case for the writer (one commit per combat).  Every answer
 # must be a 201.
 #
+# Then twice more (unless BENCH_COST_LOADED=0), with C campaigns (C =
+# BENCH_COST_CLIENTS) set up one after the other by bench/campaign.sh, each
+# with its own id and token:
+#   idle-loaded  start, set up the C campaigns, stop: the loaded run's baseline;
+#   loaded       the same, then C curls at once, each sending its share of N
+#                (N / C, the first N % C one more) campaign combats to its
+#                own campaign over its own kept-alive connection.
+# Combats of several clients queued while the writer is busy share its next
+# batch, so one commit (group commit) covers several of them: the writer's
+# work under load.  No combat finds another of its campaign in flight, so
+# every one is staged, as in the campaign run.  Every answer must be a 201.
+# Batch sizes depend on how valgrind schedules the threads, so the loaded
+# figures move more between runs than the others.
+#
 # Prints, per combat: instructions of the whole server (every thread) minus
 # the idle run's, divided by N; the same for the writer thread alone (the
 # thread whose profile holds writer_main); and the database's growth in
 # bytes (main file after a TRUNCATE checkpoint, minus the idle run's),
-# against the targets of issue 17, each marked met or not met.
+# against the targets of issue 17, each marked met or not met.  Then the
+# loaded run's, minus idle-loaded's, divided by N: whole server, writer
+# thread, and commits per combat (the writer's calls of db_run_batch, one
+# per committed batch, minus idle-loaded's; see batches below).
 #
 # Settings (environment):
 #   N                     combats per run (2000)
+#   BENCH_COST_LOADED=0   skips the idle-loaded and loaded runs (default 1)
+#   BENCH_COST_CLIENTS    C, clients (and campaigns) of the loaded run (8)
 #   BENCH_COST_KEEP=1     keeps the profiles (path printed) for callgrind_annotate
 set -u
 
 BUILD=${1:-build}
 N=${N:-2000}
 KEEP=${BENCH_COST_KEEP:-0}
+LOADED=${BENCH_COST_LOADED:-1}
+CLIENTS=${BENCH_COST_CLIENTS:-8}
 HERE=$(cd "$(dirname "$0")" && pwd)
 UMPIRE_BIN="$BUILD/umpire"
 
@@ -42,11 +63,19 @@ command -v curl >/dev/null 2>&1 || die "curl is not installed"
 command -v sqlite3 >/dev/null 2>&1 || die "the sqlite3 command is not installed"
 [ -x "$UMPIRE_BIN" ] || die "$UMPIRE_BIN is missing: make $UMPIRE_BIN"
 case $N in '' | *[!0-9]* | 0) die "N must be a number, 1 or more" ;; esac
+case $LOADED in 0 | 1) ;; *) die "BENCH_COST_LOADED must be 0 or 1" ;; esac
+case $CLIENTS in '' | *[!0-9]* | 0) die "BENCH_COST_CLIENTS must be a number, 1 or more" ;; esac
+if [ "$LOADED" = 1 ] && [ "$CLIENTS" -gt "$N" ]; then
+    die "BENCH_COST_CLIENTS ($CLIENTS) must be N ($N) or less"
+fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/umpire-cost.XXXXXX") || die "mktemp failed"
 PID=""
+CURLS=() # the loaded run's curls while they run
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
+    local p
+    for p in "${CURLS[@]}"; do kill -TERM "$p" 2>/dev/null; done
     [ -z "$PID" ] || kill -KILL "$PID" 2>/dev/null
     if [ "$KEEP" = 1 ]; then
         echo "profiles kept in $TMP"
@@ -66,10 +95,30 @@ if [ ! -s "$TMP/oneoff.json" ] || [ ! -s "$TMP/campaign.json" ]; then
     die "cannot read the request bodies from the wrk scripts"
 fi
 
+# curl_cfg FILE URL TOKEN BODY COUNT: a curl config sending the POST COUNT
+# times: one curl, the same URL again and again, one connection kept alive;
+# curl prints each answer's status on a line of its own.
+curl_cfg() {
+    {
+        echo 'silent'
+        echo 'request = "POST"'
+        echo 'header = "Content-Type: application/json"'
+        echo "header = \"Authorization: Bearer $3\""
+        echo "data-binary = \"@$4\""
+        printf '%s\n' 'write-out = "%{http_code}\n"'
+        for _ in $(seq "$5"); do
+            echo "url = \"$2\""
+            echo 'output = "/dev/null"'
+        done
+    } >"$1"
+}
+
 # profile NAME: one run under callgrind; leaves $TMP/NAME/ with the profiles,
-# the database and NAME.codes (the status of every combat's answer).
+# the database and codes (the status of every combat's answer).
 profile() {
-    local name=$1 dir="$TMP/$1" port id token url body
+    local name=$1 dir="$TMP/$1" port id token i n_camp=1 share
+    local -a ids=() tokens=() pids=()
+    case $name in idle-loaded | loaded) n_camp=$CLIENTS ;; esac
     mkdir -p "$dir"
     valgrind --tool=callgrind --separate-threads=yes \
         --callgrind-out-file="$dir/callgrind.out.%p" \
@@ -88,37 +137,54 @@ profile() {
         cat "$dir/umpire.log" >&2
         die "umpire did not start under valgrind"
     }
-    read -r id token < <("$HERE/campaign.sh" "$port")
-    [ -n "${token:-}" ] || die "cannot set up the campaign"
+    # The campaigns, one after the other: the same set-up in a run and in
+    # its idle baseline.
+    for i in $(seq "$n_camp"); do
+        id="" token=""
+        read -r id token < <("$HERE/campaign.sh" "$port")
+        [ -n "${token:-}" ] || die "cannot set up campaign $i"
+        ids+=("$id")
+        tokens+=("$token")
+    done
     case $name in
     oneoff)
-        url="http://127.0.0.1:$port/v1/combats/scrud"
-        body="$TMP/oneoff.json"
+        curl_cfg "$dir/curl.cfg" "http://127.0.0.1:$port/v1/combats/scrud" \
+            "${tokens[0]}" "$TMP/oneoff.json" "$N"
         ;;
     campaign)
-        url="http://127.0.0.1:$port/v1/campaigns/$id/combats/scrud"
-        body="$TMP/campaign.json"
+        curl_cfg "$dir/curl.cfg" \
+            "http://127.0.0.1:$port/v1/campaigns/${ids[0]}/combats/scrud" \
+            "${tokens[0]}" "$TMP/campaign.json" "$N"
+        ;;
+    loaded)
+        # Client i (0 ..) sends N / C combats, and one more while i < N % C.
+        for i in $(seq 0 $((CLIENTS - 1))); do
+            share=$((N / CLIENTS + (i < N % CLIENTS ? 1 : 0)))
+            curl_cfg "$dir/curl.$i.cfg" \
+                "http://127.0.0.1:$port/v1/campaigns/${ids[i]}/combats/scrud" \
+                "${tokens[i]}" "$TMP/campaign.json" "$share"
+        done
         ;;
     esac
-    if [ "$name" != idle ]; then
-        # One curl, N times the same URL: one connection, kept alive.
-        {
-            echo 'silent'
-            echo 'request = "POST"'
-            echo 'header = "Content-Type: application/json"'
-            echo "header = \"Authorization: Bearer $token\""
-            echo "data-binary = \"@$body\""
-            printf '%s\n' 'write-out = "%{http_code}\n"'
-            for _ in $(seq "$N"); do
-                echo "url = \"$url\""
-                echo 'output = "/dev/null"'
-            done
-        } >"$dir/curl.cfg"
+    case $name in
+    oneoff | campaign)
         curl -K "$dir/curl.cfg" >"$dir/codes" 2>&1
-        if [ "$(grep -c '^201$' "$dir/codes")" != "$N" ]; then
-            sort "$dir/codes" | uniq -c | head -c 2000 >&2
-            die "$name: not every combat was answered 201"
-        fi
+        ;;
+    loaded)
+        # Every config written first, then the C curls started at once.
+        for i in $(seq 0 $((CLIENTS - 1))); do
+            curl -K "$dir/curl.$i.cfg" >"$dir/codes.$i" 2>&1 &
+            pids+=($!)
+        done
+        CURLS=("${pids[@]}")
+        for i in "${pids[@]}"; do wait "$i"; done
+        CURLS=()
+        cat "$dir"/codes.* >"$dir/codes"
+        ;;
+    esac
+    if [ "${name#idle}" = "$name" ] && [ "$(grep -c '^201$' "$dir/codes")" != "$N" ]; then
+        sort "$dir/codes" | uniq -c | head -c 2000 >&2
+        die "$name: not every combat was answered 201"
     fi
     kill -TERM "$PID"
     wait "$PID"
@@ -131,16 +197,57 @@ profile() {
 total() {
     cat "$1"/callgrind.out.* | awk '/^summary:/ { s += $2 } END { print s + 0 }'
 }
-writer() {
+writer_file() {
     local f
     f=$(grep -l 'writer_main' "$1"/callgrind.out.* | head -n 1)
     [ -n "$f" ] || die "no writer thread in $1"
-    awk '/^summary:/ { s += $2 } END { print s + 0 }' "$f"
+    echo "$f"
+}
+writer() {
+    awk '/^summary:/ { s += $2 } END { print s + 0 }' "$(writer_file "$1")"
+}
+# batches DIR: the writer thread's calls of db_run_batch (db/db.c), the sum
+# of the calls= lines under each cfn= naming it in its profile (names are
+# compressed: "(7) name" the first time, "(7)" after).  On SQLite, one call
+# is one commit: writer_main calls db_run_batch once per batch taken off the
+# queue; db_run_batch opens one BEGIN IMMEDIATE, runs every job of the batch
+# under a savepoint, and end_batch ends it with one COMMIT when a job
+# succeeded (a batch whose jobs all failed, or a failed COMMIT, is rolled
+# back: no commit).  Every answer here is a 201, so every batch committed.
+# The migrations commit on the main thread (db_open), outside this count.
+batches() {
+    awk '
+    /^c?fn=/ {
+        v = $0
+        sub(/^c?fn=/, "", v)
+        if (match(v, /^\([0-9]+\)/)) {
+            k = substr(v, 1, RLENGTH)
+            v = substr(v, RLENGTH + 1)
+            sub(/^ /, "", v)
+            if (v != "")
+                name[k] = v
+            else
+                v = name[k]
+        }
+        if ($0 ~ /^cfn=/)
+            callee = v
+        else
+            callee = ""
+        next
+    }
+    /^calls=/ && callee == "db_run_batch" {
+        split($0, a, /[= ]/)
+        n += a[2]
+    }
+    END { print n + 0 }' "$(writer_file "$1")"
 }
 dbsize() { stat -c %s "$1/cost.db"; }
 
-echo "umpire bench-cost: $UMPIRE_BIN under callgrind, $N combats per run, one at a time over one connection"
-for run in idle oneoff campaign; do
+RUNS="idle oneoff campaign"
+[ "$LOADED" = 1 ] && RUNS="$RUNS idle-loaded loaded"
+echo "umpire bench-cost: $UMPIRE_BIN under callgrind, $N combats per run, one at a time over one connection$(
+    [ "$LOADED" = 1 ] && echo " (loaded: $CLIENTS at once)")"
+for run in $RUNS; do
     start=$(date +%s)
     profile "$run"
     echo "  $run: $(($(date +%s) - start)) s"
@@ -175,3 +282,20 @@ row "campaign combat, database growth" "$CAMP_B" 3072 " B"
 echo
 echo "also: one-off combat: writer thread $ONEOFF_W instructions ($(awk -v w="$ONEOFF_W" -v t="$ONEOFF" 'BEGIN { printf "%.0f%%", t ? 100 * w / t : 0 }') of it)," \
     "database growth $ONEOFF_B B; campaign combat: writer $(awk -v w="$CAMP_W" -v t="$CAMP" 'BEGIN { printf "%.0f%%", t ? 100 * w / t : 0 }') of it"
+
+if [ "$LOADED" = 1 ]; then
+    I_IDLE_L=$(total "$TMP/idle-loaded")
+    W_IDLE_L=$(writer "$TMP/idle-loaded")
+    LOAD=$(per "$(total "$TMP/loaded")" "$I_IDLE_L")
+    LOAD_W=$(per "$(writer "$TMP/loaded")" "$W_IDLE_L")
+    COMMITS=$(($(batches "$TMP/loaded") - $(batches "$TMP/idle-loaded")))
+    # The same count for the sequential campaign run: one commit per combat.
+    COMMITS_SEQ=$(($(batches "$TMP/campaign") - $(batches "$TMP/idle")))
+    echo
+    echo "loaded ($CLIENTS clients, each in its own campaign, at once): campaign combat:" \
+        "server-side $LOAD instructions, writer thread $LOAD_W," \
+        "commits $(awk -v c="$COMMITS" -v n="$N" 'BEGIN { printf "%.3f", c / n }') per combat" \
+        "(batches of about $(awk -v c="$COMMITS" -v n="$N" 'BEGIN { printf "%.1f", c ? n / c : 0 }') combats:" \
+        "$COMMITS commits for $N; the campaign run's: $COMMITS_SEQ)"
+    echo "  idle-loaded baseline ($CLIENTS campaigns set up): $I_IDLE_L instructions, writer $W_IDLE_L"
+fi

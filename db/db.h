@@ -339,6 +339,10 @@ typedef struct db_event {
     char *before; /* document or NULL */
     char *after;  /* document */
     char *result; /* document or NULL */
+    /* Where the documents are stored: 0, in the event's own row; k > 0,
+     * k-th in the packed documents of its combat's row (migration 14,
+     * db_combat_pack_events).  Lists read them back either way. */
+    int doc_slot;
 } db_event;
 
 typedef struct db_combat {
@@ -363,6 +367,11 @@ typedef struct db_combat {
      * or NULL: its rolls are rows of their own; owned */
     unsigned char *rolls_z;
     size_t rolls_z_len;
+    /* the documents of the combat's unit history events packed to store
+     * in its row (db_combat_pack_events), or NULL: each event holds its
+     * own; owned */
+    unsigned char *unit_docs_z;
+    size_t unit_docs_z_len;
     /* the record of a campaign battle: its dice are in the ledger as the
      * battle's actions, so its rolls are not chained again */
     bool is_battle_record;
@@ -620,6 +629,15 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
  * read back the same.  ERR_NOMEM. */
 err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
                         err_info *e);
+/* Packs the documents (before, after, result) of the combat's n unit
+ * history events evs into one value of its row, cb->unit_docs_z, before
+ * the writer, and numbers each event's place there (doc_slot): then
+ * db_event_insert stores the events without their documents, and
+ * db_combat_insert_chained the documents once, packed (a combat's events
+ * share most of their text).  The events' documents stay theirs in
+ * memory.  ERR_NOMEM. */
+err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
+                               err_info *e);
 err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e);
 

@@ -602,31 +602,85 @@ static bool is_zstd(const unsigned char *z, size_t n)
            z[3] == 0xfd;
 }
 
-char *db_doc_text(const void *z, size_t zlen)
+unsigned char *db_doc_pack_after(const char *text, const char *prefix,
+                                 size_t *len)
 {
-    unsigned long long n;
+    size_t n = strlen(text), room = ZSTD_compressBound(n), got;
+    ZSTD_CCtx *cctx;
+    unsigned char *z;
+
+    if (n > DOC_MAX || strlen(prefix) > DOC_MAX || (cctx = doc_cctx()) == NULL)
+        return NULL;
+    if ((z = malloc(room)) == NULL)
+        return NULL;
+    got = ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+    if (!ZSTD_isError(got))
+        got = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, DOC_LEVEL);
+    /* A checksum: inflated after another prefix, a frame would give
+     * another text of the same length without it. */
+    if (!ZSTD_isError(got))
+        got = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+    if (!ZSTD_isError(got))
+        got = ZSTD_CCtx_refPrefix(cctx, prefix, strlen(prefix));
+    if (!ZSTD_isError(got))
+        got = ZSTD_compress2(cctx, z, room, text, n);
+    /* The context as db_doc_pack expects it (the prefix is used once). */
+    (void)ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+    if (ZSTD_isError(got)) {
+        free(z);
+        return NULL;
+    }
+    *len = got;
+    return z;
+}
+
+/* The text of the packed frame at z (zlen bytes), packed after prefix
+ * (or NULL for none); NULL when it does not inflate to its length. */
+static char *doc_inflate(const void *z, size_t zlen, const char *prefix)
+{
+    unsigned long long n = ZSTD_getFrameContentSize(z, zlen);
+    ZSTD_DCtx *dctx;
     size_t got;
     char *text;
 
-    if (!is_zstd(z, zlen)) {
-        /* text stored as it is (PostgreSQL keeps both as bytes) */
-        if ((text = malloc(zlen + 1)) == NULL)
-            return NULL;
-        memcpy(text, z, zlen);
-        text[zlen] = '\0';
-        return text;
-    }
-    n = ZSTD_getFrameContentSize(z, zlen);
     if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR ||
         n > DOC_MAX || (text = malloc((size_t)n + 1)) == NULL)
         return NULL;
-    got = ZSTD_decompress(text, (size_t)n, z, zlen);
+    if (prefix == NULL)
+        got = ZSTD_decompress(text, (size_t)n, z, zlen);
+    else if ((dctx = ZSTD_createDCtx()) == NULL)
+        got = (size_t)-1;
+    else {
+        got = ZSTD_DCtx_refPrefix(dctx, prefix, strlen(prefix));
+        if (!ZSTD_isError(got))
+            got = ZSTD_decompressDCtx(dctx, text, (size_t)n, z, zlen);
+        ZSTD_freeDCtx(dctx);
+    }
     if (ZSTD_isError(got) || got != n) {
         free(text);
         return NULL;
     }
     text[n] = '\0';
     return text;
+}
+
+char *db_doc_text_after(const void *z, size_t zlen, const char *prefix)
+{
+    char *text;
+
+    if (!is_zstd(z, zlen)) {
+        if ((text = malloc(zlen + 1)) == NULL)
+            return NULL;
+        memcpy(text, z, zlen);
+        text[zlen] = '\0';
+        return text;
+    }
+    return doc_inflate(z, zlen, prefix);
+}
+
+char *db_doc_text(const void *z, size_t zlen)
+{
+    return db_doc_text_after(z, zlen, NULL);
 }
 
 char *db_column_doc(db_stmt *st, int col)

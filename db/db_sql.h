@@ -137,6 +137,13 @@ char *db_column_doc(db_stmt *st, int col);
 /* The document in the zlen bytes at z, packed or not, as db_column_doc
  * reads it. */
 char *db_doc_text(const void *z, size_t zlen);
+/* The same, for a document that repeats much of another: packed with
+ * prefix as zstd's reference (a frame that only inflates with the same
+ * prefix), and read back given it.  db_doc_text_after reads a text
+ * stored as it is too. */
+unsigned char *db_doc_pack_after(const char *text, const char *prefix,
+                                 size_t *len);
+char *db_doc_text_after(const void *z, size_t zlen, const char *prefix);
 
 /* Binds s as text, without a copy: s (not NULL) is borrowed and must
  * stay valid until st is released (db_done).  Returns DB_OK or a code. */

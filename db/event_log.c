@@ -8,6 +8,7 @@
  * or one campaign's between two seqs), so that each keeps its index.
  */
 #include "db_sql.h"
+#include "unit_docs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,8 @@
     "SELECT l.seq, l.campaign_id, l.kind, l.record_id, l.status, l.n, "        \
     "l.head, coalesce(c.system, b.system), c.created_at, c.summary, u.seq, "   \
     "u.unit_id, u.campaign_id, u.at, u.kind, u.combat_id, u.actor_token_id, "  \
-    "u.note, u.before, u.after, u.result, u.unit_seq FROM event_log l "        \
+    "u.note, u.before, u.after, u.result, u.unit_seq, u.doc_slot "             \
+    "FROM event_log l "                                                        \
     "LEFT JOIN combats c ON l.kind = 'combat' AND c.id = l.record_id "         \
     "LEFT JOIN battles b ON l.kind = 'battle' AND b.id = l.record_id "         \
     "LEFT JOIN unit_events u ON l.kind = 'unit' AND u.seq = l.unit_seq "
@@ -36,6 +38,7 @@ static void read_unit(db_stmt *st, int col, db_event *ev)
     ev->after = db_column_dup(st, col + 9);
     ev->result = db_column_dup(st, col + 10);
     ev->unit_seq = db_column_int64(st, col + 11);
+    ev->doc_slot = db_column_int(st, col + 12);
 }
 
 static void read_row(db_stmt *st, void *elem)
@@ -93,6 +96,19 @@ err_code db_event_log_after(db_conn *c, const char *campaign_id,
     rc = db_read_rows(c, st, sizeof **out, read_row, release_rows, &rows, n,
                       "read the event log", e);
     *out = rows;
+    if (rc == ERR_OK) { /* unit events' documents kept by their combat */
+        unit_docs_cache cache = {{0}, NULL};
+        size_t i;
+        for (i = 0; i < *n && rc == ERR_OK; i++)
+            if (strcmp((*out)[i].kind, "unit") == 0)
+                rc = unit_docs_fill(c, &(*out)[i].unit, &cache, e);
+        unit_docs_cache_clear(&cache);
+        if (rc != ERR_OK) {
+            db_event_log_free(*out, *n);
+            *out = NULL;
+            *n = 0;
+        }
+    }
     return rc;
 }
 

@@ -6,6 +6,7 @@
  * without a copy (db_bind_text, db_bind_text_or_null_borrowed).
  */
 #include "db_sql.h"
+#include "unit_docs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,10 @@ err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
     if ((rc = db_prepare(c,
                          "INSERT INTO unit_events (unit_id, campaign_id, at, "
                          "kind, combat_id, actor_token_id, note, before, "
-                         "after, result, unit_seq) VALUES (?1,?2,?3,?4,?5,?6,"
-                         "?7,?8,?9,?10,(SELECT coalesce(max(unit_seq), 0) + 1 "
-                         "FROM unit_events WHERE unit_id = ?1))",
+                         "after, result, doc_slot, unit_seq) VALUES (?1,?2,"
+                         "?3,?4,?5,?6,?7,?8,?9,?10,?11,coalesce((SELECT "
+                         "unit_seq FROM unit_events WHERE unit_id = ?1 "
+                         "ORDER BY seq DESC LIMIT 1), 0) + 1)",
                          &st, e)))
         goto out;
     db_bind_text(st, 1, ev->unit_id);
@@ -30,9 +32,17 @@ err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
     db_bind_text_or_null_borrowed(st, 5, ev->combat_id);
     db_bind_text_or_null_borrowed(st, 6, ev->actor_token_id);
     db_bind_text_or_null_borrowed(st, 7, ev->note);
-    db_bind_text_or_null_borrowed(st, 8, ev->before);
-    db_bind_text(st, 9, ev->after);
-    db_bind_text_or_null_borrowed(st, 10, ev->result);
+    if (ev->doc_slot > 0) { /* in the combat's row (unit_docs.c) */
+        db_bind_null(st, 8);
+        db_bind_null(st, 9);
+        db_bind_null(st, 10);
+        db_bind_int(st, 11, ev->doc_slot);
+    } else {
+        db_bind_text_or_null_borrowed(st, 8, ev->before);
+        db_bind_text(st, 9, ev->after);
+        db_bind_text_or_null_borrowed(st, 10, ev->result);
+        db_bind_null(st, 11);
+    }
     rc = db_step_done(c, st, e, "insert history event");
 out:
     db_done(st);
@@ -41,7 +51,7 @@ out:
 
 #define EVENT_COLUMNS                                                          \
     "seq, unit_id, campaign_id, at, kind, combat_id, actor_token_id, note, "   \
-    "before, after, result, unit_seq "
+    "before, after, result, unit_seq, doc_slot "
 
 static void read_event_row(db_stmt *st, void *elem)
 {
@@ -59,6 +69,7 @@ static void read_event_row(db_stmt *st, void *elem)
     ev->after = db_column_dup(st, 9);
     ev->result = db_column_dup(st, 10);
     ev->unit_seq = db_column_int64(st, 11);
+    ev->doc_slot = db_column_int(st, 12);
 }
 
 static void release_events(void *v, size_t n)
@@ -66,11 +77,41 @@ static void release_events(void *v, size_t n)
     db_events_free(v, n);
 }
 
+/* The documents of the n events at evs that their combat's row holds. */
+static err_code fill_docs(db_conn *c, db_event *evs, size_t n, err_info *e)
+{
+    unit_docs_cache cache = {{0}, NULL};
+    err_code rc = ERR_OK;
+    size_t i;
+
+    for (i = 0; i < n && rc == ERR_OK; i++)
+        rc = unit_docs_fill(c, &evs[i], &cache, e);
+    unit_docs_cache_clear(&cache);
+    return rc;
+}
+
+/* db_read_rows of events, then their documents: *out and *n as there,
+ * freed and cleared on failure. */
+static err_code read_events(db_conn *c, db_stmt *st, db_event **out, size_t *n,
+                            const char *what, err_info *e)
+{
+    void *rows;
+    err_code rc = db_read_rows(c, st, sizeof **out, read_event_row,
+                               release_events, &rows, n, what, e);
+
+    *out = rows;
+    if (rc == ERR_OK && (rc = fill_docs(c, *out, *n, e)) != ERR_OK) {
+        db_events_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
 err_code db_events_list(db_conn *c, const char *unit_id, db_event **out,
                         size_t *n, err_info *e)
 {
     db_stmt *st = NULL;
-    void *rows;
     err_code rc;
 
     *out = NULL;
@@ -81,10 +122,7 @@ err_code db_events_list(db_conn *c, const char *unit_id, db_event **out,
                          &st, e)))
         return rc;
     db_bind_text(st, 1, unit_id);
-    rc = db_read_rows(c, st, sizeof **out, read_event_row, release_events,
-                      &rows, n, "list history", e);
-    *out = rows;
-    return rc;
+    return read_events(c, st, out, n, "list history", e);
 }
 
 void db_events_free(db_event *evs, size_t n)
@@ -191,7 +229,8 @@ static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
                          "INSERT INTO combats (id, campaign_id, system, "
                          "created_at, note, dice_source, rng, commitment, "
                          "server_seed, client_seed, actor_token_id, summary, "
-                         "report, rolls) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                         "report, rolls, unit_docs) VALUES (?,?,?,?,?,?,?,?,?,"
+                         "?,?,?,?,?,?)",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, cb->id);
@@ -213,6 +252,8 @@ static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
         db_bind_text(st, 13, cb->report);
     if (cb->rolls_z != NULL)
         db_bind_blob(st, 14, cb->rolls_z, cb->rolls_z_len);
+    if (cb->unit_docs_z != NULL)
+        db_bind_blob(st, 15, cb->unit_docs_z, cb->unit_docs_z_len);
     rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
     return rc;
@@ -466,6 +507,7 @@ void db_combat_cleanup(db_combat *cb)
     free(cb->report);
     free(cb->report_z);
     free(cb->rolls_z);
+    free(cb->unit_docs_z);
     memset(cb, 0, sizeof *cb);
 }
 
@@ -666,7 +708,6 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
 #undef EVENTS_OF_UNIT
 #undef EVENTS_OF_FEED
     db_stmt *st = NULL;
-    void *rows;
     err_code rc;
 
     *out = NULL;
@@ -681,10 +722,7 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
     if (q->after > 0)
         db_bind_int64(st, 3, q->after);
     db_bind_int(st, 4, q->limit);
-    rc = db_read_rows(c, st, sizeof **out, read_event_row, release_events,
-                      &rows, n, "read history", e);
-    *out = rows;
-    return rc;
+    return read_events(c, st, out, n, "read history", e);
 }
 
 err_code db_rolls_of_unit(db_conn *c, const char *combat_id,

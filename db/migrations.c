@@ -533,13 +533,82 @@ const char *const migrations_sql[] = {
      * whose rolls are rows of rolls: a campaign's, whose rolls are entries
      * of its ledger, and one-off combats from before. */
     "ALTER TABLE combats ADD COLUMN rolls BLOB;",
+
+    /* 14: a combat's unit history documents packed once in its row
+     * (db/unit_docs.c): its events keep their place there (doc_slot) and
+     * no documents of their own.  Events from before, and every event not
+     * of a combat, keep theirs (doc_slot NULL); one that has none has a
+     * place.  Two indexes no statement reads are dropped, each an entry
+     * more per row written: rolls_by_unit (a combat's rolls of one unit
+     * are found by the primary key), and unit_events_by_unit_seq (a
+     * unit's next number is read on unit_events_by_unit; the writer of a
+     * campaign is one at a time, so no two events take the same).
+     * unit_events and event_log are made again without
+     * AUTOINCREMENT: their rows are never deleted, so the next seq is the
+     * largest plus one, as before, without SQLite's counter row written
+     * at every insert (two per history event). */
+    "ALTER TABLE combats ADD COLUMN unit_docs BLOB;"
+    "DROP TRIGGER event_log_combats;"
+    "DROP TRIGGER event_log_battles;"
+    "DROP TRIGGER event_log_battle_actions;"
+    "DROP TRIGGER event_log_battle_status;"
+    "DROP TRIGGER event_log_unit_events;"
+    "DROP TRIGGER event_log_ledger;"
+    "DROP TRIGGER event_log_tokens;"
+    "CREATE TABLE unit_events_new ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  unit_id TEXT NOT NULL REFERENCES units(id),"
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  at TEXT NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  combat_id TEXT REFERENCES combats(id),"
+    "  actor_token_id TEXT,"
+    "  note TEXT,"
+    "  before TEXT,"
+    "  after TEXT,"
+    "  result TEXT,"
+    "  unit_seq INTEGER,"
+    "  doc_slot INTEGER,"
+    "  CHECK (after IS NOT NULL OR (doc_slot > 0 AND combat_id IS NOT NULL))"
+    ");"
+    "INSERT INTO unit_events_new (seq, unit_id, campaign_id, at, kind,"
+    "  combat_id, actor_token_id, note, before, after, result, unit_seq)"
+    "  SELECT seq, unit_id, campaign_id, at, kind, combat_id,"
+    "  actor_token_id, note, before, after, result, unit_seq"
+    "  FROM unit_events ORDER BY seq;"
+    "DROP TABLE unit_events;"
+    "ALTER TABLE unit_events_new RENAME TO unit_events;"
+    "CREATE INDEX unit_events_by_unit ON unit_events (unit_id, seq);"
+    "CREATE INDEX unit_events_by_campaign ON unit_events (campaign_id, seq);"
+    "DROP INDEX rolls_by_unit;"
+    "CREATE TABLE event_log_new ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+    "  kind TEXT NOT NULL"
+    "    CHECK (kind = 'combat' OR kind = 'battle' OR kind = 'unit'"
+    "      OR kind = 'ledger' OR kind = 'revoked'),"
+    "  record_id TEXT,"
+    "  unit_seq INTEGER,"
+    "  status TEXT,"
+    "  n INTEGER,"
+    "  head TEXT"
+    ");"
+    "INSERT INTO event_log_new (seq, campaign_id, kind, record_id, unit_seq,"
+    "  status, n, head)"
+    "  SELECT seq, campaign_id, kind, record_id, unit_seq, status, n, head"
+    "  FROM event_log ORDER BY seq;"
+    "DROP TABLE event_log;"
+    "ALTER TABLE event_log_new RENAME TO event_log;"
+    "CREATE INDEX event_log_by_campaign ON event_log (campaign_id, seq);"
+    "DELETE FROM sqlite_sequence WHERE name IN ('unit_events', 'event_log');"
+    EVENT_LOG_TRIGGERS,
 };
 
 /* Run after the SQL of the migration of the same index, in its
  * transaction; NULL for none. */
 const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL, NULL, NULL,
-    NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

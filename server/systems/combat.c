@@ -428,6 +428,7 @@ void combat_record_cleanup(combat_record *rec)
     free(rec->cb.report);
     free(rec->cb.report_z);
     free(rec->cb.rolls_z);
+    free(rec->cb.unit_docs_z);
     sodium_memzero(rec->dice.seed, sizeof rec->dice.seed);
 }
 
@@ -588,6 +589,24 @@ err_code combat_changes_write(db_conn *c, const combat_record *rec, err_info *e)
     return rc;
 }
 
+err_code combat_changes_pack(combat_record *rec, err_info *e)
+{
+    db_event **evs;
+    size_t i, n = 0;
+    err_code rc;
+
+    if (rec->n_changes == 0)
+        return ERR_OK;
+    if ((evs = malloc(rec->n_changes * sizeof *evs)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < rec->n_changes; i++)
+        if (rec->changes[i].is_event)
+            evs[n++] = &rec->changes[i].ev;
+    rc = db_combat_pack_events(&rec->cb, evs, n, e);
+    free(evs);
+    return rc;
+}
+
 static void changes_clear(combat_record *rec)
 {
     size_t i;
@@ -610,8 +629,10 @@ void combat_record_unstage(combat_record *rec)
     free(rec->cb.report);
     free(rec->cb.report_z);
     free(rec->cb.rolls_z);
+    free(rec->cb.unit_docs_z);
     rec->cb.report_z = NULL;
     rec->cb.rolls_z = NULL;
+    rec->cb.unit_docs_z = NULL;
     rec->rolls = NULL;
     rec->n_rolls = 0;
     rec->cb.summary = rec->cb.report = NULL;

@@ -150,6 +150,10 @@ err_code combat_unit_update(db_conn *c, combat_record *rec,
  * again. */
 err_code combat_changes_write(db_conn *c, const combat_record *rec,
                               err_info *e);
+/* Packs the documents of the history events recorded in rec->changes
+ * into the combat's row (db_combat_pack_events), off the writer, so that
+ * combat_changes_write stores the events without them.  ERR_NOMEM. */
+err_code combat_changes_pack(combat_record *rec, err_info *e);
 void combat_record_unstage(combat_record *rec);
 
 /* Counts rec among its campaign's combats between their reading and

@@ -100,6 +100,8 @@ bool pipeline_stage(db *d, void *job)
                              &rec->chain_end, &e);
     if (rc == ERR_OK)
         rc = db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, &e);
+    if (rc == ERR_OK)
+        rc = combat_changes_pack(rec, &e);
     if (db_read_end(d, c, &e) != ERR_OK && rc == ERR_OK)
         rc = ERR_DB;
     if (rc != ERR_OK) {

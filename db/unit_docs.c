@@ -1,0 +1,169 @@
+/*
+ * unit_docs.c: the documents of a combat's unit history events (each
+ * unit's state before and after, and its part of the result), packed
+ * once in the combat's row (migration 14) rather than in every event's
+ * row: the events of one combat repeat most of each other's text, so
+ * together they pack to about a tenth, and the writer writes one value
+ * instead of three per unit.  Declared in db.h (packing) and
+ * unit_docs.h (reading).
+ *
+ * The text packed (db_doc_pack_after, with the combat's report as its
+ * reference: the results repeat the report's lines, so they pack to a
+ * few hundred bytes, and are read back with it): for each event in order, its
+ * before, after and result separated by US (0x1f) and ended by RS (0x1e).  An
+ * empty field is NULL, except after (never NULL), where it means "the
+ * same as before".  JSON text holds neither byte raw (a control
+ * character in a string is escaped), nor any NUL.
+ */
+#include "db_sql.h"
+#include "unit_docs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FIELD_END = 0x1f, EVENT_END = 0x1e };
+
+static size_t len_or_0(const char *s)
+{
+    return s ? strlen(s) : 0;
+}
+
+err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
+                               err_info *e)
+{
+    size_t size = 1, i;
+    char *text, *p;
+
+    free(cb->unit_docs_z);
+    cb->unit_docs_z = NULL;
+    cb->unit_docs_z_len = 0;
+    if (n == 0)
+        return ERR_OK;
+    for (i = 0; i < n; i++)
+        size += len_or_0(evs[i]->before) + len_or_0(evs[i]->after) +
+                len_or_0(evs[i]->result) + 3;
+    if ((p = text = malloc(size)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < n; i++) {
+        const db_event *ev = evs[i];
+        size_t k;
+        if (ev->before) {
+            memcpy(p, ev->before, k = strlen(ev->before));
+            p += k;
+        }
+        *p++ = FIELD_END;
+        if (ev->after && !(ev->before && strcmp(ev->before, ev->after) == 0)) {
+            memcpy(p, ev->after, k = strlen(ev->after));
+            p += k;
+        }
+        *p++ = FIELD_END;
+        if (ev->result) {
+            memcpy(p, ev->result, k = strlen(ev->result));
+            p += k;
+        }
+        *p++ = EVENT_END;
+    }
+    *p = '\0';
+    cb->unit_docs_z =
+        cb->report ? db_doc_pack_after(text, cb->report, &cb->unit_docs_z_len)
+                   : db_doc_pack(text, &cb->unit_docs_z_len);
+    free(text);
+    if (cb->unit_docs_z == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < n; i++)
+        evs[i]->doc_slot = (int)i + 1;
+    return ERR_OK;
+}
+
+void unit_docs_cache_clear(unit_docs_cache *cache)
+{
+    free(cache->text);
+    cache->text = NULL;
+    cache->combat_id[0] = '\0';
+}
+
+/* The packed documents of combat_id into cache (kept when already
+ * there). */
+static err_code cache_load(db_conn *c, const char *combat_id,
+                           unit_docs_cache *cache, err_info *e)
+{
+    db_stmt *st = NULL;
+    char *report = NULL;
+    err_code rc;
+
+    if (cache->text != NULL && strcmp(cache->combat_id, combat_id) == 0)
+        return ERR_OK;
+    unit_docs_cache_clear(cache);
+    if ((rc = db_prepare(
+             c, "SELECT report, unit_docs FROM combats WHERE id = ?", &st, e)))
+        return rc;
+    db_bind_text(st, 1, combat_id);
+    if (db_step(st) == DB_ROW && db_column_type(st, 1) == DB_BLOB &&
+        (report = db_column_doc(st, 0)) != NULL)
+        cache->text = db_doc_text_after(db_column_blob(st, 1),
+                                        (size_t)db_column_bytes(st, 1), report);
+    free(report);
+    if (cache->text == NULL)
+        rc = err_set(e, ERR_DB, NULL,
+                     "the history documents of combat %s cannot be read",
+                     combat_id);
+    else
+        snprintf(cache->combat_id, sizeof cache->combat_id, "%s", combat_id);
+    db_done(st);
+    return rc;
+}
+
+/* A copy of the n bytes at s, NULL for none (or out of memory: *ok
+ * false). */
+static char *field_dup(const char *s, size_t n, bool *ok)
+{
+    char *out;
+
+    if (n == 0)
+        return NULL;
+    if ((out = malloc(n + 1)) == NULL) {
+        *ok = false;
+        return NULL;
+    }
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return out;
+}
+
+err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
+                        err_info *e)
+{
+    const char *p, *f1, *f2, *end;
+    bool ok = true;
+    err_code rc;
+    int k;
+
+    if (ev->doc_slot <= 0 || ev->after != NULL)
+        return ERR_OK;
+    if ((rc = cache_load(c, ev->combat_id, cache, e)))
+        return rc;
+    p = cache->text;
+    for (k = 1; k < ev->doc_slot && p != NULL; k++)
+        if ((p = strchr(p, EVENT_END)) != NULL)
+            p++;
+    if (p == NULL || (end = strchr(p, EVENT_END)) == NULL ||
+        (f1 = memchr(p, FIELD_END, (size_t)(end - p))) == NULL ||
+        (f2 = memchr(f1 + 1, FIELD_END, (size_t)(end - f1 - 1))) == NULL)
+        return err_set(e, ERR_DB, NULL,
+                       "the history documents of combat %s are malformed",
+                       ev->combat_id);
+    free(ev->before);
+    free(ev->result);
+    ev->before = field_dup(p, (size_t)(f1 - p), &ok);
+    ev->after = f2 > f1 + 1 ? field_dup(f1 + 1, (size_t)(f2 - f1 - 1), &ok)
+                            : field_dup(p, (size_t)(f1 - p), &ok);
+    ev->result = field_dup(f2 + 1, (size_t)(end - f2 - 1), &ok);
+    if (!ok)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (ev->after == NULL)
+        return err_set(e, ERR_DB, NULL,
+                       "a history event of combat %s has no state",
+                       ev->combat_id);
+    return ERR_OK;
+}

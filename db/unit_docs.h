@@ -1,0 +1,25 @@
+/*
+ * unit_docs.h: a combat's unit history documents packed in its row
+ * (migration 14), read back for the event lists of log.c and
+ * event_log.c.  Included by no file outside db/.
+ */
+#ifndef UMPIRE_UNIT_DOCS_H
+#define UMPIRE_UNIT_DOCS_H
+
+#include "db.h"
+
+/* The packed documents last read, kept while a list is filled: a feed
+ * lists a combat's events one after the other. */
+typedef struct unit_docs_cache {
+    char combat_id[DB_ID_MAX];
+    char *text; /* its documents unpacked, or NULL */
+} unit_docs_cache;
+
+/* Fills ev's documents from its combat's row when they are stored there
+ * (ev->doc_slot > 0 and no ev->after); nothing otherwise.  ERR_DB when
+ * the row or its documents cannot be read. */
+err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
+                        err_info *e);
+void unit_docs_cache_clear(unit_docs_cache *cache);
+
+#endif

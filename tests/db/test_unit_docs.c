@@ -1,0 +1,355 @@
+/*
+ * test_unit_docs.c: tests db/unit_docs.c and migration 14: a combat's
+ * unit history documents packed once in its row, the events written
+ * without them and read back whole by every list (a unit's history, the
+ * campaign's feed, the event log); a packed value that does not read
+ * back, or a report it no longer matches, is an error, not an empty
+ * event; and the migration from 13 keeps every event and seq, numbers
+ * new ones after them, and leaves no AUTOINCREMENT counter or unread
+ * index.  A fresh file per test (db_fixture.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <sqlite3.h>
+
+#include "db.h"
+#include "db_conn.h"
+#include "db_fixture.h"
+#include "migrations.h"
+#include "suites.h"
+
+#define T1 "2026-11-26T10:00:01.000Z"
+
+/* A combat of the campaign and its three history events, two units. */
+typedef struct fight {
+    db_combat cb;
+    db_event ev[3];
+} fight;
+
+static const char *const BEFORE_A =
+    "{\"name\":\"A\",\"scrud\":{\"modifier\":2}}";
+static const char *const AFTER_A =
+    "{\"name\":\"A\",\"scrud\":{\"modifier\":1}}";
+static const char *const RESULT_A = "{\"unit\":\"A\",\"natural\":4}";
+static const char *const STATE_B =
+    "{\"name\":\"B\",\"scrud\":{\"modifier\":0}}";
+
+static void event_of(db_event *ev, const db_unit *u, const db_combat *cb)
+{
+    memset(ev, 0, sizeof *ev);
+    snprintf(ev->unit_id, sizeof ev->unit_id, "%s", u->id);
+    snprintf(ev->campaign_id, sizeof ev->campaign_id, "%s", u->campaign_id);
+    snprintf(ev->at, sizeof ev->at, "%s", T1);
+    snprintf(ev->kind, sizeof ev->kind, "combat");
+    snprintf(ev->combat_id, sizeof ev->combat_id, "%s", cb->id);
+}
+
+/* A's state changed, with a result; B's the same before and after, with
+ * no result; then A again with no state before. */
+static void fight_make(fight *f, const db_campaign *cmp, const db_unit *a,
+                       const db_unit *b)
+{
+    db_event *evs[3] = {&f->ev[0], &f->ev[1], &f->ev[2]};
+
+    db_fixture_new_combat(&f->cb, cmp->id, T1, NULL, NULL);
+    /* A report that holds what the events repeat, as a real one does:
+     * their documents are packed after it. */
+    f->cb.report = "{\"units\":[{\"name\":\"A\",\"scrud\":{\"modifier\":2}},"
+                   "{\"unit\":\"A\",\"natural\":4},{\"name\":\"B\",\"scrud\":"
+                   "{\"modifier\":0}}]}";
+    event_of(&f->ev[0], a, &f->cb);
+    f->ev[0].before = (char *)BEFORE_A;
+    f->ev[0].after = (char *)AFTER_A;
+    f->ev[0].result = (char *)RESULT_A;
+    event_of(&f->ev[1], b, &f->cb);
+    f->ev[1].before = (char *)STATE_B;
+    f->ev[1].after = (char *)STATE_B;
+    event_of(&f->ev[2], a, &f->cb);
+    f->ev[2].after = (char *)BEFORE_A;
+    f->ev[2].note = "again";
+    ck_assert_int_eq(db_combat_pack_events(&f->cb, evs, 3, NULL), ERR_OK);
+    ck_assert_ptr_nonnull(f->cb.unit_docs_z);
+    ck_assert_int_eq(f->ev[0].doc_slot, 1);
+    ck_assert_int_eq(f->ev[2].doc_slot, 3);
+}
+
+static err_code job_fight(db_conn *c, void *arg, err_info *e)
+{
+    fight *f = arg;
+    err_code rc = db_combat_insert(c, &f->cb, NULL, 0, e);
+    int i;
+
+    for (i = 0; i < 3 && rc == ERR_OK; i++)
+        rc = db_event_insert(c, &f->ev[i], e);
+    return rc;
+}
+
+static void setup(db_campaign *cmp, db_unit *a, db_unit *b)
+{
+    db_side side;
+
+    db_fixture_open();
+    db_fixture_add_campaign(cmp, "Ligny");
+    db_fixture_add_side(&side, cmp->id, NULL, "blue");
+    db_fixture_new_unit(a, &side, NULL, "A");
+    db_fixture_write_ok(db_fixture_job_unit, a, "unit A");
+    db_fixture_new_unit(b, &side, NULL, "B");
+    db_fixture_write_ok(db_fixture_job_unit, b, "unit B");
+}
+
+static void check_docs(const db_event *ev, const char *before,
+                       const char *after, const char *result)
+{
+    ck_assert_msg(db_fixture_str_eq_or_null(ev->before, before), "before: %s",
+                  ev->before ? ev->before : "NULL");
+    ck_assert_str_eq(ev->after, after);
+    ck_assert_msg(db_fixture_str_eq_or_null(ev->result, result), "result: %s",
+                  ev->result ? ev->result : "NULL");
+}
+
+START_TEST(test_packed_docs_read_back_by_every_list)
+{
+    db_campaign cmp;
+    db_unit a, b;
+    fight f;
+    db_conn *c;
+    db_event *list;
+    db_logged_event *logged;
+    size_t n, i, n_unit = 0;
+    db_event_query q;
+    char buf[64];
+
+    setup(&cmp, &a, &b);
+    fight_make(&f, &cmp, &a, &b);
+    db_fixture_write_ok(job_fight, &f, "combat and its events");
+    free(f.cb.unit_docs_z);
+
+    c = db_read_acquire(db_fixture_db);
+    /* Stored once, in the combat's row; the events hold none. */
+    ck_assert_int_eq(db_fixture_query_int(c, "SELECT count(*) FROM unit_events "
+                                             "WHERE before IS NULL AND after "
+                                             "IS NULL AND result IS NULL AND "
+                                             "doc_slot > 0"),
+                     3);
+    ck_assert_int_eq(db_fixture_query_int(c, "SELECT count(*) FROM combats "
+                                             "WHERE typeof(unit_docs) = "
+                                             "'blob'"),
+                     1);
+    db_fixture_query_text(c, "SELECT group_concat(unit_seq) FROM unit_events",
+                          buf, sizeof buf);
+    ck_assert_str_eq(buf, "1,1,2");
+
+    /* A unit's history, whole. */
+    ck_assert_int_eq(db_events_list(c, a.id, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    check_docs(&list[0], BEFORE_A, AFTER_A, RESULT_A);
+    check_docs(&list[1], NULL, BEFORE_A, NULL);
+    ck_assert_str_eq(list[1].note, "again");
+    db_events_free(list, n);
+
+    /* The campaign's feed, a page: B's after is its before. */
+    memset(&q, 0, sizeof q);
+    q.campaign_id = cmp.id;
+    q.limit = 10;
+    ck_assert_int_eq(db_events_page(c, &q, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 3);
+    check_docs(&list[1], STATE_B, STATE_B, NULL);
+    ck_assert_str_eq(list[1].unit_id, b.id);
+    db_events_free(list, n);
+
+    /* The event log's unit events. */
+    ck_assert_int_eq(
+        db_event_log_after(c, cmp.id, 0, 1000000, 100, &logged, &n, NULL),
+        ERR_OK);
+    for (i = 0; i < n; i++) {
+        if (strcmp(logged[i].kind, "unit") != 0 ||
+            strcmp(logged[i].unit.kind, "combat") != 0)
+            continue;
+        n_unit++;
+        if (logged[i].unit.unit_seq == 1 &&
+            strcmp(logged[i].unit.unit_id, a.id) == 0)
+            check_docs(&logged[i].unit, BEFORE_A, AFTER_A, RESULT_A);
+    }
+    ck_assert_uint_eq(n_unit, 3);
+    db_event_log_free(logged, n);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
+/* _i: 0 the packed documents replaced, 1 a digit of the report they
+ * were packed after changed (the same length: only the frame's checksum
+ * tells). */
+START_TEST(test_unreadable_docs_are_an_error)
+{
+    db_campaign cmp;
+    db_unit a, b;
+    fight f;
+    db_conn *c;
+    db_event *list = NULL;
+    size_t n = 99;
+    err_info e;
+
+    setup(&cmp, &a, &b);
+    fight_make(&f, &cmp, &a, &b);
+    db_fixture_write_ok(job_fight, &f, "combat and its events");
+    free(f.cb.unit_docs_z);
+    db_fixture_raw_exec(_i == 0 ? "UPDATE combats SET unit_docs = "
+                                  "x'28b52ffd0058ffff'"
+                                : "UPDATE combats SET report = "
+                                  "replace(report, 'natural\":4', "
+                                  "'natural\":5')");
+    c = db_read_acquire(db_fixture_db);
+    err_clear(&e);
+    ck_assert_int_eq(db_events_list(c, a.id, &list, &n, &e), ERR_DB);
+    ck_assert_ptr_nonnull(strstr(e.message, f.cb.id));
+    ck_assert_ptr_null(list);
+    ck_assert_uint_eq(n, 0);
+    /* Events of other combats still read. */
+    ck_assert_int_eq(db_events_list(c, "unit_none", &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 0);
+    db_events_free(list, n);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
+/* An event with no documents of its own must have a place in its
+ * combat's. */
+START_TEST(test_event_without_docs_needs_a_place)
+{
+    db_campaign cmp;
+    db_unit a, b;
+
+    setup(&cmp, &a, &b);
+    {
+        sqlite3 *raw;
+        char sql[512];
+        ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO unit_events (unit_id, campaign_id, at, kind, "
+                 "unit_seq) VALUES ('%s', '%s', '%s', 'edit', 1)",
+                 a.id, cmp.id, T1);
+        ck_assert_int_eq(sqlite3_exec(raw, sql, NULL, NULL, NULL),
+                         SQLITE_CONSTRAINT);
+        sqlite3_close(raw);
+    }
+}
+END_TEST
+
+/* A file at schema 13 with a unit, two history events and their log. */
+static void make_v13(void)
+{
+    sqlite3 *raw;
+    int i;
+
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
+    ck_assert_int_eq(migrations_count, 14);
+    for (i = 0; i < 13; i++)
+        ck_assert_msg(sqlite3_exec(raw, migrations_sql[i], NULL, NULL, NULL) ==
+                          SQLITE_OK,
+                      "migration %d: %s", i + 1, sqlite3_errmsg(raw));
+    ck_assert_int_eq(
+        sqlite3_exec(
+            raw,
+            "INSERT INTO campaigns (id, name, created_at, scrud_cap_kind, "
+            "scrud_cap, scrud_has_floor, scrud_floor, scrud_extra_dice, "
+            "scrud_attrition, scrud_max_penalty, scrud_eliminate_below, "
+            "scrud_defeats_per_elimination) VALUES ('cmp_1', 'Wavre', "
+            "'" T1 "', 0, 0, 1, 1, 0, 1, 1, -2, 3);"
+            "INSERT INTO sides (id, campaign_id, name, created_at) VALUES "
+            "('sd_1', 'cmp_1', 'blue', '" T1 "');"
+            "INSERT INTO units (id, campaign_id, side_id, name, created_at) "
+            "VALUES ('unit_1', 'cmp_1', 'sd_1', 'A', '" T1 "');"
+            "INSERT INTO unit_events (unit_id, campaign_id, at, kind, after, "
+            "unit_seq) VALUES ('unit_1', 'cmp_1', '" T1 "', 'created', "
+            "'{\"v\":1}', 1);"
+            "INSERT INTO unit_events (unit_id, campaign_id, at, kind, before, "
+            "after, unit_seq) VALUES ('unit_1', 'cmp_1', '" T1 "', 'edit', "
+            "'{\"v\":1}', '{\"v\":2}', 2);"
+            "PRAGMA user_version = 13;",
+            NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(raw);
+}
+
+static err_code job_edit(db_conn *c, void *arg, err_info *e)
+{
+    return db_event_insert(c, arg, e);
+}
+
+START_TEST(test_migration_14_keeps_events_and_numbers_on)
+{
+    db_event ev, *list;
+    db_conn *c;
+    size_t n;
+    char buf[256];
+    long long log_before;
+
+    make_v13();
+    log_before = db_fixture_raw_query_int("SELECT max(seq) FROM event_log");
+    ck_assert_int_ge(log_before, 2);
+    db_fixture_open();
+    ck_assert_int_eq(db_schema_version(db_fixture_db), 14);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_events_list(c, "unit_1", &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    check_docs(&list[1], "{\"v\":1}", "{\"v\":2}", NULL);
+    ck_assert_int_eq(list[1].doc_slot, 0);
+    db_events_free(list, n);
+    /* Counters gone with AUTOINCREMENT; the unread indexes dropped. */
+    ck_assert_int_eq(db_fixture_query_int(c, "SELECT count(*) FROM "
+                                             "sqlite_sequence WHERE name IN "
+                                             "('unit_events', 'event_log')"),
+                     0);
+    db_fixture_query_text(c,
+                          "SELECT coalesce(group_concat(name), 'none') FROM "
+                          "sqlite_schema WHERE "
+                          "name IN ('rolls_by_unit', "
+                          "'unit_events_by_unit_seq') OR (type = 'table' AND "
+                          "sql LIKE '%AUTOINCREMENT%')",
+                          buf, sizeof buf);
+    ck_assert_str_eq(buf, "none");
+    db_read_release(db_fixture_db, c);
+
+    /* A new event takes the next numbers, and is logged after the rest. */
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.unit_id, sizeof ev.unit_id, "unit_1");
+    snprintf(ev.campaign_id, sizeof ev.campaign_id, "cmp_1");
+    snprintf(ev.at, sizeof ev.at, T1);
+    snprintf(ev.kind, sizeof ev.kind, "edit");
+    ev.before = "{\"v\":2}";
+    ev.after = "{\"v\":3}";
+    db_fixture_write_ok(job_edit, &ev, "event after the migration");
+    c = db_read_acquire(db_fixture_db);
+    db_fixture_query_text(c,
+                          "SELECT group_concat(seq || ':' || unit_seq) FROM "
+                          "unit_events",
+                          buf, sizeof buf);
+    ck_assert_str_eq(buf, "1:1,2:2,3:3");
+    ck_assert_int_eq(db_fixture_query_int(c, "SELECT max(seq) FROM event_log"),
+                     log_before + 1);
+    ck_assert_int_eq(db_fixture_query_int(c, "SELECT unit_seq FROM event_log "
+                                             "ORDER BY seq DESC LIMIT 1"),
+                     3);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
+Suite *suite_unit_docs(void)
+{
+    Suite *s = suite_create("unit_docs");
+    TCase *tc = tcase_create("unit_docs");
+
+    tcase_add_unchecked_fixture(tc, db_fixture_suite_make,
+                                db_fixture_suite_remove);
+    tcase_add_checked_fixture(tc, db_fixture_setup, db_fixture_teardown);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    tcase_add_test(tc, test_packed_docs_read_back_by_every_list);
+    tcase_add_loop_test(tc, test_unreadable_docs_are_an_error, 0, 2);
+    tcase_add_test(tc, test_event_without_docs_needs_a_place);
+    tcase_add_test(tc, test_migration_14_keeps_events_and_numbers_on);
+    return s;
+}
