@@ -543,11 +543,16 @@ const char *const migrations_sql[] = {
      * are found by the primary key), and unit_events_by_unit_seq (a
      * unit's next number is read on unit_events_by_unit; the writer of a
      * campaign is one at a time, so no two events take the same).
+     * combats_by_campaign leaves one-off combats out (every statement on
+     * it names a campaign): a one-off writes one entry less. 
      * unit_events and event_log are made again without
      * AUTOINCREMENT: their rows are never deleted, so the next seq is the
      * largest plus one, as before, without SQLite's counter row written
      * at every insert (two per history event). */
     "ALTER TABLE combats ADD COLUMN unit_docs BLOB;"
+    "DROP INDEX combats_by_campaign;"
+    "CREATE INDEX combats_by_campaign ON combats (campaign_id, created_at)"
+    "  WHERE campaign_id IS NOT NULL;"
     "DROP TRIGGER event_log_combats;"
     "DROP TRIGGER event_log_battles;"
     "DROP TRIGGER event_log_battle_actions;"

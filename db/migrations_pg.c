@@ -642,10 +642,13 @@ const char *const migrations_pg_sql[] = {
 
     /* 14: a combat's unit history documents packed once in its row, its
      * events keeping their place there; two indexes no statement reads
-     * dropped.  (SQLite's rebuild of unit_events
+     * dropped; one-off combats left out of combats_by_campaign.  (SQLite's rebuild of unit_events
      * and event_log without AUTOINCREMENT has nothing to mirror: the
      * identity columns here never kept a counter row.) */
     "ALTER TABLE combats ADD COLUMN unit_docs BYTEA;"
+    "DROP INDEX combats_by_campaign;"
+    "CREATE INDEX combats_by_campaign ON combats (campaign_id, created_at, rowid)"
+    "  WHERE campaign_id IS NOT NULL;"
     "DROP INDEX rolls_by_unit;"
     "DROP INDEX unit_events_by_unit_seq;"
     "ALTER TABLE unit_events ALTER COLUMN after DROP NOT NULL,"

@@ -423,6 +423,7 @@ void combat_record_cleanup(combat_record *rec)
         return;
     combat_campaign_leave(rec);
     changes_clear(rec);
+    combat_bound_clear(rec);
     free(rec->rolls);
     free(rec->cb.summary);
     free(rec->cb.report);
@@ -637,6 +638,42 @@ void combat_record_unstage(combat_record *rec)
     rec->n_rolls = 0;
     rec->cb.summary = rec->cb.report = NULL;
     rec->is_staging = rec->is_staged = false;
+}
+
+/* ---- units as bind read them ---- */
+
+err_code combat_bind_keep(combat_record *rec, const db_unit *u)
+{
+    if (rec->n_bound == rec->cap_bound) {
+        size_t cap = rec->cap_bound ? rec->cap_bound * 2 : 8;
+        db_unit *more = realloc(rec->bound, cap * sizeof *more);
+        if (more == NULL)
+            return ERR_NOMEM;
+        rec->bound = more;
+        rec->cap_bound = cap;
+    }
+    rec->bound[rec->n_bound++] = *u;
+    return ERR_OK;
+}
+
+err_code combat_unit_before(db_conn *c, const combat_record *rec,
+                            const char *unit_id, db_unit *out, err_info *e)
+{
+    size_t i;
+
+    for (i = 0; i < rec->n_bound; i++)
+        if (strcmp(rec->bound[i].id, unit_id) == 0) {
+            *out = rec->bound[i];
+            return ERR_OK;
+        }
+    return db_unit_find(c, rec->campaign_id, unit_id, out, e);
+}
+
+void combat_bound_clear(combat_record *rec)
+{
+    free(rec->bound);
+    rec->bound = NULL;
+    rec->n_bound = rec->cap_bound = 0;
 }
 
 /* ---- a campaign's combats in flight ---- */

@@ -70,6 +70,11 @@ typedef struct combat_record {
     combat_change *changes;
     size_t n_changes, cap_changes;
     bool is_counted; /* counted in its campaign's combats in flight */
+    /* The campaign units bind read, as it read them, for apply: each unit
+     * is read once per working out (combat_bind_keep, combat_unit_before);
+     * owned. */
+    db_unit *bound;
+    size_t n_bound, cap_bound;
 } combat_record;
 
 /* Parses the body's "dice" and "note" into rec (a seeded combat gets its
@@ -155,6 +160,18 @@ err_code combat_changes_write(db_conn *c, const combat_record *rec,
  * combat_changes_write stores the events without them.  ERR_NOMEM. */
 err_code combat_changes_pack(combat_record *rec, err_info *e);
 void combat_record_unstage(combat_record *rec);
+
+/* Keeps a copy of u, a unit bind has read and accepted, for apply.
+ * ERR_NOMEM. */
+err_code combat_bind_keep(combat_record *rec, const db_unit *u);
+/* The unit unit_id as bind read it, or as c holds it when bind did not
+ * keep it (db_unit_find).  Bind and apply read the same state (one
+ * snapshot, or the writer's one transaction), so a unit is not read
+ * twice. */
+err_code combat_unit_before(db_conn *c, const combat_record *rec,
+                            const char *unit_id, db_unit *out, err_info *e);
+/* Forgets the units kept: before bind reads them again. */
+void combat_bound_clear(combat_record *rec);
 
 /* Counts rec among its campaign's combats between their reading and
  * their writer job: true when it is the only one (pipeline_stage works

@@ -63,6 +63,7 @@ static err_code work_out(db_conn *c, combat_record *rec, db_campaign *cmp,
     const systems_entry *s = rec->system;
     err_code rc;
 
+    combat_bound_clear(rec);
     if ((rc = db_campaign_get(c, rec->campaign_id, cmp, e)) ||
         (rc = s->bind(c, rec, cmp, e)) ||
         (rc = combat_peek_commitment(c, rec, e)))

@@ -230,6 +230,8 @@ static err_code bind_campaign(db_conn *c, void *job, const db_campaign *cmp,
             if (strcmp(j->unit_id[k], u.id) == 0)
                 return err_set(e, ERR_INVALID, f,
                                "the unit %s is already tested here", u.name);
+        if (combat_bind_keep(&j->rec, &u) != ERR_OK)
+            return err_set(e, ERR_NOMEM, NULL, "out of memory");
         text_copy(j->unit_id[i], DB_ID_MAX, u.id);
         text_copy(j->unit_name[i], DB_NAME_MAX, u.name);
         text_copy(j->side_name[i], DB_NAME_MAX, u.side_name);
@@ -246,7 +248,7 @@ static err_code apply_unit(db_conn *c, edna_job *j, const edna_result *res,
     jw w;
     err_code rc;
 
-    if ((rc = db_unit_find(c, j->rec.campaign_id, j->unit_id[i], &before, e)))
+    if ((rc = combat_unit_before(c, &j->rec, j->unit_id[i], &before, e)))
         return rc;
     after = before;
     after.edna = res->units[i].edna_after;

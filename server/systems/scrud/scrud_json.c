@@ -284,7 +284,8 @@ static err_code check_dice_fit(const scrud_plan *plan, err_info *e)
 }
 
 err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
-                               scrud_plan *plan, err_info *e)
+                               scrud_plan *plan, combat_record *keep,
+                               err_info *e)
 {
     char f[JV_PATH_MAX];
     db_side side;
@@ -320,6 +321,8 @@ err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
                                "the unit %s belongs to the side \"%s\", not "
                                "\"%s\"",
                                u.name, u.side_name, side.name);
+            if (keep != NULL && combat_bind_keep(keep, &u) != ERR_OK)
+                return err_set(e, ERR_NOMEM, NULL, "out of memory");
             text_copy(plan->unit_id[s][i], DB_ID_MAX, u.id);
             text_copy(plan->unit_name[s][i], DB_NAME_MAX, u.name);
             su->quality = u.scrud.quality;

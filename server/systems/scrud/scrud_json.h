@@ -60,9 +60,11 @@ err_code scrud_json_parse_sides(const json_t *body, bool is_campaign,
                                 bool is_entered, scrud_plan *plan, err_info *e);
 
 /* Campaign combats: looks up sides and units (in c, inside the write
- * transaction) and fills their current state into plan. */
+ * transaction) and fills their current state into plan; each unit read is
+ * kept in keep (combat_bind_keep) unless it is NULL. */
 err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
-                               scrud_plan *plan, err_info *e);
+                               scrud_plan *plan, combat_record *keep,
+                               err_info *e);
 
 /* The entered dice in draw order into values (2 * max); *n their count. */
 void scrud_json_entered_values(const scrud_plan *plan, int *values, size_t *n);

@@ -157,7 +157,7 @@ static err_code bind_campaign(db_conn *c, void *job, const db_campaign *cmp,
     j->plan.in.options = cmp->scrud;
     if ((rc = check(job, e)))
         return rc;
-    return scrud_json_bind_units(c, j->rec.campaign_id, &j->plan, e);
+    return scrud_json_bind_units(c, j->rec.campaign_id, &j->plan, &j->rec, e);
 }
 
 /* Applies the combat's outcome to one campaign unit, with its event. */
@@ -169,8 +169,8 @@ static err_code apply_unit(db_conn *c, scrud_job *j, const scrud_result *res,
     jw w;
     err_code rc;
 
-    if ((rc = db_unit_find(c, j->rec.campaign_id, j->plan.unit_id[s][i],
-                           &before, e)))
+    if ((rc =
+             combat_unit_before(c, &j->rec, j->plan.unit_id[s][i], &before, e)))
         return rc;
     after = before;
     after.scrud.defeat_penalty = ur->defeat_penalty;

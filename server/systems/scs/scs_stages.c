@@ -277,6 +277,8 @@ static err_code bind_units(db_conn *c, scs_combat *j, err_info *e)
                 return err_set(e, ERR_RULE, f,
                                "the unit %s is on the attackers' side, %s",
                                u.name, u.side_name);
+            if (combat_bind_keep(&j->rec, &u) != ERR_OK)
+                return err_set(e, ERR_NOMEM, NULL, "out of memory");
             text_copy(j->unit_id[s][i], DB_ID_MAX, u.id);
             text_copy(j->unit_name[s][i], DB_NAME_MAX, u.name);
             text_copy(j->side_name[s], DB_NAME_MAX, u.side_name);
@@ -343,8 +345,7 @@ static err_code apply_unit(db_conn *c, scs_combat *j, int s, size_t i,
     char *text;
     err_code rc;
 
-    if ((rc =
-             db_unit_find(c, j->rec.campaign_id, j->unit_id[s][i], &before, e)))
+    if ((rc = combat_unit_before(c, &j->rec, j->unit_id[s][i], &before, e)))
         return rc;
     after = before;
     after.scs.steps_lost = ur->steps_lost;

@@ -324,6 +324,29 @@ START_TEST(test_staged_combat_redone_when_a_unit_changed)
     ck_assert_int_eq(redone, redone0 + 1);
     /* Worked out again with Alpha as it is now, not as it was staged. */
     ck_assert_int_eq(alpha_quality(&c, id), 2);
+    /* And applied to it as it is now: the edit is kept, and the combat's
+     * history event starts from it (not from the unit the snapshot
+     * read). */
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Alpha", c.id);
+    j = ts_call(ts, 200, "GET", path, c.umpire, NULL);
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(j, "scrud"), "quality")),
+                     2);
+    json_decref(j);
+    snprintf(path, sizeof path,
+             "/v1/campaigns/%s/units/Alpha/history?order=newest&limit=1", c.id);
+    j = ts_call(ts, 200, "GET", path, c.umpire, NULL);
+    {
+        json_t *ev = json_array_get(json_object_get(j, "items"), 0);
+        ck_assert_str_eq(json_string_value(json_object_get(ev, "kind")),
+                         "combat");
+        ck_assert_int_eq(
+            json_integer_value(json_object_get(
+                json_object_get(json_object_get(ev, "before"), "scrud"),
+                "quality")),
+            2);
+    }
+    json_decref(j);
     /* And the ledger still holds together. */
     snprintf(path, sizeof path, "/v1/campaigns/%s/ledger/verify", c.id);
     j = ts_call(ts, 200, "GET", path, c.umpire, NULL);
