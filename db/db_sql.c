@@ -10,6 +10,7 @@
  */
 #include "db_conn.h"
 #include "db_sql.h"
+#include "doc_dict.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -544,11 +545,25 @@ void db_time_ago(long seconds, char out[DB_TIME_MAX])
 
 enum { DOC_MAX = 64 * 1024 * 1024 };
 
-/* zstd at its fastest level that still packs JSON about four to one, with
- * a context kept per thread (made once: making one per document costs
- * more than the packing), freed when its thread ends. */
-enum { DOC_LEVEL = 1 };
-static pthread_key_t doc_key;
+/* A document is packed by zstd with the dictionary of doc_dict.c: a
+ * report shrinks to about a seventh, at level -1 (the level that packs it
+ * with the least work still to less than it packed to at level 1 without
+ * a dictionary).  What is packed with a dictionary starts with the tag of
+ * that dictionary, then the zstd frame (with a checksum: read with other
+ * bytes as its dictionary, a frame would give another text without it).
+ * Documents packed before the dictionary are a bare zstd frame, at level
+ * 1, and still read.  A document packed after another (db_doc_pack_after)
+ * is a bare frame too. */
+enum { DOC_LEVEL = 1, DOC_DICT_LEVEL = -1, DOC_TAG_LEN = 4 };
+static const unsigned char doc_tag_v1[DOC_TAG_LEN] = {0x1b, 'u', 'd', '1'};
+
+/* The dictionary prepared once for packing and for reading (both are
+ * read-only once made, shared by every thread), and a context of each
+ * kind per thread (made once: making one per document costs more than
+ * the packing), freed when its thread ends. */
+static ZSTD_CDict *doc_cdict;
+static ZSTD_DDict *doc_ddict;
+static pthread_key_t doc_key, doc_dkey;
 static pthread_once_t doc_once = PTHREAD_ONCE_INIT;
 
 static void doc_cctx_free(void *cctx)
@@ -556,9 +571,18 @@ static void doc_cctx_free(void *cctx)
     ZSTD_freeCCtx(cctx);
 }
 
+static void doc_dctx_free(void *dctx)
+{
+    ZSTD_freeDCtx(dctx);
+}
+
 static void doc_key_make(void)
 {
     (void)pthread_key_create(&doc_key, doc_cctx_free);
+    (void)pthread_key_create(&doc_dkey, doc_dctx_free);
+    doc_cdict =
+        ZSTD_createCDict(db_doc_dict_v1, db_doc_dict_v1_len, DOC_DICT_LEVEL);
+    doc_ddict = ZSTD_createDDict(db_doc_dict_v1, db_doc_dict_v1_len);
 }
 
 /* This thread's context, or NULL when out of memory. */
@@ -576,22 +600,44 @@ static ZSTD_CCtx *doc_cctx(void)
     return cctx;
 }
 
+static ZSTD_DCtx *doc_dctx(void)
+{
+    ZSTD_DCtx *dctx;
+
+    pthread_once(&doc_once, doc_key_make);
+    if ((dctx = pthread_getspecific(doc_dkey)) == NULL &&
+        (dctx = ZSTD_createDCtx()) != NULL &&
+        pthread_setspecific(doc_dkey, dctx) != 0) {
+        ZSTD_freeDCtx(dctx);
+        dctx = NULL;
+    }
+    return dctx;
+}
+
 unsigned char *db_doc_pack(const char *text, size_t *len)
 {
     size_t n = strlen(text), room = ZSTD_compressBound(n), got;
     ZSTD_CCtx *cctx;
     unsigned char *z;
 
-    if (n > DOC_MAX || (cctx = doc_cctx()) == NULL)
+    if (n > DOC_MAX || (cctx = doc_cctx()) == NULL || doc_cdict == NULL)
         return NULL;
-    if ((z = malloc(room)) == NULL)
+    if ((z = malloc(DOC_TAG_LEN + room)) == NULL)
         return NULL;
-    got = ZSTD_compressCCtx(cctx, z, room, text, n, DOC_LEVEL);
+    memcpy(z, doc_tag_v1, DOC_TAG_LEN);
+    got = ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+    if (!ZSTD_isError(got))
+        got = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+    if (!ZSTD_isError(got))
+        got = ZSTD_CCtx_refCDict(cctx, doc_cdict);
+    if (!ZSTD_isError(got))
+        got = ZSTD_compress2(cctx, z + DOC_TAG_LEN, room, text, n);
+    (void)ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
     if (ZSTD_isError(got)) {
         free(z);
         return NULL;
     }
-    *len = got;
+    *len = DOC_TAG_LEN + got;
     return z;
 }
 
@@ -634,9 +680,11 @@ unsigned char *db_doc_pack_after(const char *text, const char *prefix,
     return z;
 }
 
-/* The text of the packed frame at z (zlen bytes), packed after prefix
- * (or NULL for none); NULL when it does not inflate to its length. */
-static char *doc_inflate(const void *z, size_t zlen, const char *prefix)
+/* The text of the packed frame at z (zlen bytes), packed with the
+ * dictionary (is_dict), after prefix, or with neither; NULL when it does
+ * not inflate to its length. */
+static char *doc_inflate(const void *z, size_t zlen, bool is_dict,
+                         const char *prefix)
 {
     unsigned long long n = ZSTD_getFrameContentSize(z, zlen);
     ZSTD_DCtx *dctx;
@@ -646,7 +694,12 @@ static char *doc_inflate(const void *z, size_t zlen, const char *prefix)
     if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR ||
         n > DOC_MAX || (text = malloc((size_t)n + 1)) == NULL)
         return NULL;
-    if (prefix == NULL)
+    if (is_dict)
+        got = (dctx = doc_dctx()) == NULL || doc_ddict == NULL
+                  ? (size_t)-1
+                  : ZSTD_decompress_usingDDict(dctx, text, (size_t)n, z, zlen,
+                                               doc_ddict);
+    else if (prefix == NULL)
         got = ZSTD_decompress(text, (size_t)n, z, zlen);
     else if ((dctx = ZSTD_createDCtx()) == NULL)
         got = (size_t)-1;
@@ -668,6 +721,9 @@ char *db_doc_text_after(const void *z, size_t zlen, const char *prefix)
 {
     char *text;
 
+    if (zlen > DOC_TAG_LEN && memcmp(z, doc_tag_v1, DOC_TAG_LEN) == 0)
+        return doc_inflate((const unsigned char *)z + DOC_TAG_LEN,
+                           zlen - DOC_TAG_LEN, true, NULL);
     if (!is_zstd(z, zlen)) {
         if ((text = malloc(zlen + 1)) == NULL)
             return NULL;
@@ -675,7 +731,7 @@ char *db_doc_text_after(const void *z, size_t zlen, const char *prefix)
         text[zlen] = '\0';
         return text;
     }
-    return doc_inflate(z, zlen, prefix);
+    return doc_inflate(z, zlen, false, prefix);
 }
 
 char *db_doc_text(const void *z, size_t zlen)

@@ -1,0 +1,124 @@
+/*
+ * test_doc_dict.c: tests the packing of stored documents (db_sql.c) with
+ * the dictionary of db/doc_dict.c: a document packed today reads back,
+ * byte for byte, whatever is built later (the dictionary's bytes must
+ * never change, or what was stored with them is lost); packing and
+ * reading round trip, with the dictionary's tag; a document packed
+ * before the dictionary (a bare zstd frame) and a document stored as text
+ * still read; a packed document altered is refused, not read as another
+ * text.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <sodium.h>
+#include <zstd.h>
+
+#include "db_sql.h"
+#include "doc_dict.h"
+#include "suites.h"
+
+/* The dictionary's SHA-256 and length, as it was made. */
+#define DICT_V1_SHA256                                                         \
+    "2898d4b763b47a9f4ff9ed89b24fad6f2ac8a214d36c866fb247f46e1bfa4faa"
+#define DICT_V1_LEN 30466
+
+/* A text, and what db_doc_pack made of it with dictionary 1. */
+static const char golden_text[] =
+    "{\"unit\":\"Old Guard\",\"natural\":6,\"score\":9,"
+    "\"summary_markdown\":\"**Blue** wins\"}";
+static const unsigned char golden_packed[] =
+    "\x1b\x75\x64\x31\x28\xb5\x2f\xfd\x24\x4d\x6d\x01\x00\xc0\x4f\x6c\x64"
+    "\x20\x47\x75\x61\x72\x64\x22\x36\x42\x6c\x75\x65\x2a\x2a\x20\x77\x69"
+    "\x6e\x73\x22\x7d\x05\x00\x7c\x71\x28\xe0\x8e\x0c\x43\xab\x9f\x7c\x65"
+    "\x51\x35\x38\x05\x8a\x0a\x04\x1f\x90\x35\x85";
+
+START_TEST(test_dictionary_never_changes)
+{
+    unsigned char h[crypto_hash_sha256_BYTES];
+    char hex[2 * sizeof h + 1];
+
+    ck_assert_uint_eq(db_doc_dict_v1_len, DICT_V1_LEN);
+    crypto_hash_sha256(h, (const unsigned char *)db_doc_dict_v1,
+                       db_doc_dict_v1_len);
+    sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+    ck_assert_str_eq(hex, DICT_V1_SHA256);
+}
+END_TEST
+
+START_TEST(test_packed_then_reads_back)
+{
+    char *text = db_doc_text(golden_packed, sizeof golden_packed - 1);
+
+    ck_assert_ptr_nonnull(text);
+    ck_assert_str_eq(text, golden_text);
+    free(text);
+}
+END_TEST
+
+START_TEST(test_round_trip_with_the_tag)
+{
+    /* A report-like text, long enough to pack well. */
+    char doc[4096];
+    unsigned char *z;
+    char *back;
+    size_t n, len = 0;
+    int i;
+
+    len += (size_t)snprintf(doc, sizeof doc, "{\"units\":[");
+    for (i = 0; i < 30; i++)
+        len += (size_t)snprintf(doc + len, sizeof doc - len,
+                                "%s{\"unit\":\"U%d\",\"natural\":%d}",
+                                i ? "," : "", i, i % 6 + 1);
+    snprintf(doc + len, sizeof doc - len, "]}");
+    z = db_doc_pack(doc, &n);
+    ck_assert_ptr_nonnull(z);
+    ck_assert_mem_eq(z, "\x1bud1", 4);
+    ck_assert_uint_lt(n, strlen(doc) / 2);
+    back = db_doc_text(z, n);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_str_eq(back, doc);
+    free(back);
+
+    /* A byte of the frame altered: refused (its checksum), not read as
+     * another text. */
+    z[n / 2] ^= 0x01;
+    ck_assert_ptr_null(db_doc_text(z, n));
+    free(z);
+}
+END_TEST
+
+START_TEST(test_older_forms_still_read)
+{
+    const char *doc = "{\"winner\":\"Blue\",\"margin\":2}";
+    unsigned char bare[256];
+    size_t n = ZSTD_compress(bare, sizeof bare, doc, strlen(doc), 1);
+    char *back;
+
+    /* Packed before the dictionary: a bare zstd frame. */
+    ck_assert(!ZSTD_isError(n));
+    back = db_doc_text(bare, n);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_str_eq(back, doc);
+    free(back);
+    /* Stored as text. */
+    back = db_doc_text(doc, strlen(doc));
+    ck_assert_ptr_nonnull(back);
+    ck_assert_str_eq(back, doc);
+    free(back);
+}
+END_TEST
+
+Suite *suite_doc_dict(void)
+{
+    Suite *s = suite_create("doc_dict");
+    TCase *tc = tcase_create("doc_dict");
+
+    suite_add_tcase(s, tc);
+    tcase_add_test(tc, test_dictionary_never_changes);
+    tcase_add_test(tc, test_packed_then_reads_back);
+    tcase_add_test(tc, test_round_trip_with_the_tag);
+    tcase_add_test(tc, test_older_forms_still_read);
+    return s;
+}
