@@ -694,20 +694,21 @@ static char *doc_inflate(const void *z, size_t zlen, bool is_dict,
     if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR ||
         n > DOC_MAX || (text = malloc((size_t)n + 1)) == NULL)
         return NULL;
-    if (is_dict)
-        got = (dctx = doc_dctx()) == NULL || doc_ddict == NULL
+    /* This thread's context, its parameters and any prefix cleared. */
+    if ((dctx = doc_dctx()) == NULL ||
+        ZSTD_isError(ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters)))
+        got = (size_t)-1;
+    else if (is_dict)
+        got = doc_ddict == NULL
                   ? (size_t)-1
                   : ZSTD_decompress_usingDDict(dctx, text, (size_t)n, z, zlen,
                                                doc_ddict);
     else if (prefix == NULL)
-        got = ZSTD_decompress(text, (size_t)n, z, zlen);
-    else if ((dctx = ZSTD_createDCtx()) == NULL)
-        got = (size_t)-1;
+        got = ZSTD_decompressDCtx(dctx, text, (size_t)n, z, zlen);
     else {
         got = ZSTD_DCtx_refPrefix(dctx, prefix, strlen(prefix));
         if (!ZSTD_isError(got))
             got = ZSTD_decompressDCtx(dctx, text, (size_t)n, z, zlen);
-        ZSTD_freeDCtx(dctx);
     }
     if (ZSTD_isError(got) || got != n) {
         free(text);

@@ -97,11 +97,22 @@ err_code db_event_log_after(db_conn *c, const char *campaign_id,
                       "read the event log", e);
     *out = rows;
     if (rc == ERR_OK) { /* unit events' documents kept by their combat */
-        unit_docs_cache cache = {{0}, NULL};
+        unit_docs_cache cache;
         size_t i;
-        for (i = 0; i < *n && rc == ERR_OK; i++)
-            if (strcmp((*out)[i].kind, "unit") == 0)
-                rc = unit_docs_fill(c, &(*out)[i].unit, &cache, e);
+        memset(&cache, 0, sizeof cache);
+        for (i = 0; i < *n && rc == ERR_OK; i++) {
+            if (strcmp((*out)[i].kind, "unit") != 0)
+                continue;
+            /* One combat's documents that do not read must not stop the
+             * log of every campaign (the live streams read it all): its
+             * events go without them, and its history's pages report
+             * the error. */
+            if ((rc = unit_docs_fill(c, &(*out)[i].unit, &cache, e)) ==
+                ERR_DB) {
+                err_clear(e);
+                rc = ERR_OK;
+            }
+        }
         unit_docs_cache_clear(&cache);
         if (rc != ERR_OK) {
             db_event_log_free(*out, *n);

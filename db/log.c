@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A unit's next number is its last event's plus one: every write of a
+ * campaign's events runs one at a time (one writer on SQLite; the
+ * campaign's lock on PostgreSQL, db_submit_in), so two events of one unit
+ * never take the same. */
 err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
 {
     db_stmt *st = NULL;
@@ -80,10 +84,11 @@ static void release_events(void *v, size_t n)
 /* The documents of the n events at evs that their combat's row holds. */
 static err_code fill_docs(db_conn *c, db_event *evs, size_t n, err_info *e)
 {
-    unit_docs_cache cache = {{0}, NULL};
+    unit_docs_cache cache;
     err_code rc = ERR_OK;
     size_t i;
 
+    memset(&cache, 0, sizeof cache);
     for (i = 0; i < n && rc == ERR_OK; i++)
         rc = unit_docs_fill(c, &evs[i], &cache, e);
     unit_docs_cache_clear(&cache);

@@ -50,6 +50,26 @@
     "    VALUES (NEW.campaign_id, 'revoked', NEW.id);"                         \
     "  END;"
 
+/* The event log's triggers dropped, before the log is made again
+ * (migrations 12 and 14), and its rows moved from the old table into
+ * event_log_new, which then takes its name and index. */
+#define EVENT_LOG_TRIGGERS_DROP                                                \
+    "DROP TRIGGER event_log_combats;"                                          \
+    "DROP TRIGGER event_log_battles;"                                          \
+    "DROP TRIGGER event_log_battle_actions;"                                   \
+    "DROP TRIGGER event_log_battle_status;"                                    \
+    "DROP TRIGGER event_log_unit_events;"                                      \
+    "DROP TRIGGER event_log_ledger;"                                           \
+    "DROP TRIGGER event_log_tokens;"
+#define EVENT_LOG_MOVE                                                         \
+    "INSERT INTO event_log_new (seq, campaign_id, kind, record_id, unit_seq,"  \
+    "  status, n, head)"                                                       \
+    "  SELECT seq, campaign_id, kind, record_id, unit_seq, status, n, head"    \
+    "  FROM event_log ORDER BY seq;"                                           \
+    "DROP TABLE event_log;"                                                    \
+    "ALTER TABLE event_log_new RENAME TO event_log;"                           \
+    "CREATE INDEX event_log_by_campaign ON event_log (campaign_id, seq);"
+
 const char *const migrations_sql[] = {
     /* 1: campaigns, sides, tokens, units, combats, the roll log, history. */
     "CREATE TABLE campaigns ("
@@ -499,15 +519,7 @@ const char *const migrations_sql[] = {
     "  END;"
     "CREATE TRIGGER campaign_version_crts_gone AFTER DELETE ON crts BEGIN"
     "  UPDATE campaigns SET version = version + 1 WHERE id = OLD.campaign_id;"
-    "  END;"
-    "DROP TRIGGER event_log_combats;"
-    "DROP TRIGGER event_log_battles;"
-    "DROP TRIGGER event_log_battle_actions;"
-    "DROP TRIGGER event_log_battle_status;"
-    "DROP TRIGGER event_log_unit_events;"
-    "DROP TRIGGER event_log_ledger;"
-    "DROP TRIGGER event_log_tokens;"
-    "CREATE TABLE event_log_new ("
+    "  END;" EVENT_LOG_TRIGGERS_DROP "CREATE TABLE event_log_new ("
     "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
     "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
     "  kind TEXT NOT NULL"
@@ -518,15 +530,7 @@ const char *const migrations_sql[] = {
     "  status TEXT,"
     "  n INTEGER,"
     "  head TEXT"
-    ");"
-    "INSERT INTO event_log_new (seq, campaign_id, kind, record_id, unit_seq,"
-    "  status, n, head)"
-    "  SELECT seq, campaign_id, kind, record_id, unit_seq, status, n, head"
-    "  FROM event_log ORDER BY seq;"
-    "DROP TABLE event_log;"
-    "ALTER TABLE event_log_new RENAME TO event_log;"
-    "CREATE INDEX event_log_by_campaign ON event_log (campaign_id, "
-    "seq);" EVENT_LOG_TRIGGERS,
+    ");" EVENT_LOG_MOVE EVENT_LOG_TRIGGERS,
 
     /* 13: a one-off combat's roll log packed into its row (db_combat_pack,
      * log.c): one row written instead of one per die.  NULL for a combat
@@ -544,7 +548,7 @@ const char *const migrations_sql[] = {
      * unit's next number is read on unit_events_by_unit; the writer of a
      * campaign is one at a time, so no two events take the same).
      * combats_by_campaign leaves one-off combats out (every statement on
-     * it names a campaign): a one-off writes one entry less. 
+     * it names a campaign): a one-off writes one entry less.
      * unit_events and event_log are made again without
      * AUTOINCREMENT: their rows are never deleted, so the next seq is the
      * largest plus one, as before, without SQLite's counter row written
@@ -552,14 +556,7 @@ const char *const migrations_sql[] = {
     "ALTER TABLE combats ADD COLUMN unit_docs BLOB;"
     "DROP INDEX combats_by_campaign;"
     "CREATE INDEX combats_by_campaign ON combats (campaign_id, created_at)"
-    "  WHERE campaign_id IS NOT NULL;"
-    "DROP TRIGGER event_log_combats;"
-    "DROP TRIGGER event_log_battles;"
-    "DROP TRIGGER event_log_battle_actions;"
-    "DROP TRIGGER event_log_battle_status;"
-    "DROP TRIGGER event_log_unit_events;"
-    "DROP TRIGGER event_log_ledger;"
-    "DROP TRIGGER event_log_tokens;"
+    "  WHERE campaign_id IS NOT NULL;" EVENT_LOG_TRIGGERS_DROP
     "CREATE TABLE unit_events_new ("
     "  seq INTEGER PRIMARY KEY,"
     "  unit_id TEXT NOT NULL REFERENCES units(id),"
@@ -574,7 +571,8 @@ const char *const migrations_sql[] = {
     "  result TEXT,"
     "  unit_seq INTEGER,"
     "  doc_slot INTEGER,"
-    "  CHECK (after IS NOT NULL OR (doc_slot > 0 AND combat_id IS NOT NULL))"
+    "  CHECK (after IS NOT NULL"
+    "    OR (coalesce(doc_slot, 0) > 0 AND combat_id IS NOT NULL))"
     ");"
     "INSERT INTO unit_events_new (seq, unit_id, campaign_id, at, kind,"
     "  combat_id, actor_token_id, note, before, after, result, unit_seq)"
@@ -597,23 +595,14 @@ const char *const migrations_sql[] = {
     "  status TEXT,"
     "  n INTEGER,"
     "  head TEXT"
-    ");"
-    "INSERT INTO event_log_new (seq, campaign_id, kind, record_id, unit_seq,"
-    "  status, n, head)"
-    "  SELECT seq, campaign_id, kind, record_id, unit_seq, status, n, head"
-    "  FROM event_log ORDER BY seq;"
-    "DROP TABLE event_log;"
-    "ALTER TABLE event_log_new RENAME TO event_log;"
-    "CREATE INDEX event_log_by_campaign ON event_log (campaign_id, seq);"
-    "DELETE FROM sqlite_sequence WHERE name IN ('unit_events', 'event_log');"
-    EVENT_LOG_TRIGGERS,
+    ");" EVENT_LOG_MOVE EVENT_LOG_TRIGGERS,
 };
 
 /* Run after the SQL of the migration of the same index, in its
  * transaction; NULL for none. */
 const migration_fn migrations_after[] = {
-    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL, NULL, NULL,
-    NULL, NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

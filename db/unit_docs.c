@@ -38,6 +38,10 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
     free(cb->unit_docs_z);
     cb->unit_docs_z = NULL;
     cb->unit_docs_z_len = 0;
+    /* No place until packed: a failure leaves every event to hold its
+     * own documents. */
+    for (i = 0; i < n; i++)
+        evs[i]->doc_slot = 0;
     if (n == 0)
         return ERR_OK;
     for (i = 0; i < n; i++)
@@ -78,40 +82,56 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
 
 void unit_docs_cache_clear(unit_docs_cache *cache)
 {
-    free(cache->text);
-    cache->text = NULL;
-    cache->combat_id[0] = '\0';
+    int i;
+
+    for (i = 0; i < UNIT_DOCS_CACHED; i++) {
+        free(cache->slots[i].text);
+        cache->slots[i].text = NULL;
+        cache->slots[i].combat_id[0] = '\0';
+    }
+    cache->next = 0;
 }
 
-/* The packed documents of combat_id into cache (kept when already
- * there). */
+/* The documents of combat_id unpacked into *out, from cache or read into
+ * it (the oldest entry making room). */
 static err_code cache_load(db_conn *c, const char *combat_id,
-                           unit_docs_cache *cache, err_info *e)
+                           unit_docs_cache *cache, const char **out,
+                           err_info *e)
 {
+    struct unit_docs_cached *slot;
     db_stmt *st = NULL;
     char *report = NULL;
     err_code rc;
+    int i;
 
-    if (cache->text != NULL && strcmp(cache->combat_id, combat_id) == 0)
-        return ERR_OK;
-    unit_docs_cache_clear(cache);
+    for (i = 0; i < UNIT_DOCS_CACHED; i++)
+        if (cache->slots[i].text != NULL &&
+            strcmp(cache->slots[i].combat_id, combat_id) == 0) {
+            *out = cache->slots[i].text;
+            return ERR_OK;
+        }
+    slot = &cache->slots[cache->next];
+    cache->next = (cache->next + 1) % UNIT_DOCS_CACHED;
+    free(slot->text);
+    slot->text = NULL;
+    slot->combat_id[0] = '\0';
     if ((rc = db_prepare(
              c, "SELECT report, unit_docs FROM combats WHERE id = ?", &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
     if (db_step(st) == DB_ROW && db_column_type(st, 1) == DB_BLOB &&
         (report = db_column_doc(st, 0)) != NULL)
-        cache->text = db_doc_text_after(db_column_blob(st, 1),
-                                        (size_t)db_column_bytes(st, 1), report);
+        slot->text = db_doc_text_after(db_column_blob(st, 1),
+                                       (size_t)db_column_bytes(st, 1), report);
     free(report);
-    if (cache->text == NULL)
-        rc = err_set(e, ERR_DB, NULL,
-                     "the history documents of combat %s cannot be read",
-                     combat_id);
-    else
-        snprintf(cache->combat_id, sizeof cache->combat_id, "%s", combat_id);
     db_done(st);
-    return rc;
+    if (slot->text == NULL)
+        return err_set(e, ERR_DB, NULL,
+                       "the history documents of combat %s cannot be read",
+                       combat_id);
+    snprintf(slot->combat_id, sizeof slot->combat_id, "%s", combat_id);
+    *out = slot->text;
+    return ERR_OK;
 }
 
 /* A copy of the n bytes at s, NULL for none (or out of memory: *ok
@@ -134,16 +154,15 @@ static char *field_dup(const char *s, size_t n, bool *ok)
 err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                         err_info *e)
 {
-    const char *p, *f1, *f2, *end;
+    const char *p = NULL, *f1, *f2, *end;
     bool ok = true;
     err_code rc;
     int k;
 
     if (ev->doc_slot <= 0 || ev->after != NULL)
         return ERR_OK;
-    if ((rc = cache_load(c, ev->combat_id, cache, e)))
+    if ((rc = cache_load(c, ev->combat_id, cache, &p, e)))
         return rc;
-    p = cache->text;
     for (k = 1; k < ev->doc_slot && p != NULL; k++)
         if ((p = strchr(p, EVENT_END)) != NULL)
             p++;

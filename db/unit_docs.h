@@ -8,16 +8,22 @@
 
 #include "db.h"
 
-/* The packed documents last read, kept while a list is filled: a feed
- * lists a combat's events one after the other. */
+/* The packed documents of the last few combats read, kept while a list
+ * is filled: a feed lists a combat's events one after the other, or
+ * (several writers) interleaved with a few others'.  Zeroed to start;
+ * unit_docs_cache_clear frees it. */
+#define UNIT_DOCS_CACHED 4
 typedef struct unit_docs_cache {
-    char combat_id[DB_ID_MAX];
-    char *text; /* its documents unpacked, or NULL */
+    struct unit_docs_cached {
+        char combat_id[DB_ID_MAX];
+        char *text; /* its documents unpacked, or NULL */
+    } slots[UNIT_DOCS_CACHED];
+    int next; /* the slot the next combat read takes */
 } unit_docs_cache;
 
 /* Fills ev's documents from its combat's row when they are stored there
  * (ev->doc_slot > 0 and no ev->after); nothing otherwise.  ERR_DB when
- * the row or its documents cannot be read. */
+ * the row or its documents cannot be read, ERR_NOMEM. */
 err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                         err_info *e);
 void unit_docs_cache_clear(unit_docs_cache *cache);

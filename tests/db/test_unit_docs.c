@@ -87,6 +87,11 @@ static err_code job_fight(db_conn *c, void *arg, err_info *e)
     return rc;
 }
 
+static err_code job_edit(db_conn *c, void *arg, err_info *e)
+{
+    return db_event_insert(c, arg, e);
+}
+
 static void setup(db_campaign *cmp, db_unit *a, db_unit *b)
 {
     db_side side;
@@ -212,6 +217,39 @@ START_TEST(test_unreadable_docs_are_an_error)
     ck_assert_uint_eq(n, 0);
     db_events_free(list, n);
     db_read_release(db_fixture_db, c);
+    /* The event log, which the live streams of every campaign read, goes
+     * on: that combat's events without their documents, the rest whole
+     * (an edit of A's, after). */
+    {
+        db_logged_event *logged;
+        db_event edit;
+        size_t i, n_bare = 0, n_whole = 0;
+        memset(&edit, 0, sizeof edit);
+        snprintf(edit.unit_id, sizeof edit.unit_id, "%s", a.id);
+        snprintf(edit.campaign_id, sizeof edit.campaign_id, "%s", cmp.id);
+        snprintf(edit.at, sizeof edit.at, "%s", T1);
+        snprintf(edit.kind, sizeof edit.kind, "correction");
+        edit.before = (char *)AFTER_A;
+        edit.after = (char *)BEFORE_A;
+        db_fixture_write_ok(job_edit, &edit, "an edit");
+        c = db_read_acquire(db_fixture_db);
+        err_clear(&e);
+        ck_assert_int_eq(
+            db_event_log_after(c, cmp.id, 0, 1000000, 100, &logged, &n, &e),
+            ERR_OK);
+        for (i = 0; i < n; i++) {
+            if (strcmp(logged[i].kind, "unit") != 0)
+                continue;
+            if (logged[i].unit.after == NULL)
+                n_bare++;
+            else
+                n_whole++;
+        }
+        ck_assert_uint_eq(n_bare, 3);
+        ck_assert_uint_eq(n_whole, 1);
+        db_event_log_free(logged, n);
+    }
+    db_read_release(db_fixture_db, c);
 }
 END_TEST
 
@@ -227,12 +265,21 @@ START_TEST(test_event_without_docs_needs_a_place)
         sqlite3 *raw;
         char sql[512];
         ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
-        snprintf(sql, sizeof sql,
-                 "INSERT INTO unit_events (unit_id, campaign_id, at, kind, "
-                 "unit_seq) VALUES ('%s', '%s', '%s', 'edit', 1)",
-                 a.id, cmp.id, T1);
-        ck_assert_int_eq(sqlite3_exec(raw, sql, NULL, NULL, NULL),
-                         SQLITE_CONSTRAINT);
+        /* Neither documents nor a place; a combat's, without a place; a
+         * place without a combat. */
+        static const char *const rows[] = {"NULL, NULL", "'cbt_1', NULL",
+                                           "NULL, 1"};
+        size_t i;
+        for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            snprintf(sql, sizeof sql,
+                     "INSERT INTO unit_events (unit_id, campaign_id, at, "
+                     "kind, unit_seq, combat_id, doc_slot) VALUES ('%s', "
+                     "'%s', '%s', 'combat', 1, %s)",
+                     a.id, cmp.id, T1, rows[i]);
+            ck_assert_msg(sqlite3_exec(raw, sql, NULL, NULL, NULL) ==
+                              SQLITE_CONSTRAINT,
+                          "accepted: %s", rows[i]);
+        }
         sqlite3_close(raw);
     }
 }
@@ -272,11 +319,6 @@ static void make_v13(void)
             NULL, NULL, NULL),
         SQLITE_OK);
     sqlite3_close(raw);
-}
-
-static err_code job_edit(db_conn *c, void *arg, err_info *e)
-{
-    return db_event_insert(c, arg, e);
 }
 
 START_TEST(test_migration_14_keeps_events_and_numbers_on)
