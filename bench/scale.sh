@@ -30,6 +30,11 @@
 #   SCALE_REPS    requests per page route (20)
 #   SCALE_HEALTH  /health requests timed under heavy reads (500)
 #   SCALE_HEAVY   clients looping over the heavy routes meanwhile (4)
+#   SCALE_PARALLEL  combats in flight while filling (32: none is staged,
+#                 each finding another of its campaign in flight, so the
+#                 writer works them out; 1: each is staged, as a lone
+#                 combat is, and its history documents are packed in its
+#                 row)
 set -u
 
 BUILD=${1:-build}
@@ -37,6 +42,7 @@ SIZES=${SCALE_SIZES:-10000 20000}
 REPS=${SCALE_REPS:-20}
 HEALTH_N=${SCALE_HEALTH:-500}
 HEAVY_N=${SCALE_HEAVY:-4}
+PARALLEL=${SCALE_PARALLEL:-32}
 HEAVY_REPS=3
 HERE=$(cd "$(dirname "$0")" && pwd)
 UMPIRE_BIN="$BUILD/umpire"
@@ -45,6 +51,7 @@ die() {
     echo "bench-scale: $*" >&2
     exit 2
 }
+case $PARALLEL in '' | *[!0-9]* | 0) die "SCALE_PARALLEL must be a number, 1 or more" ;; esac
 command -v curl >/dev/null 2>&1 || die "curl is not installed"
 [ -x "$UMPIRE_BIN" ] || die "$UMPIRE_BIN is missing: make $UMPIRE_BIN"
 
@@ -103,7 +110,7 @@ fill() {
                 echo 'output = "/dev/null"'
             done
         } >"$TMP/fill.cfg"
-        curl --parallel --parallel-max 32 --no-progress-meter -K "$TMP/fill.cfg" \
+        curl --parallel --parallel-max "$PARALLEL" --no-progress-meter -K "$TMP/fill.cfg" \
             >"$TMP/codes" 2>"$TMP/fill.err"
         [ "$(grep -c '^201$' "$TMP/codes")" = "$n" ] ||
             die "a combat was not answered 201: $(sort "$TMP/codes" | uniq -c | head -c 500)"
