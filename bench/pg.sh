@@ -60,6 +60,8 @@ command -v psql >/dev/null 2>&1 || die "psql is not installed"
 
 # shellcheck source=tests/pg/cluster.sh
 . "$ROOT/tests/pg/cluster.sh"
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/umpire-bench-pg.XXXXXX")
 chmod 755 "$TMP"
 mkdir "$TMP/pg"
@@ -84,22 +86,10 @@ pg_cluster_start "$TMP/pg" >/dev/null || die "no PostgreSQL cluster"
 # start_instance DB: one more instance on DB; its port appended to PORTS.
 PORTS=()
 start_instance() {
-    local log=$TMP/umpire.${#PIDS[@]}.log port= pid
-    "$UMPIRE" --listen 127.0.0.1 --port 0 --db "$1" --threads "$THREADS" \
-        --access-log off >"$log" 2>&1 &
-    pid=$!
-    PIDS+=("$pid")
-    for _ in $(seq 100); do
-        port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$log")
-        [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/health" \
-            >/dev/null 2>&1 && break
-        kill -0 "$pid" 2>/dev/null || {
-            cat "$log" >&2
-            die "an instance did not start"
-        }
-        sleep 0.1
-    done
-    PORTS+=("$port")
+    umpire_start "$UMPIRE" "$TMP/umpire.${#PIDS[@]}.log" --db "$1" \
+        --threads "$THREADS" || die "an instance did not start: $UMPIRE_WHY"
+    PIDS+=("$UMPIRE_PID")
+    PORTS+=("${UMPIRE_BASE##*:}")
 }
 
 # load NAME KIND DURATION: one wrk per instance at once, the connections

@@ -41,6 +41,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
 BUILD=${1:-build}
 case $BUILD in
 /*) BUILD_ABS=$BUILD ;;
@@ -88,26 +90,11 @@ trap 'exit 130' INT TERM
 # ---- the server: started on port 0 over $DB; BASE is where it listens.
 N_STARTS=0
 start_server() {
-    local err=$SCRATCH/server.$N_STARTS.err port=
+    local log=$SCRATCH/server.$N_STARTS.err
     N_STARTS=$((N_STARTS + 1))
-    : >"$err" # there before the server opens it: read from the first try
-    "$BUILD_ABS/umpire" --listen 127.0.0.1 --port 0 --db "$DB" \
-        --access-log off 2>"$err" &
-    SERVER_PID=$!
-    for _ in $(seq 100); do
-        kill -0 "$SERVER_PID" 2>/dev/null || {
-            cat "$err" >&2
-            die "the server stopped before answering /health"
-        }
-        port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$err")
-        if [ -n "$port" ] &&
-            curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1; then
-            BASE=http://127.0.0.1:$port
-            return
-        fi
-        sleep 0.1
-    done
-    die "no answer from /health in 10 s"
+    umpire_start "$BUILD_ABS/umpire" "$log" --db "$DB" || die "$UMPIRE_WHY"
+    SERVER_PID=$UMPIRE_PID
+    BASE=$UMPIRE_BASE
 }
 
 start_server
@@ -116,36 +103,8 @@ read -r CAMPAIGN TOKEN < <("$ROOT/bench/campaign.sh" "${BASE##*:}") ||
 [ -n "$TOKEN" ] || die "cannot set up the campaign"
 AUTH="Authorization: Bearer $TOKEN"
 
-# ---- the requests: client i sends kind i.  Campaign units B1..B4 and
-# R1..R4 (B4 and R4 have 8 faces) never wear out, so any combat of them
-# can be fought again and again.
-CAMPAIGN_SIDES='"sides": [
-  {"side": "blue", "units": [{"unit": "B1"DB1}, {"unit": "B2"DB2}, {"unit": "B3"DB3}, {"unit": "B4"DB4}]},
-  {"side": "red",  "units": [{"unit": "R1"DR1}, {"unit": "R2"DR2}, {"unit": "R3"DR3}, {"unit": "R4"DR4}]}]'
-seeded_sides=$CAMPAIGN_SIDES
-entered_sides=$CAMPAIGN_SIDES
-for u in B1 B2 B3 B4 R1 R2 R3 R4; do
-    seeded_sides=${seeded_sides//D$u/}
-    entered_sides=${entered_sides//D$u/, \"die\": $((RANDOM % 6 + 1))}
-done
-KIND_NAMES=(oneoff-scrud-seeded oneoff-scrud-entered oneoff-edna
-    campaign-scrud-seeded campaign-scrud-client-seed campaign-scrud-entered)
-KIND_PATHS=(/v1/combats/scrud /v1/combats/scrud /v1/combats/edna
-    "/v1/campaigns/$CAMPAIGN/combats/scrud" "/v1/campaigns/$CAMPAIGN/combats/scrud"
-    "/v1/campaigns/$CAMPAIGN/combats/scrud")
-KIND_BODIES=(
-    '{"dice": {"client_seed": "durability"},
-      "sides": [{"name": "red",  "units": [{"name": "R1"}, {"name": "R2"}, {"name": "R3"}]},
-                {"name": "blue", "units": [{"name": "B1", "quality": 1}, {"name": "B2"}]}]}'
-    '{"dice": {"source": "entered"},
-      "sides": [{"name": "red",  "units": [{"name": "R1", "die": 3}, {"name": "R2", "die": 5}]},
-                {"name": "blue", "units": [{"name": "B1", "quality": 1, "die": 2}, {"name": "B2", "die": 6}]}]}'
-    '{"units": [{"name": "Sappers", "edna": 5, "modifier": -1}, {"name": "Pickets"}]}'
-    "{$seeded_sides}"
-    "{\"dice\": {\"client_seed\": \"durability\"}, $seeded_sides}"
-    "{\"dice\": {\"source\": \"entered\"}, $entered_sides}"
-)
-is_campaign_kind() { [ "${KIND_PATHS[$1]}" != "${KIND_PATHS[$1]#/v1/campaigns/}" ]; }
+# ---- the requests: client i sends kind i (tests/lib.sh).
+combat_kinds "$CAMPAIGN" durability
 
 # A client: batches of BATCH POSTs until the stop file appears, each POST
 # on a connection of its own (see 1. above).  For each answer it writes,

@@ -45,6 +45,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
 BUILD=${1:-build}
 case $BUILD in
 /*) UMPIRE=$BUILD/umpire ;;
@@ -102,25 +104,11 @@ done
 # go to a port that refuses them, and wait an hour to be tried again: they
 # stay pending, the same on both stores.
 start_server() {
-    local err=$SCRATCH/server.$RANDOM.err port=
-    : >"$err"
-    "$UMPIRE" --listen 127.0.0.1 --port 0 --db "$1" --access-log off \
+    umpire_start "$UMPIRE" "$SCRATCH/server.$RANDOM.err" --db "$1" \
         --discord-api-base http://127.0.0.1:9 --discord-attempts 5 \
-        --discord-backoff-ms 3600000 2>"$err" &
-    SERVER_PID=$!
-    for _ in $(seq 100); do
-        kill -0 "$SERVER_PID" 2>/dev/null || {
-            cat "$err" >&2
-            die "the server stopped before answering /health"
-        }
-        port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$err")
-        if [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/health" >/dev/null; then
-            BASE=http://127.0.0.1:$port
-            return
-        fi
-        sleep 0.1
-    done
-    die "no answer from /health in 10 s"
+        --discord-backoff-ms 3600000 || die "$UMPIRE_WHY"
+    SERVER_PID=$UMPIRE_PID
+    BASE=$UMPIRE_BASE
 }
 stop_server() {
     kill -TERM "$SERVER_PID"

@@ -70,6 +70,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/pg/cluster.sh
 . "$ROOT/tests/pg/cluster.sh"
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
 
 MODE=umpire
 if [ "${1:-}" = --psql ]; then
@@ -367,63 +369,23 @@ if [ "$MODE" = umpire ]; then
         cat "$WORK/migrate.log" >&2
         die "umpire migrate failed"
     }
-    err=$WORK/server.err
-    : >"$err"
-    "$BUILD_ABS/umpire" --listen 127.0.0.1 --port 0 --db "$DB_URL" \
-        --access-log off 2>"$err" &
-    SERVER_PID=$!
-    BASE=
-    for _ in $(seq 100); do
-        kill -0 "$SERVER_PID" 2>/dev/null || {
-            cat "$err" >&2
-            die "the server stopped before answering /health"
-        }
-        port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$err")
-        if [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1; then
-            BASE=http://127.0.0.1:$port
-            break
-        fi
-        sleep 0.1
-    done
-    [ -n "$BASE" ] || die "no answer from /health in 10 s"
+    umpire_start "$BUILD_ABS/umpire" "$WORK/server.err" --db "$DB_URL" ||
+        die "$UMPIRE_WHY"
+    SERVER_PID=$UMPIRE_PID
+    BASE=$UMPIRE_BASE
     read -r CAMPAIGN TOKEN < <("$ROOT/bench/campaign.sh" "${BASE##*:}") ||
         die "cannot set up the campaign"
     [ -n "$TOKEN" ] || die "cannot set up the campaign"
     AUTH="Authorization: Bearer $TOKEN"
 
-    # The six kinds of tests/durability.sh.  Campaign units B1..B4 and
-    # R1..R4 never wear out, so any combat of them can be fought again.
-    CAMPAIGN_SIDES='"sides": [
-      {"side": "blue", "units": [{"unit": "B1"DB1}, {"unit": "B2"DB2}, {"unit": "B3"DB3}, {"unit": "B4"DB4}]},
-      {"side": "red",  "units": [{"unit": "R1"DR1}, {"unit": "R2"DR2}, {"unit": "R3"DR3}, {"unit": "R4"DR4}]}]'
-    seeded_sides=$CAMPAIGN_SIDES
-    entered_sides=$CAMPAIGN_SIDES
-    for u in B1 B2 B3 B4 R1 R2 R3 R4; do
-        seeded_sides=${seeded_sides//D$u/}
-        entered_sides=${entered_sides//D$u/, \"die\": $((RANDOM % 6 + 1))}
-    done
-    KIND_PATHS=(/v1/combats/scrud /v1/combats/scrud /v1/combats/edna
-        "/v1/campaigns/$CAMPAIGN/combats/scrud" "/v1/campaigns/$CAMPAIGN/combats/scrud"
-        "/v1/campaigns/$CAMPAIGN/combats/scrud")
-    KIND_BODIES=(
-        '{"dice": {"client_seed": "failover"},
-          "sides": [{"name": "red",  "units": [{"name": "R1"}, {"name": "R2"}, {"name": "R3"}]},
-                    {"name": "blue", "units": [{"name": "B1", "quality": 1}, {"name": "B2"}]}]}'
-        '{"dice": {"source": "entered"},
-          "sides": [{"name": "red",  "units": [{"name": "R1", "die": 3}, {"name": "R2", "die": 5}]},
-                    {"name": "blue", "units": [{"name": "B1", "quality": 1, "die": 2}, {"name": "B2", "die": 6}]}]}'
-        '{"units": [{"name": "Sappers", "edna": 5, "modifier": -1}, {"name": "Pickets"}]}'
-        "{$seeded_sides}"
-        "{\"dice\": {\"client_seed\": \"failover\"}, $seeded_sides}"
-        "{\"dice\": {\"source\": \"entered\"}, $entered_sides}"
-    )
+    # The six kinds of tests/durability.sh (tests/lib.sh).
+    combat_kinds "$CAMPAIGN" failover
 else
     superuser_psql "${NODE_PORT[$PRIMARY]}" -d umpire -c \
         'SET ROLE umpire; CREATE TABLE probe (key text PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())' \
         >/dev/null || die "cannot create the probe table"
     KIND_PATHS=(psql psql psql psql psql psql)
 fi
-is_campaign_kind() { [ "${KIND_PATHS[$1]}" != "${KIND_PATHS[$1]#/v1/campaigns/}" ]; }
 
 # try KIND KEY BODYFILE: one try; prints "STATUS EXIT LOCATION".
 try() {

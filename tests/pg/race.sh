@@ -55,6 +55,8 @@ done
 
 # shellcheck source=tests/pg/cluster.sh
 . "$ROOT/tests/pg/cluster.sh"
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/umpire-race.XXXXXX")
 chmod 755 "$SCRATCH"
 PIDS=()
@@ -87,26 +89,10 @@ URL="postgresql://umpire@127.0.0.1:$PG_PORT/$DBNAME"
 # start_server NAME: an instance on port 0 over URL; its base URL into
 # the variable NAME.
 start_server() {
-    local name=$1 err=$SCRATCH/$1.err port= pid
-    : >"$err"
-    "$BUILD_ABS/umpire" --listen 127.0.0.1 --port 0 --db "$URL" \
-        --access-log off 2>"$err" &
-    pid=$!
-    PIDS+=("$pid")
-    for _ in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || {
-            cat "$err" >&2
-            die "instance $name stopped before answering /health"
-        }
-        port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$err")
-        if [ -n "$port" ] &&
-            curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1; then
-            printf -v "$name" '%s' "http://127.0.0.1:$port"
-            return
-        fi
-        sleep 0.1
-    done
-    die "instance $name: no answer from /health in 10 s"
+    umpire_start "$BUILD_ABS/umpire" "$SCRATCH/$1.err" --db "$URL" ||
+        die "instance $1: $UMPIRE_WHY"
+    PIDS+=("$UMPIRE_PID")
+    printf -v "$1" '%s' "$UMPIRE_BASE"
 }
 start_server A
 start_server B
