@@ -50,9 +50,10 @@
     "    VALUES (NEW.campaign_id, 'revoked', NEW.id);"                         \
     "  END;"
 
-/* The event log's triggers dropped, before the log is made again
- * (migrations 12 and 14), and its rows moved from the old table into
- * event_log_new, which then takes its name and index. */
+/* The event log made again (migrations 12 and 14): its triggers dropped,
+ * the new table made (SEQ_MORE: what follows its seq's INTEGER PRIMARY
+ * KEY), the rows moved from the old table into it, which then takes its
+ * name and index. */
 #define EVENT_LOG_TRIGGERS_DROP                                                \
     "DROP TRIGGER event_log_combats;"                                          \
     "DROP TRIGGER event_log_battles;"                                          \
@@ -61,6 +62,19 @@
     "DROP TRIGGER event_log_unit_events;"                                      \
     "DROP TRIGGER event_log_ledger;"                                           \
     "DROP TRIGGER event_log_tokens;"
+#define EVENT_LOG_NEW(SEQ_MORE)                                                \
+    "CREATE TABLE event_log_new ("                                             \
+    "  seq INTEGER PRIMARY KEY" SEQ_MORE ","                                   \
+    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"                    \
+    "  kind TEXT NOT NULL"                                                     \
+    "    CHECK (kind = 'combat' OR kind = 'battle' OR kind = 'unit'"           \
+    "      OR kind = 'ledger' OR kind = 'revoked'),"                           \
+    "  record_id TEXT,"                                                        \
+    "  unit_seq INTEGER,"                                                      \
+    "  status TEXT,"                                                           \
+    "  n INTEGER,"                                                             \
+    "  head TEXT"                                                              \
+    ");"
 #define EVENT_LOG_MOVE                                                         \
     "INSERT INTO event_log_new (seq, campaign_id, kind, record_id, unit_seq,"  \
     "  status, n, head)"                                                       \
@@ -519,18 +533,8 @@ const char *const migrations_sql[] = {
     "  END;"
     "CREATE TRIGGER campaign_version_crts_gone AFTER DELETE ON crts BEGIN"
     "  UPDATE campaigns SET version = version + 1 WHERE id = OLD.campaign_id;"
-    "  END;" EVENT_LOG_TRIGGERS_DROP "CREATE TABLE event_log_new ("
-    "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
-    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
-    "  kind TEXT NOT NULL"
-    "    CHECK (kind = 'combat' OR kind = 'battle' OR kind = 'unit'"
-    "      OR kind = 'ledger' OR kind = 'revoked'),"
-    "  record_id TEXT,"
-    "  unit_seq INTEGER,"
-    "  status TEXT,"
-    "  n INTEGER,"
-    "  head TEXT"
-    ");" EVENT_LOG_MOVE EVENT_LOG_TRIGGERS,
+    "  END;" EVENT_LOG_TRIGGERS_DROP EVENT_LOG_NEW(" AUTOINCREMENT")
+        EVENT_LOG_MOVE EVENT_LOG_TRIGGERS,
 
     /* 13: a one-off combat's roll log packed into its row (db_combat_pack,
      * log.c): one row written instead of one per die.  NULL for a combat
@@ -583,19 +587,8 @@ const char *const migrations_sql[] = {
     "ALTER TABLE unit_events_new RENAME TO unit_events;"
     "CREATE INDEX unit_events_by_unit ON unit_events (unit_id, seq);"
     "CREATE INDEX unit_events_by_campaign ON unit_events (campaign_id, seq);"
-    "DROP INDEX rolls_by_unit;"
-    "CREATE TABLE event_log_new ("
-    "  seq INTEGER PRIMARY KEY,"
-    "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
-    "  kind TEXT NOT NULL"
-    "    CHECK (kind = 'combat' OR kind = 'battle' OR kind = 'unit'"
-    "      OR kind = 'ledger' OR kind = 'revoked'),"
-    "  record_id TEXT,"
-    "  unit_seq INTEGER,"
-    "  status TEXT,"
-    "  n INTEGER,"
-    "  head TEXT"
-    ");" EVENT_LOG_MOVE EVENT_LOG_TRIGGERS,
+    "DROP INDEX rolls_by_unit;" EVENT_LOG_NEW("")
+        EVENT_LOG_MOVE EVENT_LOG_TRIGGERS,
 };
 
 /* Run after the SQL of the migration of the same index, in its

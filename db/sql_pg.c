@@ -377,18 +377,23 @@ void pg_reset(db_stmt *st)
     free_blob(st);
 }
 
+/* Parameter k unbound (a copy of its value freed). */
+static void param_clear(db_stmt *st, int k)
+{
+    if (st->is_owned[k])
+        free(st->values[k]);
+    st->values[k] = NULL;
+    st->is_owned[k] = false;
+    st->lengths[k] = 0;
+    st->formats[k] = 0;
+}
+
 void pg_clear(db_stmt *st)
 {
     int i;
 
-    for (i = 0; i < st->n_params; i++) {
-        if (st->is_owned[i])
-            free(st->values[i]);
-        st->values[i] = NULL;
-        st->is_owned[i] = false;
-        st->lengths[i] = 0;
-        st->formats[i] = 0;
-    }
+    for (i = 0; i < st->n_params; i++)
+        param_clear(st, i);
 }
 
 void pg_finalize(db_stmt *st)
@@ -412,12 +417,7 @@ int pg_bind(db_stmt *st, int i, const void *v, int len, bool is_binary,
 
     if (k < 0 || k >= st->n_params)
         return 25; /* SQLite's SQLITE_RANGE */
-    if (st->is_owned[k])
-        free(st->values[k]);
-    st->values[k] = NULL;
-    st->is_owned[k] = false;
-    st->lengths[k] = 0;
-    st->formats[k] = 0;
+    param_clear(st, k);
     if (v == NULL)
         return DB_OK;
     if (len < 0)

@@ -518,17 +518,32 @@ out:
     return rc;
 }
 
+/* items (of *cap, each size bytes) with room for one more after n: as
+ * it is, or doubled when full (first: its first size), *cap updated;
+ * NULL when out of memory (items as it was). */
+static void *room_for_one(void *items, size_t *cap, size_t n, size_t size,
+                          size_t first)
+{
+    size_t more_cap;
+    void *more;
+
+    if (n < *cap)
+        return items;
+    more_cap = *cap ? *cap * 2 : first;
+    if ((more = realloc(items, more_cap * size)) != NULL)
+        *cap = more_cap;
+    return more;
+}
+
 /* A new change at the end of rec's, zeroed; NULL when out of memory. */
 static combat_change *change_new(combat_record *rec)
 {
-    if (rec->n_changes == rec->cap_changes) {
-        size_t cap = rec->cap_changes ? rec->cap_changes * 2 : 16;
-        combat_change *more = realloc(rec->changes, cap * sizeof *more);
-        if (more == NULL)
-            return NULL;
-        rec->changes = more;
-        rec->cap_changes = cap;
-    }
+    combat_change *more = room_for_one(rec->changes, &rec->cap_changes,
+                                       rec->n_changes, sizeof *more, 16);
+
+    if (more == NULL)
+        return NULL;
+    rec->changes = more;
     memset(&rec->changes[rec->n_changes], 0, sizeof rec->changes[0]);
     return &rec->changes[rec->n_changes++];
 }
@@ -644,14 +659,12 @@ void combat_record_unstage(combat_record *rec)
 
 err_code combat_bind_keep(combat_record *rec, const db_unit *u)
 {
-    if (rec->n_bound == rec->cap_bound) {
-        size_t cap = rec->cap_bound ? rec->cap_bound * 2 : 8;
-        db_unit *more = realloc(rec->bound, cap * sizeof *more);
-        if (more == NULL)
-            return ERR_NOMEM;
-        rec->bound = more;
-        rec->cap_bound = cap;
-    }
+    db_unit *more = room_for_one(rec->bound, &rec->cap_bound, rec->n_bound,
+                                 sizeof *more, 8);
+
+    if (more == NULL)
+        return ERR_NOMEM;
+    rec->bound = more;
     rec->bound[rec->n_bound++] = *u;
     return ERR_OK;
 }
