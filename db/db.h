@@ -1083,11 +1083,22 @@ typedef struct db_logged_event {
 
 /* The log's events after seq after, oldest first, limit at most: every
  * campaign's (campaign_id NULL; upto unused), or campaign_id's up to seq
- * upto (inclusive; LLONG_MAX for no bound).  *out new:
- * db_event_log_free. */
+ * upto (inclusive; LLONG_MAX for no bound).  A campaign's read comes
+ * with its unit events' documents; every campaign's without those that
+ * their combat keeps (migration 14; their after NULL): db_event_log_docs
+ * reads them for the events wanted.  *out new: db_event_log_free. */
 err_code db_event_log_after(db_conn *c, const char *campaign_id,
                             long long after, long long upto, int limit,
                             db_logged_event **out, size_t *n, err_info *e);
+/* Reads the documents of the n unit events at evs that their combat
+ * keeps, for the campaigns is_wanted(campaign_id, arg) accepts (NULL:
+ * every one).  An event whose combat's documents cannot be read stays
+ * without them (its history's pages report it), so that one damaged
+ * row does not stop the log; ERR_NOMEM, or the store's failure. */
+err_code db_event_log_docs(db_conn *c, db_logged_event *evs, size_t n,
+                           bool (*is_wanted)(const char *campaign_id,
+                                             void *arg),
+                           void *arg, err_info *e);
 /* The log's last seq, 0 while it is empty: every campaign's
  * (campaign_id NULL) or one's. */
 err_code db_event_log_last(db_conn *c, const char *campaign_id, long long *out,

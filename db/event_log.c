@@ -96,30 +96,40 @@ err_code db_event_log_after(db_conn *c, const char *campaign_id,
     rc = db_read_rows(c, st, sizeof **out, read_row, release_rows, &rows, n,
                       "read the event log", e);
     *out = rows;
-    if (rc == ERR_OK) { /* unit events' documents kept by their combat */
-        unit_docs_cache cache;
-        size_t i;
-        memset(&cache, 0, sizeof cache);
-        for (i = 0; i < *n && rc == ERR_OK; i++) {
-            if (strcmp((*out)[i].kind, "unit") != 0)
-                continue;
-            /* One combat's documents that do not read must not stop the
-             * log of every campaign (the live streams read it all): its
-             * events go without them, and its history's pages report
-             * the error. */
-            if ((rc = unit_docs_fill(c, &(*out)[i].unit, &cache, e)) ==
-                ERR_DB) {
-                err_clear(e);
-                rc = ERR_OK;
-            }
-        }
-        unit_docs_cache_clear(&cache);
-        if (rc != ERR_OK) {
-            db_event_log_free(*out, *n);
-            *out = NULL;
-            *n = 0;
+    /* A campaign's read fills its unit events' documents; every
+     * campaign's leaves them to db_event_log_docs, for those wanted. */
+    if (rc == ERR_OK && campaign_id != NULL &&
+        (rc = db_event_log_docs(c, *out, *n, NULL, NULL, e)) != ERR_OK) {
+        db_event_log_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+err_code db_event_log_docs(db_conn *c, db_logged_event *evs, size_t n,
+                           bool (*is_wanted)(const char *campaign_id,
+                                             void *arg),
+                           void *arg, err_info *e)
+{
+    unit_docs_cache cache;
+    err_code rc = ERR_OK;
+    size_t i;
+
+    memset(&cache, 0, sizeof cache);
+    for (i = 0; i < n && rc == ERR_OK; i++) {
+        if (strcmp(evs[i].kind, "unit") != 0 ||
+            (is_wanted != NULL && !is_wanted(evs[i].campaign_id, arg)))
+            continue;
+        /* One combat's documents that do not read must not stop the log
+         * of every campaign (the live streams read it all): its events go
+         * without them, and its history's pages report the error. */
+        if ((rc = unit_docs_fill(c, &evs[i].unit, &cache, e)) == ERR_DB) {
+            err_clear(e);
+            rc = ERR_OK;
         }
     }
+    unit_docs_cache_clear(&cache);
     return rc;
 }
 

@@ -287,18 +287,43 @@ static void fall_behind(http_stream *s)
         http_stream_want(s);
 }
 
+/* The streams of a turn, asked whether a campaign has a live one. */
+typedef struct watchers {
+    http_stream *const *streams;
+    size_t n;
+} watchers;
+
+/* Whether a live subscriber follows campaign_id: news reads the
+ * documents of that campaign's unit events only. */
+static bool is_watched(const char *campaign_id, void *arg)
+{
+    const watchers *w = arg;
+    size_t k;
+
+    for (k = 0; k < w->n; k++) {
+        const events_sub *sub = http_stream_user(w->streams[k]);
+        if (sub->is_live && strcmp(sub->campaign_id, campaign_id) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* The log's new events, of every campaign, to the live subscribers of
  * theirs; one with no room falls behind (catch_up). */
 static void news(turn *t, http_stream *const *streams, size_t n)
 {
     db_logged_event *evs = NULL;
+    watchers watch = {streams, n};
     size_t n_evs = 0, i, k;
     err_info e;
 
     err_clear(&e);
     do {
         if (db_event_log_after(t->c, NULL, t->h->global, LLONG_MAX, NEWS_BATCH,
-                               &evs, &n_evs, &e) != ERR_OK) {
+                               &evs, &n_evs, &e) != ERR_OK ||
+            db_event_log_docs(t->c, evs, n_evs, is_watched, &watch, &e) !=
+                ERR_OK) {
+            db_event_log_free(evs, n_evs);
             turn_fail(t, &e);
             return;
         }

@@ -115,6 +115,21 @@ static void check_docs(const db_event *ev, const char *before,
                   ev->result ? ev->result : "NULL");
 }
 
+/* The unit events of a log read without their documents. */
+static size_t count_bare(const db_logged_event *evs, size_t n)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < n; i++)
+        k += strcmp(evs[i].kind, "unit") == 0 && evs[i].unit.after == NULL;
+    return k;
+}
+
+static bool is_other_campaign(const char *campaign_id, void *arg)
+{
+    return strcmp(campaign_id, arg) != 0;
+}
+
 START_TEST(test_packed_docs_read_back_by_every_list)
 {
     db_campaign cmp;
@@ -179,6 +194,19 @@ START_TEST(test_packed_docs_read_back_by_every_list)
             check_docs(&logged[i].unit, BEFORE_A, AFTER_A, RESULT_A);
     }
     ck_assert_uint_eq(n_unit, 3);
+    db_event_log_free(logged, n);
+
+    /* Every campaign's log leaves them to db_event_log_docs, which reads
+     * those of the campaigns wanted only. */
+    ck_assert_int_eq(db_event_log_after(c, NULL, 0, 0, 100, &logged, &n, NULL),
+                     ERR_OK);
+    ck_assert_uint_eq(count_bare(logged, n), 3);
+    ck_assert_int_eq(
+        db_event_log_docs(c, logged, n, is_other_campaign, cmp.id, NULL),
+        ERR_OK);
+    ck_assert_uint_eq(count_bare(logged, n), 3);
+    ck_assert_int_eq(db_event_log_docs(c, logged, n, NULL, NULL, NULL), ERR_OK);
+    ck_assert_uint_eq(count_bare(logged, n), 0);
     db_event_log_free(logged, n);
     db_read_release(db_fixture_db, c);
 }

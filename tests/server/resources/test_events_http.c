@@ -142,6 +142,15 @@ START_TEST(test_combat_arrives_with_its_id)
     expect_event(&s, "unit", &b);
     ck_assert_str_eq(json_string_value(json_object_get(b.json, "combat_id")),
                      id);
+    /* Whole, as its history serves it: the states and the result the
+     * combat keeps for its events (migration 14). */
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(b.json, "after"), "name")),
+                     "R1");
+    ck_assert(json_is_object(json_object_get(b.json, "before")));
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(b.json, "result"), "system")),
+                     "scrud");
     events_block_cleanup(&b);
     events_close(&s);
     ts_stop(ts);
