@@ -25,6 +25,16 @@
 #include "ledger.h"
 #include "scs_rig.h"
 
+/* Request bodies of the ledger suites: campaign SCRUD of blue's units
+ * against red's ("more": other members), a unit named or with its die,
+ * a client seed. */
+#define SU(n)     "{\"unit\":\"" n "\"}"
+#define SUD(n, d) "{\"unit\":\"" n "\",\"die\":" #d "}"
+#define SCRUD(b, r, more)                                                      \
+    "{\"sides\":[{\"side\":\"blue\",\"units\":[" b "]},{\"side\":\"red\","     \
+    "\"units\":[" r "]}]" more "}"
+#define CS(s) ",\"dice\":{\"client_seed\":\"" s "\"}"
+
 /* Checked fixture: scs_rig_setup, and the texts of responses kept until
  * teardown. */
 void lg_setup(void);

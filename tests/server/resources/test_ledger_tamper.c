@@ -15,13 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Campaign SCRUD of blue's units against red's ("more": other members). */
-#define SU(n)     "{\"unit\":\"" n "\"}"
-#define SUD(n, d) "{\"unit\":\"" n "\",\"die\":" #d "}"
-#define SCRUD(b, r, more)                                                      \
-    "{\"sides\":[{\"side\":\"blue\",\"units\":[" b "]},{\"side\":\"red\","     \
-    "\"units\":[" r "]}]" more "}"
-#define CS(s) ",\"dice\":{\"client_seed\":\"" s "\"}"
+/* A Matrix battle of one unit against one (matrix_rig.h). */
 #define M1(b, r, more)                                                         \
     BATTLE(more, ARMY("blue", Q(b), ""), ARMY("red", Q(r), ""),                \
            PAIR(Q(b), Q(r)))
