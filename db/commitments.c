@@ -130,25 +130,23 @@ err_code db_commitment_use(db_conn *c, const char *commitment,
     return rc;
 }
 
-err_code db_commitments_used(db_conn *c, const char *campaign_id,
-                             db_commitment **out, size_t *n, err_info *e)
+err_code db_commitment_spend(db_conn *c, const char *commitment, err_info *e)
 {
     db_stmt *st = NULL;
-    void *rows;
     err_code rc;
 
-    *out = NULL;
-    *n = 0;
     if ((rc = db_prepare(c,
-                         "SELECT " COMMITMENT_COLUMNS
-                         "FROM commitments WHERE campaign_id = ? AND "
-                         "used_at IS NOT NULL ORDER BY created_at",
+                         "DELETE FROM commitments WHERE commitment = ? AND "
+                         "campaign_id IS NOT NULL AND used_at IS NULL",
                          &st, e)))
         return rc;
-    db_bind_text(st, 1, campaign_id);
-    rc = db_read_rows(c, st, sizeof **out, read_commitment, NULL, &rows, n,
-                      "list commitments", e);
-    *out = rows;
+    db_bind_text(st, 1, commitment);
+    if ((rc = db_step_done(c, st, e, "spend commitment")) == ERR_OK &&
+        db_changes(c) != 1)
+        rc = err_set(e, ERR_CONFLICT, "dice.commitment",
+                     "the commitment %s was used by another combat first",
+                     commitment);
+    db_done(st);
     return rc;
 }
 

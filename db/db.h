@@ -341,7 +341,8 @@ typedef struct db_event {
     char *result; /* document or NULL */
     /* Where the documents are stored: 0, in the event's own row; k > 0,
      * k-th in the packed documents of its combat's row (migration 14,
-     * db_combat_pack_events).  Lists read them back either way. */
+     * db_combat_pack_events), its actor and note the combat's.  Lists
+     * read them back either way. */
     int doc_slot;
 } db_event;
 
@@ -632,10 +633,11 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
 /* Packs the documents (before, after, result) of the combat's n unit
  * history events evs into one value of its row, cb->unit_docs_z, before
  * the writer, and numbers each event's place there (doc_slot): then
- * db_event_insert stores the events without their documents, and
- * db_combat_insert_chained the documents once, packed (a combat's events
- * share most of their text).  The events' documents stay theirs in
- * memory.  ERR_NOMEM. */
+ * db_event_insert stores the events without their documents, actor or
+ * note, and db_combat_insert_chained the documents once, packed (a
+ * combat's events share most of their text).  Packs nothing (every
+ * doc_slot 0) unless every event's actor and note are the combat's.  The
+ * events' documents stay theirs in memory.  ERR_NOMEM. */
 err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
                                err_info *e);
 err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
@@ -793,9 +795,10 @@ err_code db_commitment_next(db_conn *c, const char *campaign_id,
  * unknown (so two requests citing it cannot both land). */
 err_code db_commitment_use(db_conn *c, const char *commitment,
                            const char *used_by, const char *at, err_info *e);
-/* The campaign's used commitments, oldest first; *out new (free()). */
-err_code db_commitments_used(db_conn *c, const char *campaign_id,
-                             db_commitment **out, size_t *n, err_info *e);
+/* A campaign's next commitment spent by the combat or battle that rolls
+ * with its seed: the row goes, since that record keeps the commitment
+ * and its seed (docs/dice.md).  ERR_CONFLICT as db_commitment_use. */
+err_code db_commitment_spend(db_conn *c, const char *commitment, err_info *e);
 /* Deletes one-off commitments never used and created before before. */
 err_code db_commitments_purge(db_conn *c, const char *before, err_info *e);
 

@@ -86,14 +86,21 @@ err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e)
     return chain_save(c, ch, false, e);
 }
 
+/* A roll's previous hash: its own, or (NULL: insert_rolls stores none
+ * where it is the hash of the roll before in its combat) that one's. */
+#define ROLL_PREV_HASH                                                         \
+    "coalesce(r.prev_hash, (SELECT p.hash FROM rolls p WHERE "                 \
+    "p.combat_id = r.combat_id AND p.seq = r.seq - 1))"
+
 /* Both kinds of entry of one campaign, with their record's dice; the
  * order of the columns is read_ledger_row's.  A battle's rng is "v1" for
  * seeded dice (battles store no rng of their own). */
 #define LEDGER_ROWS_SQL                                                        \
     "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
     "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
-    "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "         \
-    "r.prev_hash, r.hash FROM rolls r JOIN combats c ON c.id = r.combat_id "   \
+    "NULL, NULL, NULL, r.source, r.rng, c.commitment, "                        \
+    "c.client_seed, " ROLL_PREV_HASH ", r.hash FROM rolls r JOIN combats c "   \
+    "ON c.id = r.combat_id "                                                   \
     "WHERE c.campaign_id = ?1 AND r.ledger_pos IS NOT NULL "                   \
     "UNION ALL "                                                               \
     "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "   \

@@ -34,14 +34,16 @@ err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
     db_bind_text(st, 3, ev->at);
     db_bind_text(st, 4, ev->kind);
     db_bind_text_or_null_borrowed(st, 5, ev->combat_id);
-    db_bind_text_or_null_borrowed(st, 6, ev->actor_token_id);
-    db_bind_text_or_null_borrowed(st, 7, ev->note);
     if (ev->doc_slot > 0) { /* in the combat's row (unit_docs.c) */
+        db_bind_null(st, 6);
+        db_bind_null(st, 7);
         db_bind_null(st, 8);
         db_bind_null(st, 9);
         db_bind_null(st, 10);
         db_bind_int(st, 11, ev->doc_slot);
     } else {
+        db_bind_text_or_null_borrowed(st, 6, ev->actor_token_id);
+        db_bind_text_or_null_borrowed(st, 7, ev->note);
         db_bind_text_or_null_borrowed(st, 8, ev->before);
         db_bind_text(st, 9, ev->after);
         db_bind_text_or_null_borrowed(st, 10, ev->result);
@@ -214,8 +216,15 @@ static err_code insert_rolls(db_conn *c, const db_combat *cb,
             db_bind_int64(st, 12, r->ledger_pos);
         else
             db_bind_null(st, 12);
-        db_bind_text_or_null_borrowed(st, 13,
-                                      r->ledger_pos > 0 ? r->prev_hash : "");
+        /* The previous hash only where it is not the hash of the roll
+         * before in this combat: the ledger's read (ledger.c,
+         * ROLL_PREV_HASH) takes that one's there. */
+        db_bind_text_or_null_borrowed(
+            st, 13,
+            r->ledger_pos > 0 && !(i > 0 && rolls[i - 1].seq == r->seq - 1 &&
+                                   rolls[i - 1].ledger_pos == r->ledger_pos - 1)
+                ? r->prev_hash
+                : "");
         db_bind_text_or_null_borrowed(st, 14, r->ledger_pos > 0 ? r->hash : "");
         if ((rc = db_step_done(c, st, e, "insert roll")))
             break;

@@ -14,6 +14,10 @@
  * empty field is NULL, except after (never NULL), where it means "the
  * same as before".  JSON text holds neither byte raw (a control
  * character in a string is escaped), nor any NUL.
+ *
+ * Such an event's row holds no actor or note either: they are the
+ * combat's (packed only when every event's are), given back from its row
+ * where the event's are empty.
  */
 #include "db_sql.h"
 #include "unit_docs.h"
@@ -27,6 +31,17 @@ enum { FIELD_END = 0x1f, EVENT_END = 0x1e };
 static size_t len_or_0(const char *s)
 {
     return s ? strlen(s) : 0;
+}
+
+/* Whether ev's actor and note are its combat's: then its row holds
+ * neither, and unit_docs_fill gives it the combat's (NULL and "" are one
+ * note, as stored). */
+static bool has_combats_words(const db_event *ev, const db_combat *cb)
+{
+    const char *a = ev->note ? ev->note : "", *b = cb->note ? cb->note : "";
+
+    return strcmp(ev->actor_token_id, cb->actor_token_id) == 0 &&
+           strcmp(a, b) == 0;
 }
 
 err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
@@ -44,6 +59,9 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
         evs[i]->doc_slot = 0;
     if (n == 0)
         return ERR_OK;
+    for (i = 0; i < n; i++)
+        if (!has_combats_words(evs[i], cb))
+            return ERR_OK; /* each event keeps its own */
     for (i = 0; i < n; i++)
         size += len_or_0(evs[i]->before) + len_or_0(evs[i]->after) +
                 len_or_0(evs[i]->result) + 3;
@@ -86,51 +104,64 @@ void unit_docs_cache_clear(unit_docs_cache *cache)
 
     for (i = 0; i < UNIT_DOCS_CACHED; i++) {
         free(cache->slots[i].text);
-        cache->slots[i].text = NULL;
-        cache->slots[i].combat_id[0] = '\0';
+        free(cache->slots[i].note);
+        memset(&cache->slots[i], 0, sizeof cache->slots[i]);
     }
     cache->next = 0;
 }
 
-/* The documents of combat_id unpacked into *out, from cache or read into
- * it (the oldest entry making room). */
+/* Combat combat_id's documents unpacked, actor and note, in *out, from
+ * cache or read into it (the oldest entry making room). */
 static err_code cache_load(db_conn *c, const char *combat_id,
-                           unit_docs_cache *cache, const char **out,
-                           err_info *e)
+                           unit_docs_cache *cache,
+                           const struct unit_docs_cached **out, err_info *e)
 {
     struct unit_docs_cached *slot;
     db_stmt *st = NULL;
     char *report = NULL;
+    bool ok = false;
     err_code rc;
     int i;
 
     for (i = 0; i < UNIT_DOCS_CACHED; i++)
         if (cache->slots[i].text != NULL &&
             strcmp(cache->slots[i].combat_id, combat_id) == 0) {
-            *out = cache->slots[i].text;
+            *out = &cache->slots[i];
             return ERR_OK;
         }
     slot = &cache->slots[cache->next];
     cache->next = (cache->next + 1) % UNIT_DOCS_CACHED;
     free(slot->text);
-    slot->text = NULL;
-    slot->combat_id[0] = '\0';
-    if ((rc = db_prepare(
-             c, "SELECT report, unit_docs FROM combats WHERE id = ?", &st, e)))
+    free(slot->note);
+    memset(slot, 0, sizeof *slot);
+    if ((rc = db_prepare(c,
+                         "SELECT report, unit_docs, actor_token_id, note "
+                         "FROM combats WHERE id = ?",
+                         &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
     if (db_step(st) == DB_ROW && db_column_type(st, 1) == DB_BLOB &&
-        (report = db_column_doc(st, 0)) != NULL)
+        (report = db_column_doc(st, 0)) != NULL) {
         slot->text = db_doc_text_after(db_column_blob(st, 1),
                                        (size_t)db_column_bytes(st, 1), report);
+        db_column_copy(st, 2, slot->actor_token_id,
+                       sizeof slot->actor_token_id);
+        slot->note = db_column_dup(st, 3);
+        ok = slot->text != NULL &&
+             (slot->note != NULL || db_column_type(st, 3) == DB_NULL);
+    }
     free(report);
     db_done(st);
-    if (slot->text == NULL)
+    if (!ok) {
+        free(slot->text);
+        free(slot->note);
+        memset(slot, 0, sizeof *slot);
         return err_set(e, ERR_DB, NULL,
                        "the history documents of combat %s cannot be read",
                        combat_id);
+    }
     snprintf(slot->combat_id, sizeof slot->combat_id, "%s", combat_id);
-    *out = slot->text;
+    *out = slot;
     return ERR_OK;
 }
 
@@ -154,15 +185,17 @@ static char *field_dup(const char *s, size_t n, bool *ok)
 err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                         err_info *e)
 {
-    const char *p = NULL, *f1, *f2, *end;
+    const struct unit_docs_cached *cb = NULL;
+    const char *p, *f1, *f2, *end;
     bool ok = true;
     err_code rc;
     int k;
 
     if (ev->doc_slot <= 0 || ev->after != NULL)
         return ERR_OK;
-    if ((rc = cache_load(c, ev->combat_id, cache, &p, e)))
+    if ((rc = cache_load(c, ev->combat_id, cache, &cb, e)))
         return rc;
+    p = cb->text;
     for (k = 1; k < ev->doc_slot && p != NULL; k++)
         if ((p = strchr(p, EVENT_END)) != NULL)
             p++;
@@ -178,6 +211,11 @@ err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
     ev->after = f2 > f1 + 1 ? field_dup(f1 + 1, (size_t)(f2 - f1 - 1), &ok)
                             : field_dup(p, (size_t)(f1 - p), &ok);
     ev->result = field_dup(f2 + 1, (size_t)(end - f2 - 1), &ok);
+    if (ev->actor_token_id[0] == '\0')
+        snprintf(ev->actor_token_id, sizeof ev->actor_token_id, "%s",
+                 cb->actor_token_id);
+    if (ev->note == NULL && cb->note != NULL)
+        ok = ok && (ev->note = strdup(cb->note)) != NULL;
     if (!ok)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (ev->after == NULL)

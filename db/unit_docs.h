@@ -17,12 +17,15 @@ typedef struct unit_docs_cache {
     struct unit_docs_cached {
         char combat_id[DB_ID_MAX];
         char *text; /* its documents unpacked, or NULL */
+        char actor_token_id[DB_ID_MAX];
+        char *note; /* the combat's, or NULL */
     } slots[UNIT_DOCS_CACHED];
     int next; /* the slot the next combat read takes */
 } unit_docs_cache;
 
 /* Fills ev's documents from its combat's row when they are stored there
- * (ev->doc_slot > 0 and no ev->after); nothing otherwise.  ERR_DB when
+ * (ev->doc_slot > 0 and no ev->after), and its actor and note where they
+ * are empty; nothing otherwise.  ERR_DB when
  * the row or its documents cannot be read, ERR_NOMEM. */
 err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                         err_info *e);

@@ -15,7 +15,7 @@ err_code battle_row_new(db_conn *c, db_battle *b, combat_record *rec,
     err_code rc;
 
     db_new_id("bat", b->id);
-    if ((rc = combat_take_commitment(c, rec, b->id, e)))
+    if ((rc = combat_take_commitment(c, rec, e)))
         return rc;
     text_copy(b->campaign_id, DB_ID_MAX, rec->campaign_id);
     text_copy(b->system, sizeof b->system, system);

@@ -267,34 +267,25 @@ err_code combat_peek_commitment(db_conn *c, combat_record *rec, err_info *e)
     return rc;
 }
 
-err_code combat_claim_commitment(db_conn *c, combat_record *rec,
-                                 const char *used_by, err_info *e)
+err_code combat_claim_commitment(db_conn *c, combat_record *rec, err_info *e)
 {
     db_commitment next;
-    char now[DB_TIME_MAX];
     err_code rc;
 
     if (rec->dice.kind != DICE_SEEDED)
         return ERR_OK;
-    if (used_by == NULL) {
-        if (rec->cb.id[0] == '\0')
-            db_new_id("cbt", rec->cb.id);
-        used_by = rec->cb.id;
-    }
-    db_now(now);
-    if ((rc = db_commitment_use(c, rec->dice.commitment, used_by, now, e)))
+    if ((rc = db_commitment_spend(c, rec->dice.commitment, e)))
         return rc;
     rc = db_commitment_new(c, rec->campaign_id, &next, e);
     sodium_memzero(next.seed, sizeof next.seed);
     return rc;
 }
 
-err_code combat_take_commitment(db_conn *c, combat_record *rec,
-                                const char *used_by, err_info *e)
+err_code combat_take_commitment(db_conn *c, combat_record *rec, err_info *e)
 {
     err_code rc = combat_peek_commitment(c, rec, e);
 
-    return rc ? rc : combat_claim_commitment(c, rec, used_by, e);
+    return rc ? rc : combat_claim_commitment(c, rec, e);
 }
 
 err_code combat_cite(db *d, combat_record *rec, err_info *e)

@@ -90,20 +90,18 @@ err_code combat_parse_record(const json_t *body, combat_record *rec,
  *   combat_peek_commitment reads the campaign's next commitment, without
  *   writing: its seed (and commitment) become rec's; a cited commitment
  *   must be that next one (ERR_CONFLICT otherwise);
- *   combat_claim_commitment, once the combat will land, marks rec's
- *   commitment (the one combat_peek_commitment read) used by used_by (the
- *   battle's id, or NULL for rec's combat, whose id is drawn here if it
- *   has none yet) and draws the next one.
+ *   combat_claim_commitment, once the combat will land, spends rec's
+ *   commitment (the one combat_peek_commitment read: its row goes, the
+ *   combat's or battle's record keeping it and its seed) and draws the
+ *   next one.
  *
  * Both in the job's transaction; entered dice take none (ERR_OK, nothing
  * done).  combat_take_commitment is the two at once, for a caller whose
  * checks are all made before it.
  */
 err_code combat_peek_commitment(db_conn *c, combat_record *rec, err_info *e);
-err_code combat_claim_commitment(db_conn *c, combat_record *rec,
-                                 const char *used_by, err_info *e);
-err_code combat_take_commitment(db_conn *c, combat_record *rec,
-                                const char *used_by, err_info *e);
+err_code combat_claim_commitment(db_conn *c, combat_record *rec, err_info *e);
+err_code combat_take_commitment(db_conn *c, combat_record *rec, err_info *e);
 
 /* A one-off combat citing a commitment: its seed becomes rec's (read
  * through the pool; the writer job claims it, see combat_insert_job).

@@ -161,7 +161,7 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
         }
     }
     if (is_staged_current) {
-        rc = combat_claim_commitment(c, rec, NULL, e);
+        rc = combat_claim_commitment(c, rec, e);
         if (rc == ERR_OK)
             rc = db_combat_insert_chained(c, &rec->cb, rec->rolls, rec->n_rolls,
                                           &rec->chain_end, e);
@@ -174,7 +174,7 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
     /* Nothing is written until the rules have accepted the combat: the
      * commitment's seed is read, not claimed, before they run. */
     if ((rc = work_out(c, rec, &cmp, e)) ||
-        (rc = combat_claim_commitment(c, rec, NULL, e)) ||
+        (rc = combat_claim_commitment(c, rec, e)) ||
         (rc = db_combat_insert(c, &rec->cb, rec->rolls, rec->n_rolls, e)))
         goto out;
     rc = s->apply(c, arg, e);

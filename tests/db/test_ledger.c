@@ -211,8 +211,15 @@ START_TEST(test_db_combat_chains)
         ck_assert_str_eq(rows[i].commitment, HEX64);
         ck_assert_str_eq(rows[i].client_seed, "cs");
         ck_assert_str_eq(rows[i].hash, r->hash);
+        /* each previous hash, stored or (after a combat's first roll)
+         * read from the roll before */
+        ck_assert_str_eq(rows[i].prev_hash,
+                         i ? rows[i - 1].hash : ledger_genesis);
     }
     db_ledger_rows_free(rows, n);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM rolls "
+                                              "WHERE prev_hash IS NOT NULL"),
+                     2);
     ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM rolls "
                                               "WHERE ledger_pos IS NULL AND "
                                               "prev_hash IS NULL AND hash IS "
@@ -348,6 +355,8 @@ static err_code job_commit(db_conn *c, void *arg, err_info *e)
         return db_commitment_new(c, j->campaign_id, &j->k, e);
     if (j->op == 1)
         return db_commitment_use(c, j->commitment, j->used_by, AT, e);
+    if (j->op == 3)
+        return db_commitment_spend(c, j->commitment, e);
     return db_commitments_purge(c, j->before, e);
 }
 
@@ -372,13 +381,12 @@ static err_code commit(int op, const char *campaign_id, const char *what,
 
 START_TEST(test_db_commitments)
 {
-    db_commitment k1, k2, one, got, *used = NULL;
+    db_commitment k1, k2, one, used1, got;
     char hex[LEDGER_HASH_HEX];
     uint8_t seed[32];
     db_campaign cmp;
     db_conn *c;
     err_info e;
-    size_t n = 0;
 
     db_fixture_open();
     db_fixture_add_campaign(&cmp, "Wavre");
@@ -398,19 +406,29 @@ START_TEST(test_db_commitments)
     ck_assert_str_eq(got.campaign_id, "");
     ck_assert_str_eq(got.created_at, one.created_at);
     db_read_release(db_fixture_db, c);
-    /* used once */
-    ck_assert_int_eq(commit(1, NULL, k1.commitment, NULL), ERR_OK);
-    ck_assert_int_eq(commit(1, NULL, k1.commitment, NULL), ERR_CONFLICT);
-    ck_assert_int_eq(commit(1, NULL, HEX64_B, NULL), ERR_CONFLICT);
+    /* a campaign's spent once, and gone: its combat keeps it and its
+     * seed; a one-off's or an unknown one cannot be spent */
+    ck_assert_int_eq(commit(3, NULL, one.commitment, NULL), ERR_CONFLICT);
+    ck_assert_int_eq(commit(3, NULL, k1.commitment, NULL), ERR_OK);
+    ck_assert_int_eq(commit(3, NULL, k1.commitment, NULL), ERR_CONFLICT);
+    ck_assert_int_eq(commit(3, NULL, HEX64_B, NULL), ERR_CONFLICT);
     c = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_NOT_FOUND);
-    ck_assert_int_eq(db_commitments_used(c, cmp.id, &used, &n, &e), ERR_OK);
+    ck_assert_int_eq(db_commitment_get(c, k1.commitment, &got, &e),
+                     ERR_NOT_FOUND);
+    ck_assert_int_eq(db_commitment_get(c, one.commitment, &got, &e), ERR_OK);
+    ck_assert_str_eq(got.used_at, "");
     db_read_release(db_fixture_db, c);
-    ck_assert_int_eq(n, 1);
-    ck_assert_str_eq(used[0].commitment, k1.commitment);
-    ck_assert_str_eq(used[0].used_by, "cbt_x");
-    ck_assert_str_eq(used[0].used_at, AT);
-    free(used);
+    /* a one-off's used once, and kept with its combat */
+    ck_assert_int_eq(commit(0, NULL, NULL, &used1), ERR_OK);
+    ck_assert_int_eq(commit(1, NULL, used1.commitment, NULL), ERR_OK);
+    ck_assert_int_eq(commit(1, NULL, used1.commitment, NULL), ERR_CONFLICT);
+    ck_assert_int_eq(commit(1, NULL, HEX64_B, NULL), ERR_CONFLICT);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_commitment_get(c, used1.commitment, &got, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    ck_assert_str_eq(got.used_by, "cbt_x");
+    ck_assert_str_eq(got.used_at, AT);
     ck_assert_int_eq(commit(0, cmp.id, NULL, &k2), ERR_OK);
     /* the purge takes unused one-offs only, older than its time */
     ck_assert_int_eq(commit(2, NULL, "2000-01-01T00:00:00.000Z", NULL), ERR_OK);
@@ -421,7 +439,7 @@ START_TEST(test_db_commitments)
     c = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_commitment_get(c, one.commitment, &got, &e),
                      ERR_NOT_FOUND);
-    ck_assert_int_eq(db_commitment_get(c, k1.commitment, &got, &e), ERR_OK);
+    ck_assert_int_eq(db_commitment_get(c, used1.commitment, &got, &e), ERR_OK);
     ck_assert_int_eq(db_commitment_get(c, k2.commitment, &got, &e), ERR_OK);
     db_read_release(db_fixture_db, c);
 }

@@ -45,16 +45,20 @@ static void event_of(db_event *ev, const db_unit *u, const db_combat *cb)
     snprintf(ev->at, sizeof ev->at, "%s", T1);
     snprintf(ev->kind, sizeof ev->kind, "combat");
     snprintf(ev->combat_id, sizeof ev->combat_id, "%s", cb->id);
+    snprintf(ev->actor_token_id, sizeof ev->actor_token_id, "%s",
+             cb->actor_token_id);
+    ev->note = cb->note;
 }
 
 /* A's state changed, with a result; B's the same before and after, with
- * no result; then A again with no state before. */
+ * no result; then A again with no state before.  Each with the combat's
+ * actor and note. */
 static void fight_make(fight *f, const db_campaign *cmp, const db_unit *a,
                        const db_unit *b)
 {
     db_event *evs[3] = {&f->ev[0], &f->ev[1], &f->ev[2]};
 
-    db_fixture_new_combat(&f->cb, cmp->id, T1, NULL, NULL);
+    db_fixture_new_combat(&f->cb, cmp->id, T1, "again", NULL);
     /* A report that holds what the events repeat, as a real one does:
      * their documents are packed after it. */
     f->cb.report = "{\"units\":[{\"name\":\"A\",\"scrud\":{\"modifier\":2}},"
@@ -69,7 +73,6 @@ static void fight_make(fight *f, const db_campaign *cmp, const db_unit *a,
     f->ev[1].after = (char *)STATE_B;
     event_of(&f->ev[2], a, &f->cb);
     f->ev[2].after = (char *)BEFORE_A;
-    f->ev[2].note = "again";
     ck_assert_int_eq(db_combat_pack_events(&f->cb, evs, 3, NULL), ERR_OK);
     ck_assert_ptr_nonnull(f->cb.unit_docs_z);
     ck_assert_int_eq(f->ev[0].doc_slot, 1);
@@ -148,11 +151,13 @@ START_TEST(test_packed_docs_read_back_by_every_list)
     free(f.cb.unit_docs_z);
 
     c = db_read_acquire(db_fixture_db);
-    /* Stored once, in the combat's row; the events hold none. */
+    /* Stored once, in the combat's row; the events hold none, nor the
+     * combat's actor and note. */
     ck_assert_int_eq(db_fixture_query_int(c, "SELECT count(*) FROM unit_events "
                                              "WHERE before IS NULL AND after "
                                              "IS NULL AND result IS NULL AND "
-                                             "doc_slot > 0"),
+                                             "actor_token_id IS NULL AND "
+                                             "note IS NULL AND doc_slot > 0"),
                      3);
     ck_assert_int_eq(db_fixture_query_int(c, "SELECT count(*) FROM combats "
                                              "WHERE typeof(unit_docs) = "
@@ -167,7 +172,10 @@ START_TEST(test_packed_docs_read_back_by_every_list)
     ck_assert_uint_eq(n, 2);
     check_docs(&list[0], BEFORE_A, AFTER_A, RESULT_A);
     check_docs(&list[1], NULL, BEFORE_A, NULL);
-    ck_assert_str_eq(list[1].note, "again");
+    for (i = 0; i < n; i++) {
+        ck_assert_str_eq(list[i].note, "again");
+        ck_assert_str_eq(list[i].actor_token_id, f.cb.actor_token_id);
+    }
     db_events_free(list, n);
 
     /* The campaign's feed, a page: B's after is its before. */
@@ -189,6 +197,8 @@ START_TEST(test_packed_docs_read_back_by_every_list)
             strcmp(logged[i].unit.kind, "combat") != 0)
             continue;
         n_unit++;
+        ck_assert_str_eq(logged[i].unit.note, "again");
+        ck_assert_str_eq(logged[i].unit.actor_token_id, f.cb.actor_token_id);
         if (logged[i].unit.unit_seq == 1 &&
             strcmp(logged[i].unit.unit_id, a.id) == 0)
             check_docs(&logged[i].unit, BEFORE_A, AFTER_A, RESULT_A);
@@ -278,6 +288,61 @@ START_TEST(test_unreadable_docs_are_an_error)
         db_event_log_free(logged, n);
     }
     db_read_release(db_fixture_db, c);
+}
+END_TEST
+
+/* _i: 0 an event with an actor of its own, 1 with a note of its own
+ * (the others the combat's): nothing is packed, every event keeps its
+ * own documents and words.  2: events packed, the one written before
+ * this (migration 14's rows) keeping its own actor and note, still
+ * read as its own. */
+START_TEST(test_events_keep_words_not_the_combats)
+{
+    db_campaign cmp;
+    db_unit a, b;
+    fight f;
+    db_conn *c;
+    db_event *list = NULL, *evs[3];
+    size_t n = 0, i;
+    char sql[256];
+
+    setup(&cmp, &a, &b);
+    fight_make(&f, &cmp, &a, &b);
+    free(f.cb.unit_docs_z);
+    f.cb.unit_docs_z = NULL;
+    if (_i == 0)
+        db_new_id("tok", f.ev[1].actor_token_id);
+    if (_i == 1)
+        f.ev[1].note = "its own";
+    for (i = 0; i < 3; i++)
+        evs[i] = &f.ev[i];
+    ck_assert_int_eq(db_combat_pack_events(&f.cb, evs, 3, NULL), ERR_OK);
+    ck_assert_int_eq(f.ev[1].doc_slot, _i < 2 ? 0 : 2);
+    ck_assert(_i < 2 ? f.cb.unit_docs_z == NULL : f.cb.unit_docs_z != NULL);
+    db_fixture_write_ok(job_fight, &f, "combat and its events");
+    free(f.cb.unit_docs_z);
+    if (_i == 2) {
+        snprintf(sql, sizeof sql,
+                 "UPDATE unit_events SET actor_token_id = 'tok_old', note = "
+                 "'old words' WHERE unit_id = '%s'",
+                 b.id);
+        db_fixture_raw_exec(sql);
+    }
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_fixture_query_int(c, "SELECT count(*) FROM unit_events "
+                                             "WHERE after IS NOT NULL"),
+                     _i < 2 ? 3 : 0);
+    ck_assert_int_eq(db_events_list(c, b.id, &list, &n, NULL), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    ck_assert_uint_eq(n, 1);
+    check_docs(&list[0], STATE_B, STATE_B, NULL);
+    ck_assert_str_eq(list[0].actor_token_id, _i == 0   ? f.ev[1].actor_token_id
+                                             : _i == 2 ? "tok_old"
+                                                       : f.cb.actor_token_id);
+    ck_assert_str_eq(list[0].note, _i == 1   ? "its own"
+                                   : _i == 2 ? "old words"
+                                             : "again");
+    db_events_free(list, n);
 }
 END_TEST
 
@@ -419,6 +484,7 @@ Suite *suite_unit_docs(void)
     suite_add_tcase(s, tc);
     tcase_add_test(tc, test_packed_docs_read_back_by_every_list);
     tcase_add_loop_test(tc, test_unreadable_docs_are_an_error, 0, 2);
+    tcase_add_loop_test(tc, test_events_keep_words_not_the_combats, 0, 3);
     tcase_add_test(tc, test_event_without_docs_needs_a_place);
     tcase_add_test(tc, test_migration_14_keeps_events_and_numbers_on);
     return s;

@@ -396,11 +396,23 @@ START_TEST(test_battle_retries)
     RIG_EQ_STR(scs_str(scs_get(a->json, "dice"), "commitment"), k);
     RIG_EQ_INT(count("battles"), 1);
     lg_next(&c, next);
+    /* one commitment spent (its row gone: the battle keeps it), one
+     * drawn */
     RIG_EQ_INT(ts_sql_int(rig_ts,
                           "SELECT count(*) FROM commitments WHERE "
                           "campaign_id = ?",
                           TS_TEXT(c.id)),
-               2);
+               1);
+    RIG_EQ_INT(ts_sql_int(rig_ts,
+                          "SELECT count(*) FROM commitments WHERE "
+                          "commitment = ?",
+                          TS_TEXT(next)),
+               1);
+    RIG_EQ_INT(ts_sql_int(rig_ts,
+                          "SELECT count(*) FROM battles WHERE "
+                          "commitment = ? AND server_seed IS NOT NULL",
+                          TS_TEXT(k)),
+               1);
 
     snprintf(rig_ctx, sizeof rig_ctx, "a roll retried");
     snprintf(path, sizeof path, "/v1/campaigns/%s/battles/%s/actions", c.id,
