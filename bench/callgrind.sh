@@ -34,6 +34,7 @@
 # thread whose profile holds writer_main); and the database's growth in
 # bytes (main file after a TRUNCATE checkpoint, minus the idle run's),
 # against the targets of issue 17, each marked met or not met.  Then the
+# campaign combat's growth by table and index (SQLite's dbstat).  Then the
 # loaded run's, minus idle-loaded's, divided by N: whole server, writer
 # thread, and commits per combat (the writer's calls of db_run_batch, one
 # per committed batch, minus idle-loaded's; see batches below).
@@ -282,6 +283,21 @@ row "campaign combat, database growth" "$CAMP_B" 3072 " B"
 echo
 echo "also: one-off combat: writer thread $ONEOFF_W instructions ($(awk -v w="$ONEOFF_W" -v t="$ONEOFF" 'BEGIN { printf "%.0f%%", t ? 100 * w / t : 0 }') of it)," \
     "database growth $ONEOFF_B B; campaign combat: writer $(awk -v w="$CAMP_W" -v t="$CAMP" 'BEGIN { printf "%.0f%%", t ? 100 * w / t : 0 }') of it"
+
+# Where a campaign combat's bytes go: each table's and index's pages
+# (SQLite's dbstat), the campaign run's minus the idle run's, per combat,
+# largest first, with the bytes of their rows (payload: the rest is page
+# room left unused and the b-tree's own).
+tables() { # tables DIR: name|pages' bytes|payload, one line per b-tree
+    sqlite3 "$1/cost.db" "SELECT name, sum(pgsize), sum(payload) FROM dbstat GROUP BY name;" ||
+        die "cannot read $1/cost.db's pages (dbstat)"
+}
+echo
+echo "campaign combat, database growth by table and index (bytes per combat: pages, and rows' bytes in them):"
+awk -F'|' -v n="$N" '
+    NR == FNR { pg[$1] = $2; pl[$1] = $3; next }
+    { d = $2 - pg[$1]; if (d > 0) printf "  %-32s %8.0f %8.0f\n", $1, d / n, ($3 - pl[$1]) / n }' \
+    <(tables "$TMP/idle") <(tables "$TMP/campaign") | sort -k2,2nr
 
 if [ "$LOADED" = 1 ]; then
     I_IDLE_L=$(total "$TMP/idle-loaded")

@@ -86,21 +86,14 @@ err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e)
     return chain_save(c, ch, false, e);
 }
 
-/* A roll's previous hash: its own, or (NULL: insert_rolls stores none
- * where it is the hash of the roll before in its combat) that one's. */
-#define ROLL_PREV_HASH                                                         \
-    "coalesce(r.prev_hash, (SELECT p.hash FROM rolls p WHERE "                 \
-    "p.combat_id = r.combat_id AND p.seq = r.seq - 1))"
-
 /* Both kinds of entry of one campaign, with their record's dice; the
  * order of the columns is read_ledger_row's.  A battle's rng is "v1" for
  * seeded dice (battles store no rng of their own). */
 #define LEDGER_ROWS_SQL                                                        \
     "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
     "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
-    "NULL, NULL, NULL, r.source, r.rng, c.commitment, "                        \
-    "c.client_seed, " ROLL_PREV_HASH ", r.hash FROM rolls r JOIN combats c "   \
-    "ON c.id = r.combat_id "                                                   \
+    "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "         \
+    "r.prev_hash, r.hash FROM rolls r JOIN combats c ON c.id = r.combat_id "   \
     "WHERE c.campaign_id = ?1 AND r.ledger_pos IS NOT NULL "                   \
     "UNION ALL "                                                               \
     "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "   \
@@ -159,6 +152,20 @@ static void read_ledger_row(db_stmt *st, void *elem)
     db_column_copy(st, 20, r->hash, sizeof r->hash);
 }
 
+/* A roll stored without its previous hash (insert_rolls stores none
+ * where it is the hash of the roll before in its combat) takes it from
+ * the entry before it, when that one is that roll: the same combat, the
+ * seq and the place before.  Otherwise it stays without, and the entry
+ * does not link (ledger_check says so). */
+static void prev_from(db_ledger_row *r, const db_ledger_row *before)
+{
+    if (r->kind == LEDGER_ROLL && r->prev_hash[0] == '\0' && before != NULL &&
+        before->kind == LEDGER_ROLL && before->pos == r->pos - 1 &&
+        before->seq == r->seq - 1 &&
+        strcmp(before->record_id, r->record_id) == 0)
+        memcpy(r->prev_hash, before->hash, sizeof r->prev_hash);
+}
+
 static void release_rows(void *rows, size_t n)
 {
     db_ledger_row *r = rows;
@@ -177,6 +184,7 @@ err_code db_ledger_rows(db_conn *c, const char *campaign_id,
     db_stmt *st = NULL;
     void *rows;
     err_code rc;
+    size_t i;
 
     *out = NULL;
     *n = 0;
@@ -186,6 +194,8 @@ err_code db_ledger_rows(db_conn *c, const char *campaign_id,
     rc = db_read_rows(c, st, sizeof **out, read_ledger_row, release_rows, &rows,
                       n, "read the ledger", e);
     *out = rows;
+    for (i = 1; rc == ERR_OK && i < *n; i++)
+        prev_from(&(*out)[i], &(*out)[i - 1]);
     return rc;
 }
 
@@ -462,6 +472,8 @@ struct db_ledger_cursor {
     db_stmt *entries, *seeds[2]; /* the cursor's own, finalized at
                                           close */
     int seed_part;               /* the one of seeds being read */
+    db_ledger_row last;          /* the keys and hash of the entry read last
+                                    (prev_from), kind LEDGER_ACTION before any */
 };
 
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
@@ -474,6 +486,7 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
     if (cur == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     cur->c = c;
+    cur->last.kind = LEDGER_ACTION; /* none read yet */
     /* Statements of its own (not the connection's shared ones): they stay
      * open between the turns of a stream. */
     {
@@ -500,6 +513,12 @@ int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
     if (step == DB_ROW) {
         memset(row, 0, sizeof *row);
         read_ledger_row(cur->entries, row);
+        prev_from(row, &cur->last);
+        cur->last.kind = row->kind;
+        cur->last.pos = row->pos;
+        cur->last.seq = row->seq;
+        memcpy(cur->last.record_id, row->record_id, sizeof row->record_id);
+        memcpy(cur->last.hash, row->hash, sizeof row->hash);
         return 1;
     }
     if (step == DB_DONE)

@@ -217,8 +217,8 @@ static err_code insert_rolls(db_conn *c, const db_combat *cb,
         else
             db_bind_null(st, 12);
         /* The previous hash only where it is not the hash of the roll
-         * before in this combat: the ledger's read (ledger.c,
-         * ROLL_PREV_HASH) takes that one's there. */
+         * before in this combat: the ledger's read (ledger.c, prev_from)
+         * takes that one's there. */
         db_bind_text_or_null_borrowed(
             st, 13,
             r->ledger_pos > 0 && !(i > 0 && rolls[i - 1].seq == r->seq - 1 &&
