@@ -364,10 +364,14 @@ typedef struct db_combat {
      * is; owned */
     unsigned char *report_z;
     size_t report_z_len;
-    /* a one-off's roll log packed to store in its row (db_combat_pack),
+    /* the roll log packed to store (db_combat_pack): a one-off's, in its
+     * row, or a campaign combat's once chained, in a row of combat_rolls;
      * or NULL: its rolls are rows of their own; owned */
     unsigned char *rolls_z;
     size_t rolls_z_len;
+    /* the ledger place of the first roll packed in rolls_z (a campaign
+     * combat's, the others following it), or 0 */
+    long long ledger_first;
     /* the documents of the combat's unit history events packed to store
      * in its row (db_combat_pack_events), or NULL: each event holds its
      * own; owned */
@@ -623,13 +627,24 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
  * battle's record) are appended to the campaign's ledger, and each roll's
  * ledger_pos and hash are set. */
 /* Packs cb->report as it will be stored (zstd: a report is JSON that
- * shrinks to about a quarter), and a one-off's roll log (rolls, n) into
- * one value of its row, before the writer: db_combat_insert then stores
- * cb->report_z and cb->rolls_z, and no row per roll.  A report stored
- * plain and rolls stored as rows (older ones, a campaign's, or not packed)
- * read back the same.  ERR_NOMEM. */
+ * shrinks to about a quarter), and the roll log (rolls, n) into one
+ * value, before the writer: a one-off's (stored in its row), or a
+ * campaign combat's once chained (db_combat_chain: then with each roll's
+ * hashes, cb->ledger_first set, stored in a row of combat_rolls);
+ * db_combat_insert (a one-off) or db_combat_insert_chained then stores
+ * cb->report_z and cb->rolls_z, and no row per roll.  A campaign's rolls
+ * not chained (a battle's record) stay rows.  A report stored plain and
+ * rolls stored as rows (older ones, or not packed) read back the same.
+ * ERR_NOMEM. */
 err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
                         err_info *e);
+/* A packed roll log, as db_combat_pack packs it (the text, unpacked from
+ * combats.rolls or combat_rolls.rolls), into *out (new, free()), *n
+ * rolls; chained at ledger_first (combat_rolls'; 0 for a one-off's): then
+ * each roll's ledger place, previous hash and hash are set.  ERR_DB when
+ * it is malformed. */
+err_code db_rolls_unpack(const char *text, long long ledger_first,
+                         db_roll **out, size_t *n, err_info *e);
 /* Packs the documents (before, after, result) of the combat's n unit
  * history events evs into one value of its row, cb->unit_docs_z, before
  * the writer, and numbers each event's place there (doc_slot): then

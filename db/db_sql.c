@@ -680,6 +680,11 @@ unsigned char *db_doc_pack_after(const char *text, const char *prefix,
     return z;
 }
 
+unsigned char *db_doc_pack_bare(const char *text, size_t *len)
+{
+    return db_doc_pack_after(text, "", len); /* an empty prefix: none */
+}
+
 /* The text of the packed frame at z (zlen bytes), packed with the
  * dictionary (is_dict), after prefix, or with neither; NULL when it does
  * not inflate to its length. */

@@ -143,6 +143,10 @@ char *db_doc_text(const void *z, size_t zlen);
  * stored as it is too. */
 unsigned char *db_doc_pack_after(const char *text, const char *prefix,
                                  size_t *len);
+/* Packed with neither the dictionary nor a prefix (a bare frame, as
+ * before the dictionary, db_doc_text reads it): for a text unlike the
+ * reports the dictionary was made of (a roll log, which it packs worse). */
+unsigned char *db_doc_pack_bare(const char *text, size_t *len);
 char *db_doc_text_after(const void *z, size_t zlen, const char *prefix);
 
 /* Binds s as text, without a copy: s (not NULL) is borrowed and must

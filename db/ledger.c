@@ -88,18 +88,29 @@ err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e)
 
 /* Both kinds of entry of one campaign, with their record's dice; the
  * order of the columns is read_ledger_row's.  A battle's rng is "v1" for
- * seeded dice (battles store no rng of their own). */
+ * seeded dice (battles store no rng of their own).  A combat whose rolls
+ * are packed (combat_rolls, migration 15) is one row, kind 2, at its
+ * first roll's place, the packed rolls its last column: read_entries
+ * makes an entry of each.  That part comes first: PostgreSQL types each
+ * column of a UNION from its parts in order, and a NULL before the bytes
+ * would make it text. */
 #define LEDGER_ROWS_SQL                                                        \
+    "SELECT 2, k.ledger_first, c.created_at, c.id, 0, NULL, NULL, NULL, "      \
+    "NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, c.commitment, "              \
+    "c.client_seed, NULL, NULL, k.rolls FROM combat_rolls k "                  \
+    "JOIN combats c ON c.id = k.combat_id WHERE c.campaign_id = ?1 "           \
+    "UNION ALL "                                                               \
     "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
     "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
     "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "         \
-    "r.prev_hash, r.hash FROM rolls r JOIN combats c ON c.id = r.combat_id "   \
+    "r.prev_hash, r.hash, NULL FROM rolls r JOIN combats c "                   \
+    "ON c.id = r.combat_id "                                                   \
     "WHERE c.campaign_id = ?1 AND r.ledger_pos IS NOT NULL "                   \
     "UNION ALL "                                                               \
     "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "   \
     "0, 0, a.kind, a.naturals, a.detail, b.dice_source, "                      \
     "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "           \
-    "b.client_seed, a.prev_hash, a.hash FROM battle_actions a "                \
+    "b.client_seed, a.prev_hash, a.hash, NULL FROM battle_actions a "          \
     "JOIN battles b ON b.id = a.battle_id "                                    \
     "WHERE b.campaign_id = ?1 AND a.ledger_pos IS NOT NULL "                   \
     "ORDER BY 2"
@@ -178,23 +189,112 @@ static void release_rows(void *rows, size_t n)
     }
 }
 
+/* Room for one more row at the end of *rows (*n of *cap). */
+static bool room_for_one(db_ledger_row **rows, size_t n, size_t *cap)
+{
+    db_ledger_row *more;
+    size_t want = *cap ? *cap * 2 : 64;
+
+    if (n < *cap)
+        return true;
+    if ((more = realloc(*rows, want * sizeof *more)) == NULL)
+        return false;
+    *rows = more;
+    *cap = want;
+    return true;
+}
+
+/* The entries of LEDGER_ROWS_SQL's row at st appended to *rows (*n of
+ * *cap): the row itself, or (kind 2) each roll packed in it.  Packed
+ * rolls that do not read are one entry at their first place with no
+ * hash: it fails its check, which is reported, rather than leaving a
+ * gap. */
+static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
+                             size_t *cap, err_info *e)
+{
+    db_roll *rolls = NULL;
+    size_t n_rolls = 0, i;
+    char *packed;
+    err_code rc;
+
+    if (db_column_int(st, 0) != 2) {
+        if (!room_for_one(rows, *n, cap))
+            return err_set(e, ERR_NOMEM, NULL, "out of memory");
+        memset(&(*rows)[*n], 0, sizeof **rows);
+        read_ledger_row(st, &(*rows)[(*n)++]);
+        return ERR_OK;
+    }
+    packed = db_column_doc(st, 21);
+    rc = packed ? db_rolls_unpack(packed, db_column_int64(st, 1), &rolls,
+                                  &n_rolls, e)
+                : ERR_DB;
+    free(packed);
+    if (rc == ERR_NOMEM)
+        return rc;
+    if (rc != ERR_OK || n_rolls == 0) {
+        err_clear(e);
+        free(rolls);
+        if (!room_for_one(rows, *n, cap))
+            return err_set(e, ERR_NOMEM, NULL, "out of memory");
+        memset(&(*rows)[*n], 0, sizeof **rows);
+        read_ledger_row(st, &(*rows)[*n]);
+        (*rows)[(*n)++].kind = LEDGER_ROLL;
+        return ERR_OK;
+    }
+    for (i = 0; i < n_rolls; i++) {
+        const db_roll *r = &rolls[i];
+        db_ledger_row *row;
+        if (!room_for_one(rows, *n, cap)) {
+            free(rolls);
+            return err_set(e, ERR_NOMEM, NULL, "out of memory");
+        }
+        row = &(*rows)[(*n)++];
+        memset(row, 0, sizeof *row);
+        read_ledger_row(st, row); /* the combat's: time, id, dice */
+        row->kind = LEDGER_ROLL;
+        row->pos = r->ledger_pos;
+        row->seq = r->seq;
+        memcpy(row->side, r->side_name, sizeof row->side);
+        memcpy(row->unit_id, r->unit_id, sizeof row->unit_id);
+        memcpy(row->unit, r->unit_name, sizeof row->unit);
+        memcpy(row->reason, r->reason, sizeof row->reason);
+        row->faces = r->faces;
+        row->natural = r->natural;
+        row->modified = r->modified;
+        memcpy(row->source, r->source, sizeof row->source);
+        memcpy(row->rng, r->rng, sizeof row->rng);
+        memcpy(row->prev_hash, r->prev_hash, sizeof row->prev_hash);
+        memcpy(row->hash, r->hash, sizeof row->hash);
+    }
+    free(rolls);
+    return ERR_OK;
+}
+
 err_code db_ledger_rows(db_conn *c, const char *campaign_id,
                         db_ledger_row **out, size_t *n, err_info *e)
 {
     db_stmt *st = NULL;
-    void *rows;
+    size_t cap = 0, i;
     err_code rc;
-    size_t i;
+    int step = DB_DONE;
 
     *out = NULL;
     *n = 0;
     if ((rc = db_prepare(c, LEDGER_ROWS_SQL, &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
-    rc = db_read_rows(c, st, sizeof **out, read_ledger_row, release_rows, &rows,
-                      n, "read the ledger", e);
-    *out = rows;
-    for (i = 1; rc == ERR_OK && i < *n; i++)
+    while (rc == ERR_OK && (step = db_step(st)) == DB_ROW)
+        rc = read_entries(st, out, n, &cap, e);
+    if (rc == ERR_OK && step != DB_DONE)
+        rc = db_fail(c, e, "read the ledger");
+    db_done(st);
+    if (rc != ERR_OK) {
+        db_ledger_rows_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return rc;
+    }
+    for (i = 1; i < *n; i++)
         prev_from(&(*out)[i], &(*out)[i - 1]);
     return rc;
 }
@@ -460,8 +560,9 @@ err_code db_ledger_unchained(db_conn *c, const char *campaign_id,
  * commitment, seed, client seed. */
 static const char *const ledger_seeds_sql[2] = {
     "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
-    "FROM combats c WHERE c.campaign_id = ?1 AND EXISTS (SELECT 1 FROM rolls "
-    "r WHERE r.combat_id = c.id AND r.ledger_pos IS NOT NULL) ORDER BY "
+    "FROM combats c WHERE c.campaign_id = ?1 AND (EXISTS (SELECT 1 FROM "
+    "combat_rolls k WHERE k.combat_id = c.id) OR EXISTS (SELECT 1 FROM rolls "
+    "r WHERE r.combat_id = c.id AND r.ledger_pos IS NOT NULL)) ORDER BY "
     "c.rowid",
     "SELECT b.id, b.dice_source, b.commitment, CASE b.status WHEN 'open' "
     "THEN NULL ELSE b.server_seed END, b.client_seed FROM battles b "
@@ -474,6 +575,10 @@ struct db_ledger_cursor {
     int seed_part;               /* the one of seeds being read */
     db_ledger_row last;          /* the keys and hash of the entry read last
                                     (prev_from), kind LEDGER_ACTION before any */
+    /* The entries of the row read last (read_entries: a combat's packed
+     * rolls, each), given one by one: [next, n_pending) still to give. */
+    db_ledger_row *pending;
+    size_t n_pending, next, cap;
 };
 
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
@@ -508,11 +613,18 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
 int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
                            err_info *e)
 {
-    int step = db_step(cur->entries);
+    int step = DB_ROW;
 
+    if (cur->next == cur->n_pending) {
+        cur->next = cur->n_pending = 0;
+        if ((step = db_step(cur->entries)) == DB_ROW &&
+            read_entries(cur->entries, &cur->pending, &cur->n_pending,
+                         &cur->cap, e) != ERR_OK)
+            return -1;
+    }
     if (step == DB_ROW) {
-        memset(row, 0, sizeof *row);
-        read_ledger_row(cur->entries, row);
+        /* Moved out: its strings are the caller's now. */
+        *row = cur->pending[cur->next++];
         prev_from(row, &cur->last);
         cur->last.kind = row->kind;
         cur->last.pos = row->pos;
@@ -567,5 +679,7 @@ void db_ledger_cursor_close(db_ledger_cursor *cur)
     db_finalize(cur->entries);
     db_finalize(cur->seeds[0]);
     db_finalize(cur->seeds[1]);
+    release_rows(cur->pending + cur->next, cur->n_pending - cur->next);
+    free(cur->pending);
     free(cur);
 }

@@ -233,7 +233,28 @@ static err_code insert_rolls(db_conn *c, const db_combat *cb,
     return rc;
 }
 
-/* The combat's own row. */
+/* A campaign combat's rolls, packed once chained (db_combat_pack), in a
+ * row of their own (migration 15). */
+static err_code insert_packed_rolls(db_conn *c, const db_combat *cb,
+                                    err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "INSERT INTO combat_rolls (combat_id, ledger_first, "
+                         "rolls) VALUES (?, ?, ?)",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, cb->id);
+    db_bind_int64(st, 2, cb->ledger_first);
+    db_bind_blob(st, 3, cb->rolls_z, cb->rolls_z_len);
+    rc = db_step_done(c, st, e, "insert packed rolls");
+    db_done(st);
+    return rc;
+}
+
+/* The combat's own row (and its packed rolls' row, a campaign's). */
 static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
 {
     db_stmt *st = NULL;
@@ -264,22 +285,28 @@ static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
         db_bind_blob(st, 13, cb->report_z, cb->report_z_len);
     else
         db_bind_text(st, 13, cb->report);
-    if (cb->rolls_z != NULL)
+    if (cb->rolls_z != NULL && cb->ledger_first == 0) /* a one-off's */
         db_bind_blob(st, 14, cb->rolls_z, cb->rolls_z_len);
     if (cb->unit_docs_z != NULL)
         db_bind_blob(st, 15, cb->unit_docs_z, cb->unit_docs_z_len);
     rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
+    if (rc == ERR_OK && cb->rolls_z != NULL && cb->ledger_first > 0)
+        rc = insert_packed_rolls(c, cb, e);
     return rc;
 }
 
-/* ---- a one-off's roll log packed ----
+/* ---- a combat's roll log packed ----
  *
  * Each roll: seq, faces, natural and modified, 5 bytes each (7 bits a
  * byte, the top bit set), then side, unit id, unit name, reason, source
  * and rng, each its length plus 1 in one byte and its bytes (no field is
- * longer than 254); the whole packed by db_doc_pack, as text: it holds no
- * NUL. */
+ * longer than 254); a campaign combat's (chained at ledger_first,
+ * ledger_first + 1, ...: a row of combat_rolls, migration 15) then its
+ * previous hash (the first roll's; empty after, where it is the hash of
+ * the roll before) and its hash, the same way.  The whole packed as text
+ * (it holds no NUL): a one-off's by db_doc_pack, a campaign combat's by
+ * db_doc_pack_bare. */
 
 /* Writes v at p: 5 bytes of 7 bits each, top bit set (no NUL, any int). */
 static unsigned char *put_u32(unsigned char *p, long long v)
@@ -302,10 +329,27 @@ static unsigned char *put_str(unsigned char *p, const char *s, size_t max)
     return p + n;
 }
 
+/* Whether the n rolls are chained one after the other (a campaign
+ * combat's, db_combat_chain): their ledger places ledger_first, + 1, ...,
+ * and the previous hash of each after the first the hash before it. */
+static bool is_chained_run(const db_roll *rolls, size_t n)
+{
+    size_t i;
+
+    if (n == 0 || rolls[0].ledger_pos <= 0)
+        return false;
+    for (i = 1; i < n; i++)
+        if (rolls[i].ledger_pos != rolls[0].ledger_pos + (long long)i ||
+            strcmp(rolls[i].prev_hash, rolls[i - 1].hash) != 0)
+            return false;
+    return true;
+}
+
 /* The bytes roll r takes packed. */
 static size_t packed_size(const db_roll *r)
 {
-    return 4 * 5 + 6 + strnlen(r->side_name, sizeof r->side_name) +
+    return 4 * 5 + 6 + 2 + 2 * LEDGER_HASH_HEX +
+           strnlen(r->side_name, sizeof r->side_name) +
            strnlen(r->unit_id, sizeof r->unit_id) +
            strnlen(r->unit_name, sizeof r->unit_name) +
            strnlen(r->reason, sizeof r->reason) +
@@ -318,6 +362,7 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
 {
     unsigned char *text, *p;
     size_t size = 1, i;
+    bool is_chained;
 
     free(cb->report_z);
     free(cb->rolls_z);
@@ -326,8 +371,12 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
         cb->report ? db_doc_pack(cb->report, &cb->report_z_len) : NULL;
     if (cb->report != NULL && cb->report_z == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    if (cb->campaign_id[0] != '\0' || n == 0)
-        return ERR_OK; /* a campaign's rolls are its ledger's entries */
+    cb->ledger_first = 0;
+    is_chained = is_chained_run(rolls, n);
+    /* A campaign's rolls not chained (a battle's record's: its dice are
+     * its actions) stay rows. */
+    if (n == 0 || (cb->campaign_id[0] != '\0' && !is_chained))
+        return ERR_OK;
     for (i = 0; i < n; i++)
         size += packed_size(&rolls[i]);
     if ((p = text = malloc(size)) == NULL)
@@ -344,12 +393,22 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
         p = put_str(p, r->reason, sizeof r->reason);
         p = put_str(p, r->source, sizeof r->source);
         p = put_str(p, r->rng, sizeof r->rng);
+        if (is_chained) {
+            p = put_str(p, i == 0 ? r->prev_hash : "", sizeof r->prev_hash);
+            p = put_str(p, r->hash, sizeof r->hash);
+        }
     }
     *p = '\0';
-    cb->rolls_z = db_doc_pack((const char *)text, &cb->rolls_z_len);
+    /* A campaign's (with its hashes, much of them): a bare frame, which
+     * packs them smaller than the dictionary of reports does. */
+    cb->rolls_z = is_chained
+                      ? db_doc_pack_bare((const char *)text, &cb->rolls_z_len)
+                      : db_doc_pack((const char *)text, &cb->rolls_z_len);
     free(text);
     if (cb->rolls_z == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (is_chained)
+        cb->ledger_first = rolls[0].ledger_pos;
     return ERR_OK;
 }
 
@@ -385,9 +444,8 @@ static bool get_str(const unsigned char **p, const unsigned char *end,
     return true;
 }
 
-/* A packed roll log (text of db_doc_pack's) into *out (new), *n rolls. */
-static err_code unpack_rolls(const char *text, db_roll **out, size_t *n,
-                             err_info *e)
+err_code db_rolls_unpack(const char *text, long long ledger_first,
+                         db_roll **out, size_t *n, err_info *e)
 {
     const unsigned char *p = (const unsigned char *)text,
                         *end = p + strlen(text);
@@ -414,9 +472,17 @@ static err_code unpack_rolls(const char *text, db_roll **out, size_t *n,
             !get_str(&p, end, r->unit_name, sizeof r->unit_name) ||
             !get_str(&p, end, r->reason, sizeof r->reason) ||
             !get_str(&p, end, r->source, sizeof r->source) ||
-            !get_str(&p, end, r->rng, sizeof r->rng)) {
+            !get_str(&p, end, r->rng, sizeof r->rng) ||
+            (ledger_first > 0 &&
+             (!get_str(&p, end, r->prev_hash, sizeof r->prev_hash) ||
+              !get_str(&p, end, r->hash, sizeof r->hash)))) {
             free(rolls);
             return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+        }
+        if (ledger_first > 0) {
+            r->ledger_pos = ledger_first + (long long)(k - 1);
+            if (k > 1) /* the hash of the roll before */
+                memcpy(r->prev_hash, rolls[k - 2].hash, sizeof r->prev_hash);
         }
     }
     *out = rolls;
@@ -432,6 +498,12 @@ err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
     err_code rc;
     size_t i;
 
+    /* A campaign's rolls are packed once chained, in the chain of the
+     * staging (db_combat_insert_chained), never before chaining here. */
+    if (is_chained && cb->rolls_z != NULL)
+        return err_set(e, ERR_DB, NULL,
+                       "combat %s: its rolls were packed before chaining",
+                       cb->id);
     for (i = 0; i < n_rolls; i++)
         rolls[i].ledger_pos = 0;
     if ((rc = insert_combat_row(c, cb, e)) ||
@@ -459,7 +531,7 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
     err_code rc;
 
     if ((rc = insert_combat_row(c, cb, e)) ||
-        (rc = insert_rolls(c, cb, rolls, n_rolls, e)))
+        (cb->rolls_z == NULL && (rc = insert_rolls(c, cb, rolls, n_rolls, e))))
         return rc;
     return n_rolls > 0 ? db_chain_save(c, end, e) : ERR_OK;
 }
@@ -655,27 +727,38 @@ static void read_roll_row(db_stmt *st, void *elem)
     db_column_copy(st, 11, r->hash, sizeof r->hash);
 }
 
+/* A combat's packed rolls and their first ledger place (0: a one-off's),
+ * or NULL: they are rows. */
+#define ROLLS_PACKED_SQL                                                       \
+    "SELECT coalesce(k.rolls, c.rolls), coalesce(k.ledger_first, 0) "          \
+    "FROM combats c LEFT JOIN combat_rolls k ON k.combat_id = c.id "           \
+    "WHERE c.id = ?"
+
 err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e)
 {
     db_stmt *st = NULL;
     void *rows;
     char *packed = NULL;
+    long long first = 0;
     err_code rc;
 
     *out = NULL;
     *n = 0;
-    /* Packed in the combat's row (a one-off's), or rows of their own. */
-    if ((rc = db_prepare(c, "SELECT rolls FROM combats WHERE id = ?", &st, e)))
+    /* Packed (a one-off's in its row, a campaign combat's in a row of
+     * combat_rolls), or rows of their own. */
+    if ((rc = db_prepare(c, ROLLS_PACKED_SQL, &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
     if (db_step(st) == DB_ROW && db_column_type(st, 0) != DB_NULL &&
         (packed = db_column_doc(st, 0)) == NULL)
         rc = err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+    if (packed != NULL)
+        first = db_column_int64(st, 1);
     db_done(st);
     if (rc != ERR_OK || packed != NULL) {
         if (packed != NULL)
-            rc = unpack_rolls(packed, out, n, e);
+            rc = db_rolls_unpack(packed, first, out, n, e);
         free(packed);
         return rc;
     }
@@ -746,9 +829,25 @@ err_code db_rolls_of_unit(db_conn *c, const char *combat_id,
     db_stmt *st = NULL;
     void *rows;
     err_code rc;
+    size_t i, k = 0;
 
     *out = NULL;
     *n = 0;
+    /* Packed (db_rolls_list reads them), or rows. */
+    if ((rc = db_prepare(c, ROLLS_PACKED_SQL, &st, e)))
+        return rc;
+    db_bind_text(st, 1, combat_id);
+    i = db_step(st) == DB_ROW && db_column_type(st, 0) != DB_NULL;
+    db_done(st);
+    if (i) {
+        if ((rc = db_rolls_list(c, combat_id, out, n, e)))
+            return rc;
+        for (i = 0; i < *n; i++)
+            if (strcmp((*out)[i].unit_id, unit_id) == 0)
+                (*out)[k++] = (*out)[i];
+        *n = k;
+        return ERR_OK;
+    }
     if ((rc = db_prepare(
              c,
              "SELECT seq, side_name, unit_id, unit_name, reason, "

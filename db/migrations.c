@@ -589,13 +589,26 @@ const char *const migrations_sql[] = {
     "CREATE INDEX unit_events_by_campaign ON unit_events (campaign_id, seq);"
     "DROP INDEX rolls_by_unit;" EVENT_LOG_NEW("")
         EVENT_LOG_MOVE EVENT_LOG_TRIGGERS,
+
+    /* 15: a campaign combat's rolls packed into one row, with their
+     * hashes, rather than a row of rolls each (db_combat_pack):
+     * ledger_first the ledger place of the first, the others following
+     * it.  A table of its own rather than the combat's row (as a
+     * one-off's, migration 13): a combat's row holds its report and
+     * history documents, and with its rolls too would fill a page alone. */
+    "CREATE TABLE combat_rolls ("
+    "  combat_id TEXT PRIMARY KEY REFERENCES combats(id),"
+    "  ledger_first INTEGER NOT NULL,"
+    "  rolls BLOB NOT NULL"
+    ") WITHOUT ROWID;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
  * transaction; NULL for none. */
 const migration_fn migrations_after[] = {
-    NULL, NULL, NULL, NULL, db_ledger_backfill, NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, db_ledger_backfill,
+    NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

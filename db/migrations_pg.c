@@ -660,11 +660,19 @@ const char *const migrations_pg_sql[] = {
     "  ADD CONSTRAINT unit_events_check"
     "    CHECK (after IS NOT NULL"
     "      OR (coalesce(doc_slot, 0) > 0 AND combat_id IS NOT NULL));",
+
+    /* 15: a campaign combat's rolls packed into one row, with their
+     * hashes; ledger_first the ledger place of the first. */
+    "CREATE TABLE combat_rolls ("
+    "  combat_id TEXT PRIMARY KEY REFERENCES combats(id),"
+    "  ledger_first BIGINT NOT NULL,"
+    "  rolls BYTEA NOT NULL"
+    ");",
 };
 
 const int migrations_pg_count =
     (int)(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0]);
 
-_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 14,
+_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 15,
                "one PostgreSQL migration per SQLite migration "
                "(migrations.c): add both together");

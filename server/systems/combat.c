@@ -639,6 +639,7 @@ void combat_record_unstage(combat_record *rec)
     free(rec->cb.unit_docs_z);
     rec->cb.report_z = NULL;
     rec->cb.rolls_z = NULL;
+    rec->cb.ledger_first = 0;
     rec->cb.unit_docs_z = NULL;
     rec->rolls = NULL;
     rec->n_rolls = 0;

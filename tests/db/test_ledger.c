@@ -286,6 +286,170 @@ static err_code add_action(const db_battle *b, int seq, const char *kind,
     return db_fixture_write_rc(job_action, &j, &e);
 }
 
+/* Combat j of its campaign as the pipeline stages one: chained (its
+ * rolls' places and hashes), packed with them (db_combat_pack), and
+ * written by db_combat_insert_chained (pack 0: rows, as before). */
+typedef struct staged_job {
+    combat_job *j;
+    bool pack;
+} staged_job;
+
+static err_code job_staged(db_conn *c, void *arg, err_info *e)
+{
+    staged_job *s = arg;
+    combat_job *j = s->j;
+    db_chain end;
+    err_code rc = db_combat_chain(c, &j->cb, j->rolls, j->n, &end, e);
+
+    if (rc == ERR_OK && s->pack)
+        rc = db_combat_pack(&j->cb, j->rolls, j->n, e);
+    if (rc == ERR_OK)
+        rc = db_combat_insert_chained(c, &j->cb, j->rolls, j->n, &end, e);
+    return rc;
+}
+
+/* A campaign combat's rolls packed in one row once chained: no row each,
+ * the ledger's place of the first on the row, and every list reads them
+ * back as rows would give them: the ledger (between other entries, each
+ * hash and previous hash), the combat's rolls, a unit's. */
+START_TEST(test_db_packed_rolls_chain)
+{
+    combat_job a, p, q;
+    staged_job sp = {&p, true};
+    db_ledger_row *rows = NULL;
+    db_roll *rl = NULL;
+    db_battle bt;
+    db_campaign cmp;
+    db_chain ch;
+    db_conn *c;
+    err_info e;
+    size_t n, i;
+    char sql[160];
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    add_combat(&a, cmp.id, 3, false); /* rows: db_combat_insert */
+    add_combat(&p, cmp.id, 3, false);
+    /* add_combat wrote p as rows: a fresh combat of the same rolls */
+    db_new_id("cmb", p.cb.id);
+    db_fixture_write_ok(job_staged, &sp, "a combat staged and packed");
+    ck_assert_ptr_nonnull(p.cb.rolls_z);
+    free(p.cb.rolls_z);
+    free(p.cb.report_z);
+    ck_assert_int_eq(p.cb.ledger_first, 7);
+    add_battle(&bt, cmp.id, true);
+    ck_assert_int_eq(add_action(&bt, 1, "roll", "[3,4]", NULL), ERR_OK);
+
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM rolls WHERE combat_id = '%s'", p.cb.id);
+    ck_assert_int_eq(db_fixture_raw_query_int(sql), 0);
+    snprintf(sql, sizeof sql,
+             "SELECT ledger_first FROM combat_rolls WHERE combat_id = '%s'",
+             p.cb.id);
+    ck_assert_int_eq(db_fixture_raw_query_int(sql), 7);
+    /* the whole ledger, every hash worked out again and walked */
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_uint_eq(n, 3 + 3 + 3 + 1);
+    for (i = 6; i < 9; i++) {
+        const db_roll *r = &p.rolls[i - 6];
+        ck_assert_int_eq(rows[i].kind, LEDGER_ROLL);
+        ck_assert_str_eq(rows[i].record_id, p.cb.id);
+        ck_assert_int_eq(rows[i].seq, r->seq);
+        ck_assert_int_eq(rows[i].natural, r->natural);
+        ck_assert_int_eq(rows[i].modified, r->modified);
+        ck_assert_str_eq(rows[i].unit_id, r->unit_id);
+        ck_assert_str_eq(rows[i].unit, r->unit_name);
+        ck_assert_str_eq(rows[i].side, r->side_name);
+        ck_assert_str_eq(rows[i].commitment, HEX64);
+        ck_assert_str_eq(rows[i].client_seed, "cs");
+        ck_assert_str_eq(rows[i].hash, r->hash);
+        ck_assert_str_eq(rows[i].prev_hash, rows[i - 1].hash);
+    }
+    ck_assert_int_eq(rows[9].kind, LEDGER_ACTION);
+    db_ledger_rows_free(rows, n);
+
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_rolls_list(c, p.cb.id, &rl, &n, &e), ERR_OK);
+    ck_assert_uint_eq(n, 3);
+    for (i = 0; i < n; i++) {
+        ck_assert_int_eq(rl[i].ledger_pos, 7 + (long long)i);
+        ck_assert_str_eq(rl[i].hash, p.rolls[i].hash);
+        ck_assert_str_eq(rl[i].reason, "scrud.front");
+    }
+    free(rl);
+    ck_assert_int_eq(db_rolls_of_unit(c, p.cb.id, "un_1", &rl, &n, &e), ERR_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(rl[0].seq, 2);
+    ck_assert_int_eq(rl[0].ledger_pos, 8);
+    free(rl);
+    db_read_release(db_fixture_db, c);
+
+    /* packed before it is chained on the writer: refused, nothing written */
+    add_combat(&q, cmp.id, 2, false);
+    db_new_id("cmb", q.cb.id);
+    {
+        db_chain end;
+        c = db_read_acquire(db_fixture_db);
+        ck_assert_int_eq(db_combat_chain(c, &q.cb, q.rolls, q.n, &end, &e),
+                         ERR_OK);
+        db_read_release(db_fixture_db, c);
+    }
+    ck_assert_int_eq(db_combat_pack(&q.cb, q.rolls, q.n, &e), ERR_OK);
+    ck_assert_int_eq(db_fixture_write_rc(job_combat, &q, &e), ERR_DB);
+    free(q.cb.rolls_z);
+    free(q.cb.report_z);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM combats WHERE id = '%s'",
+             q.cb.id);
+    ck_assert_int_eq(db_fixture_raw_query_int(sql), 0);
+}
+END_TEST
+
+/* Packed rolls that do not read: one entry at their first place, which
+ * fails its check (the walk breaks there), not an error of the read nor
+ * a gap at the end. */
+START_TEST(test_db_packed_rolls_unreadable)
+{
+    combat_job a, p;
+    staged_job sp = {&p, true};
+    db_ledger_row *rows = NULL;
+    ledger_entry en[8];
+    ledger_walk w;
+    db_campaign cmp;
+    db_chain ch;
+    db_conn *c;
+    err_info e;
+    size_t n = 0, i;
+    char sql[160];
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    add_combat(&a, cmp.id, 2, false);
+    add_combat(&p, cmp.id, 3, false);
+    db_new_id("cmb", p.cb.id);
+    db_fixture_write_ok(job_staged, &sp, "a combat staged and packed");
+    free(p.cb.rolls_z);
+    free(p.cb.report_z);
+    snprintf(sql, sizeof sql,
+             "UPDATE combat_rolls SET rolls = x'28b52ffd0058ffff' WHERE "
+             "combat_id = '%s'",
+             p.cb.id);
+    db_fixture_raw_exec(sql);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_chain_open(c, cmp.id, &ch, &e), ERR_OK);
+    ck_assert_int_eq(db_ledger_rows(c, cmp.id, &rows, &n, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    ck_assert_uint_eq(n, 2 + 3 + 1);
+    ck_assert_str_eq(rows[5].record_id, p.cb.id);
+    ck_assert_int_eq(rows[5].pos, 6);
+    ck_assert_str_eq(rows[5].hash, "");
+    for (i = 0; i < n; i++)
+        db_ledger_row_entry(&rows[i], cmp.id, &en[i]);
+    ck_assert_int_eq(ledger_check(en, n, ch.length, ch.head, &w, &e), ERR_OK);
+    ck_assert_int_eq(w.broken_pos, 6);
+    db_ledger_rows_free(rows, n);
+}
+END_TEST
+
 START_TEST(test_db_action_chains)
 {
     db_ledger_row *rows = NULL;
@@ -815,6 +979,8 @@ Suite *suite_ledger(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_db_chain);
     tcase_add_test(tc, test_db_combat_chains);
+    tcase_add_test(tc, test_db_packed_rolls_chain);
+    tcase_add_test(tc, test_db_packed_rolls_unreadable);
     tcase_add_test(tc, test_db_action_chains);
     tcase_add_test(tc, test_db_commitments);
     tcase_add_test(tc, test_db_idempotency);

@@ -390,9 +390,14 @@ done
 ok "umpire migrate: twice, and two at once"
 
 # ---- 7. a ledger that does not verify once copied fails the command
+# (the client seed of the combat holding entry 1 changed: a part of each
+# of its entries, whether its rolls are rows or packed in one)
 cp "$SRC" "$SCRATCH/tampered.db"
-sqlite3 "$SCRATCH/tampered.db" \
-    'UPDATE rolls SET "natural" = "natural" % 6 + 1 WHERE ledger_pos = 1'
+[ "$(sqlite3 "$SCRATCH/tampered.db" \
+    "UPDATE combats SET client_seed = 'tampered' WHERE id IN (SELECT
+       combat_id FROM combat_rolls WHERE ledger_first = 1 UNION SELECT
+       combat_id FROM rolls WHERE ledger_pos = 1); SELECT changes();")" = 1 ] ||
+    die "cannot tamper with the combat holding entry 1"
 if "$UMPIRE" copy-sqlite "$SCRATCH/tampered.db" --db "$(url_of "${DBS[3]}")" \
     >"$SCRATCH/tampered.out" 2>"$SCRATCH/tampered.err"; then
     die "copy-sqlite passed a ledger that does not verify"

@@ -3,6 +3,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "rig.h"
 
@@ -119,10 +121,86 @@ void rig_check_replay(const char *path, const char *token)
     json_decref(r);
 }
 
+int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
+{
+    char *text = ts_sql_doc(rig_ts,
+                            "SELECT coalesce(k.rolls, c.rolls) FROM combats c "
+                            "LEFT JOIN combat_rolls k ON k.combat_id = c.id "
+                            "WHERE c.id = ?",
+                            TS_TEXT(id));
+    long long first;
+    db_roll *rolls = NULL;
+    size_t n = 0, i;
+    db_combat cb;
+    err_info e;
+    int changed;
+
+    if (text == NULL)
+        return 0;
+    first = ts_sql_int(rig_ts,
+                       "SELECT coalesce(k.ledger_first, 0) FROM combats c "
+                       "LEFT JOIN combat_rolls k ON k.combat_id = c.id "
+                       "WHERE c.id = ?",
+                       TS_TEXT(id));
+    err_clear(&e);
+    ck_assert_msg(db_rolls_unpack(text, first, &rolls, &n, &e) == ERR_OK,
+                  "%s: the packed rolls of %s: %s", rig_ctx, id, e.message);
+    free(text);
+    edit(rolls, &n, ctx);
+    /* Only the first roll's previous hash is stored: the others' is the
+     * hash of the roll before, as they read back. */
+    for (i = 1; first > 0 && i < n; i++)
+        memcpy(rolls[i].prev_hash, rolls[i - 1].hash, sizeof rolls[i].hash);
+    memset(&cb, 0, sizeof cb);
+    if (first > 0) /* packed as a campaign's: chained */
+        snprintf(cb.campaign_id, sizeof cb.campaign_id, "cmp_packed");
+    ck_assert_int_eq(db_combat_pack(&cb, rolls, n, &e), ERR_OK);
+    free(rolls);
+    ck_assert_msg(cb.rolls_z != NULL, "%s: the rolls of %s no longer pack",
+                  rig_ctx, id);
+    if (first > 0)
+        changed = ts_sql_exec(rig_ts,
+                              "UPDATE combat_rolls SET rolls = ?, "
+                              "ledger_first = ? WHERE combat_id = ?",
+                              TS_BLOB(cb.rolls_z, cb.rolls_z_len),
+                              TS_INT(cb.ledger_first), TS_TEXT(id));
+    else
+        changed =
+            ts_sql_exec(rig_ts, "UPDATE combats SET rolls = ? WHERE id = ?",
+                        TS_BLOB(cb.rolls_z, cb.rolls_z_len), TS_TEXT(id));
+    free(cb.rolls_z);
+    return changed;
+}
+
+typedef struct roll_natural {
+    int seq;
+    const char *natural; /* an SQL expression of "natural" */
+    int n_changed;
+} roll_natural;
+
+static void set_natural(db_roll *rolls, size_t *n, void *ctx)
+{
+    roll_natural *rn = ctx;
+    char sql[160];
+    size_t i;
+
+    for (i = 0; i < *n; i++)
+        if (rolls[i].seq == rn->seq) {
+            snprintf(sql, sizeof sql,
+                     "SELECT %s FROM (SELECT %d AS \"natural\") AS r",
+                     rn->natural, rolls[i].natural);
+            rolls[i].natural = (int)ts_sql_int(rig_ts, sql);
+            rn->n_changed++;
+        }
+}
+
 int rig_edit_roll(const char *id, int seq, const char *natural)
 {
+    roll_natural rn = {seq, natural, 0};
     char sql[256];
 
+    if (rig_packed_rolls_edit(id, set_natural, &rn))
+        return rn.n_changed;
     snprintf(sql, sizeof sql,
              "UPDATE rolls SET \"natural\" = %s WHERE combat_id = ? AND "
              "seq = ?",

@@ -72,9 +72,20 @@ json_t *rig_campaign_combat(const test_campaign *c, int status,
 /* POST .../replay (path without it) reproduces the combat. */
 void rig_check_replay(const char *path, const char *token);
 
-/* Sets the natural of roll seq of combat id, one of its rows in the
- * database, to the SQL expression natural ("6", "\"natural\" % 6 + 1");
- * the rows changed. */
+/* Sets the natural of roll seq of combat id to the SQL expression
+ * natural ("6", "\"natural\" % 6 + 1"), as stored: one of its rows, or
+ * (packed) the roll packed, the expression worked out on it
+ * by the database.  The rolls changed. */
 int rig_edit_roll(const char *id, int seq, const char *natural);
+
+/* The rolls of combat id packed (a one-off's in its row, a campaign
+ * combat's in combat_rolls, migration 15), unpacked
+ * (db_rolls_unpack), changed by edit (the array may lose rolls: *n), and
+ * packed again (db_combat_pack: chained rolls, the previous hash of each
+ * after the first made the hash before it, as stored) and stored: a
+ * tampering of what the database holds.
+ * 1, or 0 when its rolls are rows, not packed. */
+typedef void (*rig_rolls_fn)(db_roll *rolls, size_t *n, void *ctx);
+int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx);
 
 #endif

@@ -580,6 +580,26 @@ json_t *lg_at(const json_t *ledger, long long pos)
     return j;
 }
 
+typedef struct roll_hashes {
+    int seq;
+    const char *prev, *hash;
+} roll_hashes;
+
+/* Roll seq's hashes set (rig_packed_rolls_edit; the previous hash is
+ * stored for the first roll only, the others' being the hash before). */
+static void set_hashes(db_roll *rolls, size_t *n, void *ctx)
+{
+    const roll_hashes *rh = ctx;
+    size_t i;
+
+    for (i = 0; i < *n; i++)
+        if (rolls[i].seq == rh->seq) {
+            snprintf(rolls[i].prev_hash, sizeof rolls[i].prev_hash, "%s",
+                     rh->prev);
+            snprintf(rolls[i].hash, sizeof rolls[i].hash, "%s", rh->hash);
+        }
+}
+
 void lg_rewrite(const test_campaign *c, const json_t *ledger, long long from)
 {
     char prev[LEDGER_HASH_HEX], hash[LEDGER_HASH_HEX];
@@ -599,13 +619,15 @@ void lg_rewrite(const test_campaign *c, const json_t *ledger, long long from)
             continue;
         lg_entry(j, c->id, &en, naturals);
         ck_assert_int_eq(ledger_hash(&en, prev, hash, &e), ERR_OK);
-        if (en.kind == LEDGER_ROLL)
-            ts_sql_exec(rig_ts,
-                        "UPDATE rolls SET prev_hash = ?, hash = ? WHERE "
-                        "combat_id = ? AND seq = ?",
-                        TS_TEXT(prev), TS_TEXT(hash), TS_TEXT(en.record_id),
-                        TS_INT(en.seq));
-        else
+        if (en.kind == LEDGER_ROLL) {
+            roll_hashes rh = {en.seq, prev, hash};
+            if (!rig_packed_rolls_edit(en.record_id, set_hashes, &rh))
+                ts_sql_exec(rig_ts,
+                            "UPDATE rolls SET prev_hash = ?, hash = ? WHERE "
+                            "combat_id = ? AND seq = ?",
+                            TS_TEXT(prev), TS_TEXT(hash), TS_TEXT(en.record_id),
+                            TS_INT(en.seq));
+        } else
             ts_sql_exec(rig_ts,
                         "UPDATE battle_actions SET prev_hash = ?, hash = ? "
                         "WHERE battle_id = ? AND seq = ?",

@@ -50,6 +50,17 @@ static void world_make(world *w)
         w->first[i] = pos;
         w->n[i] = (long long)json_array_size(scs_get(rep, "rolls"));
         pos += w->n[i];
+        /* its rolls packed in one row, at their first place (migration
+         * 15), no row each */
+        RIG_EQ_INT(ts_sql_int(rig_ts,
+                              "SELECT count(*) FROM rolls WHERE combat_id = ?",
+                              TS_TEXT(w->combat[i])),
+                   0);
+        RIG_EQ_INT(ts_sql_int(rig_ts,
+                              "SELECT ledger_first FROM combat_rolls WHERE "
+                              "combat_id = ?",
+                              TS_TEXT(w->combat[i])),
+                   w->first[i]);
     }
     st = lg_cpost(&w->c, 201, "battles", M1(B1, R1, ""));
     snprintf(w->bid, sizeof w->bid, "%s", scs_str(st, "id"));
@@ -73,6 +84,38 @@ static int other_face(const world *w, long long pos)
     return (int)rig_inum(lg_at(w->ledger, pos), "natural") % 6 + 1;
 }
 
+/* The roll at pos (of combat k of w) given natural v, as stored: packed
+ * in the combat's row, or a row of rolls (rig_edit_roll). */
+static void set_natural_at(const world *w, long long pos, int v)
+{
+    char text[16];
+    int k;
+
+    for (k = 0; k < 3; k++)
+        if (pos >= w->first[k] && pos < w->first[k] + w->n[k])
+            break;
+    ck_assert_int_lt(k, 3);
+    snprintf(text, sizeof text, "%d", v);
+    RIG_EQ_INT(rig_edit_roll(w->combat[k], (int)(pos - w->first[k] + 1), text),
+               1);
+}
+
+/* The first roll dropped (rig_packed_rolls_edit). */
+static void drop_first(db_roll *rolls, size_t *n, void *ctx)
+{
+    (void)ctx;
+    memmove(rolls, rolls + 1, (*n - 1) * sizeof *rolls);
+    (*n)--;
+}
+
+/* The first roll's previous hash set to ctx's (rig_packed_rolls_edit). */
+static void set_first_prev(db_roll *rolls, size_t *n, void *ctx)
+{
+    ck_assert_uint_gt(*n, 0);
+    snprintf(rolls[0].prev_hash, sizeof rolls[0].prev_hash, "%s",
+             (const char *)ctx);
+}
+
 static const char *const tampering[] = {
     "a die changed",
     "a roll deleted",
@@ -85,6 +128,7 @@ static const char *const tampering[] = {
     "a finished battle's record changed",
     "a roll added outside the ledger",
     "a roll's stored previous hash changed",
+    "a combat's packed rolls made unreadable",
 };
 
 START_TEST(test_tamper)
@@ -102,14 +146,14 @@ START_TEST(test_tamper)
     switch (_i) {
     case 0:
         pos = w.first[0] + 1;
-        ts_sql_exec(rig_ts,
-                    "UPDATE rolls SET \"natural\" = ? WHERE ledger_pos = ?",
-                    TS_INT(other_face(&w, pos)), TS_INT(pos));
+        set_natural_at(&w, pos, other_face(&w, pos));
         lg_check_broken(lg_verify(c, "%s", ""), pos, "altered");
         break;
     case 1:
-        ts_sql_exec(rig_ts, "DELETE FROM rolls WHERE combat_id = ? AND seq = 1",
-                    TS_TEXT(w.combat[1]));
+        if (!rig_packed_rolls_edit(w.combat[1], drop_first, NULL))
+            ts_sql_exec(rig_ts,
+                        "DELETE FROM rolls WHERE combat_id = ? AND seq = 1",
+                        TS_TEXT(w.combat[1]));
         lg_check_broken(lg_verify(c, "%s", ""), w.first[1], "missing");
         break;
     case 2:
@@ -117,9 +161,7 @@ START_TEST(test_tamper)
         edited = scs_rig_keep(json_deep_copy(w.ledger));
         json_object_set_new(lg_at(edited, pos), "natural",
                             json_integer(other_face(&w, pos)));
-        ts_sql_exec(rig_ts,
-                    "UPDATE rolls SET \"natural\" = ? WHERE ledger_pos = ?",
-                    TS_INT(other_face(&w, pos)), TS_INT(pos));
+        set_natural_at(&w, pos, other_face(&w, pos));
         lg_rewrite(c, edited, pos);
         v = lg_verify(c, "%s", "");
         /* the chain holds: only the seed re-derivation sees it */
@@ -135,7 +177,7 @@ START_TEST(test_tamper)
     case 3:
         ts_sql_exec(rig_ts, "UPDATE combats SET client_seed = 'b' WHERE id = ?",
                     TS_TEXT(cc));
-        lg_check_broken(lg_verify(c, "%s", ""), w.first[2], "altered");
+        lg_check_broken(lg_verify(c, "%s", ""), w.first[2], NULL);
         break;
     case 4:
         ts_sql_exec(rig_ts, "UPDATE combats SET commitment = ? WHERE id = ?",
@@ -206,22 +248,36 @@ START_TEST(test_tamper)
         lg_check_broken(v, 0, w.bid);
         break;
     case 9:
-        ts_sql_exec(rig_ts,
-                    "INSERT INTO rolls (combat_id, seq, side_name, unit_id, "
-                    "unit_name, reason, faces, \"natural\", modified, "
-                    "source, rng) SELECT combat_id, seq + 1, side_name, "
-                    "unit_id, unit_name, reason, faces, 6, 6, source, rng "
-                    "FROM rolls WHERE combat_id = ? AND seq = ?",
-                    TS_TEXT(a), TS_INT(w.n[0]));
+        RIG_EQ_INT(ts_sql_exec(rig_ts,
+                               "INSERT INTO rolls (combat_id, seq, side_name, "
+                               "unit_id, unit_name, reason, faces, "
+                               "\"natural\", modified, source, rng) VALUES "
+                               "(?, ?, 'blue', NULL, 'B1', 'scrud.front', 6, "
+                               "6, 6, 'seeded', 'v1')",
+                               TS_TEXT(a), TS_INT(w.n[0] + 1)),
+                   1);
         snprintf(want, sizeof want, "%s#%lld", a, w.n[0] + 1);
         lg_check_broken(lg_verify(c, "%s", ""), 0, want);
         break;
     case 10:
-        pos = w.first[2] + 2;
-        ts_sql_exec(
-            rig_ts, "UPDATE rolls SET prev_hash = ? WHERE ledger_pos = ?",
-            TS_TEXT(scs_str(lg_at(w.ledger, pos - 2), "hash")), TS_INT(pos));
+        /* the first roll of C: the one whose previous hash is stored (the
+         * others' is the hash of the roll before theirs) */
+        pos = w.first[2];
+        snprintf(want, sizeof want, "%s",
+                 scs_str(lg_at(w.ledger, pos - 2), "hash"));
+        if (!rig_packed_rolls_edit(cc, set_first_prev, want))
+            ts_sql_exec(rig_ts,
+                        "UPDATE rolls SET prev_hash = ? WHERE ledger_pos = ?",
+                        TS_TEXT(want), TS_INT(pos));
         lg_check_broken(lg_verify(c, "%s", ""), pos, NULL);
+        break;
+    case 11:
+        RIG_EQ_INT(
+            ts_sql_exec(rig_ts,
+                        "UPDATE combat_rolls SET rolls = ? WHERE combat_id = ?",
+                        TS_BLOB("\x28\xb5\x2f\xfd\x00\x58", 6), TS_TEXT(cc)),
+            1);
+        lg_check_broken(lg_verify(c, "%s", ""), w.first[2], NULL);
         break;
     }
 }
