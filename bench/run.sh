@@ -351,9 +351,10 @@ if command -v sqlite3 >/dev/null 2>&1; then
         'SELECT count(*) FROM combats WHERE campaign_id IS NULL' 2>&1)
     STORED_CAMPAIGN=$(sqlite3 "$TMP/bench.db" \
         'SELECT count(*) FROM combats WHERE campaign_id IS NOT NULL' 2>&1)
-    ROLLS=$(sqlite3 "$TMP/bench.db" 'SELECT count(*) FROM rolls' 2>&1)
+    ENTRIES=$(sqlite3 "$TMP/bench.db" \
+        'SELECT coalesce(sum(ledger_length), 0) FROM campaigns' 2>&1)
     echo "combats in the database: $STORED one-off and $STORED_CAMPAIGN in" \
-        "the campaign (with $ROLLS rolls); wrk counted $OK_201 and" \
+        "the campaign (its ledger $ENTRIES rolls); wrk counted $OK_201 and" \
         "$OK_CAMPAIGN answered 201 (warm-ups included; a request in flight" \
         "when wrk stops may land without being counted)"
     for pair in "$STORED:$OK_201" "$STORED_CAMPAIGN:$OK_CAMPAIGN"; do

@@ -393,7 +393,8 @@ typedef struct db_roll {
     char rng[8];
     /* its entry in the campaign's ledger (0 and "": not in the ledger) */
     long long ledger_pos;
-    char prev_hash[LEDGER_HASH_HEX]; /* set when chained; not read back */
+    char prev_hash[LEDGER_HASH_HEX]; /* set when chained; read back from a
+                                        packed log only */
     char hash[LEDGER_HASH_HEX];
 } db_roll;
 

@@ -208,7 +208,9 @@ static bool room_for_one(db_ledger_row **rows, size_t n, size_t *cap)
  * *cap): the row itself, or (kind 2) each roll packed in it.  Packed
  * rolls that do not read are one entry at their first place with no
  * hash: it fails its check, which is reported, rather than leaving a
- * gap. */
+ * gap.  (A value too large to inflate in the memory left reads the same
+ * way: db_column_doc does not tell the two apart; a second verify
+ * tells.) */
 static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
                              size_t *cap, err_info *e)
 {
@@ -679,7 +681,8 @@ void db_ledger_cursor_close(db_ledger_cursor *cur)
     db_finalize(cur->entries);
     db_finalize(cur->seeds[0]);
     db_finalize(cur->seeds[1]);
-    release_rows(cur->pending + cur->next, cur->n_pending - cur->next);
+    if (cur->pending != NULL)
+        release_rows(cur->pending + cur->next, cur->n_pending - cur->next);
     free(cur->pending);
     free(cur);
 }

@@ -372,7 +372,7 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
     if (cb->report != NULL && cb->report_z == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     cb->ledger_first = 0;
-    is_chained = is_chained_run(rolls, n);
+    is_chained = cb->campaign_id[0] != '\0' && is_chained_run(rolls, n);
     /* A campaign's rolls not chained (a battle's record's: its dice are
      * its actions) stay rows. */
     if (n == 0 || (cb->campaign_id[0] != '\0' && !is_chained))
@@ -728,11 +728,12 @@ static void read_roll_row(db_stmt *st, void *elem)
 }
 
 /* A combat's packed rolls and their first ledger place (0: a one-off's),
- * or NULL: they are rows. */
+ * or NULL: they are rows.  A campaign combat's only from combat_rolls: a
+ * value in its own row's rolls (never written there) is not its log. */
 #define ROLLS_PACKED_SQL                                                       \
-    "SELECT coalesce(k.rolls, c.rolls), coalesce(k.ledger_first, 0) "          \
-    "FROM combats c LEFT JOIN combat_rolls k ON k.combat_id = c.id "           \
-    "WHERE c.id = ?"
+    "SELECT coalesce(k.rolls, CASE WHEN c.campaign_id IS NULL THEN c.rolls "   \
+    "END), coalesce(k.ledger_first, 0) FROM combats c "                        \
+    "LEFT JOIN combat_rolls k ON k.combat_id = c.id WHERE c.id = ?"
 
 err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e)
@@ -830,6 +831,7 @@ err_code db_rolls_of_unit(db_conn *c, const char *combat_id,
     void *rows;
     err_code rc;
     size_t i, k = 0;
+    int step;
 
     *out = NULL;
     *n = 0;
@@ -837,8 +839,13 @@ err_code db_rolls_of_unit(db_conn *c, const char *combat_id,
     if ((rc = db_prepare(c, ROLLS_PACKED_SQL, &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
-    i = db_step(st) == DB_ROW && db_column_type(st, 0) != DB_NULL;
+    step = db_step(st);
+    i = step == DB_ROW && db_column_type(st, 0) != DB_NULL;
+    if (step != DB_ROW && step != DB_DONE)
+        rc = db_fail(c, e, "read rolls");
     db_done(st);
+    if (rc != ERR_OK)
+        return rc;
     if (i) {
         if ((rc = db_rolls_list(c, combat_id, out, n, e)))
             return rc;

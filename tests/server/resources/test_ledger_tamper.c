@@ -177,7 +177,7 @@ START_TEST(test_tamper)
     case 3:
         ts_sql_exec(rig_ts, "UPDATE combats SET client_seed = 'b' WHERE id = ?",
                     TS_TEXT(cc));
-        lg_check_broken(lg_verify(c, "%s", ""), w.first[2], NULL);
+        lg_check_broken(lg_verify(c, "%s", ""), w.first[2], "altered");
         break;
     case 4:
         ts_sql_exec(rig_ts, "UPDATE combats SET commitment = ? WHERE id = ?",
