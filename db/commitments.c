@@ -28,12 +28,11 @@ static void read_commitment(db_stmt *st, void *elem)
     db_column_copy(st, 5, k->used_by, sizeof k->used_by);
 }
 
-err_code db_commitment_new(db_conn *c, const char *campaign_id,
-                           db_commitment *out, err_info *e)
+/* A fresh seed from the operating system, and its commitment, into out
+ * (of campaign_id: "" or NULL for a one-off), made now. */
+static void draw(const char *campaign_id, db_commitment *out)
 {
     uint8_t seed[RNG_SEED_LEN];
-    db_stmt *st = NULL;
-    err_code rc;
 
     memset(out, 0, sizeof *out);
     randombytes_buf(seed, sizeof seed);
@@ -43,6 +42,15 @@ err_code db_commitment_new(db_conn *c, const char *campaign_id,
     snprintf(out->campaign_id, sizeof out->campaign_id, "%s",
              campaign_id ? campaign_id : "");
     db_now(out->created_at);
+}
+
+err_code db_commitment_new_row(db_conn *c, const char *campaign_id,
+                               db_commitment *out, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    draw(campaign_id, out);
     if ((rc = db_prepare(c,
                          "INSERT INTO commitments (commitment, seed, "
                          "campaign_id, created_at) VALUES (?,?,?,?)",
@@ -55,6 +63,64 @@ err_code db_commitment_new(db_conn *c, const char *campaign_id,
     rc = db_step_done(c, st, e, "insert commitment");
     db_done(st);
     return rc;
+}
+
+/* The campaign's next commitment set to out, drawn, where it is spent
+ * (NULL: where it has none); the campaign's version counted in the same
+ * write.  ERR_CONFLICT when it is not (spent by another first). */
+static err_code set_next(db_conn *c, const char *campaign_id, const char *spent,
+                         db_commitment *out, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    draw(campaign_id, out);
+    if ((rc = db_prepare(c,
+                         spent ? "UPDATE campaigns SET next_commitment = ?1, "
+                                 "next_seed = ?2, next_created_at = ?3, "
+                                 "version = version + 1 WHERE id = ?4 AND "
+                                 "next_commitment = ?5"
+                               : "UPDATE campaigns SET next_commitment = ?1, "
+                                 "next_seed = ?2, next_created_at = ?3, "
+                                 "version = version + 1 WHERE id = ?4 AND "
+                                 "next_commitment IS NULL",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, out->commitment);
+    db_bind_text(st, 2, out->seed);
+    db_bind_text(st, 3, out->created_at);
+    db_bind_text(st, 4, campaign_id);
+    if (spent)
+        db_bind_text(st, 5, spent);
+    if ((rc = db_step_done(c, st, e, "draw the next commitment")) == ERR_OK &&
+        db_changes(c) != 1)
+        rc = spent ? err_set(e, ERR_CONFLICT, "dice.commitment",
+                             "the commitment %s was used by another combat "
+                             "first",
+                             spent)
+                   : err_set(e, ERR_CONFLICT, NULL,
+                             "campaign %s has a next commitment already, or "
+                             "is not there",
+                             campaign_id);
+    db_done(st);
+    if (rc != ERR_OK)
+        sodium_memzero(out->seed, sizeof out->seed);
+    return rc;
+}
+
+err_code db_commitment_new(db_conn *c, const char *campaign_id,
+                           db_commitment *out, err_info *e)
+{
+    if (campaign_id == NULL || campaign_id[0] == '\0')
+        return db_commitment_new_row(c, NULL, out, e);
+    return set_next(c, campaign_id, NULL, out, e);
+}
+
+err_code db_commitment_renew(db_conn *c, const char *campaign_id,
+                             const char *spent, db_commitment *next,
+                             err_info *e)
+{
+    return set_next(c, campaign_id, spent, next, e);
 }
 
 /* The one row st (bound) gives, into out; ERR_NOT_FOUND for none. */
@@ -97,9 +163,9 @@ err_code db_commitment_next(db_conn *c, const char *campaign_id,
     err_code rc;
 
     if ((rc = db_prepare(c,
-                         "SELECT " COMMITMENT_COLUMNS
-                         "FROM commitments WHERE campaign_id = ? AND "
-                         "used_at IS NULL",
+                         "SELECT next_commitment, next_seed, id, "
+                         "next_created_at, NULL, NULL FROM campaigns "
+                         "WHERE id = ? AND next_commitment IS NOT NULL",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
@@ -125,26 +191,6 @@ err_code db_commitment_use(db_conn *c, const char *commitment,
         rc = err_set(e, ERR_CONFLICT, "dice.commitment",
                      "the commitment %s was used by another combat first, "
                      "or has expired",
-                     commitment);
-    db_done(st);
-    return rc;
-}
-
-err_code db_commitment_spend(db_conn *c, const char *commitment, err_info *e)
-{
-    db_stmt *st = NULL;
-    err_code rc;
-
-    if ((rc = db_prepare(c,
-                         "DELETE FROM commitments WHERE commitment = ? AND "
-                         "campaign_id IS NOT NULL AND used_at IS NULL",
-                         &st, e)))
-        return rc;
-    db_bind_text(st, 1, commitment);
-    if ((rc = db_step_done(c, st, e, "spend commitment")) == ERR_OK &&
-        db_changes(c) != 1)
-        rc = err_set(e, ERR_CONFLICT, "dice.commitment",
-                     "the commitment %s was used by another combat first",
                      commitment);
     db_done(st);
     return rc;

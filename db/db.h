@@ -798,10 +798,16 @@ typedef struct db_commitment {
 } db_commitment;
 
 /* Draws a fresh seed from the operating system and stores it as a new
- * unused commitment of campaign_id ("" or NULL: a one-off); *out is it. */
+ * unused commitment of campaign_id ("" or NULL: a one-off, a row of
+ * commitments); *out is it.  A campaign's is its next (migration 16: on
+ * its row), which it must not have yet (ERR_CONFLICT). */
 err_code db_commitment_new(db_conn *c, const char *campaign_id,
                            db_commitment *out, err_info *e);
-/* By its commitment (ERR_NOT_FOUND). */
+/* Migration 5's: a campaign's next commitment as a row of commitments,
+ * as they were kept until migration 16 moved them onto their campaign. */
+err_code db_commitment_new_row(db_conn *c, const char *campaign_id,
+                               db_commitment *out, err_info *e);
+/* A one-off commitment by its commitment (ERR_NOT_FOUND). */
 err_code db_commitment_get(db_conn *c, const char *commitment,
                            db_commitment *out, err_info *e);
 /* The campaign's next (unused) commitment (ERR_NOT_FOUND if none). */
@@ -811,10 +817,14 @@ err_code db_commitment_next(db_conn *c, const char *campaign_id,
  * unknown (so two requests citing it cannot both land). */
 err_code db_commitment_use(db_conn *c, const char *commitment,
                            const char *used_by, const char *at, err_info *e);
-/* A campaign's next commitment spent by the combat or battle that rolls
- * with its seed: the row goes, since that record keeps the commitment
- * and its seed (docs/dice.md).  ERR_CONFLICT as db_commitment_use. */
-err_code db_commitment_spend(db_conn *c, const char *commitment, err_info *e);
+/* A campaign's next commitment, spent, spent by the combat or battle
+ * that rolls with its seed (that record keeps the commitment and its
+ * seed, docs/dice.md), and *next drawn in its place, in one write of the
+ * campaign's row (its version counted).  ERR_CONFLICT when spent is not
+ * its next commitment (another combat spent it first). */
+err_code db_commitment_renew(db_conn *c, const char *campaign_id,
+                             const char *spent, db_commitment *next,
+                             err_info *e);
 /* Deletes one-off commitments never used and created before before. */
 err_code db_commitments_purge(db_conn *c, const char *before, err_info *e);
 

@@ -480,7 +480,7 @@ static err_code backfill_campaign(db_conn *c, const char *campaign_id,
     }
     if ((rc = chain_save(c, &ch, true, e)))
         goto out;
-    rc = db_commitment_new(c, campaign_id, &next, e);
+    rc = db_commitment_new_row(c, campaign_id, &next, e);
 out:
     db_ledger_rows_free(rows, n);
     return rc;

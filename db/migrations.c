@@ -601,6 +601,22 @@ const char *const migrations_sql[] = {
     "  ledger_first INTEGER NOT NULL,"
     "  rolls BLOB NOT NULL"
     ") WITHOUT ROWID;",
+
+    /* 16: a campaign's next commitment on the campaign's row
+     * (db_commitment_next), drawn again in the one write that spends it
+     * (db_commitment_renew), rather than a row of commitments made and
+     * another taken per combat: commitments keeps the one-off ones.  A
+     * spent campaign commitment is kept by the combat or battle that used
+     * it (migration 15's stop kept no row for it either); those left from
+     * before go, their combats and battles holding them. */
+    "ALTER TABLE campaigns ADD COLUMN next_commitment TEXT;"
+    "ALTER TABLE campaigns ADD COLUMN next_seed TEXT;"
+    "ALTER TABLE campaigns ADD COLUMN next_created_at TEXT;"
+    "UPDATE campaigns SET (next_commitment, next_seed, next_created_at) ="
+    "  (SELECT commitment, seed, created_at FROM commitments k"
+    "   WHERE k.campaign_id = campaigns.id AND k.used_at IS NULL);"
+    "DELETE FROM commitments WHERE campaign_id IS NOT NULL;"
+    "DROP INDEX commitments_next;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
@@ -608,7 +624,8 @@ const char *const migrations_sql[] = {
 const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, db_ledger_backfill,
     NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, NULL,
+    NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

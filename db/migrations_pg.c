@@ -668,11 +668,22 @@ const char *const migrations_pg_sql[] = {
     "  ledger_first BIGINT NOT NULL,"
     "  rolls BYTEA NOT NULL"
     ");",
+
+    /* 16: a campaign's next commitment on the campaign's row; commitments
+     * keeps the one-off ones. */
+    "ALTER TABLE campaigns ADD COLUMN next_commitment TEXT;"
+    "ALTER TABLE campaigns ADD COLUMN next_seed TEXT;"
+    "ALTER TABLE campaigns ADD COLUMN next_created_at TEXT;"
+    "UPDATE campaigns SET (next_commitment, next_seed, next_created_at) ="
+    "  (SELECT commitment, seed, created_at FROM commitments k"
+    "   WHERE k.campaign_id = campaigns.id AND k.used_at IS NULL);"
+    "DELETE FROM commitments WHERE campaign_id IS NOT NULL;"
+    "DROP INDEX commitments_next;",
 };
 
 const int migrations_pg_count =
     (int)(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0]);
 
-_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 15,
+_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 16,
                "one PostgreSQL migration per SQLite migration "
                "(migrations.c): add both together");

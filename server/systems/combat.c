@@ -274,9 +274,8 @@ err_code combat_claim_commitment(db_conn *c, combat_record *rec, err_info *e)
 
     if (rec->dice.kind != DICE_SEEDED)
         return ERR_OK;
-    if ((rc = db_commitment_spend(c, rec->dice.commitment, e)))
-        return rc;
-    rc = db_commitment_new(c, rec->campaign_id, &next, e);
+    rc = db_commitment_renew(c, rec->campaign_id, rec->dice.commitment, &next,
+                             e);
     sodium_memzero(next.seed, sizeof next.seed);
     return rc;
 }

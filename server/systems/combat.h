@@ -91,9 +91,9 @@ err_code combat_parse_record(const json_t *body, combat_record *rec,
  *   writing: its seed (and commitment) become rec's; a cited commitment
  *   must be that next one (ERR_CONFLICT otherwise);
  *   combat_claim_commitment, once the combat will land, spends rec's
- *   commitment (the one combat_peek_commitment read: its row goes, the
- *   combat's or battle's record keeping it and its seed) and draws the
- *   next one.
+ *   commitment (the one combat_peek_commitment read; the combat's or
+ *   battle's record keeps it and its seed) and draws the next one in its
+ *   place, in one write (db_commitment_renew).
  *
  * Both in the job's transaction; entered dice take none (ERR_OK, nothing
  * done).  combat_take_commitment is the two at once, for a caller whose

@@ -507,7 +507,7 @@ END_TEST
 
 typedef struct commit_job {
     const char *campaign_id, *commitment, *used_by, *before;
-    int op; /* 0 new, 1 use, 2 purge */
+    int op; /* 0 new, 1 use, 2 purge, 3 renew (a campaign's) */
     db_commitment k;
 } commit_job;
 
@@ -520,7 +520,7 @@ static err_code job_commit(db_conn *c, void *arg, err_info *e)
     if (j->op == 1)
         return db_commitment_use(c, j->commitment, j->used_by, AT, e);
     if (j->op == 3)
-        return db_commitment_spend(c, j->commitment, e);
+        return db_commitment_renew(c, j->campaign_id, j->commitment, &j->k, e);
     return db_commitments_purge(c, j->before, e);
 }
 
@@ -546,6 +546,7 @@ static err_code commit(int op, const char *campaign_id, const char *what,
 START_TEST(test_db_commitments)
 {
     db_commitment k1, k2, one, used1, got;
+    long long version = 0, after = 0;
     char hex[LEDGER_HASH_HEX];
     uint8_t seed[32];
     db_campaign cmp;
@@ -570,14 +571,30 @@ START_TEST(test_db_commitments)
     ck_assert_str_eq(got.campaign_id, "");
     ck_assert_str_eq(got.created_at, one.created_at);
     db_read_release(db_fixture_db, c);
-    /* a campaign's spent once, and gone: its combat keeps it and its
-     * seed; a one-off's or an unknown one cannot be spent */
-    ck_assert_int_eq(commit(3, NULL, one.commitment, NULL), ERR_CONFLICT);
-    ck_assert_int_eq(commit(3, NULL, k1.commitment, NULL), ERR_OK);
-    ck_assert_int_eq(commit(3, NULL, k1.commitment, NULL), ERR_CONFLICT);
-    ck_assert_int_eq(commit(3, NULL, HEX64_B, NULL), ERR_CONFLICT);
+    /* kept on the campaign's row, not as a row of commitments */
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "commitments WHERE campaign_id "
+                                              "IS NOT NULL"),
+                     0);
+    /* a campaign's spent once, the next drawn in its place, its version
+     * counted once; a one-off's or an unknown one cannot be spent */
     c = db_read_acquire(db_fixture_db);
-    ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_NOT_FOUND);
+    ck_assert_int_eq(db_campaign_version(c, cmp.id, &version, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    ck_assert_int_eq(commit(3, cmp.id, one.commitment, NULL), ERR_CONFLICT);
+    ck_assert_int_eq(commit(3, cmp.id, k1.commitment, &k2), ERR_OK);
+    ck_assert_str_ne(k2.commitment, k1.commitment);
+    ck_assert_int_eq(commit(3, cmp.id, k1.commitment, NULL), ERR_CONFLICT);
+    ck_assert_int_eq(commit(3, cmp.id, HEX64_B, NULL), ERR_CONFLICT);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_OK);
+    ck_assert_str_eq(got.commitment, k2.commitment);
+    ck_assert_str_eq(got.seed, k2.seed);
+    ck_assert_int_eq(rng_unhex(k2.seed, seed, sizeof seed), 0);
+    rng_commitment(seed, hex);
+    ck_assert_str_eq(k2.commitment, hex);
+    ck_assert_int_eq(db_campaign_version(c, cmp.id, &after, &e), ERR_OK);
+    ck_assert_int_eq(after, version + 1);
     ck_assert_int_eq(db_commitment_get(c, k1.commitment, &got, &e),
                      ERR_NOT_FOUND);
     ck_assert_int_eq(db_commitment_get(c, one.commitment, &got, &e), ERR_OK);
@@ -593,18 +610,18 @@ START_TEST(test_db_commitments)
     db_read_release(db_fixture_db, c);
     ck_assert_str_eq(got.used_by, "cbt_x");
     ck_assert_str_eq(got.used_at, AT);
-    ck_assert_int_eq(commit(0, cmp.id, NULL, &k2), ERR_OK);
     /* the purge takes unused one-offs only, older than its time */
     ck_assert_int_eq(commit(2, NULL, "2000-01-01T00:00:00.000Z", NULL), ERR_OK);
     ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
                                               "commitments"),
-                     3);
+                     2);
     ck_assert_int_eq(commit(2, NULL, "9999-01-01T00:00:00.000Z", NULL), ERR_OK);
     c = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_commitment_get(c, one.commitment, &got, &e),
                      ERR_NOT_FOUND);
     ck_assert_int_eq(db_commitment_get(c, used1.commitment, &got, &e), ERR_OK);
-    ck_assert_int_eq(db_commitment_get(c, k2.commitment, &got, &e), ERR_OK);
+    ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_OK);
+    ck_assert_str_eq(got.commitment, k2.commitment);
     db_read_release(db_fixture_db, c);
 }
 END_TEST
@@ -883,18 +900,17 @@ START_TEST(test_migration_backfill)
     ck_assert_int_eq(db_fixture_raw_query_int(
                          "SELECT count(*) FROM rolls WHERE ledger_pos IS NULL"),
                      3);
-    /* every campaign gets exactly one next commitment */
+    /* every campaign gets exactly one next commitment (migration 5), moved
+     * onto its row (migration 16) */
     ck_assert_int_eq(db_fixture_raw_query_int(
-                         "SELECT count(*) FROM commitments WHERE campaign_id "
-                         "= '" OLD_CMP "' AND used_at IS NULL"),
-                     1);
-    ck_assert_int_eq(db_fixture_raw_query_int(
-                         "SELECT count(*) FROM commitments WHERE campaign_id "
-                         "= '" OLD_CMP2 "' AND used_at IS NULL"),
-                     1);
+                         "SELECT count(*) FROM campaigns WHERE id IN ('" OLD_CMP
+                         "', '" OLD_CMP2 "') AND length(next_commitment) = 64 "
+                         "AND length(next_seed) = 64 AND next_created_at IS "
+                         "NOT NULL"),
+                     2);
     ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
                                               "commitments"),
-                     2);
+                     0);
     n = stored(OLD_CMP2, &ch, &rows);
     ck_assert_int_eq(n, 0);
     ck_assert_str_eq(ch.head, ledger_genesis);

@@ -396,18 +396,19 @@ START_TEST(test_battle_retries)
     RIG_EQ_STR(scs_str(scs_get(a->json, "dice"), "commitment"), k);
     RIG_EQ_INT(count("battles"), 1);
     lg_next(&c, next);
-    /* one commitment spent (its row gone: the battle keeps it), one
-     * drawn */
+    /* one commitment spent (the battle keeps it), the next drawn in its
+     * place on the campaign's row */
+    RIG_IS_TRUE(strcmp(next, k) != 0);
     RIG_EQ_INT(ts_sql_int(rig_ts,
-                          "SELECT count(*) FROM commitments WHERE "
-                          "campaign_id = ?",
-                          TS_TEXT(c.id)),
+                          "SELECT count(*) FROM campaigns WHERE id = ? AND "
+                          "next_commitment = ?",
+                          TS_TEXT(c.id), TS_TEXT(next)),
                1);
     RIG_EQ_INT(ts_sql_int(rig_ts,
                           "SELECT count(*) FROM commitments WHERE "
                           "commitment = ?",
-                          TS_TEXT(next)),
-               1);
+                          TS_TEXT(k)),
+               0);
     RIG_EQ_INT(ts_sql_int(rig_ts,
                           "SELECT count(*) FROM battles WHERE "
                           "commitment = ? AND server_seed IS NOT NULL",
