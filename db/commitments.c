@@ -28,9 +28,7 @@ static void read_commitment(db_stmt *st, void *elem)
     db_column_copy(st, 5, k->used_by, sizeof k->used_by);
 }
 
-/* A fresh seed from the operating system, and its commitment, into out
- * (of campaign_id: "" or NULL for a one-off), made now. */
-static void draw(const char *campaign_id, db_commitment *out)
+void db_commitment_draw(const char *campaign_id, db_commitment *out)
 {
     uint8_t seed[RNG_SEED_LEN];
 
@@ -50,7 +48,7 @@ err_code db_commitment_new_row(db_conn *c, const char *campaign_id,
     db_stmt *st = NULL;
     err_code rc;
 
-    draw(campaign_id, out);
+    db_commitment_draw(campaign_id, out);
     if ((rc = db_prepare(c,
                          "INSERT INTO commitments (commitment, seed, "
                          "campaign_id, created_at) VALUES (?,?,?,?)",
@@ -74,7 +72,7 @@ static err_code set_next(db_conn *c, const char *campaign_id, const char *spent,
     db_stmt *st = NULL;
     err_code rc;
 
-    draw(campaign_id, out);
+    db_commitment_draw(campaign_id, out);
     if ((rc = db_prepare(c,
                          spent ? "UPDATE campaigns SET next_commitment = ?1, "
                                  "next_seed = ?2, next_created_at = ?3, "
@@ -106,6 +104,18 @@ static err_code set_next(db_conn *c, const char *campaign_id, const char *spent,
     if (rc != ERR_OK)
         sodium_memzero(out->seed, sizeof out->seed);
     return rc;
+}
+
+void db_chain_spend(db_chain *ch, const char *spent)
+{
+    db_commitment k;
+
+    db_commitment_draw(ch->campaign_id, &k);
+    snprintf(ch->spent, sizeof ch->spent, "%s", spent);
+    memcpy(ch->next, k.commitment, sizeof ch->next);
+    memcpy(ch->next_seed, k.seed, sizeof ch->next_seed);
+    memcpy(ch->next_at, k.created_at, sizeof ch->next_at);
+    sodium_memzero(k.seed, sizeof k.seed);
 }
 
 err_code db_commitment_new(db_conn *c, const char *campaign_id,

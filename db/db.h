@@ -687,6 +687,12 @@ typedef struct db_chain {
     char campaign_id[DB_ID_MAX];
     long long length;
     char head[LEDGER_HASH_HEX];
+    /* The campaign's next commitment spent with the save ("" for none),
+     * and the next drawn ahead in its place (db_chain_spend): the save
+     * stores both in its one write of the campaign's row. */
+    char spent[LEDGER_HASH_HEX];
+    char next[LEDGER_HASH_HEX], next_seed[LEDGER_HASH_HEX];
+    char next_at[DB_TIME_MAX];
 } db_chain;
 
 err_code db_chain_open(db_conn *c, const char *campaign_id, db_chain *ch,
@@ -694,7 +700,13 @@ err_code db_chain_open(db_conn *c, const char *campaign_id, db_chain *ch,
 err_code db_chain_add(db_chain *ch, ledger_entry *en,
                       char prev[LEDGER_HASH_HEX], char hash[LEDGER_HASH_HEX],
                       err_info *e);
+/* Saves the length and head (and, when ch->spent is set, spends it and
+ * sets the next commitment; ERR_CONFLICT when spent is not the
+ * campaign's next). */
 err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e);
+/* Makes the save of ch spend the campaign's next commitment, spent, and
+ * set the next in its place, drawn now (off the writer). */
+void db_chain_spend(db_chain *ch, const char *spent);
 /* A campaign combat's rolls chained ahead on a read snapshot (c), off
  * the writer: each roll's place and hashes from the campaign's ledger as
  * c reads it, and *end the ledger after them.  db_combat_insert_chained
@@ -807,6 +819,9 @@ err_code db_commitment_new(db_conn *c, const char *campaign_id,
  * as they were kept until migration 16 moved them onto their campaign. */
 err_code db_commitment_new_row(db_conn *c, const char *campaign_id,
                                db_commitment *out, err_info *e);
+/* Draws a fresh seed and its commitment for campaign_id ("" or NULL: a
+ * one-off) into out, without storing it. */
+void db_commitment_draw(const char *campaign_id, db_commitment *out);
 /* A one-off commitment by its commitment (ERR_NOT_FOUND). */
 err_code db_commitment_get(db_conn *c, const char *commitment,
                            db_commitment *out, err_info *e);

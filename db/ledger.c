@@ -61,22 +61,37 @@ err_code db_chain_add(db_chain *ch, ledger_entry *en,
 static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
                            err_info *e)
 {
+    bool is_spending = !is_backfill && ch->spent[0] != '\0';
     db_stmt *st = NULL;
     err_code rc;
 
-    if ((rc =
-             db_prepare(c,
-                        is_backfill ? "UPDATE campaigns SET ledger_length = ?, "
-                                      "ledger_head = ? WHERE id = ?"
-                                    : "UPDATE campaigns SET ledger_length = ?, "
-                                      "ledger_head = ?, version = version + 1 "
-                                      "WHERE id = ?",
-                        &st, e)))
+    if ((rc = db_prepare(
+             c,
+             is_backfill ? "UPDATE campaigns SET ledger_length = ?1, "
+                           "ledger_head = ?2 WHERE id = ?3"
+             : is_spending
+                 ? "UPDATE campaigns SET ledger_length = ?1, ledger_head = "
+                   "?2, version = version + 1, next_commitment = ?4, "
+                   "next_seed = ?5, next_created_at = ?6 WHERE id = ?3 AND "
+                   "next_commitment = ?7"
+                 : "UPDATE campaigns SET ledger_length = ?1, ledger_head = "
+                   "?2, version = version + 1 WHERE id = ?3",
+             &st, e)))
         return rc;
     db_bind_int64(st, 1, ch->length);
     db_bind_text(st, 2, ch->head);
     db_bind_text(st, 3, ch->campaign_id);
-    rc = db_step_done(c, st, e, "save the ledger's head");
+    if (is_spending) {
+        db_bind_text(st, 4, ch->next);
+        db_bind_text(st, 5, ch->next_seed);
+        db_bind_text(st, 6, ch->next_at);
+        db_bind_text(st, 7, ch->spent);
+    }
+    if ((rc = db_step_done(c, st, e, "save the ledger's head")) == ERR_OK &&
+        is_spending && db_changes(c) != 1)
+        rc = err_set(e, ERR_CONFLICT, "dice.commitment",
+                     "the commitment %s was used by another combat first",
+                     ch->spent);
     db_done(st);
     return rc;
 }

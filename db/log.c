@@ -533,7 +533,7 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
     if ((rc = insert_combat_row(c, cb, e)) ||
         (cb->rolls_z == NULL && (rc = insert_rolls(c, cb, rolls, n_rolls, e))))
         return rc;
-    return n_rolls > 0 ? db_chain_save(c, end, e) : ERR_OK;
+    return n_rolls > 0 || end->spent[0] ? db_chain_save(c, end, e) : ERR_OK;
 }
 
 static void read_combat(db_stmt *st, db_combat *cb, bool has_docs)

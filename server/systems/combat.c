@@ -421,6 +421,7 @@ void combat_record_cleanup(combat_record *rec)
     free(rec->cb.rolls_z);
     free(rec->cb.unit_docs_z);
     sodium_memzero(rec->dice.seed, sizeof rec->dice.seed);
+    sodium_memzero(&rec->chain_end, sizeof rec->chain_end);
 }
 
 err_code combat_insert_job(db_conn *c, void *arg, err_info *e)
@@ -644,6 +645,7 @@ void combat_record_unstage(combat_record *rec)
     rec->n_rolls = 0;
     rec->cb.summary = rec->cb.report = NULL;
     rec->is_staging = rec->is_staged = false;
+    sodium_memzero(&rec->chain_end, sizeof rec->chain_end);
 }
 
 /* ---- units as bind read them ---- */

@@ -99,6 +99,9 @@ bool pipeline_stage(db *d, void *job)
     if (rc == ERR_OK)
         rc = db_combat_chain(c, &rec->cb, rec->rolls, rec->n_rolls,
                              &rec->chain_end, &e);
+    /* Its commitment spent, and the next drawn, with the ledger's save. */
+    if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED)
+        db_chain_spend(&rec->chain_end, rec->dice.commitment);
     if (rc == ERR_OK)
         rc = db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, &e);
     if (rc == ERR_OK)
@@ -161,10 +164,9 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
         }
     }
     if (is_staged_current) {
-        rc = combat_claim_commitment(c, rec, e);
-        if (rc == ERR_OK)
-            rc = db_combat_insert_chained(c, &rec->cb, rec->rolls, rec->n_rolls,
-                                          &rec->chain_end, e);
+        /* its commitment spent in the ledger's save (db_chain_spend) */
+        rc = db_combat_insert_chained(c, &rec->cb, rec->rolls, rec->n_rolls,
+                                      &rec->chain_end, e);
         if (rc == ERR_OK)
             rc = combat_changes_write(c, rec, e);
         if (rc == ERR_OK)

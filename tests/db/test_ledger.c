@@ -626,6 +626,68 @@ START_TEST(test_db_commitments)
 }
 END_TEST
 
+typedef struct spend_job {
+    const char *campaign_id, *spent;
+    db_chain ch;
+} spend_job;
+
+/* The ledger's save spending spent (db_chain_spend), its head as it is. */
+static err_code job_spend(db_conn *c, void *arg, err_info *e)
+{
+    spend_job *j = arg;
+    err_code rc = db_chain_open(c, j->campaign_id, &j->ch, e);
+
+    if (rc == ERR_OK) {
+        db_chain_spend(&j->ch, j->spent);
+        rc = db_chain_save(c, &j->ch, e);
+    }
+    return rc;
+}
+
+/* A staged combat's commitment is spent, and the next set, by the
+ * ledger's save: one write, the version counted once; a commitment that
+ * is no longer the next is refused, and nothing changes. */
+START_TEST(test_db_chain_save_spends)
+{
+    db_commitment k1, got;
+    db_campaign cmp;
+    spend_job j;
+    long long v0 = 0, v1 = 0;
+    db_conn *c;
+    err_info e;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    ck_assert_int_eq(commit(0, cmp.id, NULL, &k1), ERR_OK);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_campaign_version(c, cmp.id, &v0, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    memset(&j, 0, sizeof j);
+    j.campaign_id = cmp.id;
+    j.spent = k1.commitment;
+    db_fixture_write_ok(job_spend, &j, "spend with the save");
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_OK);
+    ck_assert_str_eq(got.commitment, j.ch.next);
+    ck_assert_str_eq(got.seed, j.ch.next_seed);
+    ck_assert_str_ne(got.commitment, k1.commitment);
+    ck_assert_int_eq(db_campaign_version(c, cmp.id, &v1, &e), ERR_OK);
+    ck_assert_int_eq(v1, v0 + 1);
+    db_read_release(db_fixture_db, c);
+    /* k1 again: not the next any more */
+    memset(&j, 0, sizeof j);
+    j.campaign_id = cmp.id;
+    j.spent = k1.commitment;
+    ck_assert_int_eq(db_fixture_write_rc(job_spend, &j, &e), ERR_CONFLICT);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_OK);
+    ck_assert_str_ne(got.commitment, j.ch.next);
+    ck_assert_int_eq(db_campaign_version(c, cmp.id, &v0, &e), ERR_OK);
+    ck_assert_int_eq(v0, v1);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
 typedef struct idem_job {
     const db_idem *k;
     const char *before;
@@ -999,6 +1061,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_packed_rolls_unreadable);
     tcase_add_test(tc, test_db_action_chains);
     tcase_add_test(tc, test_db_commitments);
+    tcase_add_test(tc, test_db_chain_save_spends);
     tcase_add_test(tc, test_db_idempotency);
     tcase_add_test(tc, test_migration_backfill);
     tcase_add_test(tc, test_migration_clock_step);
