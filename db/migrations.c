@@ -609,14 +609,7 @@ const char *const migrations_sql[] = {
      * spent campaign commitment is kept by the combat or battle that used
      * it (migration 15's stop kept no row for it either); those left from
      * before go, their combats and battles holding them. */
-    "ALTER TABLE campaigns ADD COLUMN next_commitment TEXT;"
-    "ALTER TABLE campaigns ADD COLUMN next_seed TEXT;"
-    "ALTER TABLE campaigns ADD COLUMN next_created_at TEXT;"
-    "UPDATE campaigns SET (next_commitment, next_seed, next_created_at) ="
-    "  (SELECT commitment, seed, created_at FROM commitments k"
-    "   WHERE k.campaign_id = campaigns.id AND k.used_at IS NULL);"
-    "DELETE FROM commitments WHERE campaign_id IS NOT NULL;"
-    "DROP INDEX commitments_next;",
+    MIGRATION_16_SQL,
 };
 
 /* Run after the SQL of the migration of the same index, in its

@@ -45,6 +45,7 @@
  *   - Shims for the SQLite functions the shared statements use: instr
  *     (migration 1).
  */
+#include "migrations.h"
 #include "migrations_pg.h"
 
 /* The event log's triggers (migration 10).  One function per body: the
@@ -671,14 +672,7 @@ const char *const migrations_pg_sql[] = {
 
     /* 16: a campaign's next commitment on the campaign's row; commitments
      * keeps the one-off ones. */
-    "ALTER TABLE campaigns ADD COLUMN next_commitment TEXT;"
-    "ALTER TABLE campaigns ADD COLUMN next_seed TEXT;"
-    "ALTER TABLE campaigns ADD COLUMN next_created_at TEXT;"
-    "UPDATE campaigns SET (next_commitment, next_seed, next_created_at) ="
-    "  (SELECT commitment, seed, created_at FROM commitments k"
-    "   WHERE k.campaign_id = campaigns.id AND k.used_at IS NULL);"
-    "DELETE FROM commitments WHERE campaign_id IS NOT NULL;"
-    "DROP INDEX commitments_next;",
+    MIGRATION_16_SQL,
 };
 
 const int migrations_pg_count =
