@@ -1,0 +1,204 @@
+/*
+ * combat_pack.c: a combat packed to store, before the writer (db.h,
+ * db_combat_pack): its report, and its roll log in one value rather than
+ * a row per roll; and a packed roll log read back (db_rolls_unpack), for
+ * log.c's and ledger.c's reads.  No SQL.
+ */
+#include "db_sql.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a combat's roll log packed ----
+ *
+ * Each roll: seq, faces, natural and modified, 5 bytes each (7 bits a
+ * byte, the top bit set), then side, unit id, unit name, reason, source
+ * and rng, each its length plus 1 in one byte and its bytes (no field is
+ * longer than 254); a campaign combat's (chained at ledger_first,
+ * ledger_first + 1, ...: a row of combat_rolls, migration 15) then its
+ * previous hash (the first roll's; empty after, where it is the hash of
+ * the roll before) and its hash, the same way.  The whole packed as text
+ * (it holds no NUL): a one-off's by db_doc_pack, a campaign combat's by
+ * db_doc_pack_bare. */
+
+/* Writes v at p: 5 bytes of 7 bits each, top bit set (no NUL, any int). */
+static unsigned char *put_u32(unsigned char *p, long long v)
+{
+    unsigned long u = (unsigned long)(v + 0x80000000LL);
+    int i;
+
+    for (i = 0; i < 5; i++)
+        *p++ = (unsigned char)(0x80 | ((u >> (7 * i)) & 0x7f));
+    return p;
+}
+
+/* Writes s (of at most max bytes) at p: its length plus 1, its bytes. */
+static unsigned char *put_str(unsigned char *p, const char *s, size_t max)
+{
+    size_t n = strnlen(s, max);
+
+    *p++ = (unsigned char)(n + 1);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* Whether the n rolls are chained one after the other (a campaign
+ * combat's, db_combat_chain): their ledger places ledger_first, + 1, ...,
+ * and the previous hash of each after the first the hash before it. */
+static bool is_chained_run(const db_roll *rolls, size_t n)
+{
+    size_t i;
+
+    if (n == 0 || rolls[0].ledger_pos <= 0)
+        return false;
+    for (i = 1; i < n; i++)
+        if (rolls[i].ledger_pos != rolls[0].ledger_pos + (long long)i ||
+            strcmp(rolls[i].prev_hash, rolls[i - 1].hash) != 0)
+            return false;
+    return true;
+}
+
+/* The bytes roll r takes packed. */
+static size_t packed_size(const db_roll *r)
+{
+    return 4 * 5 + 6 + 2 + 2 * LEDGER_HASH_HEX +
+           strnlen(r->side_name, sizeof r->side_name) +
+           strnlen(r->unit_id, sizeof r->unit_id) +
+           strnlen(r->unit_name, sizeof r->unit_name) +
+           strnlen(r->reason, sizeof r->reason) +
+           strnlen(r->source, sizeof r->source) +
+           strnlen(r->rng, sizeof r->rng);
+}
+
+err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
+                        err_info *e)
+{
+    unsigned char *text, *p;
+    size_t size = 1, i;
+    bool is_chained;
+
+    free(cb->report_z);
+    free(cb->rolls_z);
+    cb->rolls_z = NULL;
+    cb->report_z =
+        cb->report ? db_doc_pack(cb->report, &cb->report_z_len) : NULL;
+    if (cb->report != NULL && cb->report_z == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    cb->ledger_first = 0;
+    is_chained = cb->campaign_id[0] != '\0' && is_chained_run(rolls, n);
+    /* A campaign's rolls not chained (a battle's record's: its dice are
+     * its actions) stay rows. */
+    if (n == 0 || (cb->campaign_id[0] != '\0' && !is_chained))
+        return ERR_OK;
+    for (i = 0; i < n; i++)
+        size += packed_size(&rolls[i]);
+    if ((p = text = malloc(size)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < n; i++) {
+        const db_roll *r = &rolls[i];
+        p = put_u32(p, r->seq);
+        p = put_u32(p, r->faces);
+        p = put_u32(p, r->natural);
+        p = put_u32(p, r->modified);
+        p = put_str(p, r->side_name, sizeof r->side_name);
+        p = put_str(p, r->unit_id, sizeof r->unit_id);
+        p = put_str(p, r->unit_name, sizeof r->unit_name);
+        p = put_str(p, r->reason, sizeof r->reason);
+        p = put_str(p, r->source, sizeof r->source);
+        p = put_str(p, r->rng, sizeof r->rng);
+        if (is_chained) {
+            p = put_str(p, i == 0 ? r->prev_hash : "", sizeof r->prev_hash);
+            p = put_str(p, r->hash, sizeof r->hash);
+        }
+    }
+    *p = '\0';
+    /* A campaign's (with its hashes, much of them): a bare frame, which
+     * packs them smaller than the dictionary of reports does. */
+    cb->rolls_z = is_chained
+                      ? db_doc_pack_bare((const char *)text, &cb->rolls_z_len)
+                      : db_doc_pack((const char *)text, &cb->rolls_z_len);
+    free(text);
+    if (cb->rolls_z == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (is_chained)
+        cb->ledger_first = rolls[0].ledger_pos;
+    return ERR_OK;
+}
+
+/* The next integer of a packed roll log at *p (before end); false when
+ * it is cut short. */
+static bool get_u32(const unsigned char **p, const unsigned char *end, int *out)
+{
+    unsigned long u = 0;
+    int i;
+
+    if (end - *p < 5)
+        return false;
+    for (i = 0; i < 5; i++)
+        u |= (unsigned long)((*p)[i] & 0x7f) << (7 * i);
+    *p += 5;
+    *out = (int)((long long)u - 0x80000000LL);
+    return true;
+}
+
+static bool get_str(const unsigned char **p, const unsigned char *end,
+                    char *out, size_t max)
+{
+    size_t n;
+
+    if (end - *p < 1 || (*p)[0] == 0)
+        return false;
+    n = (size_t)(*p)[0] - 1;
+    if ((size_t)(end - *p - 1) < n || n >= max)
+        return false;
+    memcpy(out, *p + 1, n);
+    out[n] = '\0';
+    *p += 1 + n;
+    return true;
+}
+
+err_code db_rolls_unpack(const char *text, long long ledger_first,
+                         db_roll **out, size_t *n, err_info *e)
+{
+    const unsigned char *p = (const unsigned char *)text,
+                        *end = p + strlen(text);
+    db_roll *rolls = NULL;
+    size_t cap = 0, k = 0;
+
+    while (p < end) {
+        db_roll *r;
+        if (k == cap) {
+            db_roll *more;
+            cap = cap ? cap * 2 : 16;
+            if ((more = realloc(rolls, cap * sizeof *more)) == NULL) {
+                free(rolls);
+                return err_set(e, ERR_NOMEM, NULL, "out of memory");
+            }
+            rolls = more;
+        }
+        r = &rolls[k++];
+        memset(r, 0, sizeof *r);
+        if (!get_u32(&p, end, &r->seq) || !get_u32(&p, end, &r->faces) ||
+            !get_u32(&p, end, &r->natural) || !get_u32(&p, end, &r->modified) ||
+            !get_str(&p, end, r->side_name, sizeof r->side_name) ||
+            !get_str(&p, end, r->unit_id, sizeof r->unit_id) ||
+            !get_str(&p, end, r->unit_name, sizeof r->unit_name) ||
+            !get_str(&p, end, r->reason, sizeof r->reason) ||
+            !get_str(&p, end, r->source, sizeof r->source) ||
+            !get_str(&p, end, r->rng, sizeof r->rng) ||
+            (ledger_first > 0 &&
+             (!get_str(&p, end, r->prev_hash, sizeof r->prev_hash) ||
+              !get_str(&p, end, r->hash, sizeof r->hash)))) {
+            free(rolls);
+            return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+        }
+        if (ledger_first > 0) {
+            r->ledger_pos = ledger_first + (long long)(k - 1);
+            if (k > 1) /* the hash of the roll before */
+                memcpy(r->prev_hash, rolls[k - 2].hash, sizeof r->prev_hash);
+        }
+    }
+    *out = rolls;
+    *n = k;
+    return ERR_OK;
+}
