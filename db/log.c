@@ -542,46 +542,77 @@ static void read_roll_row(db_stmt *st, void *elem)
     "END), coalesce(k.ledger_first, 0) FROM combats c "                        \
     "LEFT JOIN combat_rolls k ON k.combat_id = c.id WHERE c.id = ?"
 
-err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
-                       size_t *n, err_info *e)
+/* A combat's rolls (unit_id: that unit's only; NULL: all), in order:
+ * unpacked (a one-off's from its row, a campaign combat's from
+ * combat_rolls) or its rows. */
+static err_code read_rolls(db_conn *c, const char *combat_id,
+                           const char *unit_id, db_roll **out, size_t *n,
+                           err_info *e)
 {
+    /* [a unit's] */
+    static const char *const rows_sql[2] = {
+        "SELECT seq, side_name, unit_id, unit_name, reason, faces, "
+        "\"natural\", modified, source, rng, ledger_pos, hash FROM rolls "
+        "WHERE combat_id = ? ORDER BY seq",
+        "SELECT seq, side_name, unit_id, unit_name, reason, faces, "
+        "\"natural\", modified, source, rng, ledger_pos, hash FROM rolls "
+        "WHERE combat_id = ? AND unit_id = ? ORDER BY seq"};
     db_stmt *st = NULL;
     void *rows;
     char *packed = NULL;
     long long first = 0;
+    bool is_packed;
+    size_t i, k = 0;
     err_code rc;
+    int step;
 
     *out = NULL;
     *n = 0;
-    /* Packed (a one-off's in its row, a campaign combat's in a row of
-     * combat_rolls), or rows of their own. */
     if ((rc = db_prepare(c, ROLLS_PACKED_SQL, &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
-    if (db_step(st) == DB_ROW && db_column_type(st, 0) != DB_NULL &&
-        (packed = db_column_doc(st, 0)) == NULL)
+    step = db_step(st);
+    is_packed = step == DB_ROW && db_column_type(st, 0) != DB_NULL;
+    if (step != DB_ROW && step != DB_DONE)
+        rc = db_fail(c, e, "read rolls");
+    else if (is_packed && (packed = db_column_doc(st, 0)) == NULL)
         rc = err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
-    if (packed != NULL)
+    else if (is_packed)
         first = db_column_int64(st, 1);
     db_done(st);
-    if (rc != ERR_OK || packed != NULL) {
-        if (packed != NULL)
-            rc = db_rolls_unpack(packed, first, out, n, e);
-        free(packed);
-        return rc;
+    if (rc == ERR_OK && is_packed) {
+        rc = db_rolls_unpack(packed, first, out, n, e);
+        for (i = 0; rc == ERR_OK && unit_id != NULL && i < *n; i++)
+            if (strcmp((*out)[i].unit_id, unit_id) == 0)
+                (*out)[k++] = (*out)[i];
+        if (rc == ERR_OK && unit_id != NULL)
+            *n = k;
     }
-    if ((rc = db_prepare(
-             c,
-             "SELECT seq, side_name, unit_id, unit_name, reason, "
-             "faces, \"natural\", modified, source, rng, ledger_pos, "
-             "hash FROM rolls WHERE combat_id = ? ORDER BY seq",
-             &st, e)))
+    free(packed);
+    if (rc != ERR_OK || is_packed)
+        return rc;
+    if ((rc = db_prepare(c, rows_sql[unit_id != NULL], &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
+    if (unit_id != NULL)
+        db_bind_text(st, 2, unit_id);
     rc = db_read_rows(c, st, sizeof **out, read_roll_row, NULL, &rows, n,
-                      "list rolls", e);
+                      "read rolls", e);
     *out = rows;
     return rc;
+}
+
+err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
+                       size_t *n, err_info *e)
+{
+    return read_rolls(c, combat_id, NULL, out, n, e);
+}
+
+err_code db_rolls_of_unit(db_conn *c, const char *combat_id,
+                          const char *unit_id, db_roll **out, size_t *n,
+                          err_info *e)
+{
+    return read_rolls(c, combat_id, unit_id, out, n, e);
 }
 
 err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
@@ -628,52 +659,4 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
         db_bind_int64(st, 3, q->after);
     db_bind_int(st, 4, q->limit);
     return read_events(c, st, out, n, "read history", e);
-}
-
-err_code db_rolls_of_unit(db_conn *c, const char *combat_id,
-                          const char *unit_id, db_roll **out, size_t *n,
-                          err_info *e)
-{
-    db_stmt *st = NULL;
-    void *rows;
-    err_code rc;
-    size_t i, k = 0;
-    int step;
-
-    *out = NULL;
-    *n = 0;
-    /* Packed (db_rolls_list reads them), or rows. */
-    if ((rc = db_prepare(c, ROLLS_PACKED_SQL, &st, e)))
-        return rc;
-    db_bind_text(st, 1, combat_id);
-    step = db_step(st);
-    i = step == DB_ROW && db_column_type(st, 0) != DB_NULL;
-    if (step != DB_ROW && step != DB_DONE)
-        rc = db_fail(c, e, "read rolls");
-    db_done(st);
-    if (rc != ERR_OK)
-        return rc;
-    if (i) {
-        if ((rc = db_rolls_list(c, combat_id, out, n, e)))
-            return rc;
-        for (i = 0; i < *n; i++)
-            if (strcmp((*out)[i].unit_id, unit_id) == 0)
-                (*out)[k++] = (*out)[i];
-        *n = k;
-        return ERR_OK;
-    }
-    if ((rc = db_prepare(
-             c,
-             "SELECT seq, side_name, unit_id, unit_name, reason, "
-             "faces, \"natural\", modified, source, rng, ledger_pos, "
-             "hash FROM rolls WHERE combat_id = ? AND "
-             "unit_id = ? ORDER BY seq",
-             &st, e)))
-        return rc;
-    db_bind_text(st, 1, combat_id);
-    db_bind_text(st, 2, unit_id);
-    rc = db_read_rows(c, st, sizeof **out, read_roll_row, NULL, &rows, n,
-                      "read rolls", e);
-    *out = rows;
-    return rc;
 }
