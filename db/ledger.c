@@ -204,43 +204,47 @@ static void release_rows(void *rows, size_t n)
     }
 }
 
-/* Room for one more row at the end of *rows (*n of *cap). */
-static bool room_for_one(db_ledger_row **rows, size_t n, size_t *cap)
+/* A new entry at the end of *rows (*n of *cap), read from LEDGER_ROWS_SQL's
+ * row at st (read_ledger_row); NULL when out of memory. */
+static db_ledger_row *append_row(db_stmt *st, db_ledger_row **rows, size_t *n,
+                                 size_t *cap)
 {
-    db_ledger_row *more;
-    size_t want = *cap ? *cap * 2 : 64;
+    db_ledger_row *row;
 
-    if (n < *cap)
-        return true;
-    if ((more = realloc(*rows, want * sizeof *more)) == NULL)
-        return false;
-    *rows = more;
-    *cap = want;
-    return true;
+    if (*n == *cap) {
+        size_t want = *cap ? *cap * 2 : 64;
+        db_ledger_row *more = realloc(*rows, want * sizeof *more);
+        if (more == NULL)
+            return NULL;
+        *rows = more;
+        *cap = want;
+    }
+    row = &(*rows)[(*n)++];
+    memset(row, 0, sizeof *row);
+    read_ledger_row(st, row);
+    return row;
 }
 
 /* The entries of LEDGER_ROWS_SQL's row at st appended to *rows (*n of
- * *cap): the row itself, or (kind 2) each roll packed in it.  Packed
- * rolls that do not read are one entry at their first place with no
- * hash: it fails its check, which is reported, rather than leaving a
- * gap.  (A value too large to inflate in the memory left reads the same
- * way: db_column_doc does not tell the two apart; a second verify
- * tells.) */
+ * *cap): the row itself, or (kind 2) each roll packed in it, with the
+ * combat's time, id and dice.  Packed rolls that do not read are one
+ * entry at their first place with no hash: it fails its check, which is
+ * reported, rather than leaving a gap.  (A value too large to inflate in
+ * the memory left reads the same way: db_column_doc does not tell the
+ * two apart; a second verify tells.) */
 static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
                              size_t *cap, err_info *e)
 {
     db_roll *rolls = NULL;
     size_t n_rolls = 0, i;
+    db_ledger_row *row;
     char *packed;
     err_code rc;
 
-    if (db_column_int(st, 0) != 2) {
-        if (!room_for_one(rows, *n, cap))
-            return err_set(e, ERR_NOMEM, NULL, "out of memory");
-        memset(&(*rows)[*n], 0, sizeof **rows);
-        read_ledger_row(st, &(*rows)[(*n)++]);
-        return ERR_OK;
-    }
+    if (db_column_int(st, 0) != 2)
+        return append_row(st, rows, n, cap)
+                   ? ERR_OK
+                   : err_set(e, ERR_NOMEM, NULL, "out of memory");
     packed = db_column_doc(st, 21);
     rc = packed ? db_rolls_unpack(packed, db_column_int64(st, 1), &rolls,
                                   &n_rolls, e)
@@ -251,23 +255,17 @@ static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
     if (rc != ERR_OK || n_rolls == 0) {
         err_clear(e);
         free(rolls);
-        if (!room_for_one(rows, *n, cap))
+        if ((row = append_row(st, rows, n, cap)) == NULL)
             return err_set(e, ERR_NOMEM, NULL, "out of memory");
-        memset(&(*rows)[*n], 0, sizeof **rows);
-        read_ledger_row(st, &(*rows)[*n]);
-        (*rows)[(*n)++].kind = LEDGER_ROLL;
+        row->kind = LEDGER_ROLL;
         return ERR_OK;
     }
     for (i = 0; i < n_rolls; i++) {
         const db_roll *r = &rolls[i];
-        db_ledger_row *row;
-        if (!room_for_one(rows, *n, cap)) {
+        if ((row = append_row(st, rows, n, cap)) == NULL) {
             free(rolls);
             return err_set(e, ERR_NOMEM, NULL, "out of memory");
         }
-        row = &(*rows)[(*n)++];
-        memset(row, 0, sizeof *row);
-        read_ledger_row(st, row); /* the combat's: time, id, dice */
         row->kind = LEDGER_ROLL;
         row->pos = r->ledger_pos;
         row->seq = r->seq;
