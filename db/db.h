@@ -281,7 +281,8 @@ typedef struct db_campaign {
     scs_options scs;     /* the campaign's SCS out-of-supply multipliers */
     db_fog fog;          /* its fog of war */
     long long version;   /* counts the changes to what a combat's rules
-                            read (migration 12), as read */
+                            read (migration 12), its next commitment
+                            included (migration 16), as read */
 } db_campaign;
 
 typedef struct db_side {
