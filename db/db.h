@@ -493,6 +493,14 @@ err_code db_units_page(db_conn *c, const char *campaign_id,
 
 /* History. */
 err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e);
+/* The n events evs, inserted in order; each logged in the campaign event
+ * log.  The events of one combat go in one call: on SQLite, those whose
+ * documents are in the combat's row (doc_slot) are logged by one row of
+ * the log for up to DB_LOG_BLOCK_MAX of them (docs/events.md, "How it
+ * works"). */
+#define DB_LOG_BLOCK_MAX 64
+err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
+                          err_info *e);
 /* *out is new: release with db_events_free. Oldest first. */
 err_code db_events_list(db_conn *c, const char *unit_id, db_event **out,
                         size_t *n, err_info *e);

@@ -10,19 +10,30 @@
 #include "db_sql.h"
 #include "unit_docs.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The columns read_row reads, then FROM and the joins. */
+/* An event's id: its row's seq, but for a block of unit events (SQLite's
+ * db_events_insert, migration 17: n events, the row's seq the last of
+ * their places) the place of each, in the order of their seqs.  A row of
+ * one unit event has no n. */
+#define LOG_ID                                                                 \
+    "(CASE WHEN u.seq IS NULL THEN l.seq "                                     \
+    "ELSE l.seq - coalesce(l.n, 1) + 1 + u.seq - l.unit_seq END)"
+
+/* The columns read_row reads, then FROM and the joins: a unit row joins
+ * each of its events (one, or its block's n). */
 #define LOG_SELECT                                                             \
-    "SELECT l.seq, l.campaign_id, l.kind, l.record_id, l.status, l.n, "        \
+    "SELECT " LOG_ID ", l.campaign_id, l.kind, l.record_id, l.status, l.n, "   \
     "l.head, coalesce(c.system, b.system), c.created_at, c.summary, u.seq, "   \
     "u.unit_id, u.campaign_id, u.at, u.kind, u.combat_id, u.actor_token_id, "  \
     "u.note, u.before, u.after, u.result, u.unit_seq, u.doc_slot "             \
     "FROM event_log l "                                                        \
     "LEFT JOIN combats c ON l.kind = 'combat' AND c.id = l.record_id "         \
     "LEFT JOIN battles b ON l.kind = 'battle' AND b.id = l.record_id "         \
-    "LEFT JOIN unit_events u ON l.kind = 'unit' AND u.seq = l.unit_seq "
+    "LEFT JOIN unit_events u ON l.kind = 'unit' AND u.seq >= l.unit_seq "      \
+    "AND u.seq < l.unit_seq + coalesce(l.n, 1) "
 
 static void read_unit(db_stmt *st, int col, db_event *ev)
 {
@@ -74,16 +85,21 @@ err_code db_event_log_after(db_conn *c, const char *campaign_id,
 
     *out = NULL;
     *n = 0;
+    /* Rows by seq on their index; a block's row (whose seq is its last
+     * id) is read while any of its ids is after `after`, and up to `upto`
+     * while its first is: a batch may end within a block, and the next
+     * goes on from there.  A block holds at most DB_LOG_BLOCK_MAX. */
     if (campaign_id == NULL)
         rc = db_prepare(c,
-                        LOG_SELECT "WHERE l.seq > ?1 ORDER BY l.seq "
-                                   "LIMIT ?2",
+                        LOG_SELECT "WHERE l.seq > ?1 AND " LOG_ID " > ?1 "
+                                   "ORDER BY l.seq, u.seq LIMIT ?2",
                         &st, e);
     else
         rc = db_prepare(c,
                         LOG_SELECT "WHERE l.campaign_id = ?3 AND "
-                                   "l.seq > ?1 AND l.seq <= ?4 "
-                                   "ORDER BY l.seq LIMIT ?2",
+                                   "l.seq > ?1 AND l.seq <= ?5 AND " LOG_ID
+                                   " > ?1 AND " LOG_ID " <= ?4 "
+                                   "ORDER BY l.seq, u.seq LIMIT ?2",
                         &st, e);
     if (rc != ERR_OK)
         return rc;
@@ -92,6 +108,10 @@ err_code db_event_log_after(db_conn *c, const char *campaign_id,
     if (campaign_id != NULL) {
         db_bind_text(st, 3, campaign_id);
         db_bind_int64(st, 4, upto);
+        db_bind_int64(st, 5,
+                      upto > LLONG_MAX - DB_LOG_BLOCK_MAX
+                          ? LLONG_MAX
+                          : upto + DB_LOG_BLOCK_MAX - 1);
     }
     rc = db_read_rows(c, st, sizeof **out, read_row, release_rows, &rows, n,
                       "read the event log", e);

@@ -16,7 +16,7 @@
  * campaign's events runs one at a time (one writer on SQLite; the
  * campaign's lock on PostgreSQL, db_submit_in), so two events of one unit
  * never take the same. */
-err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
+static err_code insert_row(db_conn *c, const db_event *ev, err_info *e)
 {
     db_stmt *st = NULL;
     err_code rc;
@@ -54,6 +54,73 @@ err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
 out:
     db_done(st);
     return rc;
+}
+
+/* The block of the campaign's n events just inserted, logged as one row
+ * of the event log (SQLite only; see db_events_insert): its seq the last
+ * of the n places it takes, the n - 1 before it left to its events, and
+ * unit_seq the first event's seq.  The writer is SQLite's only one and
+ * the n rows were the last inserted, one after the other, so their seqs
+ * are the n up to unit_events' largest (rowids taken as the largest plus
+ * one: no row of either table is ever deleted). */
+static err_code log_block(db_conn *c, const char *campaign_id, int n,
+                          err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "INSERT INTO event_log (seq, campaign_id, kind, "
+                         "unit_seq, n) VALUES (coalesce((SELECT max(seq) "
+                         "FROM event_log), 0) + ?2, ?1, 'unit', (SELECT "
+                         "max(seq) FROM unit_events) - ?2 + 1, ?2)",
+                         &st, e)) == ERR_OK) {
+        db_bind_text(st, 1, campaign_id);
+        db_bind_int(st, 2, n);
+        rc = db_step_done(c, st, e, "log history events");
+    }
+    db_done(st);
+    return rc;
+}
+
+err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
+                          err_info *e)
+{
+    /* On SQLite, the trigger event_log_unit_events logs an event whose
+     * documents are its own (migration 17); a run of events whose
+     * documents are in their combat's row (doc_slot), one block row of
+     * up to DB_LOG_BLOCK_MAX.  On PostgreSQL the trigger logs every
+     * event: identity numbers are not handed out as a run. */
+    bool is_blocks = db_conn_sqlite(c) != NULL;
+    const char *block_campaign = NULL;
+    int in_block = 0;
+    err_code rc = ERR_OK;
+    size_t i;
+
+    for (i = 0; i < n && rc == ERR_OK; i++) {
+        bool is_packed = is_blocks && evs[i]->doc_slot > 0;
+
+        if (in_block > 0 &&
+            (!is_packed || in_block == DB_LOG_BLOCK_MAX ||
+             strcmp(block_campaign, evs[i]->campaign_id) != 0)) {
+            rc = log_block(c, block_campaign, in_block, e);
+            in_block = 0;
+        }
+        if (rc == ERR_OK)
+            rc = insert_row(c, evs[i], e);
+        if (is_packed) {
+            block_campaign = evs[i]->campaign_id;
+            in_block++;
+        }
+    }
+    if (rc == ERR_OK && in_block > 0)
+        rc = log_block(c, block_campaign, in_block, e);
+    return rc;
+}
+
+err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
+{
+    return db_events_insert(c, &ev, 1, e);
 }
 
 #define EVENT_COLUMNS                                                          \

@@ -610,6 +610,23 @@ const char *const migrations_sql[] = {
      * it (migration 15's stop kept no row for it either); those left from
      * before go, their combats and battles holding them. */
     MIGRATION_16_SQL,
+
+    /* 17: a combat's unit history events whose documents are in its row
+     * (doc_slot) logged as one row of the event log for the run of them
+     * (db_events_insert writes it): the row's seq is the last of the
+     * places they take, n how many, unit_seq the first event's seq
+     * (db/event_log.c reads one event per place).  The trigger logs the
+     * others, one row each, as before.  And unit_events_by_unit holds
+     * each event's unit_seq, so that a unit's next number (log.c) is read
+     * from the index alone. */
+    "DROP INDEX unit_events_by_unit;"
+    "CREATE INDEX unit_events_by_unit ON unit_events (unit_id, seq, unit_seq);"
+    "DROP TRIGGER event_log_unit_events;"
+    "CREATE TRIGGER event_log_unit_events AFTER INSERT ON unit_events"
+    "  WHEN NEW.doc_slot IS NULL BEGIN"
+    "  INSERT INTO event_log (campaign_id, kind, unit_seq)"
+    "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"
+    "  END;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
@@ -618,7 +635,7 @@ const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, db_ledger_backfill,
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
-    NULL};
+    NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

@@ -673,11 +673,19 @@ const char *const migrations_pg_sql[] = {
     /* 16: a campaign's next commitment on the campaign's row; commitments
      * keeps the one-off ones. */
     MIGRATION_16_SQL,
+
+    /* 17: nothing here.  SQLite logs a combat's packed unit events as one
+     * row of the event log for the run of places they take; the identity
+     * sequence of event_log does not hand out a run of numbers to one
+     * writer while others draw from it, so here the trigger goes on
+     * logging each event.  The reader takes both forms (a copy from
+     * SQLite brings its blocks). */
+    "SELECT 1;",
 };
 
 const int migrations_pg_count =
     (int)(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0]);
 
-_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 16,
+_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 17,
                "one PostgreSQL migration per SQLite migration "
                "(migrations.c): add both together");

@@ -583,16 +583,29 @@ err_code combat_unit_update(db_conn *c, combat_record *rec,
     return ERR_OK;
 }
 
+/* The units' new rows, then the history events in one call, in their
+ * order: the store logs a combat's events as one block where it can
+ * (db_events_insert). */
 err_code combat_changes_write(db_conn *c, const combat_record *rec, err_info *e)
 {
+    const db_event **evs;
     err_code rc = ERR_OK;
-    size_t i;
+    size_t i, n = 0;
 
+    if (rec->n_changes == 0)
+        return ERR_OK;
+    if ((evs = malloc(rec->n_changes * sizeof *evs)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
     for (i = 0; i < rec->n_changes && rc == ERR_OK; i++) {
         const combat_change *ch = &rec->changes[i];
-        rc = ch->is_event ? db_event_insert(c, &ch->ev, e)
-                          : db_unit_update(c, &ch->unit, e);
+        if (ch->is_event)
+            evs[n++] = &ch->ev;
+        else
+            rc = db_unit_update(c, &ch->unit, e);
     }
+    if (rc == ERR_OK)
+        rc = db_events_insert(c, evs, n, e);
+    free(evs);
     return rc;
 }
 

@@ -10,6 +10,7 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
@@ -261,6 +262,169 @@ START_TEST(test_reads_by_campaign_and_bounds)
 }
 END_TEST
 
+/* A combat of the campaign and n history events of unit u, their
+ * documents packed in its row (db_combat_pack_events), as a staged
+ * campaign combat writes them. */
+enum { BLOCK_EVENTS = DB_LOG_BLOCK_MAX + 6 };
+#define DB_BLOCK_MAX_S "64" /* DB_LOG_BLOCK_MAX, in SQL */
+_Static_assert(DB_LOG_BLOCK_MAX == 64, "DB_BLOCK_MAX_S");
+typedef struct block_fight {
+    db_combat cb;
+    db_event ev[BLOCK_EVENTS];
+    size_t n;
+} block_fight;
+
+static void block_fight_make(block_fight *f, const db_unit *u, size_t n)
+{
+    db_event *evs[BLOCK_EVENTS];
+    size_t i;
+
+    ck_assert_uint_le(n, BLOCK_EVENTS);
+    memset(f, 0, sizeof *f);
+    db_fixture_new_combat(&f->cb, u->campaign_id, T1, NULL, NULL);
+    f->cb.report = "{\"units\":[{\"name\":\"R1\"}]}";
+    f->n = n;
+    for (i = 0; i < n; i++) {
+        db_event *ev = &f->ev[i];
+        snprintf(ev->unit_id, sizeof ev->unit_id, "%s", u->id);
+        snprintf(ev->campaign_id, sizeof ev->campaign_id, "%s", u->campaign_id);
+        snprintf(ev->at, sizeof ev->at, "%s", T1);
+        snprintf(ev->kind, sizeof ev->kind, "combat");
+        snprintf(ev->combat_id, sizeof ev->combat_id, "%s", f->cb.id);
+        snprintf(ev->actor_token_id, sizeof ev->actor_token_id, "%s",
+                 f->cb.actor_token_id);
+        ev->after = "{\"name\":\"R1\"}";
+        evs[i] = ev;
+    }
+    ck_assert_int_eq(db_combat_pack_events(&f->cb, evs, n, NULL), ERR_OK);
+    ck_assert_int_eq(f->ev[n - 1].doc_slot, (int)n);
+}
+
+static err_code job_block_fight(db_conn *c, void *arg, err_info *e)
+{
+    block_fight *f = arg;
+    const db_event *evs[BLOCK_EVENTS];
+    err_code rc = db_combat_insert(c, &f->cb, NULL, 0, e);
+    size_t i;
+
+    for (i = 0; i < f->n; i++)
+        evs[i] = &f->ev[i];
+    return rc ? rc : db_events_insert(c, evs, f->n, e);
+}
+
+/* The ids of the n events evs (at most 128). */
+static void ids_of(const db_logged_event *evs, size_t n, long long *ids)
+{
+    size_t i;
+
+    ck_assert_uint_le(n, 128);
+    for (i = 0; i < n; i++)
+        ids[i] = evs[i].seq;
+}
+
+/* A combat's packed events (doc_slot) are logged as one row, its seq the
+ * last of the places they take (migration 17), and read back one event
+ * per place, in order, whole; a read may start, end or stop (its limit)
+ * within the block and go on from there; what is logged next takes the
+ * place after it.  More than DB_LOG_BLOCK_MAX make two rows. */
+START_TEST(test_packed_events_are_logged_as_a_block)
+{
+    db_campaign cmp, other;
+    db_side side, side_o;
+    db_unit u, uo;
+    block_fight f;
+    db_logged_event *all, *got;
+    long long ids[128], more[128];
+    size_t n_all, n, i, k;
+
+    db_fixture_open();
+    setup_campaign(&cmp, &side, &u, "one");
+    setup_campaign(&other, &side_o, &uo, "two");
+    block_fight_make(&f, &u, 3);
+    db_fixture_write_ok(job_block_fight, &f, "combat and 3 events");
+    free(f.cb.unit_docs_z);
+    add_event(&uo, T2, "correction"); /* another campaign's, after */
+    add_event(&u, T3, "correction");  /* its own row, after */
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM event_log "
+                                              "WHERE kind = 'unit'"),
+                     3);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT n FROM event_log WHERE "
+                                              "kind = 'unit' ORDER BY seq "
+                                              "LIMIT 1"),
+                     3);
+
+    all = read_log(cmp.id, 0, LLONG_MAX, 100, &n_all);
+    ck_assert_uint_eq(n_all, 5);
+    ck_assert_str_eq(all[0].kind, "combat");
+    for (i = 1; i <= 3; i++) {
+        ck_assert_str_eq(all[i].kind, "unit");
+        ck_assert_int_eq(all[i].seq, all[0].seq + (long long)i);
+        ck_assert_int_eq(all[i].unit.unit_seq, (long long)i);
+        ck_assert_str_eq(all[i].unit.combat_id, f.cb.id);
+        ck_assert_str_eq(all[i].unit.after, "{\"name\":\"R1\"}");
+        ck_assert_int_eq(all[i].unit.doc_slot, (int)i);
+    }
+    ck_assert_str_eq(all[4].unit.kind, "correction");
+    ck_assert_int_eq(all[4].unit.unit_seq, 4);
+    /* The other campaign's event took the place after the block. */
+    ck_assert_int_eq(all[4].seq, all[3].seq + 2);
+    ck_assert_int_eq(last_seq(cmp.id), all[4].seq);
+    ids_of(all, n_all, ids);
+
+    /* From within the block. */
+    got = read_log(cmp.id, ids[1], LLONG_MAX, 100, &n);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_int_eq(got[0].seq, ids[2]);
+    ck_assert_int_eq(got[0].unit.unit_seq, 2);
+    db_event_log_free(got, n);
+    /* Up to within it. */
+    got = read_log(cmp.id, 0, ids[2], 100, &n);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_int_eq(got[2].seq, ids[2]);
+    db_event_log_free(got, n);
+    /* Every campaign's, two at a time: the same events, the other
+     * campaign's among them, each once. */
+    k = 0;
+    for (long long after = 0;;) {
+        got = read_log(NULL, after, 0, 2, &n);
+        for (i = 0; i < n; i++)
+            if (strcmp(got[i].campaign_id, cmp.id) == 0) {
+                ck_assert_uint_lt(k, n_all); /* none twice */
+                more[k++] = got[i].seq;
+            }
+        if (n > 0)
+            after = got[n - 1].seq;
+        db_event_log_free(got, n);
+        if (n < 2)
+            break;
+    }
+    ck_assert_uint_eq(k, n_all);
+    ck_assert_mem_eq(more, ids, n_all * sizeof ids[0]);
+    db_event_log_free(all, n_all);
+
+    /* More than a block holds. */
+    block_fight_make(&f, &u, BLOCK_EVENTS);
+    db_fixture_write_ok(job_block_fight, &f, "combat and its many events");
+    free(f.cb.unit_docs_z);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM event_log "
+                                              "WHERE kind = 'unit' AND seq > "
+                                              "(SELECT max(seq) FROM "
+                                              "unit_events WHERE doc_slot IS "
+                                              "NULL) AND n = " DB_BLOCK_MAX_S),
+                     1);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT n FROM event_log "
+                                              "ORDER BY seq DESC LIMIT 1"),
+                     BLOCK_EVENTS - DB_LOG_BLOCK_MAX);
+    all = read_log(cmp.id, ids[4], LLONG_MAX, 200, &n_all);
+    ck_assert_uint_eq(n_all, 1 + BLOCK_EVENTS);
+    for (i = 1; i < n_all; i++) {
+        ck_assert_int_eq(all[i].seq, all[i - 1].seq + 1);
+        ck_assert_int_eq(all[i].unit.unit_seq, 4 + (long long)i);
+    }
+    db_event_log_free(all, n_all);
+}
+END_TEST
+
 /* A database at the migration before the log, with a battle, a combat,
  * unit events and a ledger head, each at its time: the migration logs
  * them in the order of their times, then the ledger head. */
@@ -363,6 +527,7 @@ Suite *suite_event_log(void)
     tcase_add_test(tc, test_failed_job_logs_nothing);
     tcase_add_test(tc, test_battles_and_ledger_are_logged);
     tcase_add_test(tc, test_reads_by_campaign_and_bounds);
+    tcase_add_test(tc, test_packed_events_are_logged_as_a_block);
     tcase_add_test(tc, test_migration_logs_what_was_there);
     return s;
 }

@@ -163,7 +163,9 @@ START_TEST(test_packed_docs_read_back_by_every_list)
                                              "WHERE typeof(unit_docs) = "
                                              "'blob'"),
                      1);
-    db_fixture_query_text(c, "SELECT group_concat(unit_seq) FROM unit_events",
+    db_fixture_query_text(c,
+                          "SELECT group_concat(unit_seq) FROM (SELECT "
+                          "unit_seq FROM unit_events ORDER BY seq)",
                           buf, sizeof buf);
     ck_assert_str_eq(buf, "1,1,2");
 
@@ -385,7 +387,6 @@ static void make_v13(void)
     int i;
 
     ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
-    ck_assert_int_eq(migrations_count, 16);
     for (i = 0; i < 13; i++)
         ck_assert_msg(sqlite3_exec(raw, migrations_sql[i], NULL, NULL, NULL) ==
                           SQLITE_OK,
@@ -426,7 +427,7 @@ START_TEST(test_migration_14_keeps_events_and_numbers_on)
     log_before = db_fixture_raw_query_int("SELECT max(seq) FROM event_log");
     ck_assert_int_ge(log_before, 2);
     db_fixture_open();
-    ck_assert_int_eq(db_schema_version(db_fixture_db), 16);
+    ck_assert_int_eq(db_schema_version(db_fixture_db), migrations_count);
     c = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_events_list(c, "unit_1", &list, &n, NULL), ERR_OK);
     ck_assert_uint_eq(n, 2);
