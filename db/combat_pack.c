@@ -80,8 +80,15 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
     free(cb->report_z);
     free(cb->rolls_z);
     cb->rolls_z = NULL;
-    cb->report_z =
-        cb->report ? db_doc_pack(cb->report, &cb->report_z_len) : NULL;
+    /* A campaign combat's report packed smaller: the campaign keeps it
+     * (and its database grows by it) for its whole life; a one-off's
+     * packed with the least work. */
+    if (cb->report == NULL)
+        cb->report_z = NULL;
+    else if (cb->campaign_id[0] != '\0')
+        cb->report_z = db_doc_pack_small(cb->report, &cb->report_z_len);
+    else
+        cb->report_z = db_doc_pack(cb->report, &cb->report_z_len);
     if (cb->report != NULL && cb->report_z == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     cb->ledger_first = 0;

@@ -498,7 +498,9 @@ err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e);
  * documents are in the combat's row (doc_slot) are logged by one row of
  * the log for up to DB_LOG_BLOCK_MAX of them (docs/events.md, "How it
  * works"). */
-#define DB_LOG_BLOCK_MAX 64
+#define DB_LOG_BLOCK_MAX                                                       \
+    64 /* never lower it: the log's reader counts on                           \
+          no stored block being longer */
 err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
                           err_info *e);
 /* *out is new: release with db_events_free. Oldest first. */
@@ -1114,7 +1116,9 @@ err_code db_shares_page(db_conn *c, const char *campaign_id, const db_page *pg,
 /* ---- the campaign event log (event_log.c; migration 10;
  * docs/events.md) ----
  * One row per event, written by triggers in the transaction of what it
- * reports: its seq is the event's id, increasing service-wide. */
+ * reports (on SQLite, one row for a combat's packed unit events:
+ * db_events_insert), read back one event per id: its seq is the event's
+ * id, increasing service-wide. */
 
 /* One event of the log, with what it reports joined from its record. */
 typedef struct db_logged_event {
@@ -1126,7 +1130,8 @@ typedef struct db_logged_event {
     char system[16];              /* combat, battle: its system */
     char status[16];              /* battle: its status then */
     long long n;                  /* battle: its actions then; ledger: its
-                                     length then */
+                                     length then; unit: the events of its
+                                     row (a block), as stored */
     char head[65];                /* ledger: its head then */
     char created_at[DB_TIME_MAX]; /* combat: when it landed */
     char *summary;                /* combat: owned, NULL for the others */

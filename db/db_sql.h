@@ -133,6 +133,9 @@ char *db_column_dup(db_stmt *st, int col);
  * or for a blob that does not inflate to its length.
  */
 unsigned char *db_doc_pack(const char *text, size_t *len);
+/* The same, packed harder (about a fifth smaller, for about a fifth more
+ * work): for a document kept and read long, a campaign combat's report. */
+unsigned char *db_doc_pack_small(const char *text, size_t *len);
 char *db_column_doc(db_stmt *st, int col);
 /* The document in the zlen bytes at z, packed or not, as db_column_doc
  * reads it. */

@@ -1,7 +1,9 @@
 /*
  * event_log.c: the campaign event log of migration 10 (docs/events.md),
- * read back; declared in db.h.  The log is written by triggers only, in
- * the transaction of what each event reports; this file reads it a batch
+ * read back; declared in db.h.  The log is written by triggers, and a
+ * combat's packed unit events as one row by log.c (db_events_insert,
+ * migration 17), in the transaction of what each event reports; this
+ * file reads it a batch
  * at a time, each event with what it reports joined from its record (a
  * combat's system and summary, a battle's system, a unit history event
  * whole).  Two statements, one per filter shape (every campaign's events,

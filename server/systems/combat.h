@@ -147,8 +147,9 @@ err_code combat_unit_event(db_conn *c, combat_record *rec,
 err_code combat_unit_update(db_conn *c, combat_record *rec,
                             const db_unit *after, err_info *e);
 /* While rec->is_staging, both record what they would write in
- * rec->changes instead; combat_changes_write makes those writes, in their
- * order, and combat_record_unstage drops them with the outcome (its
+ * rec->changes instead; combat_changes_write makes those writes (the
+ * units' rows, then the events in their order, in one call:
+ * db_events_insert), and combat_record_unstage drops them with the outcome (its
  * rolls, report and summary) so that the combat can be worked out
  * again. */
 err_code combat_changes_write(db_conn *c, const combat_record *rec,

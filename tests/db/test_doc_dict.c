@@ -6,8 +6,10 @@
  * reading round trip, with the dictionary's tag; a document packed
  * before the dictionary (a bare zstd frame) and a document stored as text
  * still read; a packed document altered is refused, not read as another
- * text.
+ * text; the harder packing of a campaign combat's report is smaller and
+ * reads back the same.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +91,71 @@ START_TEST(test_round_trip_with_the_tag)
 }
 END_TEST
 
+/* A report-like text of n units, each unlike the others (names, dice,
+ * scores), into doc (size room). */
+static void varied_report(char *doc, size_t room, int n)
+{
+    static const char *const names[] = {
+        "Guard",     "Line",       "Militia",     "Hussars",
+        "Fusiliers", "Voltigeurs", "Cuirassiers", "Artillery"};
+    unsigned v = 12345;
+    size_t len = 0;
+    int i;
+
+    len += (size_t)snprintf(doc, room, "{\"system\":\"scrud\",\"units\":[");
+    for (i = 0; i < n; i++) {
+        v = v * 1103515245u + 12345u;
+        len += (size_t)snprintf(
+            doc + len, room - len,
+            "%s{\"unit\":\"%s %d\",\"quality\":%d,\"natural\":%u,"
+            "\"modified\":%u,\"defeated\":%s,\"roll\":\"d%u\"}",
+            i ? "," : "", names[(v >> 8) % 8], i, (int)((v >> 12) % 5) - 1,
+            (v >> 16) % 6 + 1, (v >> 20) % 9, (v >> 24) % 2 ? "true" : "false",
+            (v >> 28) % 2 ? 8u : 6u);
+    }
+    snprintf(doc + len, room - len, "],\"summary\":\"Blue vs Red\"}");
+}
+
+/* db_doc_pack_small packs the same document smaller, with the same
+ * dictionary and tag, and it reads back the same way; db_combat_pack
+ * packs a campaign combat's report so, a one-off's with db_doc_pack. */
+START_TEST(test_small_packs_smaller)
+{
+    char doc[8192];
+    unsigned char *fast, *small;
+    size_t n_fast, n_small;
+    char *back;
+    db_combat cb;
+
+    varied_report(doc, sizeof doc, 40);
+    fast = db_doc_pack(doc, &n_fast);
+    small = db_doc_pack_small(doc, &n_small);
+    ck_assert_ptr_nonnull(fast);
+    ck_assert_ptr_nonnull(small);
+    ck_assert_mem_eq(small, "\x1bud1", 4);
+    ck_assert_uint_lt(n_small, n_fast);
+    back = db_doc_text(small, n_small);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_str_eq(back, doc);
+    free(back);
+
+    memset(&cb, 0, sizeof cb);
+    cb.report = doc;
+    snprintf(cb.campaign_id, sizeof cb.campaign_id, "cmp_1");
+    ck_assert_int_eq(db_combat_pack(&cb, NULL, 0, NULL), ERR_OK);
+    ck_assert_uint_eq(cb.report_z_len, n_small);
+    ck_assert_mem_eq(cb.report_z, small, n_small);
+    cb.campaign_id[0] = '\0';
+    ck_assert_int_eq(db_combat_pack(&cb, NULL, 0, NULL), ERR_OK);
+    ck_assert_uint_eq(cb.report_z_len, n_fast);
+    ck_assert_mem_eq(cb.report_z, fast, n_fast);
+    free(cb.report_z);
+    free(cb.rolls_z);
+    free(fast);
+    free(small);
+}
+END_TEST
+
 START_TEST(test_older_forms_still_read)
 {
     const char *doc = "{\"winner\":\"Blue\",\"margin\":2}";
@@ -120,5 +187,6 @@ Suite *suite_doc_dict(void)
     tcase_add_test(tc, test_packed_then_reads_back);
     tcase_add_test(tc, test_round_trip_with_the_tag);
     tcase_add_test(tc, test_older_forms_still_read);
+    tcase_add_test(tc, test_small_packs_smaller);
     return s;
 }

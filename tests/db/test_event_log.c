@@ -400,18 +400,32 @@ START_TEST(test_packed_events_are_logged_as_a_block)
     }
     ck_assert_uint_eq(k, n_all);
     ck_assert_mem_eq(more, ids, n_all * sizeof ids[0]);
+    /* The campaign's, two at a time (a stream catching up). */
+    k = 0;
+    for (long long after = 0;;) {
+        got = read_log(cmp.id, after, LLONG_MAX, 2, &n);
+        for (i = 0; i < n; i++) {
+            ck_assert_uint_lt(k, n_all);
+            more[k++] = got[i].seq;
+        }
+        if (n > 0)
+            after = got[n - 1].seq;
+        db_event_log_free(got, n);
+        if (n < 2)
+            break;
+    }
+    ck_assert_uint_eq(k, n_all);
+    ck_assert_mem_eq(more, ids, n_all * sizeof ids[0]);
     db_event_log_free(all, n_all);
 
     /* More than a block holds. */
     block_fight_make(&f, &u, BLOCK_EVENTS);
     db_fixture_write_ok(job_block_fight, &f, "combat and its many events");
     free(f.cb.unit_docs_z);
-    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM event_log "
-                                              "WHERE kind = 'unit' AND seq > "
-                                              "(SELECT max(seq) FROM "
-                                              "unit_events WHERE doc_slot IS "
-                                              "NULL) AND n = " DB_BLOCK_MAX_S),
-                     1);
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM event_log "
+                                 "WHERE kind = 'unit' AND n = " DB_BLOCK_MAX_S),
+        1);
     ck_assert_int_eq(db_fixture_raw_query_int("SELECT n FROM event_log "
                                               "ORDER BY seq DESC LIMIT 1"),
                      BLOCK_EVENTS - DB_LOG_BLOCK_MAX);
@@ -421,7 +435,93 @@ START_TEST(test_packed_events_are_logged_as_a_block)
         ck_assert_int_eq(all[i].seq, all[i - 1].seq + 1);
         ck_assert_int_eq(all[i].unit.unit_seq, 4 + (long long)i);
     }
+    /* Up to the first of a full block, whose row's seq is 63 after it. */
+    got = read_log(cmp.id, ids[4], all[1].seq, 200, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(got[1].seq, all[1].seq);
+    ck_assert_int_eq(got[1].unit.unit_seq, 5);
+    db_event_log_free(got, n);
     db_event_log_free(all, n_all);
+}
+END_TEST
+
+/* Two packed events, one of its own (logged by the trigger), another
+ * packed: two blocks and a row between them, in the order written; then
+ * the same refused after the insert: nothing logged, and what is logged
+ * next takes the places the refused one had taken. */
+typedef struct mixed_fight {
+    block_fight f;
+    db_event plain;
+    bool is_refused;
+} mixed_fight;
+
+static err_code job_mixed(db_conn *c, void *arg, err_info *e)
+{
+    mixed_fight *m = arg;
+    const db_event *evs[4] = {&m->f.ev[0], &m->f.ev[1], &m->plain, &m->f.ev[2]};
+    err_code rc = db_combat_insert(c, &m->f.cb, NULL, 0, e);
+
+    if (rc == ERR_OK)
+        rc = db_events_insert(c, evs, 4, e);
+    if (rc == ERR_OK && m->is_refused)
+        rc = err_set(e, ERR_RULE, NULL, "refused after the insert");
+    return rc;
+}
+
+static void mixed_make(mixed_fight *m, const db_unit *u, bool is_refused)
+{
+    block_fight_make(&m->f, u, 3);
+    m->plain = m->f.ev[0];
+    m->plain.doc_slot = 0;
+    m->plain.combat_id[0] = '\0';
+    snprintf(m->plain.kind, sizeof m->plain.kind, "correction");
+    m->plain.after = "{\"name\":\"R1\",\"fixed\":true}";
+    m->is_refused = is_refused;
+}
+
+START_TEST(test_blocks_and_rows_in_one_write)
+{
+    db_campaign cmp;
+    db_side side;
+    db_unit u;
+    mixed_fight m;
+    db_logged_event *evs;
+    long long last;
+    size_t n, i;
+    err_info e;
+    static const char *const kinds[] = {"combat", "combat", "correction",
+                                        "combat"};
+
+    db_fixture_open();
+    setup_campaign(&cmp, &side, &u, "one");
+    mixed_make(&m, &u, true);
+    last = last_seq(NULL);
+    err_clear(&e);
+    ck_assert_int_eq(db_fixture_write_rc(job_mixed, &m, &e), ERR_RULE);
+    free(m.f.cb.unit_docs_z);
+    ck_assert_int_eq(last_seq(NULL), last);
+
+    mixed_make(&m, &u, false);
+    db_fixture_write_ok(job_mixed, &m, "combat and its events");
+    free(m.f.cb.unit_docs_z);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT group_concat(coalesce(n, "
+                                              "1), '') FROM (SELECT n FROM "
+                                              "event_log WHERE kind = 'unit' "
+                                              "ORDER BY seq)"),
+                     211);
+    evs = read_log(cmp.id, last, LLONG_MAX, 100, &n);
+    ck_assert_uint_eq(n, 5); /* the combat, then its 4 events */
+    ck_assert_str_eq(evs[0].kind, "combat");
+    ck_assert_int_eq(evs[0].seq, last + 1);
+    for (i = 1; i < n; i++) {
+        ck_assert_int_eq(evs[i].seq, last + 1 + (long long)i);
+        ck_assert_str_eq(evs[i].unit.kind, kinds[i - 1]);
+        ck_assert_int_eq(evs[i].unit.unit_seq, (long long)i);
+    }
+    ck_assert_str_eq(evs[3].unit.after, "{\"name\":\"R1\",\"fixed\":true}");
+    ck_assert_int_eq(evs[4].unit.doc_slot, 3);
+    ck_assert_int_eq(last_seq(cmp.id), evs[4].seq);
+    db_event_log_free(evs, n);
 }
 END_TEST
 
@@ -528,6 +628,7 @@ Suite *suite_event_log(void)
     tcase_add_test(tc, test_battles_and_ledger_are_logged);
     tcase_add_test(tc, test_reads_by_campaign_and_bounds);
     tcase_add_test(tc, test_packed_events_are_logged_as_a_block);
+    tcase_add_test(tc, test_blocks_and_rows_in_one_write);
     tcase_add_test(tc, test_migration_logs_what_was_there);
     return s;
 }
