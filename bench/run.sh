@@ -55,15 +55,17 @@ die() {
     exit 2
 }
 
-# pin CPUS COMMAND...: COMMAND on those CPUs (taskset), or anywhere.
+# pin CPUS COMMAND...: COMMAND on those CPUs (taskset), or anywhere.  Run
+# in the background (&) only: it execs, so that $! is the command itself
+# (stop and /proc/$!/io reach it), not a subshell that would leave it
+# running when killed.
 pin() {
     local cpus=$1
     shift
     if [ -n "$cpus" ]; then
-        taskset -c "$cpus" "$@"
-    else
-        "$@"
+        exec taskset -c "$cpus" "$@"
     fi
+    exec "$@"
 }
 
 command -v wrk >/dev/null 2>&1 ||

@@ -35,19 +35,16 @@ bool db_path_is_pg(const char *path);
 struct db_conn {
     db_kind kind;
     bool is_writer;
-    bool is_txn;
-    bool needs_reset; /* PostgreSQL: make the session again when free */
-    bool is_retrying;
-    unsigned epoch; /* PostgreSQL: pg_epoch when last made (sql_pg.c) */
-    /* PostgreSQL: a BEGIN tried again after a break */ /* PostgreSQL: a
-                                                           transaction we
-                                                           opened */
-    sqlite3 *lite;                                      /* DB_KIND_SQLITE */
-    PGconn *pg;                                         /* DB_KIND_PG */
-    unsigned generation;     /* PostgreSQL: bumped at each reconnection */
-    unsigned n_named;        /* PostgreSQL: statements prepared so far */
-    struct db_stmt *kept;    /* statements kept for reuse */
-    int changes;             /* PostgreSQL: rows the last statement changed */
+    bool is_txn;          /* PostgreSQL: a transaction we opened */
+    bool needs_reset;     /* PostgreSQL: make the session again when free */
+    bool is_retrying;     /* PostgreSQL: a BEGIN tried again after a break */
+    unsigned epoch;       /* PostgreSQL: pg_epoch when last made (sql_pg.c) */
+    sqlite3 *lite;        /* DB_KIND_SQLITE */
+    PGconn *pg;           /* DB_KIND_PG */
+    unsigned generation;  /* PostgreSQL: bumped at each reconnection */
+    unsigned n_named;     /* PostgreSQL: statements prepared so far */
+    struct db_stmt *kept; /* statements kept for reuse */
+    int changes;          /* PostgreSQL: rows the last statement changed */
     long long total_changes; /* PostgreSQL: rows changed so far */
     char sqlstate[6];        /* PostgreSQL: the last failure's SQLSTATE */
     char errmsg[256];        /* PostgreSQL: the last failure, one line */
