@@ -18,7 +18,7 @@
 BUILD   ?= build
 CC      ?= cc
 HOSTCC  ?= cc
-PKGS    := libmicrohttpd jansson sqlite3 libpq libsodium libcurl libzstd
+PKGS    := libmicrohttpd jansson sqlite3 libpq libsodium libcrypto libcurl libzstd
 ARGS    ?=
 
 ifeq ($(V),1)
