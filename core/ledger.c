@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/err.h>
 #include <openssl/evp.h>
-#include <pthread.h>
 #include <sodium.h>
 
 #include "rng.h"
@@ -161,54 +161,25 @@ char *ledger_content(const ledger_entry *en, size_t *len)
 
 /* SHA-256 is the ledger's dearest work (every roll chained, every entry
  * of a verify or an export): OpenSSL's, which uses the CPU's SHA or
- * vector instructions where it has them, about half the instructions of
- * libsodium's portable one where it has neither.  Fetched once, with a
- * context per thread (made once: freed when its thread ends); where
- * OpenSSL cannot give it (no memory, no provider), libsodium's, which
- * gives the same hash. */
-static EVP_MD *sha256_md;
-static pthread_key_t sha256_key;
-static bool has_sha256_key;
-static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
-
-static void sha256_ctx_free(void *ctx)
-{
-    EVP_MD_CTX_free(ctx);
-}
-
-static void sha256_fetch(void)
-{
-    has_sha256_key = pthread_key_create(&sha256_key, sha256_ctx_free) == 0;
-    sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
-}
-
-/* This thread's context, or NULL. */
-static EVP_MD_CTX *sha256_ctx(void)
-{
-    EVP_MD_CTX *ctx;
-
-    pthread_once(&sha256_once, sha256_fetch);
-    if (sha256_md == NULL || !has_sha256_key)
-        return NULL;
-    if ((ctx = pthread_getspecific(sha256_key)) == NULL &&
-        (ctx = EVP_MD_CTX_new()) != NULL &&
-        pthread_setspecific(sha256_key, ctx) != 0) {
-        EVP_MD_CTX_free(ctx);
-        ctx = NULL;
-    }
-    return ctx;
-}
-
-/* h = SHA-256 of a (a_len bytes) then b (b_len); by OpenSSL, else false. */
+ * vector instructions where it has them (and, where it has neither, two
+ * thirds of the instructions of libsodium's portable one), with a
+ * context of its own, so that nothing here outlives the call.  Where
+ * OpenSSL cannot give it (no memory), libsodium's, which gives the same
+ * hash.  h = SHA-256 of a (a_len bytes) then b (b_len), or false. */
 static bool sha256_openssl(const uint8_t *a, size_t a_len, const void *b,
                            size_t b_len, uint8_t h[crypto_hash_sha256_BYTES])
 {
-    EVP_MD_CTX *ctx = sha256_ctx();
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    bool is_done = ctx != NULL &&
+                   EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 &&
+                   EVP_DigestUpdate(ctx, a, a_len) == 1 &&
+                   EVP_DigestUpdate(ctx, b, b_len) == 1 &&
+                   EVP_DigestFinal_ex(ctx, h, NULL) == 1;
 
-    return ctx != NULL && EVP_DigestInit_ex(ctx, sha256_md, NULL) == 1 &&
-           EVP_DigestUpdate(ctx, a, a_len) == 1 &&
-           EVP_DigestUpdate(ctx, b, b_len) == 1 &&
-           EVP_DigestFinal_ex(ctx, h, NULL) == 1;
+    EVP_MD_CTX_free(ctx);
+    if (!is_done)
+        ERR_clear_error(); /* not left for the thread's next OpenSSL user */
+    return is_done;
 }
 
 void ledger_link(const char *prev, const char *content, size_t len,

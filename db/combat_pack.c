@@ -80,9 +80,9 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
     free(cb->report_z);
     free(cb->rolls_z);
     cb->rolls_z = NULL;
-    /* A campaign combat's report packed smaller: the campaign keeps it
-     * (and its database grows by it) for its whole life; a one-off's
-     * packed with the least work. */
+    /* A campaign's report (a combat's, or a battle's record) packed
+     * smaller: the campaign keeps it (and its database grows by it) for
+     * its whole life; a one-off's packed with the least work. */
     if (cb->report == NULL)
         cb->report_z = NULL;
     else if (cb->campaign_id[0] != '\0')

@@ -332,13 +332,17 @@ static void check_in_batches(const char *campaign_id, const char *cmp,
     db_logged_event *got;
     size_t n, i, k = 0;
 
+    ck_assert_uint_le(n_want, sizeof got_ids / sizeof got_ids[0]);
     do {
         got = read_log(campaign_id, after, campaign_id ? LLONG_MAX : 0, 2, &n);
-        for (i = 0; i < n; i++)
-            if (strcmp(got[i].campaign_id, cmp) == 0) {
-                ck_assert_uint_lt(k, n_want); /* none twice */
-                got_ids[k++] = got[i].seq;
-            }
+        for (i = 0; i < n; i++) {
+            if (campaign_id != NULL) /* its own only */
+                ck_assert_str_eq(got[i].campaign_id, campaign_id);
+            if (strcmp(got[i].campaign_id, cmp) != 0)
+                continue;
+            ck_assert_uint_lt(k, n_want); /* none twice */
+            got_ids[k++] = got[i].seq;
+        }
         if (n > 0)
             after = got[n - 1].seq;
         db_event_log_free(got, n);
