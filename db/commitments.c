@@ -92,10 +92,7 @@ static err_code set_next(db_conn *c, const char *campaign_id, const char *spent,
         db_bind_text(st, 5, spent);
     if ((rc = db_step_done(c, st, e, "draw the next commitment")) == ERR_OK &&
         db_changes(c) != 1)
-        rc = spent ? err_set(e, ERR_CONFLICT, "dice.commitment",
-                             "the commitment %s was used by another combat "
-                             "first",
-                             spent)
+        rc = spent ? db_commitment_spent_first(e, spent)
                    : err_set(e, ERR_CONFLICT, NULL,
                              "campaign %s has a next commitment already, or "
                              "is not there",
@@ -108,14 +105,14 @@ static err_code set_next(db_conn *c, const char *campaign_id, const char *spent,
 
 void db_chain_spend(db_chain *ch, const char *spent)
 {
-    db_commitment k;
-
-    db_commitment_draw(ch->campaign_id, &k);
     snprintf(ch->spent, sizeof ch->spent, "%s", spent);
-    memcpy(ch->next, k.commitment, sizeof ch->next);
-    memcpy(ch->next_seed, k.seed, sizeof ch->next_seed);
-    memcpy(ch->next_at, k.created_at, sizeof ch->next_at);
-    sodium_memzero(k.seed, sizeof k.seed);
+    db_commitment_draw(ch->campaign_id, &ch->next);
+}
+
+err_code db_commitment_spent_first(err_info *e, const char *spent)
+{
+    return err_set(e, ERR_CONFLICT, "dice.commitment",
+                   "the commitment %s was used by another combat first", spent);
 }
 
 err_code db_commitment_new(db_conn *c, const char *campaign_id,

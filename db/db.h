@@ -688,6 +688,54 @@ err_code db_combats_page(db_conn *c, const char *campaign_id, const db_page *pg,
 /* ---- dice anyone can check (ledger.c, commitments.c, idempotency.c) ---- */
 
 /*
+ * Commitments: a seed drawn ahead, its commitment (SHA-256) published, and
+ * later used by exactly one combat or battle.  A campaign has exactly one
+ * unused commitment, its next; one-off ones are asked for and then cited.
+ */
+typedef struct db_commitment {
+    char commitment[LEDGER_HASH_HEX];
+    char seed[LEDGER_HASH_HEX]; /* hex of the 32-byte seed: secret until used */
+    char campaign_id[DB_ID_MAX]; /* "" for a one-off */
+    char created_at[DB_TIME_MAX];
+    char used_at[DB_TIME_MAX]; /* "" while unused */
+    char used_by[DB_ID_MAX];   /* the combat or battle, "" while unused */
+} db_commitment;
+
+/* Draws a fresh seed from the operating system and stores it as a new
+ * unused commitment of campaign_id ("" or NULL: a one-off, a row of
+ * commitments); *out is it.  A campaign's is its next (migration 16: on
+ * its row), which it must not have yet (ERR_CONFLICT). */
+err_code db_commitment_new(db_conn *c, const char *campaign_id,
+                           db_commitment *out, err_info *e);
+/* Migration 5's: a campaign's next commitment as a row of commitments,
+ * as they were kept until migration 16 moved them onto their campaign. */
+err_code db_commitment_new_row(db_conn *c, const char *campaign_id,
+                               db_commitment *out, err_info *e);
+/* Draws a fresh seed and its commitment for campaign_id ("" or NULL: a
+ * one-off) into out, without storing it. */
+void db_commitment_draw(const char *campaign_id, db_commitment *out);
+/* A one-off commitment by its commitment (ERR_NOT_FOUND). */
+err_code db_commitment_get(db_conn *c, const char *commitment,
+                           db_commitment *out, err_info *e);
+/* The campaign's next (unused) commitment (ERR_NOT_FOUND if none). */
+err_code db_commitment_next(db_conn *c, const char *campaign_id,
+                            db_commitment *out, err_info *e);
+/* Marks it used by used_by at at; ERR_CONFLICT when it is already used or
+ * unknown (so two requests citing it cannot both land). */
+err_code db_commitment_use(db_conn *c, const char *commitment,
+                           const char *used_by, const char *at, err_info *e);
+/* A campaign's next commitment, spent, spent by the combat or battle
+ * that rolls with its seed (that record keeps the commitment and its
+ * seed, docs/dice.md), and *next drawn in its place, in one write of the
+ * campaign's row (its version counted).  ERR_CONFLICT when spent is not
+ * its next commitment (another combat spent it first). */
+err_code db_commitment_renew(db_conn *c, const char *campaign_id,
+                             const char *spent, db_commitment *next,
+                             err_info *e);
+/* Deletes one-off commitments never used and created before before. */
+err_code db_commitments_purge(db_conn *c, const char *before, err_info *e);
+
+/*
  * The campaign ledger (docs/ledger.md).  Appending: db_chain_open reads the
  * campaign's length and head, db_chain_add numbers and hashes each entry
  * in turn (en->pos and en->campaign_id are set; prev and hash receive the
@@ -702,8 +750,7 @@ typedef struct db_chain {
      * and the next drawn ahead in its place (db_chain_spend): the save
      * stores both in its one write of the campaign's row. */
     char spent[LEDGER_HASH_HEX];
-    char next[LEDGER_HASH_HEX], next_seed[LEDGER_HASH_HEX];
-    char next_at[DB_TIME_MAX];
+    db_commitment next;
 } db_chain;
 
 err_code db_chain_open(db_conn *c, const char *campaign_id, db_chain *ch,
@@ -805,54 +852,6 @@ err_code db_ledger_unchained(db_conn *c, const char *campaign_id,
  * logged before it, in the order they were logged, and gives every
  * campaign its next commitment. */
 err_code db_ledger_backfill(db_conn *c, err_info *e);
-
-/*
- * Commitments: a seed drawn ahead, its commitment (SHA-256) published, and
- * later used by exactly one combat or battle.  A campaign has exactly one
- * unused commitment, its next; one-off ones are asked for and then cited.
- */
-typedef struct db_commitment {
-    char commitment[LEDGER_HASH_HEX];
-    char seed[LEDGER_HASH_HEX]; /* hex of the 32-byte seed: secret until used */
-    char campaign_id[DB_ID_MAX]; /* "" for a one-off */
-    char created_at[DB_TIME_MAX];
-    char used_at[DB_TIME_MAX]; /* "" while unused */
-    char used_by[DB_ID_MAX];   /* the combat or battle, "" while unused */
-} db_commitment;
-
-/* Draws a fresh seed from the operating system and stores it as a new
- * unused commitment of campaign_id ("" or NULL: a one-off, a row of
- * commitments); *out is it.  A campaign's is its next (migration 16: on
- * its row), which it must not have yet (ERR_CONFLICT). */
-err_code db_commitment_new(db_conn *c, const char *campaign_id,
-                           db_commitment *out, err_info *e);
-/* Migration 5's: a campaign's next commitment as a row of commitments,
- * as they were kept until migration 16 moved them onto their campaign. */
-err_code db_commitment_new_row(db_conn *c, const char *campaign_id,
-                               db_commitment *out, err_info *e);
-/* Draws a fresh seed and its commitment for campaign_id ("" or NULL: a
- * one-off) into out, without storing it. */
-void db_commitment_draw(const char *campaign_id, db_commitment *out);
-/* A one-off commitment by its commitment (ERR_NOT_FOUND). */
-err_code db_commitment_get(db_conn *c, const char *commitment,
-                           db_commitment *out, err_info *e);
-/* The campaign's next (unused) commitment (ERR_NOT_FOUND if none). */
-err_code db_commitment_next(db_conn *c, const char *campaign_id,
-                            db_commitment *out, err_info *e);
-/* Marks it used by used_by at at; ERR_CONFLICT when it is already used or
- * unknown (so two requests citing it cannot both land). */
-err_code db_commitment_use(db_conn *c, const char *commitment,
-                           const char *used_by, const char *at, err_info *e);
-/* A campaign's next commitment, spent, spent by the combat or battle
- * that rolls with its seed (that record keeps the commitment and its
- * seed, docs/dice.md), and *next drawn in its place, in one write of the
- * campaign's row (its version counted).  ERR_CONFLICT when spent is not
- * its next commitment (another combat spent it first). */
-err_code db_commitment_renew(db_conn *c, const char *campaign_id,
-                             const char *spent, db_commitment *next,
-                             err_info *e);
-/* Deletes one-off commitments never used and created before before. */
-err_code db_commitments_purge(db_conn *c, const char *before, err_info *e);
 
 /*
  * Idempotency keys: the first response to a request that rolled dice,

@@ -119,6 +119,11 @@ err_code db_read_rows(db_conn *c, db_stmt *st, size_t size, db_row_reader read,
                       void (*release)(void *, size_t), void **out, size_t *n,
                       const char *what, err_info *e);
 
+/* ERR_CONFLICT on dice.commitment: the campaign's next commitment, spent,
+ * was spent by another write first (commitments.c; the ledger's save and
+ * db_commitment_renew both spend it). */
+err_code db_commitment_spent_first(err_info *e, const char *spent);
+
 /* A copy of column col as text into buf (size n); "" for NULL. */
 void db_column_copy(db_stmt *st, int col, char *buf, size_t n);
 

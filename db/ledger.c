@@ -82,16 +82,14 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
     db_bind_text(st, 2, ch->head);
     db_bind_text(st, 3, ch->campaign_id);
     if (is_spending) {
-        db_bind_text(st, 4, ch->next);
-        db_bind_text(st, 5, ch->next_seed);
-        db_bind_text(st, 6, ch->next_at);
+        db_bind_text(st, 4, ch->next.commitment);
+        db_bind_text(st, 5, ch->next.seed);
+        db_bind_text(st, 6, ch->next.created_at);
         db_bind_text(st, 7, ch->spent);
     }
     if ((rc = db_step_done(c, st, e, "save the ledger's head")) == ERR_OK &&
         is_spending && db_changes(c) != 1)
-        rc = err_set(e, ERR_CONFLICT, "dice.commitment",
-                     "the commitment %s was used by another combat first",
-                     ch->spent);
+        rc = db_commitment_spent_first(e, ch->spent);
     db_done(st);
     return rc;
 }
@@ -204,10 +202,9 @@ static void release_rows(void *rows, size_t n)
     }
 }
 
-/* A new entry at the end of *rows (*n of *cap), read from LEDGER_ROWS_SQL's
- * row at st (read_ledger_row); NULL when out of memory. */
-static db_ledger_row *append_row(db_stmt *st, db_ledger_row **rows, size_t *n,
-                                 size_t *cap)
+/* A new entry, zeroed, at the end of *rows (*n of *cap); NULL when out
+ * of memory. */
+static db_ledger_row *new_row(db_ledger_row **rows, size_t *n, size_t *cap)
 {
     db_ledger_row *row;
 
@@ -221,13 +218,25 @@ static db_ledger_row *append_row(db_stmt *st, db_ledger_row **rows, size_t *n,
     }
     row = &(*rows)[(*n)++];
     memset(row, 0, sizeof *row);
-    read_ledger_row(st, row);
+    return row;
+}
+
+/* A new entry read from LEDGER_ROWS_SQL's row at st (read_ledger_row);
+ * NULL when out of memory. */
+static db_ledger_row *append_row(db_stmt *st, db_ledger_row **rows, size_t *n,
+                                 size_t *cap)
+{
+    db_ledger_row *row = new_row(rows, n, cap);
+
+    if (row != NULL)
+        read_ledger_row(st, row);
     return row;
 }
 
 /* The entries of LEDGER_ROWS_SQL's row at st appended to *rows (*n of
  * *cap): the row itself, or (kind 2) each roll packed in it, with the
- * combat's time, id and dice.  Packed rolls that do not read are one
+ * combat's time, id and dice (read from st for the first, copied from
+ * the first for the others).  Packed rolls that do not read are one
  * entry at their first place with no hash: it fails its check, which is
  * reported, rather than leaving a gap.  (A value too large to inflate in
  * the memory left reads the same way: db_column_doc does not tell the
@@ -236,7 +245,7 @@ static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
                              size_t *cap, err_info *e)
 {
     db_roll *rolls = NULL;
-    size_t n_rolls = 0, i;
+    size_t n_rolls = 0, i, first;
     db_ledger_row *row;
     char *packed;
     err_code rc;
@@ -260,9 +269,19 @@ static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
         row->kind = LEDGER_ROLL;
         return ERR_OK;
     }
+    first = *n;
     for (i = 0; i < n_rolls; i++) {
         const db_roll *r = &rolls[i];
-        if ((row = append_row(st, rows, n, cap)) == NULL) {
+        row = i == 0 ? append_row(st, rows, n, cap) : new_row(rows, n, cap);
+        if (row != NULL && i > 0) {
+            const db_ledger_row *f = &(*rows)[first];
+            *row = *f; /* no naturals or detail: a roll's */
+            row->client_seed = NULL;
+            if (f->client_seed != NULL &&
+                (row->client_seed = strdup(f->client_seed)) == NULL)
+                row = NULL;
+        }
+        if (row == NULL) {
             free(rolls);
             return err_set(e, ERR_NOMEM, NULL, "out of memory");
         }
@@ -585,11 +604,13 @@ static const char *const ledger_seeds_sql[2] = {
 
 struct db_ledger_cursor {
     db_conn *c;
-    db_stmt *entries, *seeds[2]; /* the cursor's own, finalized at
-                                          close */
-    int seed_part;               /* the one of seeds being read */
-    db_ledger_row last;          /* the keys and hash of the entry read last
-                                    (prev_from), kind LEDGER_ACTION before any */
+    /* The cursor's own statements, finalized at close; seed_part the one
+     * of seeds being read. */
+    db_stmt *entries, *seeds[2];
+    int seed_part;
+    /* The keys and hash of the entry read last (prev_from), kind
+     * LEDGER_ACTION before any. */
+    db_ledger_row last;
     /* The entries of the row read last (read_entries: a combat's packed
      * rolls, each), given one by one: [next, n_pending) still to give. */
     db_ledger_row *pending;

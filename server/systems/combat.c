@@ -583,28 +583,38 @@ err_code combat_unit_update(db_conn *c, combat_record *rec,
     return ERR_OK;
 }
 
+/* The history events among rec's changes, in their order: *n of them
+ * (new, free(); NULL when out of memory). */
+static db_event **events_of(const combat_record *rec, size_t *n)
+{
+    db_event **evs = malloc(rec->n_changes * sizeof *evs);
+    size_t i;
+
+    *n = 0;
+    for (i = 0; evs != NULL && i < rec->n_changes; i++)
+        if (rec->changes[i].is_event)
+            evs[(*n)++] = &rec->changes[i].ev;
+    return evs;
+}
+
 /* The units' new rows, then the history events in one call, in their
  * order: the store logs a combat's events as one block where it can
  * (db_events_insert). */
 err_code combat_changes_write(db_conn *c, const combat_record *rec, err_info *e)
 {
-    const db_event **evs;
+    db_event **evs;
     err_code rc = ERR_OK;
-    size_t i, n = 0;
+    size_t i, n;
 
     if (rec->n_changes == 0)
         return ERR_OK;
-    if ((evs = malloc(rec->n_changes * sizeof *evs)) == NULL)
+    if ((evs = events_of(rec, &n)) == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    for (i = 0; i < rec->n_changes && rc == ERR_OK; i++) {
-        const combat_change *ch = &rec->changes[i];
-        if (ch->is_event)
-            evs[n++] = &ch->ev;
-        else
-            rc = db_unit_update(c, &ch->unit, e);
-    }
+    for (i = 0; i < rec->n_changes && rc == ERR_OK; i++)
+        if (!rec->changes[i].is_event)
+            rc = db_unit_update(c, &rec->changes[i].unit, e);
     if (rc == ERR_OK)
-        rc = db_events_insert(c, evs, n, e);
+        rc = db_events_insert(c, (const db_event *const *)evs, n, e);
     free(evs);
     return rc;
 }
@@ -612,16 +622,13 @@ err_code combat_changes_write(db_conn *c, const combat_record *rec, err_info *e)
 err_code combat_changes_pack(combat_record *rec, err_info *e)
 {
     db_event **evs;
-    size_t i, n = 0;
+    size_t n;
     err_code rc;
 
     if (rec->n_changes == 0)
         return ERR_OK;
-    if ((evs = malloc(rec->n_changes * sizeof *evs)) == NULL)
+    if ((evs = events_of(rec, &n)) == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    for (i = 0; i < rec->n_changes; i++)
-        if (rec->changes[i].is_event)
-            evs[n++] = &rec->changes[i].ev;
     rc = db_combat_pack_events(&rec->cb, evs, n, e);
     free(evs);
     return rc;

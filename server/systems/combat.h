@@ -149,9 +149,9 @@ err_code combat_unit_update(db_conn *c, combat_record *rec,
 /* While rec->is_staging, both record what they would write in
  * rec->changes instead; combat_changes_write makes those writes (the
  * units' rows, then the events in their order, in one call:
- * db_events_insert), and combat_record_unstage drops them with the outcome (its
- * rolls, report and summary) so that the combat can be worked out
- * again. */
+ * db_events_insert), and combat_record_unstage drops them with the
+ * outcome (its rolls, report and summary) so that the combat can be
+ * worked out again. */
 err_code combat_changes_write(db_conn *c, const combat_record *rec,
                               err_info *e);
 /* Packs the documents of the history events recorded in rec->changes

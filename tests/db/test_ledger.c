@@ -668,8 +668,8 @@ START_TEST(test_db_chain_save_spends)
     db_fixture_write_ok(job_spend, &j, "spend with the save");
     c = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_OK);
-    ck_assert_str_eq(got.commitment, j.ch.next);
-    ck_assert_str_eq(got.seed, j.ch.next_seed);
+    ck_assert_str_eq(got.commitment, j.ch.next.commitment);
+    ck_assert_str_eq(got.seed, j.ch.next.seed);
     ck_assert_str_ne(got.commitment, k1.commitment);
     ck_assert_int_eq(db_campaign_version(c, cmp.id, &v1, &e), ERR_OK);
     ck_assert_int_eq(v1, v0 + 1);
@@ -681,7 +681,7 @@ START_TEST(test_db_chain_save_spends)
     ck_assert_int_eq(db_fixture_write_rc(job_spend, &j, &e), ERR_CONFLICT);
     c = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_commitment_next(c, cmp.id, &got, &e), ERR_OK);
-    ck_assert_str_ne(got.commitment, j.ch.next);
+    ck_assert_str_ne(got.commitment, j.ch.next.commitment);
     ck_assert_int_eq(db_campaign_version(c, cmp.id, &v0, &e), ERR_OK);
     ck_assert_int_eq(v0, v1);
     db_read_release(db_fixture_db, c);
