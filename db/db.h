@@ -342,8 +342,8 @@ typedef struct db_event {
     char *result; /* document or NULL */
     /* Where the documents are stored: 0, in the event's own row; k > 0,
      * k-th in the packed documents of its combat's row (migration 14,
-     * db_combat_pack_events), its actor and note the combat's.  Lists
-     * read them back either way. */
+     * db_combat_pack_events), its actor, note, time and kind ("combat")
+     * the combat's.  Lists read them back either way. */
     int doc_slot;
 } db_event;
 

@@ -1,10 +1,10 @@
 /*
  * event_log.c: the campaign event log of migration 10 (docs/events.md),
- * read back; declared in db.h.  The log is written by triggers, and a
- * combat's packed unit events as one row by log.c (db_events_insert,
- * migration 17), in the transaction of what each event reports; this
- * file reads it a batch
- * at a time, each event with what it reports joined from its record (a
+ * read back; declared in db.h.  The log is written by triggers, and unit
+ * history events on SQLite by log.c (db_events_insert: a combat's packed
+ * ones as one row, migration 17; no trigger, migration 18), in the
+ * transaction of what each event reports; this file reads it a batch at
+ * a time, each event with what it reports joined from its record (a
  * combat's system and summary, a battle's system, a unit history event
  * whole).  Two statements, one per filter shape (every campaign's events,
  * or one campaign's between two seqs), so that each keeps its index.
@@ -25,17 +25,21 @@
     "ELSE l.seq - coalesce(l.n, 1) + 1 + u.seq - l.unit_seq END)"
 
 /* The columns read_row reads, then FROM and the joins: a unit row joins
- * each of its events (one, or its block's n). */
+ * each of its events (one, or its block's n), and each event its unit's
+ * and combat's rows (migration 18: their ids, a packed event's time). */
 #define LOG_SELECT                                                             \
     "SELECT " LOG_ID ", l.campaign_id, l.kind, l.record_id, l.status, l.n, "   \
     "l.head, coalesce(c.system, b.system), c.created_at, c.summary, u.seq, "   \
-    "u.unit_id, u.campaign_id, u.at, u.kind, u.combat_id, u.actor_token_id, "  \
-    "u.note, u.before, u.after, u.result, u.unit_seq, u.doc_slot "             \
+    "un.id, l.campaign_id, coalesce(u.at, uc.created_at), "                    \
+    "coalesce(u.kind, 'combat'), uc.id, u.actor_token_id, u.note, u.before, "  \
+    "u.after, u.result, u.unit_seq, u.doc_slot "                               \
     "FROM event_log l "                                                        \
     "LEFT JOIN combats c ON l.kind = 'combat' AND c.id = l.record_id "         \
     "LEFT JOIN battles b ON l.kind = 'battle' AND b.id = l.record_id "         \
     "LEFT JOIN unit_events u ON l.kind = 'unit' AND u.seq >= l.unit_seq "      \
-    "AND u.seq < l.unit_seq + coalesce(l.n, 1) "
+    "AND u.seq < l.unit_seq + coalesce(l.n, 1) "                               \
+    "LEFT JOIN units un ON un.rowid = u.unit_row "                             \
+    "LEFT JOIN combats uc ON uc.rowid = u.combat_row "
 
 static void read_unit(db_stmt *st, int col, db_event *ev)
 {

@@ -12,30 +12,86 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The rowids that key the history events of one campaign and combat
+ * (migration 18), found once for a write's run of them. */
+typedef struct event_keys {
+    const char *campaign_id, *combat_id; /* whose they are; NULL: none */
+    long long campaign_row, combat_row;  /* 0 where there is no such row */
+} event_keys;
+
+static bool is_same_id(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* k for ev's campaign and combat, read again only where they change. */
+static err_code find_keys(db_conn *c, const db_event *ev, event_keys *k,
+                          err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if (k->campaign_id != NULL && is_same_id(k->campaign_id, ev->campaign_id) &&
+        is_same_id(k->combat_id, ev->combat_id))
+        return ERR_OK;
+    if ((rc = db_prepare(c,
+                         "SELECT (SELECT rowid FROM campaigns WHERE id = ?1), "
+                         "(SELECT rowid FROM combats WHERE id = ?2)",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, ev->campaign_id);
+    db_bind_text_or_null_borrowed(st, 2, ev->combat_id);
+    if (db_step(st) == DB_ROW) {
+        k->campaign_id = ev->campaign_id;
+        k->combat_id = ev->combat_id;
+        k->campaign_row = db_column_int64(st, 0); /* NULL reads 0 */
+        k->combat_row = db_column_int64(st, 1);
+    } else {
+        rc = db_fail(c, e, "find a history event's campaign");
+    }
+    db_done(st);
+    return rc;
+}
+
+static void bind_row_or_null(db_stmt *st, int i, long long row)
+{
+    if (row > 0)
+        db_bind_int64(st, i, row);
+    else
+        db_bind_null(st, i);
+}
+
 /* A unit's next number is its last event's plus one: every write of a
  * campaign's events runs one at a time (one writer on SQLite; the
  * campaign's lock on PostgreSQL, db_submit_in), so two events of one unit
- * never take the same. */
-static err_code insert_row(db_conn *c, const db_event *ev, err_info *e)
+ * never take the same.  The unit, campaign and combat are keyed by their
+ * rows' rowids (migration 18): an unknown unit or campaign leaves its key
+ * NULL, which the table refuses.  An event
+ * in its combat's row (doc_slot) takes its time and kind from there
+ * too. */
+static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,
+                           err_info *e)
 {
     db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c,
-                         "INSERT INTO unit_events (unit_id, campaign_id, at, "
-                         "kind, combat_id, actor_token_id, note, before, "
-                         "after, result, doc_slot, unit_seq) VALUES (?1,?2,"
-                         "?3,?4,?5,?6,?7,?8,?9,?10,?11,coalesce((SELECT "
-                         "unit_seq FROM unit_events WHERE unit_id = ?1 "
-                         "ORDER BY seq DESC LIMIT 1), 0) + 1)",
+                         "INSERT INTO unit_events (unit_row, campaign_row, "
+                         "at, kind, combat_row, actor_token_id, note, before, "
+                         "after, result, doc_slot, unit_seq) VALUES ((SELECT "
+                         "rowid FROM units WHERE id = ?1), ?2, ?3, ?4, ?5, "
+                         "?6, ?7, ?8, ?9, ?10, ?11, coalesce((SELECT "
+                         "unit_seq FROM unit_events WHERE unit_row = (SELECT "
+                         "rowid FROM units WHERE id = ?1) ORDER BY seq DESC "
+                         "LIMIT 1), 0) + 1)",
                          &st, e)))
         goto out;
     db_bind_text(st, 1, ev->unit_id);
-    db_bind_text(st, 2, ev->campaign_id);
-    db_bind_text(st, 3, ev->at);
-    db_bind_text(st, 4, ev->kind);
-    db_bind_text_or_null_borrowed(st, 5, ev->combat_id);
+    bind_row_or_null(st, 2, k->campaign_row);
+    bind_row_or_null(st, 5, k->combat_row);
     if (ev->doc_slot > 0) { /* in the combat's row (unit_docs.c) */
+        db_bind_null(st, 3);
+        db_bind_null(st, 4);
         db_bind_null(st, 6);
         db_bind_null(st, 7);
         db_bind_null(st, 8);
@@ -43,6 +99,8 @@ static err_code insert_row(db_conn *c, const db_event *ev, err_info *e)
         db_bind_null(st, 10);
         db_bind_int(st, 11, ev->doc_slot);
     } else {
+        db_bind_text(st, 3, ev->at);
+        db_bind_text(st, 4, ev->kind);
         db_bind_text_or_null_borrowed(st, 6, ev->actor_token_id);
         db_bind_text_or_null_borrowed(st, 7, ev->note);
         db_bind_text_or_null_borrowed(st, 8, ev->before);
@@ -83,22 +141,45 @@ static err_code log_block(db_conn *c, const char *campaign_id, int n,
     return rc;
 }
 
+/* The event just inserted, whose documents are its own, logged as a row
+ * of the event log of its own (SQLite only; see db_events_insert), as
+ * the trigger of migration 10 did: its seq is unit_events' largest. */
+static err_code log_row(db_conn *c, const char *campaign_id, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "INSERT INTO event_log (campaign_id, kind, unit_seq) "
+                         "VALUES (?1, 'unit', (SELECT max(seq) FROM "
+                         "unit_events))",
+                         &st, e)) == ERR_OK) {
+        db_bind_text(st, 1, campaign_id);
+        rc = db_step_done(c, st, e, "log a history event");
+    }
+    db_done(st);
+    return rc;
+}
+
 err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
                           err_info *e)
 {
-    /* On SQLite, the trigger event_log_unit_events logs an event whose
-     * documents are its own (migration 17); a run of events whose
-     * documents are in their combat's row (doc_slot), one block row of
-     * up to DB_LOG_BLOCK_MAX.  On PostgreSQL the trigger logs every
-     * event: identity numbers are not handed out as a run. */
-    bool is_blocks = db_conn_sqlite(c) != NULL;
+    /* On SQLite this logs every event it inserts (migration 18 dropped
+     * the trigger that logged some: one less sub-program run per event):
+     * an event whose documents are its own, a row of its own; a run of
+     * events whose documents are in their combat's row (doc_slot), one
+     * block row of up to DB_LOG_BLOCK_MAX (migration 17).  On PostgreSQL
+     * the trigger event_log_unit_events logs every event: identity
+     * numbers are not handed out as a run. */
+    bool is_sqlite = db_conn_sqlite(c) != NULL;
     const char *block_campaign = NULL;
+    event_keys keys = {NULL, NULL, 0, 0};
     int in_block = 0;
     err_code rc = ERR_OK;
     size_t i;
 
     for (i = 0; i < n && rc == ERR_OK; i++) {
-        bool is_packed = is_blocks && evs[i]->doc_slot > 0;
+        bool is_packed = is_sqlite && evs[i]->doc_slot > 0;
 
         if (in_block > 0 &&
             (!is_packed || in_block == DB_LOG_BLOCK_MAX ||
@@ -106,11 +187,13 @@ err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
             rc = log_block(c, block_campaign, in_block, e);
             in_block = 0;
         }
-        if (rc == ERR_OK)
-            rc = insert_row(c, evs[i], e);
-        if (is_packed) {
+        if (rc == ERR_OK && (rc = find_keys(c, evs[i], &keys, e)) == ERR_OK)
+            rc = insert_row(c, evs[i], &keys, e);
+        if (rc == ERR_OK && is_packed) {
             block_campaign = evs[i]->campaign_id;
             in_block++;
+        } else if (rc == ERR_OK && is_sqlite) {
+            rc = log_row(c, evs[i]->campaign_id, e);
         }
     }
     if (rc == ERR_OK && in_block > 0)
@@ -123,9 +206,16 @@ err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
     return db_events_insert(c, &ev, 1, e);
 }
 
+/* The columns read_event_row reads, then FROM and the joins that give
+ * back the unit's, campaign's and combat's ids (migration 18), and a
+ * packed event's time and kind. */
 #define EVENT_COLUMNS                                                          \
-    "seq, unit_id, campaign_id, at, kind, combat_id, actor_token_id, note, "   \
-    "before, after, result, unit_seq, doc_slot "
+    "u.seq, un.id, cp.id, coalesce(u.at, c.created_at), "                      \
+    "coalesce(u.kind, 'combat'), c.id, u.actor_token_id, u.note, u.before, "   \
+    "u.after, u.result, u.unit_seq, u.doc_slot "                               \
+    "FROM unit_events u JOIN units un ON un.rowid = u.unit_row "               \
+    "JOIN campaigns cp ON cp.rowid = u.campaign_row "                          \
+    "LEFT JOIN combats c ON c.rowid = u.combat_row "
 
 static void read_event_row(db_stmt *st, void *elem)
 {
@@ -193,7 +283,8 @@ err_code db_events_list(db_conn *c, const char *unit_id, db_event **out,
     *n = 0;
     if ((rc = db_prepare(c,
                          "SELECT " EVENT_COLUMNS
-                         "FROM unit_events WHERE unit_id = ? ORDER BY seq",
+                         "WHERE u.unit_row = (SELECT rowid FROM units "
+                         "WHERE id = ?) ORDER BY u.seq",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, unit_id);
@@ -689,25 +780,29 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
      * repeats an event, whatever is written between two pages.  One
      * statement per shape, [a unit's][after][newest first] (PERF.md: an
      * optional "?N IS NULL OR" term would scan the campaign's events from
-     * the first on every page): a unit's on unit_events_by_unit (unit_id,
+     * the first on every page): a unit's on unit_events_by_unit (unit_row,
      * seq), the campaign checked only (+); a campaign's on
-     * unit_events_by_campaign (campaign_id, seq). */
+     * unit_events_by_campaign (campaign_row, seq). */
 #define EVENTS_OF_UNIT                                                         \
-    "FROM unit_events WHERE unit_id = ?2 AND +campaign_id = ?1 "
-#define EVENTS_OF_FEED "FROM unit_events WHERE campaign_id = ?1 "
+    "WHERE u.unit_row = (SELECT rowid FROM units WHERE id = ?2) "              \
+    "AND +u.campaign_row = (SELECT rowid FROM campaigns WHERE id = ?1) "
+#define EVENTS_OF_FEED                                                         \
+    "WHERE u.campaign_row = (SELECT rowid FROM campaigns WHERE id = ?1) "
     static const char *const sql[2][2][2] = {
-        {{"SELECT " EVENT_COLUMNS EVENTS_OF_FEED "ORDER BY seq LIMIT ?4",
-          "SELECT " EVENT_COLUMNS EVENTS_OF_FEED "ORDER BY seq DESC LIMIT ?4"},
-         {"SELECT " EVENT_COLUMNS EVENTS_OF_FEED
-          "AND seq > ?3 ORDER BY seq LIMIT ?4",
+        {{"SELECT " EVENT_COLUMNS EVENTS_OF_FEED "ORDER BY u.seq LIMIT ?4",
           "SELECT " EVENT_COLUMNS EVENTS_OF_FEED
-          "AND seq < ?3 ORDER BY seq DESC LIMIT ?4"}},
-        {{"SELECT " EVENT_COLUMNS EVENTS_OF_UNIT "ORDER BY seq LIMIT ?4",
-          "SELECT " EVENT_COLUMNS EVENTS_OF_UNIT "ORDER BY seq DESC LIMIT ?4"},
-         {"SELECT " EVENT_COLUMNS EVENTS_OF_UNIT
-          "AND seq > ?3 ORDER BY seq LIMIT ?4",
+          "ORDER BY u.seq DESC LIMIT ?4"},
+         {"SELECT " EVENT_COLUMNS EVENTS_OF_FEED
+          "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4",
+          "SELECT " EVENT_COLUMNS EVENTS_OF_FEED
+          "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}},
+        {{"SELECT " EVENT_COLUMNS EVENTS_OF_UNIT "ORDER BY u.seq LIMIT ?4",
           "SELECT " EVENT_COLUMNS EVENTS_OF_UNIT
-          "AND seq < ?3 ORDER BY seq DESC LIMIT ?4"}}};
+          "ORDER BY u.seq DESC LIMIT ?4"},
+         {"SELECT " EVENT_COLUMNS EVENTS_OF_UNIT
+          "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4",
+          "SELECT " EVENT_COLUMNS EVENTS_OF_UNIT
+          "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}}};
 #undef EVENTS_OF_UNIT
 #undef EVENTS_OF_FEED
     db_stmt *st = NULL;

@@ -627,6 +627,53 @@ const char *const migrations_sql[] = {
     "  INSERT INTO event_log (campaign_id, kind, unit_seq)"
     "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"
     "  END;",
+
+    /* 18: history events keyed by integers: the unit, its campaign and
+     * its combat by their rows' rowids (unit_row, campaign_row,
+     * combat_row) rather than their ids, and a packed event's time and
+     * kind (its combat's created_at, and "combat") left to its combat's
+     * row: NULL in the rows written from now on, kept in those from
+     * before.  The two indexes key on the integers.  Units, campaigns
+     * and combats are never deleted and a backup (VACUUM INTO) keeps
+     * rowids, so a rowid stays its row's; a copy to PostgreSQL takes
+     * them into its rowid columns (db/copy.c).  And the event log's
+     * trigger on them goes: the one function that inserts history events
+     * (db_events_insert, log.c) logs each as the trigger did, without a
+     * trigger's sub-program run at every insert. */
+    "DROP TRIGGER event_log_unit_events;"
+    "CREATE TABLE unit_events_new ("
+    "  seq INTEGER PRIMARY KEY,"
+    "  unit_row INTEGER NOT NULL,"
+    "  campaign_row INTEGER NOT NULL,"
+    "  at TEXT,"
+    "  kind TEXT,"
+    "  combat_row INTEGER,"
+    "  actor_token_id TEXT,"
+    "  note TEXT,"
+    "  before TEXT,"
+    "  after TEXT,"
+    "  result TEXT,"
+    "  unit_seq INTEGER,"
+    "  doc_slot INTEGER,"
+    "  CHECK (after IS NOT NULL"
+    "    OR (coalesce(doc_slot, 0) > 0 AND combat_row IS NOT NULL)),"
+    "  CHECK ((at IS NOT NULL AND kind IS NOT NULL)"
+    "    OR (coalesce(doc_slot, 0) > 0 AND combat_row IS NOT NULL))"
+    ");"
+    "INSERT INTO unit_events_new (seq, unit_row, campaign_row, at, kind,"
+    "  combat_row, actor_token_id, note, before, after, result, unit_seq,"
+    "  doc_slot)"
+    "  SELECT e.seq, un.rowid, cp.rowid, e.at, e.kind, cb.rowid,"
+    "  e.actor_token_id, e.note, e.before, e.after, e.result, e.unit_seq,"
+    "  e.doc_slot FROM unit_events e JOIN units un ON un.id = e.unit_id"
+    "  JOIN campaigns cp ON cp.id = e.campaign_id"
+    "  LEFT JOIN combats cb ON cb.id = e.combat_id ORDER BY e.seq;"
+    "DROP TABLE unit_events;"
+    "ALTER TABLE unit_events_new RENAME TO unit_events;"
+    "CREATE INDEX unit_events_by_unit"
+    "  ON unit_events (unit_row, seq, unit_seq);"
+    "CREATE INDEX unit_events_by_campaign"
+    "  ON unit_events (campaign_row, seq);",
 };
 
 /* Run after the SQL of the migration of the same index, in its
@@ -635,7 +682,7 @@ const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, db_ledger_backfill,
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL};
+    NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

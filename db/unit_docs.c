@@ -33,14 +33,16 @@ static size_t len_or_0(const char *s)
     return s ? strlen(s) : 0;
 }
 
-/* Whether ev's actor and note are its combat's: then its row holds
- * neither, and unit_docs_fill gives it the combat's (NULL and "" are one
- * note, as stored). */
+/* Whether ev is of cb, a "combat" event with its combat's actor and note:
+ * then its row holds none of these, nor its time, and the reads give it
+ * the combat's (NULL and "" are one note, as stored). */
 static bool has_combats_words(const db_event *ev, const db_combat *cb)
 {
     const char *a = ev->note ? ev->note : "", *b = cb->note ? cb->note : "";
 
-    return strcmp(ev->actor_token_id, cb->actor_token_id) == 0 &&
+    return strcmp(ev->kind, "combat") == 0 &&
+           strcmp(ev->combat_id, cb->id) == 0 &&
+           strcmp(ev->actor_token_id, cb->actor_token_id) == 0 &&
            strcmp(a, b) == 0;
 }
 
@@ -93,8 +95,10 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
     free(text);
     if (cb->unit_docs_z == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         evs[i]->doc_slot = (int)i + 1;
+        memcpy(evs[i]->at, cb->created_at, sizeof evs[i]->at);
+    }
     return ERR_OK;
 }
 

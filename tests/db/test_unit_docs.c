@@ -8,6 +8,7 @@
  * new ones after them, and leaves no AUTOINCREMENT counter or unread
  * index.  A fresh file per test (db_fixture.h).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,9 @@
 #include "migrations.h"
 #include "suites.h"
 
+#define T0 "2026-11-26T09:00:00.000Z"
 #define T1 "2026-11-26T10:00:01.000Z"
+#define T2 "2026-11-26T11:00:00.000Z"
 
 /* A combat of the campaign and its three history events, two units. */
 typedef struct fight {
@@ -95,17 +98,23 @@ static err_code job_edit(db_conn *c, void *arg, err_info *e)
     return db_event_insert(c, arg, e);
 }
 
-static void setup(db_campaign *cmp, db_unit *a, db_unit *b)
+/* A campaign with two units, in the open store. */
+static void add_units(db_campaign *cmp, db_unit *a, db_unit *b)
 {
     db_side side;
 
-    db_fixture_open();
     db_fixture_add_campaign(cmp, "Ligny");
     db_fixture_add_side(&side, cmp->id, NULL, "blue");
     db_fixture_new_unit(a, &side, NULL, "A");
     db_fixture_write_ok(db_fixture_job_unit, a, "unit A");
     db_fixture_new_unit(b, &side, NULL, "B");
     db_fixture_write_ok(db_fixture_job_unit, b, "unit B");
+}
+
+static void setup(db_campaign *cmp, db_unit *a, db_unit *b)
+{
+    db_fixture_open();
+    add_units(cmp, a, b);
 }
 
 static void check_docs(const db_event *ev, const char *before,
@@ -326,7 +335,8 @@ START_TEST(test_events_keep_words_not_the_combats)
     if (_i == 2) {
         snprintf(sql, sizeof sql,
                  "UPDATE unit_events SET actor_token_id = 'tok_old', note = "
-                 "'old words' WHERE unit_id = '%s'",
+                 "'old words' WHERE unit_row = (SELECT rowid FROM units "
+                 "WHERE id = '%s')",
                  b.id);
         db_fixture_raw_exec(sql);
     }
@@ -348,8 +358,8 @@ START_TEST(test_events_keep_words_not_the_combats)
 }
 END_TEST
 
-/* An event with no documents of its own must have a place in its
- * combat's. */
+/* An event with no documents of its own, or no time and kind (its
+ * combat's, migration 18), must have a place in its combat's. */
 START_TEST(test_event_without_docs_needs_a_place)
 {
     db_campaign cmp;
@@ -361,20 +371,33 @@ START_TEST(test_event_without_docs_needs_a_place)
         char sql[512];
         ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
         /* Neither documents nor a place; a combat's, without a place; a
-         * place without a combat. */
-        static const char *const rows[] = {"NULL, NULL", "'cbt_1', NULL",
-                                           "NULL, 1"};
+         * place without a combat; documents but no time, and no kind,
+         * without a place. */
+        static const char *const rows[] = {
+            "'" T1 "', 'combat', NULL, NULL, NULL",
+            "'" T1 "', 'combat', 1, NULL, NULL",
+            "'" T1 "', 'combat', NULL, 1, NULL",
+            "NULL, 'combat', 1, NULL, '{}'", "'" T1 "', NULL, 1, NULL, '{}'"};
         size_t i;
         for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             snprintf(sql, sizeof sql,
-                     "INSERT INTO unit_events (unit_id, campaign_id, at, "
-                     "kind, unit_seq, combat_id, doc_slot) VALUES ('%s', "
-                     "'%s', '%s', 'combat', 1, %s)",
-                     a.id, cmp.id, T1, rows[i]);
+                     "INSERT INTO unit_events (unit_row, campaign_row, "
+                     "unit_seq, at, kind, combat_row, doc_slot, after) "
+                     "VALUES ((SELECT rowid FROM units WHERE id = '%s'), "
+                     "(SELECT rowid FROM campaigns WHERE id = '%s'), 1, %s)",
+                     a.id, cmp.id, rows[i]);
             ck_assert_msg(sqlite3_exec(raw, sql, NULL, NULL, NULL) ==
                               SQLITE_CONSTRAINT,
                           "accepted: %s", rows[i]);
         }
+        /* The same with its time, kind and documents is taken. */
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO unit_events (unit_row, campaign_row, "
+                 "unit_seq, at, kind, after) VALUES ((SELECT rowid FROM "
+                 "units WHERE id = '%s'), (SELECT rowid FROM campaigns "
+                 "WHERE id = '%s'), 1, '" T1 "', 'combat', '{}')",
+                 a.id, cmp.id);
+        ck_assert_int_eq(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
         sqlite3_close(raw);
     }
 }
@@ -473,6 +496,176 @@ START_TEST(test_migration_14_keeps_events_and_numbers_on)
 }
 END_TEST
 
+/* unit_events made again as migration 17 left it, from the rows there
+ * (their ids joined back), the packed events' time set to T0 (before
+ * their combat's), the file at schema 17. */
+static void back_to_17(void)
+{
+    db_fixture_raw_exec(
+        "CREATE TABLE ue17 ("
+        "  seq INTEGER PRIMARY KEY,"
+        "  unit_id TEXT NOT NULL REFERENCES units(id),"
+        "  campaign_id TEXT NOT NULL REFERENCES campaigns(id),"
+        "  at TEXT NOT NULL, kind TEXT NOT NULL,"
+        "  combat_id TEXT REFERENCES combats(id), actor_token_id TEXT,"
+        "  note TEXT, before TEXT, after TEXT, result TEXT,"
+        "  unit_seq INTEGER, doc_slot INTEGER,"
+        "  CHECK (after IS NOT NULL"
+        "    OR (coalesce(doc_slot, 0) > 0 AND combat_id IS NOT NULL)));"
+        "INSERT INTO ue17 SELECT e.seq, un.id, cp.id,"
+        "  CASE WHEN e.doc_slot > 0 THEN '" T0 "' ELSE e.at END,"
+        "  coalesce(e.kind, 'combat'), cb.id, e.actor_token_id, e.note,"
+        "  e.before, e.after, e.result, e.unit_seq, e.doc_slot"
+        "  FROM unit_events e JOIN units un ON un.rowid = e.unit_row"
+        "  JOIN campaigns cp ON cp.rowid = e.campaign_row"
+        "  LEFT JOIN combats cb ON cb.rowid = e.combat_row;"
+        "DROP TABLE unit_events;"
+        "ALTER TABLE ue17 RENAME TO unit_events;"
+        "CREATE INDEX unit_events_by_unit"
+        "  ON unit_events (unit_id, seq, unit_seq);"
+        "CREATE INDEX unit_events_by_campaign"
+        "  ON unit_events (campaign_id, seq);"
+        "CREATE TRIGGER event_log_unit_events AFTER INSERT ON unit_events"
+        "  WHEN NEW.doc_slot IS NULL BEGIN"
+        "  INSERT INTO event_log (campaign_id, kind, unit_seq)"
+        "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"
+        "  END;"
+        "PRAGMA user_version = 17;");
+}
+
+/* Migration 18: every event keeps its unit, campaign, combat, time and
+ * kind, now keyed by rowid; events written after it keep no time or kind
+ * of their own where their combat's row holds their documents, and read
+ * back with the combat's. */
+START_TEST(test_migration_18_keys_events_by_row)
+{
+    db_campaign decoy, cmp;
+    db_unit d, a, b;
+    db_side side;
+    db_event edit, *list;
+    db_logged_event *logged;
+    fight f, g;
+    db_conn *c;
+    size_t n, i;
+    char buf[512];
+
+    /* Another campaign and unit first, so that no rowid is one of ours
+     * by chance. */
+    db_fixture_open();
+    db_fixture_add_campaign(&decoy, "Quatre Bras");
+    db_fixture_add_side(&side, decoy.id, NULL, "red");
+    db_fixture_new_unit(&d, &side, NULL, "D");
+    db_fixture_write_ok(db_fixture_job_unit, &d, "unit D");
+    add_units(&cmp, &a, &b);
+    fight_make(&f, &cmp, &a, &b);
+    db_fixture_write_ok(job_fight, &f, "combat before the migration");
+    free(f.cb.unit_docs_z);
+    memset(&edit, 0, sizeof edit);
+    snprintf(edit.unit_id, sizeof edit.unit_id, "%s", a.id);
+    snprintf(edit.campaign_id, sizeof edit.campaign_id, "%s", cmp.id);
+    snprintf(edit.at, sizeof edit.at, T1);
+    snprintf(edit.kind, sizeof edit.kind, "edit");
+    edit.after = "{\"v\":1}";
+    db_fixture_write_ok(job_edit, &edit, "an edit before the migration");
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    back_to_17();
+
+    db_fixture_open();
+    ck_assert_int_eq(db_schema_version(db_fixture_db), migrations_count);
+    c = db_read_acquire(db_fixture_db);
+    db_fixture_query_text(c,
+                          "SELECT group_concat(name) FROM pragma_table_info("
+                          "'unit_events') WHERE name LIKE '%_id' OR name "
+                          "LIKE '%_row'",
+                          buf, sizeof buf);
+    ck_assert_str_eq(buf, "unit_row,campaign_row,combat_row,actor_token_id");
+    ck_assert_int_eq(db_events_list(c, a.id, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 3); /* two of the combat, then the edit */
+    for (i = 0; i < n; i++) {
+        ck_assert_str_eq(list[i].unit_id, a.id);
+        ck_assert_str_eq(list[i].campaign_id, cmp.id);
+        ck_assert_str_eq(list[i].combat_id, i < 2 ? f.cb.id : "");
+        ck_assert_str_eq(list[i].at, i < 2 ? T0 : T1); /* its own, kept */
+        ck_assert_str_eq(list[i].kind, i < 2 ? "combat" : "edit");
+        ck_assert_int_eq(list[i].unit_seq, (long long)i + 1);
+    }
+    check_docs(&list[0], BEFORE_A, AFTER_A, RESULT_A);
+    check_docs(&list[2], NULL, "{\"v\":1}", NULL);
+    db_events_free(list, n);
+    db_read_release(db_fixture_db, c);
+
+    /* A combat after it: its packed events keep no time or kind, and
+     * read back with the combat's time, in the history and the log. */
+    fight_make(&g, &cmp, &a, &b);
+    snprintf(g.cb.created_at, sizeof g.cb.created_at, T2);
+    ck_assert_int_eq(
+        db_combat_pack_events(
+            &g.cb, (db_event *[]){&g.ev[0], &g.ev[1], &g.ev[2]}, 3, NULL),
+        ERR_OK);
+    ck_assert_str_eq(g.ev[0].at, T2);
+    db_fixture_write_ok(job_fight, &g, "combat after the migration");
+    free(g.cb.unit_docs_z);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_fixture_query_int(c, "SELECT count(*) FROM "
+                                             "unit_events WHERE at IS NULL "
+                                             "AND kind IS NULL"),
+                     3);
+    ck_assert_int_eq(db_events_list(c, b.id, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(list[0].at, T0);
+    ck_assert_str_eq(list[1].at, T2);
+    ck_assert_str_eq(list[1].kind, "combat");
+    ck_assert_str_eq(list[1].combat_id, g.cb.id);
+    ck_assert_str_eq(list[1].campaign_id, cmp.id);
+    ck_assert_int_eq(list[1].unit_seq, 2);
+    check_docs(&list[1], STATE_B, STATE_B, NULL);
+    db_events_free(list, n);
+    ck_assert_int_eq(
+        db_event_log_after(c, cmp.id, 0, LLONG_MAX, 100, &logged, &n, NULL),
+        ERR_OK);
+    ck_assert_uint_ge(n, 3);
+    ck_assert_str_eq(logged[n - 1].kind, "unit");
+    ck_assert_str_eq(logged[n - 1].unit.unit_id, a.id);
+    ck_assert_str_eq(logged[n - 1].unit.campaign_id, cmp.id);
+    ck_assert_str_eq(logged[n - 1].unit.combat_id, g.cb.id);
+    ck_assert_str_eq(logged[n - 1].unit.at, T2);
+    ck_assert_str_eq(logged[n - 1].unit.kind, "combat");
+    db_event_log_free(logged, n);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
+/* An event of no unit, or of no campaign, is refused by the table (a
+ * constraint: ERR_CONFLICT), and leaves nothing. */
+START_TEST(test_event_of_no_unit_is_refused)
+{
+    db_campaign cmp;
+    db_unit a, b;
+    db_event ev;
+    err_info e;
+
+    setup(&cmp, &a, &b);
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.unit_id, sizeof ev.unit_id, "unt_none");
+    snprintf(ev.campaign_id, sizeof ev.campaign_id, "%s", cmp.id);
+    snprintf(ev.at, sizeof ev.at, T1);
+    snprintf(ev.kind, sizeof ev.kind, "edit");
+    ev.after = "{}";
+    err_clear(&e);
+    ck_assert_int_eq(db_fixture_write_rc(job_edit, &ev, &e), ERR_CONFLICT);
+    snprintf(ev.unit_id, sizeof ev.unit_id, "%s", a.id);
+    snprintf(ev.campaign_id, sizeof ev.campaign_id, "cmp_none");
+    ck_assert_int_eq(db_fixture_write_rc(job_edit, &ev, &e), ERR_CONFLICT);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "unit_events"),
+                     0);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "event_log WHERE kind = 'unit'"),
+                     0);
+}
+END_TEST
+
 Suite *suite_unit_docs(void)
 {
     Suite *s = suite_create("unit_docs");
@@ -488,5 +681,7 @@ Suite *suite_unit_docs(void)
     tcase_add_loop_test(tc, test_events_keep_words_not_the_combats, 0, 3);
     tcase_add_test(tc, test_event_without_docs_needs_a_place);
     tcase_add_test(tc, test_migration_14_keeps_events_and_numbers_on);
+    tcase_add_test(tc, test_migration_18_keys_events_by_row);
+    tcase_add_test(tc, test_event_of_no_unit_is_refused);
     return s;
 }

@@ -22,6 +22,8 @@ PSQL="psql -X -q -v ON_ERROR_STOP=1"
 
 cleanup() {
     $PSQL -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true
+    $PSQL -c "DROP SCHEMA IF EXISTS ${schema}_up CASCADE" >/dev/null 2>&1 ||
+        true
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -32,9 +34,9 @@ trap cleanup EXIT
 cat >"$tmp/backfill_stub.c" <<'EOF'
 #include "migrations.h"
 
-err_code db_ledger_backfill(sqlite3 *c, err_info *e);
+err_code db_ledger_backfill(db_conn *c, err_info *e);
 
-err_code db_ledger_backfill(sqlite3 *c, err_info *e)
+err_code db_ledger_backfill(db_conn *c, err_info *e)
 {
     (void)c;
     (void)e;
@@ -45,6 +47,7 @@ EOF
 # Applies migrations_pg_sql into the schema named by argv[1].
 cat >"$tmp/pg_apply.c" <<'EOF'
 #include <stdio.h>
+#include <stdlib.h>
 #include <libpq-fe.h>
 #include "migrations.h"
 #include "migrations_pg.h"
@@ -61,13 +64,17 @@ static int run(PGconn *c, const char *sql, int n)
     return 1;
 }
 
+/* argv[1] the schema; argv[2] and argv[3], if given, the first and last
+ * migrations to apply (from 1), into the schema as it is when the first
+ * is more than 1. */
 int main(int argc, char **argv)
 {
     PGconn *c = PQconnectdb("");
     char sql[256];
-    int k;
+    int k, first = argc == 4 ? atoi(argv[2]) : 1,
+           last = argc == 4 ? atoi(argv[3]) : migrations_pg_count;
 
-    if (argc != 2 || PQstatus(c) != CONNECTION_OK) {
+    if ((argc != 2 && argc != 4) || PQstatus(c) != CONNECTION_OK) {
         fprintf(stderr, "%s", PQerrorMessage(c));
         return 1;
     }
@@ -76,11 +83,14 @@ int main(int argc, char **argv)
                 migrations_pg_count, migrations_count);
         return 1;
     }
-    snprintf(sql, sizeof sql, "CREATE SCHEMA %s; SET search_path = %s",
-             argv[1], argv[1]);
+    if (first <= 1)
+        snprintf(sql, sizeof sql, "CREATE SCHEMA %s; SET search_path = %s",
+                 argv[1], argv[1]);
+    else
+        snprintf(sql, sizeof sql, "SET search_path = %s", argv[1]);
     if (run(c, sql, 0))
         return 1;
-    for (k = 0; k < migrations_pg_count; k++)
+    for (k = first - 1; k < last && k < migrations_pg_count; k++)
         if (run(c, "BEGIN", k + 1) || run(c, migrations_pg_sql[k], k + 1) ||
             run(c, "COMMIT", k + 1))
             return 1;
@@ -139,7 +149,7 @@ diff "$tmp/sqlite.txt" "$tmp/pg.txt"
 rowid_tables=$($PSQL -At -c "SELECT string_agg(table_name, ' ' ORDER BY
     table_name) FROM information_schema.columns WHERE table_schema =
     '$schema' AND column_name = 'rowid'")
-test "$rowid_tables" = "battles combats shares sides tokens units"
+test "$rowid_tables" = "battles campaigns combats shares sides tokens units"
 echo "ok: the tables and columns are SQLite's (rowid on $rowid_tables)"
 
 $PSQL <<EOF
@@ -223,10 +233,13 @@ BEGIN
     'a battle is logged when made, acted on and finished';
 
   -- a unit's history, a token revoked
-  INSERT INTO unit_events (unit_id, campaign_id, at, kind, after, unit_seq)
-    VALUES ('un_1', 'cmp_1', 'x', 'edit', '{}', 1) RETURNING seq INTO v_seq;
+  INSERT INTO unit_events (unit_row, campaign_row, at, kind, after,
+    unit_seq) VALUES ((SELECT rowid FROM units WHERE id = 'un_1'),
+    (SELECT rowid FROM campaigns WHERE id = 'cmp_1'), 'x', 'edit', '{}', 1)
+    RETURNING seq INTO v_seq;
   ASSERT (SELECT count(*) FROM event_log WHERE kind = 'unit'
-    AND unit_seq = v_seq) = 1, 'a history event is logged';
+    AND unit_seq = v_seq AND campaign_id = 'cmp_1') = 1,
+    'a history event is logged, with its campaign';
   UPDATE tokens SET revoked_at = 'x' WHERE id = 'tok_1';
   UPDATE tokens SET revoked_at = 'y' WHERE id = 'tok_1';
   ASSERT (SELECT count(*) FROM event_log WHERE kind = 'revoked'
@@ -260,3 +273,39 @@ END
 \$\$;
 EOF
 echo "ok: the triggers and the shared statements work"
+
+# Migration 18 on a store with history: every event keeps its unit,
+# campaign and combat, now by rowid, and its time and kind.
+up="${schema}_up"
+"$tmp/pg_apply" "$up" 1 17
+$PSQL <<EOF
+SET search_path = $up;
+INSERT INTO campaigns (id, name, created_at, scrud_cap_kind, scrud_cap,
+  scrud_has_floor, scrud_floor, scrud_extra_dice, scrud_attrition,
+  scrud_max_penalty, scrud_eliminate_below, scrud_defeats_per_elimination)
+  VALUES ('cmp_1', 'Ligny', 't0', 0, 0, 1, 1, 0, 1, 1, -2, 3),
+         ('cmp_2', 'Wavre', 't0', 0, 0, 1, 1, 0, 1, 1, -2, 3);
+INSERT INTO sides (id, campaign_id, name, created_at)
+  VALUES ('sd_2', 'cmp_2', 'Blue', 't0');
+INSERT INTO units (id, campaign_id, side_id, name, created_at) VALUES
+  ('un_1', 'cmp_2', 'sd_2', 'Old Guard', 't0'),
+  ('un_2', 'cmp_2', 'sd_2', 'Young Guard', 't0');
+INSERT INTO combats (id, campaign_id, system, created_at, dice_source,
+  summary, report) VALUES ('cbt_1', 'cmp_2', 'scrud', 't1', 'entered', 's',
+  convert_to('{}', 'UTF8'));
+INSERT INTO unit_events (unit_id, campaign_id, at, kind, combat_id, after,
+  unit_seq, doc_slot) VALUES
+  ('un_2', 'cmp_2', 't0', 'created', NULL, '{}', 1, NULL),
+  ('un_2', 'cmp_2', 't2', 'combat', 'cbt_1', NULL, 2, 1);
+EOF
+"$tmp/pg_apply" "$up" 18 18
+got=$($PSQL -At -c "SET search_path = $up; SELECT string_agg(concat_ws('|',
+    un.id, cp.id, cb.id, e.at, e.kind, e.unit_seq), ',' ORDER BY e.seq)
+    FROM unit_events e JOIN units un ON un.rowid = e.unit_row
+    JOIN campaigns cp ON cp.rowid = e.campaign_row
+    LEFT JOIN combats cb ON cb.rowid = e.combat_row")
+test "$got" = "un_2|cmp_2|t0|created|1,un_2|cmp_2|cbt_1|t2|combat|2" || {
+    echo "migration 18 gave: $got" >&2
+    exit 1
+}
+echo "ok: migration 18 keeps every event's unit, campaign and combat"

@@ -7,11 +7,14 @@
 # postgresql is installed when missing; initdb and pg_ctl in a scratch
 # folder, as the user umpire-test when run as root), then runs on it:
 #
-#   1. the API suites of $BUILD/umpire-tests (UMPIRE_TEST_PG): every
+#   1. tests/pg/check_schema.sh: every migration applies, the tables
+#      have SQLite's columns, the triggers work, and migration 18 keeps
+#      a store's history;
+#   2. the API suites of $BUILD/umpire-tests (UMPIRE_TEST_PG): every
 #      server the tests start gets a schema of its own in the database;
-#   2. tests/pg/race.sh: two instances hammer one campaign;
-#   3. tests/pg/copy.sh: an SQLite database moved into PostgreSQL;
-#   4. tests/pg/failover.sh: a pg_auto_failover formation of its own, its
+#   3. tests/pg/race.sh: two instances hammer one campaign;
+#   4. tests/pg/copy.sh: an SQLite database moved into PostgreSQL;
+#   5. tests/pg/failover.sh: a pg_auto_failover formation of its own, its
 #      primary killed under load (about half a minute; UMPIRE_TEST_FAILOVER=0
 #      leaves it out; when pg_auto_failover cannot be had it says so loudly
 #      and the rest still counts).
@@ -51,6 +54,9 @@ PG_FAST=1 pg_cluster_start "$SCRATCH/pg" || status=$?
 export PG_URL PG_ADMIN_URL PG_PORT
 
 cd "$ROOT"
+echo "PostgreSQL tests: the migrations against SQLite's"
+PATH="$PG_BINDIR:$PATH" PGHOST=127.0.0.1 PGPORT=$PG_PORT PGUSER=postgres \
+    PGDATABASE=postgres tests/pg/check_schema.sh
 echo "PostgreSQL tests: the API suites on $PG_URL"
 UMPIRE_TEST_PG=$PG_URL UMPIRE_TEST_VECTORS=tests/vectors \
     UMPIRE_VERIFY_BIN=$BUILD_ABS/umpire-verify "$BUILD_ABS/umpire-tests"

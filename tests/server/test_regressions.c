@@ -709,7 +709,9 @@ START_TEST(test_scs_uneliminate_needs_a_step)
     RIG_IS_TRUE(json_equal(u, before)); /* still eliminated, 0 left */
     json_decref(u);
     json_decref(before);
-    RIG_EQ_INT(db_int("SELECT count(*) FROM unit_events WHERE unit_id = ?", id),
+    RIG_EQ_INT(db_int("SELECT count(*) FROM unit_events WHERE unit_row = "
+                      "(SELECT rowid FROM units WHERE id = ?)",
+                      id),
                2);
 
     snprintf(rig_ctx, sizeof rig_ctx, "eliminated false with the steps back");

@@ -40,6 +40,7 @@ typedef struct acked {
 typedef struct load {
     test_server *ts;
     test_campaign campaigns[N_LOADERS];
+    char alpha[N_LOADERS][64]; /* each campaign's unit Alpha */
     pthread_mutex_t lock;
     acked *acks; /* the combats answered 201, in answer order */
     int n_acked;
@@ -131,12 +132,16 @@ static void remove_db(const char *path)
     }
 }
 
-/* Every combat in acks[0..n) is on ts; every campaign's ledger verifies. */
+/* Every combat in acks[0..n) is on ts; every campaign's ledger verifies;
+ * the oldest events of each campaign's unit Alpha, its creation and the
+ * combats of acks[0..n), read the same from ts as from the source (its
+ * history names its unit, campaign and combats by rowid, which the copy
+ * keeps). */
 static void check_copy(test_server *ts, const load *l, int n)
 {
     char path[256];
-    json_t *j;
-    int i;
+    json_t *j, *want;
+    int i, k, a;
 
     for (i = 0; i < n; i++) {
         const test_campaign *c = &l->campaigns[l->acks[i].campaign];
@@ -151,6 +156,22 @@ static void check_copy(test_server *ts, const load *l, int n)
         ck_assert_msg(json_is_true(json_object_get(j, "verified")),
                       "campaign %d: the copy's ledger does not verify", i);
         json_decref(j);
+        k = 1; /* its creation, and its combats among the first n */
+        for (a = 0; a < n; a++)
+            k += l->acks[a].campaign == i;
+        k = k > 200 ? 200 : k;
+        snprintf(path, sizeof path,
+                 "/v1/campaigns/%s/units/%s/history?limit=%d", c->id,
+                 l->alpha[i], k);
+        j = ts_call(ts, 200, "GET", path, c->umpire, NULL);
+        want = ts_call(l->ts, 200, "GET", path, c->umpire, NULL);
+        ck_assert_uint_eq(json_array_size(json_object_get(j, "items")),
+                          (size_t)k);
+        ck_assert_msg(json_equal(json_object_get(j, "items"),
+                                 json_object_get(want, "items")),
+                      "campaign %d: the copy's history of Alpha differs", i);
+        json_decref(j);
+        json_decref(want);
     }
 }
 
@@ -175,7 +196,7 @@ START_TEST(test_backup_under_load)
     for (i = 0; i < N_LOADERS; i++) {
         test_campaign *c = &l.campaigns[i];
         ts_campaign(l.ts, c, ENDLESS, sides);
-        ts_unit(l.ts, c, "Alpha", "Red", 0, 6, NULL);
+        ts_unit(l.ts, c, "Alpha", "Red", 0, 6, l.alpha[i]);
         ts_unit(l.ts, c, "Bravo", "Blue", 0, 6, NULL);
         workers[i] = (loader){&l, i};
         ck_assert_int_eq(
