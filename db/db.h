@@ -660,11 +660,13 @@ err_code db_rolls_unpack(const char *text, long long ledger_first,
 /* Packs the documents (before, after, result) of the combat's n unit
  * history events evs into one value of its row, cb->unit_docs_z, before
  * the writer, and numbers each event's place there (doc_slot): then
- * db_event_insert stores the events without their documents, actor or
- * note, and db_combat_insert_chained the documents once, packed (a
- * combat's events share most of their text).  Packs nothing (every
- * doc_slot 0) unless every event's actor and note are the combat's.  The
- * events' documents stay theirs in memory.  ERR_NOMEM. */
+ * db_event_insert stores the events without their documents, actor,
+ * note, time or kind, and db_combat_insert_chained the documents once,
+ * packed (a combat's events share most of their text).  Packs nothing
+ * (every doc_slot 0) unless every event is a "combat" event of cb with
+ * the combat's actor and note.  Each packed event's time becomes the
+ * combat's (created_at), as it reads back; its documents stay its own in
+ * memory.  ERR_NOMEM. */
 err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
                                err_info *e);
 err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
@@ -1114,10 +1116,10 @@ err_code db_shares_page(db_conn *c, const char *campaign_id, const db_page *pg,
 
 /* ---- the campaign event log (event_log.c; migration 10;
  * docs/events.md) ----
- * One row per event, written by triggers in the transaction of what it
- * reports (on SQLite, one row for a combat's packed unit events:
- * db_events_insert), read back one event per id: its seq is the event's
- * id, increasing service-wide. */
+ * One row per event, written in the transaction of what it reports: by
+ * triggers, but unit history events on SQLite by db_events_insert (one
+ * row for a combat's packed ones), read back one event per id: its seq
+ * is the event's id, increasing service-wide. */
 
 /* One event of the log, with what it reports joined from its record. */
 typedef struct db_logged_event {

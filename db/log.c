@@ -50,6 +50,13 @@ static err_code find_keys(db_conn *c, const db_event *ev, event_keys *k,
         rc = db_fail(c, e, "find a history event's campaign");
     }
     db_done(st);
+    /* No foreign key checks combat_row: a combat named must be there. */
+    if (rc == ERR_OK && ev->combat_id[0] != '\0' && k->combat_row == 0) {
+        k->campaign_id = NULL;
+        rc = err_set(e, ERR_CONFLICT, NULL,
+                     "no combat %s for a history event of unit %s",
+                     ev->combat_id, ev->unit_id);
+    }
     return rc;
 }
 
@@ -66,7 +73,7 @@ static void bind_row_or_null(db_stmt *st, int i, long long row)
  * campaign's lock on PostgreSQL, db_submit_in), so two events of one unit
  * never take the same.  The unit, campaign and combat are keyed by their
  * rows' rowids (migration 18): an unknown unit or campaign leaves its key
- * NULL, which the table refuses.  An event
+ * NULL, which the table refuses (an unknown combat, find_keys).  An event
  * in its combat's row (doc_slot) takes its time and kind from there
  * too. */
 static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,

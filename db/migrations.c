@@ -5,6 +5,11 @@
  * edit a migration that has shipped: add the next one.  Columns that hold
  * documents (combat reports, history states) are opaque text to the
  * database layer; the server writes and reads them.
+ *
+ * History events name their unit, campaign and combat by the rowids of
+ * their rows (migration 18): a migration that makes units, campaigns or
+ * combats again must copy each row's rowid with it, and no row of them is
+ * ever deleted.
  */
 #include "migrations.h"
 
@@ -636,7 +641,9 @@ const char *const migrations_sql[] = {
      * before.  The two indexes key on the integers.  Units, campaigns
      * and combats are never deleted and a backup (VACUUM INTO) keeps
      * rowids, so a rowid stays its row's; a copy to PostgreSQL takes
-     * them into its rowid columns (db/copy.c).  And the event log's
+     * them into its rowid columns (db/copy.c).  An event whose unit or
+     * campaign is missing (written with foreign keys off) stops the
+     * migration: its key would be NULL.  And the event log's
      * trigger on them goes: the one function that inserts history events
      * (db_events_insert, log.c) logs each as the trigger did, without a
      * trigger's sub-program run at every insert. */
@@ -665,8 +672,8 @@ const char *const migrations_sql[] = {
     "  doc_slot)"
     "  SELECT e.seq, un.rowid, cp.rowid, e.at, e.kind, cb.rowid,"
     "  e.actor_token_id, e.note, e.before, e.after, e.result, e.unit_seq,"
-    "  e.doc_slot FROM unit_events e JOIN units un ON un.id = e.unit_id"
-    "  JOIN campaigns cp ON cp.id = e.campaign_id"
+    "  e.doc_slot FROM unit_events e LEFT JOIN units un ON un.id = e.unit_id"
+    "  LEFT JOIN campaigns cp ON cp.id = e.campaign_id"
     "  LEFT JOIN combats cb ON cb.id = e.combat_id ORDER BY e.seq;"
     "DROP TABLE unit_events;"
     "ALTER TABLE unit_events_new RENAME TO unit_events;"

@@ -41,8 +41,8 @@
  *     accepts as well).
  *   - Triggers are PL/pgSQL functions with FOR EACH ROW triggers of the
  *     same names, conditions and effects; IS NOT is IS DISTINCT FROM.
- *   - SQLite's table rebuilds (migration 12's event log, 14's history)
- *     are ALTER TABLE; 14's rebuild of the event log, to drop
+ *   - SQLite's table rebuilds (migration 12's event log, 14's and 18's
+ *     history) are ALTER TABLE; 14's rebuild of the event log, to drop
  *     AUTOINCREMENT, has nothing to mirror.
  *   - Shims for the SQLite functions the shared statements use: instr
  *     (migration 1).

@@ -15,9 +15,11 @@
  * same as before".  JSON text holds neither byte raw (a control
  * character in a string is escaped), nor any NUL.
  *
- * Such an event's row holds no actor or note either: they are the
- * combat's (packed only when every event's are), given back from its row
- * where the event's are empty.
+ * Such an event's row holds no actor, note, time or kind either: they are
+ * the combat's (packed only when every event is a "combat" event of the
+ * combat with its actor and note), given back from its row: the actor and
+ * note by unit_docs_fill where the event's are empty, the time and kind
+ * by the reads' joins (migration 18).
  */
 #include "db_sql.h"
 #include "unit_docs.h"

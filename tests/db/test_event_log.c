@@ -1,12 +1,14 @@
 /*
  * test_event_log.c: tests db/event_log.c and migration 10's campaign
  * event log: its triggers log, in order, a campaign's combats (not a
- * one-off's), battles created, acted on and changing status, unit history
- * events, new ledger heads and tokens revoked, whatever writes them (raw SQL
- * here, as any front door would), and nothing for a job that fails; what is
- * joined in when read; reads by campaign, between seqs and by batches; and the
- * migration logging what the database held before, in the order of its
- * times.  A fresh file with every migration (db_fixture.h).
+ * one-off's), battles created, acted on and changing status, new ledger
+ * heads and tokens revoked, whatever writes them (raw SQL here, as any
+ * front door would), and db_events_insert unit history events (on SQLite,
+ * since migration 18, rather than a trigger); nothing for a job that
+ * fails; what is joined in when read; reads by campaign, between seqs and
+ * by batches; and the migration logging what the database held before, in
+ * the order of its times.  A fresh file with every migration
+ * (db_fixture.h).
  */
 #include <limits.h>
 #include <stdio.h>

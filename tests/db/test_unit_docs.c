@@ -637,7 +637,8 @@ START_TEST(test_migration_18_keys_events_by_row)
 END_TEST
 
 /* An event of no unit, or of no campaign, is refused by the table (a
- * constraint: ERR_CONFLICT), and leaves nothing. */
+ * constraint: ERR_CONFLICT), one of no combat by the insert, and none
+ * leaves anything. */
 START_TEST(test_event_of_no_unit_is_refused)
 {
     db_campaign cmp;
@@ -657,12 +658,44 @@ START_TEST(test_event_of_no_unit_is_refused)
     snprintf(ev.unit_id, sizeof ev.unit_id, "%s", a.id);
     snprintf(ev.campaign_id, sizeof ev.campaign_id, "cmp_none");
     ck_assert_int_eq(db_fixture_write_rc(job_edit, &ev, &e), ERR_CONFLICT);
+    snprintf(ev.campaign_id, sizeof ev.campaign_id, "%s", cmp.id);
+    snprintf(ev.combat_id, sizeof ev.combat_id, "cbt_none");
+    ck_assert_int_eq(db_fixture_write_rc(job_edit, &ev, &e), ERR_CONFLICT);
+    ck_assert_ptr_nonnull(strstr(e.message, "no combat cbt_none"));
     ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
                                               "unit_events"),
                      0);
     ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
                                               "event_log WHERE kind = 'unit'"),
                      0);
+}
+END_TEST
+
+/* A file at schema 17 with an event of a unit that is not there (written
+ * with foreign keys off): migration 18 stops rather than drop it, and the
+ * file stays as it was. */
+START_TEST(test_migration_18_stops_on_a_lost_unit)
+{
+    db_campaign cmp;
+    db_unit a, b;
+    err_info e;
+
+    setup(&cmp, &a, &b);
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    back_to_17();
+    db_fixture_raw_exec("INSERT INTO unit_events (unit_id, campaign_id, at, "
+                        "kind, after, unit_seq) VALUES ('unt_gone', "
+                        "(SELECT id FROM campaigns LIMIT 1), '" T1 "', "
+                        "'created', '{}', 1)");
+    err_clear(&e);
+    ck_assert_int_ne(db_open(db_fixture_path, 2, &db_fixture_db, &e), ERR_OK);
+    ck_assert_ptr_null(db_fixture_db);
+    ck_assert_int_eq(db_fixture_raw_query_int("PRAGMA user_version"), 17);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "unit_events WHERE unit_id = "
+                                              "'unt_gone'"),
+                     1);
 }
 END_TEST
 
@@ -682,6 +715,7 @@ Suite *suite_unit_docs(void)
     tcase_add_test(tc, test_event_without_docs_needs_a_place);
     tcase_add_test(tc, test_migration_14_keeps_events_and_numbers_on);
     tcase_add_test(tc, test_migration_18_keys_events_by_row);
+    tcase_add_test(tc, test_migration_18_stops_on_a_lost_unit);
     tcase_add_test(tc, test_event_of_no_unit_is_refused);
     return s;
 }

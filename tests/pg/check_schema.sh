@@ -283,22 +283,33 @@ SET search_path = $up;
 INSERT INTO campaigns (id, name, created_at, scrud_cap_kind, scrud_cap,
   scrud_has_floor, scrud_floor, scrud_extra_dice, scrud_attrition,
   scrud_max_penalty, scrud_eliminate_below, scrud_defeats_per_elimination)
-  VALUES ('cmp_1', 'Ligny', 't0', 0, 0, 1, 1, 0, 1, 1, -2, 3),
+  VALUES ('cmp_0', 'Quatre Bras', 't0', 0, 0, 1, 1, 0, 1, 1, -2, 3),
+         ('cmp_1', 'Ligny', 't0', 0, 0, 1, 1, 0, 1, 1, -2, 3),
          ('cmp_2', 'Wavre', 't0', 0, 0, 1, 1, 0, 1, 1, -2, 3);
 INSERT INTO sides (id, campaign_id, name, created_at)
   VALUES ('sd_2', 'cmp_2', 'Blue', 't0');
+-- rowids all different: the unit's 4, the campaign's 3, the combat's 2
 INSERT INTO units (id, campaign_id, side_id, name, created_at) VALUES
+  ('un_0', 'cmp_2', 'sd_2', 'Lancers', 't0'),
+  ('un_00', 'cmp_2', 'sd_2', 'Hussars', 't0'),
   ('un_1', 'cmp_2', 'sd_2', 'Old Guard', 't0'),
   ('un_2', 'cmp_2', 'sd_2', 'Young Guard', 't0');
 INSERT INTO combats (id, campaign_id, system, created_at, dice_source,
-  summary, report) VALUES ('cbt_1', 'cmp_2', 'scrud', 't1', 'entered', 's',
-  convert_to('{}', 'UTF8'));
+  summary, report) VALUES
+  ('cbt_0', 'cmp_2', 'scrud', 't1', 'entered', 's', convert_to('{}', 'UTF8')),
+  ('cbt_1', 'cmp_2', 'scrud', 't1', 'entered', 's', convert_to('{}', 'UTF8'));
 INSERT INTO unit_events (unit_id, campaign_id, at, kind, combat_id, after,
   unit_seq, doc_slot) VALUES
   ('un_2', 'cmp_2', 't0', 'created', NULL, '{}', 1, NULL),
   ('un_2', 'cmp_2', 't2', 'combat', 'cbt_1', NULL, 2, 1);
 EOF
 "$tmp/pg_apply" "$up" 18 18
+test "$($PSQL -At -c "SET search_path = $up; SELECT unit_row || ',' ||
+    campaign_row || ',' || combat_row FROM unit_events WHERE doc_slot = 1")" \
+    = "4,3,2" || {
+    echo "migration 18 keyed the event otherwise" >&2
+    exit 1
+}
 got=$($PSQL -At -c "SET search_path = $up; SELECT string_agg(concat_ws('|',
     un.id, cp.id, cb.id, e.at, e.kind, e.unit_seq), ',' ORDER BY e.seq)
     FROM unit_events e JOIN units un ON un.rowid = e.unit_row

@@ -198,6 +198,17 @@ START_TEST(test_backup_under_load)
         ts_campaign(l.ts, c, ENDLESS, sides);
         ts_unit(l.ts, c, "Alpha", "Red", 0, 6, l.alpha[i]);
         ts_unit(l.ts, c, "Bravo", "Blue", 0, 6, NULL);
+        /* A gap in the units' rowids, so that a copy that numbered its
+         * rows afresh would give the later campaigns' units others. */
+        if (i == 0)
+            ck_assert_int_eq(
+                ts_sql_exec(l.ts,
+                            "INSERT INTO units (rowid, id, campaign_id, "
+                            "side_id, name, created_at) SELECT 1000, "
+                            "'unt_gap', campaign_id, side_id, 'Gap', "
+                            "created_at FROM units WHERE id = ?",
+                            TS_TEXT(l.alpha[0])),
+                1);
         workers[i] = (loader){&l, i};
         ck_assert_int_eq(
             pthread_create(&threads[i], NULL, load_main, &workers[i]), 0);
