@@ -325,6 +325,7 @@ typedef struct db_unit {
                          * (MATRIX_QUALITY_MAX); stored as given */
     bool has_civ;       /* the unit is a Civilization piece */
     civ_unit civ;       /* its class, era, bonus, dice multiplier */
+    long long row;      /* read only: its row's rowid; 0 until read */
 } db_unit;
 
 typedef struct db_event {
@@ -334,6 +335,9 @@ typedef struct db_event {
     char campaign_id[DB_ID_MAX];
     char at[DB_TIME_MAX];
     char kind[16]; /* created, combat, correction, resupply */
+    /* Its unit's row (db_unit.row) where known, which keys the event
+     * (migration 18) without finding the unit by its id; 0: by unit_id. */
+    long long unit_row;
     char combat_id[DB_ID_MAX];
     char actor_token_id[DB_ID_MAX];
     char *note;   /* owned by lists; borrowed on insert */

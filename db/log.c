@@ -82,18 +82,26 @@ static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,
     db_stmt *st = NULL;
     err_code rc;
 
-    if ((rc = db_prepare(c,
-                         "INSERT INTO unit_events (unit_row, campaign_row, "
-                         "at, kind, combat_row, actor_token_id, note, before, "
-                         "after, result, doc_slot, unit_seq) VALUES ((SELECT "
-                         "rowid FROM units WHERE id = ?1), ?2, ?3, ?4, ?5, "
-                         "?6, ?7, ?8, ?9, ?10, ?11, coalesce((SELECT "
-                         "unit_seq FROM unit_events WHERE unit_row = (SELECT "
-                         "rowid FROM units WHERE id = ?1) ORDER BY seq DESC "
-                         "LIMIT 1), 0) + 1)",
-                         &st, e)))
+    /* The unit's key: its row where the event knows it (read with the
+     * unit), else found by its id. */
+#define INSERT_EVENT(UNIT)                                                     \
+    "INSERT INTO unit_events (unit_row, campaign_row, at, kind, combat_row, "  \
+    "actor_token_id, note, before, after, result, doc_slot, unit_seq) "        \
+    "VALUES (" UNIT ", ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "             \
+    "coalesce((SELECT unit_seq FROM unit_events WHERE unit_row = " UNIT        \
+    " ORDER BY seq DESC LIMIT 1), 0) + 1)"
+    static const char *const sql[2] = {
+        INSERT_EVENT("(SELECT rowid FROM units WHERE id = ?1)"),
+        INSERT_EVENT("?1")};
+#undef INSERT_EVENT
+    bool is_row_known = ev->unit_row > 0;
+
+    if ((rc = db_prepare(c, sql[is_row_known], &st, e)))
         goto out;
-    db_bind_text(st, 1, ev->unit_id);
+    if (is_row_known)
+        db_bind_int64(st, 1, ev->unit_row);
+    else
+        db_bind_text(st, 1, ev->unit_id);
     bind_row_or_null(st, 2, k->campaign_row);
     bind_row_or_null(st, 5, k->combat_row);
     if (ev->doc_slot > 0) { /* in the combat's row (unit_docs.c) */

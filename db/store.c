@@ -540,7 +540,7 @@ out:
     "u.scs_r_attack, u.scs_r_defense, u.scs_r_movement, u.scs_steps, "         \
     "u.scs_steps_lost, u.scs_exploit, u.scs_out_of_supply, u.has_matrix, "     \
     "u.matrix_quality, u.has_civ, u.civ_class, u.civ_era, u.civ_bonus, "       \
-    "u.civ_multiplier "                                                        \
+    "u.civ_multiplier, u.rowid "                                               \
     "FROM units u JOIN sides s ON s.id = u.side_id "
 
 /* Columns col (attack: NULL for none), col+1 and col+2 of UNIT_COLUMNS. */
@@ -589,6 +589,7 @@ static void read_unit(db_stmt *st, db_unit *u)
     u->civ.era = db_column_int(st, 33);
     u->civ.bonus = db_column_int(st, 34);
     u->civ.dice_multiplier = db_column_int(st, 35);
+    u->row = db_column_int64(st, 36);
 }
 
 static bool printed_is_sane(const scs_printed *p)

@@ -330,6 +330,7 @@ err_code units_doc_event_make(const db_unit *before, const db_unit *after,
 {
     memset(ev, 0, sizeof *ev);
     text_copy(ev->unit_id, DB_ID_MAX, after->id);
+    ev->unit_row = after->row;
     text_copy(ev->campaign_id, DB_ID_MAX, after->campaign_id);
     db_now(ev->at);
     text_copy(ev->kind, sizeof ev->kind, kind);

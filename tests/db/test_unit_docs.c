@@ -699,6 +699,49 @@ START_TEST(test_migration_18_stops_on_a_lost_unit)
 }
 END_TEST
 
+/* A unit read carries its row, and an event given it is keyed by it, as
+ * one found by the unit's id is. */
+START_TEST(test_event_keyed_by_its_units_row)
+{
+    db_campaign cmp;
+    db_unit a, b, got;
+    db_event ev, *list;
+    db_conn *c;
+    size_t n;
+    char sql[256];
+
+    setup(&cmp, &a, &b);
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_unit_find(c, cmp.id, b.id, &got, NULL), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    snprintf(sql, sizeof sql, "SELECT rowid FROM units WHERE id = '%s'", b.id);
+    ck_assert_int_eq(got.row, db_fixture_raw_query_int(sql));
+    ck_assert_int_gt(got.row, 1); /* not A's */
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.unit_id, sizeof ev.unit_id, "%s", b.id);
+    ev.unit_row = got.row;
+    snprintf(ev.campaign_id, sizeof ev.campaign_id, "%s", cmp.id);
+    snprintf(ev.at, sizeof ev.at, T1);
+    snprintf(ev.kind, sizeof ev.kind, "edit");
+    ev.after = "{\"v\":1}";
+    db_fixture_write_ok(job_edit, &ev, "an edit by the unit's row");
+    ev.unit_row = 0;
+    ev.after = "{\"v\":2}";
+    db_fixture_write_ok(job_edit, &ev, "an edit by the unit's id");
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_events_list(c, b.id, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(list[0].after, "{\"v\":1}");
+    ck_assert_int_eq(list[1].unit_seq, 2);
+    ck_assert_str_eq(list[1].unit_id, b.id);
+    db_events_free(list, n);
+    ck_assert_int_eq(db_events_list(c, a.id, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 0);
+    db_events_free(list, n);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
 Suite *suite_unit_docs(void)
 {
     Suite *s = suite_create("unit_docs");
@@ -717,5 +760,6 @@ Suite *suite_unit_docs(void)
     tcase_add_test(tc, test_migration_18_keys_events_by_row);
     tcase_add_test(tc, test_migration_18_stops_on_a_lost_unit);
     tcase_add_test(tc, test_event_of_no_unit_is_refused);
+    tcase_add_test(tc, test_event_keyed_by_its_units_row);
     return s;
 }
