@@ -129,48 +129,33 @@ out:
     return rc;
 }
 
-/* The block of the campaign's n events just inserted, logged as one row
- * of the event log (SQLite only; see db_events_insert): its seq the last
- * of the n places it takes, the n - 1 before it left to its events, and
- * unit_seq the first event's seq.  The writer is SQLite's only one and
- * the n rows were the last inserted, one after the other, so their seqs
- * are the n up to unit_events' largest (rowids taken as the largest plus
+/* The campaign's n events just inserted logged in the event log (SQLite
+ * only; see db_events_insert).  A block (is_block) is one row for n
+ * events whose documents are in their combat's row: its seq the last of
+ * the n places it takes, the n - 1 before it left to its events, and
+ * unit_seq the first event's seq.  Otherwise n is 1, an event whose
+ * documents are its own, logged as the trigger of migration 10 did: a
+ * row of its own, without n.  The writer is SQLite's only one and the n
+ * rows were the last inserted, one after the other, so their seqs are
+ * the n up to unit_events' largest (rowids taken as the largest plus
  * one: no row of either table is ever deleted). */
-static err_code log_block(db_conn *c, const char *campaign_id, int n,
-                          err_info *e)
+static err_code log_events(db_conn *c, const char *campaign_id, int n,
+                           bool is_block, err_info *e)
 {
+    static const char *const sql[2] = {
+        "INSERT INTO event_log (campaign_id, kind, unit_seq) VALUES (?1, "
+        "'unit', (SELECT max(seq) FROM unit_events))",
+        "INSERT INTO event_log (seq, campaign_id, kind, unit_seq, n) VALUES "
+        "(coalesce((SELECT max(seq) FROM event_log), 0) + ?2, ?1, 'unit', "
+        "(SELECT max(seq) FROM unit_events) - ?2 + 1, ?2)"};
     db_stmt *st = NULL;
     err_code rc;
 
-    if ((rc = db_prepare(c,
-                         "INSERT INTO event_log (seq, campaign_id, kind, "
-                         "unit_seq, n) VALUES (coalesce((SELECT max(seq) "
-                         "FROM event_log), 0) + ?2, ?1, 'unit', (SELECT "
-                         "max(seq) FROM unit_events) - ?2 + 1, ?2)",
-                         &st, e)) == ERR_OK) {
+    if ((rc = db_prepare(c, sql[is_block], &st, e)) == ERR_OK) {
         db_bind_text(st, 1, campaign_id);
-        db_bind_int(st, 2, n);
+        if (is_block)
+            db_bind_int(st, 2, n);
         rc = db_step_done(c, st, e, "log history events");
-    }
-    db_done(st);
-    return rc;
-}
-
-/* The event just inserted, whose documents are its own, logged as a row
- * of the event log of its own (SQLite only; see db_events_insert), as
- * the trigger of migration 10 did: its seq is unit_events' largest. */
-static err_code log_row(db_conn *c, const char *campaign_id, err_info *e)
-{
-    db_stmt *st = NULL;
-    err_code rc;
-
-    if ((rc = db_prepare(c,
-                         "INSERT INTO event_log (campaign_id, kind, unit_seq) "
-                         "VALUES (?1, 'unit', (SELECT max(seq) FROM "
-                         "unit_events))",
-                         &st, e)) == ERR_OK) {
-        db_bind_text(st, 1, campaign_id);
-        rc = db_step_done(c, st, e, "log a history event");
     }
     db_done(st);
     return rc;
@@ -199,7 +184,7 @@ err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
         if (in_block > 0 &&
             (!is_packed || in_block == DB_LOG_BLOCK_MAX ||
              strcmp(block_campaign, evs[i]->campaign_id) != 0)) {
-            rc = log_block(c, block_campaign, in_block, e);
+            rc = log_events(c, block_campaign, in_block, true, e);
             in_block = 0;
         }
         if (rc == ERR_OK && (rc = find_keys(c, evs[i], &keys, e)) == ERR_OK)
@@ -208,11 +193,11 @@ err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
             block_campaign = evs[i]->campaign_id;
             in_block++;
         } else if (rc == ERR_OK && is_sqlite) {
-            rc = log_row(c, evs[i]->campaign_id, e);
+            rc = log_events(c, evs[i]->campaign_id, 1, false, e);
         }
     }
     if (rc == ERR_OK && in_block > 0)
-        rc = log_block(c, block_campaign, in_block, e);
+        rc = log_events(c, block_campaign, in_block, true, e);
     return rc;
 }
 
