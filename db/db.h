@@ -335,8 +335,10 @@ typedef struct db_event {
     char campaign_id[DB_ID_MAX];
     char at[DB_TIME_MAX];
     char kind[16]; /* created, combat, correction, resupply */
-    /* Its unit's row (db_unit.row) where known, which keys the event
-     * (migration 18) without finding the unit by its id; 0: by unit_id. */
+    /* Its unit's row where known, which keys the event (migration 18)
+     * without finding the unit by its id; 0: by unit_id.  Stored as it
+     * is, unchecked: only ever the db_unit.row of the unit read, whose
+     * id is unit_id. */
     long long unit_row;
     char combat_id[DB_ID_MAX];
     char actor_token_id[DB_ID_MAX];
