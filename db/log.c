@@ -209,13 +209,15 @@ err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e)
 /* The columns read_event_row reads, then FROM and the joins that give
  * back the unit's, campaign's and combat's ids (migration 18), and a
  * packed event's time and kind. */
-#define EVENT_COLUMNS                                                          \
+#define EVENT_SELECT                                                           \
     "u.seq, un.id, cp.id, coalesce(u.at, c.created_at), "                      \
     "coalesce(u.kind, 'combat'), c.id, u.actor_token_id, u.note, u.before, "   \
-    "u.after, u.result, u.unit_seq, u.doc_slot "                               \
-    "FROM unit_events u JOIN units un ON un.rowid = u.unit_row "               \
+    "u.after, u.result, u.unit_seq, u.doc_slot "
+#define EVENT_JOINS                                                            \
+    "JOIN units un ON un.rowid = u.unit_row "                                  \
     "JOIN campaigns cp ON cp.rowid = u.campaign_row "                          \
     "LEFT JOIN combats c ON c.rowid = u.combat_row "
+#define EVENT_COLUMNS EVENT_SELECT "FROM unit_events u " EVENT_JOINS
 
 static void read_event_row(db_stmt *st, void *elem)
 {
@@ -780,31 +782,37 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
      * repeats an event, whatever is written between two pages.  One
      * statement per shape, [a unit's][after][newest first] (PERF.md: an
      * optional "?N IS NULL OR" term would scan the campaign's events from
-     * the first on every page): a unit's on unit_events_by_unit (unit_row,
-     * seq), the campaign checked only (+); a campaign's on
-     * unit_events_by_campaign (campaign_row, seq). */
+     * the first on every page).  A unit's on unit_events_by_unit
+     * (unit_row, seq), the campaign checked only (+).  A campaign's
+     * (migration 19) through the rows that log its unit events, on
+     * event_log_units (campaign_id, unit_seq): each row is an event, or a
+     * block of at most DB_LOG_BLOCK_MAX of a combat's (migration 17)
+     * whose unit_seq is its first; their events follow in the same order
+     * (one writer on SQLite; on PostgreSQL a row each, unit_seq the
+     * event's seq).  A block with an event after ?3 starts after ?3 -
+     * DB_LOG_BLOCK_MAX (?5), which bounds the index's range. */
 #define EVENTS_OF_UNIT                                                         \
+    "SELECT " EVENT_COLUMNS                                                    \
     "WHERE u.unit_row = (SELECT rowid FROM units WHERE id = ?2) "              \
     "AND +u.campaign_row = (SELECT rowid FROM campaigns WHERE id = ?1) "
 #define EVENTS_OF_FEED                                                         \
-    "WHERE u.campaign_row = (SELECT rowid FROM campaigns WHERE id = ?1) "
+    "SELECT " EVENT_SELECT "FROM event_log l JOIN unit_events u "              \
+    "ON u.seq >= l.unit_seq AND u.seq < l.unit_seq + coalesce(l.n, "           \
+    "1) " EVENT_JOINS "WHERE l.campaign_id = ?1 AND l.kind = 'unit' "
+#define FEED_OLDEST "ORDER BY l.unit_seq, u.seq LIMIT ?4"
+#define FEED_NEWEST "ORDER BY l.unit_seq DESC, u.seq DESC LIMIT ?4"
     static const char *const sql[2][2][2] = {
-        {{"SELECT " EVENT_COLUMNS EVENTS_OF_FEED "ORDER BY u.seq LIMIT ?4",
-          "SELECT " EVENT_COLUMNS EVENTS_OF_FEED
-          "ORDER BY u.seq DESC LIMIT ?4"},
-         {"SELECT " EVENT_COLUMNS EVENTS_OF_FEED
-          "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4",
-          "SELECT " EVENT_COLUMNS EVENTS_OF_FEED
-          "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}},
-        {{"SELECT " EVENT_COLUMNS EVENTS_OF_UNIT "ORDER BY u.seq LIMIT ?4",
-          "SELECT " EVENT_COLUMNS EVENTS_OF_UNIT
-          "ORDER BY u.seq DESC LIMIT ?4"},
-         {"SELECT " EVENT_COLUMNS EVENTS_OF_UNIT
-          "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4",
-          "SELECT " EVENT_COLUMNS EVENTS_OF_UNIT
-          "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}}};
+        {{EVENTS_OF_FEED FEED_OLDEST, EVENTS_OF_FEED FEED_NEWEST},
+         {EVENTS_OF_FEED "AND l.unit_seq > ?5 AND u.seq > ?3 " FEED_OLDEST,
+          EVENTS_OF_FEED "AND l.unit_seq < ?3 AND u.seq < ?3 " FEED_NEWEST}},
+        {{EVENTS_OF_UNIT "ORDER BY u.seq LIMIT ?4",
+          EVENTS_OF_UNIT "ORDER BY u.seq DESC LIMIT ?4"},
+         {EVENTS_OF_UNIT "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4",
+          EVENTS_OF_UNIT "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}}};
 #undef EVENTS_OF_UNIT
 #undef EVENTS_OF_FEED
+#undef FEED_OLDEST
+#undef FEED_NEWEST
     db_stmt *st = NULL;
     err_code rc;
 
@@ -820,5 +828,7 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
     if (q->after > 0)
         db_bind_int64(st, 3, q->after);
     db_bind_int(st, 4, q->limit);
+    if (q->unit_id == NULL && q->after > 0 && !q->is_newest_first)
+        db_bind_int64(st, 5, q->after - DB_LOG_BLOCK_MAX);
     return read_events(c, st, out, n, "read history", e);
 }

@@ -681,6 +681,13 @@ const char *const migrations_sql[] = {
     "  ON unit_events (unit_row, seq, unit_seq);"
     "CREATE INDEX unit_events_by_campaign"
     "  ON unit_events (campaign_row, seq);",
+
+    /* 19: a campaign's history feed read through the event log's rows of
+     * its unit events (db_events_page), which log every one (a row each,
+     * or a combat's block, migration 17), on an index of those rows by
+     * their first event: one entry per combat rather than the eight of
+     * unit_events_by_campaign, which goes. */
+    MIGRATION_19_SQL,
 };
 
 /* Run after the SQL of the migration of the same index, in its
@@ -689,7 +696,7 @@ const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, db_ledger_backfill,
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

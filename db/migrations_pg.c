@@ -719,11 +719,16 @@ const char *const migrations_pg_sql[] = {
     "    VALUES ((SELECT id FROM campaigns WHERE rowid = NEW.campaign_row),"
     "      'unit', NEW.seq);"
     "  RETURN NULL; END $$;",
+
+    /* 19: a campaign's history feed read through the event log's rows of
+     * its unit events (one per event here), on an index of them;
+     * unit_events_by_campaign goes. */
+    MIGRATION_19_SQL,
 };
 
 const int migrations_pg_count =
     (int)(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0]);
 
-_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 18,
+_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 19,
                "one PostgreSQL migration per SQLite migration "
                "(migrations.c): add both together");

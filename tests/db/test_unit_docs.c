@@ -93,6 +93,17 @@ static err_code job_fight(db_conn *c, void *arg, err_info *e)
     return rc;
 }
 
+/* The same in one call, as a combat's write does: its packed events
+ * logged as one block. */
+static err_code job_fight_block(db_conn *c, void *arg, err_info *e)
+{
+    fight *f = arg;
+    const db_event *evs[3] = {&f->ev[0], &f->ev[1], &f->ev[2]};
+    err_code rc = db_combat_insert(c, &f->cb, NULL, 0, e);
+
+    return rc == ERR_OK ? db_events_insert(c, evs, 3, e) : rc;
+}
+
 static err_code job_edit(db_conn *c, void *arg, err_info *e)
 {
     return db_event_insert(c, arg, e);
@@ -498,7 +509,8 @@ END_TEST
 
 /* unit_events made again as migration 17 left it, from the rows there
  * (their ids joined back), the packed events' time set to T0 (before
- * their combat's), the file at schema 17. */
+ * their combat's), and the event log's index of migration 19 dropped:
+ * the file at schema 17. */
 static void back_to_17(void)
 {
     db_fixture_raw_exec(
@@ -530,6 +542,7 @@ static void back_to_17(void)
         "  INSERT INTO event_log (campaign_id, kind, unit_seq)"
         "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"
         "  END;"
+        "DROP INDEX event_log_units;" /* migration 19's */
         "PRAGMA user_version = 17;");
 }
 
@@ -742,6 +755,99 @@ START_TEST(test_event_keyed_by_its_units_row)
 }
 END_TEST
 
+/* The campaign's feed (migration 19: read through the event log's rows,
+ * a combat's packed events one block) pages as the events' seqs go, in
+ * both orders, from every cursor, with blocks and rows of one event mixed
+ * and a page starting or ending inside a block. */
+START_TEST(test_feed_pages_through_blocks)
+{
+    enum { FIGHTS = 4, MAX = 64 };
+    static const int limits[] = {1, 2, 5, 50};
+    db_campaign cmp, other;
+    db_unit a, b, o1, o2;
+    db_event edit;
+    long long seqs[MAX];
+    fight f[FIGHTS], g;
+    db_conn *c;
+    size_t n_seqs = 0, li, k;
+    int i;
+
+    setup(&cmp, &a, &b);
+    add_units(&other, &o1, &o2);
+    memset(&edit, 0, sizeof edit);
+    snprintf(edit.unit_id, sizeof edit.unit_id, "%s", a.id);
+    snprintf(edit.campaign_id, sizeof edit.campaign_id, "%s", cmp.id);
+    snprintf(edit.at, sizeof edit.at, T1);
+    snprintf(edit.kind, sizeof edit.kind, "edit");
+    edit.after = "{\"v\":1}";
+    for (i = 0; i < FIGHTS; i++) {
+        fight_make(&f[i], &cmp, &a, &b);
+        db_fixture_write_ok(job_fight_block, &f[i], "a combat");
+        free(f[i].cb.unit_docs_z);
+        if (i % 2 == 0)
+            db_fixture_write_ok(job_edit, &edit, "an edit between");
+        /* Another campaign's block between ours. */
+        fight_make(&g, &other, &o1, &o2);
+        db_fixture_write_ok(job_fight_block, &g, "another campaign's combat");
+        free(g.cb.unit_docs_z);
+    }
+    {
+        sqlite3 *raw;
+        sqlite3_stmt *st;
+        char sql[256];
+        snprintf(sql, sizeof sql,
+                 "SELECT seq FROM unit_events WHERE campaign_row = (SELECT "
+                 "rowid FROM campaigns WHERE id = '%s') ORDER BY seq",
+                 cmp.id);
+        ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_prepare_v2(raw, sql, -1, &st, NULL),
+                         SQLITE_OK);
+        while (sqlite3_step(st) == SQLITE_ROW && n_seqs < MAX)
+            seqs[n_seqs++] = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        sqlite3_close(raw);
+    }
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_uint_eq(n_seqs, FIGHTS * 3 + FIGHTS / 2);
+    ck_assert_int_ge(db_fixture_query_int(c, "SELECT max(n) FROM event_log"),
+                     3);
+    for (li = 0; li < sizeof limits / sizeof limits[0]; li++)
+        for (k = 0; k <= n_seqs; k++) {
+            /* From k: cursor 0 (no cursor) at k = n_seqs, else seqs[k]. */
+            long long x = k < n_seqs ? seqs[k] : 0;
+            int dir;
+            for (dir = 0; dir < 2; dir++) {
+                db_event_query q = {cmp.id, NULL, x, dir == 1, limits[li]};
+                db_event *evs;
+                size_t n, j, want_n, first;
+                ck_assert_int_eq(db_events_page(c, &q, &evs, &n, NULL), ERR_OK);
+                if (dir == 0) { /* oldest first, after x */
+                    first = x == 0 ? 0 : k + 1;
+                    want_n = n_seqs - first;
+                } else { /* newest first, before x */
+                    first = x == 0 ? n_seqs : k;
+                    want_n = first;
+                }
+                if (want_n > (size_t)limits[li])
+                    want_n = (size_t)limits[li];
+                ck_assert_msg(n == want_n,
+                              "limit %d, cursor %lld, %s: %zu events, not %zu",
+                              limits[li], x, dir ? "newest" : "oldest", n,
+                              want_n);
+                for (j = 0; j < n; j++) {
+                    long long want =
+                        dir == 0 ? seqs[first + j] : seqs[first - 1 - j];
+                    ck_assert_int_eq(evs[j].seq, want);
+                    ck_assert_str_eq(evs[j].campaign_id, cmp.id);
+                    ck_assert_ptr_nonnull(evs[j].after);
+                }
+                db_events_free(evs, n);
+            }
+        }
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
 Suite *suite_unit_docs(void)
 {
     Suite *s = suite_create("unit_docs");
@@ -761,5 +867,6 @@ Suite *suite_unit_docs(void)
     tcase_add_test(tc, test_migration_18_stops_on_a_lost_unit);
     tcase_add_test(tc, test_event_of_no_unit_is_refused);
     tcase_add_test(tc, test_event_keyed_by_its_units_row);
+    tcase_add_test(tc, test_feed_pages_through_blocks);
     return s;
 }
