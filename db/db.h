@@ -505,8 +505,8 @@ err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e);
  * the log for up to DB_LOG_BLOCK_MAX of them (docs/events.md, "How it
  * works"). */
 #define DB_LOG_BLOCK_MAX                                                       \
-    64 /* never lower it: the log's reader counts on                           \
-          no stored block being longer */
+    64 /* never lower it: the log's reader and the feed's (db_events_page)     \
+          count on no stored block being longer */
 err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
                           err_info *e);
 /* *out is new: release with db_events_free. Oldest first. */

@@ -780,17 +780,18 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
 {
     /* Keyset pagination on seq, which only grows: a page never skips or
      * repeats an event, whatever is written between two pages.  One
-     * statement per shape, [a unit's][after][newest first] (PERF.md: an
-     * optional "?N IS NULL OR" term would scan the campaign's events from
-     * the first on every page).  A unit's on unit_events_by_unit
-     * (unit_row, seq), the campaign checked only (+).  A campaign's
-     * (migration 19) through the rows that log its unit events, on
-     * event_log_units (campaign_id, unit_seq): each row is an event, or a
-     * block of at most DB_LOG_BLOCK_MAX of a combat's (migration 17)
-     * whose unit_seq is its first; their events follow in the same order
-     * (one writer on SQLite; on PostgreSQL a row each, unit_seq the
-     * event's seq).  A block with an event after ?3 starts after ?3 -
-     * DB_LOG_BLOCK_MAX (?5), which bounds the index's range. */
+     * statement per shape, [a unit's][after][newest first] (an optional
+     * "?N IS NULL OR" term would make SQLite scan the campaign's events
+     * from the first on every page).  A unit's on unit_events_by_unit
+     * (unit_row, seq), the campaign checked only (+).  A campaign's, on
+     * SQLite (migration 19), through the rows that log its unit events,
+     * on event_log_units (campaign_id, unit_seq): each row is an event,
+     * or a block of at most DB_LOG_BLOCK_MAX of a combat's (migration 17)
+     * whose unit_seq is its first; no two rows' events overlap, so their
+     * order is the events'.  A block with an event after ?3 starts after
+     * ?3 - DB_LOG_BLOCK_MAX (?5), which bounds the index's range.  On
+     * PostgreSQL (whose planner cannot size that join), on
+     * unit_events_by_campaign (campaign_row, seq). */
 #define EVENTS_OF_UNIT                                                         \
     "SELECT " EVENT_COLUMNS                                                    \
     "WHERE u.unit_row = (SELECT rowid FROM units WHERE id = ?2) "              \
@@ -801,6 +802,9 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
     "1) " EVENT_JOINS "WHERE l.campaign_id = ?1 AND l.kind = 'unit' "
 #define FEED_OLDEST "ORDER BY l.unit_seq, u.seq LIMIT ?4"
 #define FEED_NEWEST "ORDER BY l.unit_seq DESC, u.seq DESC LIMIT ?4"
+#define EVENTS_OF_FEED_PG                                                      \
+    "SELECT " EVENT_COLUMNS                                                    \
+    "WHERE u.campaign_row = (SELECT rowid FROM campaigns WHERE id = ?1) "
     static const char *const sql[2][2][2] = {
         {{EVENTS_OF_FEED FEED_OLDEST, EVENTS_OF_FEED FEED_NEWEST},
          {EVENTS_OF_FEED "AND l.unit_seq > ?5 AND u.seq > ?3 " FEED_OLDEST,
@@ -809,18 +813,28 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
           EVENTS_OF_UNIT "ORDER BY u.seq DESC LIMIT ?4"},
          {EVENTS_OF_UNIT "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4",
           EVENTS_OF_UNIT "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}}};
+    static const char *const sql_feed_pg[2][2] = {
+        {EVENTS_OF_FEED_PG "ORDER BY u.seq LIMIT ?4",
+         EVENTS_OF_FEED_PG "ORDER BY u.seq DESC LIMIT ?4"},
+        {EVENTS_OF_FEED_PG "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4",
+         EVENTS_OF_FEED_PG "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}};
 #undef EVENTS_OF_UNIT
 #undef EVENTS_OF_FEED
+#undef EVENTS_OF_FEED_PG
 #undef FEED_OLDEST
 #undef FEED_NEWEST
+    bool is_feed = q->unit_id == NULL, is_after = q->after > 0,
+         is_log = is_feed && db_conn_sqlite(c) != NULL;
     db_stmt *st = NULL;
     err_code rc;
 
     *out = NULL;
     *n = 0;
-    if ((rc = db_prepare(
-             c, sql[q->unit_id != NULL][q->after > 0][q->is_newest_first], &st,
-             e)))
+    if ((rc = db_prepare(c,
+                         is_feed && !is_log
+                             ? sql_feed_pg[is_after][q->is_newest_first]
+                             : sql[!is_feed][is_after][q->is_newest_first],
+                         &st, e)))
         return rc;
     db_bind_text(st, 1, q->campaign_id);
     if (q->unit_id)
@@ -828,7 +842,7 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
     if (q->after > 0)
         db_bind_int64(st, 3, q->after);
     db_bind_int(st, 4, q->limit);
-    if (q->unit_id == NULL && q->after > 0 && !q->is_newest_first)
+    if (is_log && is_after && !q->is_newest_first)
         db_bind_int64(st, 5, q->after - DB_LOG_BLOCK_MAX);
     return read_events(c, st, out, n, "read history", e);
 }

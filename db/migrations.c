@@ -686,8 +686,11 @@ const char *const migrations_sql[] = {
      * its unit events (db_events_page), which log every one (a row each,
      * or a combat's block, migration 17), on an index of those rows by
      * their first event: one entry per combat rather than the eight of
-     * unit_events_by_campaign, which goes. */
-    MIGRATION_19_SQL,
+     * unit_events_by_campaign, which goes.  (PostgreSQL keeps that one:
+     * db/migrations_pg.c.) */
+    "CREATE INDEX event_log_units ON event_log (campaign_id, unit_seq)"
+    "  WHERE kind = 'unit';"
+    "DROP INDEX unit_events_by_campaign;",
 };
 
 /* Run after the SQL of the migration of the same index, in its

@@ -21,13 +21,6 @@ typedef err_code (*migration_fn)(db_conn *conn, err_info *e);
     "DELETE FROM commitments WHERE campaign_id IS NOT NULL;"                   \
     "DROP INDEX commitments_next;"
 
-/* Migration 19, the same on both stores (db_events_page reads the feed
- * on the new index). */
-#define MIGRATION_19_SQL                                                       \
-    "CREATE INDEX event_log_units ON event_log (campaign_id, unit_seq)"        \
-    "  WHERE kind = 'unit';"                                                   \
-    "DROP INDEX unit_events_by_campaign;"
-
 extern const char *const migrations_sql[];
 extern const migration_fn migrations_after[];
 extern const int migrations_count;

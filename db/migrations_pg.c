@@ -720,10 +720,14 @@ const char *const migrations_pg_sql[] = {
     "      'unit', NEW.seq);"
     "  RETURN NULL; END $$;",
 
-    /* 19: a campaign's history feed read through the event log's rows of
-     * its unit events (one per event here), on an index of them;
-     * unit_events_by_campaign goes. */
-    MIGRATION_19_SQL,
+    /* 19: nothing here.  SQLite reads a campaign's history feed through
+     * the event log's rows of its unit events, a combat's packed ones one
+     * row (migration 17): one index entry per combat.  Here the log has a
+     * row per event, so that would save nothing, and PostgreSQL's planner
+     * cannot size the join of a row to its range of events (it takes a
+     * fraction of the whole table, and plans parallel workers, then JIT,
+     * for every page): the feed stays on unit_events_by_campaign. */
+    "SELECT 1;",
 };
 
 const int migrations_pg_count =

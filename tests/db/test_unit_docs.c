@@ -755,23 +755,88 @@ START_TEST(test_event_keyed_by_its_units_row)
 }
 END_TEST
 
+/* A combat of n events, alternately A's and B's, packed in its row, and
+ * written as a combat is (db_events_insert: one block on SQLite, or two
+ * past DB_LOG_BLOCK_MAX). */
+typedef struct big_fight {
+    db_combat cb;
+    db_event ev[DB_LOG_BLOCK_MAX + 1];
+    size_t n;
+} big_fight;
+
+static void big_fight_make(big_fight *f, const db_campaign *cmp,
+                           const db_unit *a, const db_unit *b, size_t n)
+{
+    db_event *evs[DB_LOG_BLOCK_MAX + 1];
+    size_t i;
+
+    ck_assert_uint_le(n, DB_LOG_BLOCK_MAX + 1);
+    db_fixture_new_combat(&f->cb, cmp->id, T1, "again", NULL);
+    for (i = 0; i < n; i++) {
+        event_of(&f->ev[i], i % 2 ? b : a, &f->cb);
+        f->ev[i].after = (char *)(i % 2 ? STATE_B : AFTER_A);
+        evs[i] = &f->ev[i];
+    }
+    f->n = n;
+    ck_assert_int_eq(db_combat_pack_events(&f->cb, evs, n, NULL), ERR_OK);
+    ck_assert_int_eq(f->ev[n - 1].doc_slot, (int)n);
+}
+
+static err_code job_big_fight(db_conn *c, void *arg, err_info *e)
+{
+    big_fight *f = arg;
+    const db_event *evs[DB_LOG_BLOCK_MAX + 1];
+    err_code rc = db_combat_insert(c, &f->cb, NULL, 0, e);
+    size_t i;
+
+    for (i = 0; i < f->n; i++)
+        evs[i] = &f->ev[i];
+    return rc == ERR_OK ? db_events_insert(c, evs, f->n, e) : rc;
+}
+
+/* The seqs of a campaign's history events, in order, into seqs (max). */
+static size_t campaign_seqs(const char *campaign_id, long long *seqs,
+                            size_t max)
+{
+    sqlite3 *raw;
+    sqlite3_stmt *st;
+    char sql[256];
+    size_t n = 0;
+
+    snprintf(sql, sizeof sql,
+             "SELECT seq FROM unit_events WHERE campaign_row = (SELECT "
+             "rowid FROM campaigns WHERE id = '%s') ORDER BY seq",
+             campaign_id);
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_prepare_v2(raw, sql, -1, &st, NULL), SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW && n < max)
+        seqs[n++] = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(raw);
+    return n;
+}
+
 /* The campaign's feed (migration 19: read through the event log's rows,
  * a combat's packed events one block) pages as the events' seqs go, in
- * both orders, from every cursor, with blocks and rows of one event mixed
- * and a page starting or ending inside a block. */
+ * both orders, from every cursor (its own events', another campaign's,
+ * one past the last), with blocks of 3, of 64 and of 1 (a combat of 65
+ * events), rows of one event mixed in, and a page starting or ending
+ * inside a block. */
 START_TEST(test_feed_pages_through_blocks)
 {
-    enum { FIGHTS = 4, MAX = 64 };
+    enum { FIGHTS = 4, MAX = 256 };
     static const int limits[] = {1, 2, 5, 50};
     db_campaign cmp, other;
     db_unit a, b, o1, o2;
     db_event edit;
-    long long seqs[MAX];
+    long long seqs[MAX], others[MAX], cursors[2 * MAX + 2];
     fight f[FIGHTS], g;
+    big_fight *big = calloc(1, sizeof *big);
     db_conn *c;
-    size_t n_seqs = 0, li, k;
+    size_t n_seqs, n_others, n_cursors = 0, li, k;
     int i;
 
+    ck_assert_ptr_nonnull(big);
     setup(&cmp, &a, &b);
     add_units(&other, &o1, &o2);
     memset(&edit, 0, sizeof edit);
@@ -790,54 +855,48 @@ START_TEST(test_feed_pages_through_blocks)
         fight_make(&g, &other, &o1, &o2);
         db_fixture_write_ok(job_fight_block, &g, "another campaign's combat");
         free(g.cb.unit_docs_z);
+        if (i == 1) {
+            big_fight_make(big, &cmp, &a, &b, DB_LOG_BLOCK_MAX + 1);
+            db_fixture_write_ok(job_big_fight, big, "a combat of 65");
+            free(big->cb.unit_docs_z);
+        }
     }
-    {
-        sqlite3 *raw;
-        sqlite3_stmt *st;
-        char sql[256];
-        snprintf(sql, sizeof sql,
-                 "SELECT seq FROM unit_events WHERE campaign_row = (SELECT "
-                 "rowid FROM campaigns WHERE id = '%s') ORDER BY seq",
-                 cmp.id);
-        ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
-        ck_assert_int_eq(sqlite3_prepare_v2(raw, sql, -1, &st, NULL),
-                         SQLITE_OK);
-        while (sqlite3_step(st) == SQLITE_ROW && n_seqs < MAX)
-            seqs[n_seqs++] = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-        sqlite3_close(raw);
-    }
+    free(big);
+    n_seqs = campaign_seqs(cmp.id, seqs, MAX);
+    n_others = campaign_seqs(other.id, others, MAX);
+    ck_assert_uint_eq(n_seqs, FIGHTS * 3 + FIGHTS / 2 + DB_LOG_BLOCK_MAX + 1);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT max(n) FROM event_log "
+                                              "WHERE kind = 'unit'"),
+                     DB_LOG_BLOCK_MAX);
+    cursors[n_cursors++] = 0; /* none */
+    for (k = 0; k < n_seqs; k++)
+        cursors[n_cursors++] = seqs[k];
+    for (k = 0; k < n_others; k++)
+        cursors[n_cursors++] = others[k];
+    cursors[n_cursors++] = seqs[n_seqs - 1] + 100;
     c = db_read_acquire(db_fixture_db);
-    ck_assert_uint_eq(n_seqs, FIGHTS * 3 + FIGHTS / 2);
-    ck_assert_int_ge(db_fixture_query_int(c, "SELECT max(n) FROM event_log"),
-                     3);
     for (li = 0; li < sizeof limits / sizeof limits[0]; li++)
-        for (k = 0; k <= n_seqs; k++) {
-            /* From k: cursor 0 (no cursor) at k = n_seqs, else seqs[k]. */
-            long long x = k < n_seqs ? seqs[k] : 0;
+        for (k = 0; k < n_cursors; k++) {
+            long long x = cursors[k];
             int dir;
             for (dir = 0; dir < 2; dir++) {
                 db_event_query q = {cmp.id, NULL, x, dir == 1, limits[li]};
+                long long want[MAX];
                 db_event *evs;
-                size_t n, j, want_n, first;
-                ck_assert_int_eq(db_events_page(c, &q, &evs, &n, NULL), ERR_OK);
-                if (dir == 0) { /* oldest first, after x */
-                    first = x == 0 ? 0 : k + 1;
-                    want_n = n_seqs - first;
-                } else { /* newest first, before x */
-                    first = x == 0 ? n_seqs : k;
-                    want_n = first;
+                size_t n, j, want_n = 0;
+                /* Oldest first after x, or newest first before x. */
+                for (j = 0; j < n_seqs && want_n < (size_t)limits[li]; j++) {
+                    long long s = dir == 0 ? seqs[j] : seqs[n_seqs - 1 - j];
+                    if (x == 0 || (dir == 0 ? s > x : s < x))
+                        want[want_n++] = s;
                 }
-                if (want_n > (size_t)limits[li])
-                    want_n = (size_t)limits[li];
+                ck_assert_int_eq(db_events_page(c, &q, &evs, &n, NULL), ERR_OK);
                 ck_assert_msg(n == want_n,
                               "limit %d, cursor %lld, %s: %zu events, not %zu",
                               limits[li], x, dir ? "newest" : "oldest", n,
                               want_n);
                 for (j = 0; j < n; j++) {
-                    long long want =
-                        dir == 0 ? seqs[first + j] : seqs[first - 1 - j];
-                    ck_assert_int_eq(evs[j].seq, want);
+                    ck_assert_int_eq(evs[j].seq, want[j]);
                     ck_assert_str_eq(evs[j].campaign_id, cmp.id);
                     ck_assert_ptr_nonnull(evs[j].after);
                 }

@@ -253,6 +253,7 @@ snapshot() {
         get "card.$u" "/v1/campaigns/$CAMPAIGN/units/$u/card"
     done
     pages feed "/v1/campaigns/$CAMPAIGN/history?limit=4"
+    pages feed_newest "/v1/campaigns/$CAMPAIGN/history?limit=3&order=newest"
     pages combats "/v1/campaigns/$CAMPAIGN/combats?limit=2"
     for c in $(jq -r '.items[].id' "$OUT"/combats.*.json); do
         get "combat.$c" "/v1/campaigns/$CAMPAIGN/combats/$c"
