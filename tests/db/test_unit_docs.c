@@ -53,6 +53,19 @@ static void event_of(db_event *ev, const db_unit *u, const db_combat *cb)
     ev->note = cb->note;
 }
 
+/* An event of kind of the unit unit_id of campaign_id, at T1, with its
+ * own documents (after; before NULL). */
+static void edit_of(db_event *ev, const char *unit_id, const char *campaign_id,
+                    const char *kind, const char *after)
+{
+    memset(ev, 0, sizeof *ev);
+    snprintf(ev->unit_id, sizeof ev->unit_id, "%s", unit_id);
+    snprintf(ev->campaign_id, sizeof ev->campaign_id, "%s", campaign_id);
+    snprintf(ev->at, sizeof ev->at, "%s", T1);
+    snprintf(ev->kind, sizeof ev->kind, "%s", kind);
+    ev->after = (char *)after;
+}
+
 /* A's state changed, with a result; B's the same before and after, with
  * no result; then A again with no state before.  Each with the combat's
  * actor and note. */
@@ -284,13 +297,8 @@ START_TEST(test_unreadable_docs_are_an_error)
         db_logged_event *logged;
         db_event edit;
         size_t i, n_bare = 0, n_whole = 0;
-        memset(&edit, 0, sizeof edit);
-        snprintf(edit.unit_id, sizeof edit.unit_id, "%s", a.id);
-        snprintf(edit.campaign_id, sizeof edit.campaign_id, "%s", cmp.id);
-        snprintf(edit.at, sizeof edit.at, "%s", T1);
-        snprintf(edit.kind, sizeof edit.kind, "correction");
+        edit_of(&edit, a.id, cmp.id, "correction", BEFORE_A);
         edit.before = (char *)AFTER_A;
-        edit.after = (char *)BEFORE_A;
         db_fixture_write_ok(job_edit, &edit, "an edit");
         c = db_read_acquire(db_fixture_db);
         err_clear(&e);
@@ -484,13 +492,8 @@ START_TEST(test_migration_14_keeps_events_and_numbers_on)
     db_read_release(db_fixture_db, c);
 
     /* A new event takes the next numbers, and is logged after the rest. */
-    memset(&ev, 0, sizeof ev);
-    snprintf(ev.unit_id, sizeof ev.unit_id, "unit_1");
-    snprintf(ev.campaign_id, sizeof ev.campaign_id, "cmp_1");
-    snprintf(ev.at, sizeof ev.at, T1);
-    snprintf(ev.kind, sizeof ev.kind, "edit");
+    edit_of(&ev, "unit_1", "cmp_1", "edit", "{\"v\":3}");
     ev.before = "{\"v\":2}";
-    ev.after = "{\"v\":3}";
     db_fixture_write_ok(job_edit, &ev, "event after the migration");
     c = db_read_acquire(db_fixture_db);
     db_fixture_query_text(c,
@@ -573,12 +576,7 @@ START_TEST(test_migration_18_keys_events_by_row)
     fight_make(&f, &cmp, &a, &b);
     db_fixture_write_ok(job_fight, &f, "combat before the migration");
     free(f.cb.unit_docs_z);
-    memset(&edit, 0, sizeof edit);
-    snprintf(edit.unit_id, sizeof edit.unit_id, "%s", a.id);
-    snprintf(edit.campaign_id, sizeof edit.campaign_id, "%s", cmp.id);
-    snprintf(edit.at, sizeof edit.at, T1);
-    snprintf(edit.kind, sizeof edit.kind, "edit");
-    edit.after = "{\"v\":1}";
+    edit_of(&edit, a.id, cmp.id, "edit", "{\"v\":1}");
     db_fixture_write_ok(job_edit, &edit, "an edit before the migration");
     db_close(db_fixture_db);
     db_fixture_db = NULL;
@@ -660,12 +658,7 @@ START_TEST(test_event_of_no_unit_is_refused)
     err_info e;
 
     setup(&cmp, &a, &b);
-    memset(&ev, 0, sizeof ev);
-    snprintf(ev.unit_id, sizeof ev.unit_id, "unt_none");
-    snprintf(ev.campaign_id, sizeof ev.campaign_id, "%s", cmp.id);
-    snprintf(ev.at, sizeof ev.at, T1);
-    snprintf(ev.kind, sizeof ev.kind, "edit");
-    ev.after = "{}";
+    edit_of(&ev, "unt_none", cmp.id, "edit", "{}");
     err_clear(&e);
     ck_assert_int_eq(db_fixture_write_rc(job_edit, &ev, &e), ERR_CONFLICT);
     snprintf(ev.unit_id, sizeof ev.unit_id, "%s", a.id);
@@ -730,13 +723,8 @@ START_TEST(test_event_keyed_by_its_units_row)
     snprintf(sql, sizeof sql, "SELECT rowid FROM units WHERE id = '%s'", b.id);
     ck_assert_int_eq(got.row, db_fixture_raw_query_int(sql));
     ck_assert_int_gt(got.row, 1); /* not A's */
-    memset(&ev, 0, sizeof ev);
-    snprintf(ev.unit_id, sizeof ev.unit_id, "%s", b.id);
+    edit_of(&ev, b.id, cmp.id, "edit", "{\"v\":1}");
     ev.unit_row = got.row;
-    snprintf(ev.campaign_id, sizeof ev.campaign_id, "%s", cmp.id);
-    snprintf(ev.at, sizeof ev.at, T1);
-    snprintf(ev.kind, sizeof ev.kind, "edit");
-    ev.after = "{\"v\":1}";
     db_fixture_write_ok(job_edit, &ev, "an edit by the unit's row");
     ev.unit_row = 0;
     ev.after = "{\"v\":2}";
@@ -839,12 +827,7 @@ START_TEST(test_feed_pages_through_blocks)
     ck_assert_ptr_nonnull(big);
     setup(&cmp, &a, &b);
     add_units(&other, &o1, &o2);
-    memset(&edit, 0, sizeof edit);
-    snprintf(edit.unit_id, sizeof edit.unit_id, "%s", a.id);
-    snprintf(edit.campaign_id, sizeof edit.campaign_id, "%s", cmp.id);
-    snprintf(edit.at, sizeof edit.at, T1);
-    snprintf(edit.kind, sizeof edit.kind, "edit");
-    edit.after = "{\"v\":1}";
+    edit_of(&edit, a.id, cmp.id, "edit", "{\"v\":1}");
     for (i = 0; i < FIGHTS; i++) {
         fight_make(&f[i], &cmp, &a, &b);
         db_fixture_write_ok(job_fight_block, &f[i], "a combat");
