@@ -16,10 +16,11 @@
  *
  * db.c implements the connections and the writer (wal.c its log's
  * upkeep, db_sql.c the SQL helpers, ids and times); backup.c the online
- * copy (db_backup); store.c, log.c, tables.c and battles.c the rows to and from
- * structs (campaigns, sides, tokens, units; history, combats, rolls; combat
- * results tables; Matrix battles and their actions; fog.c a campaign's fog
- * of war and where its units stand; event_log.c the campaign event log),
+ * copy (db_backup); store.c, unit_events.c, log.c, tables.c and battles.c the
+ * rows to and from structs (campaigns, sides, tokens, units; history;
+ * combats, rolls; combat results tables; Matrix battles and their actions;
+ * fog.c a campaign's fog of war and where its units stand; event_log.c the
+ * campaign event log),
  * declared in the second half of this header.
  *
  * This header names no SQLite type or function: above db/, a connection is

@@ -1,8 +1,8 @@
 /*
  * event_log.c: the campaign event log of migration 10 (docs/events.md),
  * read back; declared in db.h.  The log is written by triggers, and unit
- * history events on SQLite by log.c (db_events_insert: a combat's packed
- * ones as one row, migration 17; no trigger, migration 18), in the
+ * history events on SQLite by unit_events.c (db_events_insert: a combat's
+ * packed ones as one row, migration 17; no trigger, migration 18), in the
  * transaction of what each event reports; this file reads it a batch at
  * a time, each event with what it reports joined from its record (a
  * combat's system and summary, a battle's system, a unit history event
@@ -10,6 +10,7 @@
  * or one campaign's between two seqs), so that each keeps its index.
  */
 #include "db_sql.h"
+#include "unit_events.h"
 #include "unit_docs.h"
 
 #include <limits.h>
@@ -26,37 +27,15 @@
 
 /* The columns read_row reads, then FROM and the joins: a unit row joins
  * each of its events (one, or its block's n), and each event its unit's
- * and combat's rows (migration 18: their ids, a packed event's time). */
+ * and combat's rows (unit_events.h). */
 #define LOG_SELECT                                                             \
     "SELECT " LOG_ID ", l.campaign_id, l.kind, l.record_id, l.status, l.n, "   \
-    "l.head, coalesce(c.system, b.system), c.created_at, c.summary, u.seq, "   \
-    "un.id, l.campaign_id, coalesce(u.at, uc.created_at), "                    \
-    "coalesce(u.kind, 'combat'), uc.id, u.actor_token_id, u.note, u.before, "  \
-    "u.after, u.result, u.unit_seq, u.doc_slot "                               \
-    "FROM event_log l "                                                        \
+    "l.head, coalesce(c.system, b.system), c.created_at, "                     \
+    "c.summary, " HISTORY_EVENT_COLUMNS "FROM event_log l "                    \
     "LEFT JOIN combats c ON l.kind = 'combat' AND c.id = l.record_id "         \
     "LEFT JOIN battles b ON l.kind = 'battle' AND b.id = l.record_id "         \
     "LEFT JOIN unit_events u ON l.kind = 'unit' AND u.seq >= l.unit_seq "      \
-    "AND u.seq < l.unit_seq + coalesce(l.n, 1) "                               \
-    "LEFT JOIN units un ON un.rowid = u.unit_row "                             \
-    "LEFT JOIN combats uc ON uc.rowid = u.combat_row "
-
-static void read_unit(db_stmt *st, int col, db_event *ev)
-{
-    ev->seq = db_column_int64(st, col);
-    db_column_copy(st, col + 1, ev->unit_id, sizeof ev->unit_id);
-    db_column_copy(st, col + 2, ev->campaign_id, sizeof ev->campaign_id);
-    db_column_copy(st, col + 3, ev->at, sizeof ev->at);
-    db_column_copy(st, col + 4, ev->kind, sizeof ev->kind);
-    db_column_copy(st, col + 5, ev->combat_id, sizeof ev->combat_id);
-    db_column_copy(st, col + 6, ev->actor_token_id, sizeof ev->actor_token_id);
-    ev->note = db_column_dup(st, col + 7);
-    ev->before = db_column_dup(st, col + 8);
-    ev->after = db_column_dup(st, col + 9);
-    ev->result = db_column_dup(st, col + 10);
-    ev->unit_seq = db_column_int64(st, col + 11);
-    ev->doc_slot = db_column_int(st, col + 12);
-}
+    "AND u.seq < l.unit_seq + coalesce(l.n, 1) " HISTORY_EVENT_JOINS
 
 static void read_row(db_stmt *st, void *elem)
 {
@@ -73,7 +52,7 @@ static void read_row(db_stmt *st, void *elem)
     db_column_copy(st, 8, ev->created_at, sizeof ev->created_at);
     ev->summary = db_column_dup(st, 9);
     if (strcmp(ev->kind, "unit") == 0)
-        read_unit(st, 10, &ev->unit);
+        history_event_read(st, 10, &ev->unit);
 }
 
 static void release_rows(void *v, size_t n)

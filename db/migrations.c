@@ -645,7 +645,7 @@ const char *const migrations_sql[] = {
      * campaign is missing (written with foreign keys off) stops the
      * migration: its key would be NULL.  And the event log's
      * trigger on them goes: the one function that inserts history events
-     * (db_events_insert, log.c) logs each as the trigger did, without a
+     * (db_events_insert, unit_events.c) logs each as the trigger did, without a
      * trigger's sub-program run at every insert. */
     "DROP TRIGGER event_log_unit_events;"
     "CREATE TABLE unit_events_new ("

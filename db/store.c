@@ -1,8 +1,8 @@
 /*
  * store.c: SQL for campaigns, sides, tokens and units; declared in db.h.
  * Prepared statements only; every statement is released (db_done) at the
- * function's single exit.  (History, combats and rolls: log.c; combat
- * results tables: tables.c.)
+ * function's single exit.  (History: unit_events.c; combats and rolls: log.c;
+ * combat results tables: tables.c.)
  *
  * SCS multipliers are stored as text written by scs_frac_text and read
  * back with scs_frac_parse, so they stay exact.  A unit's SCS columns hold

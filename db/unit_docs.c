@@ -38,7 +38,7 @@ static size_t len_or_0(const char *s)
 /* Whether ev is of cb, a "combat" event with its combat's actor and note:
  * then its row holds none of these, nor its time, and the reads give it
  * the combat's (NULL and "" are one note, as stored). */
-static bool has_combats_words(const db_event *ev, const db_combat *cb)
+static bool is_of_combat(const db_event *ev, const db_combat *cb)
 {
     const char *a = ev->note ? ev->note : "", *b = cb->note ? cb->note : "";
 
@@ -64,7 +64,7 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
     if (n == 0)
         return ERR_OK;
     for (i = 0; i < n; i++)
-        if (!has_combats_words(evs[i], cb))
+        if (!is_of_combat(evs[i], cb))
             return ERR_OK; /* each event keeps its own */
     for (i = 0; i < n; i++)
         size += len_or_0(evs[i]->before) + len_or_0(evs[i]->after) +

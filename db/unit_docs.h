@@ -1,6 +1,6 @@
 /*
  * unit_docs.h: a combat's unit history documents packed in its row
- * (migration 14), read back for the event lists of log.c and
+ * (migration 14), read back for the event lists of unit_events.c and
  * event_log.c.  Included by no file outside db/.
  */
 #ifndef UMPIRE_UNIT_DOCS_H

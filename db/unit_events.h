@@ -1,0 +1,28 @@
+/*
+ * unit_events.h: a unit history event's columns and their reading, shared by
+ * unit_events.c (a unit's history, a campaign's feed) and event_log.c (the
+ * campaign event log, which joins its unit events).  Included by no file
+ * outside db/.
+ */
+#ifndef UMPIRE_UNIT_EVENTS_H
+#define UMPIRE_UNIT_EVENTS_H
+
+#include "db_sql.h"
+
+/* The columns history_event_read reads, of the event u of unit_events
+ * joined by HISTORY_EVENT_JOINS: its unit's and combat's ids from their
+ * rows (migration 18: the event keys them by rowid; its campaign is its
+ * unit's), and a packed event's time and kind from its combat's row. */
+#define HISTORY_EVENT_COLUMNS                                                  \
+    "u.seq, un.id, un.campaign_id, coalesce(u.at, uc.created_at), "            \
+    "coalesce(u.kind, 'combat'), uc.id, u.actor_token_id, u.note, u.before, "  \
+    "u.after, u.result, u.unit_seq, u.doc_slot "
+#define HISTORY_EVENT_JOINS                                                    \
+    "LEFT JOIN units un ON un.rowid = u.unit_row "                             \
+    "LEFT JOIN combats uc ON uc.rowid = u.combat_row "
+
+/* HISTORY_EVENT_COLUMNS from column col of st into ev (its note and
+ * documents new: db_events_free). */
+void history_event_read(db_stmt *st, int col, db_event *ev);
+
+#endif
