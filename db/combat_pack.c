@@ -5,6 +5,7 @@
  * log.c's and ledger.c's reads.  No SQL.
  */
 #include "db_sql.h"
+#include "rng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,18 @@
  * previous hash (the first roll's; empty after, where it is the hash of
  * the roll before) and its hash, the same way.  The whole packed as text
  * (it holds no NUL): a one-off's by db_doc_pack, a campaign combat's by
- * db_doc_pack_bare. */
+ * db_doc_pack_bare.
+ *
+ * A campaign combat's is now stored with its hashes beside the frame
+ * rather than in it (db_column_rolls reads either): ROLLS_TAG, the number
+ * of hashes k (4 bytes, least significant first), the k hashes as their
+ * 32 bytes each (the first roll's previous hash, then each roll's hash),
+ * then the frame of the text without them.  A hash's 64 hex digits,
+ * which no roll repeats, are most of the text and pack to about half:
+ * zstd spent about two thirds of its work on a combat's rolls coding
+ * them, for the size they take as bytes. */
+enum { ROLLS_TAG_LEN = 4, HASH_BYTES = 32 };
+static const unsigned char rolls_tag[ROLLS_TAG_LEN] = {0x1b, 'r', 'h', '1'};
 
 /* Writes v at p: 5 bytes of 7 bits each, top bit set (no NUL, any int). */
 static unsigned char *put_u32(unsigned char *p, long long v)
@@ -42,18 +54,32 @@ static unsigned char *put_str(unsigned char *p, const char *s, size_t max)
     return p + n;
 }
 
+/* Whether h is a hash as the ledger writes them: 64 lower-case hex
+ * digits (stored as their 32 bytes, and read back the same). */
+static bool is_hash(const char *h)
+{
+    size_t i;
+
+    for (i = 0; i < LEDGER_HASH_HEX - 1; i++)
+        if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')))
+            return false;
+    return h[i] == '\0';
+}
+
 /* Whether the n rolls are chained one after the other (a campaign
  * combat's, db_combat_chain): their ledger places ledger_first, + 1, ...,
- * and the previous hash of each after the first the hash before it. */
+ * the previous hash of each after the first the hash before it, and every
+ * hash the ledger's (is_hash). */
 static bool is_chained_run(const db_roll *rolls, size_t n)
 {
     size_t i;
 
-    if (n == 0 || rolls[0].ledger_pos <= 0)
+    if (n == 0 || rolls[0].ledger_pos <= 0 || !is_hash(rolls[0].prev_hash))
         return false;
-    for (i = 1; i < n; i++)
+    for (i = 0; i < n; i++)
         if (rolls[i].ledger_pos != rolls[0].ledger_pos + (long long)i ||
-            strcmp(rolls[i].prev_hash, rolls[i - 1].hash) != 0)
+            (i > 0 && strcmp(rolls[i].prev_hash, rolls[i - 1].hash) != 0) ||
+            !is_hash(rolls[i].hash))
             return false;
     return true;
 }
@@ -68,6 +94,47 @@ static size_t packed_size(const db_roll *r)
            strnlen(r->reason, sizeof r->reason) +
            strnlen(r->source, sizeof r->source) +
            strnlen(r->rng, sizeof r->rng);
+}
+
+/* Writes roll r at p, without its hashes. */
+static unsigned char *put_roll(unsigned char *p, const db_roll *r)
+{
+    p = put_u32(p, r->seq);
+    p = put_u32(p, r->faces);
+    p = put_u32(p, r->natural);
+    p = put_u32(p, r->modified);
+    p = put_str(p, r->side_name, sizeof r->side_name);
+    p = put_str(p, r->unit_id, sizeof r->unit_id);
+    p = put_str(p, r->unit_name, sizeof r->unit_name);
+    p = put_str(p, r->reason, sizeof r->reason);
+    p = put_str(p, r->source, sizeof r->source);
+    return put_str(p, r->rng, sizeof r->rng);
+}
+
+/* The chained rolls' value (ROLLS_TAG, the hashes, the frame of text, the
+ * rolls without them): new, *len its size; NULL when out of memory. */
+static unsigned char *pack_chained(const char *text, const db_roll *rolls,
+                                   size_t n, size_t *len)
+{
+    size_t head = ROLLS_TAG_LEN + 4 + (n + 1) * HASH_BYTES, zlen, i;
+    unsigned char *z = db_doc_pack_bare(text, &zlen), *out, *h;
+
+    if (z == NULL || (out = malloc(head + zlen)) == NULL) {
+        free(z);
+        return NULL;
+    }
+    memcpy(out, rolls_tag, ROLLS_TAG_LEN);
+    for (i = 0; i < 4; i++)
+        out[ROLLS_TAG_LEN + i] = (unsigned char)((n + 1) >> (8 * i));
+    h = out + ROLLS_TAG_LEN + 4;
+    /* Hex already checked (is_chained_run). */
+    (void)rng_unhex(rolls[0].prev_hash, h, HASH_BYTES);
+    for (i = 0; i < n; i++)
+        (void)rng_unhex(rolls[i].hash, h + (i + 1) * HASH_BYTES, HASH_BYTES);
+    memcpy(out + head, z, zlen);
+    free(z);
+    *len = head + zlen;
+    return out;
 }
 
 err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
@@ -101,29 +168,15 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
         size += packed_size(&rolls[i]);
     if ((p = text = malloc(size)) == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    for (i = 0; i < n; i++) {
-        const db_roll *r = &rolls[i];
-        p = put_u32(p, r->seq);
-        p = put_u32(p, r->faces);
-        p = put_u32(p, r->natural);
-        p = put_u32(p, r->modified);
-        p = put_str(p, r->side_name, sizeof r->side_name);
-        p = put_str(p, r->unit_id, sizeof r->unit_id);
-        p = put_str(p, r->unit_name, sizeof r->unit_name);
-        p = put_str(p, r->reason, sizeof r->reason);
-        p = put_str(p, r->source, sizeof r->source);
-        p = put_str(p, r->rng, sizeof r->rng);
-        if (is_chained) {
-            p = put_str(p, i == 0 ? r->prev_hash : "", sizeof r->prev_hash);
-            p = put_str(p, r->hash, sizeof r->hash);
-        }
-    }
+    for (i = 0; i < n; i++)
+        p = put_roll(p, &rolls[i]);
     *p = '\0';
-    /* A campaign's (with its hashes, much of them): a bare frame, which
-     * packs them smaller than the dictionary of reports does. */
-    cb->rolls_z = is_chained
-                      ? db_doc_pack_bare((const char *)text, &cb->rolls_z_len)
-                      : db_doc_pack((const char *)text, &cb->rolls_z_len);
+    /* A campaign's: a bare frame, which packs a roll log smaller than the
+     * dictionary of reports does, its hashes beside it. */
+    cb->rolls_z =
+        is_chained
+            ? pack_chained((const char *)text, rolls, n, &cb->rolls_z_len)
+            : db_doc_pack((const char *)text, &cb->rolls_z_len);
     free(text);
     if (cb->rolls_z == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
@@ -162,6 +215,83 @@ static bool get_str(const unsigned char **p, const unsigned char *end,
     out[n] = '\0';
     *p += 1 + n;
     return true;
+}
+
+/* The text of chained rolls stored with their k hashes beside it (bare:
+ * the rolls without them) as db_rolls_unpack reads it: each roll then
+ * its previous hash (the first's, empty after) and its hash.  New, or
+ * NULL when out of memory, or when the rolls are cut short or are not
+ * k - 1. */
+static char *with_hashes(const char *bare, const unsigned char *hashes,
+                         size_t k)
+{
+    size_t len = strlen(bare), n = 0, f;
+    const unsigned char *p = (const unsigned char *)bare, *end = p + len;
+    unsigned char *text, *q;
+
+    if ((q = text = malloc(len + k * (2 + 2 * HASH_BYTES) + 1)) == NULL)
+        return NULL;
+    while (p < end) {
+        const unsigned char *start = p;
+        bool is_whole = n + 1 < k && end - p >= 4 * 5;
+        for (p += 4 * 5, f = 0; is_whole && f < 6; f++) {
+            is_whole = p<end && * p> 0 && (size_t)(end - p) >= *p;
+            p += is_whole ? *p : 0;
+        }
+        if (!is_whole) {
+            free(text);
+            return NULL;
+        }
+        memcpy(q, start, (size_t)(p - start));
+        q += p - start;
+        if (n == 0) {
+            *q++ = 2 * HASH_BYTES + 1;
+            rng_hex(hashes, HASH_BYTES, (char *)q); /* its NUL overwritten */
+            q += 2 * HASH_BYTES;
+        } else
+            *q++ = 1;
+        *q++ = 2 * HASH_BYTES + 1;
+        rng_hex(hashes + (n + 1) * HASH_BYTES, HASH_BYTES, (char *)q);
+        q += 2 * HASH_BYTES;
+        n++;
+    }
+    *q = '\0';
+    if (n + 1 != k) {
+        free(text);
+        return NULL;
+    }
+    return (char *)text;
+}
+
+char *db_column_rolls(db_stmt *st, int col)
+{
+    const void *z;
+
+    if (db_column_type(st, col) != DB_BLOB)
+        return db_column_doc(st, col);
+    if ((z = db_column_blob(st, col)) == NULL)
+        return NULL;
+    return db_rolls_text(z, (size_t)db_column_bytes(st, col));
+}
+
+char *db_rolls_text(const void *value, size_t zlen)
+{
+    const unsigned char *z = value;
+    size_t k, head;
+    char *bare, *text;
+
+    if (zlen < ROLLS_TAG_LEN + 4 || memcmp(z, rolls_tag, ROLLS_TAG_LEN) != 0)
+        return db_doc_text(z, zlen);
+    k = (size_t)z[4] | (size_t)z[5] << 8 | (size_t)z[6] << 16 |
+        (size_t)z[7] << 24;
+    if (k < 2 || k > (zlen - ROLLS_TAG_LEN - 4) / HASH_BYTES)
+        return NULL;
+    head = ROLLS_TAG_LEN + 4 + k * HASH_BYTES;
+    if ((bare = db_doc_text(z + head, zlen - head)) == NULL)
+        return NULL;
+    text = with_hashes(bare, z + ROLLS_TAG_LEN + 4, k);
+    free(bare);
+    return text;
 }
 
 err_code db_rolls_unpack(const char *text, long long ledger_first,

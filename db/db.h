@@ -664,6 +664,10 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
  * it is malformed. */
 err_code db_rolls_unpack(const char *text, long long ledger_first,
                          db_roll **out, size_t *n, err_info *e);
+/* The text db_rolls_unpack reads, from the zlen bytes of a packed roll
+ * log as stored (combats.rolls, combat_rolls.rolls): new, or NULL when
+ * out of memory or when the value does not read. */
+char *db_rolls_text(const void *value, size_t zlen);
 /* Packs the documents (before, after, result) of the combat's n unit
  * history events evs into one value of its row, cb->unit_docs_z, before
  * the writer, and numbers each event's place there (doc_slot): then

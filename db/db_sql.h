@@ -156,6 +156,11 @@ unsigned char *db_doc_pack_after(const char *text, const char *prefix,
  * reports the dictionary was made of (a roll log, which it packs worse). */
 unsigned char *db_doc_pack_bare(const char *text, size_t *len);
 char *db_doc_text_after(const void *z, size_t zlen, const char *prefix);
+/* A combat's packed roll log at column col (combats.rolls or
+ * combat_rolls.rolls, however packed: combat_pack.c) as the text
+ * db_rolls_unpack reads; NULL for NULL, when out of memory, or for a value
+ * that does not read. */
+char *db_column_rolls(db_stmt *st, int col);
 
 /* Binds s as text, without a copy: s (not NULL) is borrowed and must
  * stay valid until st is released (db_done).  Returns DB_OK or a code. */

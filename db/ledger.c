@@ -239,7 +239,7 @@ static db_ledger_row *append_row(db_stmt *st, db_ledger_row **rows, size_t *n,
  * the first for the others).  Packed rolls that do not read are one
  * entry at their first place with no hash: it fails its check, which is
  * reported, rather than leaving a gap.  (A value too large to inflate in
- * the memory left reads the same way: db_column_doc does not tell the
+ * the memory left reads the same way: db_column_rolls does not tell the
  * two apart; a second verify tells.) */
 static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
                              size_t *cap, err_info *e)
@@ -254,7 +254,7 @@ static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
         return append_row(st, rows, n, cap)
                    ? ERR_OK
                    : err_set(e, ERR_NOMEM, NULL, "out of memory");
-    packed = db_column_doc(st, 21);
+    packed = db_column_rolls(st, 21);
     rc = packed ? db_rolls_unpack(packed, db_column_int64(st, 1), &rolls,
                                   &n_rolls, e)
                 : ERR_DB;

@@ -441,7 +441,7 @@ static err_code read_rolls(db_conn *c, const char *combat_id,
     is_packed = step == DB_ROW && db_column_type(st, 0) != DB_NULL;
     if (step != DB_ROW && step != DB_DONE)
         rc = db_fail(c, e, "read rolls");
-    else if (is_packed && (packed = db_column_doc(st, 0)) == NULL)
+    else if (is_packed && (packed = db_column_rolls(st, 0)) == NULL)
         rc = err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
     else if (is_packed)
         first = db_column_int64(st, 1);

@@ -450,6 +450,152 @@ START_TEST(test_db_packed_rolls_unreadable)
 }
 END_TEST
 
+/* Combat id's packed rolls (combat_rolls) as stored, into v (at most max
+ * bytes); their length. */
+static size_t rolls_value(const char *id, unsigned char *v, size_t max)
+{
+    sqlite3 *raw;
+    sqlite3_stmt *st;
+    size_t n;
+
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
+    ck_assert_int_eq(
+        sqlite3_prepare_v2(raw,
+                           "SELECT rolls FROM combat_rolls WHERE combat_id = ?",
+                           -1, &st, NULL),
+        SQLITE_OK);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    n = (size_t)sqlite3_column_bytes(st, 0);
+    ck_assert_uint_le(n, max);
+    memcpy(v, sqlite3_column_blob(st, 0), n);
+    sqlite3_finalize(st);
+    sqlite3_close(raw);
+    return n;
+}
+
+/* Stores v (n bytes) as combat id's packed rolls, a blob. */
+static void rolls_value_set(const char *id, const unsigned char *v, size_t n)
+{
+    sqlite3 *raw;
+    sqlite3_stmt *st;
+
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_prepare_v2(raw,
+                                        "UPDATE combat_rolls SET rolls = ? "
+                                        "WHERE combat_id = ?",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_blob(st, 1, v, (int)n, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    sqlite3_close(raw);
+}
+
+/* Where a stored ledger breaks (0: nowhere), read as a verify reads it. */
+static long long broken_at(const char *campaign_id)
+{
+    db_conn *c = db_read_acquire(db_fixture_db);
+    db_ledger_row *rows = NULL;
+    ledger_entry en[16];
+    ledger_walk w;
+    db_chain ch;
+    err_info e;
+    size_t n = 0, i;
+
+    ck_assert_int_eq(db_chain_open(c, campaign_id, &ch, &e), ERR_OK);
+    ck_assert_int_eq(db_ledger_rows(c, campaign_id, &rows, &n, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    ck_assert_uint_le(n, 16);
+    for (i = 0; i < n; i++)
+        db_ledger_row_entry(&rows[i], campaign_id, &en[i]);
+    ck_assert_int_eq(ledger_check(en, n, ch.length, ch.head, &w, &e), ERR_OK);
+    db_ledger_rows_free(rows, n);
+    return w.broken_pos;
+}
+
+/* A campaign combat's packed rolls keep their hashes beside the frame, as
+ * their 32 bytes (combat_pack.c): the tag, their number (the first
+ * roll's previous hash, then each roll's), each where it belongs.  They
+ * read back as before, and a value packed the earlier way (every hash in
+ * the frame) still reads.  A hash altered in place breaks the walk at
+ * its own entry; a count that does not match the rolls, or a value cut
+ * after the hashes, does not read (one entry that fails its check). */
+START_TEST(test_db_packed_rolls_hashes_beside)
+{
+    combat_job a, p;
+    staged_job sp = {&p, true};
+    db_ledger_row *rows = NULL;
+    db_campaign cmp;
+    db_chain ch;
+    unsigned char *legacy, v[4096];
+    char sql[512], *text;
+    size_t n, i, len, vlen;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Ligny");
+    add_combat(&a, cmp.id, 3, false);
+    add_combat(&p, cmp.id, 3, false);
+    db_new_id("cmb", p.cb.id);
+    db_fixture_write_ok(job_staged, &sp, "a combat staged and packed");
+    ck_assert_ptr_nonnull(p.cb.rolls_z);
+    ck_assert_int_eq(memcmp(p.cb.rolls_z, "\x1brh1\x04\x00\x00\x00", 8), 0);
+    /* The value read back by the ledger's own reader, the old way. */
+    text = db_rolls_text(p.cb.rolls_z, p.cb.rolls_z_len);
+    ck_assert_ptr_nonnull(text);
+    free(p.cb.rolls_z);
+    free(p.cb.report_z);
+    for (i = 0; i < 4; i++) {
+        const char *h = i == 0 ? p.rolls[0].prev_hash : p.rolls[i - 1].hash;
+        snprintf(sql, sizeof sql,
+                 "SELECT hex(substr(rolls, %zu, 32)) = upper('%s') FROM "
+                 "combat_rolls WHERE combat_id = '%s'",
+                 9 + 32 * i, h, p.cb.id);
+        ck_assert_msg(db_fixture_raw_query_int(sql) == 1, "hash %zu", i);
+    }
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_uint_eq(n, 9);
+    for (i = 6; i < 9; i++) {
+        ck_assert_str_eq(rows[i].hash, p.rolls[i - 6].hash);
+        ck_assert_str_eq(rows[i].prev_hash, rows[i - 1].hash);
+        ck_assert_int_eq(rows[i].natural, p.rolls[i - 6].natural);
+    }
+    db_ledger_rows_free(rows, n);
+    ck_assert_int_eq(broken_at(cmp.id), 0);
+
+    /* The second roll's hash altered: broken at its entry, 8. */
+    vlen = rolls_value(p.cb.id, v, sizeof v);
+    v[8 + 2 * 32] ^= 1;
+    rolls_value_set(p.cb.id, v, vlen);
+    ck_assert_int_eq(broken_at(cmp.id), 8);
+    v[8 + 2 * 32] ^= 1;
+    rolls_value_set(p.cb.id, v, vlen);
+    ck_assert_int_eq(broken_at(cmp.id), 0);
+    /* Counting 5 hashes for 3 rolls, or cut after its hashes: unreadable,
+     * broken at the combat's first entry, 7. */
+    v[4] = 5;
+    rolls_value_set(p.cb.id, v, vlen);
+    ck_assert_int_eq(broken_at(cmp.id), 7);
+    v[4] = 4;
+    rolls_value_set(p.cb.id, v, 8 + 4 * 32);
+    ck_assert_int_eq(broken_at(cmp.id), 7);
+
+    /* Stored the earlier way: its text in a bare frame, hashes and all. */
+    legacy = db_doc_pack_bare(text, &len);
+    ck_assert_ptr_nonnull(legacy);
+    free(text);
+    ck_assert_int_ne(legacy[0], 0x1b);
+    rolls_value_set(p.cb.id, legacy, len);
+    free(legacy);
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_uint_eq(n, 9);
+    for (i = 6; i < 9; i++)
+        ck_assert_str_eq(rows[i].hash, p.rolls[i - 6].hash);
+    db_ledger_rows_free(rows, n);
+}
+END_TEST
+
 START_TEST(test_db_action_chains)
 {
     db_ledger_row *rows = NULL;
@@ -1059,6 +1205,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_combat_chains);
     tcase_add_test(tc, test_db_packed_rolls_chain);
     tcase_add_test(tc, test_db_packed_rolls_unreadable);
+    tcase_add_test(tc, test_db_packed_rolls_hashes_beside);
     tcase_add_test(tc, test_db_action_chains);
     tcase_add_test(tc, test_db_commitments);
     tcase_add_test(tc, test_db_chain_save_spends);

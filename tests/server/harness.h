@@ -156,6 +156,10 @@ typedef void (*ts_sql_row_fn)(void *ctx, int n, const char *const *names,
  * NULL. */
 #define ts_sql_doc(ts, sql, ...)                                               \
     ts_sql_doc_a(ts, sql, (const ts_arg[]){TS_END_, ##__VA_ARGS__, TS_END_})
+/* The same as a packed roll log (db_rolls_text), as db_rolls_unpack
+ * reads it. */
+#define ts_sql_rolls(ts, sql, ...)                                             \
+    ts_sql_rolls_a(ts, sql, (const ts_arg[]){TS_END_, ##__VA_ARGS__, TS_END_})
 /* Calls each(ctx, ...) for every row; the number of rows. */
 #define ts_sql_each(ts, each, ctx, sql, ...)                                   \
     ts_sql_each_a(ts, each, ctx, sql,                                          \
@@ -167,6 +171,7 @@ long long ts_sql_int_a(test_server *ts, const char *sql, const ts_arg *args);
 bool ts_sql_text_a(test_server *ts, char *out, size_t n, const char *sql,
                    const ts_arg *args);
 char *ts_sql_doc_a(test_server *ts, const char *sql, const ts_arg *args);
+char *ts_sql_rolls_a(test_server *ts, const char *sql, const ts_arg *args);
 int ts_sql_each_a(test_server *ts, ts_sql_row_fn each, void *ctx,
                   const char *sql, const ts_arg *args);
 /* The names of the database's tables (at most max, 64 bytes each); how

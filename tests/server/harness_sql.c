@@ -303,6 +303,18 @@ char *ts_sql_doc_a(test_server *ts, const char *sql, const ts_arg *args)
     return doc;
 }
 
+char *ts_sql_rolls_a(test_server *ts, const char *sql, const ts_arg *args)
+{
+    sql_result r;
+    char *text;
+
+    sql_run(ts, sql, args, &r);
+    text = first_cell(&r) ? db_rolls_text(first_cell(&r)->p, first_cell(&r)->n)
+                          : NULL;
+    result_free(&r);
+    return text;
+}
+
 int ts_sql_each_a(test_server *ts, ts_sql_row_fn each, void *ctx,
                   const char *sql, const ts_arg *args)
 {

@@ -123,11 +123,12 @@ void rig_check_replay(const char *path, const char *token)
 
 int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
 {
-    char *text = ts_sql_doc(rig_ts,
-                            "SELECT coalesce(k.rolls, c.rolls) FROM combats c "
-                            "LEFT JOIN combat_rolls k ON k.combat_id = c.id "
-                            "WHERE c.id = ?",
-                            TS_TEXT(id));
+    char *text =
+        ts_sql_rolls(rig_ts,
+                     "SELECT coalesce(k.rolls, c.rolls) FROM combats c "
+                     "LEFT JOIN combat_rolls k ON k.combat_id = c.id "
+                     "WHERE c.id = ?",
+                     TS_TEXT(id));
     long long first;
     db_roll *rolls = NULL;
     size_t n = 0, i;
