@@ -41,6 +41,7 @@ Suite *suite_http(void);
 Suite *suite_jsonw(void);
 Suite *suite_jsonr(void);
 Suite *suite_systems(void);
+Suite *suite_units_doc(void);
 Suite *suite_api(void);
 Suite *suite_auth(void);
 Suite *suite_scrud_http(void);

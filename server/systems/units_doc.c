@@ -12,6 +12,13 @@
  * combat.  Only the systems' sections are jansson values (the table of
  * systems makes them); reals, which no section holds, are left to
  * json_dumps itself.
+ *
+ * And written once per state: a text is a function of the unit's row as
+ * read (db_unit) and nothing else, so the last text written for each unit
+ * is kept with the row it was written for (state_memo), and given again
+ * for a row equal to it byte for byte.  A campaign combat writes each of
+ * its units' state before the combat, which is the state after its last
+ * change, written then.
  */
 #include "units_doc.h"
 
@@ -19,6 +26,8 @@
 #include "systems.h"
 #include "text.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,9 +323,86 @@ static char *state_text(const db_unit *u)
     return b.s;
 }
 
+/* ---- states written before ----
+ *
+ * DOC_MEMO_SLOTS slots, each the last unit written (slot by its id) and
+ * its text; DOC_MEMO_LOCKS locks, each over every DOC_MEMO_LOCKS-th slot.
+ * A unit whose row differs from the slot's in any byte (padding and the
+ * bytes after a string's end included: units are read into zeroed rows)
+ * is written again, so what is given is always the text of that row.
+ * The slots live as long as the process (about a megabyte). */
+#define DOC_MEMO_SLOTS 1024
+#define DOC_MEMO_LOCKS 16
+
+typedef struct memo_slot {
+    db_unit unit;
+    char *text; /* NULL: empty */
+} memo_slot;
+
+static memo_slot memo[DOC_MEMO_SLOTS];
+static pthread_mutex_t memo_locks[DOC_MEMO_LOCKS];
+static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
+static atomic_llong memo_hits, memo_misses;
+
+static void memo_init(void)
+{
+    int i;
+
+    for (i = 0; i < DOC_MEMO_LOCKS; i++)
+        pthread_mutex_init(&memo_locks[i], NULL);
+}
+
+/* u's slot (FNV-1a of its id). */
+static size_t memo_slot_of(const db_unit *u)
+{
+    unsigned long long h = 14695981039346656037ULL;
+    const unsigned char *p;
+
+    for (p = (const unsigned char *)u->id;
+         *p && p < (const unsigned char *)u->id + sizeof u->id; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return (size_t)(h % DOC_MEMO_SLOTS);
+}
+
+/* state_text(u), from the slot where it holds u's row. */
+static char *state_text_memo(const db_unit *u)
+{
+    size_t i = memo_slot_of(u);
+    pthread_mutex_t *lock = &memo_locks[i % DOC_MEMO_LOCKS];
+    char *text = NULL, *kept, *prev;
+
+    (void)pthread_once(&memo_once, memo_init);
+    pthread_mutex_lock(lock);
+    if (memo[i].text != NULL && memcmp(&memo[i].unit, u, sizeof *u) == 0)
+        text = strdup(memo[i].text);
+    pthread_mutex_unlock(lock);
+    if (text != NULL) {
+        atomic_fetch_add(&memo_hits, 1);
+        return text;
+    }
+    atomic_fetch_add(&memo_misses, 1);
+    if ((text = state_text(u)) == NULL)
+        return NULL;
+    if ((kept = strdup(text)) == NULL)
+        return text; /* not kept */
+    pthread_mutex_lock(lock);
+    prev = memo[i].text;
+    memo[i].unit = *u;
+    memo[i].text = kept;
+    pthread_mutex_unlock(lock);
+    free(prev);
+    return text;
+}
+
+void units_doc_memo_stats(long long *hits, long long *misses)
+{
+    *hits = atomic_load(&memo_hits);
+    *misses = atomic_load(&memo_misses);
+}
+
 json_t *units_doc_state(const db_unit *u)
 {
-    char *text = state_text(u);
+    char *text = state_text_memo(u);
     json_t *j = text ? json_loads(text, 0, NULL) : NULL;
 
     free(text);
@@ -337,14 +423,14 @@ err_code units_doc_event_make(const db_unit *before, const db_unit *after,
     text_copy(ev->combat_id, DB_ID_MAX, combat_id ? combat_id : "");
     text_copy(ev->actor_token_id, DB_ID_MAX, token_id ? token_id : "");
     ev->note = (char *)note;
-    ev->before = before ? state_text(before) : NULL;
+    ev->before = before ? state_text_memo(before) : NULL;
     /* A unit the change left as it was has the same state after: its
      * text once more (a difference in padding alone only costs a
      * second writing). */
     if (ev->before && memcmp(before, after, sizeof *after) == 0)
         ev->after = strdup(ev->before);
     else
-        ev->after = state_text(after);
+        ev->after = state_text_memo(after);
     ev->result = (char *)result;
     if ((before && !ev->before) || !ev->after) {
         free(ev->before);

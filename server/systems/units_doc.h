@@ -14,6 +14,11 @@
 #include "db.h"
 #include "err.h"
 
+/* How many states units_doc_event_make and units_doc_state gave from
+ * the last text written for their unit's row (units_doc.c), and how many
+ * they wrote, since the process started. */
+void units_doc_memo_stats(long long *hits, long long *misses);
+
 /* The unit as served (new reference). */
 json_t *units_doc_json(const db_unit *u);
 /* Its state as its history keeps it (new reference; NULL when out of
