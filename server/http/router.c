@@ -28,6 +28,7 @@
 #include "systems.h"
 #include "problem.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -182,6 +183,39 @@ const router_route router_routes[] = {
      ROUTER_PUBLIC, 0, Q_NONE, NULL},
 };
 const size_t router_n_routes = sizeof router_routes / sizeof router_routes[0];
+
+/* The slashes of each route's path, counted once: a path with another
+ * count (fewer, for a route whose last parameter takes the rest) cannot
+ * match it (match: each slash of the one is met by a slash of the other,
+ * and no other parameter holds one), so most routes are passed over
+ * without comparing their text. */
+static unsigned char
+    route_slashes[sizeof router_routes / sizeof router_routes[0]];
+static pthread_once_t route_slashes_once = PTHREAD_ONCE_INIT;
+
+static size_t slashes(const char *s)
+{
+    size_t n = 0;
+
+    for (; *s; s++)
+        n += *s == '/';
+    return n;
+}
+
+static void route_slashes_count(void)
+{
+    size_t i;
+
+    for (i = 0; i < router_n_routes; i++)
+        route_slashes[i] = (unsigned char)slashes(router_routes[i].path);
+}
+
+/* Whether route i may match a path of n slashes. */
+static bool may_match(size_t i, size_t n)
+{
+    return (router_routes[i].flags & ROUTER_TAIL) ? n >= route_slashes[i]
+                                                  : n == route_slashes[i];
+}
 
 /* Matches path against rt's template; fills r's params on success. */
 static bool match(const router_route *rt, const char *path, http_request *r,
@@ -431,15 +465,17 @@ static void allowed(http_request *r, char *allow, size_t size,
                     const router_route **found)
 {
     bool is_head = strcmp(r->method, "HEAD") == 0;
-    size_t i, len = 0;
+    size_t i, len = 0, n = slashes(r->path);
 
+    (void)pthread_once(&route_slashes_once, route_slashes_count);
     allow[0] = '\0';
     *found = NULL;
     for (i = 0; i < router_n_routes && len < size; i++) {
         const router_route *rt = &router_routes[i];
-        bool is_get = strcmp(rt->method, "GET") == 0;
-        if (!match(rt, r->path, r, false))
+        bool is_get;
+        if (!may_match(i, n) || !match(rt, r->path, r, false))
             continue;
+        is_get = strcmp(rt->method, "GET") == 0;
         len +=
             (size_t)snprintf(allow + len, size - len, "%s%s%s", len ? ", " : "",
                              rt->method, is_get ? ", HEAD" : "");
