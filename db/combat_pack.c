@@ -144,20 +144,23 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
     size_t size = 1, i;
     bool is_chained;
 
-    free(cb->report_z);
     free(cb->rolls_z);
     cb->rolls_z = NULL;
     /* A campaign's report (a combat's, or a battle's record) packed
      * smaller: the campaign keeps it (and its database grows by it) for
-     * its whole life; a one-off's packed with the least work. */
-    if (cb->report == NULL)
-        cb->report_z = NULL;
-    else if (cb->campaign_id[0] != '\0')
-        cb->report_z = db_doc_pack_small(cb->report, &cb->report_z_len);
-    else
-        cb->report_z = db_doc_pack(cb->report, &cb->report_z_len);
-    if (cb->report != NULL && cb->report_z == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+     * its whole life; a one-off's packed with the least work.  Packed
+     * already with its events' documents: kept. */
+    if (!db_combat_docs_in_report(cb)) {
+        free(cb->report_z);
+        if (cb->report == NULL)
+            cb->report_z = NULL;
+        else if (cb->campaign_id[0] != '\0')
+            cb->report_z = db_doc_pack_small(cb->report, &cb->report_z_len);
+        else
+            cb->report_z = db_doc_pack(cb->report, &cb->report_z_len);
+        if (cb->report != NULL && cb->report_z == NULL)
+            return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    }
     cb->ledger_first = 0;
     is_chained = cb->campaign_id[0] != '\0' && is_chained_run(rolls, n);
     /* A campaign's rolls not chained (a battle's record's: its dice are
@@ -233,10 +236,14 @@ static char *with_hashes(const char *bare, const unsigned char *hashes,
         return NULL;
     while (p < end) {
         const unsigned char *start = p;
+        /* its four numbers, then its six strings */
         bool is_whole = n + 1 < k && end - p >= 4 * 5;
-        for (p += 4 * 5, f = 0; is_whole && f < 6; f++) {
-            is_whole = p<end && * p> 0 && (size_t)(end - p) >= *p;
-            p += is_whole ? *p : 0;
+        if (is_whole)
+            p += 4 * 5;
+        for (f = 0; is_whole && f < 6; f++) {
+            is_whole = end > p && p[0] != 0 && (size_t)(end - p) >= p[0];
+            if (is_whole)
+                p += p[0];
         }
         if (!is_whole) {
             free(text);

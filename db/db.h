@@ -669,17 +669,21 @@ err_code db_rolls_unpack(const char *text, long long ledger_first,
  * out of memory or when the value does not read. */
 char *db_rolls_text(const void *value, size_t zlen);
 /* Packs the documents (before, after, result) of the combat's n unit
- * history events evs into one value of its row, cb->unit_docs_z, before
- * the writer, and numbers each event's place there (doc_slot): then
- * db_event_insert stores the events without their documents, actor,
- * note, time or kind, and db_combat_insert_chained the documents once,
- * packed (a combat's events share most of their text).  Packs nothing
- * (every doc_slot 0) unless every event is a "combat" event of cb with
- * the combat's actor and note.  Each packed event's time becomes the
- * combat's (created_at), as it reads back; its documents stay its own in
- * memory.  ERR_NOMEM. */
+ * history events evs once for its row, before the writer, and numbers
+ * each event's place there (doc_slot): then db_event_insert stores the
+ * events without their documents, actor, note, time or kind, and
+ * db_combat_insert_chained the documents once, packed (a combat's events
+ * share most of their text).  With cb->report, in one frame with it:
+ * cb->report_z, which db_combat_pack then keeps (call this first), and
+ * cb->unit_docs_z says so (db_combat_docs_in_report); without, in
+ * cb->unit_docs_z.  Packs nothing (every doc_slot 0) unless every event
+ * is a "combat" event of cb with the combat's actor and note.  Each
+ * packed event's time becomes the combat's (created_at), as it reads
+ * back; its documents stay its own in memory.  ERR_NOMEM. */
 err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
                                err_info *e);
+/* Whether cb's report is packed with its events' documents. */
+bool db_combat_docs_in_report(const db_combat *cb);
 err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e);
 

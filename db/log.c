@@ -8,6 +8,7 @@
  * db_bind_text_or_null_borrowed).
  */
 #include "db_sql.h"
+#include "unit_docs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -224,8 +225,10 @@ static void read_combat(db_stmt *st, db_combat *cb, bool has_docs)
     cb->client_seed = db_column_dup(st, 9);
     db_column_copy(st, 10, cb->actor_token_id, sizeof cb->actor_token_id);
     cb->summary = db_column_dup(st, 11);
-    if (has_docs)
+    if (has_docs) {
         cb->report = db_column_doc(st, 12);
+        unit_docs_report_end(cb->report);
+    }
 }
 
 #define COMBAT_COLUMNS                                                         \

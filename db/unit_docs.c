@@ -7,13 +7,20 @@
  * instead of three per unit.  Declared in db.h (packing) and
  * unit_docs.h (reading).
  *
- * The text packed (db_doc_pack_after, with the combat's report as its
- * reference: the results repeat the report's lines, so they pack to a
- * few hundred bytes, and are read back with it): for each event in order, its
- * before, after and result separated by US (0x1f) and ended by RS (0x1e).  An
- * empty field is NULL, except after (never NULL), where it means "the
- * same as before".  JSON text holds neither byte raw (a control
- * character in a string is escaped), nor any NUL.
+ * The text packed: for each event in order, its before, after and
+ * result separated by US (0x1f) and ended by RS (0x1e).  An empty field
+ * is NULL, except after (never NULL), where it means "the same as
+ * before".  JSON text holds neither byte raw (a control character in a
+ * string is escaped), nor any NUL.
+ *
+ * With the combat's report, in one frame: the report's value holds the
+ * report, RS, then that text (the results repeat the report's lines, so
+ * they pack to a few hundred bytes after it), and unit_docs holds one
+ * byte, RS (DOCS_IN_REPORT), which says so.  The report read back ends at
+ * its first RS (unit_docs_report_end), which no JSON text holds raw.
+ * Packing the documents after the report in a frame of their own, as
+ * before (db_doc_pack_after, with the report as their reference: such
+ * values still read), cost the work of indexing the report again.
  *
  * Such an event's row holds no actor, note, time or kind either: they are
  * the combat's (packed only when every event is a "combat" event of the
@@ -48,12 +55,65 @@ static bool is_of_combat(const db_event *ev, const db_combat *cb)
            strcmp(a, b) == 0;
 }
 
+/* cb's report, RS and text packed in one frame into cb->report_z (as
+ * db_combat_pack packs a report: a campaign's smaller), and the marker
+ * into cb->unit_docs_z.  ERR_NOMEM. */
+static err_code pack_with_report(db_combat *cb, const char *text)
+{
+    size_t len = strlen(cb->report), n = strlen(text);
+    char *both = malloc(len + 1 + n + 1);
+    unsigned char *z = NULL, *marker = malloc(1);
+    size_t zlen = 0;
+
+    if (both != NULL && marker != NULL) {
+        memcpy(both, cb->report, len);
+        both[len] = DOCS_IN_REPORT;
+        memcpy(both + len + 1, text, n + 1);
+        z = cb->campaign_id[0] != '\0' ? db_doc_pack_small(both, &zlen)
+                                       : db_doc_pack(both, &zlen);
+    }
+    free(both);
+    if (z == NULL) {
+        free(marker);
+        return ERR_NOMEM;
+    }
+    free(cb->report_z);
+    cb->report_z = z;
+    cb->report_z_len = zlen;
+    marker[0] = DOCS_IN_REPORT;
+    cb->unit_docs_z = marker;
+    cb->unit_docs_z_len = 1;
+    return ERR_OK;
+}
+
+bool db_combat_docs_in_report(const db_combat *cb)
+{
+    return cb->unit_docs_z != NULL && cb->unit_docs_z_len == 1 &&
+           cb->unit_docs_z[0] == DOCS_IN_REPORT;
+}
+
+void unit_docs_report_end(char *report)
+{
+    char *rs = report ? strchr(report, DOCS_IN_REPORT) : NULL;
+
+    if (rs != NULL)
+        *rs = '\0';
+}
+
 err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
                                err_info *e)
 {
     size_t size = 1, i;
     char *text, *p;
+    err_code rc = ERR_OK;
 
+    /* A report packed with documents of before holds them: packed again
+     * (db_combat_pack) or stored as it is. */
+    if (db_combat_docs_in_report(cb)) {
+        free(cb->report_z);
+        cb->report_z = NULL;
+        cb->report_z_len = 0;
+    }
     free(cb->unit_docs_z);
     cb->unit_docs_z = NULL;
     cb->unit_docs_z_len = 0;
@@ -91,11 +151,13 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
         *p++ = EVENT_END;
     }
     *p = '\0';
-    cb->unit_docs_z =
-        cb->report ? db_doc_pack_after(text, cb->report, &cb->unit_docs_z_len)
-                   : db_doc_pack(text, &cb->unit_docs_z_len);
+    if (cb->report != NULL)
+        rc = pack_with_report(cb, text);
+    else if ((cb->unit_docs_z = db_doc_pack(text, &cb->unit_docs_z_len)) ==
+             NULL)
+        rc = ERR_NOMEM;
     free(text);
-    if (cb->unit_docs_z == NULL)
+    if (rc != ERR_OK)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     for (i = 0; i < n; i++) {
         evs[i]->doc_slot = (int)i + 1;
@@ -148,8 +210,13 @@ static err_code cache_load(db_conn *c, const char *combat_id,
     db_bind_text(st, 1, combat_id);
     if (db_step(st) == DB_ROW && db_column_type(st, 1) == DB_BLOB &&
         (report = db_column_doc(st, 0)) != NULL) {
-        slot->text = db_doc_text_after(db_column_blob(st, 1),
-                                       (size_t)db_column_bytes(st, 1), report);
+        const unsigned char *z = db_column_blob(st, 1);
+        size_t zlen = (size_t)db_column_bytes(st, 1);
+        const char *rs = strchr(report, DOCS_IN_REPORT);
+        if (zlen == 1 && z[0] == DOCS_IN_REPORT)
+            slot->text = rs ? strdup(rs + 1) : NULL;
+        else /* packed in a frame of their own, after the report */
+            slot->text = db_doc_text_after(z, zlen, report);
         db_column_copy(st, 2, slot->actor_token_id,
                        sizeof slot->actor_token_id);
         slot->note = db_column_dup(st, 3);

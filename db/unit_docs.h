@@ -31,4 +31,11 @@ err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                         err_info *e);
 void unit_docs_cache_clear(unit_docs_cache *cache);
 
+/* RS: in a combat's report value, where its events' documents start
+ * (unit_docs.c); as a combat's unit_docs, that they are there. */
+#define DOCS_IN_REPORT 0x1e
+/* Ends a report read from its row (NULL allowed) where its events'
+ * documents start, if they are in it. */
+void unit_docs_report_end(char *report);
+
 #endif

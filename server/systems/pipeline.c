@@ -100,10 +100,12 @@ bool pipeline_stage(db *d, void *job)
     /* Its commitment spent, and the next drawn, with the ledger's save. */
     if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED)
         db_chain_spend(&rec->chain_end, rec->dice.commitment);
-    if (rc == ERR_OK)
-        rc = db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, &e);
+    /* The events' documents packed with the report, then the rolls (and
+     * the report, when the documents are not with it). */
     if (rc == ERR_OK)
         rc = combat_changes_pack(rec, &e);
+    if (rc == ERR_OK)
+        rc = db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, &e);
     if (db_read_end(d, c, &e) != ERR_OK && rc == ERR_OK)
         rc = ERR_DB;
     if (rc != ERR_OK) {

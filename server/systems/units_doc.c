@@ -359,7 +359,7 @@ static size_t memo_slot_of(const db_unit *u)
     const unsigned char *p;
 
     for (p = (const unsigned char *)u->id;
-         *p && p < (const unsigned char *)u->id + sizeof u->id; p++)
+         p < (const unsigned char *)u->id + sizeof u->id && *p; p++)
         h = (h ^ *p) * 1099511628211ULL;
     return (size_t)(h % DOC_MEMO_SLOTS);
 }

@@ -530,7 +530,7 @@ START_TEST(test_db_packed_rolls_hashes_beside)
     db_campaign cmp;
     db_chain ch;
     unsigned char *legacy, v[4096];
-    char sql[512], *text;
+    char sql[512], *text, *text2;
     size_t n, i, len, vlen;
 
     db_fixture_open();
@@ -580,6 +580,23 @@ START_TEST(test_db_packed_rolls_hashes_beside)
     v[4] = 4;
     rolls_value_set(p.cb.id, v, 8 + 4 * 32);
     ck_assert_int_eq(broken_at(cmp.id), 7);
+    /* Counts that cannot be: none, the first roll's previous hash alone,
+     * more than the value holds. */
+    {
+        static const unsigned char counts[][4] = {
+            {0, 0, 0, 0}, {1, 0, 0, 0}, {0xff, 0xff, 0xff, 0xff}, {5, 0, 0, 0}};
+        for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+            memcpy(v + 4, counts[i], 4);
+            ck_assert_msg(db_rolls_text(v, i < 3 ? vlen : 8 + 4 * 32) == NULL,
+                          "count %zu read", i);
+        }
+        v[4] = 4;
+        v[5] = v[6] = v[7] = 0;
+        text2 = db_rolls_text(v, vlen);
+        ck_assert_ptr_nonnull(text2);
+        ck_assert_str_eq(text2, text);
+        free(text2);
+    }
 
     /* Stored the earlier way: its text in a bare frame, hashes and all. */
     legacy = db_doc_pack_bare(text, &len);

@@ -182,6 +182,7 @@ START_TEST(test_packed_docs_read_back_by_every_list)
     fight_make(&f, &cmp, &a, &b);
     db_fixture_write_ok(job_fight, &f, "combat and its events");
     free(f.cb.unit_docs_z);
+    free(f.cb.report_z);
 
     c = db_read_acquire(db_fixture_db);
     /* Stored once, in the combat's row; the events hold none, nor the
@@ -257,9 +258,30 @@ START_TEST(test_packed_docs_read_back_by_every_list)
 }
 END_TEST
 
-/* _i: 0 the packed documents replaced, 1 a digit of the report they
- * were packed after changed (the same length: only the frame's checksum
- * tells). */
+/* f's documents as they were packed before they went in the report's
+ * frame (unit_docs.c): the report as it is (plain), the documents in a
+ * frame of their own with it as their reference. */
+static void old_layout(fight *f)
+{
+    char *both = db_doc_text(f->cb.report_z, f->cb.report_z_len), *rs;
+
+    ck_assert_ptr_nonnull(both);
+    ck_assert_ptr_nonnull(rs = strchr(both, 0x1e));
+    *rs = '\0';
+    ck_assert_str_eq(both, f->cb.report);
+    free(f->cb.report_z);
+    f->cb.report_z = NULL;
+    free(f->cb.unit_docs_z);
+    f->cb.unit_docs_z =
+        db_doc_pack_after(rs + 1, f->cb.report, &f->cb.unit_docs_z_len);
+    ck_assert_ptr_nonnull(f->cb.unit_docs_z);
+    free(both);
+}
+
+/* _i: 0 the marker of the documents in the report replaced by a frame
+ * that does not read; 1 (as packed before: old_layout) a digit of the
+ * report they were packed after changed (the same length: only the
+ * frame's checksum tells); 2 a report value without its documents. */
 START_TEST(test_unreadable_docs_are_an_error)
 {
     db_campaign cmp;
@@ -272,13 +294,21 @@ START_TEST(test_unreadable_docs_are_an_error)
 
     setup(&cmp, &a, &b);
     fight_make(&f, &cmp, &a, &b);
+    if (_i == 1)
+        old_layout(&f);
+    if (_i == 2) {
+        free(f.cb.report_z);
+        f.cb.report_z = db_doc_pack(f.cb.report, &f.cb.report_z_len);
+    }
     db_fixture_write_ok(job_fight, &f, "combat and its events");
     free(f.cb.unit_docs_z);
-    db_fixture_raw_exec(_i == 0 ? "UPDATE combats SET unit_docs = "
-                                  "x'28b52ffd0058ffff'"
-                                : "UPDATE combats SET report = "
-                                  "replace(report, 'natural\":4', "
-                                  "'natural\":5')");
+    free(f.cb.report_z);
+    if (_i < 2)
+        db_fixture_raw_exec(_i == 0 ? "UPDATE combats SET unit_docs = "
+                                      "x'28b52ffd0058ffff'"
+                                    : "UPDATE combats SET report = "
+                                      "replace(report, 'natural\":4', "
+                                      "'natural\":5')");
     c = db_read_acquire(db_fixture_db);
     err_clear(&e);
     ck_assert_int_eq(db_events_list(c, a.id, &list, &n, &e), ERR_DB);
@@ -321,6 +351,65 @@ START_TEST(test_unreadable_docs_are_an_error)
 }
 END_TEST
 
+/* A campaign combat's documents packed in its report's frame: the report,
+ * RS, the documents (one frame, packed as a campaign's report is), and
+ * unit_docs one byte, RS.  The combat read back has its report alone;
+ * its events, their documents.  _i 1: the same combat stored as they
+ * were packed before (old_layout) reads back the same. */
+START_TEST(test_docs_packed_with_the_report)
+{
+    db_campaign cmp;
+    db_unit a, b;
+    fight f;
+    db_combat got;
+    db_conn *c;
+    db_event *list;
+    char *both;
+    size_t n;
+
+    setup(&cmp, &a, &b);
+    fight_make(&f, &cmp, &a, &b);
+    ck_assert(db_combat_docs_in_report(&f.cb));
+    ck_assert_uint_eq(f.cb.unit_docs_z_len, 1);
+    ck_assert_int_eq(f.cb.unit_docs_z[0], 0x1e);
+    both = db_doc_text(f.cb.report_z, f.cb.report_z_len);
+    ck_assert_ptr_nonnull(both);
+    ck_assert_int_eq(strncmp(both, f.cb.report, strlen(f.cb.report)), 0);
+    ck_assert_int_eq(both[strlen(f.cb.report)], 0x1e);
+    ck_assert_ptr_nonnull(strstr(both + strlen(f.cb.report), AFTER_A));
+    free(both);
+    /* db_combat_pack keeps it. */
+    ck_assert_int_eq(db_combat_pack(&f.cb, NULL, 0, NULL), ERR_OK);
+    ck_assert(db_combat_docs_in_report(&f.cb));
+    if (_i == 1) {
+        old_layout(&f);
+        ck_assert(!db_combat_docs_in_report(&f.cb));
+    }
+    db_fixture_write_ok(job_fight, &f, "combat and its events");
+    free(f.cb.unit_docs_z);
+    free(f.cb.report_z);
+
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_fixture_query_int(c, "SELECT length(unit_docs) = 1 "
+                                             "AND unit_docs = x'1e' FROM "
+                                             "combats"),
+                     _i == 0);
+    ck_assert_int_eq(db_combat_get(c, f.cb.id, &got, NULL), ERR_OK);
+    ck_assert_str_eq(got.report, f.cb.report);
+    db_combat_cleanup(&got);
+    ck_assert_int_eq(db_events_list(c, a.id, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    check_docs(&list[0], BEFORE_A, AFTER_A, RESULT_A);
+    check_docs(&list[1], NULL, BEFORE_A, NULL);
+    db_events_free(list, n);
+    ck_assert_int_eq(db_events_list(c, b.id, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 1);
+    check_docs(&list[0], STATE_B, STATE_B, NULL);
+    db_events_free(list, n);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
 /* _i: 0 an event with an actor of its own, 1 with a note of its own
  * (the others the combat's): nothing is packed, every event keeps its
  * own documents and words.  2: events packed, the one written before
@@ -340,6 +429,8 @@ START_TEST(test_events_keep_words_not_the_combats)
     fight_make(&f, &cmp, &a, &b);
     free(f.cb.unit_docs_z);
     f.cb.unit_docs_z = NULL;
+    free(f.cb.report_z);
+    f.cb.report_z = NULL;
     if (_i == 0)
         db_new_id("tok", f.ev[1].actor_token_id);
     if (_i == 1)
@@ -351,6 +442,7 @@ START_TEST(test_events_keep_words_not_the_combats)
     ck_assert(_i < 2 ? f.cb.unit_docs_z == NULL : f.cb.unit_docs_z != NULL);
     db_fixture_write_ok(job_fight, &f, "combat and its events");
     free(f.cb.unit_docs_z);
+    free(f.cb.report_z);
     if (_i == 2) {
         snprintf(sql, sizeof sql,
                  "UPDATE unit_events SET actor_token_id = 'tok_old', note = "
@@ -576,6 +668,7 @@ START_TEST(test_migration_18_keys_events_by_row)
     fight_make(&f, &cmp, &a, &b);
     db_fixture_write_ok(job_fight, &f, "combat before the migration");
     free(f.cb.unit_docs_z);
+    free(f.cb.report_z);
     edit_of(&edit, a.id, cmp.id, "edit", "{\"v\":1}");
     db_fixture_write_ok(job_edit, &edit, "an edit before the migration");
     db_close(db_fixture_db);
@@ -617,6 +710,7 @@ START_TEST(test_migration_18_keys_events_by_row)
     ck_assert_str_eq(g.ev[0].at, T2);
     db_fixture_write_ok(job_fight, &g, "combat after the migration");
     free(g.cb.unit_docs_z);
+    free(g.cb.report_z);
     c = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_fixture_query_int(c, "SELECT count(*) FROM "
                                              "unit_events WHERE at IS NULL "
@@ -832,16 +926,19 @@ START_TEST(test_feed_pages_through_blocks)
         fight_make(&f[i], &cmp, &a, &b);
         db_fixture_write_ok(job_fight_block, &f[i], "a combat");
         free(f[i].cb.unit_docs_z);
+        free(f[i].cb.report_z);
         if (i % 2 == 0)
             db_fixture_write_ok(job_edit, &edit, "an edit between");
         /* Another campaign's block between ours. */
         fight_make(&g, &other, &o1, &o2);
         db_fixture_write_ok(job_fight_block, &g, "another campaign's combat");
         free(g.cb.unit_docs_z);
+        free(g.cb.report_z);
         if (i == 1) {
             big_fight_make(big, &cmp, &a, &b, DB_LOG_BLOCK_MAX + 1);
             db_fixture_write_ok(job_big_fight, big, "a combat of 65");
             free(big->cb.unit_docs_z);
+            free(big->cb.report_z);
         }
     }
     free(big);
@@ -901,7 +998,8 @@ Suite *suite_unit_docs(void)
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     tcase_add_test(tc, test_packed_docs_read_back_by_every_list);
-    tcase_add_loop_test(tc, test_unreadable_docs_are_an_error, 0, 2);
+    tcase_add_loop_test(tc, test_unreadable_docs_are_an_error, 0, 3);
+    tcase_add_loop_test(tc, test_docs_packed_with_the_report, 0, 2);
     tcase_add_loop_test(tc, test_events_keep_words_not_the_combats, 0, 3);
     tcase_add_test(tc, test_event_without_docs_needs_a_place);
     tcase_add_test(tc, test_migration_14_keeps_events_and_numbers_on);
