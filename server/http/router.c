@@ -273,12 +273,10 @@ static void authenticate(http_request *r, router_auth need)
 {
     const char *h = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND,
                                                 MHD_HTTP_HEADER_AUTHORIZATION);
-    uint8_t hash[crypto_hash_sha256_BYTES];
-    char hex[2 * sizeof hash + 1];
+    char hex[65];
     err_info e;
     db_conn *c;
     err_code rc;
-    size_t i;
 
     err_clear(&e);
     if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0 || h[7] == '\0') {
@@ -287,9 +285,7 @@ static void authenticate(http_request *r, router_auth need)
         http_reply_problem(r, &e);
         return;
     }
-    crypto_hash_sha256(hash, (const unsigned char *)h + 7, strlen(h + 7));
-    for (i = 0; i < sizeof hash; i++)
-        snprintf(hex + 2 * i, 3, "%02x", hash[i]);
+    tokens_hash_hex(h + 7, hex);
     c = db_read_acquire(http_db(r->srv));
     rc = db_token_find(c, hex, &r->token, &e);
     db_read_release(http_db(r->srv), c);

@@ -61,22 +61,19 @@ void tokens_get(http_request *r)
 void tokens_hash_hex(const char *secret, char hash_hex[65])
 {
     uint8_t h[crypto_hash_sha256_BYTES];
-    size_t i;
 
     crypto_hash_sha256(h, (const uint8_t *)secret, strlen(secret));
-    for (i = 0; i < sizeof h; i++)
-        snprintf(hash_hex + 2 * i, 3, "%02x", h[i]);
+    sodium_bin2hex(hash_hex, 65, h, sizeof h);
 }
 
 void tokens_new(const char *prefix, char token[TOKENS_MAX], char hash_hex[65])
 {
     uint8_t raw[24];
-    size_t i, n;
+    size_t n;
 
     randombytes_buf(raw, sizeof raw);
     n = (size_t)snprintf(token, TOKENS_MAX, "%s_", prefix);
-    for (i = 0; i < sizeof raw; i++)
-        snprintf(token + n + 2 * i, 3, "%02x", raw[i]);
+    sodium_bin2hex(token + n, TOKENS_MAX - n, raw, sizeof raw);
     tokens_hash_hex(token, hash_hex);
 }
 

@@ -293,26 +293,29 @@ err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
     size_t s, i;
     err_code rc;
 
+    /* f, the field named, is written only for a problem. */
     for (s = 0; s < 2; s++) {
-        snprintf(f, sizeof f, "sides[%zu].side", s);
         rc = db_side_find(c, campaign_id, plan->side_name[s], &side, NULL);
-        if (rc == ERR_NOT_FOUND)
+        if (rc == ERR_NOT_FOUND) {
+            snprintf(f, sizeof f, "sides[%zu].side", s);
             return err_set(e, ERR_INVALID, f, "the campaign has no side \"%s\"",
                            plan->side_name[s]);
+        }
         if (rc != ERR_OK)
             return err_set(e, rc, NULL, "cannot read sides");
         text_copy(plan->side_id[s], DB_ID_MAX, side.id);
         text_copy(plan->side_name[s], DB_NAME_MAX, side.name);
         for (i = 0; i < plan->in.sides[s].n_units; i++) {
             scrud_unit *su = &plan->units[s][i];
-            snprintf(f, sizeof f, "sides[%zu].units[%zu].unit", s, i);
             rc = db_unit_find(c, campaign_id, plan->unit_ref[s][i], &u, NULL);
+            if (rc != ERR_OK && rc != ERR_NOT_FOUND)
+                return err_set(e, rc, NULL, "cannot read units");
+            if (rc != ERR_OK || !u.has_scrud || strcmp(u.side_id, side.id) != 0)
+                snprintf(f, sizeof f, "sides[%zu].units[%zu].unit", s, i);
             if (rc == ERR_NOT_FOUND)
                 return err_set(e, ERR_INVALID, f,
                                "the campaign has no unit \"%s\"",
                                plan->unit_ref[s][i]);
-            if (rc != ERR_OK)
-                return err_set(e, rc, NULL, "cannot read units");
             if (!u.has_scrud)
                 return err_set(e, ERR_RULE, f,
                                "the unit %s does not carry SCRUD", u.name);
