@@ -29,7 +29,14 @@
  * then the frame of the text without them.  A hash's 64 hex digits,
  * which no roll repeats, are most of the text and pack to about half:
  * zstd spent about two thirds of its work on a combat's rolls coding
- * them, for the size they take as bytes. */
+ * them, for the size they take as bytes.
+ *
+ * A one-off's is packed in one frame with its report, after it: the
+ * report's value holds the report, RS (DB_AFTER_REPORT), then the text,
+ * and its rolls one byte, RS, which says so (db_rolls_after_report reads
+ * them).  A frame of their own cost a frame's fixed work again for a few
+ * hundred bytes.  Values written before (a frame of their own) read as
+ * they are. */
 enum { ROLLS_TAG_LEN = 4, HASH_BYTES = 32 };
 static const unsigned char rolls_tag[ROLLS_TAG_LEN] = {0x1b, 'r', 'h', '1'};
 
@@ -137,12 +144,44 @@ static unsigned char *pack_chained(const char *text, const db_roll *rolls,
     return out;
 }
 
+/* A one-off's report, RS and its rolls' text packed in one frame into
+ * cb->report_z, and the marker into cb->rolls_z.  NULL report_z when out
+ * of memory. */
+static void pack_with_report(db_combat *cb, const char *text)
+{
+    size_t len = strlen(cb->report), n = strlen(text);
+    char *both = malloc(len + 1 + n + 1);
+
+    cb->report_z = NULL;
+    if (both == NULL || (cb->rolls_z = malloc(1)) == NULL) {
+        free(both);
+        return;
+    }
+    memcpy(both, cb->report, len);
+    both[len] = DB_AFTER_REPORT;
+    memcpy(both + len + 1, text, n + 1);
+    cb->report_z = db_doc_pack(both, &cb->report_z_len);
+    free(both);
+    cb->rolls_z[0] = DB_AFTER_REPORT;
+    cb->rolls_z_len = 1;
+}
+
+char *db_rolls_after_report(const char *report)
+{
+    const char *rs = report ? strchr(report, DB_AFTER_REPORT) : NULL;
+
+    return rs ? strdup(rs + 1) : NULL;
+}
+
 err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
                         err_info *e)
 {
     unsigned char *text, *p;
     size_t size = 1, i;
     bool is_chained;
+    /* a one-off's rolls packed in its report's frame */
+    bool is_with_report =
+        cb->campaign_id[0] == '\0' && n > 0 && cb->report != NULL;
 
     free(cb->rolls_z);
     cb->rolls_z = NULL;
@@ -152,13 +191,14 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
      * already with its events' documents: kept. */
     if (!db_combat_docs_in_report(cb)) {
         free(cb->report_z);
-        if (cb->report == NULL)
-            cb->report_z = NULL;
+        cb->report_z = NULL;
+        if (cb->report == NULL || is_with_report)
+            ;
         else if (cb->campaign_id[0] != '\0')
             cb->report_z = db_doc_pack_small(cb->report, &cb->report_z_len);
         else
             cb->report_z = db_doc_pack(cb->report, &cb->report_z_len);
-        if (cb->report != NULL && cb->report_z == NULL)
+        if (cb->report != NULL && !is_with_report && cb->report_z == NULL)
             return err_set(e, ERR_NOMEM, NULL, "out of memory");
     }
     cb->ledger_first = 0;
@@ -175,13 +215,17 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
         p = put_roll(p, &rolls[i]);
     *p = '\0';
     /* A campaign's: a bare frame, which packs a roll log smaller than the
-     * dictionary of reports does, its hashes beside it. */
-    cb->rolls_z =
-        is_chained
-            ? pack_chained((const char *)text, rolls, n, &cb->rolls_z_len)
-            : db_doc_pack((const char *)text, &cb->rolls_z_len);
+     * dictionary of reports does, its hashes beside it.  A one-off's: in
+     * its report's frame. */
+    if (is_with_report)
+        pack_with_report(cb, (const char *)text);
+    else
+        cb->rolls_z =
+            is_chained
+                ? pack_chained((const char *)text, rolls, n, &cb->rolls_z_len)
+                : db_doc_pack((const char *)text, &cb->rolls_z_len);
     free(text);
-    if (cb->rolls_z == NULL)
+    if (cb->rolls_z == NULL || (is_with_report && cb->report_z == NULL))
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (is_chained)
         cb->ledger_first = rolls[0].ledger_pos;

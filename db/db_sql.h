@@ -156,6 +156,14 @@ unsigned char *db_doc_pack_after(const char *text, const char *prefix,
  * reports the dictionary was made of (a roll log, which it packs worse). */
 unsigned char *db_doc_pack_bare(const char *text, size_t *len);
 char *db_doc_text_after(const void *z, size_t zlen, const char *prefix);
+/* RS: in a combat's report value, where what is packed with the report
+ * starts (its events' documents: unit_docs.c; a one-off's rolls:
+ * combat_pack.c); as the value of the column that would hold that, that
+ * it is there.  No JSON text holds it raw. */
+#define DB_AFTER_REPORT 0x1e
+/* What follows the report in report (its value unpacked), new; NULL when
+ * nothing does, or out of memory. */
+char *db_rolls_after_report(const char *report);
 /* A combat's packed roll log at column col (combats.rolls or
  * combat_rolls.rolls, however packed: combat_pack.c) as the text
  * db_rolls_unpack reads; NULL for NULL, when out of memory, or for a value

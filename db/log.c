@@ -405,11 +405,32 @@ static void read_roll_row(db_stmt *st, void *elem)
 
 /* A combat's packed rolls and their first ledger place (0: a one-off's),
  * or NULL: they are rows.  A campaign combat's only from combat_rolls: a
- * value in its own row's rolls (never written there) is not its log. */
+ * value in its own row's rolls (never written there) is not its log.  A
+ * one-off's packed in its report's frame (one byte, RS: combat_pack.c):
+ * the report's value too. */
 #define ROLLS_PACKED_SQL                                                       \
     "SELECT coalesce(k.rolls, CASE WHEN c.campaign_id IS NULL THEN c.rolls "   \
-    "END), coalesce(k.ledger_first, 0) FROM combats c "                        \
+    "END), coalesce(k.ledger_first, 0), CASE WHEN k.rolls IS NULL AND "        \
+    "c.campaign_id IS NULL AND length(c.rolls) = 1 THEN c.report END "         \
+    "FROM combats c "                                                          \
     "LEFT JOIN combat_rolls k ON k.combat_id = c.id WHERE c.id = ?"
+
+/* The packed rolls of ROLLS_PACKED_SQL's row at st, as db_rolls_unpack
+ * reads them: in their own value, or after the report in its (a one-off
+ * combat's: one byte, RS, in its rolls).  New, or NULL. */
+static char *rolls_of(db_stmt *st)
+{
+    const unsigned char *z = db_column_blob(st, 0);
+    char *report, *text;
+
+    if (db_column_type(st, 0) != DB_BLOB || db_column_bytes(st, 0) != 1 ||
+        z == NULL || z[0] != DB_AFTER_REPORT)
+        return db_column_rolls(st, 0);
+    report = db_column_doc(st, 2);
+    text = db_rolls_after_report(report);
+    free(report);
+    return text;
+}
 
 /* A combat's rolls (unit_id: that unit's only; NULL: all), in order:
  * unpacked (a one-off's from its row, a campaign combat's from
@@ -444,7 +465,7 @@ static err_code read_rolls(db_conn *c, const char *combat_id,
     is_packed = step == DB_ROW && db_column_type(st, 0) != DB_NULL;
     if (step != DB_ROW && step != DB_DONE)
         rc = db_fail(c, e, "read rolls");
-    else if (is_packed && (packed = db_column_rolls(st, 0)) == NULL)
+    else if (is_packed && (packed = rolls_of(st)) == NULL)
         rc = err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
     else if (is_packed)
         first = db_column_int64(st, 1);

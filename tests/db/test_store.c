@@ -867,8 +867,9 @@ END_TEST
 
 /* A report packed before the writer (db_combat_pack) is stored as a blob
  * and reads back as the text it was; one stored as text, as before, reads
- * back the same way.  A one-off's roll log packed into its row reads back
- * roll for roll, with no row in rolls. */
+ * back the same way.  A one-off's roll log packed into its row (in its
+ * report's frame, or as before in one of its own) reads back roll for
+ * roll, with no row in rolls, and its report alone. */
 START_TEST(test_report_packed_or_plain)
 {
     static char big[8192];
@@ -879,7 +880,8 @@ START_TEST(test_report_packed_or_plain)
          "", ""},
     };
     db_campaign c;
-    db_combat packed, plain, oneoff, got;
+    db_combat packed, plain, oneoff, older, got;
+    char *text;
     combat_row row;
     db_conn *r;
     sqlite3_stmt *st;
@@ -909,10 +911,28 @@ START_TEST(test_report_packed_or_plain)
     db_fixture_new_combat(&oneoff, "", "2026-03-01T10:00:02.000Z", NULL, NULL);
     ck_assert_int_eq(db_combat_pack(&oneoff, rolls, 2, NULL), ERR_OK);
     ck_assert_ptr_nonnull(oneoff.rolls_z);
+    /* Its rolls packed after its report, in the report's frame; its
+     * rolls' value one byte, RS. */
+    ck_assert_uint_eq(oneoff.rolls_z_len, 1);
+    ck_assert_int_eq(oneoff.rolls_z[0], 0x1e);
+    text = db_doc_text(oneoff.report_z, oneoff.report_z_len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_int_eq(strncmp(text, oneoff.report, strlen(oneoff.report)), 0);
+    ck_assert_int_eq(text[strlen(oneoff.report)], 0x1e);
     row = (combat_row){&oneoff, rolls, 2};
     db_fixture_write_ok(job_combat, &row, "insert one-off");
     free(oneoff.report_z);
     free(oneoff.rolls_z);
+    /* One packed as before: its rolls in a frame of their own. */
+    db_fixture_new_combat(&older, "", "2026-03-01T10:00:03.000Z", NULL, NULL);
+    older.report_z = db_doc_pack(older.report, &older.report_z_len);
+    older.rolls_z = db_doc_pack(strchr(text, 0x1e) + 1, &older.rolls_z_len);
+    ck_assert_ptr_nonnull(older.rolls_z);
+    free(text);
+    row = (combat_row){&older, rolls, 2};
+    db_fixture_write_ok(job_combat, &row, "insert one-off as before");
+    free(older.report_z);
+    free(older.rolls_z);
 
     r = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(sqlite3_prepare_v2(DB_LITE(r),
@@ -931,22 +951,31 @@ START_TEST(test_report_packed_or_plain)
     ck_assert_int_eq(db_combat_get(r, plain.id, &got, NULL), ERR_OK);
     ck_assert_str_eq(got.report, plain.report);
     db_combat_cleanup(&got);
-    ck_assert_int_eq(db_rolls_list(r, oneoff.id, &rl, &n, NULL), ERR_OK);
-    ck_assert_uint_eq(n, 2);
-    for (size_t i = 0; i < n; i++) {
-        ck_assert_int_eq(rl[i].seq, rolls[i].seq);
-        ck_assert_str_eq(rl[i].side_name, rolls[i].side_name);
-        ck_assert_str_eq(rl[i].unit_id, rolls[i].unit_id);
-        ck_assert_str_eq(rl[i].unit_name, rolls[i].unit_name);
-        ck_assert_str_eq(rl[i].reason, rolls[i].reason);
-        ck_assert_int_eq(rl[i].faces, rolls[i].faces);
-        ck_assert_int_eq(rl[i].natural, rolls[i].natural);
-        ck_assert_int_eq(rl[i].modified, rolls[i].modified);
-        ck_assert_str_eq(rl[i].source, rolls[i].source);
-        ck_assert_str_eq(rl[i].rng, rolls[i].rng);
-        ck_assert_int_eq(rl[i].ledger_pos, 0);
+    ck_assert_int_eq(db_combat_get(r, oneoff.id, &got, NULL), ERR_OK);
+    ck_assert_str_eq(got.report, oneoff.report);
+    db_combat_cleanup(&got);
+    ck_assert_int_eq(db_combat_get(r, older.id, &got, NULL), ERR_OK);
+    ck_assert_str_eq(got.report, older.report);
+    db_combat_cleanup(&got);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(
+            db_rolls_list(r, k ? older.id : oneoff.id, &rl, &n, NULL), ERR_OK);
+        ck_assert_uint_eq(n, 2);
+        for (size_t i = 0; i < n; i++) {
+            ck_assert_int_eq(rl[i].seq, rolls[i].seq);
+            ck_assert_str_eq(rl[i].side_name, rolls[i].side_name);
+            ck_assert_str_eq(rl[i].unit_id, rolls[i].unit_id);
+            ck_assert_str_eq(rl[i].unit_name, rolls[i].unit_name);
+            ck_assert_str_eq(rl[i].reason, rolls[i].reason);
+            ck_assert_int_eq(rl[i].faces, rolls[i].faces);
+            ck_assert_int_eq(rl[i].natural, rolls[i].natural);
+            ck_assert_int_eq(rl[i].modified, rolls[i].modified);
+            ck_assert_str_eq(rl[i].source, rolls[i].source);
+            ck_assert_str_eq(rl[i].rng, rolls[i].rng);
+            ck_assert_int_eq(rl[i].ledger_pos, 0);
+        }
+        free(rl);
     }
-    free(rl);
     ck_assert_int_eq(sqlite3_prepare_v2(DB_LITE(r),
                                         "SELECT count(*) FROM rolls "
                                         "WHERE combat_id = ?",

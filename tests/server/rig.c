@@ -129,6 +129,9 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
                      "LEFT JOIN combat_rolls k ON k.combat_id = c.id "
                      "WHERE c.id = ?",
                      TS_TEXT(id));
+    /* A one-off's packed after its report, in its value (one byte, RS, in
+     * its rolls: db/combat_pack.c): the report kept to pack them again. */
+    char *report = NULL, *rs;
     long long first;
     db_roll *rolls = NULL;
     size_t n = 0, i;
@@ -138,6 +141,15 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
 
     if (text == NULL)
         return 0;
+    if (strcmp(text, "\x1e") == 0) {
+        free(text);
+        report = ts_sql_doc(rig_ts, "SELECT report FROM combats WHERE id = ?",
+                            TS_TEXT(id));
+        ck_assert_ptr_nonnull(report);
+        ck_assert_ptr_nonnull(rs = strchr(report, 0x1e));
+        *rs = '\0';
+        ck_assert_ptr_nonnull(text = strdup(rs + 1));
+    }
     first = ts_sql_int(rig_ts,
                        "SELECT coalesce(k.ledger_first, 0) FROM combats c "
                        "LEFT JOIN combat_rolls k ON k.combat_id = c.id "
@@ -155,11 +167,19 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
     memset(&cb, 0, sizeof cb);
     if (first > 0) /* packed as a campaign's: chained */
         snprintf(cb.campaign_id, sizeof cb.campaign_id, "cmp_packed");
+    cb.report = report;
     ck_assert_int_eq(db_combat_pack(&cb, rolls, n, &e), ERR_OK);
     free(rolls);
+    free(report);
     ck_assert_msg(cb.rolls_z != NULL, "%s: the rolls of %s no longer pack",
                   rig_ctx, id);
-    if (first > 0)
+    if (cb.report_z != NULL) /* with the report, as a one-off's */
+        changed = ts_sql_exec(rig_ts,
+                              "UPDATE combats SET report = ?, rolls = ? "
+                              "WHERE id = ?",
+                              TS_BLOB(cb.report_z, cb.report_z_len),
+                              TS_BLOB(cb.rolls_z, cb.rolls_z_len), TS_TEXT(id));
+    else if (first > 0)
         changed = ts_sql_exec(rig_ts,
                               "UPDATE combat_rolls SET rolls = ?, "
                               "ledger_first = ? WHERE combat_id = ?",
@@ -170,6 +190,7 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
             ts_sql_exec(rig_ts, "UPDATE combats SET rolls = ? WHERE id = ?",
                         TS_BLOB(cb.rolls_z, cb.rolls_z_len), TS_TEXT(id));
     free(cb.rolls_z);
+    free(cb.report_z);
     return changed;
 }
 

@@ -175,6 +175,27 @@ START_TEST(test_replay_detects_tampering)
     RIG_EQ_STR(str(rp, "combat_id"), str(rep, "id"));
     json_decref(rp);
     json_decref(rep);
+
+    /* The same with a one-off, whose rolls are packed in its report's
+     * value: the roll altered there, the report still reads. */
+    snprintf(rig_ctx, sizeof rig_ctx, "tamper a one-off");
+    rep = rig_call(201, "POST", NULL,
+                   "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":"
+                   "\"A1\",\"die\":2}]},{\"name\":\"b\",\"units\":[{"
+                   "\"name\":\"B1\",\"die\":5}]}],\"dice\":{\"source\":"
+                   "\"entered\"}}",
+                   "/v1/combats/scrud");
+    snprintf(path, sizeof path, "/v1/combats/%s", str(rep, "id"));
+    rig_check_replay(path, NULL);
+    RIG_EQ_INT(rig_edit_roll(str(rep, "id"), 1, "6"), 1);
+    back = rig_call(200, "GET", NULL, NULL, "%s", path);
+    RIG_EQ_INT(rig_inum(at(get(back, "rolls"), 0), "natural"), 6);
+    RIG_EQ_STR(str(at(get(back, "pairs"), 0), "winner"), "second");
+    json_decref(back);
+    rp = rig_call(200, "POST", NULL, NULL, "%s/replay", path);
+    RIG_IS_TRUE(json_is_false(get(rp, "reproduced")));
+    json_decref(rp);
+    json_decref(rep);
 }
 END_TEST
 
