@@ -374,6 +374,7 @@ START_TEST(test_packed_events_are_logged_as_a_block)
     block_fight_make(&f, &u, 3);
     db_fixture_write_ok(job_block_fight, &f, "combat and 3 events");
     free(f.cb.unit_docs_z);
+    free(f.cb.report_z);
     add_event(&uo, T2, "correction"); /* another campaign's, after */
     add_event(&u, T3, "correction");  /* its own row, after */
     ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM event_log "
@@ -424,6 +425,7 @@ START_TEST(test_packed_events_are_logged_as_a_block)
     block_fight_make(&f, &u, BLOCK_EVENTS);
     db_fixture_write_ok(job_block_fight, &f, "combat and its many events");
     free(f.cb.unit_docs_z);
+    free(f.cb.report_z);
     ck_assert_int_eq(
         db_fixture_raw_query_int("SELECT count(*) FROM event_log "
                                  "WHERE kind = 'unit' AND n = " DB_BLOCK_MAX_S),
@@ -501,11 +503,13 @@ START_TEST(test_blocks_and_rows_in_one_write)
     err_clear(&e);
     ck_assert_int_eq(db_fixture_write_rc(job_mixed, &m, &e), ERR_RULE);
     free(m.f.cb.unit_docs_z);
+    free(m.f.cb.report_z);
     ck_assert_int_eq(last_seq(NULL), last);
 
     mixed_make(&m, &u, false);
     db_fixture_write_ok(job_mixed, &m, "combat and its events");
     free(m.f.cb.unit_docs_z);
+    free(m.f.cb.report_z);
     ck_assert_int_eq(db_fixture_raw_query_int("SELECT group_concat(coalesce(n, "
                                               "1), '') FROM (SELECT n FROM "
                                               "event_log WHERE kind = 'unit' "
