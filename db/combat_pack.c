@@ -179,9 +179,10 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
     unsigned char *text, *p;
     size_t size = 1, i;
     bool is_chained;
-    /* a one-off's rolls packed in its report's frame */
-    bool is_with_report =
-        cb->campaign_id[0] == '\0' && n > 0 && cb->report != NULL;
+    /* a one-off's rolls packed in its report's frame (a campaign combat's
+     * history documents are, db_combat_pack_events: never both) */
+    bool is_with_report = cb->campaign_id[0] == '\0' && n > 0 &&
+                          cb->report != NULL && !db_combat_docs_in_report(cb);
 
     free(cb->rolls_z);
     cb->rolls_z = NULL;

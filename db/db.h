@@ -673,10 +673,10 @@ char *db_rolls_text(const void *value, size_t zlen);
  * each event's place there (doc_slot): then db_event_insert stores the
  * events without their documents, actor, note, time or kind, and
  * db_combat_insert_chained the documents once, packed (a combat's events
- * share most of their text).  With cb->report, in one frame with it:
- * cb->report_z, which db_combat_pack then keeps (call this first), and
- * cb->unit_docs_z says so (db_combat_docs_in_report); without, in
- * cb->unit_docs_z.  Packs nothing (every doc_slot 0) unless every event
+ * share most of their text).  A campaign combat's with cb->report, in
+ * one frame with it: cb->report_z, which db_combat_pack then keeps (call
+ * this first), and cb->unit_docs_z says so (db_combat_docs_in_report);
+ * others in cb->unit_docs_z.  Packs nothing (every doc_slot 0) unless every event
  * is a "combat" event of cb with the combat's actor and note.  Each
  * packed event's time becomes the combat's (created_at), as it reads
  * back; its documents stay its own in memory.  ERR_NOMEM. */

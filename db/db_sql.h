@@ -148,7 +148,9 @@ char *db_doc_text(const void *z, size_t zlen);
 /* The same, for a document that repeats much of another: packed with
  * prefix as zstd's reference (a frame that only inflates with the same
  * prefix), and read back given it.  db_doc_text_after reads a text
- * stored as it is too. */
+ * stored as it is too.  (A combat's history documents were packed so
+ * after its report until migration 20; such values still read, and
+ * tests write them with db_doc_pack_after.) */
 unsigned char *db_doc_pack_after(const char *text, const char *prefix,
                                  size_t *len);
 /* Packed with neither the dictionary nor a prefix (a bare frame, as

@@ -151,7 +151,9 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
         *p++ = EVENT_END;
     }
     *p = '\0';
-    if (cb->report != NULL)
+    /* In a campaign combat's report frame; a one-off's holds its rolls
+     * (combat_pack.c), never both. */
+    if (cb->report != NULL && cb->campaign_id[0] != '\0')
         rc = pack_with_report(cb, text);
     else if ((cb->unit_docs_z = db_doc_pack(text, &cb->unit_docs_z_len)) ==
              NULL)

@@ -186,6 +186,11 @@ START_TEST(test_replay_detects_tampering)
                    "\"entered\"}}",
                    "/v1/combats/scrud");
     snprintf(path, sizeof path, "/v1/combats/%s", str(rep, "id"));
+    RIG_EQ_INT(ts_sql_int(rig_ts,
+                          "SELECT count(*) FROM combats WHERE id = ? AND "
+                          "length(rolls) = 1",
+                          TS_TEXT(str(rep, "id"))),
+               1);
     rig_check_replay(path, NULL);
     RIG_EQ_INT(rig_edit_roll(str(rep, "id"), 1, "6"), 1);
     back = rig_call(200, "GET", NULL, NULL, "%s", path);
