@@ -158,11 +158,20 @@ pg_cluster_give() {
 # listens on, on 127.0.0.1, that this shell has not been given already
 # (call it in this shell, not in $(...), or it cannot remember).  Another
 # process may still take the port before a server binds it:
-# pg_cluster_start tries again with another one if so.
+# pg_cluster_start tries again with another one if so.  The port is below
+# the range the kernel draws clients' local ports from
+# (ip_local_port_range): a port there may be a client connection's, which
+# the test above does not see, and a server would then bind IPv6 alone
+# and start, unreachable on 127.0.0.1 (pg_auto_failover's monitor did).
 pg_cluster_free_port() {
-    local port i
+    local port i lo=32768 base=20000 span=40000
+    read -r lo _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || lo=32768
+    if [ "${lo:-0}" -gt 12000 ] 2>/dev/null; then
+        base=10000
+        span=$((lo - base))
+    fi
     for ((i = 0; i < 200; i++)); do
-        port=$((20000 + RANDOM % 40000))
+        port=$((base + RANDOM % span))
         case $PG_CLUSTER_PORTS_GIVEN in *" $port "*) continue ;; esac
         # A connection that succeeds means someone listens.
         if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
