@@ -144,33 +144,63 @@ static unsigned char *pack_chained(const char *text, const db_roll *rolls,
     return out;
 }
 
-/* A one-off's report, RS and its rolls' text packed in one frame into
- * cb->report_z, and the marker into cb->rolls_z.  NULL report_z when out
- * of memory. */
-static void pack_with_report(db_combat *cb, const char *text)
+/* ---- what is packed after a combat's report (db_sql.h) ---- */
+
+/* text packed as cb's report is: a campaign's (a combat's, or a battle's
+ * record) smaller, since the campaign keeps it (and its database grows by
+ * it) for its whole life; a one-off's with the least work.  New, or
+ * NULL. */
+static unsigned char *pack_report(const db_combat *cb, const char *text,
+                                  size_t *len)
+{
+    return cb->campaign_id[0] != '\0' ? db_doc_pack_small(text, len)
+                                      : db_doc_pack(text, len);
+}
+
+bool db_pack_after_report(const db_combat *cb, const char *text,
+                          unsigned char **z, size_t *zlen,
+                          unsigned char **marker)
 {
     size_t len = strlen(cb->report), n = strlen(text);
     char *both = malloc(len + 1 + n + 1);
+    unsigned char *m = malloc(1);
 
-    cb->report_z = NULL;
-    if (both == NULL || (cb->rolls_z = malloc(1)) == NULL) {
-        free(both);
-        return;
+    *z = NULL;
+    if (both != NULL && m != NULL) {
+        memcpy(both, cb->report, len);
+        both[len] = DB_AFTER_REPORT;
+        memcpy(both + len + 1, text, n + 1);
+        *z = pack_report(cb, both, zlen);
     }
-    memcpy(both, cb->report, len);
-    both[len] = DB_AFTER_REPORT;
-    memcpy(both + len + 1, text, n + 1);
-    cb->report_z = db_doc_pack(both, &cb->report_z_len);
     free(both);
-    cb->rolls_z[0] = DB_AFTER_REPORT;
-    cb->rolls_z_len = 1;
+    if (*z == NULL) {
+        free(m);
+        return false;
+    }
+    m[0] = DB_AFTER_REPORT;
+    *marker = m;
+    return true;
 }
 
-char *db_rolls_after_report(const char *report)
+bool db_is_after_report(const void *value, size_t len)
+{
+    return value != NULL && len == 1 &&
+           *(const unsigned char *)value == DB_AFTER_REPORT;
+}
+
+char *db_after_report(const char *report)
 {
     const char *rs = report ? strchr(report, DB_AFTER_REPORT) : NULL;
 
     return rs ? strdup(rs + 1) : NULL;
+}
+
+void db_report_end(char *report)
+{
+    char *rs = report ? strchr(report, DB_AFTER_REPORT) : NULL;
+
+    if (rs != NULL)
+        *rs = '\0';
 }
 
 err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
@@ -186,20 +216,14 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
 
     free(cb->rolls_z);
     cb->rolls_z = NULL;
-    /* A campaign's report (a combat's, or a battle's record) packed
-     * smaller: the campaign keeps it (and its database grows by it) for
-     * its whole life; a one-off's packed with the least work.  Packed
-     * already with its events' documents: kept. */
+    /* The report packed (pack_report), here unless it is packed with its
+     * rolls (below) or already with its events' documents (kept). */
     if (!db_combat_docs_in_report(cb)) {
         free(cb->report_z);
         cb->report_z = NULL;
-        if (cb->report == NULL || is_with_report)
-            ;
-        else if (cb->campaign_id[0] != '\0')
-            cb->report_z = db_doc_pack_small(cb->report, &cb->report_z_len);
-        else
-            cb->report_z = db_doc_pack(cb->report, &cb->report_z_len);
-        if (cb->report != NULL && !is_with_report && cb->report_z == NULL)
+        if (cb->report != NULL && !is_with_report &&
+            (cb->report_z = pack_report(cb, cb->report, &cb->report_z_len)) ==
+                NULL)
             return err_set(e, ERR_NOMEM, NULL, "out of memory");
     }
     cb->ledger_first = 0;
@@ -218,15 +242,17 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
     /* A campaign's: a bare frame, which packs a roll log smaller than the
      * dictionary of reports does, its hashes beside it.  A one-off's: in
      * its report's frame. */
-    if (is_with_report)
-        pack_with_report(cb, (const char *)text);
-    else
+    if (is_with_report) {
+        if (db_pack_after_report(cb, (const char *)text, &cb->report_z,
+                                 &cb->report_z_len, &cb->rolls_z))
+            cb->rolls_z_len = 1;
+    } else
         cb->rolls_z =
             is_chained
                 ? pack_chained((const char *)text, rolls, n, &cb->rolls_z_len)
                 : db_doc_pack((const char *)text, &cb->rolls_z_len);
     free(text);
-    if (cb->rolls_z == NULL || (is_with_report && cb->report_z == NULL))
+    if (cb->rolls_z == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (is_chained)
         cb->ledger_first = rolls[0].ledger_pos;

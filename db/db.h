@@ -676,8 +676,8 @@ char *db_rolls_text(const void *value, size_t zlen);
  * share most of their text).  A campaign combat's with cb->report, in
  * one frame with it: cb->report_z, which db_combat_pack then keeps (call
  * this first), and cb->unit_docs_z says so (db_combat_docs_in_report);
- * others in cb->unit_docs_z.  Packs nothing (every doc_slot 0) unless every event
- * is a "combat" event of cb with the combat's actor and note.  Each
+ * others in cb->unit_docs_z.  Packs nothing (every doc_slot 0) unless every
+ * event is a "combat" event of cb with the combat's actor and note.  Each
  * packed event's time becomes the combat's (created_at), as it reads
  * back; its documents stay its own in memory.  ERR_NOMEM. */
 err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,

@@ -159,13 +159,25 @@ unsigned char *db_doc_pack_after(const char *text, const char *prefix,
 unsigned char *db_doc_pack_bare(const char *text, size_t *len);
 char *db_doc_text_after(const void *z, size_t zlen, const char *prefix);
 /* RS: in a combat's report value, where what is packed with the report
- * starts (its events' documents: unit_docs.c; a one-off's rolls:
- * combat_pack.c); as the value of the column that would hold that, that
- * it is there.  No JSON text holds it raw. */
+ * starts (a campaign combat's events' documents: unit_docs.c; a one-off's
+ * rolls: combat_pack.c); as the value of the column that would hold that,
+ * that it is there.  No JSON text holds it raw. */
 #define DB_AFTER_REPORT 0x1e
+/* cb's report, RS, then text, in one frame packed as db_combat_pack
+ * packs cb's report: into *z (new, *zlen bytes), and into *marker (new,
+ * one byte) the value that says, in the column text would have had, that
+ * it follows the report.  false when out of memory: nothing new. */
+bool db_pack_after_report(const db_combat *cb, const char *text,
+                          unsigned char **z, size_t *zlen,
+                          unsigned char **marker);
+/* Whether the value (len bytes) is that marker. */
+bool db_is_after_report(const void *value, size_t len);
 /* What follows the report in report (its value unpacked), new; NULL when
  * nothing does, or out of memory. */
-char *db_rolls_after_report(const char *report);
+char *db_after_report(const char *report);
+/* Ends report (its value unpacked; NULL allowed) where what is packed
+ * after it starts. */
+void db_report_end(char *report);
 /* A combat's packed roll log at column col (combats.rolls or
  * combat_rolls.rolls, however packed: combat_pack.c) as the text
  * db_rolls_unpack reads; NULL for NULL, when out of memory, or for a value

@@ -8,7 +8,6 @@
  * db_bind_text_or_null_borrowed).
  */
 #include "db_sql.h"
-#include "unit_docs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -227,7 +226,7 @@ static void read_combat(db_stmt *st, db_combat *cb, bool has_docs)
     cb->summary = db_column_dup(st, 11);
     if (has_docs) {
         cb->report = db_column_doc(st, 12);
-        unit_docs_report_end(cb->report);
+        db_report_end(cb->report);
     }
 }
 
@@ -423,11 +422,11 @@ static char *rolls_of(db_stmt *st)
     const unsigned char *z = db_column_blob(st, 0);
     char *report, *text;
 
-    if (db_column_type(st, 0) != DB_BLOB || db_column_bytes(st, 0) != 1 ||
-        z == NULL || z[0] != DB_AFTER_REPORT)
+    if (db_column_type(st, 0) != DB_BLOB ||
+        !db_is_after_report(z, (size_t)db_column_bytes(st, 0)))
         return db_column_rolls(st, 0);
     report = db_column_doc(st, 2);
-    text = db_rolls_after_report(report);
+    text = db_after_report(report);
     free(report);
     return text;
 }

@@ -695,10 +695,10 @@ const char *const migrations_sql[] = {
     /* 20: nothing in the tables: what their values may hold.  A campaign
      * combat's packed rolls keep their hashes beside their frame
      * (combat_pack.c), its events' documents may be in its report's frame
-     * (unit_docs.c), and a one-off's rolls are (combat_pack.c).  A build from before reads neither, and would
-     * take such a combat for a damaged one; the version tells it, and it
-     * refuses the store (newer than it) rather than misread it.  Values
-     * written before read as they are. */
+     * (unit_docs.c), and a one-off's rolls are (combat_pack.c).  A build from
+     * before reads neither, and would take such a combat for a damaged one; the
+     * version tells it, and it refuses the store (newer than it) rather than
+     * misread it.  Values written before read as they are. */
     "SELECT 1;",
 };
 

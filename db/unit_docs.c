@@ -13,11 +13,12 @@
  * before".  JSON text holds neither byte raw (a control character in a
  * string is escaped), nor any NUL.
  *
- * With the combat's report, in one frame: the report's value holds the
+ * A campaign combat's with its report, in one frame
+ * (db_pack_after_report, combat_pack.c): the report's value holds the
  * report, RS, then that text (the results repeat the report's lines, so
  * they pack to a few hundred bytes after it), and unit_docs holds one
- * byte, RS (DOCS_IN_REPORT), which says so.  The report read back ends at
- * its first RS (unit_docs_report_end), which no JSON text holds raw.
+ * byte, RS, which says so.  The report read back ends at its first RS
+ * (db_report_end), which no JSON text holds raw.
  * Packing the documents after the report in a frame of their own, as
  * before (db_doc_pack_after, with the report as their reference: such
  * values still read), cost the work of indexing the report again.
@@ -55,49 +56,9 @@ static bool is_of_combat(const db_event *ev, const db_combat *cb)
            strcmp(a, b) == 0;
 }
 
-/* cb's report, RS and text packed in one frame into cb->report_z (as
- * db_combat_pack packs a report: a campaign's smaller), and the marker
- * into cb->unit_docs_z.  ERR_NOMEM. */
-static err_code pack_with_report(db_combat *cb, const char *text)
-{
-    size_t len = strlen(cb->report), n = strlen(text);
-    char *both = malloc(len + 1 + n + 1);
-    unsigned char *z = NULL, *marker = malloc(1);
-    size_t zlen = 0;
-
-    if (both != NULL && marker != NULL) {
-        memcpy(both, cb->report, len);
-        both[len] = DOCS_IN_REPORT;
-        memcpy(both + len + 1, text, n + 1);
-        z = cb->campaign_id[0] != '\0' ? db_doc_pack_small(both, &zlen)
-                                       : db_doc_pack(both, &zlen);
-    }
-    free(both);
-    if (z == NULL) {
-        free(marker);
-        return ERR_NOMEM;
-    }
-    free(cb->report_z);
-    cb->report_z = z;
-    cb->report_z_len = zlen;
-    marker[0] = DOCS_IN_REPORT;
-    cb->unit_docs_z = marker;
-    cb->unit_docs_z_len = 1;
-    return ERR_OK;
-}
-
 bool db_combat_docs_in_report(const db_combat *cb)
 {
-    return cb->unit_docs_z != NULL && cb->unit_docs_z_len == 1 &&
-           cb->unit_docs_z[0] == DOCS_IN_REPORT;
-}
-
-void unit_docs_report_end(char *report)
-{
-    char *rs = report ? strchr(report, DOCS_IN_REPORT) : NULL;
-
-    if (rs != NULL)
-        *rs = '\0';
+    return db_is_after_report(cb->unit_docs_z, cb->unit_docs_z_len);
 }
 
 err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
@@ -153,10 +114,18 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
     *p = '\0';
     /* In a campaign combat's report frame; a one-off's holds its rolls
      * (combat_pack.c), never both. */
-    if (cb->report != NULL && cb->campaign_id[0] != '\0')
-        rc = pack_with_report(cb, text);
-    else if ((cb->unit_docs_z = db_doc_pack(text, &cb->unit_docs_z_len)) ==
-             NULL)
+    if (cb->report != NULL && cb->campaign_id[0] != '\0') {
+        unsigned char *z;
+        size_t zlen;
+        if (db_pack_after_report(cb, text, &z, &zlen, &cb->unit_docs_z)) {
+            free(cb->report_z);
+            cb->report_z = z;
+            cb->report_z_len = zlen;
+            cb->unit_docs_z_len = 1;
+        } else
+            rc = ERR_NOMEM;
+    } else if ((cb->unit_docs_z = db_doc_pack(text, &cb->unit_docs_z_len)) ==
+               NULL)
         rc = ERR_NOMEM;
     free(text);
     if (rc != ERR_OK)
@@ -214,9 +183,8 @@ static err_code cache_load(db_conn *c, const char *combat_id,
         (report = db_column_doc(st, 0)) != NULL) {
         const unsigned char *z = db_column_blob(st, 1);
         size_t zlen = (size_t)db_column_bytes(st, 1);
-        const char *rs = strchr(report, DOCS_IN_REPORT);
-        if (zlen == 1 && z[0] == DOCS_IN_REPORT)
-            slot->text = rs ? strdup(rs + 1) : NULL;
+        if (db_is_after_report(z, zlen))
+            slot->text = db_after_report(report);
         else /* packed in a frame of their own, after the report */
             slot->text = db_doc_text_after(z, zlen, report);
         db_column_copy(st, 2, slot->actor_token_id,

@@ -7,7 +7,6 @@
 #define UMPIRE_UNIT_DOCS_H
 
 #include "db.h"
-#include "db_sql.h"
 
 /* The packed documents of the last few combats read, kept while a list
  * is filled: a feed lists a combat's events one after the other, or
@@ -31,12 +30,5 @@ typedef struct unit_docs_cache {
 err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                         err_info *e);
 void unit_docs_cache_clear(unit_docs_cache *cache);
-
-/* RS: in a combat's report value, where its events' documents start
- * (unit_docs.c); as a combat's unit_docs, that they are there. */
-#define DOCS_IN_REPORT DB_AFTER_REPORT
-/* Ends a report read from its row (NULL allowed) where its events'
- * documents start, if they are in it. */
-void unit_docs_report_end(char *report);
 
 #endif

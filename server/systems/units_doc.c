@@ -15,7 +15,7 @@
  *
  * And written once per state: a text is a function of the unit's row as
  * read (db_unit) and nothing else, so the last text written for each unit
- * is kept with the row it was written for (state_memo), and given again
+ * is kept with the row it was written for (state_text_memo), and given again
  * for a row equal to it byte for byte.  A campaign combat writes each of
  * its units' state before the combat, which is the state after its last
  * change, written then.

@@ -291,28 +291,28 @@ bool ts_sql_text_a(test_server *ts, char *out, size_t n, const char *sql,
     return is_row;
 }
 
-char *ts_sql_doc_a(test_server *ts, const char *sql, const ts_arg *args)
-{
-    sql_result r;
-    char *doc;
-
-    sql_run(ts, sql, args, &r);
-    doc = first_cell(&r) ? db_doc_text(first_cell(&r)->p, first_cell(&r)->n)
-                         : NULL;
-    result_free(&r);
-    return doc;
-}
-
-char *ts_sql_rolls_a(test_server *ts, const char *sql, const ts_arg *args)
+/* The first column of the first row of sql, a stored value, read by read
+ * (db_doc_text, db_rolls_text): new, or NULL for no row. */
+static char *first_value(test_server *ts, const char *sql, const ts_arg *args,
+                         char *(*read)(const void *value, size_t len))
 {
     sql_result r;
     char *text;
 
     sql_run(ts, sql, args, &r);
-    text = first_cell(&r) ? db_rolls_text(first_cell(&r)->p, first_cell(&r)->n)
-                          : NULL;
+    text = first_cell(&r) ? read(first_cell(&r)->p, first_cell(&r)->n) : NULL;
     result_free(&r);
     return text;
+}
+
+char *ts_sql_doc_a(test_server *ts, const char *sql, const ts_arg *args)
+{
+    return first_value(ts, sql, args, db_doc_text);
+}
+
+char *ts_sql_rolls_a(test_server *ts, const char *sql, const ts_arg *args)
+{
+    return first_value(ts, sql, args, db_rolls_text);
 }
 
 int ts_sql_each_a(test_server *ts, ts_sql_row_fn each, void *ctx,

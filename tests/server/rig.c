@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rig.h"
+#include "db_sql.h"
 
 test_server *rig_ts;
 char rig_ctx[192];
@@ -131,7 +132,7 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
                      TS_TEXT(id));
     /* A one-off's packed after its report, in its value (one byte, RS, in
      * its rolls: db/combat_pack.c): the report kept to pack them again. */
-    char *report = NULL, *rs;
+    char *report = NULL;
     long long first;
     db_roll *rolls = NULL;
     size_t n = 0, i;
@@ -146,9 +147,8 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
         report = ts_sql_doc(rig_ts, "SELECT report FROM combats WHERE id = ?",
                             TS_TEXT(id));
         ck_assert_ptr_nonnull(report);
-        ck_assert_ptr_nonnull(rs = strchr(report, 0x1e));
-        *rs = '\0';
-        ck_assert_ptr_nonnull(text = strdup(rs + 1));
+        ck_assert_ptr_nonnull(text = db_after_report(report));
+        db_report_end(report);
     }
     first = ts_sql_int(rig_ts,
                        "SELECT coalesce(k.ledger_first, 0) FROM combats c "

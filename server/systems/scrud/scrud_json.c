@@ -283,6 +283,14 @@ static err_code check_dice_fit(const scrud_plan *plan, err_info *e)
     return ERR_OK;
 }
 
+/* The path of side s's unit i (its "unit" field) into f, which it
+ * returns: written only for a problem, off a combat's common path. */
+static const char *unit_field(char f[JV_PATH_MAX], size_t s, size_t i)
+{
+    snprintf(f, JV_PATH_MAX, "sides[%zu].units[%zu].unit", s, i);
+    return f;
+}
+
 err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
                                scrud_plan *plan, combat_record *keep,
                                err_info *e)
@@ -293,7 +301,6 @@ err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
     size_t s, i;
     err_code rc;
 
-    /* f, the field named, is written only for a problem. */
     for (s = 0; s < 2; s++) {
         rc = db_side_find(c, campaign_id, plan->side_name[s], &side, NULL);
         if (rc == ERR_NOT_FOUND) {
@@ -308,19 +315,17 @@ err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
         for (i = 0; i < plan->in.sides[s].n_units; i++) {
             scrud_unit *su = &plan->units[s][i];
             rc = db_unit_find(c, campaign_id, plan->unit_ref[s][i], &u, NULL);
-            if (rc != ERR_OK && rc != ERR_NOT_FOUND)
-                return err_set(e, rc, NULL, "cannot read units");
-            if (rc != ERR_OK || !u.has_scrud || strcmp(u.side_id, side.id) != 0)
-                snprintf(f, sizeof f, "sides[%zu].units[%zu].unit", s, i);
             if (rc == ERR_NOT_FOUND)
-                return err_set(e, ERR_INVALID, f,
+                return err_set(e, ERR_INVALID, unit_field(f, s, i),
                                "the campaign has no unit \"%s\"",
                                plan->unit_ref[s][i]);
+            if (rc != ERR_OK)
+                return err_set(e, rc, NULL, "cannot read units");
             if (!u.has_scrud)
-                return err_set(e, ERR_RULE, f,
+                return err_set(e, ERR_RULE, unit_field(f, s, i),
                                "the unit %s does not carry SCRUD", u.name);
             if (strcmp(u.side_id, side.id) != 0)
-                return err_set(e, ERR_INVALID, f,
+                return err_set(e, ERR_INVALID, unit_field(f, s, i),
                                "the unit %s belongs to the side \"%s\", not "
                                "\"%s\"",
                                u.name, u.side_name, side.name);
