@@ -197,7 +197,7 @@ bench-pg: $(BUILD)/umpire
 	$(Q)./deploy/install-deps.sh --pg
 	$(Q)./bench/pg.sh $(BUILD)
 
-$(BUILD)/bench-bare: bench/bare.c | $(DEPS_STAMP)
+$(BUILD)/bench-bare: bench/bare.c server/http/http.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(PKG_LIBS)
 

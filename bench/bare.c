@@ -17,10 +17,10 @@
  *   - connection timeout 30 s, connection limit 1024, per-IP connection
  *     limit PER_IP_LIMIT (256, umpire's --per-ip-connection-limit; 0 for
  *     none), as umpire's defaults;
- *   - the same per-connection memory pool: neither sets
- *     MHD_OPTION_CONNECTION_MEMORY_LIMIT, so both use libmicrohttpd's
- *     default (32 KB in 0.9.75).  A larger pool here would be zeroed on
- *     every request and make the ceiling lower than it is (PERF.md);
+ *   - the same per-connection memory pool: MHD_OPTION_CONNECTION_MEMORY_LIMIT
+ *     at HTTP_CONNECTION_MEMORY (http.h).  A larger pool here would be
+ *     zeroed on every request and make the ceiling lower than it is
+ *     (PERF.md);
  *   - the headers umpire sends on a JSON answer (http_reply.c add_headers:
  *     Content-Type, Cache-Control, X-Content-Type-Options, the policy
  *     headers and Vary);
@@ -40,6 +40,8 @@
 #include <sys/socket.h>
 
 #include <microhttpd.h>
+
+#include "http.h" /* HTTP_CONNECTION_MEMORY */
 
 static const char BODY[] = "{\"status\":\"ok\"}";
 
@@ -132,13 +134,15 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
-            MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
-        0, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR, &addr,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
-        MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_CONNECTION_LIMIT, 1024u,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip, MHD_OPTION_END);
+    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+                             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
+                         0, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR,
+                         &addr, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
+                         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+                         MHD_OPTION_CONNECTION_LIMIT, 1024u,
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
+                         MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+                         (size_t)HTTP_CONNECTION_MEMORY, MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr, "bench-bare: cannot listen on 127.0.0.1 port %ld\n",
                 port);

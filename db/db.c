@@ -26,6 +26,7 @@
 #include "db_int.h"
 #include "db_sql.h"
 #include "migrations.h"
+#include "unit_cache.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -60,6 +61,8 @@ void db_conn_close(db_conn *conn)
     }
     db_conn_forget(conn);
     sqlite3_close(conn->lite);
+    db_landings_drop(conn, 0);
+    free(conn->landings);
     free(conn);
 }
 
@@ -225,6 +228,7 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
                     err_code *batch_rc, err_info *be)
 {
     long long before;
+    size_t n_landings;
 
     if (*batch_rc != ERR_OK) {
         *rc = *batch_rc;
@@ -242,6 +246,7 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
         return;
     }
     before = db_total_changes(w);
+    n_landings = w->n_landings;
     if (j->campaign[0] != '\0' &&
         (*rc = db_lock_campaign(w, j->campaign, ej)) != ERR_OK) {
         if (!db_in_transaction(w) && !w->is_txn) {
@@ -251,9 +256,11 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
         return;
     }
     *rc = j->run(w, j->arg, ej);
-    if (*rc != ERR_OK)
+    if (*rc != ERR_OK) {
         atomic_fetch_add(&d->n_refused_changes,
                          (unsigned long)(db_total_changes(w) - before));
+        db_landings_drop(w, n_landings); /* its writes are rolled back */
+    }
     if (*rc != ERR_OK && ej->code == ERR_OK)
         err_set(ej, *rc, NULL, "the write failed");
     /* Some failures (disk full, I/O, out of memory) make SQLite roll back
@@ -324,6 +331,10 @@ void db_run_batch(db *d, db_conn *w, db_job *jobs)
         db_total_changes(w) != changes && db_news_send(w, &e) != ERR_OK)
         batch_rc = e.code;
     is_committed = end_batch(d, w, n_ok, &batch_rc, &e);
+    /* What the combats landed, to the cache once it is committed. */
+    if (is_committed)
+        db_landings_publish(d, w);
+    db_landings_drop(w, 0);
     for (i = 0; i < n; i++) {
         if (batch_rc != ERR_OK && rcs[i] == ERR_OK) {
             rcs[i] = batch_rc;
@@ -482,6 +493,9 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
         db_close(d);
         return rc;
     }
+    /* Without memory for it, nothing is kept: every unit is read. */
+    if (!d->is_pg && (d->units = unit_cache_new()) != NULL)
+        d->writer->units = d->units;
     for (i = 0; i < d->n_readers; i++)
         if (db_conn_open(path, false, &d->readers[i], e) != ERR_OK) {
             err_code rc = open_code(d, e);
@@ -567,6 +581,7 @@ err_code db_close(db *d)
     pthread_cond_destroy(&d->queue_ready);
     pthread_mutex_destroy(&d->listen_lock);
     pthread_mutex_destroy(&d->poster_lock);
+    unit_cache_free(d->units);
     free(d->readers);
     free(d->is_lent);
     free(d->path);

@@ -446,9 +446,25 @@ err_code db_unit_insert(db_conn *c, const db_unit *u, err_info *e);
 err_code db_unit_update(db_conn *c, const db_unit *u, err_info *e);
 /* A unit of the campaign by id or, failing that, by name.  The row is
  * checked for the systems it carries (ERR_DB when a value is out of its
- * range), since combats trust it. */
+ * range), since combats trust it.  In a snapshot (db_read_begin) that has
+ * read the campaign (db_campaign_get), of an SQLite store, from the units
+ * kept for the campaign at the version read, when kept (db/unit_cache.h). */
 err_code db_unit_find(db_conn *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e);
+/* u as the store gives it back once written (db_unit_update, then
+ * db_unit_find): what it does not store is as a read leaves it.  out may
+ * be u. */
+void db_unit_as_stored(const db_unit *u, db_unit *out);
+/* The writer's job of a campaign combat worked out on a snapshot of its
+ * campaign at version from, once it has written the combat (and nothing
+ * else of the campaign): *units (n, taken: *units is NULL after) are the
+ * combat's units as it left them, as stored (db_unit_as_stored).  Once
+ * the job's batch is committed, the next combats of the campaign read
+ * them, and the campaign's other units kept at from, without the store
+ * (unit_cache.h).  Nothing when it cannot (no memory, a PostgreSQL
+ * store): the next combats read the store. */
+void db_units_landed(db_conn *w, const char *campaign_id, long long from,
+                     db_unit **units, size_t n);
 /* Filters of db_units_list: NULL or -1 for "any". */
 typedef struct db_unit_filter {
     const char *side_id;

@@ -48,6 +48,18 @@ struct db_conn {
     long long total_changes; /* PostgreSQL: rows changed so far */
     char sqlstate[6];        /* PostgreSQL: the last failure's SQLSTATE */
     char errmsg[256];        /* PostgreSQL: the last failure, one line */
+    /* SQLite: the units kept between snapshots (unit_cache.h): a
+     * reader's while it holds a snapshot (db_read_begin to db_read_end),
+     * the writer's always; else NULL. */
+    struct unit_cache *units;
+    /* A reader's snapshot: the campaign whose version it read
+     * (db_campaign_get), or "", and that version. */
+    char snap_campaign[DB_ID_MAX];
+    long long snap_version;
+    /* The writer: what its batch's jobs landed (db_units_landed), kept
+     * for the cache until the batch commits. */
+    struct unit_landing *landings;
+    size_t n_landings, cap_landings;
 };
 
 /* The most parameters a statement takes. */

@@ -64,6 +64,10 @@ struct db {
      * request should write nothing, so this stays 0 (db_writer_refused) */
     atomic_ulong n_refused_changes;
 
+    /* SQLite: campaigns' units kept between snapshots (unit_cache.h);
+     * NULL for PostgreSQL, or when out of memory. */
+    struct unit_cache *units;
+
     /* The writer's upkeep: written by the writer thread only (health is
      * read by any). */
     atomic_int health;      /* db_health_state */

@@ -9,6 +9,7 @@
 #include "db_conn.h"
 #include "db_sql.h"
 #include "migrations.h"
+#include "unit_cache.h"
 
 #include <pthread.h>
 
@@ -58,6 +59,7 @@ db_conn *db_read_acquire(db *d)
         pthread_cond_wait(&d->pool_free, &d->pool_lock);
     }
     pthread_mutex_unlock(&d->pool_lock);
+    db_snapshot_forget(c);
     return c;
 }
 
@@ -91,6 +93,7 @@ void db_read_release(db *d, db_conn *conn)
 
     if (conn == NULL)
         return;
+    db_snapshot_forget(conn);
     pthread_mutex_lock(&d->pool_lock);
     slot = reader_slot(d, conn);
     pthread_mutex_unlock(&d->pool_lock);
@@ -135,6 +138,9 @@ err_code db_read_begin(db *d, db_conn **out, err_info *e)
         db_read_release(d, c);
         return rc;
     }
+    /* One snapshot until db_read_end: what it reads of a campaign at a
+     * version is what every snapshot at that version reads. */
+    c->units = d->units;
     *out = c;
     return ERR_OK;
 }
@@ -145,6 +151,7 @@ err_code db_read_end(db *d, db_conn *c, err_info *e)
 
     if (c == NULL)
         return ERR_OK;
+    db_snapshot_forget(c);
     if ((rc = db_control(c, "COMMIT", e)) != ERR_OK)
         db_control(c, "ROLLBACK", NULL);
     db_read_release(d, c);

@@ -12,6 +12,7 @@
  * checked on reading only when it carries Matrix.
  */
 #include "db_sql.h"
+#include "unit_cache.h"
 #include "matrix.h"
 
 #include <stdio.h>
@@ -149,6 +150,7 @@ err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
         goto out;
     }
     out->version = db_column_int64(st, 19);
+    db_snapshot_saw(c, out->id, out->version);
     out->scrud.cap_kind = (scrud_cap_kind)db_column_int(st, 3);
     out->scrud.cap = db_column_int(st, 4);
     out->scrud.has_floor = db_column_int(st, 5) != 0;
@@ -592,6 +594,78 @@ static void read_unit(db_stmt *st, db_unit *u)
     u->row = db_column_int64(st, 36);
 }
 
+/* A string as a column read leaves it (db_column_copy): cut to size,
+ * zeros after it. */
+static void copy_as_read(char *out, const char *s, size_t size)
+{
+    size_t n = strnlen(s, size - 1);
+
+    memcpy(out, s, n);
+    memset(out + n, 0, size - n);
+}
+
+/* p as bind_attack and read_printed leave it. */
+static void printed_as_stored(const scs_printed *p, scs_printed *out)
+{
+    out->has_attack = p->has_attack;
+    out->attack = p->has_attack ? p->attack : 0;
+    out->defense = p->defense;
+    out->movement = p->movement;
+}
+
+/* What read_unit reads back of a row written from u (bind_unit_state,
+ * bind_unit_scs): field for field, in read_unit's order. */
+void db_unit_as_stored(const db_unit *given, db_unit *out)
+{
+    const db_unit copy = *given, *u = &copy; /* out may be given */
+    scs_counter k;
+
+    memset(out, 0, sizeof *out);
+    copy_as_read(out->id, u->id, sizeof out->id);
+    copy_as_read(out->campaign_id, u->campaign_id, sizeof out->campaign_id);
+    copy_as_read(out->side_id, u->side_id, sizeof out->side_id);
+    copy_as_read(out->side_name, u->side_name, sizeof out->side_name);
+    copy_as_read(out->name, u->name, sizeof out->name);
+    copy_as_read(out->created_at, u->created_at, sizeof out->created_at);
+    out->is_eliminated = u->is_eliminated;
+    copy_as_read(out->eliminated_reason, u->eliminated_reason,
+                 sizeof out->eliminated_reason);
+    copy_as_read(out->eliminated_by, u->eliminated_by,
+                 sizeof out->eliminated_by);
+    scrud_unit_default(&out->scrud);
+    out->scrud.quality = u->scrud.quality;
+    out->scrud.faces = u->scrud.faces;
+    out->scrud.defeat_penalty = u->scrud.defeat_penalty;
+    out->scrud.fatigue_penalty = u->scrud.fatigue_penalty;
+    out->scrud.is_eliminated = u->is_eliminated;
+    out->has_scrud = u->has_scrud;
+    out->has_edna = u->has_edna;
+    out->edna = u->edna;
+    out->edna_start = u->edna_start;
+    out->has_scs = u->has_scs;
+    memset(&k, 0, sizeof k);
+    if (u->has_scs) {
+        k = u->scs;
+        if (!k.has_reduced)
+            memset(&k.reduced, 0, sizeof k.reduced);
+    }
+    printed_as_stored(&k.full, &out->scs.full);
+    out->scs.has_reduced = k.has_reduced;
+    printed_as_stored(&k.reduced, &out->scs.reduced);
+    out->scs.steps = k.steps;
+    out->scs.steps_lost = k.steps_lost;
+    out->scs.is_exploit = k.is_exploit;
+    out->scs.is_out_of_supply = k.is_out_of_supply;
+    out->has_matrix = u->has_matrix;
+    out->matrix_quality = u->matrix_quality;
+    out->has_civ = u->has_civ;
+    out->civ.cls = u->civ.cls;
+    out->civ.era = u->civ.era;
+    out->civ.bonus = u->civ.bonus;
+    out->civ.dice_multiplier = u->civ.dice_multiplier;
+    out->row = u->row;
+}
+
 static bool printed_is_sane(const scs_printed *p)
 {
     return (!p->has_attack ||
@@ -645,6 +719,8 @@ err_code db_unit_find(db_conn *c, const char *campaign_id,
     err_code rc;
     int step;
 
+    if (db_unit_kept(c, campaign_id, id_or_name, out))
+        return ERR_OK;
     memset(out, 0, sizeof *out);
     if ((rc = db_prepare(c,
                          "SELECT " UNIT_COLUMNS "WHERE u.rowid = coalesce("
@@ -662,6 +738,8 @@ err_code db_unit_find(db_conn *c, const char *campaign_id,
         if (!unit_is_sane(out))
             rc = err_set(e, ERR_DB, NULL, "unit %s holds impossible values",
                          out->id);
+        else
+            db_unit_keep(c, out);
     } else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no unit \"%s\"",
                      id_or_name);

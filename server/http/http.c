@@ -618,6 +618,7 @@ static struct MHD_Daemon *start_daemon(http_server *s,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
         MHD_OPTION_NOTIFY_CONNECTION, http_conn_on_notify, s->conns,
         MHD_OPTION_URI_LOG_CALLBACK, http_conn_on_uri, s->conns,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
         MHD_OPTION_END);
 }
 

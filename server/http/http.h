@@ -35,6 +35,17 @@
 #include "err.h"
 #include "notify.h"
 
+/*
+ * Each connection's memory pool in libmicrohttpd (its request line and
+ * headers, its read buffer, the answer's headers), zeroed by it for every
+ * request: about 1.5 instructions a byte (about 49k a request at its
+ * default of 32 KB, 24k at this).  A request's headers take up to about
+ * 14 KB of it; more are refused by libmicrohttpd with 431.  The body is
+ * not kept there (it is appended in the upload calls, up to body_limit).
+ * bench/bare.c uses the same.
+ */
+#define HTTP_CONNECTION_MEMORY (16 * 1024)
+
 typedef struct http_config {
     const char *listen; /* IPv4 or IPv6 address, default 127.0.0.1 */
     int port;           /* 0 picks a free port */

@@ -414,6 +414,7 @@ void combat_record_cleanup(combat_record *rec)
     combat_campaign_leave(rec);
     changes_clear(rec);
     combat_bound_clear(rec);
+    free(rec->left);
     free(rec->rolls);
     free(rec->cb.summary);
     free(rec->cb.report);
@@ -619,6 +620,41 @@ err_code combat_changes_write(db_conn *c, const combat_record *rec, err_info *e)
     return rc;
 }
 
+void combat_units_leave(combat_record *rec)
+{
+    db_unit *units;
+    size_t i, k, n = rec->n_bound;
+
+    free(rec->left);
+    rec->left = NULL;
+    rec->n_left = 0;
+    if (rec->n_bound + rec->n_changes == 0 ||
+        (units = malloc((rec->n_bound + rec->n_changes) * sizeof *units)) ==
+            NULL)
+        return; /* nothing kept: the next combats read the store */
+    memcpy(units, rec->bound, rec->n_bound * sizeof *units);
+    /* A unit's new row in place of the row read, or after them. */
+    for (i = 0; i < rec->n_changes; i++) {
+        const db_unit *after = &rec->changes[i].unit;
+        if (rec->changes[i].is_event)
+            continue;
+        for (k = 0; k < n && strcmp(units[k].id, after->id) != 0; k++)
+            ;
+        units[k] = *after;
+        n += k == n;
+    }
+    for (i = 0; i < n; i++)
+        db_unit_as_stored(&units[i], &units[i]);
+    rec->left = units;
+    rec->n_left = n;
+}
+
+void combat_units_landed(db_conn *c, combat_record *rec)
+{
+    db_units_landed(c, rec->campaign_id, rec->version, &rec->left, rec->n_left);
+    rec->n_left = 0;
+}
+
 err_code combat_changes_pack(combat_record *rec, err_info *e)
 {
     db_event **evs;
@@ -661,6 +697,9 @@ void combat_record_unstage(combat_record *rec)
     rec->cb.rolls_z = NULL;
     rec->cb.ledger_first = 0;
     rec->cb.unit_docs_z = NULL;
+    free(rec->left);
+    rec->left = NULL;
+    rec->n_left = 0;
     rec->rolls = NULL;
     rec->n_rolls = 0;
     rec->cb.summary = rec->cb.report = NULL;

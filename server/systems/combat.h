@@ -75,6 +75,10 @@ typedef struct combat_record {
      * owned. */
     db_unit *bound;
     size_t n_bound, cap_bound;
+    /* A staged outcome's units as it leaves them (combat_units_leave);
+     * owned. */
+    db_unit *left;
+    size_t n_left;
 } combat_record;
 
 /* Parses the body's "dice" and "note" into rec (a seeded combat gets its
@@ -154,6 +158,14 @@ err_code combat_unit_update(db_conn *c, combat_record *rec,
  * worked out again. */
 err_code combat_changes_write(db_conn *c, const combat_record *rec,
                               err_info *e);
+/* The units rec's staged outcome leaves: those bind read, with the new
+ * rows apply made, as stored (rec->left); none when out of memory.  Off
+ * the writer, once apply has run. */
+void combat_units_leave(combat_record *rec);
+/* Once combat_changes_write has landed rec's staged outcome: rec->left
+ * (taken) for the next combats of its campaign to read without the store
+ * (db_units_landed). */
+void combat_units_landed(db_conn *c, combat_record *rec);
 /* Packs the documents of the history events recorded in rec->changes
  * into the combat's row (db_combat_pack_events), off the writer, so that
  * combat_changes_write stores the events without them.  ERR_NOMEM. */

@@ -106,6 +106,8 @@ bool pipeline_stage(db *d, void *job)
         rc = combat_changes_pack(rec, &e);
     if (rc == ERR_OK)
         rc = db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, &e);
+    if (rc == ERR_OK)
+        combat_units_leave(rec);
     if (db_read_end(d, c, &e) != ERR_OK && rc == ERR_OK)
         rc = ERR_DB;
     if (rc != ERR_OK) {
@@ -158,8 +160,10 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
                                       &rec->chain_end, e);
         if (rc == ERR_OK)
             rc = combat_changes_write(c, rec, e);
-        if (rc == ERR_OK)
+        if (rc == ERR_OK) {
+            combat_units_landed(c, rec);
             atomic_fetch_add(&n_landed, 1);
+        }
         goto out;
     }
     /* Nothing is written until the rules have accepted the combat: the

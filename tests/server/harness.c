@@ -3,6 +3,7 @@
  * harness.c: test server and HTTP client; see harness.h.
  */
 #include "harness.h"
+#include "unit_cache.h"
 
 #include <arpa/inet.h>
 #include <check.h>
@@ -397,4 +398,36 @@ json_t *ts_load_vector(const char *file)
     if (j == NULL)
         ck_abort_msg("cannot load %s: %s", path, jerr.text);
     return j;
+}
+
+int ts_check_kept_units(test_server *ts, const char *campaign_id)
+{
+    db *d = http_db(ts->srv);
+    unit_cache *k = db_unit_cache(d);
+    db_unit *kept = calloc(64, sizeof *kept), row;
+    long long version, now = -1;
+    size_t i, n;
+    db_conn *r;
+
+    ck_assert_ptr_nonnull(kept);
+    if (ts_is_pg()) {
+        ck_assert_ptr_null(k);
+        free(kept);
+        return -1;
+    }
+    ck_assert_ptr_nonnull(k);
+    n = unit_cache_rows(k, campaign_id, &version, kept, 64);
+    r = db_read_acquire(d);
+    ck_assert_int_eq(db_campaign_version(r, campaign_id, &now, NULL), ERR_OK);
+    if (version != now)
+        n = 0; /* not used: of another version */
+    for (i = 0; i < n; i++) {
+        ck_assert_int_eq(db_unit_find(r, campaign_id, kept[i].id, &row, NULL),
+                         ERR_OK);
+        ck_assert_msg(memcmp(&row, &kept[i], sizeof row) == 0,
+                      "the unit %s kept is not the store's", kept[i].name);
+    }
+    db_read_release(d, r);
+    free(kept);
+    return (int)n;
 }

@@ -21,6 +21,7 @@
 #include "pipeline.h"
 #include "suites.h"
 #include "systems.h"
+#include "unit_cache.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -383,6 +384,62 @@ START_TEST(test_second_combat_in_flight_not_staged)
 }
 END_TEST
 
+/* A campaign combat through the API; its id into id. */
+static void post_combat(const test_campaign *c, const char *body, char id[64])
+{
+    char path[160];
+    json_t *j;
+
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", c->id);
+    j = ts_call(ts, 201, "POST", path, c->umpire, "%s", body);
+    snprintf(id, 64, "%s", json_string_value(json_object_get(j, "id")));
+    json_decref(j);
+}
+
+/* Staged combats of a campaign read its units as the combat before left
+ * them, kept (db/unit_cache.h), not from the store; what is kept is the
+ * store's row byte for byte, penalties and all; a unit edited in between
+ * is read from the store again. */
+START_TEST(test_staged_combats_read_kept_units)
+{
+    unit_cache *k = db_unit_cache(http_db(ts->srv));
+    long long hits0, hits, misses;
+    test_campaign c;
+    char id[64], path[192];
+    int i;
+
+    static const char *const sides[] = {"Red", "Blue", NULL};
+
+    /* Penalties kept between combats (the default), so rows change, and
+     * no unit lost to them. */
+    ts_campaign(ts, &c,
+                "{\"eliminate_below\":-10,\"defeats_per_elimination\":0}",
+                sides);
+    ts_unit(ts, &c, "Alpha", "Red", 0, 6, NULL);
+    ts_unit(ts, &c, "Bravo", "Blue", 0, 6, NULL);
+    for (i = 0; i < 4; i++)
+        post_combat(&c, COMBAT("Alpha", "Bravo"), id);
+    if (ts_is_pg()) {
+        ck_assert_int_eq(ts_check_kept_units(ts, c.id), -1);
+        return; /* other instances write: nothing is kept */
+    }
+    ck_assert_int_eq(ts_check_kept_units(ts, c.id), 2);
+    unit_cache_stats(k, &hits0, &misses);
+    post_combat(&c, COMBAT("Alpha", "Bravo"), id);
+    unit_cache_stats(k, &hits, &misses);
+    ck_assert_int_eq(hits, hits0 + 2);
+    ck_assert_int_eq(ts_check_kept_units(ts, c.id), 2);
+    /* The umpire edits Alpha: the next combat reads it anew. */
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Alpha", c.id);
+    json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
+                        "{\"scrud\":{\"quality\":3}}"));
+    ck_assert_int_eq(ts_check_kept_units(ts, c.id), 0);
+    post_combat(&c, COMBAT("Alpha", "Bravo"), id);
+    ck_assert_int_eq(alpha_quality(&c, id), 3);
+    ck_assert_int_eq(ts_check_kept_units(ts, c.id), 2);
+}
+END_TEST
+
 Suite *suite_pipeline(void)
 {
     Suite *s = suite_create("pipeline");
@@ -400,6 +457,7 @@ Suite *suite_pipeline(void)
     tcase_add_test(staged, test_staged_combat_lands_as_staged);
     tcase_add_test(staged, test_staged_combat_redone_when_a_unit_changed);
     tcase_add_test(staged, test_second_combat_in_flight_not_staged);
+    tcase_add_test(staged, test_staged_combats_read_kept_units);
     suite_add_tcase(s, staged);
     return s;
 }

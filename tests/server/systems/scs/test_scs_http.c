@@ -766,6 +766,10 @@ START_TEST(test_campaign_combat_record)
              "\"defender\":{\"converted\":1,\"blocked_hexes\":0,"
              "\"steps_ignored\":0},\"attackers\":[{\"advance_hexes\":2},"
              "{\"advance_hexes\":1}]}");
+    /* The four units as the combat left them (steps lost, eliminated,
+     * out of supply), kept for the campaign's next combat: the store's
+     * rows, byte for byte. */
+    RIG_EQ_INT(ts_check_kept_units(rig_ts, c.id), ts_is_pg() ? -1 : 4);
     RIG_IS_TRUE(json_equal(get(get(get(rep, "input"), "table"), "rows"),
                            get(scs_rig_keep(scs_rig_example_doc()), "rows")));
     scs_rig_resubmit(rep);

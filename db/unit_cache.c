@@ -1,0 +1,326 @@
+/*
+ * unit_cache.c: campaigns' unit rows kept between campaign combats'
+ * snapshots; see unit_cache.h.
+ *
+ * A table of CACHE_CAMPAIGNS campaigns, each in the slot its id hashes
+ * to (a campaign takes the slot of another, which is then forgotten),
+ * each with the version its rows are of and up to CACHE_UNITS rows (a
+ * campaign's 65th unit read takes the place of one of them, in turn).
+ * One lock a slot.  About a megabyte when full.
+ */
+#include "unit_cache.h"
+
+#include "db_conn.h"
+#include "db_int.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CACHE_CAMPAIGNS = 32, CACHE_UNITS = 64 };
+
+typedef struct campaign_slot {
+    pthread_mutex_t lock;
+    char campaign_id[DB_ID_MAX]; /* "": none */
+    long long version;           /* of every row kept */
+    db_unit *units;              /* CACHE_UNITS, made at first use */
+    int n, next;                 /* kept; the next to give up its place */
+} campaign_slot;
+
+struct unit_cache {
+    campaign_slot slots[CACHE_CAMPAIGNS];
+    atomic_llong hits, misses;
+};
+
+unit_cache *unit_cache_new(void)
+{
+    unit_cache *k = calloc(1, sizeof *k);
+    int i;
+
+    if (k == NULL)
+        return NULL;
+    for (i = 0; i < CACHE_CAMPAIGNS; i++)
+        pthread_mutex_init(&k->slots[i].lock, NULL);
+    return k;
+}
+
+void unit_cache_free(unit_cache *k)
+{
+    int i;
+
+    if (k == NULL)
+        return;
+    for (i = 0; i < CACHE_CAMPAIGNS; i++) {
+        pthread_mutex_destroy(&k->slots[i].lock);
+        free(k->slots[i].units);
+    }
+    free(k);
+}
+
+static campaign_slot *slot_of(unit_cache *k, const char *campaign_id)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    const unsigned char *p;
+
+    for (p = (const unsigned char *)campaign_id; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return &k->slots[h % CACHE_CAMPAIGNS];
+}
+
+/* Whether s holds campaign_id's rows at version; s locked. */
+static bool holds(const campaign_slot *s, const char *campaign_id,
+                  long long version)
+{
+    return s->units != NULL && s->version == version &&
+           strcmp(s->campaign_id, campaign_id) == 0;
+}
+
+/* s given to campaign_id at version, empty; false when out of memory
+ * (s then holds nothing).  s locked. */
+static bool restart(campaign_slot *s, const char *campaign_id,
+                    long long version)
+{
+    s->campaign_id[0] = '\0';
+    s->n = s->next = 0;
+    if (s->units == NULL &&
+        (s->units = malloc(CACHE_UNITS * sizeof *s->units)) == NULL)
+        return false;
+    memcpy(s->campaign_id, campaign_id, DB_ID_MAX);
+    s->campaign_id[DB_ID_MAX - 1] = '\0';
+    s->version = version;
+    return true;
+}
+
+/* u kept in s, in place of its row of before if s has one; s locked. */
+static void keep(campaign_slot *s, const db_unit *u)
+{
+    int i;
+
+    for (i = 0; i < s->n; i++)
+        if (strcmp(s->units[i].id, u->id) == 0) {
+            s->units[i] = *u;
+            return;
+        }
+    if (s->n < CACHE_UNITS) {
+        s->units[s->n++] = *u;
+        return;
+    }
+    s->units[s->next] = *u;
+    s->next = (s->next + 1) % CACHE_UNITS;
+}
+
+/* Whether ref has the form of a unit's id ("unit_" then the rest: every
+ * unit's id is made so, db_new_id). */
+static bool is_unit_id_form(const char *ref)
+{
+    return strncmp(ref, "unit_", 5) == 0;
+}
+
+bool unit_cache_get(unit_cache *k, const char *campaign_id, long long version,
+                    const char *ref, db_unit *out)
+{
+    campaign_slot *s;
+    bool is_hit = false;
+    int i;
+
+    if (k == NULL)
+        return false;
+    s = slot_of(k, campaign_id);
+    pthread_mutex_lock(&s->lock);
+    if (holds(s, campaign_id, version)) {
+        for (i = 0; i < s->n && !is_hit; i++)
+            if (strcmp(s->units[i].id, ref) == 0) {
+                *out = s->units[i];
+                is_hit = true;
+            }
+        /* By name only where no unit can have ref as its id: the store
+         * finds a unit by id before it finds one by name. */
+        for (i = 0; i < s->n && !is_hit && !is_unit_id_form(ref); i++)
+            if (strcmp(s->units[i].name, ref) == 0) {
+                *out = s->units[i];
+                is_hit = true;
+            }
+    }
+    pthread_mutex_unlock(&s->lock);
+    atomic_fetch_add(is_hit ? &k->hits : &k->misses, 1);
+    return is_hit;
+}
+
+void unit_cache_put(unit_cache *k, long long version, const db_unit *u)
+{
+    campaign_slot *s;
+
+    if (k == NULL)
+        return;
+    s = slot_of(k, u->campaign_id);
+    pthread_mutex_lock(&s->lock);
+    /* Rows of an older version are forgotten; a row older than those
+     * kept is not kept. */
+    if (holds(s, u->campaign_id, version) ||
+        ((strcmp(s->campaign_id, u->campaign_id) != 0 ||
+          s->version < version) &&
+         restart(s, u->campaign_id, version)))
+        keep(s, u);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void unit_cache_land(unit_cache *k, const unit_landing *l)
+{
+    campaign_slot *s;
+    size_t i;
+
+    if (k == NULL)
+        return;
+    s = slot_of(k, l->campaign_id);
+    pthread_mutex_lock(&s->lock);
+    if (holds(s, l->campaign_id, l->from)) {
+        /* The rows of every other unit are the same at to. */
+        s->version = l->to;
+    } else if (!holds(s, l->campaign_id, l->to) &&
+               (strcmp(s->campaign_id, l->campaign_id) != 0 ||
+                s->version < l->to)) {
+        /* What the slot held is older, or another campaign's: only the
+         * combat's units are known at to. */
+        if (!restart(s, l->campaign_id, l->to)) {
+            pthread_mutex_unlock(&s->lock);
+            return;
+        }
+    } else if (!holds(s, l->campaign_id, l->to)) {
+        /* Already newer than to. */
+        pthread_mutex_unlock(&s->lock);
+        return;
+    }
+    for (i = 0; i < l->n; i++)
+        keep(s, &l->units[i]);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void unit_landing_free(unit_landing *l)
+{
+    if (l == NULL)
+        return;
+    free(l->units);
+    l->units = NULL;
+    l->n = 0;
+}
+
+void unit_cache_stats(unit_cache *k, long long *hits, long long *misses)
+{
+    *hits = k ? atomic_load(&k->hits) : 0;
+    *misses = k ? atomic_load(&k->misses) : 0;
+}
+
+size_t unit_cache_rows(unit_cache *k, const char *campaign_id,
+                       long long *version, db_unit *out, size_t max)
+{
+    campaign_slot *s;
+    size_t n = 0;
+
+    *version = -1;
+    if (k == NULL)
+        return 0;
+    s = slot_of(k, campaign_id);
+    pthread_mutex_lock(&s->lock);
+    if (s->units != NULL && strcmp(s->campaign_id, campaign_id) == 0) {
+        *version = s->version;
+        for (; n < max && n < (size_t)s->n; n++)
+            out[n] = s->units[n];
+    }
+    pthread_mutex_unlock(&s->lock);
+    return n;
+}
+
+unit_cache *db_unit_cache(db *d)
+{
+    return d->units;
+}
+
+/* ---- the connections' side ---- */
+
+void db_snapshot_saw(db_conn *c, const char *campaign_id, long long version)
+{
+    if (c->units == NULL || c->is_writer)
+        return;
+    memcpy(c->snap_campaign, campaign_id, strnlen(campaign_id, DB_ID_MAX - 1));
+    c->snap_campaign[strnlen(campaign_id, DB_ID_MAX - 1)] = '\0';
+    c->snap_version = version;
+}
+
+void db_snapshot_forget(db_conn *c)
+{
+    if (c == NULL)
+        return;
+    c->units = NULL;
+    c->snap_campaign[0] = '\0';
+    c->snap_version = 0;
+}
+
+/* Whether c's snapshot has read campaign_id's version. */
+static bool snapshot_knows(const db_conn *c, const char *campaign_id)
+{
+    return c->units != NULL && !c->is_writer && c->snap_campaign[0] != '\0' &&
+           strcmp(c->snap_campaign, campaign_id) == 0;
+}
+
+bool db_unit_kept(db_conn *c, const char *campaign_id, const char *ref,
+                  db_unit *out)
+{
+    return snapshot_knows(c, campaign_id) &&
+           unit_cache_get(c->units, campaign_id, c->snap_version, ref, out);
+}
+
+void db_unit_keep(db_conn *c, const db_unit *u)
+{
+    if (snapshot_knows(c, u->campaign_id))
+        unit_cache_put(c->units, c->snap_version, u);
+}
+
+void db_landings_drop(db_conn *w, size_t keep)
+{
+    while (w->n_landings > keep)
+        unit_landing_free(&w->landings[--w->n_landings]);
+}
+
+void db_landings_publish(db *d, db_conn *w)
+{
+    size_t i;
+
+    for (i = 0; i < w->n_landings; i++)
+        unit_cache_land(d->units, &w->landings[i]);
+}
+
+void db_units_landed(db_conn *w, const char *campaign_id, long long from,
+                     db_unit **units, size_t n)
+{
+    unit_landing *l;
+    long long to;
+
+    if (w->units == NULL || !w->is_writer || *units == NULL || n == 0)
+        goto out;
+    if (w->n_landings == w->cap_landings) {
+        size_t cap = w->cap_landings ? w->cap_landings * 2 : 8;
+        unit_landing *more = realloc(w->landings, cap * sizeof *more);
+        if (more == NULL)
+            goto out;
+        w->landings = more;
+        w->cap_landings = cap;
+    }
+    /* The version its writes left (read in its transaction: nothing else
+     * writes while it does). */
+    if (db_campaign_version(w, campaign_id, &to, NULL) != ERR_OK)
+        goto out;
+    l = &w->landings[w->n_landings++];
+    memset(l->campaign_id, 0, sizeof l->campaign_id);
+    memcpy(l->campaign_id, campaign_id, strnlen(campaign_id, DB_ID_MAX - 1));
+    l->from = from;
+    l->to = to;
+    l->units = *units;
+    l->n = n;
+    *units = NULL;
+    return;
+out:
+    free(*units);
+    *units = NULL;
+}
