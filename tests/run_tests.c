@@ -38,6 +38,7 @@ int main(void)
     add(sr, suite_dice, CORE);
     add(sr, suite_scrud, CORE);
     add(sr, suite_scrud_examples, CORE);
+    add(sr, suite_scrud_json, CORE);
     add(sr, suite_edna, CORE);
     add(sr, suite_scs, CORE);
     add(sr, suite_scs_examples, CORE);

@@ -20,6 +20,7 @@ Suite *suite_rng(void);
 Suite *suite_dice(void);
 Suite *suite_scrud(void);
 Suite *suite_scrud_examples(void);
+Suite *suite_scrud_json(void);
 Suite *suite_edna(void);
 Suite *suite_scs(void);
 Suite *suite_scs_examples(void);

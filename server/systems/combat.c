@@ -544,7 +544,14 @@ err_code combat_unit_event(db_conn *c, combat_record *rec,
                            const db_unit *before, const db_unit *after,
                            jw *result, err_info *e)
 {
-    char *text = jw_take(result, NULL);
+    return combat_unit_event_text(c, rec, before, after, jw_take(result, NULL),
+                                  e);
+}
+
+err_code combat_unit_event_text(db_conn *c, combat_record *rec,
+                                const db_unit *before, const db_unit *after,
+                                char *text, err_info *e)
+{
     const char *note = rec->has_note ? rec->note : NULL;
     combat_change *ch;
     err_code rc;

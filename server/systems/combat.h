@@ -147,6 +147,10 @@ void combat_record_cleanup(combat_record *rec);
 err_code combat_unit_event(db_conn *c, combat_record *rec,
                            const db_unit *before, const db_unit *after,
                            jw *result, err_info *e);
+/* The same with the result's text (taken, freed; NULL: out of memory). */
+err_code combat_unit_event_text(db_conn *c, combat_record *rec,
+                                const db_unit *before, const db_unit *after,
+                                char *text, err_info *e);
 /* Writes a unit's new row for rec's combat (db_unit_update). */
 err_code combat_unit_update(db_conn *c, combat_record *rec,
                             const db_unit *after, err_info *e);

@@ -473,8 +473,35 @@ void scrud_json_unit_write(jw *w, const scrud_plan *plan,
         jw_string(w, scrud_elimination_name(r->eliminated));
 }
 
+char *scrud_json_unit_result(const char *report, const scrud_spans *spans,
+                             const scrud_plan *plan, int s, int i)
+{
+    /* The members jw_kstring would join after the entry's own. */
+    static const char system[] = ",\"system\":\"scrud\",\"side\":";
+    size_t at = spans->at[s][i], n = spans->end[s][i] - at;
+    char *text = NULL, *p;
+    jw side;
+
+    jw_init(&side);
+    jw_string(&side, plan->side_name[s]);
+    if (!side.is_failed &&
+        (text = malloc(n + sizeof system - 1 + side.len + 2)) != NULL) {
+        p = text;
+        memcpy(p, report + at, n);
+        p += n;
+        memcpy(p, system, sizeof system - 1);
+        p += sizeof system - 1;
+        memcpy(p, side.s, side.len);
+        p += side.len;
+        *p++ = '}';
+        *p = '\0';
+    }
+    jw_free(&side);
+    return text;
+}
+
 static void side_write(jw *w, const scrud_plan *plan, const scrud_result *res,
-                       int s)
+                       int s, scrud_spans *spans)
 {
     size_t k, i;
 
@@ -499,7 +526,11 @@ static void side_write(jw *w, const scrud_plan *plan, const scrud_result *res,
     jw_array(w);
     for (i = 0; i < plan->in.sides[s].n_units; i++) {
         jw_object(w);
+        if (spans != NULL)
+            spans->at[s][i] = w->len - 1; /* its "{" */
         scrud_json_unit_write(w, plan, res, s, (int)i);
+        if (spans != NULL)
+            spans->end[s][i] = w->len;
         jw_object_end(w);
     }
     jw_array_end(w);
@@ -519,14 +550,14 @@ static void side_write(jw *w, const scrud_plan *plan, const scrud_result *res,
 }
 
 void scrud_json_outcome_write(jw *w, const scrud_plan *plan,
-                              const scrud_result *res)
+                              const scrud_result *res, scrud_spans *spans)
 {
     size_t k;
 
     jw_key(w, "sides");
     jw_array(w);
-    side_write(w, plan, res, 0);
-    side_write(w, plan, res, 1);
+    side_write(w, plan, res, 0, spans);
+    side_write(w, plan, res, 1, spans);
     jw_array_end(w);
     jw_key(w, "pairs");
     jw_array(w);
@@ -566,7 +597,7 @@ json_t *scrud_json_outcome_json(const scrud_plan *plan, const scrud_result *res)
 
     jw_init(&w);
     jw_object(&w);
-    scrud_json_outcome_write(&w, plan, res);
+    scrud_json_outcome_write(&w, plan, res, NULL);
     jw_object_end(&w);
     return written_json(&w);
 }

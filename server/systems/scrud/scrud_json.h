@@ -42,12 +42,22 @@ typedef struct scrud_plan {
     int die[2][SCRUD_MAX_UNITS_PER_SIDE];
 } scrud_plan;
 
+/* Where each unit's entry of "sides"[s]."units" lies in the text
+ * of the report written (scrud_json_outcome_write):
+ * from its "{" to its last member's end (its "}" not included). */
+typedef struct scrud_spans {
+    size_t at[2][SCRUD_MAX_UNITS_PER_SIDE], end[2][SCRUD_MAX_UNITS_PER_SIDE];
+} scrud_spans;
+
 /* A SCRUD combat request in the server (scrud_stages.c, scrud_odds.c). */
 typedef struct scrud_job {
     combat_record rec; /* first: combat_finish finds it as the state */
     scrud_result res;  /* once run */
     json_t *options;   /* the request's options (a reference) or NULL */
-    scrud_plan plan;   /* last: its rows of units (above) */
+    scrud_plan plan;   /* its rows of units (above) last but spans */
+    /* Once run: the units' entries in rec.cb.report.  After the plan's
+     * rows, so that a new job need not zero it either. */
+    scrud_spans spans;
 } scrud_job;
 
 /*
@@ -76,9 +86,10 @@ err_code scrud_json_parse_input(const json_t *report, scrud_plan *plan,
                                 err_info *e);
 
 /* The outcome part of the report: the members "sides", "pairs" and
- * "extra", written into the object open in w; or as a new json_t object. */
+ * "extra", written into the object open in w (each unit's entry's span
+ * into spans, unless NULL); or as a new json_t object. */
 void scrud_json_outcome_write(jw *w, const scrud_plan *plan,
-                              const scrud_result *res);
+                              const scrud_result *res, scrud_spans *spans);
 json_t *scrud_json_outcome_json(const scrud_plan *plan,
                                 const scrud_result *res);
 
@@ -86,6 +97,12 @@ json_t *scrud_json_outcome_json(const scrud_plan *plan,
  * open in w. */
 void scrud_json_unit_write(jw *w, const scrud_plan *plan,
                            const scrud_result *res, int s, int i);
+/* A unit's result for its history: its entry of the report (report, where
+ * spans say), then "system" and "side"; the same text as the entry
+ * written again (scrud_json_unit_write) with those members after it.  New
+ * (free()), or NULL when out of memory. */
+char *scrud_json_unit_result(const char *report, const scrud_spans *spans,
+                             const scrud_plan *plan, int s, int i);
 
 /* The Markdown summary (new string, free()). dice_note says how the dice
  * were produced, e.g. "entered at the table". */

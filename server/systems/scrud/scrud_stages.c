@@ -90,7 +90,7 @@ static err_code run(void *job, err_info *e)
     scrud_json_options_write(&w, &j->plan.in.options);
     jw_key(&w, "dice");
     combat_dice_write(&w, cb);
-    scrud_json_outcome_write(&w, &j->plan, res);
+    scrud_json_outcome_write(&w, &j->plan, res, &j->spans);
     jw_kstring(&w, "summary_markdown", md ? md : "");
     jw_object_end(&w);
     cb->report = jw_take(&w, NULL);
@@ -166,7 +166,7 @@ static err_code apply_unit(db_conn *c, scrud_job *j, const scrud_result *res,
 {
     const scrud_unit_result *ur = &res->units[s][i];
     db_unit before, after;
-    jw w;
+    char *result;
     err_code rc;
 
     if ((rc =
@@ -188,14 +188,11 @@ static err_code apply_unit(db_conn *c, scrud_job *j, const scrud_result *res,
     if (memcmp(&after, &before, sizeof after) != 0 &&
         (rc = combat_unit_update(c, &j->rec, &after, e)))
         return rc;
-    /* The unit's result, as in the report, for its history. */
-    jw_init(&w);
-    jw_object(&w);
-    scrud_json_unit_write(&w, &j->plan, res, s, i);
-    jw_kstring(&w, "system", "scrud");
-    jw_kstring(&w, "side", j->plan.side_name[s]);
-    jw_object_end(&w);
-    return combat_unit_event(c, &j->rec, &before, &after, &w, e);
+    /* The unit's result, its entry of the report, for its history. */
+    if ((result = scrud_json_unit_result(j->rec.cb.report, &j->spans, &j->plan,
+                                         s, i)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return combat_unit_event_text(c, &j->rec, &before, &after, result, e);
 }
 
 /* apply: every unit's penalties and elimination, with its event. */
