@@ -115,6 +115,8 @@ err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
     err_code rc;
     int step;
 
+    if (db_campaign_kept(c, id, out))
+        return ERR_OK;
     memset(out, 0, sizeof *out);
     if ((rc = db_prepare(c,
                          "SELECT id, name, created_at, scrud_cap_kind, "
@@ -166,6 +168,7 @@ err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
     /* The schema's CHECK keeps fog_others one of the four levels. */
     out->fog.is_enabled = db_column_int(st, 17) != 0;
     db_column_copy(st, 18, out->fog.others, sizeof out->fog.others);
+    db_campaign_keep(c, out);
 out:
     db_done(st);
     return rc;
@@ -324,6 +327,8 @@ err_code db_side_find(db_conn *c, const char *campaign_id,
     err_code rc;
     int step;
 
+    if (db_side_kept(c, campaign_id, id_or_name, out))
+        return ERR_OK;
     memset(out, 0, sizeof *out);
     /* By id, then by name, as db_unit_find: two unique probes, no sort. */
     if ((rc = db_prepare(c,
@@ -338,9 +343,10 @@ err_code db_side_find(db_conn *c, const char *campaign_id,
     db_bind_text(st, 1, campaign_id);
     db_bind_text(st, 2, id_or_name);
     step = db_step(st);
-    if (step == DB_ROW)
+    if (step == DB_ROW) {
         read_side(st, out);
-    else if (step == DB_DONE)
+        db_side_keep(c, out);
+    } else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no side \"%s\"",
                      id_or_name);
     else

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CACHE_CAMPAIGNS = 32, CACHE_UNITS = 64 };
+enum { CACHE_CAMPAIGNS = 32, CACHE_UNITS = 64, CACHE_SIDES = 16 };
 
 typedef struct campaign_slot {
     pthread_mutex_t lock;
@@ -27,6 +27,10 @@ typedef struct campaign_slot {
     long long version;           /* of every row kept */
     db_unit *units;              /* CACHE_UNITS, made at first use */
     int n, next;                 /* kept; the next to give up its place */
+    db_side *sides;              /* CACHE_SIDES, made with units */
+    int n_sides, next_side;
+    bool has_campaign; /* campaign: its row (db_campaign_get), at version */
+    db_campaign campaign;
 } campaign_slot;
 
 struct unit_cache {
@@ -55,6 +59,7 @@ void unit_cache_free(unit_cache *k)
     for (i = 0; i < CACHE_CAMPAIGNS; i++) {
         pthread_mutex_destroy(&k->slots[i].lock);
         free(k->slots[i].units);
+        free(k->slots[i].sides);
     }
     free(k);
 }
@@ -69,12 +74,27 @@ static campaign_slot *slot_of(unit_cache *k, const char *campaign_id)
     return &k->slots[h % CACHE_CAMPAIGNS];
 }
 
+static bool restart(campaign_slot *s, const char *campaign_id,
+                    long long version);
+
 /* Whether s holds campaign_id's rows at version; s locked. */
 static bool holds(const campaign_slot *s, const char *campaign_id,
                   long long version)
 {
-    return s->units != NULL && s->version == version &&
+    return s->campaign_id[0] != '\0' && s->version == version &&
            strcmp(s->campaign_id, campaign_id) == 0;
+}
+
+/* s given to campaign_id at version, as holds() says: kept in, or
+ * started again for a newer version or another campaign; false for an
+ * older version (nothing is kept of it) or out of memory.  s locked. */
+static bool take(campaign_slot *s, const char *campaign_id, long long version)
+{
+    if (holds(s, campaign_id, version))
+        return true;
+    if (strcmp(s->campaign_id, campaign_id) == 0 && s->version > version)
+        return false;
+    return restart(s, campaign_id, version);
 }
 
 /* s given to campaign_id at version, empty; false when out of memory
@@ -84,8 +104,12 @@ static bool restart(campaign_slot *s, const char *campaign_id,
 {
     s->campaign_id[0] = '\0';
     s->n = s->next = 0;
-    if (s->units == NULL &&
-        (s->units = malloc(CACHE_UNITS * sizeof *s->units)) == NULL)
+    s->n_sides = s->next_side = 0;
+    s->has_campaign = false;
+    if ((s->units == NULL &&
+         (s->units = malloc(CACHE_UNITS * sizeof *s->units)) == NULL) ||
+        (s->sides == NULL &&
+         (s->sides = malloc(CACHE_SIDES * sizeof *s->sides)) == NULL))
         return false;
     memcpy(s->campaign_id, campaign_id, DB_ID_MAX);
     s->campaign_id[DB_ID_MAX - 1] = '\0';
@@ -158,11 +182,116 @@ void unit_cache_put(unit_cache *k, long long version, const db_unit *u)
     pthread_mutex_lock(&s->lock);
     /* Rows of an older version are forgotten; a row older than those
      * kept is not kept. */
-    if (holds(s, u->campaign_id, version) ||
-        ((strcmp(s->campaign_id, u->campaign_id) != 0 ||
-          s->version < version) &&
-         restart(s, u->campaign_id, version)))
+    if (take(s, u->campaign_id, version))
         keep(s, u);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Whether ref has the form of a side's id ("sd_" then the rest:
+ * db_new_id). */
+static bool is_side_id_form(const char *ref)
+{
+    return strncmp(ref, "sd_", 3) == 0;
+}
+
+bool unit_cache_side_get(unit_cache *k, const char *campaign_id,
+                         long long version, const char *ref, db_side *out)
+{
+    campaign_slot *s;
+    bool is_hit = false;
+    int i;
+
+    if (k == NULL)
+        return false;
+    s = slot_of(k, campaign_id);
+    pthread_mutex_lock(&s->lock);
+    if (holds(s, campaign_id, version)) {
+        for (i = 0; i < s->n_sides && !is_hit; i++)
+            if (strcmp(s->sides[i].id, ref) == 0) {
+                *out = s->sides[i];
+                is_hit = true;
+            }
+        for (i = 0; i < s->n_sides && !is_hit && !is_side_id_form(ref); i++)
+            if (strcmp(s->sides[i].name, ref) == 0) {
+                *out = s->sides[i];
+                is_hit = true;
+            }
+    }
+    pthread_mutex_unlock(&s->lock);
+    atomic_fetch_add(is_hit ? &k->hits : &k->misses, 1);
+    return is_hit;
+}
+
+void unit_cache_side_put(unit_cache *k, long long version, const db_side *d)
+{
+    campaign_slot *s;
+    int i;
+
+    if (k == NULL)
+        return;
+    s = slot_of(k, d->campaign_id);
+    pthread_mutex_lock(&s->lock);
+    if (take(s, d->campaign_id, version)) {
+        for (i = 0; i < s->n_sides && strcmp(s->sides[i].id, d->id) != 0; i++)
+            ;
+        if (i == CACHE_SIDES) {
+            i = s->next_side;
+            s->next_side = (s->next_side + 1) % CACHE_SIDES;
+        } else if (i == s->n_sides)
+            s->n_sides++;
+        s->sides[i] = *d;
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+bool unit_cache_campaign_at(unit_cache *k, const char *campaign_id,
+                            long long *version)
+{
+    campaign_slot *s;
+    bool has;
+
+    if (k == NULL)
+        return false;
+    s = slot_of(k, campaign_id);
+    pthread_mutex_lock(&s->lock);
+    has = s->has_campaign && strcmp(s->campaign_id, campaign_id) == 0;
+    *version = s->version;
+    pthread_mutex_unlock(&s->lock);
+    return has;
+}
+
+bool unit_cache_campaign_get(unit_cache *k, const char *campaign_id,
+                             long long version, db_campaign *out)
+{
+    campaign_slot *s;
+    bool is_hit = false;
+
+    if (k == NULL)
+        return false;
+    s = slot_of(k, campaign_id);
+    pthread_mutex_lock(&s->lock);
+    if (holds(s, campaign_id, version) && s->has_campaign) {
+        *out = s->campaign;
+        out->version = version;
+        is_hit = true;
+    }
+    pthread_mutex_unlock(&s->lock);
+    atomic_fetch_add(is_hit ? &k->hits : &k->misses, 1);
+    return is_hit;
+}
+
+void unit_cache_campaign_put(unit_cache *k, const db_campaign *cmp)
+{
+    campaign_slot *s;
+
+    if (k == NULL)
+        return;
+    s = slot_of(k, cmp->id);
+    pthread_mutex_lock(&s->lock);
+    if (take(s, cmp->id, cmp->version)) {
+        s->campaign = *cmp;
+        s->has_campaign = true;
+    }
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -176,7 +305,9 @@ void unit_cache_land(unit_cache *k, const unit_landing *l)
     s = slot_of(k, l->campaign_id);
     pthread_mutex_lock(&s->lock);
     if (holds(s, l->campaign_id, l->from)) {
-        /* The rows of every other unit are the same at to. */
+        /* The rows of every other unit, the sides and the campaign's own
+         * (but for its version, which a read gives) are the same at to:
+         * a combat writes none of them. */
         s->version = l->to;
     } else if (!holds(s, l->campaign_id, l->to) &&
                (strcmp(s->campaign_id, l->campaign_id) != 0 ||
@@ -223,10 +354,30 @@ size_t unit_cache_rows(unit_cache *k, const char *campaign_id,
         return 0;
     s = slot_of(k, campaign_id);
     pthread_mutex_lock(&s->lock);
-    if (s->units != NULL && strcmp(s->campaign_id, campaign_id) == 0) {
+    if (strcmp(s->campaign_id, campaign_id) == 0) {
         *version = s->version;
         for (; n < max && n < (size_t)s->n; n++)
             out[n] = s->units[n];
+    }
+    pthread_mutex_unlock(&s->lock);
+    return n;
+}
+
+size_t unit_cache_sides(unit_cache *k, const char *campaign_id,
+                        long long *version, db_side *out, size_t max)
+{
+    campaign_slot *s;
+    size_t n = 0;
+
+    *version = -1;
+    if (k == NULL)
+        return 0;
+    s = slot_of(k, campaign_id);
+    pthread_mutex_lock(&s->lock);
+    if (strcmp(s->campaign_id, campaign_id) == 0) {
+        *version = s->version;
+        for (; n < max && n < (size_t)s->n_sides; n++)
+            out[n] = s->sides[n];
     }
     pthread_mutex_unlock(&s->lock);
     return n;
@@ -275,6 +426,47 @@ void db_unit_keep(db_conn *c, const db_unit *u)
 {
     if (snapshot_knows(c, u->campaign_id))
         unit_cache_put(c->units, c->snap_version, u);
+}
+
+bool db_side_kept(db_conn *c, const char *campaign_id, const char *ref,
+                  db_side *out)
+{
+    return snapshot_knows(c, campaign_id) &&
+           unit_cache_side_get(c->units, campaign_id, c->snap_version, ref,
+                               out);
+}
+
+void db_side_keep(db_conn *c, const db_side *d)
+{
+    if (snapshot_knows(c, d->campaign_id))
+        unit_cache_side_put(c->units, c->snap_version, d);
+}
+
+/* Whether c is a reader holding a snapshot that may use the cache. */
+static bool is_snapshot(const db_conn *c)
+{
+    return c->units != NULL && !c->is_writer;
+}
+
+bool db_campaign_kept(db_conn *c, const char *id, db_campaign *out)
+{
+    long long kept_at, version;
+
+    /* The version read first (one column of the row) only where the row
+     * is kept: a campaign not kept is read whole at once. */
+    if (!is_snapshot(c) || !unit_cache_campaign_at(c->units, id, &kept_at) ||
+        db_campaign_version(c, id, &version, NULL) != ERR_OK ||
+        version != kept_at ||
+        !unit_cache_campaign_get(c->units, id, version, out))
+        return false;
+    db_snapshot_saw(c, id, version);
+    return true;
+}
+
+void db_campaign_keep(db_conn *c, const db_campaign *cmp)
+{
+    if (is_snapshot(c))
+        unit_cache_campaign_put(c->units, cmp);
 }
 
 void db_landings_drop(db_conn *w, size_t keep)

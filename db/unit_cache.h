@@ -45,6 +45,18 @@ bool unit_cache_get(unit_cache *k, const char *campaign_id, long long version,
 /* Keeps u, read from a snapshot where its campaign is at version. */
 void unit_cache_put(unit_cache *k, long long version, const db_unit *u);
 
+/* The same for the campaign's sides (by id, or name), and its own row
+ * (db_campaign_get's, its version the one asked).  unit_cache_campaign_at:
+ * whether campaign_id's row is kept, and at which version. */
+bool unit_cache_side_get(unit_cache *k, const char *campaign_id,
+                         long long version, const char *ref, db_side *out);
+void unit_cache_side_put(unit_cache *k, long long version, const db_side *d);
+bool unit_cache_campaign_at(unit_cache *k, const char *campaign_id,
+                            long long *version);
+bool unit_cache_campaign_get(unit_cache *k, const char *campaign_id,
+                             long long version, db_campaign *out);
+void unit_cache_campaign_put(unit_cache *k, const db_campaign *cmp);
+
 /* A combat's units as it left them (its writer job, not yet committed):
  * the campaign went from version from to to by its writes alone. */
 typedef struct unit_landing {
@@ -64,6 +76,8 @@ void unit_landing_free(unit_landing *l);
 void unit_cache_stats(unit_cache *k, long long *hits, long long *misses);
 size_t unit_cache_rows(unit_cache *k, const char *campaign_id,
                        long long *version, db_unit *out, size_t max);
+size_t unit_cache_sides(unit_cache *k, const char *campaign_id,
+                        long long *version, db_side *out, size_t max);
 unit_cache *db_unit_cache(db *d);
 
 /* ---- the connections' side (db_conn's units, snap_*, landings) ---- */
@@ -77,6 +91,15 @@ void db_snapshot_forget(db_conn *c);
 bool db_unit_kept(db_conn *c, const char *campaign_id, const char *ref,
                   db_unit *out);
 void db_unit_keep(db_conn *c, const db_unit *u);
+/* db_side_find's, the same for a side. */
+bool db_side_kept(db_conn *c, const char *campaign_id, const char *ref,
+                  db_side *out);
+void db_side_keep(db_conn *c, const db_side *d);
+/* db_campaign_get's: in a snapshot, the campaign's row when kept at the
+ * version the snapshot holds (read: the snapshot then has read it); the
+ * row read, kept. */
+bool db_campaign_kept(db_conn *c, const char *id, db_campaign *out);
+void db_campaign_keep(db_conn *c, const db_campaign *cmp);
 /* The writer's landings after its first keep: dropped (a job rolled
  * back, or the batch ended). */
 void db_landings_drop(db_conn *w, size_t keep);

@@ -280,7 +280,7 @@ static err_code land_job(db_conn *c, void *arg, err_info *e)
 }
 
 /* A snapshot's read of ref (after the campaign's), its campaign's version
- * in *version; whether the cache answered. */
+ * in *version; whether the cache answered for the unit. */
 static bool read_snapshot(const char *campaign_id, const char *ref,
                           db_unit *out, long long *version)
 {
@@ -291,9 +291,9 @@ static bool read_snapshot(const char *campaign_id, const char *ref,
     err_info e;
 
     err_clear(&e);
-    unit_cache_stats(k, &hits0, &misses);
     ck_assert_int_eq(db_read_begin(db_fixture_db, &c, &e), ERR_OK);
     ck_assert_int_eq(db_campaign_get(c, campaign_id, &cmp, &e), ERR_OK);
+    unit_cache_stats(k, &hits0, &misses);
     ck_assert_msg(db_unit_find(c, campaign_id, ref, out, &e) == ERR_OK, "%s",
                   e.message);
     ck_assert_int_eq(db_read_end(db_fixture_db, c, &e), ERR_OK);
@@ -390,6 +390,61 @@ START_TEST(test_landings_kept_once_committed)
 }
 END_TEST
 
+/* A snapshot's read of the campaign's row and of side ref; how many of
+ * the two the cache answered. */
+static int read_side_snapshot(const char *campaign_id, const char *ref,
+                              db_campaign *cmp, db_side *out)
+{
+    unit_cache *k = db_unit_cache(db_fixture_db);
+    long long hits0, hits, misses;
+    db_conn *c;
+    err_info e;
+
+    err_clear(&e);
+    unit_cache_stats(k, &hits0, &misses);
+    ck_assert_int_eq(db_read_begin(db_fixture_db, &c, &e), ERR_OK);
+    ck_assert_int_eq(db_campaign_get(c, campaign_id, cmp, &e), ERR_OK);
+    ck_assert_msg(db_side_find(c, campaign_id, ref, out, &e) == ERR_OK, "%s",
+                  e.message);
+    ck_assert_int_eq(db_read_end(db_fixture_db, c, &e), ERR_OK);
+    unit_cache_stats(k, &hits, &misses);
+    return (int)(hits - hits0);
+}
+
+/* The campaign's row and its sides are kept as its units are: read once,
+ * then given, byte for byte the store's, until the campaign changes. */
+START_TEST(test_sides_and_campaign_kept)
+{
+    db_campaign c, got_c, want_c;
+    db_side blue, red, got, want;
+    db_conn *r;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Sides");
+    db_fixture_add_side(&blue, c.id, NULL, "Blue");
+    db_fixture_add_side(&red, c.id, NULL, "Red");
+    ck_assert_int_eq(read_side_snapshot(c.id, "Blue", &got_c, &got), 0);
+    ck_assert_int_eq(read_side_snapshot(c.id, red.id, &got_c, &got), 1);
+    ck_assert_int_eq(read_side_snapshot(c.id, "Blue", &got_c, &got), 2);
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_side_find(r, c.id, blue.id, &want, NULL), ERR_OK);
+    ck_assert_int_eq(db_campaign_get(r, c.id, &want_c, NULL), ERR_OK);
+    db_read_release(db_fixture_db, r);
+    ck_assert(memcmp(&got, &want, sizeof got) == 0);
+    ck_assert(memcmp(&got_c, &want_c, sizeof got_c) == 0);
+    /* A side changed (a Matrix battle's exhaustion): the campaign's
+     * version moves, and what was kept is not given. */
+    want.exhausted_turn = 3;
+    db_fixture_write_ok(db_fixture_job_side_update, &want, "exhaust Blue");
+    ck_assert_int_eq(read_side_snapshot(c.id, blue.id, &got_c, &got), 0);
+    ck_assert_int_eq(got.exhausted_turn, 3);
+    ck_assert_int_gt(got_c.version, want_c.version);
+    ck_assert_int_eq(read_side_snapshot(c.id, "Blue", &got_c, &got), 2);
+    ck_assert_str_eq(got.id, blue.id);
+    ck_assert_int_eq(got.exhausted_turn, 3);
+}
+END_TEST
+
 /* Outside a snapshot that has read the campaign, a read is the store's. */
 START_TEST(test_no_cache_outside_a_snapshot)
 {
@@ -437,6 +492,7 @@ Suite *suite_unit_cache(void)
     tcase_add_test(tc, test_kept_rows_and_versions);
     tcase_add_test(tc, test_landings_kept_once_committed);
     tcase_add_test(tc, test_no_cache_outside_a_snapshot);
+    tcase_add_test(tc, test_sides_and_campaign_kept);
     suite_add_tcase(s, tc);
     return s;
 }

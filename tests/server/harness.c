@@ -427,6 +427,24 @@ int ts_check_kept_units(test_server *ts, const char *campaign_id)
         ck_assert_msg(memcmp(&row, &kept[i], sizeof row) == 0,
                       "the unit %s kept is not the store's", kept[i].name);
     }
+    if (version == now) {
+        db_side sides[16], side;
+        db_campaign cmp, kept_cmp;
+        long long at;
+        size_t n_sides = unit_cache_sides(k, campaign_id, &at, sides, 16);
+        for (i = 0; i < n_sides; i++) {
+            ck_assert_int_eq(
+                db_side_find(r, campaign_id, sides[i].id, &side, NULL), ERR_OK);
+            ck_assert_msg(memcmp(&side, &sides[i], sizeof side) == 0,
+                          "the side %s kept is not the store's", sides[i].name);
+        }
+        if (unit_cache_campaign_get(k, campaign_id, now, &kept_cmp)) {
+            ck_assert_int_eq(db_campaign_get(r, campaign_id, &cmp, NULL),
+                             ERR_OK);
+            ck_assert_msg(memcmp(&cmp, &kept_cmp, sizeof cmp) == 0,
+                          "the campaign's row kept is not the store's");
+        }
+    }
     db_read_release(d, r);
     free(kept);
     return (int)n;

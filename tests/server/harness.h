@@ -37,8 +37,9 @@ bool ts_is_pg(void);
 
 /* The units the server keeps for campaign_id's next combats
  * (db/unit_cache.h), when they are of the campaign's version now: each
- * checked byte for byte against the store's row, read without them.  How
- * many were checked; -1 on PostgreSQL, which keeps none. */
+ * checked byte for byte against the store's row, read without them, and
+ * so are the sides and the campaign's row kept with them.  How many units
+ * were checked; -1 on PostgreSQL, which keeps none. */
 int ts_check_kept_units(test_server *ts, const char *campaign_id);
 
 /* Starts a server (port 0, access log off); aborts the test on failure. */
