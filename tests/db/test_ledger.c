@@ -597,6 +597,28 @@ START_TEST(test_db_packed_rolls_hashes_beside)
         ck_assert_str_eq(text2, text);
         free(text2);
     }
+    /* The frame after the hashes packed with the documents' dictionary
+     * (its tag); packed bare, as before, it reads the same. */
+    {
+        size_t head = 8 + 4 * 32, bare_len;
+        char *rest;
+        unsigned char *bare;
+        ck_assert_int_eq(memcmp(v + head, "\x1bud1", 4), 0);
+        ck_assert_ptr_nonnull(rest = db_doc_text(v + head, vlen - head));
+        ck_assert_ptr_null(strstr(rest, p.rolls[0].hash));
+        ck_assert_ptr_nonnull(bare = db_doc_pack_bare(rest, &bare_len));
+        free(rest);
+        ck_assert_int_eq(bare[0], 0x28); /* a zstd frame's first byte */
+        ck_assert_uint_le(head + bare_len, sizeof v);
+        memcpy(v + head, bare, bare_len);
+        free(bare);
+        text2 = db_rolls_text(v, head + bare_len);
+        ck_assert_ptr_nonnull(text2);
+        ck_assert_str_eq(text2, text);
+        free(text2);
+        rolls_value_set(p.cb.id, v, head + bare_len);
+        ck_assert_int_eq(broken_at(cmp.id), 0);
+    }
 
     /* Stored the earlier way: its text in a bare frame, hashes and all. */
     legacy = db_doc_pack_bare(text, &len);
