@@ -29,26 +29,37 @@ typedef struct buf {
     bool is_heap; /* p is malloc'd (else the caller's array, or NULL) */
 } buf;
 
+/* Room in b for n more bytes and a NUL; false when out of memory (b
+ * then is_oom). */
+static bool reserve(buf *b, size_t n)
+{
+    size_t cap;
+    char *p;
+
+    if (b->is_oom)
+        return false;
+    if (b->len + n + 1 <= b->cap)
+        return true;
+    cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n + 1)
+        cap *= 2;
+    p = b->is_heap ? realloc(b->p, cap) : malloc(cap);
+    if (p == NULL) {
+        b->is_oom = true;
+        return false;
+    }
+    if (!b->is_heap && b->len > 0)
+        memcpy(p, b->p, b->len);
+    b->p = p;
+    b->cap = cap;
+    b->is_heap = true;
+    return true;
+}
+
 static void put(buf *b, const char *s, size_t n)
 {
-    if (b->is_oom)
+    if (!reserve(b, n))
         return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        char *p;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        p = b->is_heap ? realloc(b->p, cap) : malloc(cap);
-        if (p == NULL) {
-            b->is_oom = true;
-            return;
-        }
-        if (!b->is_heap && b->len > 0)
-            memcpy(p, b->p, b->len);
-        b->p = p;
-        b->cap = cap;
-        b->is_heap = true;
-    }
     memcpy(b->p + b->len, s, n);
     b->len += n;
     b->p[b->len] = '\0';
@@ -71,15 +82,23 @@ static char *decimal(long long v, char num[24])
     return p;
 }
 
-/* One field of n bytes as a netstring: "<length>:<bytes>,". */
+/* One field of n bytes as a netstring: "<length>:<bytes>,", in one
+ * write (every entry is some twenty of them). */
 static void field_n(buf *b, const char *s, size_t n)
 {
     char num[24], *d = decimal((long long)n, num);
+    size_t k = (size_t)(num + sizeof num - d);
+    char *p;
 
-    put(b, d, (size_t)(num + sizeof num - d));
-    put(b, ":", 1);
-    put(b, s, n);
-    put(b, ",", 1);
+    if (!reserve(b, k + n + 2))
+        return;
+    p = b->p + b->len;
+    memcpy(p, d, k);
+    p[k] = ':';
+    memcpy(p + k + 1, s, n);
+    p[k + 1 + n] = ',';
+    p[k + n + 2] = '\0';
+    b->len += k + n + 2;
 }
 
 static void field(buf *b, const char *s)

@@ -80,15 +80,17 @@ void rng_hex(const uint8_t *bytes, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
+/* Each byte's value as a hex digit, or -1: one look-up a digit (the
+ * ledger reads a hash's 64 digits for every roll it chains). */
+static const signed char hex_value[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
+    ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+    ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+    ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16}; /* value + 1; 0: none */
+
 static int hex_digit(char c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    return hex_value[(unsigned char)c] - 1;
 }
 
 int rng_unhex(const char *hex, uint8_t *out, size_t n)
