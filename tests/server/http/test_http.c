@@ -143,6 +143,37 @@ START_TEST(test_chunked_body_over_limit_is_413)
 }
 END_TEST
 
+/* Headers fit the connection's memory (HTTP_CONNECTION_MEMORY, 16 KiB)
+ * up to about 14 KiB, as docs/operations.md says: 12 KiB of them are
+ * served, 20 KiB refused with 431. */
+START_TEST(test_headers_fit_the_connection_memory)
+{
+    test_server *ts = ts_start();
+    size_t sizes[2] = {12 * 1024, 20 * 1024}, i;
+    char *req = malloc(32 * 1024), *filler = malloc(32 * 1024);
+    http_resp r;
+
+    ck_assert_ptr_nonnull(req);
+    ck_assert_ptr_nonnull(filler);
+    for (i = 0; i < 2; i++) {
+        int n;
+        memset(filler, 'a', sizes[i]);
+        filler[sizes[i]] = '\0';
+        n = snprintf(req, 32 * 1024,
+                     "GET /health HTTP/1.1\r\nHost: x\r\n"
+                     "X-Filler: %s\r\nConnection: close\r\n\r\n",
+                     filler);
+        ck_assert_int_lt(n, 32 * 1024);
+        ck_assert_int_eq(ts_raw(ts, req, (size_t)n, &r), 0);
+        ck_assert_int_eq(r.status, i == 0 ? 200 : 431);
+        http_resp_cleanup(&r);
+    }
+    free(req);
+    free(filler);
+    ts_stop(ts);
+}
+END_TEST
+
 START_TEST(test_non_json_media_type_is_415)
 {
     test_server *ts = ts_start();
@@ -491,6 +522,7 @@ Suite *suite_http(void)
     tcase_add_test(tc, test_wrong_method_is_405_with_allow);
     tcase_add_test(tc, test_body_over_limit_is_413_and_changes_nothing);
     tcase_add_test(tc, test_chunked_body_over_limit_is_413);
+    tcase_add_test(tc, test_headers_fit_the_connection_memory);
     tcase_add_test(tc, test_non_json_media_type_is_415);
     tcase_add_test(tc, test_malformed_json_is_400);
     tcase_add_test(tc, test_keep_alive_serves_two_requests);
