@@ -210,7 +210,7 @@ START_TEST(test_kept_rows_and_versions)
     /* More units than a campaign keeps: the newest are kept, the rows
      * stay each their own unit's. */
     for (i = 0; i < 70; i++) {
-        char id[16], name[16];
+        char id[DB_ID_MAX], name[DB_NAME_MAX];
         snprintf(id, sizeof id, "unit_%d", i);
         snprintf(name, sizeof name, "U%d", i);
         rows[i] = unit_of("cmp_1", id, name, i % 4);
