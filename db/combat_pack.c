@@ -20,7 +20,7 @@
  * previous hash (the first roll's; empty after, where it is the hash of
  * the roll before) and its hash, the same way.  The whole packed as text
  * (it holds no NUL): a one-off's by db_doc_pack, a campaign combat's by
- * db_doc_pack_bare.
+ * db_doc_pack_bare (so stored before the layout below).
  *
  * A campaign combat's is now stored with its hashes beside the frame
  * rather than in it (db_column_rolls reads either): ROLLS_TAG, the number

@@ -154,8 +154,10 @@ char *db_doc_text(const void *z, size_t zlen);
 unsigned char *db_doc_pack_after(const char *text, const char *prefix,
                                  size_t *len);
 /* Packed with neither the dictionary nor a prefix (a bare frame, as
- * before the dictionary, db_doc_text reads it): for a text unlike the
- * reports the dictionary was made of (a roll log, which it packs worse). */
+ * before the dictionary; db_doc_text reads it).  Nothing is packed so
+ * now: a campaign combat's roll log was, beside its hashes, until it too
+ * was packed with the dictionary (combat_pack.c); tests write such
+ * values with it. */
 unsigned char *db_doc_pack_bare(const char *text, size_t *len);
 char *db_doc_text_after(const void *z, size_t zlen, const char *prefix);
 /* RS: in a combat's report value, where what is packed with the report

@@ -111,8 +111,8 @@ static bool restart(campaign_slot *s, const char *campaign_id,
         (s->sides == NULL &&
          (s->sides = malloc(CACHE_SIDES * sizeof *s->sides)) == NULL))
         return false;
-    memcpy(s->campaign_id, campaign_id, DB_ID_MAX);
-    s->campaign_id[DB_ID_MAX - 1] = '\0';
+    memset(s->campaign_id, 0, sizeof s->campaign_id);
+    memcpy(s->campaign_id, campaign_id, strnlen(campaign_id, DB_ID_MAX - 1));
     s->version = version;
     return true;
 }

@@ -17,6 +17,7 @@
 
 #include "db.h"
 #include "db_fixture.h"
+#include "full_vfs.h"
 #include "suites.h"
 #include "unit_cache.h"
 
@@ -442,6 +443,14 @@ START_TEST(test_sides_and_campaign_kept)
     ck_assert_int_eq(read_side_snapshot(c.id, "Blue", &got_c, &got), 2);
     ck_assert_str_eq(got.id, blue.id);
     ck_assert_int_eq(got.exhausted_turn, 3);
+    /* A side named like a side's id is not answered by its name (the
+     * store looks for such an id first); by its id it is. */
+    db_fixture_add_side(&red, c.id, NULL, "sd_decoy");
+    ck_assert_int_eq(read_side_snapshot(c.id, "sd_decoy", &got_c, &got), 0);
+    ck_assert_int_eq(read_side_snapshot(c.id, "sd_decoy", &got_c, &got), 1);
+    ck_assert_str_eq(got.id, red.id);
+    ck_assert_int_eq(read_side_snapshot(c.id, red.id, &got_c, &got), 2);
+    ck_assert_str_eq(got.name, "sd_decoy");
 }
 END_TEST
 
@@ -474,15 +483,80 @@ START_TEST(test_no_cache_outside_a_snapshot)
     ck_assert_int_eq(db_read_end(db_fixture_db, r, NULL), ERR_OK);
     unit_cache_stats(k, &hits, &misses);
     ck_assert_int_eq(hits, hits0);
+    /* A snapshot given back without its end (db_read_release rolls it
+     * back): the connection, lent again, reads the store. */
+    ck_assert_int_eq(db_read_begin(db_fixture_db, &r, NULL), ERR_OK);
+    ck_assert_int_eq(db_campaign_get(r, c.id, &read, NULL), ERR_OK);
+    db_read_release(db_fixture_db, r);
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_unit_find(r, c.id, "Alpha", &got, NULL), ERR_OK);
+    db_read_release(db_fixture_db, r);
+    unit_cache_stats(k, &hits, &misses);
+    ck_assert_int_eq(hits, hits0 + 1); /* the campaign's row, in it */
     /* And a snapshot that has: kept. */
     ck_assert(read_snapshot(c.id, "Alpha", &got, &v));
 }
 END_TEST
 
+/* A landing whose batch does not commit (the log's fsync fails: a full
+ * disk) moves nothing: once the campaign's next version is committed by
+ * another write, a snapshot at it reads that write, not the landing. */
+START_TEST(test_landing_of_a_batch_not_committed)
+{
+    db_campaign c;
+    db_side blue;
+    db_unit a, got;
+    landing_job j;
+    long long v, v2;
+    err_info e;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Full");
+    db_fixture_add_side(&blue, c.id, NULL, "Blue");
+    db_fixture_new_unit(&a, &blue, NULL, "Alpha");
+    a.has_scrud = true;
+    db_fixture_write_ok(db_fixture_job_unit, &a, "insert Alpha");
+    ck_assert(!read_snapshot(c.id, "Alpha", &got, &v));
+    ck_assert(read_snapshot(c.id, "Alpha", &got, &v));
+    a = got;
+    memset(&j, 0, sizeof j);
+    j.campaign_id = c.id;
+    j.from = v;
+    j.unit = a;
+    j.unit.scrud.quality = 3;
+    j.is_written = true;
+    full_vfs_fail(FULL_VFS_SYNC);
+    err_clear(&e);
+    ck_assert_int_eq(db_fixture_write_rc(land_job, &j, &e), ERR_FULL);
+    full_vfs_fail(0);
+    /* The store's next version is another write's. */
+    a.scrud.quality = 5;
+    db_fixture_write_ok(db_fixture_job_unit_update, &a, "edit Alpha");
+    ck_assert(!read_snapshot(c.id, "Alpha", &got, &v2));
+    ck_assert_int_eq(v2, v + 1);
+    ck_assert_int_eq(got.scrud.quality, 5);
+    check_same(c.id, a.id, &got);
+}
+END_TEST
+
+static void full_setup(void)
+{
+    full_vfs_install();
+    db_fixture_setup();
+}
+
+static void full_teardown(void)
+{
+    full_vfs_fail(0);
+    db_fixture_teardown();
+    full_vfs_uninstall();
+}
+
 Suite *suite_unit_cache(void)
 {
     Suite *s = suite_create("unit_cache");
     TCase *tc = tcase_create("unit_cache");
+    TCase *full = tcase_create("unit_cache_full");
 
     tcase_add_unchecked_fixture(tc, db_fixture_suite_make,
                                 db_fixture_suite_remove);
@@ -494,5 +568,11 @@ Suite *suite_unit_cache(void)
     tcase_add_test(tc, test_no_cache_outside_a_snapshot);
     tcase_add_test(tc, test_sides_and_campaign_kept);
     suite_add_tcase(s, tc);
+    tcase_add_unchecked_fixture(full, db_fixture_suite_make,
+                                db_fixture_suite_remove);
+    tcase_add_checked_fixture(full, full_setup, full_teardown);
+    tcase_set_timeout(full, 60);
+    tcase_add_test(full, test_landing_of_a_batch_not_committed);
+    suite_add_tcase(s, full);
     return s;
 }
