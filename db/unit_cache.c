@@ -4,9 +4,10 @@
  *
  * A table of CACHE_CAMPAIGNS campaigns, each in the slot its id hashes
  * to (a campaign takes the slot of another, which is then forgotten),
- * each with the version its rows are of and up to CACHE_UNITS rows (a
- * campaign's 65th unit read takes the place of one of them, in turn).
- * One lock a slot.  About a megabyte when full.
+ * each with the version its rows are of, up to CACHE_UNITS units' rows
+ * (a campaign's 65th unit read takes the place of one of them, in turn),
+ * up to CACHE_SIDES sides' and the campaign's own.  One lock a slot.
+ * About a megabyte when full.
  */
 #include "unit_cache.h"
 

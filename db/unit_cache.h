@@ -1,14 +1,17 @@
 /*
- * unit_cache.h: campaigns' unit rows kept between the snapshots that
+ * unit_cache.h: campaigns' unit rows, with their sides' rows and their
+ * own (what db_campaign_get reads), kept between the snapshots that
  * campaign combats are worked out on (unit_cache.c).  Included by db/'s
  * own files only.
  *
- * A campaign's version (migration 12) counts every change to its units,
- * by triggers, whatever the front door; a committed version is one state
- * of them.  So a unit read in a snapshot where its campaign is at version
- * V is the unit of every snapshot at V.  The cache keeps, for a few
- * campaigns, the version V its rows are of and the rows; a snapshot at
- * another version does not use them.
+ * A campaign's version (migration 12) counts every change to its row,
+ * its units and its sides, by triggers, whatever the front door; a
+ * committed version is one state of them.  So a unit read in a snapshot
+ * where its campaign is at version V is the unit of every snapshot at V.
+ * The cache keeps, for a few campaigns, the version V its rows are of and
+ * the rows; a snapshot at another version does not use them.  A combat
+ * writes none of the sides, nor of the campaign's row what
+ * db_campaign_get reads (only its ledger's head and next commitment).
  *
  * What moves it on: a campaign combat worked out on a snapshot at V lands
  * on the writer (pipeline_campaign_job) as the only change to the
