@@ -15,6 +15,7 @@
 #include "db_int.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,17 +23,36 @@
 
 enum { CACHE_CAMPAIGNS = 32, CACHE_UNITS = 64, CACHE_SIDES = 16 };
 
+/* What a list of rows holds: rows of size bytes, each starting with its
+ * id (db_new_id's, whose every id of the kind starts with id_form) and
+ * holding its name at name_at; at most cap of them. */
+typedef struct row_kind {
+    size_t size, name_at;
+    int cap;
+    const char *id_form;
+} row_kind;
+
+static const row_kind unit_rows = {sizeof(db_unit), offsetof(db_unit, name),
+                                   CACHE_UNITS, "unit_"};
+static const row_kind side_rows = {sizeof(db_side), offsetof(db_side, name),
+                                   CACHE_SIDES, "sd_"};
+
+typedef struct row_list {
+    unsigned char *rows; /* cap rows of its kind, made at first use */
+    int n, next;         /* kept; the next to give up its place */
+} row_list;
+
 typedef struct campaign_slot {
     pthread_mutex_t lock;
     char campaign_id[DB_ID_MAX]; /* "": none */
     long long version;           /* of every row kept */
-    db_unit *units;              /* CACHE_UNITS, made at first use */
-    int n, next;                 /* kept; the next to give up its place */
-    db_side *sides;              /* CACHE_SIDES, made with units */
-    int n_sides, next_side;
+    row_list units, sides;
     bool has_campaign; /* campaign: its row (db_campaign_get), at version */
     db_campaign campaign;
 } campaign_slot;
+
+_Static_assert(offsetof(db_unit, id) == 0 && offsetof(db_side, id) == 0,
+               "a row starts with its id");
 
 struct unit_cache {
     campaign_slot slots[CACHE_CAMPAIGNS];
@@ -59,8 +79,8 @@ void unit_cache_free(unit_cache *k)
         return;
     for (i = 0; i < CACHE_CAMPAIGNS; i++) {
         pthread_mutex_destroy(&k->slots[i].lock);
-        free(k->slots[i].units);
-        free(k->slots[i].sides);
+        free(k->slots[i].units.rows);
+        free(k->slots[i].sides.rows);
     }
     free(k);
 }
@@ -75,8 +95,29 @@ static campaign_slot *slot_of(unit_cache *k, const char *campaign_id)
     return &k->slots[h % CACHE_CAMPAIGNS];
 }
 
+/* Whether r has room for its rows (made now if not yet). */
+static bool rows_made(row_list *r, const row_kind *kind)
+{
+    return r->rows != NULL ||
+           (r->rows = malloc((size_t)kind->cap * kind->size)) != NULL;
+}
+
+/* s given to campaign_id at version, empty; false when out of memory
+ * (s then holds nothing).  s locked. */
 static bool restart(campaign_slot *s, const char *campaign_id,
-                    long long version);
+                    long long version)
+{
+    s->campaign_id[0] = '\0';
+    s->units.n = s->units.next = 0;
+    s->sides.n = s->sides.next = 0;
+    s->has_campaign = false;
+    if (!rows_made(&s->units, &unit_rows) || !rows_made(&s->sides, &side_rows))
+        return false;
+    memset(s->campaign_id, 0, sizeof s->campaign_id);
+    memcpy(s->campaign_id, campaign_id, strnlen(campaign_id, DB_ID_MAX - 1));
+    s->version = version;
+    return true;
+}
 
 /* Whether s holds campaign_id's rows at version; s locked. */
 static bool holds(const campaign_slot *s, const char *campaign_id,
@@ -98,151 +139,117 @@ static bool take(campaign_slot *s, const char *campaign_id, long long version)
     return restart(s, campaign_id, version);
 }
 
-/* s given to campaign_id at version, empty; false when out of memory
- * (s then holds nothing).  s locked. */
-static bool restart(campaign_slot *s, const char *campaign_id,
-                    long long version)
+/* s's list of the rows of kind. */
+static row_list *list_of(campaign_slot *s, const row_kind *kind)
 {
-    s->campaign_id[0] = '\0';
-    s->n = s->next = 0;
-    s->n_sides = s->next_side = 0;
-    s->has_campaign = false;
-    if ((s->units == NULL &&
-         (s->units = malloc(CACHE_UNITS * sizeof *s->units)) == NULL) ||
-        (s->sides == NULL &&
-         (s->sides = malloc(CACHE_SIDES * sizeof *s->sides)) == NULL))
-        return false;
-    memset(s->campaign_id, 0, sizeof s->campaign_id);
-    memcpy(s->campaign_id, campaign_id, strnlen(campaign_id, DB_ID_MAX - 1));
-    s->version = version;
-    return true;
+    return kind == &unit_rows ? &s->units : &s->sides;
 }
 
-/* u kept in s, in place of its row of before if s has one; s locked. */
-static void keep(campaign_slot *s, const db_unit *u)
+/* Row i of r, of kind. */
+static unsigned char *row_at(const row_list *r, const row_kind *kind, int i)
+{
+    return r->rows + (size_t)i * kind->size;
+}
+
+/* The place of ref among r's rows: by id, then by name where no row can
+ * have ref as its id (the store finds a row by its id before it finds
+ * one by its name, and every id of the kind has its form); -1. */
+static int row_find(const row_list *r, const row_kind *kind, const char *ref)
 {
     int i;
 
-    for (i = 0; i < s->n; i++)
-        if (strcmp(s->units[i].id, u->id) == 0) {
-            s->units[i] = *u;
-            return;
-        }
-    if (s->n < CACHE_UNITS) {
-        s->units[s->n++] = *u;
-        return;
-    }
-    s->units[s->next] = *u;
-    s->next = (s->next + 1) % CACHE_UNITS;
+    for (i = 0; i < r->n; i++)
+        if (strcmp((const char *)row_at(r, kind, i), ref) == 0)
+            return i;
+    if (strncmp(ref, kind->id_form, strlen(kind->id_form)) == 0)
+        return -1;
+    for (i = 0; i < r->n; i++)
+        if (strcmp((const char *)row_at(r, kind, i) + kind->name_at, ref) == 0)
+            return i;
+    return -1;
 }
 
-/* Whether ref has the form of a unit's id ("unit_" then the rest: every
- * unit's id is made so, db_new_id). */
-static bool is_unit_id_form(const char *ref)
+/* row kept in r, in place of its row of before if r has one (else, r
+ * full, of the next to give up its place). */
+static void row_keep(row_list *r, const row_kind *kind, const void *row)
 {
-    return strncmp(ref, "unit_", 5) == 0;
+    int i;
+
+    for (i = 0; i < r->n && strcmp((const char *)row_at(r, kind, i),
+                                   (const char *)row) != 0;
+         i++)
+        ;
+    if (i == kind->cap) {
+        i = r->next;
+        r->next = (r->next + 1) % kind->cap;
+    } else if (i == r->n)
+        r->n++;
+    memcpy(row_at(r, kind, i), row, kind->size);
+}
+
+/* ref's row of kind (a unit's or a side's, in the slot's list of it) of
+ * campaign_id as a snapshot at version reads it, into out: whether kept
+ * (counted). */
+static bool get_row(unit_cache *k, const char *campaign_id, long long version,
+                    const row_kind *kind, const char *ref, void *out)
+{
+    campaign_slot *s;
+    bool is_hit = false;
+    int i;
+
+    if (k == NULL)
+        return false;
+    s = slot_of(k, campaign_id);
+    pthread_mutex_lock(&s->lock);
+    if (holds(s, campaign_id, version)) {
+        const row_list *r = list_of(s, kind);
+        if ((i = row_find(r, kind, ref)) >= 0) {
+            memcpy(out, row_at(r, kind, i), kind->size);
+            is_hit = true;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    atomic_fetch_add(is_hit ? &k->hits : &k->misses, 1);
+    return is_hit;
+}
+
+/* row (of kind) of campaign_id, read from a snapshot at version, kept:
+ * rows of an older version are forgotten; a row older than those kept is
+ * not kept. */
+static void put_row(unit_cache *k, const char *campaign_id, long long version,
+                    const row_kind *kind, const void *row)
+{
+    campaign_slot *s;
+
+    if (k == NULL)
+        return;
+    s = slot_of(k, campaign_id);
+    pthread_mutex_lock(&s->lock);
+    if (take(s, campaign_id, version))
+        row_keep(list_of(s, kind), kind, row);
+    pthread_mutex_unlock(&s->lock);
 }
 
 bool unit_cache_get(unit_cache *k, const char *campaign_id, long long version,
                     const char *ref, db_unit *out)
 {
-    campaign_slot *s;
-    bool is_hit = false;
-    int i;
-
-    if (k == NULL)
-        return false;
-    s = slot_of(k, campaign_id);
-    pthread_mutex_lock(&s->lock);
-    if (holds(s, campaign_id, version)) {
-        for (i = 0; i < s->n && !is_hit; i++)
-            if (strcmp(s->units[i].id, ref) == 0) {
-                *out = s->units[i];
-                is_hit = true;
-            }
-        /* By name only where no unit can have ref as its id: the store
-         * finds a unit by id before it finds one by name. */
-        for (i = 0; i < s->n && !is_hit && !is_unit_id_form(ref); i++)
-            if (strcmp(s->units[i].name, ref) == 0) {
-                *out = s->units[i];
-                is_hit = true;
-            }
-    }
-    pthread_mutex_unlock(&s->lock);
-    atomic_fetch_add(is_hit ? &k->hits : &k->misses, 1);
-    return is_hit;
+    return get_row(k, campaign_id, version, &unit_rows, ref, out);
 }
 
 void unit_cache_put(unit_cache *k, long long version, const db_unit *u)
 {
-    campaign_slot *s;
-
-    if (k == NULL)
-        return;
-    s = slot_of(k, u->campaign_id);
-    pthread_mutex_lock(&s->lock);
-    /* Rows of an older version are forgotten; a row older than those
-     * kept is not kept. */
-    if (take(s, u->campaign_id, version))
-        keep(s, u);
-    pthread_mutex_unlock(&s->lock);
-}
-
-/* Whether ref has the form of a side's id ("sd_" then the rest:
- * db_new_id). */
-static bool is_side_id_form(const char *ref)
-{
-    return strncmp(ref, "sd_", 3) == 0;
+    put_row(k, u->campaign_id, version, &unit_rows, u);
 }
 
 bool unit_cache_side_get(unit_cache *k, const char *campaign_id,
                          long long version, const char *ref, db_side *out)
 {
-    campaign_slot *s;
-    bool is_hit = false;
-    int i;
-
-    if (k == NULL)
-        return false;
-    s = slot_of(k, campaign_id);
-    pthread_mutex_lock(&s->lock);
-    if (holds(s, campaign_id, version)) {
-        for (i = 0; i < s->n_sides && !is_hit; i++)
-            if (strcmp(s->sides[i].id, ref) == 0) {
-                *out = s->sides[i];
-                is_hit = true;
-            }
-        for (i = 0; i < s->n_sides && !is_hit && !is_side_id_form(ref); i++)
-            if (strcmp(s->sides[i].name, ref) == 0) {
-                *out = s->sides[i];
-                is_hit = true;
-            }
-    }
-    pthread_mutex_unlock(&s->lock);
-    atomic_fetch_add(is_hit ? &k->hits : &k->misses, 1);
-    return is_hit;
+    return get_row(k, campaign_id, version, &side_rows, ref, out);
 }
 
 void unit_cache_side_put(unit_cache *k, long long version, const db_side *d)
 {
-    campaign_slot *s;
-    int i;
-
-    if (k == NULL)
-        return;
-    s = slot_of(k, d->campaign_id);
-    pthread_mutex_lock(&s->lock);
-    if (take(s, d->campaign_id, version)) {
-        for (i = 0; i < s->n_sides && strcmp(s->sides[i].id, d->id) != 0; i++)
-            ;
-        if (i == CACHE_SIDES) {
-            i = s->next_side;
-            s->next_side = (s->next_side + 1) % CACHE_SIDES;
-        } else if (i == s->n_sides)
-            s->n_sides++;
-        s->sides[i] = *d;
-    }
-    pthread_mutex_unlock(&s->lock);
+    put_row(k, d->campaign_id, version, &side_rows, d);
 }
 
 bool unit_cache_campaign_at(unit_cache *k, const char *campaign_id,
@@ -325,7 +332,7 @@ void unit_cache_land(unit_cache *k, const unit_landing *l)
         return;
     }
     for (i = 0; i < l->n; i++)
-        keep(s, &l->units[i]);
+        row_keep(&s->units, &unit_rows, &l->units[i]);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -344,8 +351,11 @@ void unit_cache_stats(unit_cache *k, long long *hits, long long *misses)
     *misses = k ? atomic_load(&k->misses) : 0;
 }
 
-size_t unit_cache_rows(unit_cache *k, const char *campaign_id,
-                       long long *version, db_unit *out, size_t max)
+/* Up to max of the rows of kind kept for campaign_id into out, and their
+ * version (-1: none kept); how many. */
+static size_t copy_rows(unit_cache *k, const char *campaign_id,
+                        const row_kind *kind, long long *version, void *out,
+                        size_t max)
 {
     campaign_slot *s;
     size_t n = 0;
@@ -356,32 +366,25 @@ size_t unit_cache_rows(unit_cache *k, const char *campaign_id,
     s = slot_of(k, campaign_id);
     pthread_mutex_lock(&s->lock);
     if (strcmp(s->campaign_id, campaign_id) == 0) {
+        const row_list *r = list_of(s, kind);
         *version = s->version;
-        for (; n < max && n < (size_t)s->n; n++)
-            out[n] = s->units[n];
+        n = max < (size_t)r->n ? max : (size_t)r->n;
+        memcpy(out, r->rows, n * kind->size);
     }
     pthread_mutex_unlock(&s->lock);
     return n;
 }
 
+size_t unit_cache_rows(unit_cache *k, const char *campaign_id,
+                       long long *version, db_unit *out, size_t max)
+{
+    return copy_rows(k, campaign_id, &unit_rows, version, out, max);
+}
+
 size_t unit_cache_sides(unit_cache *k, const char *campaign_id,
                         long long *version, db_side *out, size_t max)
 {
-    campaign_slot *s;
-    size_t n = 0;
-
-    *version = -1;
-    if (k == NULL)
-        return 0;
-    s = slot_of(k, campaign_id);
-    pthread_mutex_lock(&s->lock);
-    if (strcmp(s->campaign_id, campaign_id) == 0) {
-        *version = s->version;
-        for (; n < max && n < (size_t)s->n_sides; n++)
-            out[n] = s->sides[n];
-    }
-    pthread_mutex_unlock(&s->lock);
-    return n;
+    return copy_rows(k, campaign_id, &side_rows, version, out, max);
 }
 
 unit_cache *db_unit_cache(db *d)

@@ -240,6 +240,17 @@ typedef struct landing_job {
     bool is_nothing_done; /* nothing_job, after it, done */
 } landing_job;
 
+/* A landing of u from version from, its quality made quality. */
+static void landing_of(landing_job *j, const char *campaign_id, long long from,
+                       const db_unit *u, int quality)
+{
+    memset(j, 0, sizeof *j);
+    j->campaign_id = campaign_id;
+    j->from = from;
+    j->unit = *u;
+    j->unit.scrud.quality = quality;
+}
+
 static void land_done(void *arg, err_code rc, const err_info *e)
 {
     (void)e;
@@ -345,11 +356,7 @@ START_TEST(test_landings_kept_once_committed)
     /* A job that lands a row and is then refused, in a batch that
      * commits (a job after it succeeds): rolled back, and its row is not
      * kept (nor would it be the store's). */
-    memset(&j, 0, sizeof j);
-    j.campaign_id = c.id;
-    j.from = v;
-    j.unit = a;
-    j.unit.scrud.quality = 3;
+    landing_of(&j, c.id, v, &a, 3);
     j.rc = ERR_CONFLICT;
     j.done_rc = ERR_INTERNAL;
     db_fixture_hold_writer();
@@ -519,11 +526,7 @@ START_TEST(test_landing_of_a_batch_not_committed)
     ck_assert(!read_snapshot(c.id, "Alpha", &got, &v));
     ck_assert(read_snapshot(c.id, "Alpha", &got, &v));
     a = got;
-    memset(&j, 0, sizeof j);
-    j.campaign_id = c.id;
-    j.from = v;
-    j.unit = a;
-    j.unit.scrud.quality = 3;
+    landing_of(&j, c.id, v, &a, 3);
     j.is_written = true;
     full_vfs_fail(FULL_VFS_SYNC);
     err_clear(&e);
