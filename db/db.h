@@ -16,12 +16,12 @@
  *
  * db.c implements the connections and the writer (wal.c its log's
  * upkeep, db_sql.c the SQL helpers, ids and times); backup.c the online
- * copy (db_backup); store.c, unit_events.c, log.c, tables.c and battles.c the
- * rows to and from structs (campaigns, sides, tokens, units; history;
- * combats, rolls; combat results tables; Matrix battles and their actions;
- * fog.c a campaign's fog of war and where its units stand; event_log.c the
- * campaign event log),
- * declared in the second half of this header.
+ * copy (db_backup); store.c, units.c, unit_events.c, log.c, tables.c and
+ * battles.c the rows to and from structs (campaigns, sides, tokens; units;
+ * history; combats, rolls; combat results tables; Matrix battles and
+ * their actions; fog.c a campaign's fog of war and where its units stand;
+ * event_log.c the campaign event log), declared in the second half of this
+ * header.
  *
  * This header names no SQLite type or function: above db/, a connection is
  * an opaque db_conn handed to the functions below.  The SQL helpers the
@@ -250,7 +250,7 @@ void db_now(char out[DB_TIME_MAX]);
  * times compare with it as text): the cut-off of what expires. */
 void db_time_ago(long seconds, char out[DB_TIME_MAX]);
 
-/* ---- the store (store.c) ----
+/* ---- the store (store.c; units: units.c) ----
  *
  * Every function takes the connection to use: a pooled read connection for
  * reads, or the writer's connection inside a db_job_fn for writes (so a

@@ -776,3 +776,26 @@ char *db_column_doc(db_stmt *st, int col)
         return NULL;
     return db_doc_text(z, (size_t)db_column_bytes(st, col));
 }
+
+err_code db_cursor_rowid(db_conn *c, const char *sql, const char *campaign_id,
+                         const char *id, long long *out, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    *out = 0;
+    if ((rc = db_prepare(c, sql, &st, e)))
+        return rc;
+    db_bind_text(st, 1, id);
+    db_bind_text(st, 2, campaign_id);
+    step = db_step(st);
+    if (step == DB_ROW)
+        *out = db_column_int64(st, 0);
+    else if (step == DB_DONE)
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no row %s for the cursor", id);
+    else
+        rc = db_fail(c, e, "read a cursor");
+    db_done(st);
+    return rc;
+}

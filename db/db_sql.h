@@ -118,6 +118,10 @@ typedef void (*db_row_reader)(db_stmt *st, void *elem);
 err_code db_read_rows(db_conn *c, db_stmt *st, size_t size, db_row_reader read,
                       void (*release)(void *, size_t), void **out, size_t *n,
                       const char *what, err_info *e);
+/* The rowid sql finds (?1 the row's id, ?2 its campaign) for the row id
+ * of campaign_id: a page cursor's key; ERR_NOT_FOUND when there is none. */
+err_code db_cursor_rowid(db_conn *c, const char *sql, const char *campaign_id,
+                         const char *id, long long *out, err_info *e);
 
 /* ERR_CONFLICT on dice.commitment: the campaign's next commitment, spent,
  * was spent by another write first (commitments.c; the ledger's save and

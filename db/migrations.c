@@ -497,7 +497,7 @@ const char *const migrations_sql[] = {
 
     /* 11: a campaign's units in creation order without a sort.  The
      * index's entries of one campaign are in rowid order, so the list of
-     * a campaign's units, and a page of it, is a range of it (store.c,
+     * a campaign's units, and a page of it, is a range of it (units.c,
      * units_sql); the unique (campaign_id, name) index gave them in name
      * order, to be sorted. */
     "CREATE INDEX units_by_campaign ON units (campaign_id);",

@@ -1,7 +1,9 @@
 /*
  * combat.h: what combats of every system share in the server: how the
  * request's "dice" are read (and a seed drawn), the dice and roll-log parts
- * of a report, and the checks replay makes whatever the system.
+ * of a report, and the checks replay makes whatever the system (combat.c);
+ * a campaign combat's outcome staged off the writer, its units and its
+ * campaign's combats in flight (combat_stage.c).
  */
 #ifndef UMPIRE_COMBAT_H
 #define UMPIRE_COMBAT_H

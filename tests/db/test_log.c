@@ -1,7 +1,7 @@
 /*
  * test_log.c: tests db/log.c (unit history: per-unit numbering, pages of
  * one unit's or a whole campaign's events, the rolls of one unit in one
- * combat) and the unit filters of db/store.c, each against a simple
+ * combat) and the unit filters of db/units.c, each against a simple
  * reference model kept in C: the events written with the seq each got, the
  * rolls written, the units' specs.  What the database returns is compared
  * with the model filtered and ordered by hand.

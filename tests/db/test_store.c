@@ -1,6 +1,6 @@
 /*
- * test_store.c: tests db/store.c, row by row through the writer and back
- * through pooled read connections, as a request would see them: campaigns
+ * test_store.c: tests db/store.c and db/units.c, row by row through the
+ * writer and back through pooled read connections, as a request would see them: campaigns
  * with every SCRUD and SCS option, sides, tokens, units (found by id or
  * name, listed with every filter, updated, with every system's state, the
  * SCS counter checked when read back), combats with their rolls, and unit

@@ -1,0 +1,309 @@
+/*
+ * combat_stage.c: a campaign combat's outcome worked out off the writer
+ * (pipeline_stage), as every system shares it: the writes apply records
+ * instead of making them (its units' new rows, their history events), the
+ * units bind read, the units it leaves for its campaign's next combats,
+ * and the campaigns with a combat in flight; see combat.h.
+ */
+#include "combat.h"
+#include "text.h"
+#include "units_doc.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+/* items (of *cap, each size bytes) with room for one more after n: as
+ * it is, or doubled when full (first: its first size), *cap updated;
+ * NULL when out of memory (items as it was). */
+static void *room_for_one(void *items, size_t *cap, size_t n, size_t size,
+                          size_t first)
+{
+    size_t more_cap;
+    void *more;
+
+    if (n < *cap)
+        return items;
+    more_cap = *cap ? *cap * 2 : first;
+    if ((more = realloc(items, more_cap * size)) != NULL)
+        *cap = more_cap;
+    return more;
+}
+
+/* A new change at the end of rec's, zeroed; NULL when out of memory. */
+static combat_change *change_new(combat_record *rec)
+{
+    combat_change *more = room_for_one(rec->changes, &rec->cap_changes,
+                                       rec->n_changes, sizeof *more, 16);
+
+    if (more == NULL)
+        return NULL;
+    rec->changes = more;
+    memset(&rec->changes[rec->n_changes], 0, sizeof rec->changes[0]);
+    return &rec->changes[rec->n_changes++];
+}
+
+err_code combat_unit_event(db_conn *c, combat_record *rec,
+                           const db_unit *before, const db_unit *after,
+                           jw *result, err_info *e)
+{
+    return combat_unit_event_text(c, rec, before, after, jw_take(result, NULL),
+                                  e);
+}
+
+err_code combat_unit_event_text(db_conn *c, combat_record *rec,
+                                const db_unit *before, const db_unit *after,
+                                char *text, err_info *e)
+{
+    const char *note = rec->has_note ? rec->note : NULL;
+    combat_change *ch;
+    err_code rc;
+
+    if (text == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (!rec->is_staging) {
+        rc = units_doc_event(c, before, after, "combat", rec->cb.id,
+                             rec->token_id, note, text, e);
+        free(text);
+        return rc;
+    }
+    if ((ch = change_new(rec)) == NULL) {
+        free(text);
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    }
+    ch->is_event = true;
+    if ((rc = units_doc_event_make(before, after, "combat", rec->cb.id,
+                                   rec->token_id, note, text, &ch->ev, e))) {
+        free(text);
+        rec->n_changes--;
+        return rc;
+    }
+    return ERR_OK; /* text is the change's now (ev.result) */
+}
+
+err_code combat_unit_update(db_conn *c, combat_record *rec,
+                            const db_unit *after, err_info *e)
+{
+    combat_change *ch;
+
+    if (!rec->is_staging)
+        return db_unit_update(c, after, e);
+    if ((ch = change_new(rec)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    ch->unit = *after;
+    return ERR_OK;
+}
+
+/* The history events among rec's changes, in their order: *n of them
+ * (new, free(); NULL when out of memory). */
+static db_event **events_of(const combat_record *rec, size_t *n)
+{
+    db_event **evs = malloc(rec->n_changes * sizeof *evs);
+    size_t i;
+
+    *n = 0;
+    for (i = 0; evs != NULL && i < rec->n_changes; i++)
+        if (rec->changes[i].is_event)
+            evs[(*n)++] = &rec->changes[i].ev;
+    return evs;
+}
+
+/* The units' new rows, then the history events in one call, in their
+ * order: the store logs a combat's events as one block where it can
+ * (db_events_insert). */
+err_code combat_changes_write(db_conn *c, const combat_record *rec, err_info *e)
+{
+    db_event **evs;
+    err_code rc = ERR_OK;
+    size_t i, n;
+
+    if (rec->n_changes == 0)
+        return ERR_OK;
+    if ((evs = events_of(rec, &n)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    for (i = 0; i < rec->n_changes && rc == ERR_OK; i++)
+        if (!rec->changes[i].is_event)
+            rc = db_unit_update(c, &rec->changes[i].unit, e);
+    if (rc == ERR_OK)
+        rc = db_events_insert(c, (const db_event *const *)evs, n, e);
+    free(evs);
+    return rc;
+}
+
+void combat_units_leave(combat_record *rec)
+{
+    db_unit *units;
+    size_t i, k, n = rec->n_bound;
+
+    free(rec->left);
+    rec->left = NULL;
+    rec->n_left = 0;
+    if (rec->n_bound + rec->n_changes == 0 ||
+        (units = malloc((rec->n_bound + rec->n_changes) * sizeof *units)) ==
+            NULL)
+        return; /* nothing kept: the next combats read the store */
+    memcpy(units, rec->bound, rec->n_bound * sizeof *units);
+    /* A unit's new row in place of the row read, or after them. */
+    for (i = 0; i < rec->n_changes; i++) {
+        const db_unit *after = &rec->changes[i].unit;
+        if (rec->changes[i].is_event)
+            continue;
+        for (k = 0; k < n && strcmp(units[k].id, after->id) != 0; k++)
+            ;
+        units[k] = *after;
+        n += k == n;
+    }
+    for (i = 0; i < n; i++)
+        db_unit_as_stored(&units[i], &units[i]);
+    rec->left = units;
+    rec->n_left = n;
+}
+
+void combat_units_landed(db_conn *c, combat_record *rec)
+{
+    db_units_landed(c, rec->campaign_id, rec->version, &rec->left, rec->n_left);
+    rec->n_left = 0;
+}
+
+err_code combat_changes_pack(combat_record *rec, err_info *e)
+{
+    db_event **evs;
+    size_t n;
+    err_code rc;
+
+    if (rec->n_changes == 0)
+        return ERR_OK;
+    if ((evs = events_of(rec, &n)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    rc = db_combat_pack_events(&rec->cb, evs, n, e);
+    free(evs);
+    return rc;
+}
+
+static void changes_clear(combat_record *rec)
+{
+    size_t i;
+
+    for (i = 0; i < rec->n_changes; i++) {
+        free(rec->changes[i].ev.before);
+        free(rec->changes[i].ev.after);
+        free(rec->changes[i].ev.result);
+    }
+    free(rec->changes);
+    rec->changes = NULL;
+    rec->n_changes = rec->cap_changes = 0;
+}
+
+void combat_record_unstage(combat_record *rec)
+{
+    changes_clear(rec);
+    free(rec->rolls);
+    free(rec->cb.summary);
+    free(rec->cb.report);
+    free(rec->cb.report_z);
+    free(rec->cb.rolls_z);
+    free(rec->cb.unit_docs_z);
+    rec->cb.report_z = NULL;
+    rec->cb.rolls_z = NULL;
+    rec->cb.ledger_first = 0;
+    rec->cb.unit_docs_z = NULL;
+    free(rec->left);
+    rec->left = NULL;
+    rec->n_left = 0;
+    rec->rolls = NULL;
+    rec->n_rolls = 0;
+    rec->cb.summary = rec->cb.report = NULL;
+    rec->is_staging = rec->is_staged = false;
+    sodium_memzero(&rec->chain_end, sizeof rec->chain_end);
+}
+
+/* ---- units as bind read them ---- */
+
+err_code combat_bind_keep(combat_record *rec, const db_unit *u)
+{
+    db_unit *more = room_for_one(rec->bound, &rec->cap_bound, rec->n_bound,
+                                 sizeof *more, 8);
+
+    if (more == NULL)
+        return ERR_NOMEM;
+    rec->bound = more;
+    rec->bound[rec->n_bound++] = *u;
+    return ERR_OK;
+}
+
+err_code combat_unit_before(db_conn *c, const combat_record *rec,
+                            const char *unit_id, db_unit *out, err_info *e)
+{
+    size_t i;
+
+    for (i = 0; i < rec->n_bound; i++)
+        if (strcmp(rec->bound[i].id, unit_id) == 0) {
+            *out = rec->bound[i];
+            return ERR_OK;
+        }
+    return db_unit_find(c, rec->campaign_id, unit_id, out, e);
+}
+
+void combat_bound_clear(combat_record *rec)
+{
+    free(rec->bound);
+    rec->bound = NULL;
+    rec->n_bound = rec->cap_bound = 0;
+}
+
+/* ---- a campaign's combats in flight ---- */
+
+/* Campaigns with combats between their reading and their writer job, and
+ * how many: a few at a time in practice, so a small table; a campaign it
+ * has no room for is taken as busy (its combats then go to the writer
+ * whole, as they always may). */
+enum { BUSY_SLOTS = 64 };
+static struct {
+    char campaign_id[DB_ID_MAX];
+    int n;
+} busy[BUSY_SLOTS];
+static pthread_mutex_t busy_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool combat_campaign_enter(combat_record *rec)
+{
+    int i, free_slot = -1;
+    bool is_alone = false;
+
+    pthread_mutex_lock(&busy_lock);
+    for (i = 0; i < BUSY_SLOTS; i++) {
+        if (busy[i].n > 0 && strcmp(busy[i].campaign_id, rec->campaign_id) == 0)
+            break;
+        if (busy[i].n == 0 && free_slot < 0)
+            free_slot = i;
+    }
+    if (i < BUSY_SLOTS) {
+        busy[i].n++;
+        rec->is_counted = true;
+    } else if (free_slot >= 0) {
+        text_copy(busy[free_slot].campaign_id, DB_ID_MAX, rec->campaign_id);
+        busy[free_slot].n = 1;
+        rec->is_counted = true;
+        is_alone = true;
+    }
+    pthread_mutex_unlock(&busy_lock);
+    return is_alone;
+}
+
+void combat_campaign_leave(combat_record *rec)
+{
+    int i;
+
+    if (!rec->is_counted)
+        return;
+    pthread_mutex_lock(&busy_lock);
+    for (i = 0; i < BUSY_SLOTS; i++)
+        if (busy[i].n > 0 &&
+            strcmp(busy[i].campaign_id, rec->campaign_id) == 0) {
+            busy[i].n--;
+            break;
+        }
+    pthread_mutex_unlock(&busy_lock);
+    rec->is_counted = false;
+}
