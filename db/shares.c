@@ -124,36 +124,6 @@ out:
     return rc;
 }
 
-/* The rowid of the campaign's share link id (a cursor's key), or
- * ERR_NOT_FOUND. */
-static err_code cursor_rowid(db_conn *c, const char *campaign_id,
-                             const char *id, long long *out, err_info *e)
-{
-    db_stmt *st = NULL;
-    err_code rc;
-    int step;
-
-    *out = 0;
-    if ((rc = db_prepare(c,
-                         "SELECT rowid FROM shares "
-                         "WHERE id = ?1 AND campaign_id = ?2",
-                         &st, e)))
-        goto out;
-    db_bind_text(st, 1, id);
-    db_bind_text(st, 2, campaign_id);
-    step = db_step(st);
-    if (step == DB_ROW)
-        *out = db_column_int64(st, 0);
-    else if (step == DB_DONE)
-        rc = err_set(e, ERR_NOT_FOUND, NULL, "no share link %s for the cursor",
-                     id);
-    else
-        rc = db_fail(c, e, "read a cursor");
-out:
-    db_done(st);
-    return rc;
-}
-
 err_code db_shares_page(db_conn *c, const char *campaign_id, const db_page *pg,
                         db_share **out, size_t *n, err_info *e)
 {
@@ -173,7 +143,11 @@ err_code db_shares_page(db_conn *c, const char *campaign_id, const db_page *pg,
 
     *out = NULL;
     *n = 0;
-    if (pg->after && (rc = cursor_rowid(c, campaign_id, pg->after, &after, e)))
+    if (pg->after &&
+        (rc = db_cursor_rowid(c,
+                              "SELECT rowid FROM shares WHERE id = ?1 AND "
+                              "campaign_id = ?2",
+                              campaign_id, pg->after, &after, e)))
         return rc;
     if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
                          e)))
