@@ -41,15 +41,19 @@
  * hundred bytes.  Values written before (a frame of their own) read as
  * they are. */
 enum { ROLLS_TAG_LEN = 4, HASH_BYTES = 32 };
+/* A packed roll: ROLL_INTS integers of INT_BYTES each, then ROLL_STRS
+ * strings (put_roll). */
+enum { ROLL_INTS = 4, INT_BYTES = 5, ROLL_STRS = 6 };
 static const unsigned char rolls_tag[ROLLS_TAG_LEN] = {0x1b, 'r', 'h', '1'};
 
-/* Writes v at p: 5 bytes of 7 bits each, top bit set (no NUL, any int). */
+/* Writes v at p: INT_BYTES bytes of 7 bits each, top bit set (no NUL,
+ * any int). */
 static unsigned char *put_u32(unsigned char *p, long long v)
 {
     unsigned long u = (unsigned long)(v + 0x80000000LL);
     int i;
 
-    for (i = 0; i < 5; i++)
+    for (i = 0; i < INT_BYTES; i++)
         *p++ = (unsigned char)(0x80 | ((u >> (7 * i)) & 0x7f));
     return p;
 }
@@ -97,7 +101,7 @@ static bool is_chained_run(const db_roll *rolls, size_t n)
 /* The bytes roll r takes packed. */
 static size_t packed_size(const db_roll *r)
 {
-    return 4 * 5 + 6 + 2 + 2 * LEDGER_HASH_HEX +
+    return ROLL_INTS * INT_BYTES + ROLL_STRS +
            strnlen(r->side_name, sizeof r->side_name) +
            strnlen(r->unit_id, sizeof r->unit_id) +
            strnlen(r->unit_name, sizeof r->unit_name) +
@@ -242,9 +246,8 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
     for (i = 0; i < n; i++)
         p = put_roll(p, &rolls[i]);
     *p = '\0';
-    /* A campaign's: a bare frame, which packs a roll log smaller than the
-     * dictionary of reports does, its hashes beside it.  A one-off's: in
-     * its report's frame. */
+    /* A campaign's: its hashes beside a frame packed with the documents'
+     * dictionary (pack_chained).  A one-off's: in its report's frame. */
     if (is_with_report) {
         if (db_pack_after_report(cb, (const char *)text, &cb->report_z,
                                  &cb->report_z_len, &cb->rolls_z))
@@ -269,11 +272,11 @@ static bool get_u32(const unsigned char **p, const unsigned char *end, int *out)
     unsigned long u = 0;
     int i;
 
-    if (end - *p < 5)
+    if (end - *p < INT_BYTES)
         return false;
-    for (i = 0; i < 5; i++)
+    for (i = 0; i < INT_BYTES; i++)
         u |= (unsigned long)((*p)[i] & 0x7f) << (7 * i);
-    *p += 5;
+    *p += INT_BYTES;
     *out = (int)((long long)u - 0x80000000LL);
     return true;
 }
@@ -310,11 +313,11 @@ static char *with_hashes(const char *bare, const unsigned char *hashes,
         return NULL;
     while (p < end) {
         const unsigned char *start = p;
-        /* its four numbers, then its six strings */
-        bool is_whole = n + 1 < k && end - p >= 4 * 5;
+        /* its numbers, then its strings */
+        bool is_whole = n + 1 < k && end - p >= ROLL_INTS * INT_BYTES;
         if (is_whole)
-            p += 4 * 5;
-        for (f = 0; is_whole && f < 6; f++) {
+            p += ROLL_INTS * INT_BYTES;
+        for (f = 0; is_whole && f < ROLL_STRS; f++) {
             is_whole = end > p && p[0] != 0 && (size_t)(end - p) >= p[0];
             if (is_whole)
                 p += p[0];

@@ -373,8 +373,9 @@ typedef struct db_combat {
     unsigned char *report_z;
     size_t report_z_len;
     /* the roll log packed to store (db_combat_pack): a one-off's, in its
-     * row, or a campaign combat's once chained, in a row of combat_rolls;
-     * or NULL: its rolls are rows of their own; owned */
+     * report's frame (report_z; rolls_z then one byte, RS), or a campaign
+     * combat's once chained, in a row of combat_rolls; or NULL: its rolls
+     * are rows of their own; owned */
     unsigned char *rolls_z;
     size_t rolls_z_len;
     /* the ledger place of the first roll packed in rolls_z (a campaign
@@ -661,11 +662,13 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
 /* Combats and their roll log.  A campaign combat's rolls (unless it is a
  * battle's record) are appended to the campaign's ledger, and each roll's
  * ledger_pos and hash are set. */
-/* Packs cb->report as it will be stored (zstd: a report is JSON that
- * shrinks to about a quarter), and the roll log (rolls, n) into one
- * value, before the writer: a one-off's (stored in its row), or a
- * campaign combat's once chained (db_combat_chain: then with each roll's
- * hashes, cb->ledger_first set, stored in a row of combat_rolls);
+/* Packs cb->report as it will be stored (zstd with the documents'
+ * dictionary), and the roll log (rolls, n), before the writer: a
+ * one-off's in one frame with its report (report_z; rolls_z one byte,
+ * RS), or a campaign combat's once chained (db_combat_chain: then with
+ * each roll's hashes beside its frame, cb->ledger_first set, stored in a
+ * row of combat_rolls).  A report_z already packed with the events'
+ * documents (db_combat_pack_events) is kept as it is;
  * db_combat_insert (a one-off) or db_combat_insert_chained then stores
  * cb->report_z and cb->rolls_z, and no row per roll.  A campaign's rolls
  * not chained (a battle's record) stay rows.  A report stored plain and

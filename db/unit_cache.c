@@ -241,19 +241,24 @@ void unit_cache_put(unit_cache *k, long long version, const db_unit *u)
     put_row(k, u->campaign_id, version, &unit_rows, u);
 }
 
-bool unit_cache_side_get(unit_cache *k, const char *campaign_id,
-                         long long version, const char *ref, db_side *out)
+/* The same as unit_cache_get and unit_cache_put for the campaign's sides
+ * (by id, or name). */
+static bool unit_cache_side_get(unit_cache *k, const char *campaign_id,
+                                long long version, const char *ref,
+                                db_side *out)
 {
     return get_row(k, campaign_id, version, &side_rows, ref, out);
 }
 
-void unit_cache_side_put(unit_cache *k, long long version, const db_side *d)
+static void unit_cache_side_put(unit_cache *k, long long version,
+                                const db_side *d)
 {
     put_row(k, d->campaign_id, version, &side_rows, d);
 }
 
-bool unit_cache_campaign_at(unit_cache *k, const char *campaign_id,
-                            long long *version)
+/* Whether campaign_id's row is kept, and at which version. */
+static bool unit_cache_campaign_at(unit_cache *k, const char *campaign_id,
+                                   long long *version)
 {
     campaign_slot *s;
     bool has;
@@ -288,7 +293,8 @@ bool unit_cache_campaign_get(unit_cache *k, const char *campaign_id,
     return is_hit;
 }
 
-void unit_cache_campaign_put(unit_cache *k, const db_campaign *cmp)
+/* Keeps cmp, read from a snapshot at its version. */
+static void unit_cache_campaign_put(unit_cache *k, const db_campaign *cmp)
 {
     campaign_slot *s;
 
@@ -317,17 +323,10 @@ void unit_cache_land(unit_cache *k, const unit_landing *l)
          * (but for its version, which a read gives) are the same at to:
          * a combat writes none of them. */
         s->version = l->to;
-    } else if (!holds(s, l->campaign_id, l->to) &&
-               (strcmp(s->campaign_id, l->campaign_id) != 0 ||
-                s->version < l->to)) {
-        /* What the slot held is older, or another campaign's: only the
-         * combat's units are known at to. */
-        if (!restart(s, l->campaign_id, l->to)) {
-            pthread_mutex_unlock(&s->lock);
-            return;
-        }
-    } else if (!holds(s, l->campaign_id, l->to)) {
-        /* Already newer than to. */
+    } else if (!take(s, l->campaign_id, l->to)) {
+        /* Already newer than to (or out of memory).  Else the slot held
+         * rows of another version or campaign: only the combat's units
+         * are known at to. */
         pthread_mutex_unlock(&s->lock);
         return;
     }
@@ -336,7 +335,7 @@ void unit_cache_land(unit_cache *k, const unit_landing *l)
     pthread_mutex_unlock(&s->lock);
 }
 
-void unit_landing_free(unit_landing *l)
+static void unit_landing_free(unit_landing *l)
 {
     if (l == NULL)
         return;
@@ -394,9 +393,15 @@ unit_cache *db_unit_cache(db *d)
 
 /* ---- the connections' side ---- */
 
+/* Whether c is a reader holding a snapshot that may use the cache. */
+static bool is_snapshot(const db_conn *c)
+{
+    return c->units != NULL && !c->is_writer;
+}
+
 void db_snapshot_saw(db_conn *c, const char *campaign_id, long long version)
 {
-    if (c->units == NULL || c->is_writer)
+    if (!is_snapshot(c))
         return;
     memcpy(c->snap_campaign, campaign_id, strnlen(campaign_id, DB_ID_MAX - 1));
     c->snap_campaign[strnlen(campaign_id, DB_ID_MAX - 1)] = '\0';
@@ -415,7 +420,7 @@ void db_snapshot_forget(db_conn *c)
 /* Whether c's snapshot has read campaign_id's version. */
 static bool snapshot_knows(const db_conn *c, const char *campaign_id)
 {
-    return c->units != NULL && !c->is_writer && c->snap_campaign[0] != '\0' &&
+    return is_snapshot(c) && c->snap_campaign[0] != '\0' &&
            strcmp(c->snap_campaign, campaign_id) == 0;
 }
 
@@ -444,12 +449,6 @@ void db_side_keep(db_conn *c, const db_side *d)
 {
     if (snapshot_knows(c, d->campaign_id))
         unit_cache_side_put(c->units, c->snap_version, d);
-}
-
-/* Whether c is a reader holding a snapshot that may use the cache. */
-static bool is_snapshot(const db_conn *c)
-{
-    return c->units != NULL && !c->is_writer;
 }
 
 bool db_campaign_kept(db_conn *c, const char *id, db_campaign *out)

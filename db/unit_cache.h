@@ -48,17 +48,10 @@ bool unit_cache_get(unit_cache *k, const char *campaign_id, long long version,
 /* Keeps u, read from a snapshot where its campaign is at version. */
 void unit_cache_put(unit_cache *k, long long version, const db_unit *u);
 
-/* The same for the campaign's sides (by id, or name), and its own row
- * (db_campaign_get's, its version the one asked).  unit_cache_campaign_at:
- * whether campaign_id's row is kept, and at which version. */
-bool unit_cache_side_get(unit_cache *k, const char *campaign_id,
-                         long long version, const char *ref, db_side *out);
-void unit_cache_side_put(unit_cache *k, long long version, const db_side *d);
-bool unit_cache_campaign_at(unit_cache *k, const char *campaign_id,
-                            long long *version);
+/* The campaign's own row (db_campaign_get's) as a snapshot at version
+ * reads it, when kept (its version the one asked). */
 bool unit_cache_campaign_get(unit_cache *k, const char *campaign_id,
                              long long version, db_campaign *out);
-void unit_cache_campaign_put(unit_cache *k, const db_campaign *cmp);
 
 /* A combat's units as it left them (its writer job, not yet committed):
  * the campaign went from version from to to by its writes alone. */
@@ -72,7 +65,6 @@ typedef struct unit_landing {
 /* Once its writes are committed: the rows kept at from are those at to,
  * with its units'. */
 void unit_cache_land(unit_cache *k, const unit_landing *l);
-void unit_landing_free(unit_landing *l);
 
 /* For tests: lookups answered and not; the rows kept for campaign_id (up
  * to max into out; how many) and their version; d's cache (NULL: none). */

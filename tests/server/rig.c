@@ -142,7 +142,7 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
 
     if (text == NULL)
         return 0;
-    if (strcmp(text, "\x1e") == 0) {
+    if (db_is_after_report(text, strlen(text))) {
         free(text);
         report = ts_sql_doc(rig_ts, "SELECT report FROM combats WHERE id = ?",
                             TS_TEXT(id));

@@ -210,26 +210,26 @@ int scs_rig_edit_report(const char *id, const char *path, const char *value)
                             TS_TEXT(id));
     json_t *rep;
     unsigned char *packed;
-    char *docs = NULL, *rs, *both;
+    char *docs, *both;
     size_t n;
     int changed;
 
     ck_assert_msg(text != NULL, "%s: no combat %s", rig_ctx, id);
     /* A campaign combat's value holds its events' documents after the
-     * report, from RS on (db/unit_docs.c): kept as they are. */
-    if ((rs = strchr(text, 0x1e)) != NULL) {
-        ck_assert_ptr_nonnull(docs = strdup(rs));
-        *rs = '\0';
-    }
+     * report (db_pack_after_report): kept as they are. */
+    docs = db_after_report(text);
+    db_report_end(text);
     rep = scs_rig_keep(json_loads(text, 0, NULL));
     ck_assert_msg(rep != NULL, "%s: the report of %s is not JSON", rig_ctx, id);
     free(text);
     scs_rig_set_at(rep, path, value);
     text = scs_text(rep);
     if (docs != NULL) {
-        ck_assert_ptr_nonnull(both = malloc(strlen(text) + strlen(docs) + 1));
-        strcpy(both, text);
-        strcat(both, docs);
+        size_t len = strlen(text);
+        ck_assert_ptr_nonnull(both = malloc(len + 1 + strlen(docs) + 1));
+        memcpy(both, text, len);
+        both[len] = DB_AFTER_REPORT;
+        strcpy(both + len + 1, docs);
         free(text);
         free(docs);
         text = both;
