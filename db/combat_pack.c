@@ -202,12 +202,14 @@ char *db_after_report(const char *report)
     return rs ? strdup(rs + 1) : NULL;
 }
 
-void db_report_end(char *report)
+const char *db_report_end(char *report)
 {
     char *rs = report ? strchr(report, DB_AFTER_REPORT) : NULL;
 
-    if (rs != NULL)
-        *rs = '\0';
+    if (rs == NULL)
+        return NULL;
+    *rs = '\0';
+    return rs + 1;
 }
 
 err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,

@@ -368,6 +368,10 @@ typedef struct db_combat {
     char *client_seed; /* may be NULL */
     char *summary;
     char *report; /* the report document: the combat's record */
+    /* Read back (db_combat_get): what the report's value holds after the
+     * report (a one-off's roll log, a campaign combat's history
+     * documents), in report's own allocation after its end; or NULL */
+    const char *after_report;
     /* the report packed to store (db_combat_pack), or NULL: stored as it
      * is; owned */
     unsigned char *report_z;
@@ -716,6 +720,11 @@ void db_combats_free(db_combat *cbs, size_t n);
 /* *out is new (free()); in seq order. */
 err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e);
+/* The same for cb as db_combat_get read it: a one-off's rolls, packed
+ * after its report in the same value, are taken from the report already
+ * read (cb->after_report) rather than read and unpacked again. */
+err_code db_combat_rolls(db_conn *c, const db_combat *cb, db_roll **out,
+                         size_t *n, err_info *e);
 /* A page of the campaign's combat summaries, oldest first (created_at,
  * then creation order); *out new: db_combats_free. */
 err_code db_combats_page(db_conn *c, const char *campaign_id, const db_page *pg,

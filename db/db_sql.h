@@ -182,8 +182,9 @@ bool db_is_after_report(const void *value, size_t len);
  * nothing does, or out of memory. */
 char *db_after_report(const char *report);
 /* Ends report (its value unpacked; NULL allowed) where what is packed
- * after it starts. */
-void db_report_end(char *report);
+ * after it starts; what follows stays in place after the report's end, and
+ * where it starts is returned (NULL: nothing follows). */
+const char *db_report_end(char *report);
 /* A combat's packed roll log at column col (combats.rolls or
  * combat_rolls.rolls, however packed: combat_pack.c) as the text
  * db_rolls_unpack reads; NULL for NULL, when out of memory, or for a value

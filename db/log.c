@@ -226,7 +226,7 @@ static void read_combat(db_stmt *st, db_combat *cb, bool has_docs)
     cb->summary = db_column_dup(st, 11);
     if (has_docs) {
         cb->report = db_column_doc(st, 12);
-        db_report_end(cb->report);
+        cb->after_report = db_report_end(cb->report);
     }
 }
 
@@ -416,8 +416,9 @@ static void read_roll_row(db_stmt *st, void *elem)
 
 /* The packed rolls of ROLLS_PACKED_SQL's row at st, as db_rolls_unpack
  * reads them: in their own value, or after the report in its (a one-off
- * combat's: one byte, RS, in its rolls).  New, or NULL. */
-static char *rolls_of(db_stmt *st)
+ * combat's: one byte, RS, in its rolls), which after_report holds when
+ * the report has been read already (db_combat_get).  New, or NULL. */
+static char *rolls_of(db_stmt *st, const char *after_report)
 {
     const unsigned char *z = db_column_blob(st, 0);
     char *report, *text;
@@ -425,6 +426,8 @@ static char *rolls_of(db_stmt *st)
     if (db_column_type(st, 0) != DB_BLOB ||
         !db_is_after_report(z, (size_t)db_column_bytes(st, 0)))
         return db_column_rolls(st, 0);
+    if (after_report != NULL)
+        return strdup(after_report);
     report = db_column_doc(st, 2);
     text = db_after_report(report);
     free(report);
@@ -435,8 +438,8 @@ static char *rolls_of(db_stmt *st)
  * unpacked (a one-off's from its row, a campaign combat's from
  * combat_rolls) or its rows. */
 static err_code read_rolls(db_conn *c, const char *combat_id,
-                           const char *unit_id, db_roll **out, size_t *n,
-                           err_info *e)
+                           const char *unit_id, const char *after_report,
+                           db_roll **out, size_t *n, err_info *e)
 {
     /* [a unit's] */
     static const char *const rows_sql[2] = {
@@ -464,7 +467,7 @@ static err_code read_rolls(db_conn *c, const char *combat_id,
     is_packed = step == DB_ROW && db_column_type(st, 0) != DB_NULL;
     if (step != DB_ROW && step != DB_DONE)
         rc = db_fail(c, e, "read rolls");
-    else if (is_packed && (packed = rolls_of(st)) == NULL)
+    else if (is_packed && (packed = rolls_of(st, after_report)) == NULL)
         rc = err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
     else if (is_packed)
         first = db_column_int64(st, 1);
@@ -494,12 +497,18 @@ static err_code read_rolls(db_conn *c, const char *combat_id,
 err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e)
 {
-    return read_rolls(c, combat_id, NULL, out, n, e);
+    return read_rolls(c, combat_id, NULL, NULL, out, n, e);
+}
+
+err_code db_combat_rolls(db_conn *c, const db_combat *cb, db_roll **out,
+                         size_t *n, err_info *e)
+{
+    return read_rolls(c, cb->id, NULL, cb->after_report, out, n, e);
 }
 
 err_code db_rolls_of_unit(db_conn *c, const char *combat_id,
                           const char *unit_id, db_roll **out, size_t *n,
                           err_info *e)
 {
-    return read_rolls(c, combat_id, unit_id, out, n, e);
+    return read_rolls(c, combat_id, unit_id, NULL, out, n, e);
 }

@@ -95,7 +95,7 @@ static err_code load_combat(http_request *r, const char *campaign_id,
         err_clear(e);
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s here", combat_id);
     }
-    if (rc == ERR_OK && (rc = db_rolls_list(c, combat_id, rolls, n, e)))
+    if (rc == ERR_OK && (rc = db_combat_rolls(c, cb, rolls, n, e)))
         db_combat_cleanup(cb);
     db_read_release(d, c);
     return rc;

@@ -1,8 +1,8 @@
 /*
  * test_store.c: tests db/store.c and db/units.c, row by row through the
- * writer and back through pooled read connections, as a request would see them: campaigns
- * with every SCRUD and SCS option, sides, tokens, units (found by id or
- * name, listed with every filter, updated, with every system's state, the
+ * writer and back through pooled read connections, as a request would see them:
+ * campaigns with every SCRUD and SCS option, sides, tokens, units (found by id
+ * or name, listed with every filter, updated, with every system's state, the
  * SCS counter checked when read back), combats with their rolls, and unit
  * history events.  (A side's exhausted turn updated and a unit's Matrix
  * quality checked on reading: test_battles.c.)
@@ -957,9 +957,31 @@ START_TEST(test_report_packed_or_plain)
     ck_assert_int_eq(db_combat_get(r, older.id, &got, NULL), ERR_OK);
     ck_assert_str_eq(got.report, older.report);
     db_combat_cleanup(&got);
-    for (int k = 0; k < 2; k++) {
-        ck_assert_int_eq(
-            db_rolls_list(r, k ? older.id : oneoff.id, &rl, &n, NULL), ERR_OK);
+    /* By the combat's id, and from the combat as read (its rolls taken
+     * from its report's value already read, for the one-off: k = 2). */
+    for (int k = 0; k < 4; k++) {
+        if (k < 2) {
+            ck_assert_int_eq(
+                db_rolls_list(r, k ? older.id : oneoff.id, &rl, &n, NULL),
+                ERR_OK);
+        } else {
+            ck_assert_int_eq(
+                db_combat_get(r, k == 3 ? older.id : oneoff.id, &got, NULL),
+                ERR_OK);
+            ck_assert((got.after_report != NULL) == (k == 2));
+            ck_assert_int_eq(db_combat_rolls(r, &got, &rl, &n, NULL), ERR_OK);
+            if (k == 2) {
+                /* taken from what was read, not read again */
+                db_roll *none = NULL;
+                size_t n_none = 99;
+                got.after_report = "";
+                ck_assert(db_combat_rolls(r, &got, &none, &n_none, NULL) !=
+                              ERR_OK ||
+                          n_none == 0);
+                free(none);
+            }
+            db_combat_cleanup(&got);
+        }
         ck_assert_uint_eq(n, 2);
         for (size_t i = 0; i < n; i++) {
             ck_assert_int_eq(rl[i].seq, rolls[i].seq);
