@@ -20,7 +20,7 @@
  * previous hash (the first roll's; empty after, where it is the hash of
  * the roll before) and its hash, the same way.  The whole packed as text
  * (it holds no NUL): a one-off's by db_doc_pack, a campaign combat's by
- * db_doc_pack_bare (so stored before the layout below).
+ * a bare frame (so stored before the layout below).
  *
  * A campaign combat's is now stored with its hashes beside the frame
  * rather than in it (db_column_rolls reads either): ROLLS_TAG, the number
@@ -31,15 +31,15 @@
  * zstd spent about two thirds of its work on a combat's rolls coding
  * them, for the size they take as bytes.  That frame is now packed with
  * the documents' dictionary (db_doc_pack), which knows a roll log's
- * words: about a third less work than a bare frame (db_doc_pack_bare,
- * still read: db_doc_text reads either), for 40 bytes more a combat.
+ * words: about a third less work than a bare frame (still read:
+ * db_doc_text reads either), for 40 bytes more a combat.
  *
  * A one-off's is packed in one frame with its report, after it: the
  * report's value holds the report, RS (DB_AFTER_REPORT), then the text,
- * and its rolls one byte, RS, which says so (db_rolls_after_report reads
- * them).  A frame of their own cost a frame's fixed work again for a few
- * hundred bytes.  Values written before (a frame of their own) read as
- * they are. */
+ * and its rolls one byte, RS, which says so (log.c's rolls_of reads
+ * them, or db_combat_rolls from the report already read).  A frame of
+ * their own cost a frame's fixed work again for a few hundred bytes.
+ * Values written before (a frame of their own) read as they are. */
 enum { ROLLS_TAG_LEN = 4, HASH_BYTES = 32 };
 /* A packed roll: ROLL_INTS integers of INT_BYTES each, then ROLL_STRS
  * strings (put_roll). */

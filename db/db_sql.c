@@ -552,9 +552,10 @@ enum { DOC_MAX = 64 * 1024 * 1024 };
  * that dictionary, then the zstd frame (with a checksum: read with other
  * bytes as its dictionary, a frame would give another text without it).
  * Documents packed before the dictionary are a bare zstd frame, at level
- * 1, and still read.  A document packed after another (db_doc_pack_after)
- * is a bare frame too. */
-enum { DOC_LEVEL = 1, DOC_DICT_LEVEL = -1, DOC_TAG_LEN = 4 };
+ * 1, and still read, as are those packed after another as their reference
+ * (db_doc_text_after).  (Nothing is packed so now: the tests write such
+ * values with their own packers, db_fixture_pack_after.) */
+enum { DOC_DICT_LEVEL = -1, DOC_TAG_LEN = 4 };
 /* db_doc_pack_small's level, with the same dictionary: a campaign
  * combat's report, kept and read for the campaign's life, packs about a
  * fifth smaller at level 3 than at -1, for about a fifth more work (the
@@ -667,43 +668,6 @@ static bool is_zstd(const unsigned char *z, size_t n)
 {
     return n >= 4 && z[0] == 0x28 && z[1] == 0xb5 && z[2] == 0x2f &&
            z[3] == 0xfd;
-}
-
-unsigned char *db_doc_pack_after(const char *text, const char *prefix,
-                                 size_t *len)
-{
-    size_t n = strlen(text), room = ZSTD_compressBound(n), got;
-    ZSTD_CCtx *cctx;
-    unsigned char *z;
-
-    if (n > DOC_MAX || strlen(prefix) > DOC_MAX || (cctx = doc_cctx()) == NULL)
-        return NULL;
-    if ((z = malloc(room)) == NULL)
-        return NULL;
-    got = ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
-    if (!ZSTD_isError(got))
-        got = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, DOC_LEVEL);
-    /* A checksum: inflated after another prefix, a frame would give
-     * another text of the same length without it. */
-    if (!ZSTD_isError(got))
-        got = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-    if (!ZSTD_isError(got))
-        got = ZSTD_CCtx_refPrefix(cctx, prefix, strlen(prefix));
-    if (!ZSTD_isError(got))
-        got = ZSTD_compress2(cctx, z, room, text, n);
-    /* The context as db_doc_pack expects it (the prefix is used once). */
-    (void)ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
-    if (ZSTD_isError(got)) {
-        free(z);
-        return NULL;
-    }
-    *len = got;
-    return z;
-}
-
-unsigned char *db_doc_pack_bare(const char *text, size_t *len)
-{
-    return db_doc_pack_after(text, "", len); /* an empty prefix: none */
 }
 
 /* The text of the packed frame at z (zlen bytes), packed with the

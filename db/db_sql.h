@@ -149,20 +149,13 @@ char *db_column_doc(db_stmt *st, int col);
 /* The document in the zlen bytes at z, packed or not, as db_column_doc
  * reads it. */
 char *db_doc_text(const void *z, size_t zlen);
-/* The same, for a document that repeats much of another: packed with
- * prefix as zstd's reference (a frame that only inflates with the same
- * prefix), and read back given it.  db_doc_text_after reads a text
- * stored as it is too.  (A combat's history documents were packed so
- * after its report until migration 20; such values still read, and
- * tests write them with db_doc_pack_after.) */
-unsigned char *db_doc_pack_after(const char *text, const char *prefix,
-                                 size_t *len);
-/* Packed with neither the dictionary nor a prefix (a bare frame, as
- * before the dictionary; db_doc_text reads it).  Nothing is packed so
- * now: a campaign combat's roll log was, beside its hashes, until it too
- * was packed with the dictionary (combat_pack.c); tests write such
- * values with it. */
-unsigned char *db_doc_pack_bare(const char *text, size_t *len);
+/* The same, for a document packed with prefix as zstd's reference (a
+ * frame that only inflates with the same prefix), or stored as it is.  A
+ * combat's history documents were packed so, after its report, until
+ * migration 20; such values still read.  (db_doc_text reads a bare frame,
+ * packed with neither the dictionary nor a prefix: documents from before
+ * the dictionary, and a campaign combat's roll log beside its hashes
+ * before it too was packed with the dictionary.) */
 char *db_doc_text_after(const void *z, size_t zlen, const char *prefix);
 /* RS: in a combat's report value, where what is packed with the report
  * starts (a campaign combat's events' documents: unit_docs.c; a one-off's

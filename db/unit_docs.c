@@ -20,7 +20,7 @@
  * byte, RS, which says so.  The report read back ends at its first RS
  * (db_report_end), which no JSON text holds raw.
  * Packing the documents after the report in a frame of their own, as
- * before (db_doc_pack_after, with the report as their reference: such
+ * before (with the report as zstd's reference: db_doc_text_after; such
  * values still read), cost the work of indexing the report again.
  *
  * Such an event's row holds no actor, note, time or kind either: they are

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <check.h>
+#include <zstd.h>
 
 #include "db_fixture.h"
 #include "scrud.h"
@@ -516,4 +517,34 @@ void db_fixture_raw_scs(const char *id, char *buf, size_t n)
         SQLITE_OK);
     db_fixture_query_text(c, sql, buf, n);
     sqlite3_close(c);
+}
+
+/* ---- values of older layouts ------------------------------------------ */
+
+unsigned char *db_fixture_pack_after(const char *text, const char *prefix,
+                                     size_t *len)
+{
+    size_t n = strlen(text), room = ZSTD_compressBound(n), got;
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    unsigned char *z = malloc(room);
+
+    ck_assert_ptr_nonnull(cctx);
+    ck_assert_ptr_nonnull(z);
+    /* As the service packed them: level 1, with a checksum. */
+    got = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
+    if (!ZSTD_isError(got))
+        got = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+    if (!ZSTD_isError(got) && prefix[0] != '\0')
+        got = ZSTD_CCtx_refPrefix(cctx, prefix, strlen(prefix));
+    if (!ZSTD_isError(got))
+        got = ZSTD_compress2(cctx, z, room, text, n);
+    ZSTD_freeCCtx(cctx);
+    ck_assert_msg(!ZSTD_isError(got), "zstd: %s", ZSTD_getErrorName(got));
+    *len = got;
+    return z;
+}
+
+unsigned char *db_fixture_pack_bare(const char *text, size_t *len)
+{
+    return db_fixture_pack_after(text, "", len);
 }

@@ -117,6 +117,15 @@ void db_fixture_new_combat(db_combat *cb, const char *campaign_id,
                            const char *created_at, char *note,
                            char *client_seed);
 
+/* ---- values of older layouts ------------------------------------------ */
+
+/* text packed as the service once packed documents (db_doc_text and
+ * db_doc_text_after still read them): a bare zstd frame at level 1 with a
+ * checksum, with prefix ("": none) as its reference.  New (free()). */
+unsigned char *db_fixture_pack_after(const char *text, const char *prefix,
+                                     size_t *len);
+unsigned char *db_fixture_pack_bare(const char *text, size_t *len);
+
 /* ---- units ------------------------------------------------------------- */
 
 /* Job wrappers: db_unit_insert and db_unit_update, the unit as arg. */

@@ -606,7 +606,7 @@ START_TEST(test_db_packed_rolls_hashes_beside)
         ck_assert_int_eq(memcmp(v + head, "\x1bud1", 4), 0);
         ck_assert_ptr_nonnull(rest = db_doc_text(v + head, vlen - head));
         ck_assert_ptr_null(strstr(rest, p.rolls[0].hash));
-        ck_assert_ptr_nonnull(bare = db_doc_pack_bare(rest, &bare_len));
+        ck_assert_ptr_nonnull(bare = db_fixture_pack_bare(rest, &bare_len));
         free(rest);
         ck_assert_int_eq(bare[0], 0x28); /* a zstd frame's first byte */
         ck_assert_uint_le(head + bare_len, sizeof v);
@@ -621,7 +621,7 @@ START_TEST(test_db_packed_rolls_hashes_beside)
     }
 
     /* Stored the earlier way: its text in a bare frame, hashes and all. */
-    legacy = db_doc_pack_bare(text, &len);
+    legacy = db_fixture_pack_bare(text, &len);
     ck_assert_ptr_nonnull(legacy);
     free(text);
     ck_assert_int_ne(legacy[0], 0x1b);

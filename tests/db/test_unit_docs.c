@@ -273,7 +273,7 @@ static void old_layout(fight *f)
     f->cb.report_z = NULL;
     free(f->cb.unit_docs_z);
     f->cb.unit_docs_z =
-        db_doc_pack_after(rs + 1, f->cb.report, &f->cb.unit_docs_z_len);
+        db_fixture_pack_after(rs + 1, f->cb.report, &f->cb.unit_docs_z_len);
     ck_assert_ptr_nonnull(f->cb.unit_docs_z);
     free(both);
 }
