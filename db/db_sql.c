@@ -741,25 +741,67 @@ char *db_column_doc(db_stmt *st, int col)
     return db_doc_text(z, (size_t)db_column_bytes(st, col));
 }
 
-err_code db_cursor_rowid(db_conn *c, const char *sql, const char *campaign_id,
-                         const char *id, long long *out, err_info *e)
+/* The key sql finds (?1 the row's id, ?2 its campaign) for the row id of
+ * campaign_id: its rowid, after its created_at into at when is_timed. */
+static err_code cursor_key(db_conn *c, const char *sql, const char *campaign_id,
+                           const char *id, bool is_timed, char at[DB_TIME_MAX],
+                           long long *rowid, err_info *e)
 {
     db_stmt *st = NULL;
     err_code rc;
     int step;
 
-    *out = 0;
+    *rowid = 0;
     if ((rc = db_prepare(c, sql, &st, e)))
         return rc;
     db_bind_text(st, 1, id);
     db_bind_text(st, 2, campaign_id);
     step = db_step(st);
-    if (step == DB_ROW)
-        *out = db_column_int64(st, 0);
-    else if (step == DB_DONE)
+    if (step == DB_ROW) {
+        if (is_timed)
+            db_column_copy(st, 0, at, DB_TIME_MAX);
+        *rowid = db_column_int64(st, is_timed);
+    } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no row %s for the cursor", id);
-    else
+    } else {
         rc = db_fail(c, e, "read a cursor");
+    }
     db_done(st);
     return rc;
+}
+
+err_code db_cursor_rowid(db_conn *c, const char *sql, const char *campaign_id,
+                         const char *id, long long *out, err_info *e)
+{
+    return cursor_key(c, sql, campaign_id, id, false, NULL, out, e);
+}
+
+err_code db_read_page(db_conn *c, const db_page_sql *ps,
+                      const char *campaign_id, const db_page *pg, size_t size,
+                      db_row_reader read, void (*release)(void *, size_t),
+                      void **out, size_t *n, const char *what, err_info *e)
+{
+    int limit_at = ps->is_timed ? 4 : 3;
+    char at[DB_TIME_MAX] = "";
+    long long rowid = 0;
+    db_stmt *st = NULL;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if (pg->after && (rc = cursor_key(c, ps->key, campaign_id, pg->after,
+                                      ps->is_timed, at, &rowid, e)))
+        return rc;
+    if ((rc = db_prepare(c, ps->rows[pg->after != NULL][pg->is_newest_first],
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    if (pg->after) {
+        if (ps->is_timed)
+            db_bind_text(st, 2, at);
+        db_bind_int64(st, limit_at - 1, rowid);
+    }
+    db_bind_int(st, limit_at, pg->limit);
+    /* db_read_rows releases st in every case. */
+    return db_read_rows(c, st, size, read, release, out, n, what, e);
 }

@@ -123,6 +123,26 @@ err_code db_read_rows(db_conn *c, db_stmt *st, size_t size, db_row_reader read,
 err_code db_cursor_rowid(db_conn *c, const char *sql, const char *campaign_id,
                          const char *id, long long *out, err_info *e);
 
+/* A campaign's page's statements.  rows[after][newest first]: ?1 the
+ * campaign, ?2 the cursor's rowid (only after one), ?3 the most rows; key
+ * (?1 a row's id, ?2 its campaign) gives the rowid of the cursor's row.
+ * A page in time order (is_timed: created_at, then rowid) takes the
+ * cursor's created_at in ?2, its rowid in ?3 and the most rows in ?4, and
+ * key gives created_at, rowid. */
+typedef struct db_page_sql {
+    const char *rows[2][2];
+    const char *key;
+    bool is_timed;
+} db_page_sql;
+
+/* The page pg (db.h) of campaign_id's rows by ps: the cursor's key, then
+ * the rows, as db_read_rows reads them (*out, *n, release and what as
+ * there); ERR_NOT_FOUND for a cursor that names no row of the campaign. */
+err_code db_read_page(db_conn *c, const db_page_sql *ps,
+                      const char *campaign_id, const db_page *pg, size_t size,
+                      db_row_reader read, void (*release)(void *, size_t),
+                      void **out, size_t *n, const char *what, err_info *e);
+
 /* ERR_CONFLICT on dice.commitment: the campaign's next commitment, spent,
  * was spent by another write first (commitments.c; the ledger's save and
  * db_commitment_renew both spend it). */

@@ -303,74 +303,31 @@ err_code db_combats_list(db_conn *c, const char *campaign_id, db_combat **out,
     return rc;
 }
 
-/* The created_at and rowid of combat id of campaign_id: a cursor's key
- * (ERR_NOT_FOUND when there is none). */
-static err_code combat_key(db_conn *c, const char *campaign_id, const char *id,
-                           char at[DB_TIME_MAX], long long *rowid, err_info *e)
-{
-    db_stmt *st = NULL;
-    err_code rc;
-    int step;
-
-    if ((rc = db_prepare(c,
-                         "SELECT created_at, rowid FROM combats "
-                         "WHERE id = ?1 AND campaign_id = ?2",
-                         &st, e)))
-        return rc;
-    db_bind_text(st, 1, id);
-    db_bind_text(st, 2, campaign_id);
-    step = db_step(st);
-    if (step == DB_ROW) {
-        db_column_copy(st, 0, at, DB_TIME_MAX);
-        *rowid = db_column_int64(st, 1);
-    } else if (step == DB_DONE) {
-        rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s for the cursor", id);
-    } else {
-        rc = db_fail(c, e, "read a cursor");
-    }
-    db_done(st);
-    return rc;
-}
-
 err_code db_combats_page(db_conn *c, const char *campaign_id, const db_page *pg,
                          db_combat **out, size_t *n, err_info *e)
 {
     /* [after][newest first]: one statement per shape (PERF.md), each an
      * index range of combats_by_campaign (campaign_id, created_at), whose
      * rows are in rowid order within a created_at: no sort. */
-    static const char *const sql[2][2] = {
-        {"SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
-         "ORDER BY created_at, rowid LIMIT ?4",
-         "SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
-         "ORDER BY created_at DESC, rowid DESC LIMIT ?4"},
-        {"SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
-         "AND (created_at, rowid) > (?2, ?3) "
-         "ORDER BY created_at, rowid LIMIT ?4",
-         "SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
-         "AND (created_at, rowid) < (?2, ?3) "
-         "ORDER BY created_at DESC, rowid DESC LIMIT ?4"}};
-    db_stmt *st = NULL;
-    char at[DB_TIME_MAX] = "";
-    long long rowid = 0;
+    static const db_page_sql sql = {
+        {{"SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
+          "ORDER BY created_at, rowid LIMIT ?4",
+          "SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
+          "ORDER BY created_at DESC, rowid DESC LIMIT ?4"},
+         {"SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
+          "AND (created_at, rowid) > (?2, ?3) "
+          "ORDER BY created_at, rowid LIMIT ?4",
+          "SELECT " COMBAT_COLUMNS "FROM combats WHERE campaign_id = ?1 "
+          "AND (created_at, rowid) < (?2, ?3) "
+          "ORDER BY created_at DESC, rowid DESC LIMIT ?4"}},
+        "SELECT created_at, rowid FROM combats "
+        "WHERE id = ?1 AND campaign_id = ?2",
+        true};
     void *rows;
-    err_code rc;
+    err_code rc =
+        db_read_page(c, &sql, campaign_id, pg, sizeof **out, read_combat_row,
+                     release_combats, &rows, n, "list combats", e);
 
-    *out = NULL;
-    *n = 0;
-    if (pg->after &&
-        (rc = combat_key(c, campaign_id, pg->after, at, &rowid, e)))
-        return rc;
-    if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
-                         e)))
-        return rc;
-    db_bind_text(st, 1, campaign_id);
-    if (pg->after) {
-        db_bind_text(st, 2, at);
-        db_bind_int64(st, 3, rowid);
-    }
-    db_bind_int(st, 4, pg->limit);
-    rc = db_read_rows(c, st, sizeof **out, read_combat_row, release_combats,
-                      &rows, n, "list combats", e);
     *out = rows;
     return rc;
 }

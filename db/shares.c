@@ -129,36 +129,20 @@ err_code db_shares_page(db_conn *c, const char *campaign_id, const db_page *pg,
 {
     /* [after][newest first]: one statement per shape (PERF.md), in the
      * order the links were made (rowid), through shares_by_campaign. */
-    static const char *const sql[2][2] = {
-        {SHARE_COLUMNS "WHERE campaign_id = ?1 ORDER BY rowid LIMIT ?3",
-         SHARE_COLUMNS "WHERE campaign_id = ?1 ORDER BY rowid DESC LIMIT ?3"},
-        {SHARE_COLUMNS "WHERE campaign_id = ?1 AND rowid > ?2 "
-                       "ORDER BY rowid LIMIT ?3",
-         SHARE_COLUMNS "WHERE campaign_id = ?1 AND rowid < ?2 "
-                       "ORDER BY rowid DESC LIMIT ?3"}};
-    db_stmt *st = NULL;
-    long long after = 0;
-    void *rows = NULL;
-    err_code rc;
+    static const db_page_sql sql = {
+        {{SHARE_COLUMNS "WHERE campaign_id = ?1 ORDER BY rowid LIMIT ?3",
+          SHARE_COLUMNS "WHERE campaign_id = ?1 ORDER BY rowid DESC LIMIT ?3"},
+         {SHARE_COLUMNS "WHERE campaign_id = ?1 AND rowid > ?2 "
+                        "ORDER BY rowid LIMIT ?3",
+          SHARE_COLUMNS "WHERE campaign_id = ?1 AND rowid < ?2 "
+                        "ORDER BY rowid DESC LIMIT ?3"}},
+        "SELECT rowid FROM shares WHERE id = ?1 AND campaign_id = ?2",
+        false};
+    void *rows;
+    err_code rc =
+        db_read_page(c, &sql, campaign_id, pg, sizeof **out, read_share, NULL,
+                     &rows, n, "list share links", e);
 
-    *out = NULL;
-    *n = 0;
-    if (pg->after &&
-        (rc = db_cursor_rowid(c,
-                              "SELECT rowid FROM shares WHERE id = ?1 AND "
-                              "campaign_id = ?2",
-                              campaign_id, pg->after, &after, e)))
-        return rc;
-    if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
-                         e)))
-        return rc;
-    db_bind_text(st, 1, campaign_id);
-    if (pg->after)
-        db_bind_int64(st, 2, after);
-    db_bind_int(st, 3, pg->limit);
-    /* db_read_rows releases st in every case. */
-    rc = db_read_rows(c, st, sizeof **out, read_share, NULL, &rows, n,
-                      "list share links", e);
     *out = rows;
     return rc;
 }

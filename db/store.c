@@ -251,38 +251,23 @@ err_code db_sides_page(db_conn *c, const char *campaign_id, const db_page *pg,
 {
     /* [after][newest first]: one statement per shape (PERF.md); a
      * campaign has a few sides, so its unique index and a sort serve. */
-    static const char *const sql[2][2] = {
-        {"SELECT id, campaign_id, name, created_at, exhausted_turn "
-         "FROM sides WHERE campaign_id = ?1 ORDER BY rowid LIMIT ?3",
-         "SELECT id, campaign_id, name, created_at, exhausted_turn "
-         "FROM sides WHERE campaign_id = ?1 ORDER BY rowid DESC LIMIT ?3"},
-        {"SELECT id, campaign_id, name, created_at, exhausted_turn "
-         "FROM sides WHERE campaign_id = ?1 AND rowid > ?2 "
-         "ORDER BY rowid LIMIT ?3",
-         "SELECT id, campaign_id, name, created_at, exhausted_turn "
-         "FROM sides WHERE campaign_id = ?1 AND rowid < ?2 "
-         "ORDER BY rowid DESC LIMIT ?3"}};
-    db_stmt *st = NULL;
-    long long after = 0;
+    static const db_page_sql sql = {
+        {{"SELECT id, campaign_id, name, created_at, exhausted_turn "
+          "FROM sides WHERE campaign_id = ?1 ORDER BY rowid LIMIT ?3",
+          "SELECT id, campaign_id, name, created_at, exhausted_turn "
+          "FROM sides WHERE campaign_id = ?1 ORDER BY rowid DESC LIMIT ?3"},
+         {"SELECT id, campaign_id, name, created_at, exhausted_turn "
+          "FROM sides WHERE campaign_id = ?1 AND rowid > ?2 "
+          "ORDER BY rowid LIMIT ?3",
+          "SELECT id, campaign_id, name, created_at, exhausted_turn "
+          "FROM sides WHERE campaign_id = ?1 AND rowid < ?2 "
+          "ORDER BY rowid DESC LIMIT ?3"}},
+        "SELECT rowid FROM sides WHERE id = ?1 AND campaign_id = ?2",
+        false};
     void *rows;
-    err_code rc;
+    err_code rc = db_read_page(c, &sql, campaign_id, pg, sizeof **out,
+                               read_side_row, NULL, &rows, n, "list sides", e);
 
-    *out = NULL;
-    *n = 0;
-    if (pg->after && (rc = db_cursor_rowid(c,
-                                           "SELECT rowid FROM sides "
-                                           "WHERE id = ?1 AND campaign_id = ?2",
-                                           campaign_id, pg->after, &after, e)))
-        return rc;
-    if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
-                         e)))
-        return rc;
-    db_bind_text(st, 1, campaign_id);
-    if (pg->after)
-        db_bind_int64(st, 2, after);
-    db_bind_int(st, 3, pg->limit);
-    rc = db_read_rows(c, st, sizeof **out, read_side_row, NULL, &rows, n,
-                      "list sides", e);
     *out = rows;
     return rc;
 }

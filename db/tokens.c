@@ -82,34 +82,18 @@ err_code db_token_issues_page(db_conn *c, const char *campaign_id,
 {
     /* [after][newest first]: one statement per shape (PERF.md), in the
      * order the tokens were issued (rowid), through tokens_by_campaign. */
-    static const char *const sql[2][2] = {
-        {ISSUE_COLUMNS "ORDER BY t.rowid LIMIT ?3",
-         ISSUE_COLUMNS "ORDER BY t.rowid DESC LIMIT ?3"},
-        {ISSUE_COLUMNS "AND t.rowid > ?2 ORDER BY t.rowid LIMIT ?3",
-         ISSUE_COLUMNS "AND t.rowid < ?2 ORDER BY t.rowid DESC LIMIT ?3"}};
-    db_stmt *st = NULL;
-    long long after = 0;
-    void *rows = NULL;
-    err_code rc;
+    static const db_page_sql sql = {
+        {{ISSUE_COLUMNS "ORDER BY t.rowid LIMIT ?3",
+          ISSUE_COLUMNS "ORDER BY t.rowid DESC LIMIT ?3"},
+         {ISSUE_COLUMNS "AND t.rowid > ?2 ORDER BY t.rowid LIMIT ?3",
+          ISSUE_COLUMNS "AND t.rowid < ?2 ORDER BY t.rowid DESC LIMIT ?3"}},
+        "SELECT rowid FROM tokens WHERE id = ?1 AND campaign_id = ?2",
+        false};
+    void *rows;
+    err_code rc =
+        db_read_page(c, &sql, campaign_id, pg, sizeof **out, read_issue, NULL,
+                     &rows, n, "list token issues", e);
 
-    *out = NULL;
-    *n = 0;
-    if (pg->after &&
-        (rc = db_cursor_rowid(c,
-                              "SELECT rowid FROM tokens WHERE id = ?1 AND "
-                              "campaign_id = ?2",
-                              campaign_id, pg->after, &after, e)))
-        return rc;
-    if ((rc = db_prepare(c, sql[pg->after != NULL][pg->is_newest_first], &st,
-                         e)))
-        return rc;
-    db_bind_text(st, 1, campaign_id);
-    if (pg->after)
-        db_bind_int64(st, 2, after);
-    db_bind_int(st, 3, pg->limit);
-    /* db_read_rows releases st in every case. */
-    rc = db_read_rows(c, st, sizeof **out, read_issue, NULL, &rows, n,
-                      "list token issues", e);
     *out = rows;
     return rc;
 }
