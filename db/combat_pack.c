@@ -7,6 +7,7 @@
 #include "db_sql.h"
 #include "rng.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,18 @@
  * words: about a third less work than a bare frame (still read:
  * db_doc_text reads either), for 40 bytes more a combat.
  *
+ * A campaign combat's is now (ROLLS_TAG_V2) stored without zstd: the tag,
+ * k and the k hashes as before, then each roll in a compact layout of its
+ * own (put_compact): seq, faces, natural and modified as zigzag varints,
+ * then its six strings, each a varint h: 0, the previous roll's same
+ * string (a combat's rolls repeat their side, reason, source and rng);
+ * 1, a unit id as db_new_id makes them ("unit_" and 24 hex digits)
+ * written as its 12 bytes; else h - 2 bytes of text.  zstd's fixed work
+ * for a frame (its context, its entropy tables) was most of the work of
+ * packing a few hundred bytes; this takes a tenth of it, to about the
+ * same size, and reads back without a frame to unpack.  It reads as the
+ * text of the layout before (compact_bare), so every reader is the same.
+ *
  * A one-off's is packed in one frame with its report, after it: the
  * report's value holds the report, RS (DB_AFTER_REPORT), then the text,
  * and its rolls one byte, RS, which says so (log.c's rolls_of reads
@@ -45,6 +58,11 @@ enum { ROLLS_TAG_LEN = 4, HASH_BYTES = 32 };
  * strings (put_roll). */
 enum { ROLL_INTS = 4, INT_BYTES = 5, ROLL_STRS = 6 };
 static const unsigned char rolls_tag[ROLLS_TAG_LEN] = {0x1b, 'r', 'h', '1'};
+static const unsigned char rolls_tag_v2[ROLLS_TAG_LEN] = {0x1b, 'r', 'h', '2'};
+/* A unit id in the compact layout: its prefix, then its 12 bytes as 24
+ * lower-case hex digits. */
+enum { UNIT_PREFIX_LEN = 5, UNIT_ID_BYTES = 12 };
+static const char unit_prefix[] = "unit_";
 
 /* Writes v at p: INT_BYTES bytes of 7 bits each, top bit set (no NUL,
  * any int). */
@@ -70,14 +88,19 @@ static unsigned char *put_str(unsigned char *p, const char *s, size_t max)
 
 /* Whether h is a hash as the ledger writes them: 64 lower-case hex
  * digits (stored as their 32 bytes, and read back the same). */
-static bool is_hash(const char *h)
+static bool is_hex(const char *h, size_t n)
 {
     size_t i;
 
-    for (i = 0; i < LEDGER_HASH_HEX - 1; i++)
+    for (i = 0; i < n; i++)
         if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')))
             return false;
-    return h[i] == '\0';
+    return true;
+}
+
+static bool is_hash(const char *h)
+{
+    return is_hex(h, LEDGER_HASH_HEX - 1) && h[LEDGER_HASH_HEX - 1] == '\0';
 }
 
 /* Whether the n rolls are chained one after the other (a campaign
@@ -125,19 +148,94 @@ static unsigned char *put_roll(unsigned char *p, const db_roll *r)
     return put_str(p, r->rng, sizeof r->rng);
 }
 
-/* The chained rolls' value (ROLLS_TAG, the hashes, the frame of text, the
- * rolls without them): new, *len its size; NULL when out of memory. */
-static unsigned char *pack_chained(const char *text, const db_roll *rolls,
-                                   size_t n, size_t *len)
+/* Writes v at p as a varint: 7 bits a byte, least significant first, the
+ * top bit set on every byte but the last. */
+static unsigned char *put_varint(unsigned char *p, unsigned long long v)
 {
-    size_t head = ROLLS_TAG_LEN + 4 + (n + 1) * HASH_BYTES, zlen, i;
-    unsigned char *z = db_doc_pack(text, &zlen), *out, *h;
-
-    if (z == NULL || (out = malloc(head + zlen)) == NULL) {
-        free(z);
-        return NULL;
+    while (v >= 0x80) {
+        *p++ = (unsigned char)(v | 0x80);
+        v >>= 7;
     }
-    memcpy(out, rolls_tag, ROLLS_TAG_LEN);
+    *p++ = (unsigned char)v;
+    return p;
+}
+
+/* v as an unsigned varint's value: 0, -1, 1, -2, 2 ... as 0, 1, 2, 3, 4. */
+static unsigned long long zigzag(long long v)
+{
+    return ((unsigned long long)v << 1) ^ (v < 0 ? ~0ULL : 0);
+}
+
+/* Whether s is a unit id as db_new_id makes them, its 24 digits
+ * lower-case hex. */
+static bool is_unit_id(const char *s)
+{
+    return strncmp(s, unit_prefix, UNIT_PREFIX_LEN) == 0 &&
+           is_hex(s + UNIT_PREFIX_LEN, 2 * UNIT_ID_BYTES);
+}
+
+/* Writes s (of at most max bytes; prev the previous roll's, or NULL) at
+ * p, as put_compact says. */
+static unsigned char *put_compact_str(unsigned char *p, const char *s,
+                                      const char *prev, size_t max)
+{
+    size_t n = strnlen(s, max);
+
+    if (prev != NULL && strncmp(s, prev, max) == 0) {
+        *p++ = 0;
+    } else if (max > UNIT_PREFIX_LEN + 2 * UNIT_ID_BYTES &&
+               n == UNIT_PREFIX_LEN + 2 * UNIT_ID_BYTES && is_unit_id(s)) {
+        *p++ = 1;
+        (void)rng_unhex(s + UNIT_PREFIX_LEN, p, UNIT_ID_BYTES);
+        p += UNIT_ID_BYTES;
+    } else {
+        p = put_varint(p, n + 2);
+        memcpy(p, s, n);
+        p += n;
+    }
+    return p;
+}
+
+/* The most bytes a roll takes in the compact layout. */
+static size_t compact_size(const db_roll *r)
+{
+    return ROLL_INTS * 10 + ROLL_STRS * 2 + packed_size(r);
+}
+
+/* Writes roll r (prev the roll before it, or NULL) at p in the compact
+ * layout, without its hashes. */
+static unsigned char *put_compact(unsigned char *p, const db_roll *r,
+                                  const db_roll *prev)
+{
+    p = put_varint(p, zigzag(r->seq));
+    p = put_varint(p, zigzag(r->faces));
+    p = put_varint(p, zigzag(r->natural));
+    p = put_varint(p, zigzag(r->modified));
+    p = put_compact_str(p, r->side_name, prev ? prev->side_name : NULL,
+                        sizeof r->side_name);
+    p = put_compact_str(p, r->unit_id, prev ? prev->unit_id : NULL,
+                        sizeof r->unit_id);
+    p = put_compact_str(p, r->unit_name, prev ? prev->unit_name : NULL,
+                        sizeof r->unit_name);
+    p = put_compact_str(p, r->reason, prev ? prev->reason : NULL,
+                        sizeof r->reason);
+    p = put_compact_str(p, r->source, prev ? prev->source : NULL,
+                        sizeof r->source);
+    return put_compact_str(p, r->rng, prev ? prev->rng : NULL, sizeof r->rng);
+}
+
+/* The chained rolls' value (ROLLS_TAG_V2, the hashes, the n rolls in the
+ * compact layout): new, *len its size; NULL when out of memory. */
+static unsigned char *pack_chained(const db_roll *rolls, size_t n, size_t *len)
+{
+    size_t head = ROLLS_TAG_LEN + 4 + (n + 1) * HASH_BYTES, size = head, i;
+    unsigned char *out, *h, *p;
+
+    for (i = 0; i < n; i++)
+        size += compact_size(&rolls[i]);
+    if ((out = malloc(size)) == NULL)
+        return NULL;
+    memcpy(out, rolls_tag_v2, ROLLS_TAG_LEN);
     for (i = 0; i < 4; i++)
         out[ROLLS_TAG_LEN + i] = (unsigned char)((n + 1) >> (8 * i));
     h = out + ROLLS_TAG_LEN + 4;
@@ -145,9 +243,10 @@ static unsigned char *pack_chained(const char *text, const db_roll *rolls,
     (void)rng_unhex(rolls[0].prev_hash, h, HASH_BYTES);
     for (i = 0; i < n; i++)
         (void)rng_unhex(rolls[i].hash, h + (i + 1) * HASH_BYTES, HASH_BYTES);
-    memcpy(out + head, z, zlen);
-    free(z);
-    *len = head + zlen;
+    p = out + head;
+    for (i = 0; i < n; i++)
+        p = put_compact(p, &rolls[i], i > 0 ? &rolls[i - 1] : NULL);
+    *len = (size_t)(p - out);
     return out;
 }
 
@@ -241,25 +340,26 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
      * its actions) stay rows. */
     if (n == 0 || (cb->campaign_id[0] != '\0' && !is_chained))
         return ERR_OK;
-    for (i = 0; i < n; i++)
-        size += packed_size(&rolls[i]);
-    if ((p = text = malloc(size)) == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    for (i = 0; i < n; i++)
-        p = put_roll(p, &rolls[i]);
-    *p = '\0';
-    /* A campaign's: its hashes beside a frame packed with the documents'
-     * dictionary (pack_chained).  A one-off's: in its report's frame. */
-    if (is_with_report) {
-        if (db_pack_after_report(cb, (const char *)text, &cb->report_z,
-                                 &cb->report_z_len, &cb->rolls_z))
-            cb->rolls_z_len = 1;
-    } else
-        cb->rolls_z =
-            is_chained
-                ? pack_chained((const char *)text, rolls, n, &cb->rolls_z_len)
-                : db_doc_pack((const char *)text, &cb->rolls_z_len);
-    free(text);
+    /* A campaign's: its hashes beside its rolls in the compact layout
+     * (pack_chained).  A one-off's: in its report's frame. */
+    if (is_chained) {
+        cb->rolls_z = pack_chained(rolls, n, &cb->rolls_z_len);
+    } else {
+        for (i = 0; i < n; i++)
+            size += packed_size(&rolls[i]);
+        if ((p = text = malloc(size)) == NULL)
+            return err_set(e, ERR_NOMEM, NULL, "out of memory");
+        for (i = 0; i < n; i++)
+            p = put_roll(p, &rolls[i]);
+        *p = '\0';
+        if (is_with_report) {
+            if (db_pack_after_report(cb, (const char *)text, &cb->report_z,
+                                     &cb->report_z_len, &cb->rolls_z))
+                cb->rolls_z_len = 1;
+        } else
+            cb->rolls_z = db_doc_pack((const char *)text, &cb->rolls_z_len);
+        free(text);
+    }
     if (cb->rolls_z == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (is_chained)
@@ -349,6 +449,123 @@ static char *with_hashes(const char *bare, const unsigned char *hashes,
     return (char *)text;
 }
 
+/* The varint at *p (before end) into *v; false when cut short or longer
+ * than 64 bits take. */
+static bool get_varint(const unsigned char **p, const unsigned char *end,
+                       unsigned long long *v)
+{
+    int shift;
+
+    *v = 0;
+    for (shift = 0; *p < end && shift < 64; shift += 7) {
+        unsigned char b = *(*p)++;
+        *v |= (unsigned long long)(b & 0x7f) << shift;
+        if ((b & 0x80) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A string of the compact layout at *p (put_compact_str) into s (its
+ * length *n; prev and *prev_n the previous roll's, NULL for the first
+ * roll); false when it does not read. */
+static bool get_compact_str(const unsigned char **p, const unsigned char *end,
+                            char s[UINT8_MAX], size_t *n, const char *prev,
+                            size_t prev_n)
+{
+    unsigned long long h;
+
+    if (!get_varint(p, end, &h))
+        return false;
+    if (h == 0) {
+        if (prev == NULL)
+            return false;
+        memcpy(s, prev, prev_n);
+        *n = prev_n;
+    } else if (h == 1) {
+        if (end - *p < UNIT_ID_BYTES)
+            return false;
+        memcpy(s, unit_prefix, UNIT_PREFIX_LEN);
+        rng_hex(*p, UNIT_ID_BYTES, s + UNIT_PREFIX_LEN); /* 24 digits, NUL */
+        *p += UNIT_ID_BYTES;
+        *n = UNIT_PREFIX_LEN + 2 * UNIT_ID_BYTES;
+    } else {
+        if (h - 2 >= UINT8_MAX || (unsigned long long)(end - *p) < h - 2)
+            return false;
+        *n = (size_t)(h - 2);
+        memcpy(s, *p, *n);
+        *p += *n;
+    }
+    return true;
+}
+
+/* The rolls of the compact layout from p to end, as the text the layout
+ * before packed (put_roll, without hashes), into out, which takes *len
+ * bytes and a NUL (out NULL: only *len).  False when they do not read:
+ * cut short, something after them, not rolls rolls, an integer out of
+ * range, a string the text cannot hold (a NUL in it, or too long). */
+static bool compact_bare(const unsigned char *p, const unsigned char *end,
+                         size_t rolls, unsigned char *out, size_t *len)
+{
+    char strs[2][ROLL_STRS][UINT8_MAX];
+    size_t lens[2][ROLL_STRS], i, f, k;
+    unsigned long long v;
+
+    *len = 0;
+    for (k = 0; k < rolls; k++) {
+        /* this roll's strings, and the roll before's */
+        char(*cur)[UINT8_MAX] = strs[k % 2];
+        char(*prev)[UINT8_MAX] = strs[(k + 1) % 2];
+        for (i = 0; i < ROLL_INTS; i++) {
+            long long x;
+            if (!get_varint(&p, end, &v))
+                return false;
+            x = (long long)(v >> 1) ^ -(long long)(v & 1);
+            if ((v >> 1) > (unsigned long long)INT32_MAX + 1 || x < INT32_MIN ||
+                x > INT32_MAX)
+                return false;
+            if (out != NULL)
+                out = put_u32(out, x);
+        }
+        *len += ROLL_INTS * INT_BYTES;
+        for (f = 0; f < ROLL_STRS; f++) {
+            size_t *n = &lens[k % 2][f];
+            if (!get_compact_str(&p, end, cur[f], n, k > 0 ? prev[f] : NULL,
+                                 lens[(k + 1) % 2][f]) ||
+                memchr(cur[f], '\0', *n) != NULL)
+                return false;
+            if (out != NULL) {
+                *out++ = (unsigned char)(*n + 1);
+                memcpy(out, cur[f], *n);
+                out += *n;
+            }
+            *len += 1 + *n;
+        }
+    }
+    if (out != NULL)
+        *out = '\0';
+    return p == end;
+}
+
+/* The text of the chained rolls of a value in the compact layout, its k
+ * hashes from hashes and the rolls from p to end, as db_rolls_text gives
+ * it; new, or NULL. */
+static char *compact_text(const unsigned char *hashes, size_t k,
+                          const unsigned char *p, const unsigned char *end)
+{
+    unsigned char *bare;
+    char *text;
+    size_t len;
+
+    if (!compact_bare(p, end, k - 1, NULL, &len) ||
+        (bare = malloc(len + 1)) == NULL)
+        return NULL;
+    (void)compact_bare(p, end, k - 1, bare, &len);
+    text = with_hashes((const char *)bare, hashes, k);
+    free(bare);
+    return text;
+}
+
 char *db_column_rolls(db_stmt *st, int col)
 {
     const void *z;
@@ -366,13 +583,19 @@ char *db_rolls_text(const void *value, size_t zlen)
     size_t k, head;
     char *bare, *text;
 
-    if (zlen < ROLLS_TAG_LEN + 4 || memcmp(z, rolls_tag, ROLLS_TAG_LEN) != 0)
+    bool is_v2 = zlen >= ROLLS_TAG_LEN + 4 &&
+                 memcmp(z, rolls_tag_v2, ROLLS_TAG_LEN) == 0;
+
+    if (!is_v2 &&
+        (zlen < ROLLS_TAG_LEN + 4 || memcmp(z, rolls_tag, ROLLS_TAG_LEN) != 0))
         return db_doc_text(z, zlen);
     k = (size_t)z[4] | (size_t)z[5] << 8 | (size_t)z[6] << 16 |
         (size_t)z[7] << 24;
     if (k < 2 || k > (zlen - ROLLS_TAG_LEN - 4) / HASH_BYTES)
         return NULL;
     head = ROLLS_TAG_LEN + 4 + k * HASH_BYTES;
+    if (is_v2)
+        return compact_text(z + ROLLS_TAG_LEN + 4, k, z + head, z + zlen);
     if ((bare = db_doc_text(z + head, zlen - head)) == NULL)
         return NULL;
     text = with_hashes(bare, z + ROLLS_TAG_LEN + 4, k);

@@ -669,10 +669,10 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
 /* Packs cb->report as it will be stored (zstd with the documents'
  * dictionary), and the roll log (rolls, n), before the writer: a
  * one-off's in one frame with its report (report_z; rolls_z one byte,
- * RS), or a campaign combat's once chained (db_combat_chain: then with
- * each roll's hashes beside its frame, cb->ledger_first set, stored in a
- * row of combat_rolls).  A report_z already packed with the events'
- * documents (db_combat_pack_events) is kept as it is;
+ * RS), or a campaign combat's once chained (db_combat_chain: then each
+ * roll's hashes, and the rolls in a compact layout without a frame,
+ * cb->ledger_first set, stored in a row of combat_rolls).  A report_z already
+ * packed with the events' documents (db_combat_pack_events) is kept as it is;
  * db_combat_insert (a one-off) or db_combat_insert_chained then stores
  * cb->report_z and cb->rolls_z, and no row per roll.  A campaign's rolls
  * not chained (a battle's record) stay rows.  A report stored plain and

@@ -733,11 +733,15 @@ const char *const migrations_pg_sql[] = {
      * packed rolls and documents that builds before this one cannot
      * read). */
     "SELECT 1;",
+
+    /* 21: nothing in the tables (db/migrations.c: the compact layout of a
+     * campaign combat's packed rolls). */
+    "SELECT 1;",
 };
 
 const int migrations_pg_count =
     (int)(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0]);
 
-_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 20,
+_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 21,
                "one PostgreSQL migration per SQLite migration "
                "(migrations.c): add both together");

@@ -548,3 +548,49 @@ unsigned char *db_fixture_pack_bare(const char *text, size_t *len)
 {
     return db_fixture_pack_after(text, "", len);
 }
+
+unsigned char *db_fixture_rolls_v1(const unsigned char *v2, size_t v2_len,
+                                   bool is_bare, size_t *len)
+{
+    enum { HEAD = 8, INTS = 4 * 5, STRS = 6, HEX = 64 };
+    size_t k = (size_t)v2[4] | (size_t)v2[5] << 8 | (size_t)v2[6] << 16 |
+               (size_t)v2[7] << 24,
+           head = HEAD + k * 32, n, zlen, i;
+    char *text = db_rolls_text(v2, v2_len), *bare, *q;
+    const unsigned char *p, *end;
+    unsigned char *z, *out;
+
+    ck_assert_int_eq(memcmp(v2, "\x1brh2", 4), 0);
+    ck_assert_ptr_nonnull(text);
+    /* Each roll of the text: its numbers, its strings, then its previous
+     * hash and its hash (a string each, the previous one empty after the
+     * first roll), which the frame leaves out. */
+    n = strlen(text);
+    ck_assert_ptr_nonnull(q = bare = malloc(n + 1));
+    p = (const unsigned char *)text;
+    end = p + n;
+    while (p < end) {
+        const unsigned char *start = p;
+        p += INTS;
+        for (i = 0; i < STRS; i++)
+            p += p[0];
+        memcpy(q, start, (size_t)(p - start));
+        q += p - start;
+        ck_assert(p[0] == 1 || p[0] == HEX + 1);
+        p += p[0];
+        ck_assert_int_eq(p[0], HEX + 1);
+        p += p[0];
+    }
+    *q = '\0';
+    free(text);
+    z = is_bare ? db_fixture_pack_bare(bare, &zlen) : db_doc_pack(bare, &zlen);
+    free(bare);
+    ck_assert_ptr_nonnull(z);
+    ck_assert_ptr_nonnull(out = malloc(head + zlen));
+    memcpy(out, v2, head);
+    memcpy(out, "\x1brh1", 4);
+    memcpy(out + head, z, zlen);
+    free(z);
+    *len = head + zlen;
+    return out;
+}

@@ -125,6 +125,14 @@ void db_fixture_new_combat(db_combat *cb, const char *campaign_id,
 unsigned char *db_fixture_pack_after(const char *text, const char *prefix,
                                      size_t *len);
 unsigned char *db_fixture_pack_bare(const char *text, size_t *len);
+/* A campaign combat's packed rolls v2 (v2_len bytes, the compact layout
+ * combat_pack.c writes now) as the layout before stored them: the same
+ * tag's place ("\033rh1"), count and hashes, then the rolls' text without
+ * their hashes in a zstd frame, with the documents' dictionary
+ * (db_doc_pack), or bare (is_bare: db_fixture_pack_bare), as before
+ * that.  New (free()), *len its size. */
+unsigned char *db_fixture_rolls_v1(const unsigned char *v2, size_t v2_len,
+                                   bool is_bare, size_t *len);
 
 /* ---- units ------------------------------------------------------------- */
 

@@ -515,13 +515,14 @@ static long long broken_at(const char *campaign_id)
     return w.broken_pos;
 }
 
-/* A campaign combat's packed rolls keep their hashes beside the frame, as
+/* A campaign combat's packed rolls keep their hashes beside the rolls, as
  * their 32 bytes (combat_pack.c): the tag, their number (the first
  * roll's previous hash, then each roll's), each where it belongs.  They
- * read back as before, and a value packed the earlier way (every hash in
- * the frame) still reads.  A hash altered in place breaks the walk at
- * its own entry; a count that does not match the rolls, or a value cut
- * after the hashes, does not read (one entry that fails its check). */
+ * read back as before, and values packed the earlier ways (the rolls in a
+ * frame after the hashes; every hash in the frame) still read.  A hash altered
+ * in place breaks the walk at its own entry; a count that does not match the
+ * rolls, or a value cut after the hashes, does not read (one entry that fails
+ * its check). */
 START_TEST(test_db_packed_rolls_hashes_beside)
 {
     combat_job a, p;
@@ -540,7 +541,7 @@ START_TEST(test_db_packed_rolls_hashes_beside)
     db_new_id("cmb", p.cb.id);
     db_fixture_write_ok(job_staged, &sp, "a combat staged and packed");
     ck_assert_ptr_nonnull(p.cb.rolls_z);
-    ck_assert_int_eq(memcmp(p.cb.rolls_z, "\x1brh1\x04\x00\x00\x00", 8), 0);
+    ck_assert_int_eq(memcmp(p.cb.rolls_z, "\x1brh2\x04\x00\x00\x00", 8), 0);
     /* The value read back by the ledger's own reader, the old way. */
     text = db_rolls_text(p.cb.rolls_z, p.cb.rolls_z_len);
     ck_assert_ptr_nonnull(text);
@@ -597,26 +598,28 @@ START_TEST(test_db_packed_rolls_hashes_beside)
         ck_assert_str_eq(text2, text);
         free(text2);
     }
-    /* The frame after the hashes packed with the documents' dictionary
-     * (its tag); packed bare, as before, it reads the same. */
-    {
-        size_t head = 8 + 4 * 32, bare_len;
-        char *rest;
-        unsigned char *bare;
-        ck_assert_int_eq(memcmp(v + head, "\x1bud1", 4), 0);
-        ck_assert_ptr_nonnull(rest = db_doc_text(v + head, vlen - head));
-        ck_assert_ptr_null(strstr(rest, p.rolls[0].hash));
-        ck_assert_ptr_nonnull(bare = db_fixture_pack_bare(rest, &bare_len));
-        free(rest);
-        ck_assert_int_eq(bare[0], 0x28); /* a zstd frame's first byte */
-        ck_assert_uint_le(head + bare_len, sizeof v);
-        memcpy(v + head, bare, bare_len);
-        free(bare);
-        text2 = db_rolls_text(v, head + bare_len);
+    /* The rolls after the hashes in the compact layout, no frame; stored
+     * as the layouts before did (after the same hashes, a frame of their
+     * text with the documents' dictionary, or a bare one), they read the
+     * same, and the ledger walks them whole. */
+    ck_assert_int_ne(v[8 + 4 * 32], 0x1b);
+    ck_assert_int_ne(v[8 + 4 * 32], 0x28);
+    for (i = 0; i < 2; i++) {
+        size_t v1_len;
+        unsigned char *v1 = db_fixture_rolls_v1(v, vlen, i == 1, &v1_len);
+        size_t head = 8 + 4 * 32;
+        ck_assert_int_eq(memcmp(v1, "\x1brh1", 4), 0);
+        ck_assert_int_eq(memcmp(v1 + 4, v + 4, head - 4), 0);
+        if (i == 0)
+            ck_assert_int_eq(memcmp(v1 + head, "\x1bud1", 4), 0);
+        else
+            ck_assert_int_eq(v1[head], 0x28); /* a zstd frame's first byte */
+        text2 = db_rolls_text(v1, v1_len);
         ck_assert_ptr_nonnull(text2);
         ck_assert_str_eq(text2, text);
         free(text2);
-        rolls_value_set(p.cb.id, v, head + bare_len);
+        rolls_value_set(p.cb.id, v1, v1_len);
+        free(v1);
         ck_assert_int_eq(broken_at(cmp.id), 0);
     }
 
@@ -632,6 +635,202 @@ START_TEST(test_db_packed_rolls_hashes_beside)
     for (i = 6; i < 9; i++)
         ck_assert_str_eq(rows[i].hash, p.rolls[i - 6].hash);
     db_ledger_rows_free(rows, n);
+}
+END_TEST
+
+/* n chained rolls of a campaign combat, packed and read back: every
+ * field as it was (db_rolls_unpack of db_rolls_text). */
+static void compact_round_trip(const db_roll *rolls, size_t n, unsigned char *v,
+                               size_t *vlen)
+{
+    db_combat cb;
+    db_roll *back = NULL;
+    size_t got = 0, i;
+    char *text;
+    err_info e;
+
+    memset(&cb, 0, sizeof cb);
+    snprintf(cb.campaign_id, sizeof cb.campaign_id, "%s",
+             "cmp_0123456789abcdef01234567");
+    ck_assert_int_eq(db_combat_pack(&cb, rolls, n, &e), ERR_OK);
+    ck_assert_ptr_nonnull(cb.rolls_z);
+    ck_assert_int_eq(memcmp(cb.rolls_z, "\x1brh2", 4), 0);
+    ck_assert_int_eq(cb.ledger_first, rolls[0].ledger_pos);
+    ck_assert_ptr_nonnull(text = db_rolls_text(cb.rolls_z, cb.rolls_z_len));
+    ck_assert_int_eq(db_rolls_unpack(text, cb.ledger_first, &back, &got, &e),
+                     ERR_OK);
+    free(text);
+    ck_assert_uint_eq(got, n);
+    for (i = 0; i < n; i++) {
+        ck_assert_int_eq(back[i].seq, rolls[i].seq);
+        ck_assert_str_eq(back[i].side_name, rolls[i].side_name);
+        ck_assert_str_eq(back[i].unit_id, rolls[i].unit_id);
+        ck_assert_str_eq(back[i].unit_name, rolls[i].unit_name);
+        ck_assert_str_eq(back[i].reason, rolls[i].reason);
+        ck_assert_int_eq(back[i].faces, rolls[i].faces);
+        ck_assert_int_eq(back[i].natural, rolls[i].natural);
+        ck_assert_int_eq(back[i].modified, rolls[i].modified);
+        ck_assert_str_eq(back[i].source, rolls[i].source);
+        ck_assert_str_eq(back[i].rng, rolls[i].rng);
+        ck_assert_int_eq(back[i].ledger_pos, rolls[i].ledger_pos);
+        ck_assert_str_eq(back[i].prev_hash, rolls[i].prev_hash);
+        ck_assert_str_eq(back[i].hash, rolls[i].hash);
+    }
+    free(back);
+    ck_assert_uint_le(cb.rolls_z_len, 4096);
+    memcpy(v, cb.rolls_z, cb.rolls_z_len);
+    *vlen = cb.rolls_z_len;
+    db_combat_cleanup(&cb);
+}
+
+/* The compact layout of a campaign combat's rolls (combat_pack.c): each
+ * field read back as written, at the edges of what it holds (integers
+ * from INT_MIN to INT_MAX, the longest strings, empty ones, unit ids in
+ * db_new_id's form and out of it, a string repeated from the roll before
+ * and changed again); a roll repeating the one before takes a few bytes;
+ * and a value damaged in any of the ways it can be does not read. */
+START_TEST(test_db_packed_rolls_compact)
+{
+    enum { N = 5 };
+    db_roll r[N];
+    unsigned char v[4096], bad[4096];
+    size_t vlen, i, rolls_at = 8 + (N + 1) * 32, one_len;
+    char name64[DB_NAME_MAX];
+
+    memset(r, 0, sizeof r);
+    memset(name64, 'n', sizeof name64 - 1);
+    name64[sizeof name64 - 1] = '\0';
+    for (i = 0; i < N; i++) {
+        r[i].seq = (int)i + 1;
+        snprintf(r[i].side_name, sizeof r[i].side_name, "%s", "blue");
+        snprintf(r[i].unit_id, sizeof r[i].unit_id,
+                 "unit_01a219fdb3b1e24edd387f%02zx", i);
+        snprintf(r[i].unit_name, sizeof r[i].unit_name, "B%zu", i);
+        snprintf(r[i].reason, sizeof r[i].reason, "%s", "SCRUD roll");
+        r[i].faces = 6;
+        r[i].natural = (int)i + 1;
+        r[i].modified = (int)i - 2;
+        snprintf(r[i].source, sizeof r[i].source, "%s", "seeded");
+        snprintf(r[i].rng, sizeof r[i].rng, "%s", "v1");
+        r[i].ledger_pos = 40 + (long long)i;
+        snprintf(r[i].hash, sizeof r[i].hash, "%064zx", 0xa0 + i);
+        snprintf(r[i].prev_hash, sizeof r[i].prev_hash, "%064zx",
+                 i == 0 ? (size_t)0x9f : 0xa0 + i - 1);
+    }
+    /* five rolls alike but for their unit, numbers and hashes */
+    compact_round_trip(r, N, v, &vlen);
+    one_len = vlen;
+    /* the edges: integers, the longest and empty strings, ids in other
+     * forms (upper-case digits, too short, another prefix, none), a side
+     * repeated, changed, then back */
+    r[0].seq = 0;
+    r[0].faces = INT32_MAX;
+    r[0].natural = INT32_MIN;
+    r[0].modified = -1;
+    snprintf(r[0].side_name, sizeof r[0].side_name, "%s", name64);
+    snprintf(r[0].unit_name, sizeof r[0].unit_name, "%s", name64);
+    snprintf(r[1].unit_id, sizeof r[1].unit_id, "%s",
+             "unit_01A219FDB3B1E24EDD387F8D");
+    snprintf(r[2].unit_id, sizeof r[2].unit_id, "%s", "unit_01a2");
+    snprintf(r[3].unit_id, sizeof r[3].unit_id, "%s",
+             "cmp_0123456789abcdef01234567");
+    r[4].unit_id[0] = '\0';
+    r[4].unit_name[0] = '\0';
+    snprintf(r[1].side_name, sizeof r[1].side_name, "%s", "red");
+    snprintf(r[2].side_name, sizeof r[2].side_name, "%s", "red");
+    snprintf(r[3].reason, sizeof r[3].reason, "%s",
+             "a reason of thirty-one bytes...");
+    ck_assert_uint_eq(strlen(r[3].reason), sizeof r[3].reason - 1);
+    r[4].source[0] = '\0';
+    r[4].rng[0] = '\0';
+    r[4].faces = INT32_MIN;
+    r[4].natural = INT32_MAX;
+    compact_round_trip(r, N, v, &vlen);
+    ck_assert_uint_gt(vlen, one_len);
+    /* In the first value, after the hashes: a unit id as 12 bytes and the
+     * rolls after the first (their side, reason, source and rng repeated)
+     * a few bytes more than their id. */
+    {
+        db_roll same[2];
+        unsigned char w[4096];
+        size_t wlen, two;
+        memcpy(same, r, sizeof same);
+        snprintf(same[0].unit_id, sizeof same[0].unit_id, "%s",
+                 "unit_01a219fdb3b1e24edd387f00");
+        snprintf(same[1].unit_id, sizeof same[1].unit_id, "%s",
+                 "unit_01a219fdb3b1e24edd387f01");
+        snprintf(same[1].side_name, sizeof same[1].side_name, "%s",
+                 same[0].side_name);
+        snprintf(same[1].unit_name, sizeof same[1].unit_name, "%s",
+                 same[0].unit_name);
+        snprintf(same[1].reason, sizeof same[1].reason, "%s", same[0].reason);
+        snprintf(same[1].source, sizeof same[1].source, "%s", same[0].source);
+        snprintf(same[1].rng, sizeof same[1].rng, "%s", same[0].rng);
+        same[1].faces = same[0].faces = 6;
+        same[1].natural = same[0].natural = 3;
+        same[1].modified = same[0].modified = 4;
+        same[0].seq = 1;
+        same[1].seq = 2;
+        compact_round_trip(same, 2, w, &wlen);
+        /* the first roll: 4 one-byte numbers, its side and name of 64
+         * bytes (1 + 64 each), its id 1 + 12, its reason, source and rng
+         * each 1 + its bytes; the second: 4 numbers, its id 1 + 12, its
+         * 5 other strings repeated (0, a byte each) */
+        two = 8 + 3 * 32;
+        ck_assert_uint_eq(wlen, two + (4 + 65 + 13 + 65 + 11 + 7 + 3) + 22);
+        ck_assert_int_eq(w[two + 4], 64 + 2);
+        ck_assert_int_eq(w[two + 4 + 65], 1);
+        ck_assert_int_eq(w[wlen - 18], 0);
+        ck_assert_int_eq(w[wlen - 17], 1);
+        for (i = 1; i <= 4; i++)
+            ck_assert_int_eq(w[wlen - i], 0);
+    }
+    /* Damaged: cut anywhere in the rolls, a byte more after them, the
+     * first roll's side "as the roll before", a string longer than the
+     * value, a varint that never ends, a NUL in a string, an integer out
+     * of range: none reads. */
+    for (i = rolls_at; i < vlen; i++)
+        ck_assert_msg(db_rolls_text(v, i) == NULL, "cut at %zu read", i);
+    memcpy(bad, v, vlen);
+    bad[vlen] = 0;
+    ck_assert_ptr_null(db_rolls_text(bad, vlen + 1));
+    {
+        /* a value of one roll, written here: its numbers 1, 6, 3 and 4
+         * (zigzag: 2, 12, 6, 8), its side "blue", an empty id, its name
+         * "B1", an empty reason, source and rng; it reads */
+        static const unsigned char ok[] = {2,   12, 6, 8,   6,   'b', 'l', 'u',
+                                           'e', 2,  4, 'B', '1', 2,   2,   2};
+        static const unsigned char damaged[][20] = {
+            /* the side "as the roll before" */
+            {2, 12, 6, 8, 0, 2, 4, 'B', '1', 2, 2, 2},
+            /* a side of 58 bytes */
+            {2, 12, 6, 8, 60, 'b', 'l', 'u', 'e', 2, 4, 'B', '1', 2, 2, 2},
+            /* a varint that never ends */
+            {2, 12, 6, 8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+             0x80, 0x80, 0x80},
+            /* a NUL in the side */
+            {2, 12, 6, 8, 6, 'b', 0, 'u', 'e', 2, 4, 'B', '1', 2, 2, 2},
+            /* modified 2^31 */
+            {2,   12,  6,   0x80, 0x80, 0x80, 0x80, 0x10, 6, 'b',
+             'l', 'u', 'e', 2,    4,    'B',  '1',  2,    2, 2},
+            /* a unit id's 12 bytes cut short */
+            {2, 12, 6, 8, 6, 'b', 'l', 'u', 'e', 1, 4, 'B', '1', 2, 2, 2}};
+        static const size_t damaged_len[] = {12, 16, 16, 16, 20, 16};
+        size_t head = 8 + 2 * 32, j;
+        char *text;
+        memcpy(bad, v, 8);
+        bad[4] = 2;
+        bad[5] = bad[6] = bad[7] = 0;
+        memset(bad + 8, 0x5a, 2 * 32);
+        memcpy(bad + head, ok, sizeof ok);
+        ck_assert_ptr_nonnull(text = db_rolls_text(bad, head + sizeof ok));
+        free(text);
+        for (j = 0; j < sizeof damaged_len / sizeof damaged_len[0]; j++) {
+            memcpy(bad + head, damaged[j], damaged_len[j]);
+            ck_assert_msg(db_rolls_text(bad, head + damaged_len[j]) == NULL,
+                          "damaged value %zu read", j);
+        }
+    }
 }
 END_TEST
 
@@ -1245,6 +1444,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_packed_rolls_chain);
     tcase_add_test(tc, test_db_packed_rolls_unreadable);
     tcase_add_test(tc, test_db_packed_rolls_hashes_beside);
+    tcase_add_test(tc, test_db_packed_rolls_compact);
     tcase_add_test(tc, test_db_action_chains);
     tcase_add_test(tc, test_db_commitments);
     tcase_add_test(tc, test_db_chain_save_spends);
