@@ -377,9 +377,10 @@ typedef struct db_combat {
     unsigned char *report_z;
     size_t report_z_len;
     /* the roll log packed to store (db_combat_pack): a one-off's, in its
-     * report's frame (report_z; rolls_z then one byte, RS), or a campaign
-     * combat's once chained, in a row of combat_rolls; or NULL: its rolls
-     * are rows of their own; owned */
+     * row, or a campaign combat's once chained, in a row of combat_rolls;
+     * or NULL: its rolls are rows of their own; owned.  (Read back, a
+     * one-off's written before migration 21 may be one byte, RS: its
+     * rolls in its report's frame.) */
     unsigned char *rolls_z;
     size_t rolls_z_len;
     /* the ledger place of the first roll packed in rolls_z (a campaign
@@ -667,13 +668,12 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
  * battle's record) are appended to the campaign's ledger, and each roll's
  * ledger_pos and hash are set. */
 /* Packs cb->report as it will be stored (zstd with the documents'
- * dictionary), and the roll log (rolls, n), before the writer: a
- * one-off's in one frame with its report (report_z; rolls_z one byte,
- * RS), or a campaign combat's once chained (db_combat_chain: then each
- * roll's hashes, and the rolls in a compact layout without a frame,
- * cb->ledger_first set, stored in a row of combat_rolls).  A report_z already
- * packed with the events' documents (db_combat_pack_events) is kept as it is;
- * db_combat_insert (a one-off) or db_combat_insert_chained then stores
+ * dictionary), and the roll log (rolls, n), before the writer, in a
+ * compact layout without a frame (combat_pack.c): a one-off's, or a
+ * campaign combat's once chained (db_combat_chain: then with each roll's
+ * hashes, cb->ledger_first set, stored in a row of combat_rolls).  A report_z
+ * already packed with the events' documents (db_combat_pack_events) is kept as
+ * it is; db_combat_insert (a one-off) or db_combat_insert_chained then stores
  * cb->report_z and cb->rolls_z, and no row per roll.  A campaign's rolls
  * not chained (a battle's record) stay rows.  A report stored plain and
  * rolls stored as rows (older ones, or not packed) read back the same.
@@ -720,9 +720,10 @@ void db_combats_free(db_combat *cbs, size_t n);
 /* *out is new (free()); in seq order. */
 err_code db_rolls_list(db_conn *c, const char *combat_id, db_roll **out,
                        size_t *n, err_info *e);
-/* The same for cb as db_combat_get read it: a one-off's rolls, packed
- * after its report in the same value, are taken from the report already
- * read (cb->after_report) rather than read and unpacked again. */
+/* The same for cb as db_combat_get read it: a one-off's rolls packed
+ * after its report in the same value (as before migration 21) are taken
+ * from the report already read (cb->after_report) rather than read and
+ * unpacked again. */
 err_code db_combat_rolls(db_conn *c, const db_combat *cb, db_roll **out,
                          size_t *n, err_info *e);
 /* A page of the campaign's combat summaries, oldest first (created_at,

@@ -362,8 +362,8 @@ static void read_roll_row(db_stmt *st, void *elem)
 /* A combat's packed rolls and their first ledger place (0: a one-off's),
  * or NULL: they are rows.  A campaign combat's only from combat_rolls: a
  * value in its own row's rolls (never written there) is not its log.  A
- * one-off's packed in its report's frame (one byte, RS: combat_pack.c):
- * the report's value too. */
+ * one-off's packed in its report's frame, as before migration 21 (one
+ * byte, RS: combat_pack.c): the report's value too. */
 #define ROLLS_PACKED_SQL                                                       \
     "SELECT coalesce(k.rolls, CASE WHEN c.campaign_id IS NULL THEN c.rolls "   \
     "END), coalesce(k.ledger_first, 0), CASE WHEN k.rolls IS NULL AND "        \

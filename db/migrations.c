@@ -701,9 +701,10 @@ const char *const migrations_sql[] = {
      * misread it.  Values written before read as they are. */
     "SELECT 1;",
 
-    /* 21: nothing in the tables either.  A campaign combat's packed rolls
-     * are stored in a compact layout of their own, beside their hashes,
-     * without a zstd frame (combat_pack.c).  A build from before would
+    /* 21: nothing in the tables either.  Packed rolls are stored in a
+     * compact layout of their own, without a zstd frame (combat_pack.c):
+     * a campaign combat's beside their hashes, a one-off's in its row
+     * rather than in its report's frame.  A build from before would
      * take them for a damaged value; the version tells it, and it refuses
      * the store.  Values written before read as they are. */
     "SELECT 1;",

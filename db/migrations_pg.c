@@ -734,8 +734,8 @@ const char *const migrations_pg_sql[] = {
      * read). */
     "SELECT 1;",
 
-    /* 21: nothing in the tables (db/migrations.c: the compact layout of a
-     * campaign combat's packed rolls). */
+    /* 21: nothing in the tables (db/migrations.c: the compact layout of
+     * packed rolls). */
     "SELECT 1;",
 };
 

@@ -785,6 +785,41 @@ START_TEST(test_db_packed_rolls_compact)
         for (i = 1; i <= 4; i++)
             ck_assert_int_eq(w[wlen - i], 0);
     }
+    /* A one-off's rolls: the same layout after their count, without
+     * hashes; a count that does not match, or a cut, does not read. */
+    {
+        db_combat cb;
+        db_roll *back = NULL;
+        size_t got = 0, j;
+        char *text;
+        err_info e;
+        memset(&cb, 0, sizeof cb);
+        ck_assert_int_eq(db_combat_pack(&cb, r, N, &e), ERR_OK);
+        ck_assert_int_eq(memcmp(cb.rolls_z, "\x1brc1\x05\x00\x00\x00", 8), 0);
+        ck_assert_int_eq(cb.ledger_first, 0);
+        ck_assert_uint_eq(cb.rolls_z_len, vlen - (N + 1) * 32);
+        ck_assert_int_eq(memcmp(cb.rolls_z + 8, v + rolls_at, vlen - rolls_at),
+                         0);
+        ck_assert_ptr_nonnull(text = db_rolls_text(cb.rolls_z, cb.rolls_z_len));
+        ck_assert_int_eq(db_rolls_unpack(text, 0, &back, &got, &e), ERR_OK);
+        free(text);
+        ck_assert_uint_eq(got, N);
+        for (j = 0; j < N; j++) {
+            ck_assert_str_eq(back[j].unit_id, r[j].unit_id);
+            ck_assert_str_eq(back[j].unit_name, r[j].unit_name);
+            ck_assert_int_eq(back[j].natural, r[j].natural);
+            ck_assert_str_eq(back[j].hash, "");
+        }
+        free(back);
+        for (j = 4; j <= 6; j += 2) {
+            cb.rolls_z[4] = (unsigned char)j;
+            ck_assert_msg(db_rolls_text(cb.rolls_z, cb.rolls_z_len) == NULL,
+                          "count %zu read", j);
+        }
+        cb.rolls_z[4] = N;
+        ck_assert_ptr_null(db_rolls_text(cb.rolls_z, cb.rolls_z_len - 1));
+        db_combat_cleanup(&cb);
+    }
     /* Damaged: cut anywhere in the rolls, a byte more after them, the
      * first roll's side "as the roll before", a string longer than the
      * value, a varint that never ends, a NUL in a string, an integer out

@@ -867,9 +867,10 @@ END_TEST
 
 /* A report packed before the writer (db_combat_pack) is stored as a blob
  * and reads back as the text it was; one stored as text, as before, reads
- * back the same way.  A one-off's roll log packed into its row (in its
- * report's frame, or as before in one of its own) reads back roll for
- * roll, with no row in rolls, and its report alone. */
+ * back the same way.  A one-off's roll log packed into its row (in the
+ * compact layout, or as before in its report's frame or in one of its
+ * own) reads back roll for roll, with no row in rolls, and its report
+ * alone. */
 START_TEST(test_report_packed_or_plain)
 {
     static char big[8192];
@@ -880,7 +881,7 @@ START_TEST(test_report_packed_or_plain)
          "", ""},
     };
     db_campaign c;
-    db_combat packed, plain, oneoff, older, got;
+    db_combat packed, plain, oneoff, after, older, got;
     char *text;
     combat_row row;
     db_conn *r;
@@ -911,22 +912,45 @@ START_TEST(test_report_packed_or_plain)
     db_fixture_new_combat(&oneoff, "", "2026-03-01T10:00:02.000Z", NULL, NULL);
     ck_assert_int_eq(db_combat_pack(&oneoff, rolls, 2, NULL), ERR_OK);
     ck_assert_ptr_nonnull(oneoff.rolls_z);
-    /* Its rolls packed after its report, in the report's frame; its
-     * rolls' value one byte, RS. */
-    ck_assert_uint_eq(oneoff.rolls_z_len, 1);
-    ck_assert_int_eq(oneoff.rolls_z[0], 0x1e);
+    /* Its rolls in the compact layout: the tag, their count; its report
+     * alone in its frame. */
+    ck_assert_uint_gt(oneoff.rolls_z_len, 8);
+    ck_assert_int_eq(memcmp(oneoff.rolls_z, "\x1brc1\x02\x00\x00\x00", 8), 0);
     text = db_doc_text(oneoff.report_z, oneoff.report_z_len);
     ck_assert_ptr_nonnull(text);
-    ck_assert_int_eq(strncmp(text, oneoff.report, strlen(oneoff.report)), 0);
-    ck_assert_int_eq(text[strlen(oneoff.report)], 0x1e);
+    ck_assert_str_eq(text, oneoff.report);
+    free(text);
+    /* the text of its rolls, as the layouts before packed it */
+    text = db_rolls_text(oneoff.rolls_z, oneoff.rolls_z_len);
+    ck_assert_ptr_nonnull(text);
     row = (combat_row){&oneoff, rolls, 2};
     db_fixture_write_ok(job_combat, &row, "insert one-off");
     free(oneoff.report_z);
     free(oneoff.rolls_z);
-    /* One packed as before: its rolls in a frame of their own. */
-    db_fixture_new_combat(&older, "", "2026-03-01T10:00:03.000Z", NULL, NULL);
+    /* One packed as before: its rolls after its report, in the report's
+     * frame, its rolls' value one byte, RS. */
+    db_fixture_new_combat(&after, "", "2026-03-01T10:00:03.000Z", NULL, NULL);
+    {
+        size_t rlen = strlen(after.report), tlen = strlen(text);
+        char *both = malloc(rlen + 1 + tlen + 1);
+        ck_assert_ptr_nonnull(both);
+        memcpy(both, after.report, rlen);
+        both[rlen] = 0x1e;
+        memcpy(both + rlen + 1, text, tlen + 1);
+        after.report_z = db_doc_pack(both, &after.report_z_len);
+        free(both);
+    }
+    ck_assert_ptr_nonnull(after.rolls_z = malloc(1));
+    after.rolls_z[0] = 0x1e;
+    after.rolls_z_len = 1;
+    row = (combat_row){&after, rolls, 2};
+    db_fixture_write_ok(job_combat, &row, "insert one-off after its report");
+    free(after.report_z);
+    free(after.rolls_z);
+    /* One packed before that: its rolls in a frame of their own. */
+    db_fixture_new_combat(&older, "", "2026-03-01T10:00:04.000Z", NULL, NULL);
     older.report_z = db_doc_pack(older.report, &older.report_z_len);
-    older.rolls_z = db_doc_pack(strchr(text, 0x1e) + 1, &older.rolls_z_len);
+    older.rolls_z = db_doc_pack(text, &older.rolls_z_len);
     ck_assert_ptr_nonnull(older.rolls_z);
     free(text);
     row = (combat_row){&older, rolls, 2};
@@ -954,23 +978,24 @@ START_TEST(test_report_packed_or_plain)
     ck_assert_int_eq(db_combat_get(r, oneoff.id, &got, NULL), ERR_OK);
     ck_assert_str_eq(got.report, oneoff.report);
     db_combat_cleanup(&got);
+    ck_assert_int_eq(db_combat_get(r, after.id, &got, NULL), ERR_OK);
+    ck_assert_str_eq(got.report, after.report);
+    db_combat_cleanup(&got);
     ck_assert_int_eq(db_combat_get(r, older.id, &got, NULL), ERR_OK);
     ck_assert_str_eq(got.report, older.report);
     db_combat_cleanup(&got);
-    /* By the combat's id, and from the combat as read (its rolls taken
-     * from its report's value already read, for the one-off: k = 2). */
-    for (int k = 0; k < 4; k++) {
-        if (k < 2) {
-            ck_assert_int_eq(
-                db_rolls_list(r, k ? older.id : oneoff.id, &rl, &n, NULL),
-                ERR_OK);
+    /* By the combat's id (k < 3), and from the combat as read (its rolls
+     * taken from its report's value already read, for the one packed
+     * after its report: k = 4). */
+    for (int k = 0; k < 6; k++) {
+        const char *ids[3] = {oneoff.id, after.id, older.id};
+        if (k < 3) {
+            ck_assert_int_eq(db_rolls_list(r, ids[k], &rl, &n, NULL), ERR_OK);
         } else {
-            ck_assert_int_eq(
-                db_combat_get(r, k == 3 ? older.id : oneoff.id, &got, NULL),
-                ERR_OK);
-            ck_assert((got.after_report != NULL) == (k == 2));
+            ck_assert_int_eq(db_combat_get(r, ids[k - 3], &got, NULL), ERR_OK);
+            ck_assert((got.after_report != NULL) == (k == 4));
             ck_assert_int_eq(db_combat_rolls(r, &got, &rl, &n, NULL), ERR_OK);
-            if (k == 2) {
+            if (k == 4) {
                 /* taken from what was read, not read again */
                 db_roll *none = NULL;
                 size_t n_none = 99;

@@ -130,8 +130,9 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
                      "LEFT JOIN combat_rolls k ON k.combat_id = c.id "
                      "WHERE c.id = ?",
                      TS_TEXT(id));
-    /* A one-off's packed after its report, in its value (one byte, RS, in
-     * its rolls: db/combat_pack.c): the report kept to pack them again. */
+    /* A one-off's packed after its report, in its value, as before the
+     * compact layout (one byte, RS, in its rolls: db/combat_pack.c): the
+     * report kept to pack again (the rolls then in the compact layout). */
     char *report = NULL;
     long long first;
     db_roll *rolls = NULL;
