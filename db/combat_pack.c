@@ -543,13 +543,7 @@ static char *compact_text(const unsigned char *hashes, size_t k,
 
 char *db_column_rolls(db_stmt *st, int col)
 {
-    const void *z;
-
-    if (db_column_type(st, col) != DB_BLOB)
-        return db_column_doc(st, col);
-    if ((z = db_column_blob(st, col)) == NULL)
-        return NULL;
-    return db_rolls_text(z, (size_t)db_column_bytes(st, col));
+    return db_column_unpacked(st, col, db_rolls_text);
 }
 
 char *db_rolls_text(const void *value, size_t zlen)

@@ -730,7 +730,8 @@ char *db_doc_text(const void *z, size_t zlen)
     return db_doc_text_after(z, zlen, NULL);
 }
 
-char *db_column_doc(db_stmt *st, int col)
+char *db_column_unpacked(db_stmt *st, int col,
+                         char *(*unpack)(const void *, size_t))
 {
     const void *z;
 
@@ -738,7 +739,12 @@ char *db_column_doc(db_stmt *st, int col)
         return db_column_dup(st, col);
     if ((z = db_column_blob(st, col)) == NULL)
         return NULL;
-    return db_doc_text(z, (size_t)db_column_bytes(st, col));
+    return unpack(z, (size_t)db_column_bytes(st, col));
+}
+
+char *db_column_doc(db_stmt *st, int col)
+{
+    return db_column_unpacked(st, col, db_doc_text);
 }
 
 /* The key sql finds (?1 the row's id, ?2 its campaign) for the row id of

@@ -166,6 +166,11 @@ unsigned char *db_doc_pack(const char *text, size_t *len);
  * work): for a document kept and read long, a campaign combat's report. */
 unsigned char *db_doc_pack_small(const char *text, size_t *len);
 char *db_column_doc(db_stmt *st, int col);
+/* Column col: its text as it is (db_column_dup), or a blob unpacked by
+ * unpack (its bytes, their number): db_column_doc's and db_column_rolls'
+ * reading.  NULL for NULL or an empty blob, or as unpack answers. */
+char *db_column_unpacked(db_stmt *st, int col,
+                         char *(*unpack)(const void *, size_t));
 /* The document in the zlen bytes at z, packed or not, as db_column_doc
  * reads it. */
 char *db_doc_text(const void *z, size_t zlen);
@@ -179,8 +184,8 @@ char *db_doc_text(const void *z, size_t zlen);
 char *db_doc_text_after(const void *z, size_t zlen, const char *prefix);
 /* RS: in a combat's report value, where what is packed with the report
  * starts (a campaign combat's events' documents: unit_docs.c; a one-off's
- * rolls: combat_pack.c); as the value of the column that would hold that,
- * that it is there.  No JSON text holds it raw. */
+ * rolls before migration 21: combat_pack.c); as the value of the column
+ * that would hold that, that it is there.  No JSON text holds it raw. */
 #define DB_AFTER_REPORT 0x1e
 /* cb's report, RS, then text, in one frame packed as db_combat_pack
  * packs cb's report: into *z (new, *zlen bytes), and into *marker (new,

@@ -188,8 +188,8 @@ START_TEST(test_replay_detects_tampering)
     snprintf(path, sizeof path, "/v1/combats/%s", str(rep, "id"));
     RIG_EQ_INT(ts_sql_int(rig_ts,
                           "SELECT count(*) FROM combats WHERE id = ? AND "
-                          "substr(rolls, 1, 4) = X'1b726331'",
-                          TS_TEXT(str(rep, "id"))),
+                          "substr(rolls, 1, 4) = ?",
+                          TS_TEXT(str(rep, "id")), TS_BLOB("\x1brc1", 4)),
                1);
     rig_check_replay(path, NULL);
     RIG_EQ_INT(rig_edit_roll(str(rep, "id"), 1, "6"), 1);
