@@ -369,8 +369,9 @@ typedef struct db_combat {
     char *summary;
     char *report; /* the report document: the combat's record */
     /* Read back (db_combat_get): what the report's value holds after the
-     * report (a one-off's roll log, a campaign combat's history
-     * documents), in report's own allocation after its end; or NULL */
+     * report (a campaign combat's history documents; a one-off's roll log
+     * written before migration 21), in report's own allocation after its
+     * end; or NULL */
     const char *after_report;
     /* the report packed to store (db_combat_pack), or NULL: stored as it
      * is; owned */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <check.h>
+#include <sodium.h>
 #include <zstd.h>
 
 #include "db_fixture.h"
@@ -547,6 +548,17 @@ unsigned char *db_fixture_pack_after(const char *text, const char *prefix,
 unsigned char *db_fixture_pack_bare(const char *text, size_t *len)
 {
     return db_fixture_pack_after(text, "", len);
+}
+
+void db_fixture_rolls_check(const unsigned char *rolls, size_t n,
+                            unsigned char out[4])
+{
+    static const unsigned char key[crypto_shorthash_KEYBYTES] =
+        "umpire rolls v1";
+    unsigned char h[crypto_shorthash_BYTES];
+
+    crypto_shorthash(h, rolls, n, key);
+    memcpy(out, h, 4);
 }
 
 unsigned char *db_fixture_rolls_v1(const unsigned char *v2, size_t v2_len,

@@ -125,6 +125,12 @@ void db_fixture_new_combat(db_combat *cb, const char *campaign_id,
 unsigned char *db_fixture_pack_after(const char *text, const char *prefix,
                                      size_t *len);
 unsigned char *db_fixture_pack_bare(const char *text, size_t *len);
+/* The checksum the compact layout of packed rolls ends with (combat_pack.c,
+ * check_of), of its n bytes of rolls, into out: written here as the
+ * service writes it, so that a test can make a value whose rolls are
+ * damaged in a given way but whose checksum is right. */
+void db_fixture_rolls_check(const unsigned char *rolls, size_t n,
+                            unsigned char out[4]);
 /* A campaign combat's packed rolls v2 (v2_len bytes, the compact layout
  * combat_pack.c writes now) as the layout before stored them: the same
  * tag's place ("\033rh1"), count and hashes, then the rolls' text without

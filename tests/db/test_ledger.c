@@ -777,13 +777,14 @@ START_TEST(test_db_packed_rolls_compact)
          * each 1 + its bytes; the second: 4 numbers, its id 1 + 12, its
          * 5 other strings repeated (0, a byte each) */
         two = 8 + 3 * 32;
-        ck_assert_uint_eq(wlen, two + (4 + 65 + 13 + 65 + 11 + 7 + 3) + 22);
+        /* then the checksum, 4 bytes */
+        ck_assert_uint_eq(wlen, two + (4 + 65 + 13 + 65 + 11 + 7 + 3) + 22 + 4);
         ck_assert_int_eq(w[two + 4], 64 + 2);
         ck_assert_int_eq(w[two + 4 + 65], 1);
-        ck_assert_int_eq(w[wlen - 18], 0);
-        ck_assert_int_eq(w[wlen - 17], 1);
+        ck_assert_int_eq(w[wlen - 4 - 18], 0);
+        ck_assert_int_eq(w[wlen - 4 - 17], 1);
         for (i = 1; i <= 4; i++)
-            ck_assert_int_eq(w[wlen - i], 0);
+            ck_assert_int_eq(w[wlen - 4 - i], 0);
     }
     /* A one-off's rolls: the same layout after their count, without
      * hashes; a count that does not match, or a cut, does not read. */
@@ -820,15 +821,23 @@ START_TEST(test_db_packed_rolls_compact)
         ck_assert_ptr_null(db_rolls_text(cb.rolls_z, cb.rolls_z_len - 1));
         db_combat_cleanup(&cb);
     }
-    /* Damaged: cut anywhere in the rolls, a byte more after them, the
-     * first roll's side "as the roll before", a string longer than the
-     * value, a varint that never ends, a NUL in a string, an integer out
-     * of range: none reads. */
+    /* Damaged: cut anywhere in the rolls, a byte more after them, any bit
+     * of the rolls or their checksum flipped (each fails the checksum);
+     * and, with the checksum made right, the first roll's side "as the
+     * roll before", a string longer than the value, a varint that never
+     * ends or takes 6 bytes, a NUL in a string, an integer out of range,
+     * a unit id cut short: none reads. */
     for (i = rolls_at; i < vlen; i++)
         ck_assert_msg(db_rolls_text(v, i) == NULL, "cut at %zu read", i);
     memcpy(bad, v, vlen);
     bad[vlen] = 0;
     ck_assert_ptr_null(db_rolls_text(bad, vlen + 1));
+    for (i = rolls_at * 8; i < vlen * 8; i++) {
+        bad[i / 8] ^= (unsigned char)(1u << (i % 8));
+        ck_assert_msg(db_rolls_text(bad, vlen) == NULL, "bit %zu flipped read",
+                      i);
+        bad[i / 8] ^= (unsigned char)(1u << (i % 8));
+    }
     {
         /* a value of one roll, written here: its numbers 1, 6, 3 and 4
          * (zigzag: 2, 12, 6, 8), its side "blue", an empty id, its name
@@ -849,8 +858,11 @@ START_TEST(test_db_packed_rolls_compact)
             {2,   12,  6,   0x80, 0x80, 0x80, 0x80, 0x10, 6, 'b',
              'l', 'u', 'e', 2,    4,    'B',  '1',  2,    2, 2},
             /* a unit id's 12 bytes cut short */
-            {2, 12, 6, 8, 6, 'b', 'l', 'u', 'e', 1, 4, 'B', '1', 2, 2, 2}};
-        static const size_t damaged_len[] = {12, 16, 16, 16, 20, 16};
+            {2, 12, 6, 8, 6, 'b', 'l', 'u', 'e', 1, 4, 'B', '1', 2, 2, 2},
+            /* seq 1 in 6 bytes */
+            {0x82, 0x80, 0x80, 0x80, 0x80, 0, 12,  6,   8, 6,
+             'b',  'l',  'u',  'e',  2,    4, 'B', '1', 2, 2}};
+        static const size_t damaged_len[] = {12, 16, 16, 16, 20, 16, 20};
         size_t head = 8 + 2 * 32, j;
         char *text;
         memcpy(bad, v, 8);
@@ -858,11 +870,25 @@ START_TEST(test_db_packed_rolls_compact)
         bad[5] = bad[6] = bad[7] = 0;
         memset(bad + 8, 0x5a, 2 * 32);
         memcpy(bad + head, ok, sizeof ok);
-        ck_assert_ptr_nonnull(text = db_rolls_text(bad, head + sizeof ok));
+        db_fixture_rolls_check(bad + head, sizeof ok, bad + head + sizeof ok);
+        ck_assert_ptr_nonnull(text = db_rolls_text(bad, head + sizeof ok + 4));
         free(text);
+        /* the same rolls as a one-off's: tag, count 1; with a count of 0
+         * (a one-off's value never says none), it does not read */
+        {
+            unsigned char one[64];
+            memcpy(one, "\x1brc1\x01\x00\x00\x00", 8);
+            memcpy(one + 8, bad + head, sizeof ok + 4);
+            ck_assert_ptr_nonnull(text = db_rolls_text(one, 8 + sizeof ok + 4));
+            free(text);
+            one[4] = 0;
+            ck_assert_ptr_null(db_rolls_text(one, 8 + sizeof ok + 4));
+        }
         for (j = 0; j < sizeof damaged_len / sizeof damaged_len[0]; j++) {
             memcpy(bad + head, damaged[j], damaged_len[j]);
-            ck_assert_msg(db_rolls_text(bad, head + damaged_len[j]) == NULL,
+            db_fixture_rolls_check(bad + head, damaged_len[j],
+                                   bad + head + damaged_len[j]);
+            ck_assert_msg(db_rolls_text(bad, head + damaged_len[j] + 4) == NULL,
                           "damaged value %zu read", j);
         }
     }
