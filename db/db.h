@@ -15,7 +15,8 @@
  *     again); the write-ahead log is kept bounded (db.c says how).
  *
  * db.c implements the connections and the writer (wal.c its log's
- * upkeep, db_sql.c the SQL helpers, ids and times); backup.c the online
+ * upkeep, db_sql.c the SQL helpers, ids and times, doc_pack.c documents
+ * stored packed); backup.c the online
  * copy (db_backup); store.c, units.c, unit_events.c, log.c, tables.c and
  * battles.c the rows to and from structs (campaigns, sides, tokens; units;
  * history; combats, rolls; combat results tables; Matrix battles and

@@ -123,6 +123,14 @@ err_code db_read_rows(db_conn *c, db_stmt *st, size_t size, db_row_reader read,
 err_code db_cursor_rowid(db_conn *c, const char *sql, const char *campaign_id,
                          const char *id, long long *out, err_info *e);
 
+/* The one row sql finds (?1 a campaign, ?2 an id or a name; its first
+ * column the row's id) read into out by read, which says whether what it
+ * read is possible (ERR_DB naming the row when not); ERR_NOT_FOUND when
+ * there is none, naming noun ("unit") and what was asked for. */
+err_code db_find_one(db_conn *c, const char *sql, const char *campaign_id,
+                     const char *id_or_name, bool (*read)(db_stmt *, void *),
+                     void *out, const char *noun, err_info *e);
+
 /* A campaign's page's statements.  rows[after][newest first]: ?1 the
  * campaign, ?2 the cursor's rowid (only after one), ?3 the most rows; key
  * (?1 a row's id, ?2 its campaign) gives the rowid of the cursor's row.

@@ -1,13 +1,13 @@
 /*
  * doc_dict.c: the dictionary the stored documents are packed with
- * (db_doc_pack, db_sql.c), version 1: the reports of the twelve combats
+ * (db_doc_pack, doc_pack.c), version 1: the reports of the twelve combats
  * of the README's tour, one of each system in a campaign and one-off, as
  * the service wrote them.  A report, a roll log or a history document
  * repeats their keys, phrases and layout, so with them as zstd's
  * reference a report packs to about three quarters of its size without
  * them, at less work.
  *
- * Every document packed with it names it (db_sql.c's tag "\033ud1") and
+ * Every document packed with it names it (doc_pack.c's tag "\033ud1") and
  * can only be read back with these bytes: never edit them.  A better
  * dictionary is a new one, with a tag of its own, beside this one.
  * tests/db/test_doc_dict.c reads a document packed with it when it was

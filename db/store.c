@@ -272,39 +272,32 @@ err_code db_sides_page(db_conn *c, const char *campaign_id, const db_page *pg,
     return rc;
 }
 
+/* A side read (any is possible). */
+static bool read_found_side(db_stmt *st, void *out)
+{
+    read_side(st, out);
+    return true;
+}
+
 err_code db_side_find(db_conn *c, const char *campaign_id,
                       const char *id_or_name, db_side *out, err_info *e)
 {
-    db_stmt *st = NULL;
     err_code rc;
-    int step;
 
     if (db_side_kept(c, campaign_id, id_or_name, out))
         return ERR_OK;
     memset(out, 0, sizeof *out);
     /* By id, then by name, as db_unit_find: two unique probes, no sort. */
-    if ((rc = db_prepare(c,
-                         "SELECT id, campaign_id, name, created_at, "
-                         "exhausted_turn FROM sides WHERE rowid = coalesce("
-                         "(SELECT rowid FROM sides "
-                         "WHERE id = ?2 AND campaign_id = ?1), "
-                         "(SELECT rowid FROM sides "
-                         "WHERE campaign_id = ?1 AND name = ?2))",
-                         &st, e)))
-        goto out;
-    db_bind_text(st, 1, campaign_id);
-    db_bind_text(st, 2, id_or_name);
-    step = db_step(st);
-    if (step == DB_ROW) {
-        read_side(st, out);
+    rc = db_find_one(c,
+                     "SELECT id, campaign_id, name, created_at, "
+                     "exhausted_turn FROM sides WHERE rowid = coalesce("
+                     "(SELECT rowid FROM sides "
+                     "WHERE id = ?2 AND campaign_id = ?1), "
+                     "(SELECT rowid FROM sides "
+                     "WHERE campaign_id = ?1 AND name = ?2))",
+                     campaign_id, id_or_name, read_found_side, out, "side", e);
+    if (rc == ERR_OK)
         db_side_keep(c, out);
-    } else if (step == DB_DONE)
-        rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no side \"%s\"",
-                     id_or_name);
-    else
-        rc = db_fail(c, e, "find side");
-out:
-    db_done(st);
     return rc;
 }
 

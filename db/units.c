@@ -325,41 +325,30 @@ static bool unit_is_sane(const db_unit *u)
  * id = ?2 DESC LIMIT 1" sorted its candidates through a temporary b-tree
  * on every call.)
  */
+/* A unit read, and whether it is one the service could have written. */
+static bool read_found_unit(db_stmt *st, void *out)
+{
+    read_unit(st, out);
+    return unit_is_sane(out);
+}
+
 err_code db_unit_find(db_conn *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e)
 {
-    db_stmt *st = NULL;
     err_code rc;
-    int step;
 
     if (db_unit_kept(c, campaign_id, id_or_name, out))
         return ERR_OK;
     memset(out, 0, sizeof *out);
-    if ((rc = db_prepare(c,
-                         "SELECT " UNIT_COLUMNS "WHERE u.rowid = coalesce("
-                         "(SELECT rowid FROM units "
-                         "WHERE id = ?2 AND campaign_id = ?1), "
-                         "(SELECT rowid FROM units "
-                         "WHERE campaign_id = ?1 AND name = ?2))",
-                         &st, e)))
-        goto out;
-    db_bind_text(st, 1, campaign_id);
-    db_bind_text(st, 2, id_or_name);
-    step = db_step(st);
-    if (step == DB_ROW) {
-        read_unit(st, out);
-        if (!unit_is_sane(out))
-            rc = err_set(e, ERR_DB, NULL, "unit %s holds impossible values",
-                         out->id);
-        else
-            db_unit_keep(c, out);
-    } else if (step == DB_DONE)
-        rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no unit \"%s\"",
-                     id_or_name);
-    else
-        rc = db_fail(c, e, "find unit");
-out:
-    db_done(st);
+    rc = db_find_one(c,
+                     "SELECT " UNIT_COLUMNS "WHERE u.rowid = coalesce("
+                     "(SELECT rowid FROM units "
+                     "WHERE id = ?2 AND campaign_id = ?1), "
+                     "(SELECT rowid FROM units "
+                     "WHERE campaign_id = ?1 AND name = ?2))",
+                     campaign_id, id_or_name, read_found_unit, out, "unit", e);
+    if (rc == ERR_OK)
+        db_unit_keep(c, out);
     return rc;
 }
 

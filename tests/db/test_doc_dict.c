@@ -1,5 +1,5 @@
 /*
- * test_doc_dict.c: tests the packing of stored documents (db_sql.c) with
+ * test_doc_dict.c: tests the packing of stored documents (doc_pack.c) with
  * the dictionary of db/doc_dict.c: a document packed today reads back,
  * byte for byte, whatever is built later (the dictionary's bytes must
  * never change, or what was stored with them is lost); packing and
