@@ -21,7 +21,7 @@
  * side, unit id, unit name, reason, source and rng, each its length plus
  * 1 in one byte and its bytes (no field is longer than 254); a campaign
  * combat's (chained at ledger_first, ledger_first + 1, ...: a row of
- * combat_rolls, migration 15) then its previous hash (the first roll's;
+ * combat_rolls from migration 15, its own row's from 22) then its previous hash (the first roll's;
  * empty after, where it is the hash of the roll before) and its hash, the
  * same way.  The whole packed as text
  * (it holds no NUL): a one-off's by db_doc_pack, a campaign combat's by

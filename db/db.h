@@ -379,8 +379,9 @@ typedef struct db_combat {
     unsigned char *report_z;
     size_t report_z_len;
     /* the roll log packed to store (db_combat_pack): a one-off's, in its
-     * row, or a campaign combat's once chained, in a row of combat_rolls;
-     * or NULL: its rolls are rows of their own; owned.  (Read back, a
+     * row, or a campaign combat's once chained, in its row with
+     * ledger_first (migration 22; a row of combat_rolls before); or
+     * NULL: its rolls are rows of their own; owned.  (Read back, a
      * one-off's written before migration 21 may be one byte, RS: its
      * rolls in its report's frame.) */
     unsigned char *rolls_z;
@@ -673,7 +674,7 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
  * dictionary), and the roll log (rolls, n), before the writer, in a
  * compact layout without a frame (combat_pack.c): a one-off's, or a
  * campaign combat's once chained (db_combat_chain: then with each roll's
- * hashes, cb->ledger_first set, stored in a row of combat_rolls).  A report_z
+ * hashes, cb->ledger_first set, stored in its row with it).  A report_z
  * already packed with the events' documents (db_combat_pack_events) is kept as
  * it is; db_combat_insert (a one-off) or db_combat_insert_chained then stores
  * cb->report_z and cb->rolls_z, and no row per roll.  A campaign's rolls
@@ -683,14 +684,14 @@ void db_battle_actions_free(db_battle_action *as, size_t n);
 err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
                         err_info *e);
 /* A packed roll log, as db_combat_pack packs it (the text, unpacked from
- * combats.rolls or combat_rolls.rolls), into *out (new, free()), *n
- * rolls; chained at ledger_first (combat_rolls'; 0 for a one-off's): then
+ * combats.rolls), into *out (new, free()), *n rolls; chained at
+ * ledger_first (combats.ledger_first; 0 for a one-off's): then
  * each roll's ledger place, previous hash and hash are set.  ERR_DB when
  * it is malformed. */
 err_code db_rolls_unpack(const char *text, long long ledger_first,
                          db_roll **out, size_t *n, err_info *e);
 /* The text db_rolls_unpack reads, from the zlen bytes of a packed roll
- * log as stored (combats.rolls, combat_rolls.rolls): new, or NULL when
+ * log as stored (combats.rolls): new, or NULL when
  * out of memory or when the value does not read. */
 char *db_rolls_text(const void *value, size_t zlen);
 /* Packs the documents (before, after, result) of the combat's n unit

@@ -211,8 +211,8 @@ char *db_after_report(const char *report);
  * after it starts; what follows stays in place after the report's end, and
  * where it starts is returned (NULL: nothing follows). */
 const char *db_report_end(char *report);
-/* A combat's packed roll log at column col (combats.rolls or
- * combat_rolls.rolls, however packed: combat_pack.c) as the text
+/* A combat's packed roll log at column col (combats.rolls, however
+ * packed: combat_pack.c) as the text
  * db_rolls_unpack reads; NULL for NULL, when out of memory, or for a value
  * that does not read. */
 char *db_column_rolls(db_stmt *st, int col);

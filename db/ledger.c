@@ -102,16 +102,17 @@ err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e)
 /* Both kinds of entry of one campaign, with their record's dice; the
  * order of the columns is read_ledger_row's.  A battle's rng is "v1" for
  * seeded dice (battles store no rng of their own).  A combat whose rolls
- * are packed (combat_rolls, migration 15) is one row, kind 2, at its
- * first roll's place, the packed rolls its last column: read_entries
+ * are packed (in its row with ledger_first: migrations 15 and 22) is one
+ * row, kind 2, at its first roll's place, the packed rolls its last
+ * column: read_entries
  * makes an entry of each.  That part comes first: PostgreSQL types each
  * column of a UNION from its parts in order, and a NULL before the bytes
  * would make it text. */
 #define LEDGER_ROWS_SQL                                                        \
-    "SELECT 2, k.ledger_first, c.created_at, c.id, 0, NULL, NULL, NULL, "      \
+    "SELECT 2, c.ledger_first, c.created_at, c.id, 0, NULL, NULL, NULL, "      \
     "NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, c.commitment, "              \
-    "c.client_seed, NULL, NULL, k.rolls FROM combat_rolls k "                  \
-    "JOIN combats c ON c.id = k.combat_id WHERE c.campaign_id = ?1 "           \
+    "c.client_seed, NULL, NULL, c.rolls FROM combats c "                       \
+    "WHERE c.campaign_id = ?1 AND c.ledger_first IS NOT NULL "                 \
     "UNION ALL "                                                               \
     "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
     "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
@@ -594,10 +595,9 @@ err_code db_ledger_unchained(db_conn *c, const char *campaign_id,
  * commitment, seed, client seed. */
 static const char *const ledger_seeds_sql[2] = {
     "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
-    "FROM combats c WHERE c.campaign_id = ?1 AND (EXISTS (SELECT 1 FROM "
-    "combat_rolls k WHERE k.combat_id = c.id) OR EXISTS (SELECT 1 FROM rolls "
-    "r WHERE r.combat_id = c.id AND r.ledger_pos IS NOT NULL)) ORDER BY "
-    "c.rowid",
+    "FROM combats c WHERE c.campaign_id = ?1 AND (c.ledger_first IS NOT "
+    "NULL OR EXISTS (SELECT 1 FROM rolls r WHERE r.combat_id = c.id AND "
+    "r.ledger_pos IS NOT NULL)) ORDER BY c.rowid",
     "SELECT b.id, b.dice_source, b.commitment, CASE b.status WHEN 'open' "
     "THEN NULL ELSE b.server_seed END, b.client_seed FROM battles b "
     "WHERE b.campaign_id = ?1 ORDER BY b.created_at, b.rowid"};

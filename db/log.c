@@ -100,40 +100,22 @@ static err_code insert_rolls(db_conn *c, const db_combat *cb,
     return rc;
 }
 
-/* A campaign combat's rolls, packed once chained (db_combat_pack), in a
- * row of their own (migration 15). */
-static err_code insert_packed_rolls(db_conn *c, const db_combat *cb,
-                                    err_info *e)
-{
-    db_stmt *st = NULL;
-    err_code rc;
-
-    if ((rc = db_prepare(c,
-                         "INSERT INTO combat_rolls (combat_id, ledger_first, "
-                         "rolls) VALUES (?, ?, ?)",
-                         &st, e)))
-        return rc;
-    db_bind_text(st, 1, cb->id);
-    db_bind_int64(st, 2, cb->ledger_first);
-    db_bind_blob(st, 3, cb->rolls_z, cb->rolls_z_len);
-    rc = db_step_done(c, st, e, "insert packed rolls");
-    db_done(st);
-    return rc;
-}
-
-/* The combat's own row (and its packed rolls' row, a campaign's). */
+/* The combat's own row, with its packed rolls (a campaign combat's once
+ * chained with ledger_first, the ledger place of the first: migration
+ * 22; a one-off's without). */
 static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
 {
     db_stmt *st = NULL;
     err_code rc;
 
-    if ((rc = db_prepare(c,
-                         "INSERT INTO combats (id, campaign_id, system, "
-                         "created_at, note, dice_source, rng, commitment, "
-                         "server_seed, client_seed, actor_token_id, summary, "
-                         "report, rolls, unit_docs) VALUES (?,?,?,?,?,?,?,?,?,"
-                         "?,?,?,?,?,?)",
-                         &st, e)))
+    if ((rc =
+             db_prepare(c,
+                        "INSERT INTO combats (id, campaign_id, system, "
+                        "created_at, note, dice_source, rng, commitment, "
+                        "server_seed, client_seed, actor_token_id, summary, "
+                        "report, rolls, unit_docs, ledger_first) VALUES (?,?,?,"
+                        "?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        &st, e)))
         return rc;
     db_bind_text(st, 1, cb->id);
     db_bind_text_or_null_borrowed(st, 2, cb->campaign_id);
@@ -152,14 +134,14 @@ static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
         db_bind_blob(st, 13, cb->report_z, cb->report_z_len);
     else
         db_bind_text(st, 13, cb->report);
-    if (cb->rolls_z != NULL && cb->ledger_first == 0) /* a one-off's */
+    if (cb->rolls_z != NULL)
         db_bind_blob(st, 14, cb->rolls_z, cb->rolls_z_len);
     if (cb->unit_docs_z != NULL)
         db_bind_blob(st, 15, cb->unit_docs_z, cb->unit_docs_z_len);
+    if (cb->rolls_z != NULL && cb->ledger_first > 0)
+        db_bind_int64(st, 16, cb->ledger_first);
     rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
-    if (rc == ERR_OK && cb->rolls_z != NULL && cb->ledger_first > 0)
-        rc = insert_packed_rolls(c, cb, e);
     return rc;
 }
 
@@ -360,16 +342,15 @@ static void read_roll_row(db_stmt *st, void *elem)
 }
 
 /* A combat's packed rolls and their first ledger place (0: a one-off's),
- * or NULL: they are rows.  A campaign combat's only from combat_rolls: a
- * value in its own row's rolls (never written there) is not its log.  A
+ * or NULL: they are rows.  A campaign combat's only with its ledger_first
+ * (migration 22): a campaign combat's row never holds another log.  A
  * one-off's packed in its report's frame, as before migration 21 (one
  * byte, RS: combat_pack.c): the report's value too. */
 #define ROLLS_PACKED_SQL                                                       \
-    "SELECT coalesce(k.rolls, CASE WHEN c.campaign_id IS NULL THEN c.rolls "   \
-    "END), coalesce(k.ledger_first, 0), CASE WHEN k.rolls IS NULL AND "        \
+    "SELECT CASE WHEN c.campaign_id IS NULL OR c.ledger_first IS NOT NULL "    \
+    "THEN c.rolls END, coalesce(c.ledger_first, 0), CASE WHEN "                \
     "c.campaign_id IS NULL AND length(c.rolls) = 1 THEN c.report END "         \
-    "FROM combats c "                                                          \
-    "LEFT JOIN combat_rolls k ON k.combat_id = c.id WHERE c.id = ?"
+    "FROM combats c WHERE c.id = ?"
 
 /* The packed rolls of ROLLS_PACKED_SQL's row at st, as db_rolls_unpack
  * reads them: in their own value, or after the report in its (a one-off
@@ -392,8 +373,8 @@ static char *rolls_of(db_stmt *st, const char *after_report)
 }
 
 /* A combat's rolls (unit_id: that unit's only; NULL: all), in order:
- * unpacked (a one-off's from its row, a campaign combat's from
- * combat_rolls) or its rows. */
+ * unpacked from its row (a one-off's, a campaign combat's once chained)
+ * or its rows. */
 static err_code read_rolls(db_conn *c, const char *combat_id,
                            const char *unit_id, const char *after_report,
                            db_roll **out, size_t *n, err_info *e)

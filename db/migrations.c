@@ -708,6 +708,19 @@ const char *const migrations_sql[] = {
      * take them for a damaged value; the version tells it, and it refuses
      * the store.  Values written before read as they are. */
     "SELECT 1;",
+
+    /* 22: a campaign combat's packed rolls in its own row's rolls, with
+     * ledger_first, rather than in a row of combat_rolls (migration 15),
+     * which goes, its rows moved.  A combat's row no longer fills a page
+     * alone (its report and documents packed: combat_pack.c, unit_docs.c),
+     * so its rolls go in beside them: one row and one B-tree fewer for
+     * the writer a combat (its key, its pages in every commit).
+     * ledger_first is NULL for a combat without packed chained rolls (a
+     * one-off's, or a battle's record, whose rolls are rows). */
+    "ALTER TABLE combats ADD COLUMN ledger_first INTEGER;"
+    "UPDATE combats SET rolls = k.rolls, ledger_first = k.ledger_first"
+    "  FROM combat_rolls k WHERE k.combat_id = combats.id;"
+    "DROP TABLE combat_rolls;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
@@ -717,7 +730,7 @@ const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
-    NULL};
+    NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

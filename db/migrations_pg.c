@@ -737,11 +737,19 @@ const char *const migrations_pg_sql[] = {
     /* 21: nothing in the tables (db/migrations.c: the compact layout of
      * packed rolls). */
     "SELECT 1;",
+
+    /* 22: a campaign combat's packed rolls in its own row, with
+     * ledger_first, and combat_rolls gone, its rows moved
+     * (db/migrations.c says why). */
+    "ALTER TABLE combats ADD COLUMN ledger_first BIGINT;"
+    "UPDATE combats SET rolls = k.rolls, ledger_first = k.ledger_first"
+    "  FROM combat_rolls k WHERE k.combat_id = combats.id;"
+    "DROP TABLE combat_rolls;",
 };
 
 const int migrations_pg_count =
     (int)(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0]);
 
-_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 21,
+_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 22,
                "one PostgreSQL migration per SQLite migration "
                "(migrations.c): add both together");

@@ -344,8 +344,7 @@ START_TEST(test_db_packed_rolls_chain)
              "SELECT count(*) FROM rolls WHERE combat_id = '%s'", p.cb.id);
     ck_assert_int_eq(db_fixture_raw_query_int(sql), 0);
     snprintf(sql, sizeof sql,
-             "SELECT ledger_first FROM combat_rolls WHERE combat_id = '%s'",
-             p.cb.id);
+             "SELECT ledger_first FROM combats WHERE id = '%s'", p.cb.id);
     ck_assert_int_eq(db_fixture_raw_query_int(sql), 7);
     /* the whole ledger, every hash worked out again and walked */
     n = stored(cmp.id, &ch, &rows);
@@ -430,8 +429,8 @@ START_TEST(test_db_packed_rolls_unreadable)
     free(p.cb.rolls_z);
     free(p.cb.report_z);
     snprintf(sql, sizeof sql,
-             "UPDATE combat_rolls SET rolls = x'28b52ffd0058ffff' WHERE "
-             "combat_id = '%s'",
+             "UPDATE combats SET rolls = x'28b52ffd0058ffff' WHERE "
+             "id = '%s'",
              p.cb.id);
     db_fixture_raw_exec(sql);
     c = db_read_acquire(db_fixture_db);
@@ -450,7 +449,7 @@ START_TEST(test_db_packed_rolls_unreadable)
 }
 END_TEST
 
-/* Combat id's packed rolls (combat_rolls) as stored, into v (at most max
+/* Combat id's packed rolls (its row's) as stored, into v (at most max
  * bytes); their length. */
 static size_t rolls_value(const char *id, unsigned char *v, size_t max)
 {
@@ -460,9 +459,8 @@ static size_t rolls_value(const char *id, unsigned char *v, size_t max)
 
     ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
     ck_assert_int_eq(
-        sqlite3_prepare_v2(raw,
-                           "SELECT rolls FROM combat_rolls WHERE combat_id = ?",
-                           -1, &st, NULL),
+        sqlite3_prepare_v2(raw, "SELECT rolls FROM combats WHERE id = ?", -1,
+                           &st, NULL),
         SQLITE_OK);
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
@@ -482,8 +480,8 @@ static void rolls_value_set(const char *id, const unsigned char *v, size_t n)
 
     ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
     ck_assert_int_eq(sqlite3_prepare_v2(raw,
-                                        "UPDATE combat_rolls SET rolls = ? "
-                                        "WHERE combat_id = ?",
+                                        "UPDATE combats SET rolls = ? "
+                                        "WHERE id = ?",
                                         -1, &st, NULL),
                      SQLITE_OK);
     sqlite3_bind_blob(st, 1, v, (int)n, SQLITE_STATIC);
@@ -551,7 +549,7 @@ START_TEST(test_db_packed_rolls_hashes_beside)
         const char *h = i == 0 ? p.rolls[0].prev_hash : p.rolls[i - 1].hash;
         snprintf(sql, sizeof sql,
                  "SELECT hex(substr(rolls, %zu, 32)) = upper('%s') FROM "
-                 "combat_rolls WHERE combat_id = '%s'",
+                 "combats WHERE id = '%s'",
                  9 + 32 * i, h, p.cb.id);
         ck_assert_msg(db_fixture_raw_query_int(sql) == 1, "hash %zu", i);
     }
@@ -1424,6 +1422,109 @@ START_TEST(test_migration_backfill)
 }
 END_TEST
 
+/* The text of sql's first column on db_fixture_path, into buf (n bytes). */
+static void raw_text(const char *sql, char *buf, size_t n)
+{
+    sqlite3 *raw;
+
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &raw), SQLITE_OK);
+    db_fixture_lite_query_text(raw, sql, buf, n);
+    sqlite3_close(raw);
+}
+
+/* Migration 22: a store of schema 21, whose campaign combat's packed
+ * rolls are a row of combat_rolls (made here from this build's by hand:
+ * the rolls moved back out of the combat's row, its ledger_first column
+ * dropped), opened by this build.  The rolls are moved into the combat's
+ * row, the same bytes at the same place, combat_rolls goes, and the
+ * ledger reads and walks as before, with the combat whose rolls are rows
+ * and a one-off beside it untouched. */
+START_TEST(test_migration_rolls_in_row)
+{
+    combat_job a, p, one;
+    staged_job sp = {&p, true};
+    db_ledger_row *rows = NULL;
+    db_campaign cmp;
+    db_chain ch;
+    db_conn *c;
+    db_roll *rl = NULL;
+    err_info e;
+    char sql[512], before[2048], after[2048], rows_id[DB_ID_MAX];
+    size_t n, n_rl, i;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    add_combat(&a, cmp.id, 3, false); /* rows */
+    add_combat(&p, cmp.id, 4, false);
+    /* p written as rows: a fresh combat of the same rolls, packed */
+    snprintf(rows_id, sizeof rows_id, "%s", p.cb.id);
+    db_new_id("cmb", p.cb.id);
+    db_fixture_write_ok(job_staged, &sp, "a combat staged and packed");
+    free(p.cb.rolls_z);
+    free(p.cb.report_z);
+    ck_assert_int_eq(p.cb.ledger_first, 8);
+    add_combat(&one, "", 2, false); /* a one-off's, rows */
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_uint_eq(n, 3 + 4 + 4);
+    db_ledger_rows_free(rows, n);
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    snprintf(sql, sizeof sql,
+             "SELECT hex(rolls) || ':' || ledger_first FROM combats "
+             "WHERE id = '%s'",
+             p.cb.id);
+    raw_text(sql, before, sizeof before);
+    ck_assert_uint_gt(strlen(before), 40);
+    ck_assert_str_eq(before + strlen(before) - 2, ":8");
+    /* back to schema 21 */
+    db_fixture_raw_exec(
+        "BEGIN;"
+        "CREATE TABLE combat_rolls (combat_id TEXT PRIMARY KEY REFERENCES "
+        "combats(id), ledger_first INTEGER NOT NULL, rolls BLOB NOT NULL) "
+        "WITHOUT ROWID;"
+        "INSERT INTO combat_rolls SELECT id, ledger_first, rolls FROM combats "
+        "WHERE ledger_first IS NOT NULL;"
+        "UPDATE combats SET rolls = NULL WHERE ledger_first IS NOT NULL;"
+        "ALTER TABLE combats DROP COLUMN ledger_first;"
+        "PRAGMA user_version = 21;"
+        "COMMIT;");
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM combat_rolls"), 1);
+
+    db_fixture_open();
+    ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "sqlite_schema WHERE name = "
+                                              "'combat_rolls'"),
+                     0);
+    raw_text(sql, after, sizeof after);
+    ck_assert_str_eq(after, before);
+    /* only the packed combat has a ledger_first; the others' rolls rows */
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM combats WHERE ledger_first IS "
+                         "NOT NULL OR rolls IS NOT NULL"),
+                     1);
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_uint_eq(n, 3 + 4 + 4);
+    for (i = 0; i < n; i++)
+        ck_assert_str_eq(rows[i].record_id, i < 3   ? a.cb.id
+                                            : i < 7 ? rows_id
+                                                    : p.cb.id);
+    db_ledger_rows_free(rows, n);
+    /* the combat's rolls, as the combat's page reads them */
+    c = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_combat_rolls(c, &p.cb, &rl, &n_rl, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    ck_assert_uint_eq(n_rl, 4);
+    for (i = 0; i < n_rl; i++) {
+        ck_assert_int_eq(rl[i].ledger_pos, 8 + (long long)i);
+        ck_assert_int_eq(rl[i].natural, p.rolls[i].natural);
+        ck_assert_str_eq(rl[i].hash, p.rolls[i].hash);
+    }
+    free(rl);
+}
+END_TEST
+
 /* A clock stepped back between a battle's two actions: the later action
  * was logged with the earlier time.  The backfill keeps each record's
  * entries in seq order within the places the record holds, so its dice
@@ -1500,6 +1601,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_idempotency);
     tcase_add_test(tc, test_migration_backfill);
     tcase_add_test(tc, test_migration_clock_step);
+    tcase_add_test(tc, test_migration_rolls_in_row);
     suite_add_tcase(s, tc);
     return s;
 }

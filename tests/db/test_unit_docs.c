@@ -638,6 +638,14 @@ static void back_to_17(void)
         "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"
         "  END;"
         "DROP INDEX event_log_units;" /* migration 19's */
+        /* migration 22's: packed chained rolls back in combat_rolls */
+        "CREATE TABLE combat_rolls (combat_id TEXT PRIMARY KEY REFERENCES"
+        "  combats(id), ledger_first INTEGER NOT NULL, rolls BLOB NOT NULL)"
+        "  WITHOUT ROWID;"
+        "INSERT INTO combat_rolls SELECT id, ledger_first, rolls FROM combats"
+        "  WHERE ledger_first IS NOT NULL;"
+        "UPDATE combats SET rolls = NULL WHERE ledger_first IS NOT NULL;"
+        "ALTER TABLE combats DROP COLUMN ledger_first;"
         "PRAGMA user_version = 17;");
 }
 

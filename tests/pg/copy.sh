@@ -396,7 +396,7 @@ ok "umpire migrate: twice, and two at once"
 cp "$SRC" "$SCRATCH/tampered.db"
 [ "$(sqlite3 "$SCRATCH/tampered.db" \
     "UPDATE combats SET client_seed = 'tampered' WHERE id IN (SELECT
-       combat_id FROM combat_rolls WHERE ledger_first = 1 UNION SELECT
+       id FROM combats WHERE ledger_first = 1 UNION SELECT
        combat_id FROM rolls WHERE ledger_pos = 1); SELECT changes();")" = 1 ] ||
     die "cannot tamper with the combat holding entry 1"
 if "$UMPIRE" copy-sqlite "$SCRATCH/tampered.db" --db "$(url_of "${DBS[3]}")" \

@@ -124,12 +124,8 @@ void rig_check_replay(const char *path, const char *token)
 
 int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
 {
-    char *text =
-        ts_sql_rolls(rig_ts,
-                     "SELECT coalesce(k.rolls, c.rolls) FROM combats c "
-                     "LEFT JOIN combat_rolls k ON k.combat_id = c.id "
-                     "WHERE c.id = ?",
-                     TS_TEXT(id));
+    char *text = ts_sql_rolls(rig_ts, "SELECT rolls FROM combats WHERE id = ?",
+                              TS_TEXT(id));
     /* A one-off's packed after its report, in its value, as before the
      * compact layout (one byte, RS, in its rolls: db/combat_pack.c): the
      * report kept to pack again (the rolls then in the compact layout). */
@@ -152,9 +148,8 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
         db_report_end(report);
     }
     first = ts_sql_int(rig_ts,
-                       "SELECT coalesce(k.ledger_first, 0) FROM combats c "
-                       "LEFT JOIN combat_rolls k ON k.combat_id = c.id "
-                       "WHERE c.id = ?",
+                       "SELECT coalesce(ledger_first, 0) FROM combats "
+                       "WHERE id = ?",
                        TS_TEXT(id));
     err_clear(&e);
     ck_assert_msg(db_rolls_unpack(text, first, &rolls, &n, &e) == ERR_OK,
@@ -182,8 +177,8 @@ int rig_packed_rolls_edit(const char *id, rig_rolls_fn edit, void *ctx)
                               TS_BLOB(cb.rolls_z, cb.rolls_z_len), TS_TEXT(id));
     else if (first > 0)
         changed = ts_sql_exec(rig_ts,
-                              "UPDATE combat_rolls SET rolls = ?, "
-                              "ledger_first = ? WHERE combat_id = ?",
+                              "UPDATE combats SET rolls = ?, "
+                              "ledger_first = ? WHERE id = ?",
                               TS_BLOB(cb.rolls_z, cb.rolls_z_len),
                               TS_INT(cb.ledger_first), TS_TEXT(id));
     else

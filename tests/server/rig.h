@@ -79,7 +79,7 @@ void rig_check_replay(const char *path, const char *token);
 int rig_edit_roll(const char *id, int seq, const char *natural);
 
 /* The rolls of combat id packed (a one-off's in its row, a campaign
- * combat's in combat_rolls, migration 15), unpacked
+ * combat's in its row with ledger_first, migration 22), unpacked
  * (db_rolls_unpack), changed by edit (the array may lose rolls: *n), and
  * packed again (db_combat_pack: chained rolls, the previous hash of each
  * after the first made the hash before it, as stored) and stored: a

@@ -50,15 +50,15 @@ static void world_make(world *w)
         w->first[i] = pos;
         w->n[i] = (long long)json_array_size(scs_get(rep, "rolls"));
         pos += w->n[i];
-        /* its rolls packed in one row, at their first place (migration
-         * 15), no row each */
+        /* its rolls packed in its row, at their first place (migrations
+         * 15 and 22), no row each */
         RIG_EQ_INT(ts_sql_int(rig_ts,
                               "SELECT count(*) FROM rolls WHERE combat_id = ?",
                               TS_TEXT(w->combat[i])),
                    0);
         RIG_EQ_INT(ts_sql_int(rig_ts,
-                              "SELECT ledger_first FROM combat_rolls WHERE "
-                              "combat_id = ?",
+                              "SELECT ledger_first FROM combats WHERE "
+                              "id = ?",
                               TS_TEXT(w->combat[i])),
                    w->first[i]);
     }
@@ -273,8 +273,7 @@ START_TEST(test_tamper)
         break;
     case 11:
         RIG_EQ_INT(
-            ts_sql_exec(rig_ts,
-                        "UPDATE combat_rolls SET rolls = ? WHERE combat_id = ?",
+            ts_sql_exec(rig_ts, "UPDATE combats SET rolls = ? WHERE id = ?",
                         TS_BLOB("\x28\xb5\x2f\xfd\x00\x58", 6), TS_TEXT(cc)),
             1);
         lg_check_broken(lg_verify(c, "%s", ""), w.first[2], NULL);
