@@ -353,6 +353,11 @@ int db_changes(db_conn *c)
     return c->kind == DB_KIND_PG ? c->changes : sqlite3_changes(c->lite);
 }
 
+long long db_last_rowid(db_conn *c)
+{
+    return c->kind == DB_KIND_PG ? 0 : sqlite3_last_insert_rowid(c->lite);
+}
+
 long long db_total_changes(db_conn *c)
 {
     return c->kind == DB_KIND_PG ? c->total_changes

@@ -52,6 +52,9 @@ int db_column_type(db_stmt *st, int col);
 /* Rows the connection's last statement changed; rows changed so far. */
 int db_changes(db_conn *c);
 long long db_total_changes(db_conn *c);
+/* The rowid of the row c's last INSERT gave (SQLite); 0 on PostgreSQL,
+ * where a statement returns what it needs (RETURNING). */
+long long db_last_rowid(db_conn *c);
 /* Whether a transaction is open on c. */
 bool db_in_transaction(db_conn *c);
 /* The SQLite connection under c (NULL for PostgreSQL): for the tests of

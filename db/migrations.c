@@ -721,6 +721,37 @@ const char *const migrations_sql[] = {
     "UPDATE combats SET rolls = k.rolls, ledger_first = k.ledger_first"
     "  FROM combat_rolls k WHERE k.combat_id = combats.id;"
     "DROP TABLE combat_rolls;",
+
+    /* 23: a unit's history found by a chain rather than an index entry
+     * per event (unit_events.c): each event the seq of its unit's event
+     * before it (prev_seq), unit_heads each unit's last (its seq, number
+     * and how many), unit_marks every 64th event of each unit, from which
+     * a page is walked.  A combat writes its units' heads, rows of one
+     * small table, where unit_events_by_unit took an entry in a page of
+     * each unit's own: most of the pages each commit wrote.  Every event
+     * written before takes its place in its unit's chain. */
+    "ALTER TABLE unit_events ADD COLUMN prev_seq INTEGER;"
+    "UPDATE unit_events SET prev_seq = w.p FROM (SELECT seq, lag(seq)"
+    "  OVER (PARTITION BY unit_row ORDER BY seq) AS p FROM unit_events) AS w"
+    "  WHERE w.seq = unit_events.seq AND w.p IS NOT NULL;"
+    "CREATE TABLE unit_heads ("
+    "  unit_row INTEGER PRIMARY KEY,"
+    "  seq INTEGER NOT NULL,"
+    "  unit_seq INTEGER,"
+    "  n INTEGER NOT NULL"
+    ");"
+    "INSERT INTO unit_heads (unit_row, seq, unit_seq, n)"
+    "  SELECT unit_row, max(seq), unit_seq, count(*) FROM unit_events"
+    "  GROUP BY unit_row;"
+    "CREATE TABLE unit_marks ("
+    "  unit_row INTEGER NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  PRIMARY KEY (unit_row, seq)"
+    ") WITHOUT ROWID;"
+    "INSERT INTO unit_marks (unit_row, seq) SELECT unit_row, seq FROM"
+    "  (SELECT unit_row, seq, row_number() OVER (PARTITION BY unit_row"
+    "  ORDER BY seq) AS k FROM unit_events) WHERE k % 64 = 0;"
+    "DROP INDEX unit_events_by_unit;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
@@ -730,7 +761,7 @@ const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL};
+    NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

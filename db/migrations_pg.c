@@ -745,11 +745,37 @@ const char *const migrations_pg_sql[] = {
     "UPDATE combats SET rolls = k.rolls, ledger_first = k.ledger_first"
     "  FROM combat_rolls k WHERE k.combat_id = combats.id;"
     "DROP TABLE combat_rolls;",
+
+    /* 23: a unit's history as a chain, with each unit's last event and
+     * every 64th (db/migrations.c says why). */
+    "ALTER TABLE unit_events ADD COLUMN prev_seq BIGINT;"
+    "UPDATE unit_events u SET prev_seq = w.p FROM (SELECT seq, lag(seq)"
+    "  OVER (PARTITION BY unit_row ORDER BY seq) AS p FROM unit_events) w"
+    "  WHERE w.seq = u.seq AND w.p IS NOT NULL;"
+    "CREATE TABLE unit_heads ("
+    "  unit_row BIGINT PRIMARY KEY,"
+    "  seq BIGINT NOT NULL,"
+    "  unit_seq BIGINT,"
+    "  n BIGINT NOT NULL"
+    ");"
+    "INSERT INTO unit_heads (unit_row, seq, unit_seq, n)"
+    "  SELECT DISTINCT ON (unit_row) unit_row, seq, unit_seq,"
+    "  count(*) OVER (PARTITION BY unit_row) FROM unit_events"
+    "  ORDER BY unit_row, seq DESC;"
+    "CREATE TABLE unit_marks ("
+    "  unit_row BIGINT NOT NULL,"
+    "  seq BIGINT NOT NULL,"
+    "  PRIMARY KEY (unit_row, seq)"
+    ");"
+    "INSERT INTO unit_marks (unit_row, seq) SELECT unit_row, seq FROM"
+    "  (SELECT unit_row, seq, row_number() OVER (PARTITION BY unit_row"
+    "  ORDER BY seq) AS k FROM unit_events) w WHERE k % 64 = 0;"
+    "DROP INDEX unit_events_by_unit;",
 };
 
 const int migrations_pg_count =
     (int)(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0]);
 
-_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 22,
+_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 23,
                "one PostgreSQL migration per SQLite migration "
                "(migrations.c): add both together");

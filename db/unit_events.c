@@ -68,40 +68,141 @@ static void bind_row_or_null(db_stmt *st, int i, long long row)
         db_bind_null(st, i);
 }
 
-/* A unit's next number is its last event's plus one: every write of a
- * campaign's events runs one at a time (one writer on SQLite; the
- * campaign's lock on PostgreSQL, db_submit_in), so two events of one unit
- * never take the same.  The unit, campaign and combat are keyed by their
- * rows' rowids (migration 18): an unknown unit or campaign leaves its key
- * NULL, which the table refuses (an unknown combat, find_keys).  An event
- * in its combat's row (doc_slot) takes its time and kind from there
- * too. */
-static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,
-                           err_info *e)
+/* A unit's history is a chain (migration 23): each event names the seq
+ * of the unit's event before it (prev_seq), unit_heads holds the unit's
+ * last (its seq, its number, and n, how many it has), and unit_marks
+ * every MARK_EVERY-th of them, so that a page read from anywhere walks a
+ * bounded part of the chain (db_events_page).  A combat's events touch
+ * its units' heads, rows of one small table (a campaign's units are
+ * written together, so their heads share a page or two), rather than an
+ * index entry per unit, each on a page of its own (unit_events_by_unit,
+ * dropped): the pages written and checksummed at each commit were most
+ * of a combat's. */
+enum { MARK_EVERY = 64 };
+
+/* A unit's head: its last event's seq (0: it has none), number and how
+ * many it has. */
+typedef struct unit_head {
+    long long seq, unit_seq, n;
+} unit_head;
+
+/* The row of unit id (0: none). */
+static err_code unit_row_of(db_conn *c, const char *unit_id, long long *out,
+                            err_info *e)
 {
     db_stmt *st = NULL;
     err_code rc;
+    int step;
 
+    *out = 0;
+    if ((rc = db_prepare(c, "SELECT rowid FROM units WHERE id = ?1", &st, e)))
+        return rc;
+    db_bind_text(st, 1, unit_id);
+    if ((step = db_step(st)) == DB_ROW)
+        *out = db_column_int64(st, 0);
+    else if (step != DB_DONE)
+        rc = db_fail(c, e, "find a history event's unit");
+    db_done(st);
+    return rc;
+}
+
+static err_code read_head(db_conn *c, long long unit_row, unit_head *h,
+                          err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    memset(h, 0, sizeof *h);
+    if ((rc = db_prepare(c,
+                         "SELECT seq, unit_seq, n FROM unit_heads "
+                         "WHERE unit_row = ?1",
+                         &st, e)))
+        return rc;
+    db_bind_int64(st, 1, unit_row);
+    if ((step = db_step(st)) == DB_ROW) {
+        h->seq = db_column_int64(st, 0);
+        h->unit_seq = db_column_int64(st, 1);
+        h->n = db_column_int64(st, 2);
+    } else if (step != DB_DONE) {
+        rc = db_fail(c, e, "read a unit's last history event");
+    }
+    db_done(st);
+    return rc;
+}
+
+/* The unit's head moved on to its event seq (was: h, read before it),
+ * and the event marked when it is a MARK_EVERY-th. */
+static err_code move_head(db_conn *c, long long unit_row, const unit_head *h,
+                          long long seq, err_info *e)
+{
+    static const char *const sql[2] = {
+        "INSERT INTO unit_heads (seq, unit_seq, n, unit_row) "
+        "VALUES (?1, ?2, ?3, ?4)",
+        "UPDATE unit_heads SET seq = ?1, unit_seq = ?2, n = ?3 "
+        "WHERE unit_row = ?4"};
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c, sql[h->seq > 0], &st, e)))
+        return rc;
+    db_bind_int64(st, 1, seq);
+    db_bind_int64(st, 2, h->unit_seq + 1);
+    db_bind_int64(st, 3, h->n + 1);
+    db_bind_int64(st, 4, unit_row);
+    rc = db_step_done(c, st, e, "move a unit's last history event");
+    db_done(st);
+    if (rc != ERR_OK || (h->n + 1) % MARK_EVERY != 0)
+        return rc;
+    if ((rc = db_prepare(c,
+                         "INSERT INTO unit_marks (unit_row, seq) "
+                         "VALUES (?1, ?2)",
+                         &st, e)))
+        return rc;
+    db_bind_int64(st, 1, unit_row);
+    db_bind_int64(st, 2, seq);
+    rc = db_step_done(c, st, e, "mark a unit's history event");
+    db_done(st);
+    return rc;
+}
+
+/* A unit's next number is its last event's plus one: every write of a
+ * campaign's events runs one at a time (one writer on SQLite; the
+ * campaign's lock on PostgreSQL, db_submit_in), so two events of one unit
+ * never take the same, and its head is read and moved by one writer at a
+ * time.  The unit, campaign and combat are keyed by their rows' rowids
+ * (migration 18): an unknown unit or campaign leaves its key NULL, which
+ * the table refuses (an unknown combat, find_keys).  An event in its
+ * combat's row (doc_slot) takes its time and kind from there too.  Its
+ * seq: SQLite's rowid just given, PostgreSQL's returned. */
+static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,
+                           err_info *e)
+{
+    static const char *const sql[2] = {
+        "INSERT INTO unit_events (unit_row, campaign_row, at, kind, "
+        "combat_row, actor_token_id, note, before, after, result, doc_slot, "
+        "unit_seq, prev_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+        "?11, ?12, ?13) RETURNING seq",
+        "INSERT INTO unit_events (unit_row, campaign_row, at, kind, "
+        "combat_row, actor_token_id, note, before, after, result, doc_slot, "
+        "unit_seq, prev_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+        "?11, ?12, ?13)"};
+    struct sqlite3 *lite = db_conn_sqlite(c);
+    db_stmt *st = NULL;
+    long long unit_row = ev->unit_row, seq = 0;
+    unit_head h;
+    err_code rc;
+
+    memset(&h, 0, sizeof h);
     /* The unit's key: its row where the event knows it (read with the
      * unit), else found by its id. */
-#define INSERT_EVENT(UNIT)                                                     \
-    "INSERT INTO unit_events (unit_row, campaign_row, at, kind, combat_row, "  \
-    "actor_token_id, note, before, after, result, doc_slot, unit_seq) "        \
-    "VALUES (" UNIT ", ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "             \
-    "coalesce((SELECT unit_seq FROM unit_events WHERE unit_row = " UNIT        \
-    " ORDER BY seq DESC LIMIT 1), 0) + 1)"
-    static const char *const sql[2] = {
-        INSERT_EVENT("(SELECT rowid FROM units WHERE id = ?1)"),
-        INSERT_EVENT("?1")};
-#undef INSERT_EVENT
-    bool is_row_known = ev->unit_row > 0;
-
-    if ((rc = db_prepare(c, sql[is_row_known], &st, e)))
-        goto out;
-    if (is_row_known)
-        db_bind_int64(st, 1, ev->unit_row);
-    else
-        db_bind_text(st, 1, ev->unit_id);
+    if (unit_row <= 0 && (rc = unit_row_of(c, ev->unit_id, &unit_row, e)))
+        return rc;
+    if (unit_row > 0 && (rc = read_head(c, unit_row, &h, e)))
+        return rc;
+    if ((rc = db_prepare(c, sql[lite != NULL], &st, e)))
+        return rc;
+    bind_row_or_null(st, 1, unit_row);
     bind_row_or_null(st, 2, k->campaign_row);
     bind_row_or_null(st, 5, k->combat_row);
     if (ev->doc_slot > 0) { /* in the combat's row (unit_docs.c) */
@@ -123,9 +224,21 @@ static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,
         db_bind_text_or_null_borrowed(st, 10, ev->result);
         db_bind_null(st, 11);
     }
-    rc = db_step_done(c, st, e, "insert history event");
-out:
+    db_bind_int64(st, 12, h.unit_seq + 1);
+    bind_row_or_null(st, 13, h.seq);
+    if (lite != NULL) {
+        rc = db_step_done(c, st, e, "insert history event");
+        seq = db_last_rowid(c);
+    } else if (db_step(st) == DB_ROW) {
+        seq = db_column_int64(st, 0);
+        if (db_step(st) != DB_DONE)
+            rc = db_fail(c, e, "insert history event");
+    } else {
+        rc = db_fail(c, e, "insert history event");
+    }
     db_done(st);
+    if (rc == ERR_OK)
+        rc = move_head(c, unit_row, &h, seq, e);
     return rc;
 }
 
@@ -269,6 +382,19 @@ static err_code read_events(db_conn *c, db_stmt *st, db_event **out, size_t *n,
     return rc;
 }
 
+/* A unit's events, walking its chain (migration 23) back from START (a
+ * seq) at most BOUND (an expression) steps: ch's rows, with their
+ * columns and joins (unit_events.h).  The unit is ?2. */
+#define UNIT_ROW_OF "(SELECT rowid FROM units WHERE id = ?2)"
+#define UNIT_HEAD                                                              \
+    "(SELECT seq FROM unit_heads WHERE unit_row = " UNIT_ROW_OF ")"
+#define UNIT_CHAIN(START, BOUND)                                               \
+    "WITH RECURSIVE ch(s, d) AS (SELECT " START ", 0 UNION ALL "               \
+    "SELECT u.prev_seq, ch.d + 1 FROM ch JOIN unit_events u ON u.seq = ch.s "  \
+    "WHERE u.prev_seq IS NOT NULL AND ch.d < " BOUND ") "                      \
+    "SELECT " HISTORY_EVENT_COLUMNS "FROM ch JOIN unit_events u "              \
+    "ON u.seq = ch.s " HISTORY_EVENT_JOINS
+
 err_code db_events_list(db_conn *c, const char *unit_id, db_event **out,
                         size_t *n, err_info *e)
 {
@@ -277,13 +403,14 @@ err_code db_events_list(db_conn *c, const char *unit_id, db_event **out,
 
     *out = NULL;
     *n = 0;
+    /* The whole chain, from the unit's last event back. */
     if ((rc = db_prepare(c,
-                         "SELECT " EVENT_COLUMNS
-                         "WHERE u.unit_row = (SELECT rowid FROM units "
-                         "WHERE id = ?) ORDER BY u.seq",
+                         UNIT_CHAIN(UNIT_HEAD, "(SELECT n FROM unit_heads "
+                                               "WHERE unit_row = " UNIT_ROW_OF
+                                               ")") "ORDER BY u.seq",
                          &st, e)))
         return rc;
-    db_bind_text(st, 1, unit_id);
+    db_bind_text(st, 2, unit_id);
     return read_events(c, st, out, n, "list history", e);
 }
 
@@ -307,20 +434,34 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
      * repeats an event, whatever is written between two pages.  One
      * statement per shape, [a unit's][after][newest first] (an optional
      * "?N IS NULL OR" term would make SQLite scan the campaign's events
-     * from the first on every page).  A unit's on unit_events_by_unit
-     * (unit_row, seq), the campaign checked only (+).  A campaign's, on
-     * SQLite (migration 19), through the rows that log its unit events,
-     * on event_log_units (campaign_id, unit_seq): each row is an event,
-     * or a block of at most DB_LOG_BLOCK_MAX of a combat's (migration 17)
-     * whose unit_seq is its first; no two rows' events overlap, so their
-     * order is the events'.  A block with an event after ?3 starts after
-     * ?3 - DB_LOG_BLOCK_MAX (?5), which bounds the index's range.  On
-     * PostgreSQL (whose planner cannot size that join), on
-     * unit_events_by_campaign (campaign_row, seq). */
-#define EVENTS_OF_UNIT                                                         \
-    "SELECT " EVENT_COLUMNS                                                    \
-    "WHERE u.unit_row = (SELECT rowid FROM units WHERE id = ?2) "              \
-    "AND +u.campaign_row = (SELECT rowid FROM campaigns WHERE id = ?1) "
+     * from the first on every page).
+     *
+     * A unit's walks its chain (migration 23, UNIT_CHAIN), the campaign
+     * checked only (+), a bounded part of it whatever the unit's length:
+     * newest first from its last event (?6 = the page's rows) or, after a
+     * cursor, from the first mark at or after it (?6 = the page's rows
+     * and the MARK_EVERY at most between that mark and the cursor); oldest
+     * first from the mark ?5 = ceil(limit / MARK_EVERY) marks after the
+     * first after the cursor (its last event where there are fewer),
+     * which at least the page's rows and at most ?6 = (?5 + 1) *
+     * MARK_EVERY follow the cursor.
+     *
+     * A campaign's, on SQLite (migration 19), through the rows that log
+     * its unit events, on event_log_units (campaign_id, unit_seq): each
+     * row is an event, or a block of at most DB_LOG_BLOCK_MAX of a
+     * combat's (migration 17) whose unit_seq is its first; no two rows'
+     * events overlap, so their order is the events'.  A block with an
+     * event after ?3 starts after ?3 - DB_LOG_BLOCK_MAX (?5), which
+     * bounds the index's range.  On PostgreSQL (whose planner cannot size
+     * that join), on unit_events_by_campaign (campaign_row, seq). */
+#define IN_CAMPAIGN                                                            \
+    "WHERE +u.campaign_row = (SELECT rowid FROM campaigns WHERE id = ?1) "
+#define MARK_AFTER(CMP, OFFSET)                                                \
+    "coalesce((SELECT seq FROM unit_marks WHERE unit_row = " UNIT_ROW_OF       \
+    " AND seq " CMP " ?3 ORDER BY seq LIMIT 1" OFFSET "), " UNIT_HEAD ")"
+#define EVENTS_OF_UNIT_OLDEST                                                  \
+    UNIT_CHAIN(MARK_AFTER(">", " OFFSET ?5"), "?6")                            \
+    IN_CAMPAIGN "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4"
 #define EVENTS_OF_FEED                                                         \
     "SELECT " HISTORY_EVENT_COLUMNS                                            \
     "FROM event_log l JOIN unit_events u ON u.seq >= l.unit_seq "              \
@@ -335,22 +476,27 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
         {{EVENTS_OF_FEED FEED_OLDEST, EVENTS_OF_FEED FEED_NEWEST},
          {EVENTS_OF_FEED "AND l.unit_seq > ?5 AND u.seq > ?3 " FEED_OLDEST,
           EVENTS_OF_FEED "AND l.unit_seq < ?3 AND u.seq < ?3 " FEED_NEWEST}},
-        {{EVENTS_OF_UNIT "ORDER BY u.seq LIMIT ?4",
-          EVENTS_OF_UNIT "ORDER BY u.seq DESC LIMIT ?4"},
-         {EVENTS_OF_UNIT "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4",
-          EVENTS_OF_UNIT "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}}};
+        {{EVENTS_OF_UNIT_OLDEST,
+          UNIT_CHAIN(UNIT_HEAD, "?6") IN_CAMPAIGN "ORDER BY u.seq DESC "
+                                                  "LIMIT ?4"},
+         {EVENTS_OF_UNIT_OLDEST,
+          UNIT_CHAIN(MARK_AFTER(">=", ""), "?6") IN_CAMPAIGN
+          "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}}};
     static const char *const sql_feed_pg[2][2] = {
         {EVENTS_OF_FEED_PG "ORDER BY u.seq LIMIT ?4",
          EVENTS_OF_FEED_PG "ORDER BY u.seq DESC LIMIT ?4"},
         {EVENTS_OF_FEED_PG "AND u.seq > ?3 ORDER BY u.seq LIMIT ?4",
          EVENTS_OF_FEED_PG "AND u.seq < ?3 ORDER BY u.seq DESC LIMIT ?4"}};
-#undef EVENTS_OF_UNIT
+#undef IN_CAMPAIGN
+#undef MARK_AFTER
+#undef EVENTS_OF_UNIT_OLDEST
 #undef EVENTS_OF_FEED
 #undef EVENTS_OF_FEED_PG
 #undef FEED_OLDEST
 #undef FEED_NEWEST
     bool is_feed = q->unit_id == NULL, is_after = q->after > 0,
          is_log = is_feed && db_conn_sqlite(c) != NULL;
+    long long marks = (q->limit + MARK_EVERY - 1) / MARK_EVERY;
     db_stmt *st = NULL;
     err_code rc;
 
@@ -365,10 +511,16 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
     db_bind_text(st, 1, q->campaign_id);
     if (q->unit_id)
         db_bind_text(st, 2, q->unit_id);
-    if (q->after > 0)
+    if (q->after > 0 || (!is_feed && !q->is_newest_first))
         db_bind_int64(st, 3, q->after);
     db_bind_int(st, 4, q->limit);
     if (is_log && is_after && !q->is_newest_first)
         db_bind_int64(st, 5, q->after - DB_LOG_BLOCK_MAX);
+    if (!is_feed && !q->is_newest_first) {
+        db_bind_int64(st, 5, marks);
+        db_bind_int64(st, 6, (marks + 1) * MARK_EVERY);
+    } else if (!is_feed) {
+        db_bind_int64(st, 6, q->limit + (is_after ? MARK_EVERY : 0));
+    }
     return read_events(c, st, out, n, "read history", e);
 }

@@ -61,6 +61,14 @@ int db_fixture_lite_count_rows(sqlite3 *c, const char *table, const char *id);
     db_fixture_lite_count_rows(DB_LITE(c), table, id)
 /* Whether a and b are the same string, or both NULL. */
 bool db_fixture_str_eq_or_null(const char *a, const char *b);
+/* SQL that takes a store back to before migration 23 (a unit's history
+ * as a chain): for the tests that make an older store from this build's. */
+#define DB_FIXTURE_BEFORE_23                                                   \
+    "DROP TABLE unit_heads;"                                                   \
+    "DROP TABLE unit_marks;"                                                   \
+    "ALTER TABLE unit_events DROP COLUMN prev_seq;"                            \
+    "CREATE INDEX unit_events_by_unit ON unit_events (unit_row, seq, "         \
+    "unit_seq);"
 /* Runs sql on db_fixture_path with a plain connection, outside db_open. */
 void db_fixture_raw_exec(const char *sql);
 /* db_fixture_query_int on db_fixture_path, opened read-only. */

@@ -1478,7 +1478,7 @@ START_TEST(test_migration_rolls_in_row)
     ck_assert_str_eq(before + strlen(before) - 2, ":8");
     /* back to schema 21 */
     db_fixture_raw_exec(
-        "BEGIN;"
+        "BEGIN;" DB_FIXTURE_BEFORE_23
         "CREATE TABLE combat_rolls (combat_id TEXT PRIMARY KEY REFERENCES "
         "combats(id), ledger_first INTEGER NOT NULL, rolls BLOB NOT NULL) "
         "WITHOUT ROWID;"

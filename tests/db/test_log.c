@@ -25,7 +25,7 @@
 #include "scrud.h"
 #include "suites.h"
 
-#define MAX_EVENTS 96
+#define MAX_EVENTS 640
 
 /* The units of the history tests: three in campaign 0, one in campaign 1;
  * campaign 2 has a side and nothing else. */
@@ -82,7 +82,9 @@ static err_code job_events(db_conn *c, void *arg, err_info *e)
     for (i = 0; i < b->n; i++) {
         if ((rc = db_event_insert(c, &b->evs[i], e)) != ERR_OK)
             return rc;
-        b->seqs[i] = sqlite3_last_insert_rowid(DB_LITE(c));
+        /* the newest: its unit's head was written after it */
+        b->seqs[i] = db_fixture_query_int(c, "SELECT max(seq) FROM "
+                                             "unit_events");
     }
     return ERR_OK;
 }
@@ -439,6 +441,117 @@ START_TEST(test_cursor_then_writes)
 }
 END_TEST
 
+/* ---- a unit's history as a chain (migration 23) ----------------------- */
+
+/* The first page of s from cursor after (0: from the start), limit rows,
+ * must be the model's: its events past after in the order asked. */
+static void check_first_page(db_conn *r, scope s, bool is_newest_first,
+                             int limit, long long after)
+{
+    size_t want[MAX_EVENTS], got[MAX_EVENTS], n_want = 0, n = 0, i;
+    size_t all[MAX_EVENTS], n_all = expect(s, is_newest_first, all);
+    bool is_end;
+    char what[96];
+
+    for (i = 0; i < n_all && n_want < (size_t)limit; i++) {
+        long long seq = world.evs[all[i]].seq;
+        if (after == 0 || (is_newest_first ? seq < after : seq > after))
+            want[n_want++] = all[i];
+    }
+    page_through(r, s, is_newest_first, limit, after, 1, got, &n, &is_end);
+    snprintf(what, sizeof what, "unit %d %s after %lld", s.unit,
+             is_newest_first ? "newest first" : "oldest first", after);
+    check_sequence(got, n, want, n_want, what, limit);
+}
+
+/* Every page of the chain's units, read through and from each cursor. */
+static void check_chains(db_conn *r)
+{
+    static const int limits[] = {1, 7, 63, 64, 65, 129, 200};
+    static const scope units[] = {{0, 0}, {0, 1}, {0, 2}, {1, 3}};
+    size_t got[MAX_EVENTS], want[MAX_EVENTS], n, n_want, si, li;
+    long long after, last = world.evs[world.n_evs - 1].seq;
+    bool is_end;
+    int order;
+
+    for (si = 0; si < sizeof units / sizeof units[0]; si++)
+        for (order = 0; order < 2; order++) {
+            n_want = expect(units[si], order == 1, want);
+            for (li = 0; li < sizeof limits / sizeof limits[0]; li++) {
+                n = 0;
+                page_through(r, units[si], order == 1, limits[li], 0,
+                             MAX_EVENTS, got, &n, &is_end);
+                ck_assert(is_end);
+                check_sequence(got, n, want, n_want,
+                               order ? "newest first" : "oldest first",
+                               limits[li]);
+            }
+            /* from every cursor: its unit's events, another unit's, and
+             * past the last */
+            for (after = 1; after <= last + 2; after++) {
+                check_first_page(r, units[si], order == 1, 5, after);
+                if (after % 7 == 0)
+                    check_first_page(r, units[si], order == 1, 200, after);
+            }
+        }
+}
+
+/* Units with hundreds of events each, so that their chains have several
+ * marks (one every 64 events): every page, from the start and from any
+ * cursor, in either order, is the model's.  Then the same store taken
+ * back to before migration 23 and opened again: the chains the migration
+ * makes of the events read the same. */
+START_TEST(test_chain_pages)
+{
+    static int units[MAX_EVENTS];
+    size_t i, n = 600;
+    unsigned x = 12345;
+    db_conn *r;
+
+    world_make();
+    /* unit 0 most, in runs and alone; unit 3 of the other campaign
+     * between */
+    for (i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        units[i] = (x >> 16) % 10 < 5 ? 0 : (int)((x >> 20) % 4);
+    }
+    for (i = 0; i < n; i += 100)
+        write_events(units + i, 100, true);
+    ck_assert_int_gt(db_fixture_raw_query_int(
+                         "SELECT n FROM unit_heads WHERE unit_row = "
+                         "(SELECT rowid FROM units WHERE name = 'Foot')"),
+                     3 * 64);
+    ck_assert_int_ge(db_fixture_raw_query_int("SELECT count(*) FROM "
+                                              "unit_marks"),
+                     5);
+    r = db_read_acquire(db_fixture_db);
+    check_chains(r);
+    db_read_release(db_fixture_db, r);
+
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    db_fixture_raw_exec("BEGIN;" DB_FIXTURE_BEFORE_23
+                        "PRAGMA user_version = 22; COMMIT;");
+    db_fixture_open();
+    ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM unit_events e WHERE prev_seq "
+                         "IS NOT (SELECT max(p.seq) FROM unit_events p WHERE "
+                         "p.unit_row = e.unit_row AND p.seq < e.seq)"),
+                     0);
+    r = db_read_acquire(db_fixture_db);
+    check_chains(r);
+    db_read_release(db_fixture_db, r);
+    /* and events written after it go on from the migrated heads */
+    write_events((const int[]){0, 3, 0, 1}, 4, false);
+    r = db_read_acquire(db_fixture_db);
+    check_first_page(r, (scope){0, 0}, true, 200, 0);
+    check_first_page(r, (scope){0, 0}, false, 200, 0);
+    check_first_page(r, (scope){1, 3}, false, 200, 0);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
 /* ---- rolls of a unit --------------------------------------------------- */
 
 typedef struct combat_row {
@@ -748,6 +861,7 @@ Suite *suite_log(void)
     tcase_add_test(tc, test_unit_seq_per_unit);
     tcase_add_test(tc, test_pages_follow_cursor);
     tcase_add_loop_test(tc, test_cursor_then_writes, 0, 2);
+    tcase_add_test(tc, test_chain_pages);
     tcase_add_test(tc, test_rolls_of_unit);
     tcase_add_test(tc, test_units_list_filters);
     return s;

@@ -638,6 +638,8 @@ static void back_to_17(void)
         "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"
         "  END;"
         "DROP INDEX event_log_units;" /* migration 19's */
+        "DROP TABLE unit_heads;"      /* migration 23's */
+        "DROP TABLE unit_marks;"
         /* migration 22's: packed chained rolls back in combat_rolls */
         "CREATE TABLE combat_rolls (combat_id TEXT PRIMARY KEY REFERENCES"
         "  combats(id), ledger_first INTEGER NOT NULL, rolls BLOB NOT NULL)"
