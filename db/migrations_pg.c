@@ -747,7 +747,16 @@ const char *const migrations_pg_sql[] = {
     "DROP TABLE combat_rolls;",
 
     /* 23: a unit's history as a chain, with each unit's last event and
-     * every 64th (db/migrations.c says why). */
+     * every 64th (db/migrations.c says why).  Here a trigger keeps it
+     * (unit_events.c: SQLite's one writer does it in its statements):
+     * before each event is inserted, its place after its unit's last
+     * (prev_seq), its number (unit_seq: what the inserter gave is not
+     * kept), and its unit's head moved, every 64th marked.  So an instance
+     * of an older build, still running while the instances restart one
+     * at a time, chains what it writes too; an event with no unit is left
+     * to the table's NOT NULL to refuse.  Writes of a campaign's events
+     * are one at a time (its lock), so a head is never moved by two at
+     * once. */
     "ALTER TABLE unit_events ADD COLUMN prev_seq BIGINT;"
     "UPDATE unit_events u SET prev_seq = w.p FROM (SELECT seq, lag(seq)"
     "  OVER (PARTITION BY unit_row ORDER BY seq) AS p FROM unit_events) w"
@@ -770,7 +779,31 @@ const char *const migrations_pg_sql[] = {
     "INSERT INTO unit_marks (unit_row, seq) SELECT unit_row, seq FROM"
     "  (SELECT unit_row, seq, row_number() OVER (PARTITION BY unit_row"
     "  ORDER BY seq) AS k FROM unit_events) w WHERE k % 64 = 0;"
-    "DROP INDEX unit_events_by_unit;",
+    "DROP INDEX unit_events_by_unit;"
+    "CREATE FUNCTION unit_events_chain() RETURNS trigger"
+    "  LANGUAGE plpgsql AS $$"
+    "  DECLARE h unit_heads%ROWTYPE;"
+    "  BEGIN"
+    "  IF NEW.unit_row IS NULL THEN RETURN NEW; END IF;"
+    "  SELECT * INTO h FROM unit_heads WHERE unit_row = NEW.unit_row;"
+    "  IF FOUND THEN"
+    "    NEW.prev_seq := h.seq;"
+    "    NEW.unit_seq := coalesce(h.unit_seq, 0) + 1;"
+    "    UPDATE unit_heads SET seq = NEW.seq, unit_seq = NEW.unit_seq,"
+    "      n = h.n + 1 WHERE unit_row = NEW.unit_row;"
+    "    IF (h.n + 1) % 64 = 0 THEN"
+    "      INSERT INTO unit_marks (unit_row, seq)"
+    "        VALUES (NEW.unit_row, NEW.seq);"
+    "    END IF;"
+    "  ELSE"
+    "    NEW.prev_seq := NULL;"
+    "    NEW.unit_seq := 1;"
+    "    INSERT INTO unit_heads (unit_row, seq, unit_seq, n)"
+    "      VALUES (NEW.unit_row, NEW.seq, 1, 1);"
+    "  END IF;"
+    "  RETURN NEW; END $$;"
+    "CREATE TRIGGER unit_events_chain BEFORE INSERT ON unit_events"
+    "  FOR EACH ROW EXECUTE FUNCTION unit_events_chain();",
 };
 
 const int migrations_pg_count =

@@ -346,6 +346,29 @@ pending=$(curl -sf "$BASE/v1/campaigns/$CAMPAIGN" -H "$UMPIRE_AUTH" | jq .webhoo
 [ "$pending" = $(($(jq .webhook.pending "$SCRATCH/pg/campaign.json") + 1)) ] ||
     die "the new combat's channel post does not wait with the copied ones"
 ok "a new combat on PostgreSQL: ledger $OLD_LENGTH -> $(jq .ledger.length <<<"$verify") verified, history and events go on"
+
+# An event written as a build from before migration 23 writes it (no
+# place in its unit's chain, a number of its own), as an instance not yet
+# restarted would during an upgrade: the trigger chains it after R1's
+# last, numbers it, moves R1's head, and its history serves it first.
+R1=$(curl -sf "$BASE/v1/campaigns/$CAMPAIGN/units/R1/history?order=newest&limit=1" -H "$UMPIRE_AUTH") ||
+    die "cannot read R1's history"
+R1_LAST=$(jq -r '.next_cursor' <<<"$R1") # its service-wide seq
+R1_NUM=$(jq '.items[0].seq' <<<"$R1") # its number in R1's history
+got=$("${PSQL[@]}" "$DEST" -At -c "INSERT INTO unit_events (unit_row,
+    campaign_row, at, kind, after, unit_seq) SELECT u.rowid, c.rowid,
+    '2026-11-27T09:00:00.000Z', 'correction', '{\"older\":true}', 999
+    FROM units u JOIN campaigns c ON c.id = u.campaign_id
+    WHERE u.campaign_id = '$CAMPAIGN' AND u.name = 'R1'
+    RETURNING seq, prev_seq, unit_seq") || die "cannot insert as an older build"
+OLDER_SEQ=${got%%|*}
+[ "$got" = "$OLDER_SEQ|$R1_LAST|$((R1_NUM + 1))" ] ||
+    die "an older build's event is not chained: $got (R1's last: $R1_LAST, number $R1_NUM)"
+R1=$(curl -sf "$BASE/v1/campaigns/$CAMPAIGN/units/R1/history?order=newest&limit=2" -H "$UMPIRE_AUTH")
+[ "$(jq -c '[.items[].seq]' <<<"$R1")" = "[$((R1_NUM + 1)),$R1_NUM]" ] ||
+    die "R1's history does not serve the older build's event first: $(jq -c '[.items[].seq]' <<<"$R1")"
+[ "$(jq -r '.items[0].after.older' <<<"$R1")" = true ] || die "R1's newest event is not the older build's"
+ok "an event written as an older build writes it is chained on PostgreSQL (seq $OLDER_SEQ after $R1_LAST)"
 stop_server
 
 # ---- 5. a second copy is refused, and changes nothing
