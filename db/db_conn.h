@@ -60,6 +60,10 @@ struct db_conn {
      * for the cache until the batch commits. */
     struct unit_landing *landings;
     size_t n_landings, cap_landings;
+    /* The SQLite writer: its units' history heads as its writes left
+     * them (unit_events.c), or NULL; forgotten whenever writes are rolled
+     * back (db_heads_forget). */
+    struct unit_heads_kept *heads;
 };
 
 /* The most parameters a statement takes. */

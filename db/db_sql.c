@@ -353,6 +353,11 @@ int db_changes(db_conn *c)
     return c->kind == DB_KIND_PG ? c->changes : sqlite3_changes(c->lite);
 }
 
+struct unit_heads_kept **db_conn_heads(db_conn *c)
+{
+    return c->kind == DB_KIND_SQLITE && c->is_writer ? &c->heads : NULL;
+}
+
 long long db_last_rowid(db_conn *c)
 {
     return c->kind == DB_KIND_PG ? 0 : sqlite3_last_insert_rowid(c->lite);

@@ -92,6 +92,53 @@ typedef struct unit_head {
     long long seq, unit_seq, n;
 } unit_head;
 
+/* The SQLite writer keeps the heads it has read or moved, so that a
+ * combat's 8 events do not read their units' heads again (8 statements,
+ * about 21k instructions a combat): a table of HEADS_KEPT, a unit's at
+ * its row modulo HEADS_KEPT (another unit's there is a miss, read and
+ * put in its place).  Only the writer writes heads on SQLite, so what it
+ * keeps stays right until its writes are rolled back: then db.c forgets
+ * all of it (db_heads_forget), and the heads are read again. */
+enum { HEADS_KEPT = 1024 };
+struct unit_heads_kept {
+    long long unit_row[HEADS_KEPT]; /* 0: none kept in that place */
+    unit_head head[HEADS_KEPT];
+};
+
+void db_heads_forget(db_conn *c)
+{
+    struct unit_heads_kept **k = db_conn_heads(c);
+
+    if (k != NULL) {
+        free(*k);
+        *k = NULL;
+    }
+}
+
+/* c's kept head of unit_row, or NULL (none kept, or c keeps none). */
+static const unit_head *kept_head(db_conn *c, long long unit_row)
+{
+    struct unit_heads_kept **k = db_conn_heads(c);
+    size_t i = (size_t)unit_row % HEADS_KEPT;
+
+    return k != NULL && *k != NULL && (*k)->unit_row[i] == unit_row
+               ? &(*k)->head[i]
+               : NULL;
+}
+
+/* Keeps h as unit_row's head, where c is SQLite's writer (not kept when
+ * memory is short: read again next time). */
+static void keep_head(db_conn *c, long long unit_row, const unit_head *h)
+{
+    struct unit_heads_kept **k = db_conn_heads(c);
+    size_t i = (size_t)unit_row % HEADS_KEPT;
+
+    if (k == NULL || (*k == NULL && (*k = calloc(1, sizeof **k)) == NULL))
+        return;
+    (*k)->unit_row[i] = unit_row;
+    (*k)->head[i] = *h;
+}
+
 /* The row of unit id (0: none). */
 static err_code unit_row_of(db_conn *c, const char *unit_id, long long *out,
                             err_info *e)
@@ -115,10 +162,15 @@ static err_code unit_row_of(db_conn *c, const char *unit_id, long long *out,
 static err_code read_head(db_conn *c, long long unit_row, unit_head *h,
                           err_info *e)
 {
+    const unit_head *kept = kept_head(c, unit_row);
     db_stmt *st = NULL;
     err_code rc;
     int step;
 
+    if (kept != NULL) {
+        *h = *kept;
+        return ERR_OK;
+    }
     memset(h, 0, sizeof *h);
     if ((rc = db_prepare(c,
                          "SELECT seq, unit_seq, n FROM unit_heads "
@@ -134,6 +186,8 @@ static err_code read_head(db_conn *c, long long unit_row, unit_head *h,
         rc = db_fail(c, e, "read a unit's last history event");
     }
     db_done(st);
+    if (rc == ERR_OK)
+        keep_head(c, unit_row, h);
     return rc;
 }
 
@@ -158,6 +212,8 @@ static err_code move_head(db_conn *c, long long unit_row, const unit_head *h,
     db_bind_int64(st, 4, unit_row);
     rc = db_step_done(c, st, e, "move a unit's last history event");
     db_done(st);
+    if (rc == ERR_OK)
+        keep_head(c, unit_row, &(unit_head){seq, h->unit_seq + 1, h->n + 1});
     if (rc != ERR_OK || (h->n + 1) % MARK_EVERY != 0)
         return rc;
     if ((rc = db_prepare(c,

@@ -2,7 +2,7 @@
  * unit_events.h: a unit history event's columns and their reading, shared by
  * unit_events.c (a unit's history, a campaign's feed) and event_log.c (the
  * campaign event log, which joins its unit events).  Included by no file
- * outside db/.
+ * outside db/ (db.c calls db_heads_forget).
  */
 #ifndef UMPIRE_UNIT_EVENTS_H
 #define UMPIRE_UNIT_EVENTS_H
@@ -24,5 +24,11 @@
 /* HISTORY_EVENT_COLUMNS from column col of st into ev (its note and
  * documents new: db_events_free). */
 void history_event_read(db_stmt *st, int col, db_event *ev);
+
+/* Forgets the units' history heads the SQLite writer c keeps
+ * (unit_events.c): called whenever its writes are rolled back (a job's
+ * savepoint, a batch), and when it closes.  Nothing for another
+ * connection. */
+void db_heads_forget(db_conn *c);
 
 #endif

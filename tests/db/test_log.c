@@ -552,6 +552,122 @@ START_TEST(test_chain_pages)
 }
 END_TEST
 
+/* An event of unit 0 written, then (fails) the job refused: its write
+ * rolled back with its savepoint. */
+typedef struct chain_job {
+    db_event ev;
+    bool fails;
+    err_code rc; /* as done() got it */
+} chain_job;
+
+static err_code job_chain_event(db_conn *c, void *arg, err_info *e)
+{
+    chain_job *j = arg;
+    err_code rc = db_event_insert(c, &j->ev, e);
+
+    if (rc == ERR_OK && j->fails)
+        rc = err_set(e, ERR_RULE, NULL, "refused after its event");
+    return rc;
+}
+
+static void chain_job_done(void *arg, err_code rc, const err_info *e)
+{
+    (void)e;
+    ((chain_job *)arg)->rc = rc;
+}
+
+static void chain_job_make(chain_job *j, bool fails)
+{
+    memset(j, 0, sizeof *j);
+    snprintf(j->ev.unit_id, sizeof j->ev.unit_id, "%s", world.units[0].id);
+    snprintf(j->ev.campaign_id, sizeof j->ev.campaign_id, "%s",
+             world.cmps[0].id);
+    snprintf(j->ev.at, sizeof j->ev.at, "2026-03-01T11:00:00.000Z");
+    snprintf(j->ev.kind, sizeof j->ev.kind, "correction");
+    j->ev.after = "{\"rolled\":1}";
+    j->fails = fails;
+}
+
+static err_code job_nothing(db_conn *c, void *arg, err_info *e)
+{
+    (void)c;
+    (void)arg;
+    (void)e;
+    return ERR_OK;
+}
+
+/* Every event where its unit's chain says (the one before it of its
+ * unit, its number its place), and every head its unit's last. */
+static void check_chain_rows(void)
+{
+    ck_assert_int_eq(
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM unit_events e WHERE prev_seq IS NOT "
+            "(SELECT max(p.seq) FROM unit_events p WHERE p.unit_row = "
+            "e.unit_row AND p.seq < e.seq) OR unit_seq IS NOT (SELECT "
+            "count(*) FROM unit_events p WHERE p.unit_row = e.unit_row AND "
+            "p.seq <= e.seq)"),
+        0);
+    ck_assert_int_eq(
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM unit_heads h WHERE seq IS NOT (SELECT "
+            "max(seq) FROM unit_events WHERE unit_row = h.unit_row) OR n IS "
+            "NOT (SELECT count(*) FROM unit_events WHERE unit_row = "
+            "h.unit_row) OR unit_seq IS NOT n"),
+        0);
+}
+
+/* The writer keeps the heads it moves (unit_events.c): a job whose
+ * events are rolled back (its savepoint, within a batch of others that
+ * land; or a batch of its own) must leave no head of them behind.  The
+ * seq a rolled-back event took is given again to the next, which must
+ * follow the unit's real last event, not the one rolled back. */
+START_TEST(test_chain_after_rollback)
+{
+    static const int first[] = {0, 0, 1};
+    chain_job j[5];
+    db_event *list;
+    size_t n, i;
+    db_conn *r;
+
+    world_make();
+    write_events(first, 3, false);
+    /* one batch: lands, rolled back, lands */
+    chain_job_make(&j[0], false);
+    chain_job_make(&j[1], true);
+    chain_job_make(&j[2], false);
+    db_fixture_hold_writer();
+    for (i = 0; i < 3; i++)
+        ck_assert_int_eq(
+            db_submit(db_fixture_db, job_chain_event, chain_job_done, &j[i]),
+            ERR_OK);
+    db_fixture_release_writer();
+    db_fixture_write_ok(job_nothing, NULL, "after the batch");
+    ck_assert_int_eq(j[0].rc, ERR_OK);
+    ck_assert_int_eq(j[1].rc, ERR_RULE);
+    ck_assert_int_eq(j[2].rc, ERR_OK);
+    check_chain_rows();
+    /* a batch of its own rolled back, then one that lands */
+    chain_job_make(&j[3], true);
+    chain_job_make(&j[4], false);
+    ck_assert_int_eq(
+        db_submit(db_fixture_db, job_chain_event, chain_job_done, &j[3]),
+        ERR_OK);
+    db_fixture_write_ok(job_nothing, NULL, "after the refused one");
+    ck_assert_int_eq(j[3].rc, ERR_RULE);
+    db_fixture_write_ok(job_chain_event, &j[4], "an event after them");
+    check_chain_rows();
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_events_list(r, world.units[0].id, &list, &n, NULL),
+                     ERR_OK);
+    ck_assert_uint_eq(n, 2 + 3);
+    for (i = 0; i < n; i++)
+        ck_assert_int_eq(list[i].unit_seq, (long long)i + 1);
+    db_events_free(list, n);
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
 /* ---- rolls of a unit --------------------------------------------------- */
 
 typedef struct combat_row {
@@ -862,6 +978,7 @@ Suite *suite_log(void)
     tcase_add_test(tc, test_pages_follow_cursor);
     tcase_add_loop_test(tc, test_cursor_then_writes, 0, 2);
     tcase_add_test(tc, test_chain_pages);
+    tcase_add_test(tc, test_chain_after_rollback);
     tcase_add_test(tc, test_rolls_of_unit);
     tcase_add_test(tc, test_units_list_filters);
     return s;
