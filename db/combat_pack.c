@@ -21,11 +21,11 @@
  * side, unit id, unit name, reason, source and rng, each its length plus
  * 1 in one byte and its bytes (no field is longer than 254); a campaign
  * combat's (chained at ledger_first, ledger_first + 1, ...: a row of
- * combat_rolls from migration 15, its own row's from 22) then its previous hash (the first roll's;
- * empty after, where it is the hash of the roll before) and its hash, the
- * same way.  The whole packed as text
- * (it holds no NUL): a one-off's by db_doc_pack, a campaign combat's by
- * a bare frame (so stored before the layout below).
+ * combat_rolls from migration 15, its own row's from 22) then its previous hash
+ * (the first roll's; empty after, where it is the hash of the roll before) and
+ * its hash, the same way.  The whole packed as text (it holds no NUL): a
+ * one-off's by db_doc_pack, a campaign combat's by a bare frame (so stored
+ * before the layout below).
  *
  * A campaign combat's is now stored with its hashes beside the frame
  * rather than in it (db_column_rolls reads either): ROLLS_TAG, the number
@@ -271,13 +271,13 @@ static unsigned char *pack_rolls(const db_roll *rolls, size_t n,
 
 /* text packed as cb's report is: a campaign's (a combat's, or a battle's
  * record) smaller, since the campaign keeps it (and its database grows by
- * it) for its whole life; a one-off's with the least work.  New, or
- * NULL. */
+ * it) for its whole life; a one-off's with the least work
+ * (db_doc_pack_quick).  New, or NULL. */
 static unsigned char *pack_report(const db_combat *cb, const char *text,
                                   size_t *len)
 {
     return cb->campaign_id[0] != '\0' ? db_doc_pack_small(text, len)
-                                      : db_doc_pack(text, len);
+                                      : db_doc_pack_quick(text, len);
 }
 
 bool db_pack_after_report(const db_combat *cb, const char *text,

@@ -179,6 +179,10 @@ unsigned char *db_doc_pack(const char *text, size_t *len);
 /* The same, packed harder (about a fifth smaller, for about a fifth more
  * work): for a document kept and read long, a campaign combat's report. */
 unsigned char *db_doc_pack_small(const char *text, size_t *len);
+/* The same, packed with less work (about 7 % less, for about 5 % more
+ * bytes): a one-off combat's report, whose row still fits two to a page
+ * (combat_pack.c). */
+unsigned char *db_doc_pack_quick(const char *text, size_t *len);
 char *db_column_doc(db_stmt *st, int col);
 /* Column col: its text as it is (db_column_dup), or a blob unpacked by
  * unpack (its bytes, their number): db_column_doc's and db_column_rolls'

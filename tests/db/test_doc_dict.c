@@ -116,25 +116,34 @@ static void varied_report(char *doc, size_t room, int n)
     snprintf(doc + len, room - len, "],\"summary\":\"Blue vs Red\"}");
 }
 
-/* db_doc_pack_small packs the same document smaller, with the same
- * dictionary and tag, and it reads back the same way; db_combat_pack
- * packs a campaign combat's report so, a one-off's with db_doc_pack. */
+/* db_doc_pack_small packs the same document smaller, and
+ * db_doc_pack_quick larger, with the same dictionary and tag, and each
+ * reads back the same way; db_combat_pack packs a campaign combat's
+ * report small, a one-off's quick. */
 START_TEST(test_small_packs_smaller)
 {
     char doc[8192];
-    unsigned char *fast, *small;
-    size_t n_fast, n_small;
+    unsigned char *fast, *small, *quick;
+    size_t n_fast, n_small, n_quick;
     char *back;
     db_combat cb;
 
     varied_report(doc, sizeof doc, 40);
     fast = db_doc_pack(doc, &n_fast);
     small = db_doc_pack_small(doc, &n_small);
+    quick = db_doc_pack_quick(doc, &n_quick);
     ck_assert_ptr_nonnull(fast);
     ck_assert_ptr_nonnull(small);
+    ck_assert_ptr_nonnull(quick);
     ck_assert_mem_eq(small, "\x1bud1", 4);
+    ck_assert_mem_eq(quick, "\x1bud1", 4);
     ck_assert_uint_lt(n_small, n_fast);
+    ck_assert_uint_gt(n_quick, n_fast);
     back = db_doc_text(small, n_small);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_str_eq(back, doc);
+    free(back);
+    back = db_doc_text(quick, n_quick);
     ck_assert_ptr_nonnull(back);
     ck_assert_str_eq(back, doc);
     free(back);
@@ -147,12 +156,13 @@ START_TEST(test_small_packs_smaller)
     ck_assert_mem_eq(cb.report_z, small, n_small);
     cb.campaign_id[0] = '\0';
     ck_assert_int_eq(db_combat_pack(&cb, NULL, 0, NULL), ERR_OK);
-    ck_assert_uint_eq(cb.report_z_len, n_fast);
-    ck_assert_mem_eq(cb.report_z, fast, n_fast);
+    ck_assert_uint_eq(cb.report_z_len, n_quick);
+    ck_assert_mem_eq(cb.report_z, quick, n_quick);
     free(cb.report_z);
     free(cb.rolls_z);
     free(fast);
     free(small);
+    free(quick);
 }
 END_TEST
 
