@@ -201,20 +201,21 @@ static err_code move_head(db_conn *c, long long unit_row, const unit_head *h,
         "VALUES (?1, ?2, ?3, ?4)",
         "UPDATE unit_heads SET seq = ?1, unit_seq = ?2, n = ?3 "
         "WHERE unit_row = ?4"};
+    const unit_head next = {seq, h->unit_seq + 1, h->n + 1};
     db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c, sql[h->seq > 0], &st, e)))
         return rc;
-    db_bind_int64(st, 1, seq);
-    db_bind_int64(st, 2, h->unit_seq + 1);
-    db_bind_int64(st, 3, h->n + 1);
+    db_bind_int64(st, 1, next.seq);
+    db_bind_int64(st, 2, next.unit_seq);
+    db_bind_int64(st, 3, next.n);
     db_bind_int64(st, 4, unit_row);
     rc = db_step_done(c, st, e, "move a unit's last history event");
     db_done(st);
     if (rc == ERR_OK)
-        keep_head(c, unit_row, &(unit_head){seq, h->unit_seq + 1, h->n + 1});
-    if (rc != ERR_OK || (h->n + 1) % MARK_EVERY != 0)
+        keep_head(c, unit_row, &next);
+    if (rc != ERR_OK || next.n % MARK_EVERY != 0)
         return rc;
     if ((rc = db_prepare(c,
                          "INSERT INTO unit_marks (unit_row, seq) "
@@ -248,7 +249,7 @@ static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,
         "?11, ?12, ?13)";
     bool is_lite = db_conn_sqlite(c) != NULL;
     db_stmt *st = NULL;
-    long long unit_row = ev->unit_row, seq = 0;
+    long long unit_row = ev->unit_row;
     unit_head h;
     err_code rc;
 
@@ -286,10 +287,9 @@ static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,
     db_bind_int64(st, 12, h.unit_seq + 1);
     bind_row_or_null(st, 13, h.seq);
     rc = db_step_done(c, st, e, "insert history event");
-    seq = db_last_rowid(c);
     db_done(st);
-    if (rc == ERR_OK && is_lite)
-        rc = move_head(c, unit_row, &h, seq, e);
+    if (rc == ERR_OK && is_lite) /* its seq: the rowid just given */
+        rc = move_head(c, unit_row, &h, db_last_rowid(c), e);
     return rc;
 }
 
