@@ -191,8 +191,10 @@ static err_code phase_each(const civ_battle *state, const civ_orders *orders,
     }
     if ((rc = learn(&r, dice, n, e)))
         goto out;
-    is_ok = odds_space(dice[0], n[0], &v[0], &t[0]) &
-            odds_space(dice[1], n[1], &v[1], &t[1]);
+    /* Both sides' spaces worked out (v and t), whether or not the first
+     * fits. */
+    is_ok = odds_space(dice[0], n[0], &v[0], &t[0]);
+    is_ok = odds_space(dice[1], n[1], &v[1], &t[1]) && is_ok;
     if (v[0] > UINT64_MAX / 2 || v[1] > UINT64_MAX / 2)
         v[0] = v[1] = UINT64_MAX / 2;
     if (l->method != ODDS_SAMPLE &&

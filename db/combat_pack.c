@@ -335,14 +335,17 @@ err_code db_combat_pack(db_combat *cb, const db_roll *rolls, size_t n,
 
     free(cb->rolls_z);
     cb->rolls_z = NULL;
-    /* The report packed (pack_report), unless it is already with its
+    /* The facts in the report's place where there are (facts.c), else
+     * the report packed (pack_report), unless it is already with its
      * events' documents (kept). */
     if (!db_combat_docs_in_report(cb)) {
         free(cb->report_z);
         cb->report_z = NULL;
-        if (cb->report != NULL &&
-            (cb->report_z = pack_report(cb, cb->report, &cb->report_z_len)) ==
-                NULL)
+        if (cb->facts != NULL)
+            cb->report_z = db_facts_wrap(cb, &cb->report_z_len);
+        else if (cb->report != NULL)
+            cb->report_z = pack_report(cb, cb->report, &cb->report_z_len);
+        if (cb->report_z == NULL && (cb->facts != NULL || cb->report != NULL))
             return err_set(e, ERR_NOMEM, NULL, "out of memory");
     }
     cb->ledger_first = 0;

@@ -369,6 +369,13 @@ typedef struct db_combat {
     char *client_seed; /* may be NULL */
     char *summary;
     char *report; /* the report document: the combat's record */
+    /* Its facts, stored in place of the report where set (below, "a
+     * combat's facts": the system renders the report from them): set
+     * before db_combat_pack, which then stores them rather than the report
+     * (the report, rendered too, is what the combat is answered with);
+     * read back by db_combat_get, report NULL.  Owned. */
+    unsigned char *facts;
+    size_t facts_len;
     /* Read back (db_combat_get): what the report's value holds after the
      * report (a campaign combat's history documents; a one-off's roll log
      * written before migration 21), in report's own allocation after its
@@ -713,7 +720,9 @@ bool db_combat_docs_in_report(const db_combat *cb);
 err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
                           size_t n_rolls, err_info *e);
 
-/* out's strings are new: release with db_combat_cleanup. */
+/* out's strings are new: release with db_combat_cleanup.  A combat
+ * stored as its facts reads back with them and no report; ERR_DB when
+ * they are damaged (their checksum fails). */
 err_code db_combat_get(db_conn *c, const char *id, db_combat *out, err_info *e);
 void db_combat_cleanup(db_combat *cb);
 /* Summaries (no report) of a campaign's combats, oldest first. */
@@ -733,6 +742,43 @@ err_code db_combat_rolls(db_conn *c, const db_combat *cb, db_roll **out,
  * then creation order); *out new: db_combats_free. */
 err_code db_combats_page(db_conn *c, const char *campaign_id, const db_page *pg,
                          db_combat **out, size_t *n, err_info *e);
+
+/* ---- a combat's facts (facts.c) ----
+ *
+ * A combat's facts are what its system renders its report from, besides
+ * what its row holds (its id, time, note and dice) and its roll log (the
+ * dice it drew): the input as the rules took it, e.g. a SCRUD combat's
+ * options, sides and units.  Stored in place of the report (db_combat,
+ * facts), a few hundred bytes, written without zstd's work of packing a
+ * report several kilobytes long; the report is rendered from them again
+ * when the combat is read (server/systems, render_facts).  Which facts,
+ * in which order, is the system's layout; db writes and reads their
+ * integers and strings, and stores them tagged with a checksum, which
+ * db_combat_get checks. */
+typedef struct db_facts {
+    unsigned char *buf;
+    size_t len, cap;
+    bool is_nomem;
+} db_facts;
+/* Appends v, or s (NULL as ""), to f (zeroed to start). */
+void db_facts_int(db_facts *f, long long v);
+void db_facts_str(db_facts *f, const char *s);
+/* Hands what f holds to cb (cb->facts, cb->facts_len, replacing any) and
+ * empties f; false when out of memory or f is empty (cb then has none). */
+bool db_facts_done(db_facts *f, db_combat *cb);
+/* Reads cb's facts back in the order they were written: each get answers
+ * the next one; one that is not there, or an integer outside [min, max],
+ * or a string of size bytes or more, marks the reader bad (and answers
+ * min, or ""). */
+typedef struct db_facts_reader {
+    const unsigned char *p, *end;
+    bool is_bad;
+} db_facts_reader;
+void db_facts_read(db_facts_reader *r, const db_combat *cb);
+int db_facts_get_int(db_facts_reader *r, int min, int max);
+void db_facts_get_str(db_facts_reader *r, char *out, size_t size);
+/* Whether every fact read well and none is left. */
+bool db_facts_end(const db_facts_reader *r);
 
 /* ---- dice anyone can check (ledger.c, commitments.c, idempotency.c) ---- */
 

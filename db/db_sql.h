@@ -189,6 +189,9 @@ char *db_column_doc(db_stmt *st, int col);
  * reading.  NULL for NULL or an empty blob, or as unpack answers. */
 char *db_column_unpacked(db_stmt *st, int col,
                          char *(*unpack)(const void *, size_t));
+/* Whether the zlen bytes at z are a document packed with the dictionary
+ * (read without any prefix). */
+bool db_doc_is_dict(const void *z, size_t zlen);
 /* The document in the zlen bytes at z, packed or not, as db_column_doc
  * reads it. */
 char *db_doc_text(const void *z, size_t zlen);
@@ -221,6 +224,14 @@ char *db_after_report(const char *report);
  * after it starts; what follows stays in place after the report's end, and
  * where it starts is returned (NULL: nothing follows). */
 const char *db_report_end(char *report);
+/* cb's facts as stored in the report's column (facts.c): tagged, with
+ * their checksum; new, *len its size, or NULL when out of memory.
+ * db_is_facts says whether a stored value is one; db_facts_unwrap
+ * answers its facts (new, *len their size), or NULL when it is not one,
+ * its checksum fails, or out of memory. */
+unsigned char *db_facts_wrap(const db_combat *cb, size_t *len);
+bool db_is_facts(const void *z, size_t zlen);
+unsigned char *db_facts_unwrap(const void *z, size_t zlen, size_t *len);
 /* A combat's packed roll log at column col (combats.rolls, however
  * packed: combat_pack.c) as the text
  * db_rolls_unpack reads; NULL for NULL, when out of memory, or for a value

@@ -194,11 +194,16 @@ static char *doc_inflate(const void *z, size_t zlen, bool is_dict,
     return text;
 }
 
+bool db_doc_is_dict(const void *z, size_t zlen)
+{
+    return zlen > DOC_TAG_LEN && memcmp(z, doc_tag_v1, DOC_TAG_LEN) == 0;
+}
+
 char *db_doc_text_after(const void *z, size_t zlen, const char *prefix)
 {
     char *text;
 
-    if (zlen > DOC_TAG_LEN && memcmp(z, doc_tag_v1, DOC_TAG_LEN) == 0)
+    if (db_doc_is_dict(z, zlen))
         return doc_inflate((const unsigned char *)z + DOC_TAG_LEN,
                            zlen - DOC_TAG_LEN, true, NULL);
     if (!is_zstd(z, zlen)) {

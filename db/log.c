@@ -191,7 +191,23 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
     return n_rolls > 0 || end->spent[0] ? db_chain_save(c, end, e) : ERR_OK;
 }
 
-static void read_combat(db_stmt *st, db_combat *cb, bool has_docs)
+/* The report's column read into cb: its facts (new; false when their
+ * checksum fails), or its text. */
+static bool read_report(db_stmt *st, int col, db_combat *cb)
+{
+    const void *z;
+    size_t n;
+
+    if (db_column_type(st, col) == DB_BLOB &&
+        db_is_facts(z = db_column_blob(st, col),
+                    n = (size_t)db_column_bytes(st, col)))
+        return (cb->facts = db_facts_unwrap(z, n, &cb->facts_len)) != NULL;
+    cb->report = db_column_doc(st, col);
+    cb->after_report = db_report_end(cb->report);
+    return true;
+}
+
+static void read_combat(db_stmt *st, db_combat *cb)
 {
     memset(cb, 0, sizeof *cb);
     db_column_copy(st, 0, cb->id, sizeof cb->id);
@@ -206,10 +222,6 @@ static void read_combat(db_stmt *st, db_combat *cb, bool has_docs)
     cb->client_seed = db_column_dup(st, 9);
     db_column_copy(st, 10, cb->actor_token_id, sizeof cb->actor_token_id);
     cb->summary = db_column_dup(st, 11);
-    if (has_docs) {
-        cb->report = db_column_doc(st, 12);
-        cb->after_report = db_report_end(cb->report);
-    }
 }
 
 #define COMBAT_COLUMNS                                                         \
@@ -229,9 +241,14 @@ err_code db_combat_get(db_conn *c, const char *id, db_combat *out, err_info *e)
         goto out;
     db_bind_text(st, 1, id);
     step = db_step(st);
-    if (step == DB_ROW)
-        read_combat(st, out, true);
-    else if (step == DB_DONE)
+    if (step == DB_ROW) {
+        read_combat(st, out);
+        if (!read_report(st, 12, out)) {
+            db_combat_cleanup(out);
+            rc = err_set(e, ERR_DB, NULL,
+                         "the stored facts of combat %s are damaged", id);
+        }
+    } else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s", id);
     else
         rc = db_fail(c, e, "read combat");
@@ -248,6 +265,7 @@ void db_combat_cleanup(db_combat *cb)
     free(cb->client_seed);
     free(cb->summary);
     free(cb->report);
+    free(cb->facts);
     free(cb->report_z);
     free(cb->rolls_z);
     free(cb->unit_docs_z);
@@ -256,7 +274,7 @@ void db_combat_cleanup(db_combat *cb)
 
 static void read_combat_row(db_stmt *st, void *elem)
 {
-    read_combat(st, elem, false);
+    read_combat(st, elem);
 }
 
 static void release_combats(void *v, size_t n)

@@ -112,9 +112,15 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
         *p++ = EVENT_END;
     }
     *p = '\0';
-    /* In a campaign combat's report frame; a one-off's holds its rolls
+    /* In a campaign combat's report frame, unless it is stored as its
+     * facts (facts.c): then in a frame of their own, packed as hard (the
+     * campaign keeps them); a one-off's report frame holds its rolls
      * (combat_pack.c), never both. */
-    if (cb->report != NULL && cb->campaign_id[0] != '\0') {
+    if (cb->facts != NULL && cb->campaign_id[0] != '\0') {
+        if ((cb->unit_docs_z = db_doc_pack_small(text, &cb->unit_docs_z_len)) ==
+            NULL)
+            rc = ERR_NOMEM;
+    } else if (cb->report != NULL && cb->campaign_id[0] != '\0') {
         unsigned char *z;
         size_t zlen;
         if (db_pack_after_report(cb, text, &z, &zlen, &cb->unit_docs_z)) {
@@ -179,13 +185,18 @@ static err_code cache_load(db_conn *c, const char *combat_id,
                          &st, e)))
         return rc;
     db_bind_text(st, 1, combat_id);
-    if (db_step(st) == DB_ROW && db_column_type(st, 1) == DB_BLOB &&
-        (report = db_column_doc(st, 0)) != NULL) {
+    if (db_step(st) == DB_ROW && db_column_type(st, 1) == DB_BLOB) {
         const unsigned char *z = db_column_blob(st, 1);
         size_t zlen = (size_t)db_column_bytes(st, 1);
-        if (db_is_after_report(z, zlen))
+        /* After the report in its frame, or in a frame of their own:
+         * with the dictionary, or (before migration 20) after the report
+         * as zstd's reference. */
+        bool is_after = db_is_after_report(z, zlen);
+        if (is_after || !db_doc_is_dict(z, zlen))
+            report = db_column_doc(st, 0);
+        if (is_after)
             slot->text = db_after_report(report);
-        else /* packed in a frame of their own, after the report */
+        else if (report != NULL || db_doc_is_dict(z, zlen))
             slot->text = db_doc_text_after(z, zlen, report);
         db_column_copy(st, 2, slot->actor_token_id,
                        sizeof slot->actor_token_id);

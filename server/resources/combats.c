@@ -68,7 +68,8 @@ void combats_create_campaign(http_request *r)
     create(r, r->params[0]);
 }
 
-/* Loads a combat and its rolls; one-off only when campaign_id is NULL.
+/* Loads a combat and its rolls, its report rendered where it is stored as
+ * its facts; one-off only when campaign_id is NULL.
  * v (NULL: not wanted) receives the caller's view of the campaign
  * (fog_view_cleanup it; it sees everything for a one-off). */
 static err_code load_combat(http_request *r, const char *campaign_id,
@@ -98,6 +99,14 @@ static err_code load_combat(http_request *r, const char *campaign_id,
     if (rc == ERR_OK && (rc = db_combat_rolls(c, cb, rolls, n, e)))
         db_combat_cleanup(cb);
     db_read_release(d, c);
+    /* A combat stored as its facts: its report rendered from them. */
+    if (rc == ERR_OK && cb->facts != NULL &&
+        (rc = combat_render_facts(cb, *rolls, *n, e))) {
+        free(*rolls);
+        *rolls = NULL;
+        *n = 0;
+        db_combat_cleanup(cb);
+    }
     return rc;
 }
 
@@ -238,6 +247,7 @@ static void replay(http_request *r, const char *campaign_id)
     }
     diffs = json_array();
     combat_check_report_dice(&cb, diffs);
+    combat_check_facts_summary(&cb, rolls, n, diffs);
     is_seeded = strcmp(cb.dice_source, "seeded") == 0;
     is_seed_ok = is_seeded && combat_check_seeded_dice(&cb, rolls, n, diffs);
     rc = combat_replay(&cb, rolls, n, sys->replay, diffs, &e);

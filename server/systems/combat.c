@@ -4,6 +4,7 @@
 #include "http.h"
 #include "combat.h"
 #include "jsonv.h"
+#include "systems.h"
 #include "text.h"
 
 #include <stdarg.h>
@@ -384,10 +385,8 @@ err_code combat_record_rolls(combat_record *rec, const dice_source *src,
     return ERR_OK;
 }
 
-void combat_report_head(jw *w, const combat_record *rec)
+void combat_report_head(jw *w, const db_combat *cb)
 {
-    const db_combat *cb = &rec->cb;
-
     jw_kstring(w, "id", cb->id);
     jw_kstring(w, "system", cb->system);
     jw_kstring_or_null(w, "campaign_id", cb->campaign_id);
@@ -395,12 +394,59 @@ void combat_report_head(jw *w, const combat_record *rec)
     jw_kstring_or_null(w, "note", cb->note);
 }
 
-const char *combat_dice_note(const combat_record *rec)
+const char *combat_dice_note_of(const char *source)
 {
-    return rec->dice.kind == DICE_SEEDED
+    return strcmp(source, "seeded") == 0
                ? "seeded (rng v1), the seed is revealed in the report"
                : "entered by the umpire from a real table (recorded, not "
                  "verifiable)";
+}
+
+const char *combat_dice_note(const combat_record *rec)
+{
+    return combat_dice_note_of(dice_kind_name(rec->dice.kind));
+}
+
+err_code combat_render_facts(db_combat *cb, const db_roll *rolls, size_t n,
+                             err_info *e)
+{
+    const systems_entry *s = systems_find(cb->system);
+    err_info why;
+
+    err_clear(&why);
+    if (s == NULL || s->render_facts == NULL)
+        return err_set(e, ERR_INTERNAL, NULL,
+                       "combat %s is stored as facts, which its system %s "
+                       "does not render",
+                       cb->id, cb->system);
+    if (s->render_facts(cb, rolls, n, NULL, &why) == ERR_OK)
+        return ERR_OK;
+    if (why.code == ERR_NOMEM)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return err_set(e, ERR_INTERNAL, NULL,
+                   "the stored facts of combat %s do not render with its "
+                   "logged dice: %s",
+                   cb->id, why.message);
+}
+
+void combat_check_facts_summary(db_combat *cb, const db_roll *rolls, size_t n,
+                                json_t *diffs)
+{
+    const systems_entry *s = systems_find(cb->system);
+    char *summary = NULL;
+
+    if (cb->facts == NULL || s == NULL || s->render_facts == NULL)
+        return;
+    if (s->render_facts(cb, rolls, n, &summary, NULL) != ERR_OK ||
+        summary == NULL)
+        combat_differ(diffs, "the stored facts do not render with the "
+                             "logged dice");
+    else if (cb->summary == NULL || strcmp(summary, cb->summary) != 0)
+        combat_differ(diffs,
+                      "the logged dice give the summary \"%s\", "
+                      "not the one stored with the combat",
+                      summary);
+    free(summary);
 }
 
 void combat_record_cleanup(combat_record *rec)

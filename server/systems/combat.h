@@ -134,11 +134,13 @@ err_code combat_record_rolls(combat_record *rec, const dice_source *src,
                              err_info *e);
 
 /* The report's opening members (id, system, campaign_id, created_at,
- * note) into the object open in w. */
-void combat_report_head(jw *w, const combat_record *rec);
+ * note), cb's, into the object open in w. */
+void combat_report_head(jw *w, const db_combat *cb);
 
-/* How rec's dice were produced, for the Markdown summaries. */
+/* How rec's dice were produced, for the Markdown summaries; the same for
+ * a stored combat by its row's dice_source. */
 const char *combat_dice_note(const combat_record *rec);
+const char *combat_dice_note_of(const char *source);
 
 /* Frees what rec owns and wipes the seed; NULL allowed. */
 void combat_record_cleanup(combat_record *rec);
@@ -242,6 +244,20 @@ typedef bool (*combat_replay_fn)(const json_t *report, dice_source *src,
  * and modified value logged.  ERR_INTERNAL when the record cannot be read. */
 err_code combat_replay(const db_combat *cb, const db_roll *rolls, size_t n,
                        combat_replay_fn replay, json_t *diffs, err_info *e);
+
+/* A combat read back with its facts (db.h) and no report: its report
+ * rendered again by its system (render_facts) from them and its n logged
+ * rolls, into cb->report (new).  ERR_INTERNAL, said so, when its system
+ * stores no facts or they do not render. */
+err_code combat_render_facts(db_combat *cb, const db_roll *rolls, size_t n,
+                             err_info *e);
+
+/* For replay, a combat stored as its facts (its report rendered from them,
+ * so that it always agrees with its dice): the one-line summary stored
+ * with it at the combat must be the one its logged dice give (a roll
+ * altered since that changes the outcome is a difference). */
+void combat_check_facts_summary(db_combat *cb, const db_roll *rolls, size_t n,
+                                json_t *diffs);
 
 /* The report's own "dice" agree with the combat's row. */
 void combat_check_report_dice(const db_combat *cb, json_t *diffs);

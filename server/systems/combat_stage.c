@@ -202,9 +202,12 @@ void combat_record_unstage(combat_record *rec)
     free(rec->rolls);
     free(rec->cb.summary);
     free(rec->cb.report);
+    free(rec->cb.facts);
     free(rec->cb.report_z);
     free(rec->cb.rolls_z);
     free(rec->cb.unit_docs_z);
+    rec->cb.facts = NULL;
+    rec->cb.facts_len = 0;
     rec->cb.report_z = NULL;
     rec->cb.rolls_z = NULL;
     rec->cb.ledger_first = 0;

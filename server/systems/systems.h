@@ -18,6 +18,8 @@
  *   reset   drops what run made, so that bind, run and apply can be made
  *           again (a staged combat whose campaign changed meanwhile);
  *   replay  a stored report again through the rules, from its logged dice;
+ *   facts   a combat stored as its facts (db.h): its report rendered from
+ *           them and its logged dice, as run rendered it;
  *   render  the outcome's part of a report as Markdown or HTML;
  *   unit    a unit's section of the system, as served;
  *   options a campaign's options of the system: defaults, read, served;
@@ -93,6 +95,12 @@ typedef struct systems_entry {
      * only, never staged (pipeline_stage). */
     void (*reset)(void *job);
     combat_replay_fn replay;
+    /* cb, read back with its facts (and no report), and its n logged
+     * rolls: its report (cb->report, new), the same text run made, and
+     * unless summary is NULL its one-line summary again (*summary, new).
+     * NULL: the system stores its reports, never facts. */
+    err_code (*render_facts)(db_combat *cb, const db_roll *rolls, size_t n,
+                             char **summary, err_info *e);
     void (*render)(struct report_doc *d, const json_t *report);
     /* The system's section of a unit as served (GET .../units): new, or
      * NULL when the unit does not carry the system. */

@@ -430,17 +430,39 @@ START_TEST(test_replay_verifies_seeded_dice)
                            TS_TEXT(seed), TS_TEXT(str(rep, "id"))),
                1);
     snprintf(rig_ctx, sizeof rig_ctx, "seed changed");
-    /* it took (the served report keeps the text stored with the combat;
-     * replay reads the column) */
+    /* it took (a one-off is stored as its facts, db.h: its report is
+     * rendered from its row, and shows the new seed) */
     RIG_EQ_INT(
         db_int("SELECT count(*) FROM combats WHERE server_seed = ?", seed), 1);
+    r = rig_call(200, "GET", NULL, NULL, "%s", path);
+    RIG_EQ_STR(str(get(r, "dice"), "server_seed"), seed);
+    json_decref(r);
     r = replay(path);
     RIG_IS_TRUE(json_is_false(get(r, "seeded_dice_verified")));
     RIG_IS_TRUE(json_is_false(get(r, "reproduced")));
     ck_assert_msg(mentions(r, "commitment"),
                   "no difference mentions the commitment: %s",
                   json_string_value(at(get(r, "differences"), 0)));
-    /* ...and the report's own dice no longer agree with the row. */
+    json_decref(r);
+    json_decref(rep);
+
+    /* A system that keeps its report as written (EDNA): its own dice
+     * there no longer agree with the row either. */
+    snprintf(rig_ctx, sizeof rig_ctx, "seed changed, stored report");
+    rep = rig_call(201, "POST", NULL,
+                   "{\"units\":[{\"name\":\"X\",\"edna\":5,\"start\":8},"
+                   "{\"name\":\"Y\",\"start\":10}]}",
+                   "/v1/combats/edna");
+    RIG_EQ_STR(str(get(rep, "dice"), "source"), "seeded");
+    snprintf(path, sizeof path, "/v1/combats/%s", str(rep, "id"));
+    snprintf(seed, sizeof seed, "%s", str(get(rep, "dice"), "server_seed"));
+    seed[0] = seed[0] == '0' ? '1' : '0';
+    RIG_EQ_INT(ts_sql_exec(rig_ts,
+                           "UPDATE combats SET server_seed = ? WHERE id = ?",
+                           TS_TEXT(seed), TS_TEXT(str(rep, "id"))),
+               1);
+    r = replay(path);
+    RIG_IS_TRUE(json_is_false(get(r, "seeded_dice_verified")));
     ck_assert_msg(mentions(r, "dice.server_seed"),
                   "no difference names the report's dice.server_seed");
     json_decref(r);

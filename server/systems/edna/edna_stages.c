@@ -178,7 +178,7 @@ static err_code run(void *job, err_info *e)
     md = edna_json_markdown(j, res);
     jw_init(&w);
     jw_object(&w);
-    combat_report_head(&w, &j->rec);
+    combat_report_head(&w, &j->rec.cb);
     jw_key(&w, "options");
     jw_object(&w);
     jw_kint(&w, "dice", j->in.options.dice);

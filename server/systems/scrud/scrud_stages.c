@@ -57,8 +57,41 @@ static void roll_names(const void *p, const dice_roll *d, const char **side,
     *unit_id = plan->unit_id[d->side][d->unit];
 }
 
+/* The report of cb (its head and dice: its row) fought as plan with
+ * the outcome res, as stored and served before its rolls: new, or NULL
+ * when out of memory.  Each unit's entry's span into spans (NULL: not
+ * wanted).  The same text whether at the combat (run) or rendered again
+ * from its facts (render_facts). */
+static char *report_text(const db_combat *cb, const scrud_plan *plan,
+                         const scrud_result *res, scrud_spans *spans)
+{
+    char *md =
+        scrud_json_markdown(plan, res, combat_dice_note_of(cb->dice_source));
+    char *text;
+    jw w;
+
+    jw_init(&w);
+    jw_object(&w);
+    combat_report_head(&w, cb);
+    jw_key(&w, "options");
+    scrud_json_options_write(&w, &plan->in.options);
+    jw_key(&w, "dice");
+    combat_dice_write(&w, cb);
+    scrud_json_outcome_write(&w, plan, res, spans);
+    jw_kstring(&w, "summary_markdown", md ? md : "");
+    jw_object_end(&w);
+    text = jw_take(&w, NULL);
+    if (md == NULL) {
+        free(text);
+        text = NULL;
+    }
+    free(md);
+    return text;
+}
+
 /* run: resolves j->plan with j->rec.dice into j->res, and fills the
- * combat row, its rolls and the report. */
+ * combat row, its rolls and the report, and its facts, which are stored
+ * rather than the report (db.h). */
 static err_code run(void *job, err_info *e)
 {
     scrud_job *j = job;
@@ -67,8 +100,6 @@ static err_code run(void *job, err_info *e)
     size_t n_values;
     dice_source src;
     db_combat *cb = &j->rec.cb;
-    char *md = NULL;
-    jw w;
     err_code rc;
 
     n_values = 0;
@@ -81,24 +112,49 @@ static err_code run(void *job, err_info *e)
     combat_record_row(&j->rec, "scrud");
     if ((rc = combat_record_rolls(&j->rec, &src, roll_names, &j->plan, e)))
         goto out;
-    md = scrud_json_markdown(&j->plan, res, combat_dice_note(&j->rec));
     cb->summary = scrud_json_summary(&j->plan, res);
-    jw_init(&w);
-    jw_object(&w);
-    combat_report_head(&w, &j->rec);
-    jw_key(&w, "options");
-    scrud_json_options_write(&w, &j->plan.in.options);
-    jw_key(&w, "dice");
-    combat_dice_write(&w, cb);
-    scrud_json_outcome_write(&w, &j->plan, res, &j->spans);
-    jw_kstring(&w, "summary_markdown", md ? md : "");
-    jw_object_end(&w);
-    cb->report = jw_take(&w, NULL);
-    if (!md || !cb->summary || !cb->report)
+    cb->report = report_text(cb, &j->plan, res, &j->spans);
+    if (!cb->summary || !cb->report || !scrud_facts_write(&j->plan, cb))
         rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
 out:
-    free(md);
     dice_cleanup(&src);
+    return rc;
+}
+
+/* render_facts: the report again, from cb's facts and its logged dice
+ * (the naturals in the order drawn), as run rendered it; its summary
+ * too where asked. */
+static err_code render_facts(db_combat *cb, const db_roll *rolls, size_t n,
+                             char **summary, err_info *e)
+{
+    scrud_plan *plan = malloc(sizeof *plan);
+    int *values = malloc((n ? n : 1) * sizeof *values);
+    scrud_result res;
+    dice_source src;
+    size_t i;
+    err_code rc;
+
+    memset(&res, 0, sizeof res);
+    if (plan == NULL || values == NULL) {
+        free(plan);
+        free(values);
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    }
+    for (i = 0; i < n; i++)
+        values[i] = rolls[i].natural;
+    dice_init_values(&src, DICE_REPLAY, values, n);
+    if ((rc = scrud_facts_read(cb, plan, e)) == ERR_OK &&
+        (rc = scrud_resolve(&plan->in, &src, &res, e)) == ERR_OK &&
+        (rc = dice_check_all_used(&src, e)) == ERR_OK) {
+        free(cb->report);
+        if ((cb->report = report_text(cb, plan, &res, NULL)) == NULL ||
+            (summary && !(*summary = scrud_json_summary(plan, &res))))
+            rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
+    }
+    scrud_result_cleanup(&res);
+    dice_cleanup(&src);
+    free(values);
+    free(plan);
     return rc;
 }
 
@@ -320,6 +376,7 @@ const systems_entry scrud_stages = {
     .apply = apply,
     .reset = reset,
     .replay = replay,
+    .render_facts = render_facts,
     .render = scrud_report_render,
     .unit_json = unit_json,
     .options_default = options_default,

@@ -177,7 +177,10 @@ START_TEST(test_replay_detects_tampering)
     json_decref(rep);
 
     /* The same with a one-off, whose rolls are packed in its row, in the
-     * compact layout: the roll altered there, the report still reads. */
+     * compact layout, and which is stored as its facts (db.h): the roll
+     * altered there, the report, rendered from the facts and the dice
+     * as logged, now says A1 won; the summary stored at the combat says
+     * otherwise, which replay finds. */
     snprintf(rig_ctx, sizeof rig_ctx, "tamper a one-off");
     rep = rig_call(201, "POST", NULL,
                    "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":"
@@ -195,12 +198,179 @@ START_TEST(test_replay_detects_tampering)
     RIG_EQ_INT(rig_edit_roll(str(rep, "id"), 1, "6"), 1);
     back = rig_call(200, "GET", NULL, NULL, "%s", path);
     RIG_EQ_INT(rig_inum(at(get(back, "rolls"), 0), "natural"), 6);
-    RIG_EQ_STR(str(at(get(back, "pairs"), 0), "winner"), "second");
+    RIG_EQ_STR(str(at(get(back, "pairs"), 0), "winner"), "first");
     json_decref(back);
     rp = rig_call(200, "POST", NULL, NULL, "%s/replay", path);
     RIG_IS_TRUE(json_is_false(get(rp, "reproduced")));
+    /* the summary, and the altered roll's modified value */
+    RIG_EQ_INT(json_array_size(get(rp, "differences")), 2);
+    RIG_IS_TRUE(strstr(json_string_value(at(get(rp, "differences"), 0)),
+                       "not the one stored with the combat") != NULL);
     json_decref(rp);
     json_decref(rep);
+}
+END_TEST
+
+/* ---- 4b. A one-off is stored as its facts ---- */
+
+/* A one-off's row holds its facts (db.h) in its report's place: a few
+ * hundred bytes, tagged; the combat reads back byte for byte as it was
+ * answered, its report rendered from them and its logged dice; a value
+ * damaged there is an error that says so, and facts of another combat
+ * put there render that combat's input with this one's dice, which
+ * replay finds. */
+START_TEST(test_oneoff_stored_as_facts)
+{
+    /* Every kind of fact: options, a side's modifier, names that JSON and
+     * Markdown escape, faces, reserves, penalties, seeded dice. */
+    static const char body[] =
+        "{\"sides\":[{\"name\":\"Bl\\\"ue *1*\",\"modifier\":1,\"units\":["
+        "{\"name\":\"Guard\",\"quality\":3},"
+        "{\"name\":\"Line \\u00e9\",\"quality\":1,\"defeat_penalty\":1},"
+        "{\"name\":\"Light\",\"quality\":2,\"fatigue_penalty\":1},"
+        "{\"name\":\"Militia\",\"quality\":-1},"
+        "{\"name\":\"Hussars\",\"quality\":2,\"faces\":8},"
+        "{\"name\":\"Guns\",\"quality\":1,\"reserve\":true}]},"
+        "{\"name\":\"Red\",\"modifier\":-1,\"units\":["
+        "{\"name\":\"Old Guard\",\"quality\":4,\"modifier\":1},"
+        "{\"name\":\"Fusiliers\",\"quality\":2,\"defeat_penalty\":1},"
+        "{\"name\":\"Cuirassiers\",\"quality\":3,\"faces\":10,"
+        "\"reserve\":true}]}],"
+        "\"options\":{\"cap\":7,\"floor\":null,\"extra_dice\":\"half\","
+        "\"max_penalty_per_combat\":2,\"eliminate_below\":-3},"
+        "\"note\":\"facts\"}";
+    static const unsigned char damaged[] = {0x1b, 'f', 'c', '1', 2,
+                                            0,    0,   1,   2,   3};
+    http_resp posted, back;
+    char path[160], id[64], other[64], a1[64];
+    test_campaign c;
+    json_t *rep, *rp;
+    int k;
+
+    for (k = 0; k < 5; k++) {
+        snprintf(rig_ctx, sizeof rig_ctx, "facts %d", k);
+        ck_assert_int_eq(ts_request(rig_ts, "POST", "/v1/combats/scrud", NULL,
+                                    body, &posted),
+                         0);
+        RIG_EQ_INT(posted.status, 201);
+        snprintf(id, sizeof id, "%s", str(posted.json, "id"));
+        RIG_EQ_INT(ts_sql_int(rig_ts,
+                              "SELECT count(*) FROM combats WHERE id = ? AND "
+                              "substr(report, 1, 4) = ? AND "
+                              "length(report) < 400",
+                              TS_TEXT(id),
+                              TS_BLOB("\x1b"
+                                      "fc1",
+                                      4)),
+                   1);
+        snprintf(path, sizeof path, "/v1/combats/%s", id);
+        ck_assert_int_eq(ts_request(rig_ts, "GET", path, NULL, NULL, &back), 0);
+        RIG_EQ_INT(back.status, 200);
+        RIG_EQ_STR(back.body, posted.body);
+        http_resp_cleanup(&back);
+        http_resp_cleanup(&posted);
+        rig_check_replay(path, NULL);
+    }
+
+    /* The value damaged: its checksum fails, and the read fails (the log
+     * says why: the client is told a database error). */
+    snprintf(rig_ctx, sizeof rig_ctx, "facts damaged");
+    RIG_EQ_INT(ts_sql_exec(rig_ts, "UPDATE combats SET report = ? WHERE id = ?",
+                           TS_BLOB(damaged, sizeof damaged), TS_TEXT(id)),
+               1);
+    rep = rig_call(500, "GET", NULL, NULL, "%s", path);
+    RIG_EQ_STR(str(rep, "code"), "database_error");
+    json_decref(rep);
+
+    /* Another combat's facts (its A1 of quality 0, not 4): this one reads
+     * back with them, its own id and dice, and replay finds the logged
+     * dice modified otherwise. */
+    snprintf(rig_ctx, sizeof rig_ctx, "facts of another combat");
+    rep = rig_call(201, "POST", NULL,
+                   "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"A1\","
+                   "\"quality\":4,\"die\":2}]},{\"name\":\"b\",\"units\":[{"
+                   "\"name\":\"B1\",\"die\":5}]}],\"dice\":{\"source\":"
+                   "\"entered\"}}",
+                   "/v1/combats/scrud");
+    snprintf(id, sizeof id, "%s", str(rep, "id"));
+    RIG_EQ_STR(str(at(get(rep, "pairs"), 0), "winner"), "first");
+    json_decref(rep);
+    rep = rig_call(201, "POST", NULL,
+                   "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"A1\","
+                   "\"quality\":0,\"die\":2}]},{\"name\":\"b\",\"units\":[{"
+                   "\"name\":\"B1\",\"die\":5}]}],\"dice\":{\"source\":"
+                   "\"entered\"}}",
+                   "/v1/combats/scrud");
+    snprintf(other, sizeof other, "%s", str(rep, "id"));
+    json_decref(rep);
+    RIG_EQ_INT(ts_sql_exec(rig_ts,
+                           "UPDATE combats SET report = (SELECT report FROM "
+                           "combats WHERE id = ?) WHERE id = ?",
+                           TS_TEXT(other), TS_TEXT(id)),
+               1);
+    snprintf(path, sizeof path, "/v1/combats/%s", id);
+    rep = rig_call(200, "GET", NULL, NULL, "%s", path);
+    RIG_EQ_STR(str(rep, "id"), id);
+    RIG_EQ_INT(rig_inum(rig_report_unit(rep, "A1"), "quality"), 0);
+    RIG_EQ_STR(str(at(get(rep, "pairs"), 0), "winner"), "second");
+    json_decref(rep);
+    rp = rig_call(200, "POST", NULL, NULL, "%s/replay", path);
+    RIG_IS_TRUE(json_is_false(get(rp, "reproduced")));
+    RIG_IS_TRUE(json_array_size(get(rp, "differences")) >= 1);
+    json_decref(rp);
+
+    /* A campaign combat too: its facts name its sides and units by id and
+     * hold their penalties before; its history documents are packed in
+     * their own value (not after a report); it reads back byte for byte,
+     * and each unit's history holds its entry of the report. */
+    snprintf(rig_ctx, sizeof rig_ctx, "campaign facts");
+    ts_campaign(rig_ts, &c, NULL, AB);
+    ts_unit(rig_ts, &c, "A1", "a", 2, 6, a1);
+    ts_unit(rig_ts, &c, "B1", "b", 1, 8, NULL);
+    for (k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", c.id);
+        ck_assert_int_eq(
+            ts_request(rig_ts, "POST", path, c.umpire,
+                       k == 2
+                           ? "{\"sides\":[{\"side\":\"a\",\"units\":["
+                             "{\"unit\":\"A1\"}]},{\"side\":\"b\","
+                             "\"modifier\":2,\"units\":[{\"unit\":\"B1\"}]}],"
+                             "\"options\":{\"max_penalty_per_combat\":2}}"
+                           : "{\"sides\":[{\"side\":\"a\",\"units\":["
+                             "{\"unit\":\"A1\"}]},{\"side\":\"b\","
+                             "\"units\":[{\"unit\":\"B1\"}]}]}",
+                       &posted),
+            0);
+        RIG_EQ_INT(posted.status, 201);
+        snprintf(id, sizeof id, "%s", str(posted.json, "id"));
+        RIG_EQ_INT(ts_sql_int(rig_ts,
+                              "SELECT count(*) FROM combats WHERE id = ? AND "
+                              "substr(report, 1, 4) = ? AND "
+                              "substr(unit_docs, 1, 4) = ?",
+                              TS_TEXT(id),
+                              TS_BLOB("\x1b"
+                                      "fc1",
+                                      4),
+                              TS_BLOB("\x1b"
+                                      "ud1",
+                                      4)),
+                   1);
+        snprintf(path, sizeof path, "/v1/campaigns/%s/combats/%s", c.id, id);
+        ck_assert_int_eq(ts_request(rig_ts, "GET", path, c.umpire, NULL, &back),
+                         0);
+        RIG_EQ_INT(back.status, 200);
+        RIG_EQ_STR(back.body, posted.body);
+        rep = rig_call(200, "GET", c.umpire, NULL,
+                       "/v1/campaigns/%s/units/%s/history?order=newest", c.id,
+                       a1);
+        RIG_EQ_STR(str(at(get(rep, "items"), 0), "combat_id"), id);
+        RIG_EQ_INT(rig_inum(get(at(get(rep, "items"), 0), "result"), "natural"),
+                   rig_inum(rig_report_unit(posted.json, "A1"), "natural"));
+        json_decref(rep);
+        http_resp_cleanup(&back);
+        http_resp_cleanup(&posted);
+        rig_check_replay(path, c.umpire);
+    }
 }
 END_TEST
 
@@ -541,6 +711,7 @@ Suite *suite_scrud_http(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_seeded_dice_verifiable);
     tcase_add_test(tc, test_replay_detects_tampering);
+    tcase_add_test(tc, test_oneoff_stored_as_facts);
     tcase_add_test(tc, test_all_or_nothing);
     tcase_add_test(tc, test_campaign_options);
     tcase_add_test(tc, test_reserves_and_faces);
