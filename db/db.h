@@ -760,7 +760,9 @@ typedef struct db_facts {
     size_t len, cap;
     bool is_nomem;
 } db_facts;
-/* Appends v, or s (NULL as ""), to f (zeroed to start). */
+/* Appends v, or s (NULL as ""), to f (zeroed to start): an id as
+ * db_new_id makes them ("unit_" and 24 hex digits) takes its bytes, not
+ * its digits. */
 void db_facts_int(db_facts *f, long long v);
 void db_facts_str(db_facts *f, const char *s);
 /* Hands what f holds to cb (cb->facts, cb->facts_len, replacing any) and

@@ -227,11 +227,12 @@ const char *db_report_end(char *report);
 /* cb's facts as stored in the report's column (facts.c): tagged, with
  * their checksum; new, *len its size, or NULL when out of memory.
  * db_is_facts says whether a stored value is one; db_facts_unwrap
- * answers its facts (new, *len their size), or NULL when it is not one,
- * its checksum fails, or out of memory. */
+ * gives its facts (*facts new, *len their size): ERR_DB when it is not
+ * one or its checksum fails, ERR_NOMEM. */
 unsigned char *db_facts_wrap(const db_combat *cb, size_t *len);
 bool db_is_facts(const void *z, size_t zlen);
-unsigned char *db_facts_unwrap(const void *z, size_t zlen, size_t *len);
+err_code db_facts_unwrap(const void *z, size_t zlen, unsigned char **facts,
+                         size_t *len);
 /* A combat's packed roll log at column col (combats.rolls, however
  * packed: combat_pack.c) as the text
  * db_rolls_unpack reads; NULL for NULL, when out of memory, or for a value

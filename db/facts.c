@@ -5,6 +5,7 @@
  * (db_sql.h: db_facts_wrap, db_facts_unwrap).  No SQL.
  */
 #include "db_sql.h"
+#include "rng.h"
 
 #include <sodium.h>
 
@@ -20,8 +21,11 @@
 enum { FACTS_TAG_LEN = 4, CHECK_BYTES = 4 };
 static const unsigned char facts_tag[FACTS_TAG_LEN] = {0x1b, 'f', 'c', '1'};
 
-/* A varint takes at most VARINT_MAX bytes (a 64-bit value's). */
-enum { VARINT_MAX = 10 };
+/* A varint takes at most VARINT_MAX bytes (a 64-bit value's).  A string
+ * is a varint h, then: h = 1, an id as db_new_id makes them (its
+ * prefix's length, the prefix, its ID_BYTES: 17 bytes for a unit's 29
+ * characters); else h - 2 bytes of text (h = 0 is never written). */
+enum { VARINT_MAX = 10, ID_PREFIX_MAX = 8, ID_BYTES = 12 };
 
 static void check_of(const unsigned char *facts, size_t n,
                      unsigned char out[CHECK_BYTES])
@@ -75,11 +79,39 @@ void db_facts_int(db_facts *f, long long v)
     put_varint(f, ((unsigned long long)v << 1) ^ (v < 0 ? ~0ULL : 0));
 }
 
+/* The length of s's prefix where s (n bytes) is an id as db_new_id makes
+ * them: 2 to ID_PREFIX_MAX lower-case letters, '_', ID_BYTES as
+ * lower-case hex digits; else 0. */
+static size_t id_prefix(const char *s, size_t n)
+{
+    size_t k = 0, i;
+
+    while (k < n && k <= ID_PREFIX_MAX && s[k] >= 'a' && s[k] <= 'z')
+        k++;
+    if (k < 2 || k > ID_PREFIX_MAX || n != k + 1 + 2 * ID_BYTES || s[k] != '_')
+        return 0;
+    for (i = k + 1; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return k;
+}
+
 void db_facts_str(db_facts *f, const char *s)
 {
-    size_t n = s ? strlen(s) : 0;
+    size_t n = s ? strlen(s) : 0, k = n ? id_prefix(s, n) : 0;
 
-    put_varint(f, n);
+    if (k > 0) { /* an id: 1, its prefix's length, prefix, its bytes */
+        put_varint(f, 1);
+        if (room(f, 1 + k + ID_BYTES)) {
+            f->buf[f->len++] = (unsigned char)k;
+            memcpy(f->buf + f->len, s, k);
+            f->len += k;
+            (void)rng_unhex(s + k + 1, f->buf + f->len, ID_BYTES);
+            f->len += ID_BYTES;
+        }
+        return;
+    }
+    put_varint(f, n + 2); /* else its length + 2, its bytes */
     if (n > 0 && room(f, n)) {
         memcpy(f->buf + f->len, s, n);
         f->len += n;
@@ -136,17 +168,34 @@ int db_facts_get_int(db_facts_reader *r, int min, int max)
 
 void db_facts_get_str(db_facts_reader *r, char *out, size_t size)
 {
-    unsigned long long n = get_varint(r);
+    unsigned long long h = get_varint(r), n = 0;
+    size_t k = 0;
 
-    if (!r->is_bad && (n >= size || n > (unsigned long long)(r->end - r->p)))
-        r->is_bad = true;
+    if (!r->is_bad && h == 1) { /* an id (db_facts_str) */
+        k = r->p < r->end ? *r->p++ : 0;
+        n = k + 1 + 2 * ID_BYTES;
+        if (k < 2 || k > ID_PREFIX_MAX || n >= size ||
+            (size_t)(r->end - r->p) < k + ID_BYTES)
+            r->is_bad = true;
+    } else if (!r->is_bad) {
+        n = h >= 2 ? h - 2 : 0;
+        if (h < 2 || n >= size || n > (unsigned long long)(r->end - r->p))
+            r->is_bad = true;
+    }
     if (r->is_bad) {
         out[0] = '\0';
         return;
     }
-    memcpy(out, r->p, (size_t)n);
+    if (k > 0) {
+        memcpy(out, r->p, k);
+        out[k] = '_';
+        rng_hex(r->p + k, ID_BYTES, out + k + 1);
+        r->p += k + ID_BYTES;
+    } else {
+        memcpy(out, r->p, (size_t)n);
+        r->p += n;
+    }
     out[n] = '\0';
-    r->p += n;
 }
 
 bool db_facts_end(const db_facts_reader *r)
@@ -174,20 +223,24 @@ bool db_is_facts(const void *z, size_t zlen)
            memcmp(z, facts_tag, FACTS_TAG_LEN) == 0;
 }
 
-unsigned char *db_facts_unwrap(const void *z, size_t zlen, size_t *len)
+err_code db_facts_unwrap(const void *z, size_t zlen, unsigned char **facts,
+                         size_t *len)
 {
     const unsigned char *v = z;
-    unsigned char check[CHECK_BYTES], *facts;
+    unsigned char check[CHECK_BYTES];
     size_t n;
 
+    *facts = NULL;
+    *len = 0;
     if (!db_is_facts(z, zlen) || zlen <= FACTS_TAG_LEN + CHECK_BYTES)
-        return NULL;
+        return ERR_DB;
     n = zlen - FACTS_TAG_LEN - CHECK_BYTES;
     check_of(v + FACTS_TAG_LEN, n, check);
-    if (memcmp(check, v + FACTS_TAG_LEN + n, CHECK_BYTES) != 0 ||
-        (facts = malloc(n)) == NULL)
-        return NULL;
-    memcpy(facts, v + FACTS_TAG_LEN, n);
+    if (memcmp(check, v + FACTS_TAG_LEN + n, CHECK_BYTES) != 0)
+        return ERR_DB;
+    if ((*facts = malloc(n)) == NULL)
+        return ERR_NOMEM;
+    memcpy(*facts, v + FACTS_TAG_LEN, n);
     *len = n;
-    return facts;
+    return ERR_OK;
 }

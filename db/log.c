@@ -102,12 +102,19 @@ static err_code insert_rolls(db_conn *c, const db_combat *cb,
 
 /* The combat's own row, with its packed rolls (a campaign combat's once
  * chained with ledger_first, the ledger place of the first: migration
- * 22; a one-off's without). */
+ * 22; a one-off's without).  Its report as packed, else its facts (a
+ * campaign combat worked out on the writer: db_combat_pack is not called
+ * there), else its text. */
 static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
 {
+    unsigned char *facts_z = NULL;
+    size_t facts_zlen = 0;
     db_stmt *st = NULL;
     err_code rc;
 
+    if (cb->report_z == NULL && cb->facts != NULL &&
+        (facts_z = db_facts_wrap(cb, &facts_zlen)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
     if ((rc =
              db_prepare(c,
                         "INSERT INTO combats (id, campaign_id, system, "
@@ -115,8 +122,10 @@ static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
                         "server_seed, client_seed, actor_token_id, summary, "
                         "report, rolls, unit_docs, ledger_first) VALUES (?,?,?,"
                         "?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        &st, e)))
+                        &st, e))) {
+        free(facts_z);
         return rc;
+    }
     db_bind_text(st, 1, cb->id);
     db_bind_text_or_null_borrowed(st, 2, cb->campaign_id);
     db_bind_text(st, 3, cb->system);
@@ -132,6 +141,8 @@ static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
     db_bind_text(st, 12, cb->summary);
     if (cb->report_z != NULL)
         db_bind_blob(st, 13, cb->report_z, cb->report_z_len);
+    else if (facts_z != NULL)
+        db_bind_blob(st, 13, facts_z, facts_zlen);
     else
         db_bind_text(st, 13, cb->report);
     if (cb->rolls_z != NULL)
@@ -142,6 +153,7 @@ static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
         db_bind_int64(st, 16, cb->ledger_first);
     rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
+    free(facts_z);
     return rc;
 }
 
@@ -191,9 +203,9 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
     return n_rolls > 0 || end->spent[0] ? db_chain_save(c, end, e) : ERR_OK;
 }
 
-/* The report's column read into cb: its facts (new; false when their
- * checksum fails), or its text. */
-static bool read_report(db_stmt *st, int col, db_combat *cb)
+/* The report's column read into cb: its facts (new: ERR_DB when their
+ * checksum fails, ERR_NOMEM), or its text. */
+static err_code read_report(db_stmt *st, int col, db_combat *cb)
 {
     const void *z;
     size_t n;
@@ -201,10 +213,10 @@ static bool read_report(db_stmt *st, int col, db_combat *cb)
     if (db_column_type(st, col) == DB_BLOB &&
         db_is_facts(z = db_column_blob(st, col),
                     n = (size_t)db_column_bytes(st, col)))
-        return (cb->facts = db_facts_unwrap(z, n, &cb->facts_len)) != NULL;
+        return db_facts_unwrap(z, n, &cb->facts, &cb->facts_len);
     cb->report = db_column_doc(st, col);
     cb->after_report = db_report_end(cb->report);
-    return true;
+    return ERR_OK;
 }
 
 static void read_combat(db_stmt *st, db_combat *cb)
@@ -243,10 +255,12 @@ err_code db_combat_get(db_conn *c, const char *id, db_combat *out, err_info *e)
     step = db_step(st);
     if (step == DB_ROW) {
         read_combat(st, out);
-        if (!read_report(st, 12, out)) {
+        if ((rc = read_report(st, 12, out)) != ERR_OK) {
             db_combat_cleanup(out);
-            rc = err_set(e, ERR_DB, NULL,
-                         "the stored facts of combat %s are damaged", id);
+            rc = rc == ERR_NOMEM
+                     ? err_set(e, ERR_NOMEM, NULL, "out of memory")
+                     : err_set(e, ERR_DB, NULL,
+                               "the stored facts of combat %s are damaged", id);
         }
     } else if (step == DB_DONE)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no combat %s", id);

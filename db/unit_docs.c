@@ -23,6 +23,12 @@
  * before (with the report as zstd's reference: db_doc_text_after; such
  * values still read), cost the work of indexing the report again.
  *
+ * A combat stored as its facts (facts.c; migration 24) has no report to
+ * pack them with: its documents are a frame of their own (with the
+ * dictionary, at the campaign's harder level), and without each unit's
+ * result, which the combat gives again from its facts (server/systems,
+ * results_facts): the result's field is empty, and reads back NULL.
+ *
  * Such an event's row holds no actor, note, time or kind either: they are
  * the combat's (packed only when every event is a "combat" event of the
  * combat with its actor and note), given back from its row: the actor and
@@ -105,7 +111,9 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
             p += k;
         }
         *p++ = FIELD_END;
-        if (ev->result) {
+        /* A combat stored as its facts gives each unit's result again
+         * (server/systems, results_facts): not stored twice. */
+        if (ev->result && cb->facts == NULL) {
             memcpy(p, ev->result, k = strlen(ev->result));
             p += k;
         }
@@ -188,16 +196,23 @@ static err_code cache_load(db_conn *c, const char *combat_id,
     if (db_step(st) == DB_ROW && db_column_type(st, 1) == DB_BLOB) {
         const unsigned char *z = db_column_blob(st, 1);
         size_t zlen = (size_t)db_column_bytes(st, 1);
-        /* After the report in its frame, or in a frame of their own:
-         * with the dictionary, or (before migration 20) after the report
-         * as zstd's reference. */
-        bool is_after = db_is_after_report(z, zlen);
-        if (is_after || !db_doc_is_dict(z, zlen))
+        unsigned char *kept = NULL;
+        if (db_doc_is_dict(z, zlen)) {
+            /* In a frame of their own, with the dictionary. */
+            slot->text = db_doc_text(z, zlen);
+        } else if ((kept = malloc(zlen ? zlen : 1)) != NULL) {
+            /* After the report in its frame, or (before migration 20) in
+             * a frame after it, the report zstd's reference: z kept
+             * before the report is read (on PostgreSQL, reading a
+             * statement's next blob frees the one before: sql_pg.c). */
+            memcpy(kept, z, zlen);
             report = db_column_doc(st, 0);
-        if (is_after)
-            slot->text = db_after_report(report);
-        else if (report != NULL || db_doc_is_dict(z, zlen))
-            slot->text = db_doc_text_after(z, zlen, report);
+            if (db_is_after_report(kept, zlen))
+                slot->text = db_after_report(report);
+            else if (report != NULL)
+                slot->text = db_doc_text_after(kept, zlen, report);
+        }
+        free(kept);
         db_column_copy(st, 2, slot->actor_token_id,
                        sizeof slot->actor_token_id);
         slot->note = db_column_dup(st, 3);

@@ -89,6 +89,7 @@ int main(void)
     add(sr, suite_unit_docs, LITE);
     add(sr, suite_unit_cache, LITE);
     add(sr, suite_doc_dict, LITE);
+    add(sr, suite_facts, CORE);
     add(sr, suite_webhooks_http, API);
     add(sr, suite_tokens_http, API);
     add(sr, suite_shares_http, API);

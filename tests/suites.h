@@ -71,6 +71,7 @@ Suite *suite_event_log(void);
 Suite *suite_unit_docs(void);
 Suite *suite_unit_cache(void);
 Suite *suite_doc_dict(void);
+Suite *suite_facts(void);
 Suite *suite_webhooks_http(void);
 Suite *suite_tokens_http(void);
 Suite *suite_shares_http(void);

@@ -329,8 +329,10 @@ static err_code read_post(notify *n, const db_webhook_post *p, char **url,
     /* Ended in every case; the first error stays in e. */
     if (db_read_end(n->d, c, e) != ERR_OK && rc == ERR_OK)
         rc = e && e->code ? e->code : ERR_DB;
+    /* (Facts that do not render with its dice: the post carries the
+     * one-line summary, summary_of.) */
     if (rc == ERR_OK && cb.facts != NULL)
-        rc = combat_render_facts(&cb, rolls, n_rolls, e);
+        (void)combat_render_facts(&cb, rolls, n_rolls, NULL);
     if (rc != ERR_OK)
         goto out;
     snprintf(token, DB_WEBHOOK_TOKEN_MAX, "%s", w.token);

@@ -69,13 +69,14 @@ void combats_create_campaign(http_request *r)
 }
 
 /* Loads a combat and its rolls, its report rendered where it is stored as
- * its facts; one-off only when campaign_id is NULL.
+ * its facts (unless !is_rendered: replay renders it); one-off only when
+ * campaign_id is NULL.
  * v (NULL: not wanted) receives the caller's view of the campaign
  * (fog_view_cleanup it; it sees everything for a one-off). */
 static err_code load_combat(http_request *r, const char *campaign_id,
-                            const char *combat_id, db_combat *cb,
-                            db_roll **rolls, size_t *n, fog_view *v,
-                            err_info *e)
+                            const char *combat_id, bool is_rendered,
+                            db_combat *cb, db_roll **rolls, size_t *n,
+                            fog_view *v, err_info *e)
 {
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
@@ -100,7 +101,7 @@ static err_code load_combat(http_request *r, const char *campaign_id,
         db_combat_cleanup(cb);
     db_read_release(d, c);
     /* A combat stored as its facts: its report rendered from them. */
-    if (rc == ERR_OK && cb->facts != NULL &&
+    if (rc == ERR_OK && is_rendered && cb->facts != NULL &&
         (rc = combat_render_facts(cb, *rolls, *n, e))) {
         free(*rolls);
         *rolls = NULL;
@@ -138,7 +139,7 @@ static void reply_combat(http_request *r, const char *campaign_id)
 
     err_clear(&e);
     memset(&cb, 0, sizeof cb);
-    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &v, &e)) {
+    if (load_combat(r, campaign_id, id, true, &cb, &rolls, &n, &v, &e)) {
         fog_view_cleanup(&v);
         http_reply_problem(r, &e);
         return;
@@ -233,7 +234,7 @@ static void replay(http_request *r, const char *campaign_id)
 
     err_clear(&e);
     memset(&cb, 0, sizeof cb);
-    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, NULL, &e)) {
+    if (load_combat(r, campaign_id, id, false, &cb, &rolls, &n, NULL, &e)) {
         http_reply_problem(r, &e);
         return;
     }
@@ -246,11 +247,17 @@ static void replay(http_request *r, const char *campaign_id)
         return;
     }
     diffs = json_array();
-    combat_check_report_dice(&cb, diffs);
-    combat_check_facts_summary(&cb, rolls, n, diffs);
     is_seeded = strcmp(cb.dice_source, "seeded") == 0;
     is_seed_ok = is_seeded && combat_check_seeded_dice(&cb, rolls, n, diffs);
-    rc = combat_replay(&cb, rolls, n, sys->replay, diffs, &e);
+    /* A combat stored as its facts: its report rendered from them, and
+     * what they recorded at the combat compared; when its logged dice do
+     * not fit them, there is no report to replay (a difference). */
+    if (cb.facts == NULL || combat_replay_facts(&cb, rolls, n, diffs)) {
+        combat_check_report_dice(&cb, diffs);
+        rc = combat_replay(&cb, rolls, n, sys->replay, diffs, &e);
+    } else {
+        rc = ERR_OK;
+    }
     if (rc != ERR_OK) {
         if (e.code == ERR_OK)
             err_set(&e, ERR_INTERNAL, NULL, "no replay for the system %s",

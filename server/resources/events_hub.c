@@ -71,7 +71,10 @@ typedef struct turn {
     size_t n_views;
     long long plain_seq; /* the event whose text, as a viewer who sees */
     char *plain;         /* everything reads it, plain holds; 0: none */
-    bool has_failed;     /* a read failed: the turn stops */
+    /* the last combat's results given again from its facts, for its
+     * other units' events (history.h) */
+    combat_results results;
+    bool has_failed; /* a read failed: the turn stops */
 } turn;
 
 events_sub *events_hub_sub_new(const db_token *token, long long after)
@@ -128,8 +131,8 @@ static json_t *combat_data(const db_logged_event *ev, const fog_view *v)
  * unit, or leaves it out, and a combat's summary likewise; a battle's
  * and the ledger's events name no unit.
  */
-static json_t *event_data(db_conn *c, const db_logged_event *ev,
-                          const fog_view *v, bool *is_hidden, err_info *e)
+static json_t *event_data(turn *t, const db_logged_event *ev, const fog_view *v,
+                          bool *is_hidden, err_info *e)
 {
     json_t *j;
 
@@ -144,7 +147,7 @@ static json_t *event_data(db_conn *c, const db_logged_event *ev,
     else if (strcmp(ev->kind, "ledger") == 0)
         j = json_pack("{s:I, s:s}", "length", (json_int_t)ev->n, "head",
                       ev->head);
-    else if ((j = history_feed_event(c, &ev->unit, e)) == NULL)
+    else if ((j = history_feed_event(t->c, &ev->unit, &t->results, e)) == NULL)
         return NULL;
     else if (v != NULL) {
         j = fog_event(v, j, fog_unit_side(v, ev->unit.unit_id));
@@ -158,10 +161,10 @@ static json_t *event_data(db_conn *c, const db_logged_event *ev,
 
 /* "id: <seq>\nevent: <kind>\ndata: <JSON>\n\n" of ev for v: new, or NULL
  * (*is_hidden when v may not see it). */
-static char *event_text(db_conn *c, const db_logged_event *ev,
-                        const fog_view *v, bool *is_hidden, err_info *e)
+static char *event_text(turn *t, const db_logged_event *ev, const fog_view *v,
+                        bool *is_hidden, err_info *e)
 {
-    json_t *data = event_data(c, ev, v, is_hidden, e);
+    json_t *data = event_data(t, ev, v, is_hidden, e);
     char *json = data ? json_dumps(data, JSON_COMPACT) : NULL, *text = NULL;
     size_t len;
 
@@ -261,7 +264,7 @@ static bool deliver(turn *t, http_stream *s, events_sub *sub,
         sub->cursor = ev->seq;
         return true;
     }
-    text = event_text(t->c, ev, v, &is_hidden, &e);
+    text = event_text(t, ev, v, &is_hidden, &e);
     if (text == NULL && !is_hidden) {
         turn_fail(t, &e);
         return false;
@@ -412,6 +415,7 @@ static void work(void *arg, http_stream *const *streams, size_t n)
         if (!sub->is_live)
             catch_up(&t, streams[i], sub);
     }
+    combat_results_cleanup(&t.results);
     db_read_release(h->d, t.c);
     for (i = 0; i < t.n_views; i++)
         fog_view_cleanup(&t.views[i].v);

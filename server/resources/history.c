@@ -36,20 +36,41 @@ static json_t *parse_doc(const char *s)
     return j ? j : json_null();
 }
 
+/* The result of a combat's event where its combat, stored as its facts
+ * (db.h), gives it rather than the event (into results: the last
+ * combat's, kept for its other units' events); else the event's own
+ * (NULL: none); *rc an error. */
+static const char *result_of(db_conn *c, const db_event *ev,
+                             combat_results *results, err_code *rc, err_info *e)
+{
+    *rc = ERR_OK;
+    if (ev->result != NULL || ev->combat_id[0] == '\0' ||
+        strcmp(ev->kind, "combat") != 0)
+        return ev->result;
+    if ((*rc = combat_results_load(c, ev->combat_id, results, e)))
+        return NULL;
+    return combat_results_of(results, ev->unit_id);
+}
+
 /* One history event as served, with the dice the unit rolled in it. */
 static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
-                          err_info *e)
+                          combat_results *results, err_info *e)
 {
-    json_t *actor = ev->actor_token_id[0]
-                        ? json_pack("{s:s, s:s}", "role", "umpire", "token_id",
-                                    ev->actor_token_id)
-                        : json_null();
+    err_code rc;
+    const char *result = result_of(c, ev, results, &rc, e);
+    json_t *actor;
+
+    if (rc != ERR_OK)
+        return NULL;
+    actor = ev->actor_token_id[0] ? json_pack("{s:s, s:s}", "role", "umpire",
+                                              "token_id", ev->actor_token_id)
+                                  : json_null();
     json_t *j = json_pack(
         "{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
         (json_int_t)(is_feed ? ev->seq : ev->unit_seq), "at", ev->at, "kind",
         ev->kind, "combat_id", jsonb_str_or_null(ev->combat_id), "actor", actor,
         "note", jsonb_str_or_null(ev->note), "before", parse_doc(ev->before),
-        "after", parse_doc(ev->after), "result", parse_doc(ev->result));
+        "after", parse_doc(ev->after), "result", parse_doc(result));
 
     if (is_feed) {
         json_object_set_new(j, "unit_id", json_string(ev->unit_id));
@@ -77,9 +98,10 @@ static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
     return j;
 }
 
-json_t *history_feed_event(db_conn *c, const db_event *ev, err_info *e)
+json_t *history_feed_event(db_conn *c, const db_event *ev,
+                           combat_results *results, err_info *e)
 {
-    return event_json(c, ev, true, e);
+    return event_json(c, ev, true, results, e);
 }
 
 /* The paging query (paging.h) of a history; its cursor is the
@@ -124,7 +146,7 @@ typedef struct page_fill {
  */
 static err_code fill_page(db_conn *c, const fog_view *v, const db_event *evs,
                           size_t n, bool is_feed, const char *side_id,
-                          page_fill *pf, err_info *e)
+                          page_fill *pf, combat_results *results, err_info *e)
 {
     size_t i;
 
@@ -137,7 +159,7 @@ static err_code fill_page(db_conn *c, const fog_view *v, const db_event *evs,
             pf->has_more = true;
             break;
         }
-        if ((j = event_json(c, &evs[i], is_feed, e)) == NULL)
+        if ((j = event_json(c, &evs[i], is_feed, results, e)) == NULL)
             return e->code;
         if ((j = fog_event(v, j, side)) != NULL)
             json_array_append_new(pf->items, j);
@@ -155,17 +177,19 @@ static void reply_page(http_request *r, db_conn *c, db_event_query *q,
 {
     db *d = http_db(r->srv);
     page_fill pf = {json_array(), q->limit, 0, false};
+    combat_results results;
     db_event *evs = NULL;
     size_t n = 0;
     err_info e;
     char next[24];
 
     err_clear(&e);
+    memset(&results, 0, sizeof results);
     /* One row more than the page tells whether another page follows. */
     q->limit++;
     for (;;) {
         if (db_events_page(c, q, &evs, &n, &e) ||
-            fill_page(c, v, evs, n, is_feed, side_id, &pf, &e))
+            fill_page(c, v, evs, n, is_feed, side_id, &pf, &results, &e))
             break;
         if (pf.has_more || n < (size_t)q->limit)
             break;
@@ -176,6 +200,7 @@ static void reply_page(http_request *r, db_conn *c, db_event_query *q,
     }
     db_read_release(d, c);
     db_events_free(evs, n);
+    combat_results_cleanup(&results);
     if (e.code != ERR_OK) {
         json_decref(pf.items);
         json_decref(page);
@@ -271,18 +296,23 @@ void history_card(http_request *r)
     db_unit u;
     fog_view v;
     json_t *card, *last = json_null();
+    combat_results results;
     err_info e;
 
     err_clear(&e);
+    memset(&results, 0, sizeof results);
     if (find_unit(r, c, &v, &u, &e) ||
         (q.unit_id = u.id, db_events_page(c, &q, &evs, &n, &e)) ||
-        (n > 0 && (last = event_json(c, &evs[0], false, &e)) == NULL)) {
+        (n > 0 &&
+         (last = event_json(c, &evs[0], false, &results, &e)) == NULL)) {
+        combat_results_cleanup(&results);
         db_read_release(d, c);
         db_events_free(evs, n);
         fog_view_cleanup(&v);
         http_reply_problem(r, &e);
         return;
     }
+    combat_results_cleanup(&results);
     db_read_release(d, c);
     card = units_doc_json(&u);
     json_object_set_new(card, "ineffective",

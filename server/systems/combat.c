@@ -429,24 +429,105 @@ err_code combat_render_facts(db_combat *cb, const db_roll *rolls, size_t n,
                    cb->id, why.message);
 }
 
-void combat_check_facts_summary(db_combat *cb, const db_roll *rolls, size_t n,
-                                json_t *diffs)
+void combat_results_cleanup(combat_results *r)
+{
+    size_t i;
+
+    if (r == NULL)
+        return;
+    for (i = 0; i < r->n; i++)
+        free(r->text[i]);
+    free(r->text);
+    free(r->unit_id);
+    memset(r, 0, sizeof *r);
+}
+
+bool combat_results_add(combat_results *r, const char *unit_id, char *text)
+{
+    char(*ids)[DB_ID_MAX];
+    char **texts;
+
+    if (text == NULL ||
+        (ids = realloc(r->unit_id, (r->n + 1) * sizeof *ids)) == NULL) {
+        free(text);
+        return false;
+    }
+    r->unit_id = ids;
+    if ((texts = realloc(r->text, (r->n + 1) * sizeof *texts)) == NULL) {
+        free(text);
+        return false;
+    }
+    r->text = texts;
+    snprintf(r->unit_id[r->n], DB_ID_MAX, "%s", unit_id);
+    r->text[r->n++] = text;
+    return true;
+}
+
+const char *combat_results_of(const combat_results *r, const char *unit_id)
+{
+    size_t i;
+
+    for (i = 0; i < r->n; i++)
+        if (strcmp(r->unit_id[i], unit_id) == 0)
+            return r->text[i];
+    return NULL;
+}
+
+err_code combat_results_load(db_conn *c, const char *combat_id,
+                             combat_results *r, err_info *e)
+{
+    const systems_entry *s;
+    db_combat cb;
+    db_roll *rolls = NULL;
+    size_t n = 0;
+    err_info why;
+    err_code rc;
+
+    if (strcmp(r->combat_id, combat_id) == 0)
+        return ERR_OK;
+    combat_results_cleanup(r);
+    if ((rc = db_combat_get(c, combat_id, &cb, e)))
+        return rc;
+    err_clear(&why);
+    if (cb.facts != NULL && (s = systems_find(cb.system)) != NULL &&
+        s->results_facts != NULL &&
+        (rc = db_combat_rolls(c, &cb, &rolls, &n, e)) == ERR_OK &&
+        (rc = s->results_facts(&cb, rolls, n, r, &why)) != ERR_OK) {
+        rc = why.code == ERR_NOMEM
+                 ? err_set(e, ERR_NOMEM, NULL, "out of memory")
+                 : err_set(e, ERR_INTERNAL, NULL,
+                           "the stored facts of combat %s do not render "
+                           "with its logged dice: %s",
+                           combat_id, why.message);
+    }
+    free(rolls);
+    db_combat_cleanup(&cb);
+    if (rc != ERR_OK)
+        combat_results_cleanup(r);
+    else
+        snprintf(r->combat_id, sizeof r->combat_id, "%s", combat_id);
+    return rc;
+}
+
+bool combat_replay_facts(db_combat *cb, const db_roll *rolls, size_t n,
+                         json_t *diffs)
 {
     const systems_entry *s = systems_find(cb->system);
-    char *summary = NULL;
+    err_info why;
 
-    if (cb->facts == NULL || s == NULL || s->render_facts == NULL)
-        return;
-    if (s->render_facts(cb, rolls, n, &summary, NULL) != ERR_OK ||
-        summary == NULL)
-        combat_differ(diffs, "the stored facts do not render with the "
-                             "logged dice");
-    else if (cb->summary == NULL || strcmp(summary, cb->summary) != 0)
+    err_clear(&why);
+    if (s == NULL || s->render_facts == NULL) {
         combat_differ(diffs,
-                      "the logged dice give the summary \"%s\", "
-                      "not the one stored with the combat",
-                      summary);
-    free(summary);
+                      "the combat is stored as facts its system %s does "
+                      "not read",
+                      cb->system);
+        return false;
+    }
+    if (s->render_facts(cb, rolls, n, diffs, &why) == ERR_OK)
+        return true;
+    combat_differ(diffs, "the logged dice do not fit the combat's facts: %s",
+                  why.message);
+    return false;
 }
 
 void combat_record_cleanup(combat_record *rec)

@@ -252,12 +252,36 @@ err_code combat_replay(const db_combat *cb, const db_roll *rolls, size_t n,
 err_code combat_render_facts(db_combat *cb, const db_roll *rolls, size_t n,
                              err_info *e);
 
-/* For replay, a combat stored as its facts (its report rendered from them,
- * so that it always agrees with its dice): the one-line summary stored
- * with it at the combat must be the one its logged dice give (a roll
- * altered since that changes the outcome is a difference). */
-void combat_check_facts_summary(db_combat *cb, const db_roll *rolls, size_t n,
-                                json_t *diffs);
+/* The history results of a combat stored as its facts (db.h): each of
+ * its units' (the result its history event was given at the combat),
+ * rendered again from the facts and its logged rolls.  A history page
+ * keeps the last combat's, for the events of the same combat after it. */
+typedef struct combat_results {
+    char combat_id[DB_ID_MAX]; /* whose: "" none loaded */
+    size_t n;
+    char (*unit_id)[DB_ID_MAX];
+    char **text; /* each unit's result, new */
+} combat_results;
+/* Loads into r the results of combat_id, unless r holds them already;
+ * none (n 0) when it is not stored as its facts.  ERR_INTERNAL when they
+ * do not render. */
+err_code combat_results_load(db_conn *c, const char *combat_id,
+                             combat_results *r, err_info *e);
+/* unit_id's result in r, or NULL. */
+const char *combat_results_of(const combat_results *r, const char *unit_id);
+/* Adds unit_id's result text (new; stolen, also on failure) to r; false
+ * when out of memory.  For the systems' results_facts. */
+bool combat_results_add(combat_results *r, const char *unit_id, char *text);
+void combat_results_cleanup(combat_results *r);
+
+/* For replay, a combat stored as its facts: its report rendered from
+ * them and its n logged rolls (cb->report, new), and what they recorded
+ * at the combat that the logged dice no longer give added to diffs (its
+ * system's render_facts says what: for SCRUD, each die's natural and the
+ * one-line summary stored with it).  false, with a difference, when the
+ * logged dice do not fit the facts: no report then. */
+bool combat_replay_facts(db_combat *cb, const db_roll *rolls, size_t n,
+                         json_t *diffs);
 
 /* The report's own "dice" agree with the combat's row. */
 void combat_check_report_dice(const db_combat *cb, json_t *diffs);

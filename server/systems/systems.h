@@ -19,7 +19,8 @@
  *           again (a staged combat whose campaign changed meanwhile);
  *   replay  a stored report again through the rules, from its logged dice;
  *   facts   a combat stored as its facts (db.h): its report rendered from
- *           them and its logged dice, as run rendered it;
+ *           them and its logged dice, as run rendered it, and its units'
+ *           results for their history, as apply gave them;
  *   render  the outcome's part of a report as Markdown or HTML;
  *   unit    a unit's section of the system, as served;
  *   options a campaign's options of the system: defaults, read, served;
@@ -96,11 +97,17 @@ typedef struct systems_entry {
     void (*reset)(void *job);
     combat_replay_fn replay;
     /* cb, read back with its facts (and no report), and its n logged
-     * rolls: its report (cb->report, new), the same text run made, and
-     * unless summary is NULL its one-line summary again (*summary, new).
+     * rolls: its report (cb->report, new), the same text run made; for
+     * replay (diffs not NULL), what the facts recorded at the combat that
+     * the logged dice no longer give, each a difference (combat_differ).
      * NULL: the system stores its reports, never facts. */
     err_code (*render_facts)(db_combat *cb, const db_roll *rolls, size_t n,
-                             char **summary, err_info *e);
+                             json_t *diffs, err_info *e);
+    /* The same combat's units' results for their history events, as run
+     * and apply gave them, into out (combat_results_add, each unit that
+     * has an id).  NULL with render_facts NULL. */
+    err_code (*results_facts)(db_combat *cb, const db_roll *rolls, size_t n,
+                              combat_results *out, err_info *e);
     void (*render)(struct report_doc *d, const json_t *report);
     /* The system's section of a unit as served (GET .../units): new, or
      * NULL when the unit does not carry the system. */

@@ -11,19 +11,24 @@
  *   each side, first then second: its name, side_id ("" one-off) and
  *     modifier, its number of units, then each unit in the order of the
  *     request: its name, unit_id ("" one-off), quality, faces, combat
- *     modifier, reserve (0 or 1), defeat and fatigue penalties before.
+ *     modifier, reserve (0 or 1), defeat and fatigue penalties before;
+ *   the number of dice drawn, then each one's natural in the order drawn
+ *     (what the roll log holds too: replay compares them, as it compared
+ *     the stored report's before).
  *
  * Read back, every value is checked against what a request may hold, and
  * the whole against the rules (scrud_validate), as a request is.
  */
 #include "scrud_json.h"
+#include "rng.h"
 
 #include <limits.h>
 #include <string.h>
 
 enum { SCRUD_FACTS_V1 = 1 };
 
-bool scrud_facts_write(const scrud_plan *plan, db_combat *cb)
+bool scrud_facts_write(const scrud_plan *plan, const db_roll *rolls,
+                       size_t n_rolls, db_combat *cb)
 {
     const scrud_options *o = &plan->in.options;
     db_facts f;
@@ -59,6 +64,9 @@ bool scrud_facts_write(const scrud_plan *plan, db_combat *cb)
             db_facts_int(&f, u->fatigue_penalty);
         }
     }
+    db_facts_int(&f, (long long)n_rolls);
+    for (i = 0; i < n_rolls; i++)
+        db_facts_int(&f, rolls[i].natural);
     return db_facts_done(&f, cb);
 }
 
@@ -68,7 +76,8 @@ static int any_int(db_facts_reader *r)
     return db_facts_get_int(r, INT_MIN, INT_MAX);
 }
 
-err_code scrud_facts_read(const db_combat *cb, scrud_plan *plan, err_info *e)
+err_code scrud_facts_read(const db_combat *cb, scrud_plan *plan, int *dice,
+                          size_t *n_dice, err_info *e)
 {
     scrud_options *o = &plan->in.options;
     db_facts_reader r;
@@ -111,6 +120,9 @@ err_code scrud_facts_read(const db_combat *cb, scrud_plan *plan, err_info *e)
             u->fatigue_penalty = any_int(&r);
         }
     }
+    *n_dice = (size_t)db_facts_get_int(&r, 0, SCRUD_FACTS_DICE_MAX);
+    for (i = 0; i < *n_dice && !r.is_bad; i++)
+        dice[i] = db_facts_get_int(&r, 1, RNG_FACES_MAX);
     if (!db_facts_end(&r))
         return err_set(e, ERR_INTERNAL, NULL,
                        "its facts do not read as a SCRUD combat's");

@@ -86,11 +86,16 @@ err_code scrud_json_parse_input(const json_t *report, scrud_plan *plan,
                                 err_info *e);
 
 /* The combat's facts (db.h, scrud_facts.c): plan's options, sides and
- * units written into cb (cb->facts; false when out of memory), and read
- * back from a combat stored so into plan (ERR_INTERNAL when they do not
+ * units, and the naturals of its n_rolls dice, written into cb
+ * (cb->facts; false when out of memory); read back from a combat stored
+ * so into plan, and the naturals into dice (room for
+ * SCRUD_FACTS_DICE_MAX), *n_dice of them (ERR_INTERNAL when they do not
  * read, or do not describe a combat the rules take). */
-bool scrud_facts_write(const scrud_plan *plan, db_combat *cb);
-err_code scrud_facts_read(const db_combat *cb, scrud_plan *plan, err_info *e);
+enum { SCRUD_FACTS_DICE_MAX = 2 * SCRUD_MAX_UNITS_PER_SIDE };
+bool scrud_facts_write(const scrud_plan *plan, const db_roll *rolls,
+                       size_t n_rolls, db_combat *cb);
+err_code scrud_facts_read(const db_combat *cb, scrud_plan *plan, int *dice,
+                          size_t *n_dice, err_info *e);
 /* The outcome part of the report: the members "sides", "pairs" and
  * "extra", written into the object open in w (each unit's entry's span
  * into spans, unless NULL); or as a new json_t object. */

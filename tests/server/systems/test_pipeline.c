@@ -377,6 +377,25 @@ START_TEST(test_second_combat_in_flight_not_staged)
     pipeline_stats(&landed, &redone);
     ck_assert_int_eq(landed, landed0 + 1);
     ck_assert_int_eq(redone, redone0);
+    /* Both stored as their facts (db.h), the one the writer worked out
+     * too (db_combat_pack is not called there), and both read back. */
+    ck_assert_int_eq(ts_sql_int(ts,
+                                "SELECT count(*) FROM combats WHERE id IN "
+                                "(?, ?) AND substr(report, 1, 4) = ?",
+                                TS_TEXT(id1), TS_TEXT(id2),
+                                TS_BLOB("\x1b"
+                                        "fc1",
+                                        4)),
+                     2);
+    {
+        char path[192];
+        json_t *j;
+        snprintf(path, sizeof path, "/v1/campaigns/%s/combats/%s", c.id, id2);
+        j = ts_call(ts, 200, "GET", path, c.umpire, NULL);
+        ck_assert_str_eq(json_string_value(json_object_get(j, "id")), id2);
+        ck_assert_int_eq(json_array_size(json_object_get(j, "rolls")), 2);
+        json_decref(j);
+    }
     /* Its campaign free again, the next one is staged. */
     first = read_job(&c, COMBAT("Alpha", "Bravo"));
     ck_assert(pipeline_stage(http_db(ts->srv), first));

@@ -6,6 +6,7 @@
  * examples of the test vectors are in test_scrud_vectors.c; both use
  * rig.h.
  */
+#include "db_fixture.h"
 #include "harness.h"
 #include "rig.h"
 #include "rng.h"
@@ -147,6 +148,32 @@ static const char *const AB[] = {"a", "b", NULL};
 
 /* ---- 4. Replay sees a roll altered in the database ---- */
 
+/* Whether some difference of the replay rp holds what. */
+static bool differs(const json_t *rp, const char *what)
+{
+    json_t *d;
+    size_t i;
+
+    json_array_foreach(get(rp, "differences"), i, d)
+    {
+        if (strstr(json_string_value(d), what) != NULL)
+            return true;
+    }
+    fprintf(stderr, "%s: no difference holds \"%s\": %s\n", rig_ctx, what,
+            json_dumps(get(rp, "differences"), 0));
+    return false;
+}
+
+/* rig_packed_rolls_edit: B1's roll (the second) a 4, modified 4. */
+static void b1_rolled_4(db_roll *rolls, size_t *n, void *ctx)
+{
+    (void)ctx;
+    ck_assert_uint_eq(*n, 2);
+    ck_assert_str_eq(rolls[1].unit_name, "B1");
+    rolls[1].natural = 4;
+    rolls[1].modified = 4;
+}
+
 START_TEST(test_replay_detects_tampering)
 {
     test_campaign c;
@@ -202,10 +229,39 @@ START_TEST(test_replay_detects_tampering)
     json_decref(back);
     rp = rig_call(200, "POST", NULL, NULL, "%s/replay", path);
     RIG_IS_TRUE(json_is_false(get(rp, "reproduced")));
-    /* the summary, and the altered roll's modified value */
-    RIG_EQ_INT(json_array_size(get(rp, "differences")), 2);
-    RIG_IS_TRUE(strstr(json_string_value(at(get(rp, "differences"), 0)),
-                       "not the one stored with the combat") != NULL);
+    /* the die the combat drew, the summary, the altered roll's modified
+     * value */
+    RIG_IS_TRUE(differs(rp, "roll 1: natural 6 in the log, 2 at the combat"));
+    RIG_IS_TRUE(differs(rp, "not the one stored with the combat"));
+    RIG_IS_TRUE(differs(rp, "roll 1: modified 6 now, 2 in the log"));
+    json_decref(rp);
+    json_decref(rep);
+
+    /* B1's 5 made a 4, its modified value with it: the outcome stays,
+     * the die the combat drew says otherwise. */
+    snprintf(rig_ctx, sizeof rig_ctx, "tamper a one-off, consistently");
+    rep = rig_call(201, "POST", NULL,
+                   "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":"
+                   "\"A1\",\"die\":2}]},{\"name\":\"b\",\"units\":[{"
+                   "\"name\":\"B1\",\"die\":5}]}],\"dice\":{\"source\":"
+                   "\"entered\"}}",
+                   "/v1/combats/scrud");
+    snprintf(path, sizeof path, "/v1/combats/%s", str(rep, "id"));
+    RIG_EQ_INT(rig_packed_rolls_edit(str(rep, "id"), b1_rolled_4, NULL), 1);
+    rp = rig_call(200, "POST", NULL, NULL, "%s/replay", path);
+    RIG_IS_TRUE(json_is_false(get(rp, "reproduced")));
+    RIG_EQ_INT(json_array_size(get(rp, "differences")), 1);
+    RIG_IS_TRUE(differs(rp, "roll 2: natural 4 in the log, 5 at the combat"));
+    json_decref(rp);
+
+    /* A die its faces cannot show: the combat no longer reads (500), and
+     * replay says the dice do not fit (not a failure of its own). */
+    snprintf(rig_ctx, sizeof rig_ctx, "tamper a one-off, past its faces");
+    RIG_EQ_INT(rig_edit_roll(str(rep, "id"), 1, "9"), 1);
+    json_decref(rig_call(500, "GET", NULL, NULL, "%s", path));
+    rp = rig_call(200, "POST", NULL, NULL, "%s/replay", path);
+    RIG_IS_TRUE(json_is_false(get(rp, "reproduced")));
+    RIG_IS_TRUE(differs(rp, "the logged dice do not fit the combat's facts"));
     json_decref(rp);
     json_decref(rep);
 }
@@ -242,15 +298,34 @@ START_TEST(test_oneoff_stored_as_facts)
     static const unsigned char damaged[] = {0x1b, 'f', 'c', '1', 2,
                                             0,    0,   1,   2,   3};
     http_resp posted, back;
-    char path[160], id[64], other[64], a1[64];
+    char path[160], id[64], other[64], a1[64], *docs;
     test_campaign c;
-    json_t *rep, *rp;
+    json_t *rep, *rp, *want;
+    size_t i;
     int k;
+
+    /* And the rest: entered dice (a note of their own in the Markdown),
+     * the other options, a client seed. */
+    static const char entered[] =
+        "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"A1\","
+        "\"quality\":1,\"die\":1},{\"name\":\"A2\",\"die\":6,"
+        "\"defeat_penalty\":2}]},{\"name\":\"b\",\"units\":[{\"name\":"
+        "\"B1\",\"die\":6,\"faces\":12}]}],\"dice\":{\"source\":"
+        "\"entered\"},\"options\":{\"attrition\":false,"
+        "\"defeats_per_elimination\":2,\"cap\":null,"
+        "\"extra_dice\":\"ignore\"}}";
+    static const char client_seed[] =
+        "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"A1\"},"
+        "{\"name\":\"A2\",\"fatigue_penalty\":1}]},{\"name\":\"b\","
+        "\"units\":[{\"name\":\"B1\",\"quality\":-2}]}],\"dice\":{"
+        "\"source\":\"seeded\",\"client_seed\":\"table 7\"},"
+        "\"options\":{\"defeats_per_elimination\":0,\"floor\":2}}";
+    const char *const bodies[] = {body, entered, client_seed, body, body};
 
     for (k = 0; k < 5; k++) {
         snprintf(rig_ctx, sizeof rig_ctx, "facts %d", k);
         ck_assert_int_eq(ts_request(rig_ts, "POST", "/v1/combats/scrud", NULL,
-                                    body, &posted),
+                                    bodies[k], &posted),
                          0);
         RIG_EQ_INT(posted.status, 201);
         snprintf(id, sizeof id, "%s", str(posted.json, "id"));
@@ -360,17 +435,95 @@ START_TEST(test_oneoff_stored_as_facts)
                          0);
         RIG_EQ_INT(back.status, 200);
         RIG_EQ_STR(back.body, posted.body);
+        /* The history documents hold each unit's state, not its result,
+         * which the combat gives again: A1's history and the campaign's
+         * feed serve its entry of the report, with its system and side. */
+        docs = ts_sql_doc(rig_ts, "SELECT unit_docs FROM combats WHERE id = ?",
+                          TS_TEXT(id));
+        ck_assert_ptr_nonnull(docs);
+        RIG_IS_TRUE(strstr(docs, "\"name\":\"A1\"") != NULL);
+        RIG_IS_TRUE(strstr(docs, "\"natural\"") == NULL);
+        free(docs);
+        want = json_deep_copy(rig_report_unit(posted.json, "A1"));
+        json_object_set_new(want, "system", json_string("scrud"));
+        json_object_set_new(want, "side", json_string("a"));
         rep = rig_call(200, "GET", c.umpire, NULL,
                        "/v1/campaigns/%s/units/%s/history?order=newest", c.id,
                        a1);
         RIG_EQ_STR(str(at(get(rep, "items"), 0), "combat_id"), id);
-        RIG_EQ_INT(rig_inum(get(at(get(rep, "items"), 0), "result"), "natural"),
-                   rig_inum(rig_report_unit(posted.json, "A1"), "natural"));
+        RIG_IS_TRUE(json_equal(get(at(get(rep, "items"), 0), "result"), want));
         json_decref(rep);
+        rep = rig_call(200, "GET", c.umpire, NULL,
+                       "/v1/campaigns/%s/history?order=newest&limit=2", c.id);
+        RIG_EQ_INT(json_array_size(get(rep, "items")), 2);
+        for (i = 0; i < 2; i++) {
+            json_t *ev = at(get(rep, "items"), i);
+            RIG_EQ_STR(str(ev, "combat_id"), id);
+            if (strcmp(str(ev, "unit_id"), a1) == 0)
+                RIG_IS_TRUE(json_equal(get(ev, "result"), want));
+            else
+                RIG_EQ_STR(str(get(ev, "result"), "unit"), "B1");
+        }
+        json_decref(rep);
+        json_decref(want);
         http_resp_cleanup(&back);
         http_resp_cleanup(&posted);
         rig_check_replay(path, c.umpire);
     }
+}
+END_TEST
+
+/* A campaign combat stored before its facts were (migration 24), its
+ * history documents in a frame packed after its report (as before
+ * migration 20): its report, read first on either store, and its units'
+ * histories read back. */
+START_TEST(test_history_docs_after_report)
+{
+    test_campaign c;
+    char a1[64], id[64], path[192], *docs, *report;
+    unsigned char *z;
+    size_t zlen;
+    json_t *rep, *stored, *h, *ev;
+
+    snprintf(rig_ctx, sizeof rig_ctx, "documents after the report");
+    ts_campaign(rig_ts, &c, NULL, AB);
+    ts_unit(rig_ts, &c, "A1", "a", 1, 6, a1);
+    ts_unit(rig_ts, &c, "B1", "b", 0, 6, NULL);
+    rep = rig_campaign_combat(
+        &c, 201, ENTERED(SIDE("a", U("A1", 4)), SIDE("b", U("B1", 2))));
+    snprintf(id, sizeof id, "%s", str(rep, "id"));
+    docs = ts_sql_doc(rig_ts, "SELECT unit_docs FROM combats WHERE id = ?",
+                      TS_TEXT(id));
+    ck_assert_ptr_nonnull(docs);
+    /* The report as it was stored: the answer less its ledger and rolls. */
+    stored = json_deep_copy(rep);
+    json_object_del(stored, "ledger");
+    json_object_del(stored, "rolls");
+    report = json_dumps(stored, JSON_COMPACT);
+    ck_assert_ptr_nonnull(z = db_fixture_pack_after(docs, report, &zlen));
+    RIG_EQ_INT(ts_sql_exec(rig_ts,
+                           "UPDATE combats SET report = ?, unit_docs = ? "
+                           "WHERE id = ?",
+                           TS_BLOB(report, strlen(report)), TS_BLOB(z, zlen),
+                           TS_TEXT(id)),
+               1);
+    h = rig_call(200, "GET", c.umpire, NULL,
+                 "/v1/campaigns/%s/units/%s/history?order=newest&limit=1", c.id,
+                 a1);
+    ev = at(get(h, "items"), 0);
+    RIG_EQ_STR(str(ev, "combat_id"), id);
+    RIG_EQ_STR(str(get(ev, "before"), "name"), "A1");
+    RIG_IS_TRUE(json_is_null(get(ev, "result"))); /* none was stored */
+    json_decref(h);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/%s", c.id, id);
+    h = rig_call(200, "GET", c.umpire, NULL, "%s", path);
+    RIG_IS_TRUE(json_equal(h, rep));
+    json_decref(h);
+    free(z);
+    free(report);
+    free(docs);
+    json_decref(stored);
+    json_decref(rep);
 }
 END_TEST
 
@@ -712,6 +865,7 @@ Suite *suite_scrud_http(void)
     tcase_add_test(tc, test_seeded_dice_verifiable);
     tcase_add_test(tc, test_replay_detects_tampering);
     tcase_add_test(tc, test_oneoff_stored_as_facts);
+    tcase_add_test(tc, test_history_docs_after_report);
     tcase_add_test(tc, test_all_or_nothing);
     tcase_add_test(tc, test_campaign_options);
     tcase_add_test(tc, test_reserves_and_faces);
