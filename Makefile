@@ -9,6 +9,7 @@
 #   make bench   load test against a release build (see bench/README.md)
 #   make bench-cost, bench-scale, bench-cores   instructions per combat,
 #                reads at two campaign sizes, throughput by threads
+#   make bench-read-cost  instructions of a history page and a feed page
 #   make bench-pg  combats/s on PostgreSQL by instances, beside SQLite
 #   make bench-odds  time and peak memory of typical odds requests
 #   make valgrind, format, clean
@@ -76,7 +77,7 @@ TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: all run test test-pg tour durability check-tests lint-spec asan valgrind bench \
-        bench-discord bench-cost bench-scale bench-cores bench-pg bench-odds format \
+        bench-discord bench-cost bench-read-cost bench-scale bench-cores bench-pg bench-odds format \
         clean deps
 
 all: $(BUILD)/umpire $(BUILD)/umpire-verify
@@ -185,6 +186,11 @@ bench-cost: $(BUILD)/umpire
 bench-scale: $(BUILD)/umpire
 	$(Q)./deploy/install-deps.sh --bench
 	$(Q)./bench/scale.sh $(BUILD)
+
+bench-read-cost: $(BUILD)/umpire
+	$(Q)./deploy/install-deps.sh --bench
+	$(Q)command -v valgrind >/dev/null || ./deploy/install-deps.sh --valgrind
+	$(Q)./bench/read-cost.sh $(BUILD)
 
 bench-cores: $(BUILD)/umpire $(BUILD)/bench-bare
 	$(Q)./deploy/install-deps.sh --bench
