@@ -81,7 +81,7 @@ enum {
     UNIT_PREFIX_LEN = 5,
     UNIT_ID_BYTES = 12,
     VARINT_MAX = 5,
-    CHECK_BYTES = 4
+    CHECK_BYTES = DB_CHECK_BYTES
 };
 static const char unit_prefix[] = "unit_";
 
@@ -96,10 +96,17 @@ static void check_of(const unsigned char *value, size_t n,
 {
     static const unsigned char key[crypto_shorthash_KEYBYTES] =
         "umpire rolls v1";
+
+    db_value_check(key, value, n, out);
+}
+
+void db_value_check(const unsigned char *key, const void *value, size_t n,
+                    unsigned char out[DB_CHECK_BYTES])
+{
     unsigned char h[crypto_shorthash_BYTES];
 
     crypto_shorthash(h, value, n, key);
-    memcpy(out, h, CHECK_BYTES);
+    memcpy(out, h, DB_CHECK_BYTES);
 }
 
 /* Writes v at p: INT_BYTES bytes of 7 bits each, top bit set (no NUL,

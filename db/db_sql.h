@@ -224,6 +224,13 @@ char *db_after_report(const char *report);
  * after it starts; what follows stays in place after the report's end, and
  * where it starts is returned (NULL: nothing follows). */
 const char *db_report_end(char *report);
+/* A check against damage of the n bytes at value, not a secret: the first
+ * DB_CHECK_BYTES of SipHash-2-4 (libsodium's crypto_shorthash) keyed by
+ * key (crypto_shorthash_KEYBYTES bytes, each stored layout its own), into
+ * out (combat_pack.c's compact roll logs, facts.c's facts). */
+enum { DB_CHECK_BYTES = 4 };
+void db_value_check(const unsigned char *key, const void *value, size_t n,
+                    unsigned char out[DB_CHECK_BYTES]);
 /* cb's facts as stored in the report's column (facts.c): tagged, with
  * their checksum; new, *len its size, or NULL when out of memory.
  * db_is_facts says whether a stored value is one; db_facts_unwrap

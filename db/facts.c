@@ -18,7 +18,7 @@
  * crypto_shorthash: a check against damage, as the compact roll log's).
  * The tag starts with ESC, which no report's text starts with, nor a zstd
  * frame or another packed value (their tags are ESC and other letters). */
-enum { FACTS_TAG_LEN = 4, CHECK_BYTES = 4 };
+enum { FACTS_TAG_LEN = 4, CHECK_BYTES = DB_CHECK_BYTES };
 static const unsigned char facts_tag[FACTS_TAG_LEN] = {0x1b, 'f', 'c', '1'};
 
 /* A varint takes at most VARINT_MAX bytes (a 64-bit value's).  A string
@@ -32,10 +32,8 @@ static void check_of(const unsigned char *facts, size_t n,
 {
     static const unsigned char key[crypto_shorthash_KEYBYTES] =
         "umpire facts v1";
-    unsigned char h[crypto_shorthash_BYTES];
 
-    crypto_shorthash(h, facts, n, key);
-    memcpy(out, h, CHECK_BYTES);
+    db_value_check(key, facts, n, out);
 }
 
 /* Room for n more bytes in f; false (f marked) when out of memory. */
