@@ -307,8 +307,6 @@ static err_code read_post(notify *n, const db_webhook_post *p, char **url,
     db_campaign cmp;
     db_combat cb;
     db_conn *c;
-    db_roll *rolls = NULL;
-    size_t n_rolls = 0;
     char *summary = NULL;
     err_code rc;
 
@@ -322,17 +320,15 @@ static err_code read_post(notify *n, const db_webhook_post *p, char **url,
         rc = db_campaign_get(c, p->campaign_id, &cmp, e);
     if (rc == ERR_OK)
         rc = db_combat_get(c, p->combat_id, &cb, e);
-    /* A combat stored as its facts: its report rendered from them and
-     * its rolls (read in the same snapshot). */
-    if (rc == ERR_OK && cb.facts != NULL)
-        rc = db_combat_rolls(c, &cb, &rolls, &n_rolls, e);
     /* Ended in every case; the first error stays in e. */
     if (db_read_end(n->d, c, e) != ERR_OK && rc == ERR_OK)
         rc = e && e->code ? e->code : ERR_DB;
-    /* (Facts that do not render with its dice: the post carries the
-     * one-line summary, summary_of.) */
-    if (rc == ERR_OK && cb.facts != NULL)
-        (void)combat_render_facts(&cb, rolls, n_rolls, NULL);
+    /* A combat stored as its facts: its report rendered from them (facts
+     * that do not render: the post carries the one-line summary,
+     * summary_of; out of memory fails the try). */
+    if (rc == ERR_OK && cb.facts != NULL &&
+        combat_render_facts(&cb, NULL) == ERR_NOMEM)
+        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (rc != ERR_OK)
         goto out;
     snprintf(token, DB_WEBHOOK_TOKEN_MAX, "%s", w.token);
@@ -349,7 +345,6 @@ static err_code read_post(notify *n, const db_webhook_post *p, char **url,
     sprintf(*url, "%s/webhooks/%s/%s", n->base, w.hook_id, w.token);
 out:
     free(summary);
-    free(rolls);
     db_combat_cleanup(&cb);
     if (rc != ERR_OK) {
         free(*url);

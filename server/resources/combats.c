@@ -69,14 +69,13 @@ void combats_create_campaign(http_request *r)
 }
 
 /* Loads a combat and its rolls, its report rendered where it is stored as
- * its facts (unless !is_rendered: replay renders it); one-off only when
- * campaign_id is NULL.
+ * its facts; one-off only when campaign_id is NULL.
  * v (NULL: not wanted) receives the caller's view of the campaign
  * (fog_view_cleanup it; it sees everything for a one-off). */
 static err_code load_combat(http_request *r, const char *campaign_id,
-                            const char *combat_id, bool is_rendered,
-                            db_combat *cb, db_roll **rolls, size_t *n,
-                            fog_view *v, err_info *e)
+                            const char *combat_id, db_combat *cb,
+                            db_roll **rolls, size_t *n, fog_view *v,
+                            err_info *e)
 {
     db *d = http_db(r->srv);
     db_conn *c = db_read_acquire(d);
@@ -101,8 +100,8 @@ static err_code load_combat(http_request *r, const char *campaign_id,
         db_combat_cleanup(cb);
     db_read_release(d, c);
     /* A combat stored as its facts: its report rendered from them. */
-    if (rc == ERR_OK && is_rendered && cb->facts != NULL &&
-        (rc = combat_render_facts(cb, *rolls, *n, e))) {
+    if (rc == ERR_OK && cb->facts != NULL &&
+        (rc = combat_render_facts(cb, e))) {
         free(*rolls);
         *rolls = NULL;
         *n = 0;
@@ -139,7 +138,7 @@ static void reply_combat(http_request *r, const char *campaign_id)
 
     err_clear(&e);
     memset(&cb, 0, sizeof cb);
-    if (load_combat(r, campaign_id, id, true, &cb, &rolls, &n, &v, &e)) {
+    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, &v, &e)) {
         fog_view_cleanup(&v);
         http_reply_problem(r, &e);
         return;
@@ -234,7 +233,7 @@ static void replay(http_request *r, const char *campaign_id)
 
     err_clear(&e);
     memset(&cb, 0, sizeof cb);
-    if (load_combat(r, campaign_id, id, false, &cb, &rolls, &n, NULL, &e)) {
+    if (load_combat(r, campaign_id, id, &cb, &rolls, &n, NULL, &e)) {
         http_reply_problem(r, &e);
         return;
     }
@@ -249,15 +248,13 @@ static void replay(http_request *r, const char *campaign_id)
     diffs = json_array();
     is_seeded = strcmp(cb.dice_source, "seeded") == 0;
     is_seed_ok = is_seeded && combat_check_seeded_dice(&cb, rolls, n, diffs);
-    /* A combat stored as its facts: its report rendered from them, and
-     * what they recorded at the combat compared; when its logged dice do
-     * not fit them, there is no report to replay (a difference). */
-    if (cb.facts == NULL || combat_replay_facts(&cb, rolls, n, diffs)) {
-        combat_check_report_dice(&cb, diffs);
-        rc = combat_replay(&cb, rolls, n, sys->replay, diffs, &e);
-    } else {
-        rc = ERR_OK;
-    }
+    /* A combat stored as its facts: the dice they recorded against the
+     * log (its report, rendered from them, is replayed below as a stored
+     * one is). */
+    if (cb.facts != NULL)
+        combat_check_facts(&cb, rolls, n, diffs);
+    combat_check_report_dice(&cb, diffs);
+    rc = combat_replay(&cb, rolls, n, sys->replay, diffs, &e);
     if (rc != ERR_OK) {
         if (e.code == ERR_OK)
             err_set(&e, ERR_INTERNAL, NULL, "no replay for the system %s",

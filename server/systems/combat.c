@@ -407,8 +407,7 @@ const char *combat_dice_note(const combat_record *rec)
     return combat_dice_note_of(dice_kind_name(rec->dice.kind));
 }
 
-err_code combat_render_facts(db_combat *cb, const db_roll *rolls, size_t n,
-                             err_info *e)
+err_code combat_render_facts(db_combat *cb, err_info *e)
 {
     const systems_entry *s = systems_find(cb->system);
     err_info why;
@@ -419,14 +418,13 @@ err_code combat_render_facts(db_combat *cb, const db_roll *rolls, size_t n,
                        "combat %s is stored as facts, which its system %s "
                        "does not render",
                        cb->id, cb->system);
-    if (s->render_facts(cb, rolls, n, NULL, &why) == ERR_OK)
+    if (s->render_facts(cb, &why) == ERR_OK)
         return ERR_OK;
     if (why.code == ERR_NOMEM)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     return err_set(e, ERR_INTERNAL, NULL,
-                   "the stored facts of combat %s do not render with its "
-                   "logged dice: %s",
-                   cb->id, why.message);
+                   "the stored facts of combat %s do not render: %s", cb->id,
+                   why.message);
 }
 
 void combat_results_cleanup(combat_results *r)
@@ -478,30 +476,30 @@ err_code combat_results_load(db_conn *c, const char *combat_id,
 {
     const systems_entry *s;
     db_combat cb;
-    db_roll *rolls = NULL;
-    size_t n = 0;
     err_info why;
     err_code rc;
 
     if (strcmp(r->combat_id, combat_id) == 0)
         return ERR_OK;
     combat_results_cleanup(r);
-    if ((rc = db_combat_get(c, combat_id, &cb, e)))
-        return rc;
     err_clear(&why);
-    if (cb.facts != NULL && (s = systems_find(cb.system)) != NULL &&
-        s->results_facts != NULL &&
-        (rc = db_combat_rolls(c, &cb, &rolls, &n, e)) == ERR_OK &&
-        (rc = s->results_facts(&cb, rolls, n, r, &why)) != ERR_OK) {
-        rc = why.code == ERR_NOMEM
-                 ? err_set(e, ERR_NOMEM, NULL, "out of memory")
-                 : err_set(e, ERR_INTERNAL, NULL,
-                           "the stored facts of combat %s do not render "
-                           "with its logged dice: %s",
-                           combat_id, why.message);
+    rc = db_combat_get(c, combat_id, &cb, &why);
+    if (rc == ERR_NOT_FOUND) { /* none to give */
+        rc = ERR_OK;
+    } else if (rc != ERR_OK) {
+        rc = err_set(e, rc, NULL, "%s", why.message);
+    } else {
+        if (cb.facts != NULL && (s = systems_find(cb.system)) != NULL &&
+            s->results_facts != NULL &&
+            (rc = s->results_facts(&cb, r, &why)) != ERR_OK)
+            rc = why.code == ERR_NOMEM
+                     ? err_set(e, ERR_NOMEM, NULL, "out of memory")
+                     : err_set(e, ERR_INTERNAL, NULL,
+                               "the stored facts of combat %s do not "
+                               "render: %s",
+                               combat_id, why.message);
+        db_combat_cleanup(&cb);
     }
-    free(rolls);
-    db_combat_cleanup(&cb);
     if (rc != ERR_OK)
         combat_results_cleanup(r);
     else
@@ -509,25 +507,18 @@ err_code combat_results_load(db_conn *c, const char *combat_id,
     return rc;
 }
 
-bool combat_replay_facts(db_combat *cb, const db_roll *rolls, size_t n,
-                         json_t *diffs)
+void combat_check_facts(const db_combat *cb, const db_roll *rolls, size_t n,
+                        json_t *diffs)
 {
     const systems_entry *s = systems_find(cb->system);
-    err_info why;
 
-    err_clear(&why);
-    if (s == NULL || s->render_facts == NULL) {
+    if (s == NULL || s->check_facts == NULL)
         combat_differ(diffs,
                       "the combat is stored as facts its system %s does "
                       "not read",
                       cb->system);
-        return false;
-    }
-    if (s->render_facts(cb, rolls, n, diffs, &why) == ERR_OK)
-        return true;
-    combat_differ(diffs, "the logged dice do not fit the combat's facts: %s",
-                  why.message);
-    return false;
+    else
+        s->check_facts(cb, rolls, n, diffs);
 }
 
 void combat_record_cleanup(combat_record *rec)

@@ -246,16 +246,18 @@ err_code combat_replay(const db_combat *cb, const db_roll *rolls, size_t n,
                        combat_replay_fn replay, json_t *diffs, err_info *e);
 
 /* A combat read back with its facts (db.h) and no report: its report
- * rendered again by its system (render_facts) from them and its n logged
- * rolls, into cb->report (new).  ERR_INTERNAL, said so, when its system
- * stores no facts or they do not render. */
-err_code combat_render_facts(db_combat *cb, const db_roll *rolls, size_t n,
-                             err_info *e);
+ * rendered again by its system (render_facts) from them (its input and
+ * the dice it drew, not its roll log: the report says what the combat
+ * was, as a stored report did, and replay compares the log with it),
+ * into cb->report (new).  ERR_INTERNAL, said so, when its system stores
+ * no facts or they do not render; ERR_NOMEM. */
+err_code combat_render_facts(db_combat *cb, err_info *e);
 
 /* The history results of a combat stored as its facts (db.h): each of
  * its units' (the result its history event was given at the combat),
- * rendered again from the facts and its logged rolls.  A history page
- * keeps the last combat's, for the events of the same combat after it. */
+ * rendered again from the facts.  A history page (or a stream's turn)
+ * keeps the last combat's, for the events of the same combat that follow
+ * it. */
 typedef struct combat_results {
     char combat_id[DB_ID_MAX]; /* whose: "" none loaded */
     size_t n;
@@ -263,8 +265,8 @@ typedef struct combat_results {
     char **text; /* each unit's result, new */
 } combat_results;
 /* Loads into r the results of combat_id, unless r holds them already;
- * none (n 0) when it is not stored as its facts.  ERR_INTERNAL when they
- * do not render. */
+ * none (n 0) when it is not stored as its facts, or has no row.
+ * ERR_INTERNAL when they do not render, ERR_DB when they are damaged. */
 err_code combat_results_load(db_conn *c, const char *combat_id,
                              combat_results *r, err_info *e);
 /* unit_id's result in r, or NULL. */
@@ -274,14 +276,11 @@ const char *combat_results_of(const combat_results *r, const char *unit_id);
 bool combat_results_add(combat_results *r, const char *unit_id, char *text);
 void combat_results_cleanup(combat_results *r);
 
-/* For replay, a combat stored as its facts: its report rendered from
- * them and its n logged rolls (cb->report, new), and what they recorded
- * at the combat that the logged dice no longer give added to diffs (its
- * system's render_facts says what: for SCRUD, each die's natural and the
- * one-line summary stored with it).  false, with a difference, when the
- * logged dice do not fit the facts: no report then. */
-bool combat_replay_facts(db_combat *cb, const db_roll *rolls, size_t n,
-                         json_t *diffs);
+/* For replay, a combat stored as its facts: what differs between them and
+ * its n logged rolls, into diffs (its system's check_facts: for SCRUD,
+ * each die's natural, and the one-line summary stored with the combat). */
+void combat_check_facts(const db_combat *cb, const db_roll *rolls, size_t n,
+                        json_t *diffs);
 
 /* The report's own "dice" agree with the combat's row. */
 void combat_check_report_dice(const db_combat *cb, json_t *diffs);

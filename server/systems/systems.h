@@ -19,8 +19,9 @@
  *           again (a staged combat whose campaign changed meanwhile);
  *   replay  a stored report again through the rules, from its logged dice;
  *   facts   a combat stored as its facts (db.h): its report rendered from
- *           them and its logged dice, as run rendered it, and its units'
- *           results for their history, as apply gave them;
+ *           them (its input and the dice it drew), as run rendered it,
+ *           its units' results for their history, as apply gave them,
+ *           and, for replay, what differs between them and its roll log;
  *   render  the outcome's part of a report as Markdown or HTML;
  *   unit    a unit's section of the system, as served;
  *   options a campaign's options of the system: defaults, read, served;
@@ -96,18 +97,21 @@ typedef struct systems_entry {
      * only, never staged (pipeline_stage). */
     void (*reset)(void *job);
     combat_replay_fn replay;
-    /* cb, read back with its facts (and no report), and its n logged
-     * rolls: its report (cb->report, new), the same text run made; for
-     * replay (diffs not NULL), what the facts recorded at the combat that
-     * the logged dice no longer give, each a difference (combat_differ).
-     * NULL: the system stores its reports, never facts. */
-    err_code (*render_facts)(db_combat *cb, const db_roll *rolls, size_t n,
-                             json_t *diffs, err_info *e);
+    /* cb, read back with its facts (and no report): its report rendered
+     * from them, the input and the dice they recorded (cb->report, new),
+     * the same text run made.  NULL: the system stores its reports,
+     * never facts. */
+    err_code (*render_facts)(db_combat *cb, err_info *e);
+    /* For replay: what differs between cb's facts and its n logged rolls
+     * (the dice they recorded against the log's), each a difference
+     * (combat_differ).  NULL with render_facts NULL. */
+    void (*check_facts)(const db_combat *cb, const db_roll *rolls, size_t n,
+                        json_t *diffs);
     /* The same combat's units' results for their history events, as run
-     * and apply gave them, into out (combat_results_add, each unit that
-     * has an id).  NULL with render_facts NULL. */
-    err_code (*results_facts)(db_combat *cb, const db_roll *rolls, size_t n,
-                              combat_results *out, err_info *e);
+     * and apply gave them, from its facts, into out (combat_results_add,
+     * each unit that has an id).  NULL with render_facts NULL. */
+    err_code (*results_facts)(const db_combat *cb, combat_results *out,
+                              err_info *e);
     void (*render)(struct report_doc *d, const json_t *report);
     /* The system's section of a unit as served (GET .../units): new, or
      * NULL when the unit does not carry the system. */

@@ -130,6 +130,31 @@ START_TEST(test_reader_refuses)
     ck_assert(!r.is_bad);
     (void)db_facts_get_int(&r, INT_MIN, INT_MAX);
     ck_assert(r.is_bad);
+    /* Strings that do not read: an id cut short, an id's prefix of 0, 1
+     * or 9 letters, a header of 0 (never written). */
+    {
+        static const unsigned char bad[][20] = {
+            {0x01, 0x04, 'u', 'n', 'i', 't', 0x01, 0xa2},
+            {0x01, 0x00, 0x01, 0xa2, 0x1a, 0xf0, 0x2d, 0xbd, 0xf5, 0xae, 0x85,
+             0x06, 0x24, 0x5a},
+            {0x01, 0x01, 'u', 0x01, 0xa2, 0x1a, 0xf0, 0x2d, 0xbd, 0xf5, 0xae,
+             0x85, 0x06, 0x24, 0x5a},
+            {0x01, 0x09, 'a',  'b',  'c',  'd',  'e',  'f',  'g',  'h',
+             'i',  0x01, 0xa2, 0x1a, 0xf0, 0x2d, 0xbd, 0xf5, 0xae, 0x85},
+            {0x00}};
+        static const size_t len[] = {8, 14, 15, 20, 1};
+        db_combat raw;
+        size_t k;
+        memset(&raw, 0, sizeof raw);
+        for (k = 0; k < sizeof len / sizeof len[0]; k++) {
+            raw.facts = (unsigned char *)bad[k];
+            raw.facts_len = len[k];
+            db_facts_read(&r, &raw);
+            db_facts_get_str(&r, s, sizeof s);
+            ck_assert_msg(r.is_bad, "bad string %zu read as \"%s\"", k, s);
+            ck_assert_str_eq(s, "");
+        }
+    }
     /* A combat without facts reads as bad at once. */
     free(cb.facts);
     cb.facts = NULL;

@@ -1,7 +1,7 @@
 /*
  * scrud_facts.c: a SCRUD combat's facts (db.h, "a combat's facts"): the
- * input as the rules took it, which its report is rendered from again
- * with its logged dice (scrud_stages.c, render_facts).
+ * input as the rules took it and the dice it drew, which its report is
+ * rendered from again (scrud_stages.c, render_facts).
  *
  * The layout, each integer and string as db_facts writes them:
  *
@@ -13,8 +13,9 @@
  *     request: its name, unit_id ("" one-off), quality, faces, combat
  *     modifier, reserve (0 or 1), defeat and fatigue penalties before;
  *   the number of dice drawn, then each one's natural in the order drawn
- *     (what the roll log holds too: replay compares them, as it compared
- *     the stored report's before).
+ *     (the roll log holds them too: replay compares the two, and the
+ *     report rendered from these with what the log gives, as it compared
+ *     a stored report).
  *
  * Read back, every value is checked against what a request may hold, and
  * the whole against the rules (scrud_validate), as a request is.

@@ -124,90 +124,92 @@ out:
 
 /* A combat stored as its facts, resolved again: cb's facts into *plan
  * (new; free() it, also on failure) with the naturals they recorded into
- * dice (SCRUD_FACTS_DICE_MAX), *n_dice of them, and, with its n logged
- * rolls (the naturals in the order drawn), the outcome into res
- * (scrud_result_cleanup it, also on failure). */
-static err_code resolve_facts(const db_combat *cb, const db_roll *rolls,
-                              size_t n, scrud_plan **plan, int *dice,
+ * dice (SCRUD_FACTS_DICE_MAX), *n_dice of them, and with those dice the
+ * outcome into res (scrud_result_cleanup it, also on failure). */
+static err_code resolve_facts(const db_combat *cb, scrud_plan **plan, int *dice,
                               size_t *n_dice, scrud_result *res, err_info *e)
 {
-    int *values = malloc((n ? n : 1) * sizeof *values);
     dice_source src;
-    size_t i;
     err_code rc;
 
     memset(res, 0, sizeof *res);
     *n_dice = 0;
-    if ((*plan = malloc(sizeof **plan)) == NULL || values == NULL) {
-        free(values);
+    if ((*plan = malloc(sizeof **plan)) == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    }
-    for (i = 0; i < n; i++)
-        values[i] = rolls[i].natural;
-    dice_init_values(&src, DICE_REPLAY, values, n);
-    if ((rc = scrud_facts_read(cb, *plan, dice, n_dice, e)) == ERR_OK &&
-        (rc = scrud_resolve(&(*plan)->in, &src, res, e)) == ERR_OK)
+    if ((rc = scrud_facts_read(cb, *plan, dice, n_dice, e)))
+        return rc;
+    dice_init_values(&src, DICE_REPLAY, dice, *n_dice);
+    if ((rc = scrud_resolve(&(*plan)->in, &src, res, e)) == ERR_OK)
         rc = dice_check_all_used(&src, e);
     dice_cleanup(&src);
-    free(values);
     return rc;
 }
 
-/* For replay: what the facts recorded at the combat that its logged
- * rolls no longer give, into diffs: a die's natural (or their number),
- * and the one-line summary stored with it. */
-static void differ_facts(const db_combat *cb, const db_roll *rolls, size_t n,
-                         const int *dice, size_t n_dice, const scrud_plan *plan,
-                         const scrud_result *res, json_t *diffs)
-{
-    char *summary = scrud_json_summary(plan, res);
-    size_t i;
-
-    if (n_dice != n)
-        combat_differ(diffs, "the log holds %zu dice, the combat drew %zu", n,
-                      n_dice);
-    for (i = 0; i < n && i < n_dice; i++)
-        if (rolls[i].natural != dice[i])
-            combat_differ(diffs,
-                          "roll %zu: natural %d in the log, %d at the "
-                          "combat",
-                          i + 1, rolls[i].natural, dice[i]);
-    if (summary == NULL || cb->summary == NULL ||
-        strcmp(summary, cb->summary) != 0)
-        combat_differ(diffs,
-                      "the logged dice give the summary \"%s\", not "
-                      "the one stored with the combat",
-                      summary ? summary : "");
-    free(summary);
-}
-
-/* render_facts: the report again, from cb's facts and its logged dice,
- * as run rendered it; for replay, what differs from the facts. */
-static err_code render_facts(db_combat *cb, const db_roll *rolls, size_t n,
-                             json_t *diffs, err_info *e)
+/* render_facts: the report again, from cb's facts (its input and the
+ * dice it drew), as run rendered it. */
+static err_code render_facts(db_combat *cb, err_info *e)
 {
     int dice[SCRUD_FACTS_DICE_MAX];
     size_t n_dice;
     scrud_plan *plan = NULL;
     scrud_result res;
-    err_code rc = resolve_facts(cb, rolls, n, &plan, dice, &n_dice, &res, e);
+    err_code rc = resolve_facts(cb, &plan, dice, &n_dice, &res, e);
 
     if (rc == ERR_OK) {
         free(cb->report);
         if ((cb->report = report_text(cb, plan, &res, NULL)) == NULL)
             rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-        else if (diffs != NULL)
-            differ_facts(cb, rolls, n, dice, n_dice, plan, &res, diffs);
     }
     scrud_result_cleanup(&res);
     free(plan);
     return rc;
 }
 
+/* check_facts: for replay, the dice the facts recorded against the n
+ * logged rolls (their number, each natural), and the one-line summary
+ * they give against the one stored with the combat.  (The report,
+ * rendered from the facts, is replayed from the log as a stored report
+ * is: scrud_stages.c's replay.) */
+static void check_facts(const db_combat *cb, const db_roll *rolls, size_t n,
+                        json_t *diffs)
+{
+    int dice[SCRUD_FACTS_DICE_MAX];
+    size_t n_dice, i;
+    scrud_plan *plan = NULL;
+    scrud_result res;
+    char *summary = NULL;
+    err_info e;
+
+    err_clear(&e);
+    if (resolve_facts(cb, &plan, dice, &n_dice, &res, &e) != ERR_OK) {
+        combat_differ(diffs, "the stored facts do not resolve: %s", e.message);
+    } else {
+        if (n_dice != n)
+            combat_differ(diffs, "the log holds %zu dice, the combat drew %zu",
+                          n, n_dice);
+        for (i = 0; i < n && i < n_dice; i++)
+            if (rolls[i].natural != dice[i])
+                combat_differ(diffs,
+                              "roll %zu: natural %d in the log, %d at the "
+                              "combat",
+                              i + 1, rolls[i].natural, dice[i]);
+        summary = scrud_json_summary(plan, &res);
+        if (summary == NULL || cb->summary == NULL ||
+            strcmp(summary, cb->summary) != 0)
+            combat_differ(diffs,
+                          "the stored facts give the summary \"%s\", not "
+                          "the one stored with the combat",
+                          summary ? summary : "");
+    }
+    free(summary);
+    scrud_result_cleanup(&res);
+    free(plan);
+}
+
 /* results_facts: each campaign unit's result, as apply gave its event
  * (scrud_json_unit_result, from the report rendered again). */
-static err_code results_facts(db_combat *cb, const db_roll *rolls, size_t n,
-                              combat_results *out, err_info *e)
+static err_code results_facts(const db_combat *cb, combat_results *out,
+                              err_info *e)
 {
     int dice[SCRUD_FACTS_DICE_MAX];
     size_t n_dice;
@@ -215,7 +217,7 @@ static err_code results_facts(db_combat *cb, const db_roll *rolls, size_t n,
     scrud_spans *spans = malloc(sizeof *spans);
     scrud_result res;
     char *report = NULL;
-    err_code rc = resolve_facts(cb, rolls, n, &plan, dice, &n_dice, &res, e);
+    err_code rc = resolve_facts(cb, &plan, dice, &n_dice, &res, e);
     size_t i;
     int s;
 
@@ -455,6 +457,7 @@ const systems_entry scrud_stages = {
     .reset = reset,
     .replay = replay,
     .render_facts = render_facts,
+    .check_facts = check_facts,
     .results_facts = results_facts,
     .render = scrud_report_render,
     .unit_json = unit_json,
