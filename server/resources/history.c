@@ -58,19 +58,19 @@ static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
 {
     err_code rc;
     const char *result = result_of(c, ev, results, &rc, e);
-    json_t *actor;
+    json_t *actor, *j;
 
     if (rc != ERR_OK)
         return NULL;
     actor = ev->actor_token_id[0] ? json_pack("{s:s, s:s}", "role", "umpire",
                                               "token_id", ev->actor_token_id)
                                   : json_null();
-    json_t *j = json_pack(
-        "{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
-        (json_int_t)(is_feed ? ev->seq : ev->unit_seq), "at", ev->at, "kind",
-        ev->kind, "combat_id", jsonb_str_or_null(ev->combat_id), "actor", actor,
-        "note", jsonb_str_or_null(ev->note), "before", parse_doc(ev->before),
-        "after", parse_doc(ev->after), "result", parse_doc(result));
+    j = json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
+                  (json_int_t)(is_feed ? ev->seq : ev->unit_seq), "at", ev->at,
+                  "kind", ev->kind, "combat_id",
+                  jsonb_str_or_null(ev->combat_id), "actor", actor, "note",
+                  jsonb_str_or_null(ev->note), "before", parse_doc(ev->before),
+                  "after", parse_doc(ev->after), "result", parse_doc(result));
 
     if (is_feed) {
         json_object_set_new(j, "unit_id", json_string(ev->unit_id));
