@@ -123,19 +123,10 @@ static unsigned char *put_u32(unsigned char *p, long long v)
 
 /* Whether h is a hash as the ledger writes them: 64 lower-case hex
  * digits (stored as their 32 bytes, and read back the same). */
-static bool is_hex(const char *h, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')))
-            return false;
-    return true;
-}
-
 static bool is_hash(const char *h)
 {
-    return is_hex(h, LEDGER_HASH_HEX - 1) && h[LEDGER_HASH_HEX - 1] == '\0';
+    return db_is_lower_hex(h, LEDGER_HASH_HEX - 1) &&
+           h[LEDGER_HASH_HEX - 1] == '\0';
 }
 
 /* Whether the n rolls are chained one after the other (a campaign
@@ -156,30 +147,12 @@ static bool is_chained_run(const db_roll *rolls, size_t n)
     return true;
 }
 
-/* Writes v at p as a varint: 7 bits a byte, least significant first, the
- * top bit set on every byte but the last. */
-static unsigned char *put_varint(unsigned char *p, unsigned long long v)
-{
-    while (v >= 0x80) {
-        *p++ = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (unsigned char)v;
-    return p;
-}
-
-/* v as an unsigned varint's value: 0, -1, 1, -2, 2 ... as 0, 1, 2, 3, 4. */
-static unsigned long long zigzag(long long v)
-{
-    return ((unsigned long long)v << 1) ^ (v < 0 ? ~0ULL : 0);
-}
-
 /* Whether s is a unit id as db_new_id makes them, its 24 digits
  * lower-case hex. */
 static bool is_unit_id(const char *s)
 {
     return strncmp(s, unit_prefix, UNIT_PREFIX_LEN) == 0 &&
-           is_hex(s + UNIT_PREFIX_LEN, 2 * UNIT_ID_BYTES);
+           db_is_lower_hex(s + UNIT_PREFIX_LEN, 2 * UNIT_ID_BYTES);
 }
 
 /* Writes s (of at most max bytes; prev the previous roll's, or NULL) at
@@ -197,7 +170,7 @@ static unsigned char *put_compact_str(unsigned char *p, const char *s,
         (void)rng_unhex(s + UNIT_PREFIX_LEN, p, UNIT_ID_BYTES);
         p += UNIT_ID_BYTES;
     } else {
-        p = put_varint(p, n + 2);
+        p = db_put_varint(p, n + 2);
         memcpy(p, s, n);
         p += n;
     }
@@ -223,10 +196,10 @@ static size_t compact_size(const db_roll *r)
 static unsigned char *put_compact(unsigned char *p, const db_roll *r,
                                   const db_roll *prev)
 {
-    p = put_varint(p, zigzag(r->seq));
-    p = put_varint(p, zigzag(r->faces));
-    p = put_varint(p, zigzag(r->natural));
-    p = put_varint(p, zigzag(r->modified));
+    p = db_put_varint(p, db_zigzag(r->seq));
+    p = db_put_varint(p, db_zigzag(r->faces));
+    p = db_put_varint(p, db_zigzag(r->natural));
+    p = db_put_varint(p, db_zigzag(r->modified));
     p = put_compact_str(p, r->side_name, prev ? prev->side_name : NULL,
                         sizeof r->side_name);
     p = put_compact_str(p, r->unit_id, prev ? prev->unit_id : NULL,
@@ -452,23 +425,6 @@ static char *with_hashes(const char *bare, const unsigned char *hashes,
     return (char *)text;
 }
 
-/* The varint at *p (before end) into *v; false when cut short or longer
- * than VARINT_MAX bytes (more than any value of the layout takes). */
-static bool get_varint(const unsigned char **p, const unsigned char *end,
-                       unsigned long long *v)
-{
-    int shift;
-
-    *v = 0;
-    for (shift = 0; *p < end && shift < 7 * VARINT_MAX; shift += 7) {
-        unsigned char b = *(*p)++;
-        *v |= (unsigned long long)(b & 0x7f) << shift;
-        if ((b & 0x80) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* A string of the compact layout at *p (put_compact_str) into s (its
  * length *n; prev and *prev_n the previous roll's, NULL for the first
  * roll); false when it does not read. */
@@ -478,7 +434,7 @@ static bool get_compact_str(const unsigned char **p, const unsigned char *end,
 {
     unsigned long long h;
 
-    if (!get_varint(p, end, &h))
+    if (!db_get_varint(p, end, VARINT_MAX, &h))
         return false;
     if (h == 0) {
         if (prev == NULL)
@@ -521,9 +477,9 @@ static bool compact_bare(const unsigned char *p, const unsigned char *end,
         char(*prev)[UINT8_MAX] = strs[(k + 1) % 2];
         for (i = 0; i < ROLL_INTS; i++) {
             long long x;
-            if (!get_varint(&p, end, &v))
+            if (!db_get_varint(&p, end, VARINT_MAX, &v))
                 return false;
-            x = (long long)(v >> 1) ^ -(long long)(v & 1);
+            x = db_unzigzag(v);
             if ((v >> 1) > (unsigned long long)INT32_MAX + 1 || x < INT32_MIN ||
                 x > INT32_MAX)
                 return false;

@@ -761,7 +761,8 @@ typedef struct db_facts {
     bool is_nomem;
 } db_facts;
 /* Appends v, or s (NULL as ""), to f (zeroed to start): an id as
- * db_new_id makes them ("unit_" and 24 hex digits) takes its bytes, not
+ * db_new_id makes them (a prefix of 2 to 8 letters, '_', 24 hex digits:
+ * "unit_…", "sd_…") takes its bytes, not
  * its digits. */
 void db_facts_int(db_facts *f, long long v);
 void db_facts_str(db_facts *f, const char *s);

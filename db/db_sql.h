@@ -224,6 +224,59 @@ char *db_after_report(const char *report);
  * after it starts; what follows stays in place after the report's end, and
  * where it starts is returned (NULL: nothing follows). */
 const char *db_report_end(char *report);
+/* The stored layouts' integers (combat_pack.c's compact roll logs,
+ * facts.c's facts): varints, 7 bits a byte, least significant first, the
+ * top bit set on every byte but the last (a 64-bit value takes at most
+ * DB_VARINT_MAX bytes); a signed value zigzagged first (0, -1, 1, -2, 2
+ * ... as 0, 1, 2, 3, 4).  db_put_varint writes v at p and answers past
+ * it; db_get_varint reads the one at *p (before end) into *v, moving *p
+ * past it, false when it is cut short or longer than max bytes. */
+enum { DB_VARINT_MAX = 10 };
+static inline unsigned char *db_put_varint(unsigned char *p,
+                                           unsigned long long v)
+{
+    while (v >= 0x80) {
+        *p++ = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (unsigned char)v;
+    return p;
+}
+static inline bool db_get_varint(const unsigned char **p,
+                                 const unsigned char *end, int max,
+                                 unsigned long long *v)
+{
+    int shift;
+
+    *v = 0;
+    for (shift = 0; *p < end && shift < 7 * max; shift += 7) {
+        unsigned char b = *(*p)++;
+        *v |= (unsigned long long)(b & 0x7f) << shift;
+        if ((b & 0x80) == 0)
+            return true;
+    }
+    return false;
+}
+static inline unsigned long long db_zigzag(long long v)
+{
+    return ((unsigned long long)v << 1) ^ (v < 0 ? ~0ULL : 0);
+}
+static inline long long db_unzigzag(unsigned long long u)
+{
+    return (long long)(u >> 1) ^ -(long long)(u & 1);
+}
+/* Whether the n bytes at s are lower-case hex digits (an id's or a
+ * hash's, stored as their bytes). */
+static inline bool db_is_lower_hex(const char *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return true;
+}
+
 /* A check against damage of the n bytes at value, not a secret: the first
  * DB_CHECK_BYTES of SipHash-2-4 (libsodium's crypto_shorthash) keyed by
  * key (crypto_shorthash_KEYBYTES bytes, each stored layout its own), into

@@ -34,12 +34,13 @@ enum { DOC_DICT_LEVEL = -1, DOC_TAG_LEN = 4 };
  * frame reads back the same way; level 1 saves only a little of the
  * work, for less of the size). */
 enum { DOC_DICT_LEVEL_SMALL = 3 };
-/* db_doc_pack_quick's level, with the same dictionary: an 8 v 4 one-off's
- * report (about 7 KB) packs with about 10k instructions less at -3 than
- * at -1 (under callgrind), about 5 % larger (1,170 bytes on average
- * rather than 1,115; 1,265 at most): its row still fits two to a 4 KB
- * page, so the database grows the same.  Lower levels pack larger for
- * no less work. */
+/* db_doc_pack_quick's level, with the same dictionary, for a one-off's
+ * report (a system's that stores reports, not facts: facts.c).  Measured
+ * on a SCRUD 8 v 4 one-off's report (about 7 KB), before SCRUD combats
+ * were stored as their facts: about 10k instructions less at -3 than at
+ * -1 (under callgrind), about 5 % larger (1,170 bytes on average rather
+ * than 1,115; 1,265 at most), its row still two to a 4 KB page.  Lower
+ * levels packed larger for no less work. */
 enum { DOC_DICT_LEVEL_QUICK = -3 };
 static const unsigned char doc_tag_v1[DOC_TAG_LEN] = {0x1b, 'u', 'd', '1'};
 

@@ -9,7 +9,6 @@
 
 #include <sodium.h>
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +20,11 @@
 enum { FACTS_TAG_LEN = 4, CHECK_BYTES = DB_CHECK_BYTES };
 static const unsigned char facts_tag[FACTS_TAG_LEN] = {0x1b, 'f', 'c', '1'};
 
-/* A varint takes at most VARINT_MAX bytes (a 64-bit value's).  A string
- * is a varint h, then: h = 1, an id as db_new_id makes them (its
+/* Integers are zigzagged varints (db_sql.h).  A string is a varint h,
+ * then: h = 1, an id as db_new_id makes them (its
  * prefix's length, the prefix, its ID_BYTES: 17 bytes for a unit's 29
  * characters); else h - 2 bytes of text (h = 0 is never written). */
-enum { VARINT_MAX = 10, ID_PREFIX_MAX = 8, ID_BYTES = 12 };
+enum { ID_PREFIX_MAX = 8, ID_BYTES = 12 };
 
 static void check_of(const unsigned char *facts, size_t n,
                      unsigned char out[CHECK_BYTES])
@@ -58,23 +57,16 @@ static bool room(db_facts *f, size_t n)
     return true;
 }
 
-/* v as a varint: 7 bits a byte, least significant first, the top bit set
- * on every byte but the last. */
+/* v as a varint (db_sql.h). */
 static void put_varint(db_facts *f, unsigned long long v)
 {
-    if (!room(f, VARINT_MAX))
-        return;
-    while (v >= 0x80) {
-        f->buf[f->len++] = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    f->buf[f->len++] = (unsigned char)v;
+    if (room(f, DB_VARINT_MAX))
+        f->len = (size_t)(db_put_varint(f->buf + f->len, v) - f->buf);
 }
 
 void db_facts_int(db_facts *f, long long v)
 {
-    /* zigzag: 0, -1, 1, -2, 2 ... as 0, 1, 2, 3, 4 */
-    put_varint(f, ((unsigned long long)v << 1) ^ (v < 0 ? ~0ULL : 0));
+    put_varint(f, db_zigzag(v));
 }
 
 /* The length of s's prefix where s (n bytes) is an id as db_new_id makes
@@ -82,15 +74,13 @@ void db_facts_int(db_facts *f, long long v)
  * lower-case hex digits; else 0. */
 static size_t id_prefix(const char *s, size_t n)
 {
-    size_t k = 0, i;
+    size_t k = 0;
 
     while (k < n && k <= ID_PREFIX_MAX && s[k] >= 'a' && s[k] <= 'z')
         k++;
-    if (k < 2 || k > ID_PREFIX_MAX || n != k + 1 + 2 * ID_BYTES || s[k] != '_')
+    if (k < 2 || k > ID_PREFIX_MAX || n != k + 1 + 2 * ID_BYTES ||
+        s[k] != '_' || !db_is_lower_hex(s + k + 1, 2 * ID_BYTES))
         return 0;
-    for (i = k + 1; i < n; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-            return 0;
     return k;
 }
 
@@ -136,26 +126,22 @@ void db_facts_read(db_facts_reader *r, const db_combat *cb)
     r->is_bad = cb->facts == NULL;
 }
 
+/* The next varint (db_sql.h); 0 and r bad when there is none. */
 static unsigned long long get_varint(db_facts_reader *r)
 {
     unsigned long long v = 0;
-    int shift;
 
-    for (shift = 0; !r->is_bad && r->p < r->end && shift < 7 * VARINT_MAX;
-         shift += 7) {
-        unsigned char b = *r->p++;
-        v |= (unsigned long long)(b & 0x7f) << shift;
-        if ((b & 0x80) == 0)
-            return v;
+    if (r->is_bad || !db_get_varint(&r->p, r->end, DB_VARINT_MAX, &v)) {
+        r->is_bad = true;
+        return 0;
     }
-    r->is_bad = true;
-    return 0;
+    return v;
 }
 
 int db_facts_get_int(db_facts_reader *r, int min, int max)
 {
     unsigned long long u = get_varint(r);
-    long long v = (long long)(u >> 1) ^ -(long long)(u & 1);
+    long long v = db_unzigzag(u);
 
     if (r->is_bad || v < min || v > max) {
         r->is_bad = true;

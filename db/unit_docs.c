@@ -122,8 +122,8 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
     *p = '\0';
     /* In a campaign combat's report frame, unless it is stored as its
      * facts (facts.c): then in a frame of their own, packed as hard (the
-     * campaign keeps them); a one-off's report frame holds its rolls
-     * (combat_pack.c), never both. */
+     * campaign keeps them); else (not a campaign's) a frame of their
+     * own. */
     if (cb->facts != NULL && cb->campaign_id[0] != '\0') {
         if ((cb->unit_docs_z = db_doc_pack_small(text, &cb->unit_docs_z_len)) ==
             NULL)
@@ -200,16 +200,17 @@ static err_code cache_load(db_conn *c, const char *combat_id,
         if (db_doc_is_dict(z, zlen)) {
             /* In a frame of their own, with the dictionary. */
             slot->text = db_doc_text(z, zlen);
-        } else if ((kept = malloc(zlen ? zlen : 1)) != NULL) {
-            /* After the report in its frame, or (before migration 20) in
-             * a frame after it, the report zstd's reference: z kept
-             * before the report is read (on PostgreSQL, reading a
-             * statement's next blob frees the one before: sql_pg.c). */
-            memcpy(kept, z, zlen);
+        } else if (db_is_after_report(z, zlen)) {
+            /* After the report, in its frame. */
             report = db_column_doc(st, 0);
-            if (db_is_after_report(kept, zlen))
-                slot->text = db_after_report(report);
-            else if (report != NULL)
+            slot->text = db_after_report(report);
+        } else if ((kept = malloc(zlen ? zlen : 1)) != NULL) {
+            /* (Before migration 20) in a frame after the report, the
+             * report zstd's reference: z kept before the report is read
+             * (on PostgreSQL, reading a statement's next blob frees the
+             * one before: sql_pg.c). */
+            memcpy(kept, z, zlen);
+            if ((report = db_column_doc(st, 0)) != NULL)
                 slot->text = db_doc_text_after(kept, zlen, report);
         }
         free(kept);

@@ -250,10 +250,11 @@ static void replay(http_request *r, const char *campaign_id)
     is_seed_ok = is_seeded && combat_check_seeded_dice(&cb, rolls, n, diffs);
     /* A combat stored as its facts: the dice they recorded against the
      * log (its report, rendered from them, is replayed below as a stored
-     * one is). */
+     * one is; its dice are its row's, written from it). */
     if (cb.facts != NULL)
         combat_check_facts(&cb, rolls, n, diffs);
-    combat_check_report_dice(&cb, diffs);
+    else
+        combat_check_report_dice(&cb, diffs);
     rc = combat_replay(&cb, rolls, n, sys->replay, diffs, &e);
     if (rc != ERR_OK) {
         if (e.code == ERR_OK)

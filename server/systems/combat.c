@@ -407,6 +407,19 @@ const char *combat_dice_note(const combat_record *rec)
     return combat_dice_note_of(dice_kind_name(rec->dice.kind));
 }
 
+/* A system's failure (why) to render the facts of combat_id, into e:
+ * out of memory as it is, anything else an internal error that says
+ * why. */
+static err_code facts_failed(err_info *e, const char *combat_id,
+                             const err_info *why)
+{
+    if (why->code == ERR_NOMEM)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    return err_set(e, ERR_INTERNAL, NULL,
+                   "the stored facts of combat %s do not render: %s", combat_id,
+                   why->message);
+}
+
 err_code combat_render_facts(db_combat *cb, err_info *e)
 {
     const systems_entry *s = systems_find(cb->system);
@@ -420,11 +433,7 @@ err_code combat_render_facts(db_combat *cb, err_info *e)
                        cb->id, cb->system);
     if (s->render_facts(cb, &why) == ERR_OK)
         return ERR_OK;
-    if (why.code == ERR_NOMEM)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    return err_set(e, ERR_INTERNAL, NULL,
-                   "the stored facts of combat %s do not render: %s", cb->id,
-                   why.message);
+    return facts_failed(e, cb->id, &why);
 }
 
 void combat_results_cleanup(combat_results *r)
@@ -492,12 +501,7 @@ err_code combat_results_load(db_conn *c, const char *combat_id,
         if (cb.facts != NULL && (s = systems_find(cb.system)) != NULL &&
             s->results_facts != NULL &&
             (rc = s->results_facts(&cb, r, &why)) != ERR_OK)
-            rc = why.code == ERR_NOMEM
-                     ? err_set(e, ERR_NOMEM, NULL, "out of memory")
-                     : err_set(e, ERR_INTERNAL, NULL,
-                               "the stored facts of combat %s do not "
-                               "render: %s",
-                               combat_id, why.message);
+            rc = facts_failed(e, combat_id, &why);
         db_combat_cleanup(&cb);
     }
     if (rc != ERR_OK)

@@ -500,6 +500,20 @@ char *scrud_json_unit_result(const char *report, const scrud_spans *spans,
     return text;
 }
 
+char *scrud_json_unit_result_text(const scrud_plan *plan,
+                                  const scrud_result *res, int s, int i)
+{
+    jw w;
+
+    jw_init(&w);
+    jw_object(&w);
+    scrud_json_unit_write(&w, plan, res, s, i);
+    jw_kstring(&w, "system", "scrud");
+    jw_kstring(&w, "side", plan->side_name[s]);
+    jw_object_end(&w);
+    return jw_take(&w, NULL);
+}
+
 static void side_write(jw *w, const scrud_plan *plan, const scrud_result *res,
                        int s, scrud_spans *spans)
 {

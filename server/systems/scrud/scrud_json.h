@@ -110,10 +110,13 @@ void scrud_json_unit_write(jw *w, const scrud_plan *plan,
                            const scrud_result *res, int s, int i);
 /* A unit's result for its history: its entry of the report (report, where
  * spans say), then "system" and "side"; the same text as the entry
- * written again (scrud_json_unit_write) with those members after it.  New
- * (free()), or NULL when out of memory. */
+ * written again with those members after it (scrud_json_unit_result_text,
+ * which writes it without a report).  New (free()), or NULL when out of
+ * memory. */
 char *scrud_json_unit_result(const char *report, const scrud_spans *spans,
                              const scrud_plan *plan, int s, int i);
+char *scrud_json_unit_result_text(const scrud_plan *plan,
+                                  const scrud_result *res, int s, int i);
 
 /* The Markdown summary (new string, free()). dice_note says how the dice
  * were produced, e.g. "entered at the table". */

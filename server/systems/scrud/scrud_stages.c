@@ -207,33 +207,27 @@ static void check_facts(const db_combat *cb, const db_roll *rolls, size_t n,
 }
 
 /* results_facts: each campaign unit's result, as apply gave its event
- * (scrud_json_unit_result, from the report rendered again). */
+ * (its entry of the report with its system and side), written from the
+ * facts' outcome without the rest of the report. */
 static err_code results_facts(const db_combat *cb, combat_results *out,
                               err_info *e)
 {
     int dice[SCRUD_FACTS_DICE_MAX];
     size_t n_dice;
     scrud_plan *plan = NULL;
-    scrud_spans *spans = malloc(sizeof *spans);
     scrud_result res;
-    char *report = NULL;
     err_code rc = resolve_facts(cb, &plan, dice, &n_dice, &res, e);
     size_t i;
     int s;
 
-    if (rc == ERR_OK && (spans == NULL ||
-                         (report = report_text(cb, plan, &res, spans)) == NULL))
-        rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
     for (s = 0; s < 2 && rc == ERR_OK; s++)
         for (i = 0; i < plan->in.sides[s].n_units && rc == ERR_OK; i++)
             if (plan->unit_id[s][i][0] &&
                 !combat_results_add(
                     out, plan->unit_id[s][i],
-                    scrud_json_unit_result(report, spans, plan, s, (int)i)))
+                    scrud_json_unit_result_text(plan, &res, s, (int)i)))
                 rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
     scrud_result_cleanup(&res);
-    free(report);
-    free(spans);
     free(plan);
     return rc;
 }

@@ -164,6 +164,21 @@ static bool differs(const json_t *rp, const char *what)
     return false;
 }
 
+/* A one-off of A1 (quality q) against B1, entered dice 2 and 5: its
+ * answer (201), new. */
+static json_t *a1_against_b1(int q)
+{
+    char body[256];
+
+    snprintf(body, sizeof body,
+             "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"A1\","
+             "\"quality\":%d,\"die\":2}]},{\"name\":\"b\",\"units\":[{"
+             "\"name\":\"B1\",\"die\":5}]}],\"dice\":{\"source\":"
+             "\"entered\"}}",
+             q);
+    return rig_call(201, "POST", NULL, body, "/v1/combats/scrud");
+}
+
 /* rig_packed_rolls_edit: B1's roll (the second) a 4, modified 4. */
 static void b1_rolled_4(db_roll *rolls, size_t *n, void *ctx)
 {
@@ -209,12 +224,7 @@ START_TEST(test_replay_detects_tampering)
      * from the facts, still says what the combat was; replay finds the
      * log otherwise. */
     snprintf(rig_ctx, sizeof rig_ctx, "tamper a one-off");
-    rep = rig_call(201, "POST", NULL,
-                   "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":"
-                   "\"A1\",\"die\":2}]},{\"name\":\"b\",\"units\":[{"
-                   "\"name\":\"B1\",\"die\":5}]}],\"dice\":{\"source\":"
-                   "\"entered\"}}",
-                   "/v1/combats/scrud");
+    rep = a1_against_b1(0);
     snprintf(path, sizeof path, "/v1/combats/%s", str(rep, "id"));
     RIG_EQ_INT(ts_sql_int(rig_ts,
                           "SELECT count(*) FROM combats WHERE id = ? AND "
@@ -240,12 +250,7 @@ START_TEST(test_replay_detects_tampering)
     /* B1's 5 made a 4, its modified value with it: the outcome stays,
      * the die the combat drew says otherwise. */
     snprintf(rig_ctx, sizeof rig_ctx, "tamper a one-off, consistently");
-    rep = rig_call(201, "POST", NULL,
-                   "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":"
-                   "\"A1\",\"die\":2}]},{\"name\":\"b\",\"units\":[{"
-                   "\"name\":\"B1\",\"die\":5}]}],\"dice\":{\"source\":"
-                   "\"entered\"}}",
-                   "/v1/combats/scrud");
+    rep = a1_against_b1(0);
     snprintf(path, sizeof path, "/v1/combats/%s", str(rep, "id"));
     RIG_EQ_INT(rig_packed_rolls_edit(str(rep, "id"), b1_rolled_4, NULL), 1);
     rp = rig_call(200, "POST", NULL, NULL, "%s/replay", path);
@@ -362,24 +367,14 @@ START_TEST(test_oneoff_stored_as_facts)
     json_decref(rep);
 
     /* Another combat's facts (its A1 of quality 0, not 4): this one reads
-     * back with them, its own id and dice, and replay finds the logged
-     * dice modified otherwise. */
+     * back with them and its own row (id, time, dice source), and replay
+     * finds the logged dice modified otherwise. */
     snprintf(rig_ctx, sizeof rig_ctx, "facts of another combat");
-    rep = rig_call(201, "POST", NULL,
-                   "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"A1\","
-                   "\"quality\":4,\"die\":2}]},{\"name\":\"b\",\"units\":[{"
-                   "\"name\":\"B1\",\"die\":5}]}],\"dice\":{\"source\":"
-                   "\"entered\"}}",
-                   "/v1/combats/scrud");
+    rep = a1_against_b1(4);
     snprintf(id, sizeof id, "%s", str(rep, "id"));
     RIG_EQ_STR(str(at(get(rep, "pairs"), 0), "winner"), "first");
     json_decref(rep);
-    rep = rig_call(201, "POST", NULL,
-                   "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"A1\","
-                   "\"quality\":0,\"die\":2}]},{\"name\":\"b\",\"units\":[{"
-                   "\"name\":\"B1\",\"die\":5}]}],\"dice\":{\"source\":"
-                   "\"entered\"}}",
-                   "/v1/combats/scrud");
+    rep = a1_against_b1(0);
     snprintf(other, sizeof other, "%s", str(rep, "id"));
     json_decref(rep);
     RIG_EQ_INT(ts_sql_exec(rig_ts,

@@ -2,8 +2,10 @@
  * test_scrud_json.c: a campaign unit's result for its history taken from
  * the report (scrud_json_unit_result, server/systems/scrud/scrud_json.c)
  * is the text the unit's entry written again gives, byte for byte, with
- * its "system" and "side" after it: for every unit of combats of one to
- * five units a side, reserves among them, with names that need escaping.
+ * its "system" and "side" after it (scrud_json_unit_result_text, which a
+ * combat stored as its facts gives its history with): for every unit of
+ * combats of one to five units a side, reserves among them, with names
+ * that need escaping.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,21 +18,6 @@
 #include "scrud.h"
 #include "scrud_json.h"
 #include "suites.h"
-
-/* The result as apply wrote it before it was taken from the report. */
-static char *written_again(const scrud_plan *plan, const scrud_result *res,
-                           int s, int i)
-{
-    jw w;
-
-    jw_init(&w);
-    jw_object(&w);
-    scrud_json_unit_write(&w, plan, res, s, i);
-    jw_kstring(&w, "system", "scrud");
-    jw_kstring(&w, "side", plan->side_name[s]);
-    jw_object_end(&w);
-    return jw_take(&w, NULL);
-}
 
 START_TEST(test_unit_result_is_its_report_entry)
 {
@@ -80,7 +67,7 @@ START_TEST(test_unit_result_is_its_report_entry)
     for (s = 0; s < 2; s++)
         for (i = 0; i < (int)plan.in.sides[s].n_units; i++) {
             char *got = scrud_json_unit_result(report, &spans, &plan, s, i),
-                 *want = written_again(&plan, &res, s, i);
+                 *want = scrud_json_unit_result_text(&plan, &res, s, i);
             json_t *j;
             ck_assert_ptr_nonnull(got);
             ck_assert_str_eq(got, want);
