@@ -17,7 +17,7 @@
 #               sqlite3) and a database machine (deploy/postgresql.md)
 set -eu
 
-PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libpq-dev libsodium-dev libssl-dev libcurl4-openssl-dev libzstd-dev check"
+PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libpq-dev libsodium-dev libssl-dev libcurl4-openssl-dev libzstd-dev libmimalloc-dev check"
 [ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk curl sqlite3"
 [ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
 [ "${1:-}" = "--tour" ] && PKGS="$PKGS curl jq"

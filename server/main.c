@@ -21,6 +21,30 @@
 
 #include <jansson.h>
 #include <sodium.h>
+#ifdef UMPIRE_MIMALLOC
+#include <mimalloc.h>
+#endif
+
+/* The allocator serving malloc and free, as the start-up log names it:
+ * mimalloc only where a block malloc gives is its (tests/durability.sh
+ * checks the release build says so). */
+static const char *allocator_name(void)
+{
+#ifdef UMPIRE_MIMALLOC
+    static char name[80];
+    int v = mi_version(); /* e.g. 209 for 2.0.9 */
+    void *p = malloc(16);
+    bool is_mi = p != NULL && mi_is_in_heap_region(p);
+
+    free(p);
+    snprintf(name, sizeof name, "%smimalloc %d.%d.%d%s",
+             is_mi ? "" : "another's (", v / 100, v / 10 % 10, v % 10,
+             is_mi ? "" : " is linked, but malloc is not its)");
+    return name;
+#else
+    return "glibc malloc";
+#endif
+}
 
 static void usage(FILE *out)
 {
@@ -653,10 +677,14 @@ int main(int argc, char **argv)
             goto out;
         i++;
     }
-    /* Keep freed memory in the allocator's arenas: a busy server would
-     * otherwise give it back and take it again (an mprotect each time). */
+#ifndef UMPIRE_MIMALLOC
+    /* Keep freed memory in glibc's arenas: a busy server would otherwise
+     * give it back and take it again (an mprotect each time).  (mimalloc,
+     * the release build's allocator (Makefile, ALLOC_LIBS), keeps freed
+     * pages a while by itself.) */
     mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
     mallopt(M_TOP_PAD, 4 * 1024 * 1024);
+#endif
     if (sodium_init() < 0) {
         fprintf(stderr, "umpire: libsodium failed to start\n");
         goto out;
@@ -676,6 +704,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "umpire %s listening on http://%s:%d (database %s)\n",
             UMPIRE_VERSION, cfg.listen, http_port(srv), cfg.db_path);
+    fprintf(stderr, "umpire: allocator %s\n", allocator_name());
     if (cfg.cors.is_any)
         fprintf(stderr, "umpire: CORS: web pages of any origin may call the "
                         "API\n");

@@ -98,6 +98,13 @@ start_server() {
 }
 
 start_server
+# The release build's allocator (Makefile, ALLOC_LIBS): where the binary
+# is linked with mimalloc, mimalloc serves its malloc (main.c says so only
+# for a block malloc gave).
+if ldd "$BUILD_ABS/umpire" | grep -q libmimalloc; then
+    grep -q '^umpire: allocator mimalloc ' "$SCRATCH/server.0.err" ||
+        die "linked with mimalloc, but the server says: $(grep allocator "$SCRATCH/server.0.err")"
+fi
 read -r CAMPAIGN TOKEN < <("$ROOT/bench/campaign.sh" "${BASE##*:}") ||
     die "cannot set up the campaign"
 [ -n "$TOKEN" ] || die "cannot set up the campaign"
