@@ -1213,9 +1213,11 @@ err_code db_shares_page(db_conn *c, const char *campaign_id, const db_page *pg,
 /* ---- the campaign event log (event_log.c; migration 10;
  * docs/events.md) ----
  * One row per event, written in the transaction of what it reports: by
- * triggers, but unit history events on SQLite by db_events_insert (one
- * row for a combat's packed ones), read back one event per id: its seq
- * is the event's id, increasing service-wide. */
+ * triggers, but on SQLite unit history events by db_events_insert (one
+ * row for a combat's packed ones) and a campaign's combats and the
+ * ledger's moves by db_log_combat and db_log_ledger (one row for a
+ * combat and its move), read back one event per id: its seq is the
+ * event's id, increasing service-wide. */
 
 /* One event of the log, with what it reports joined from its record. */
 typedef struct db_logged_event {

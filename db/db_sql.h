@@ -157,6 +157,24 @@ err_code db_read_page(db_conn *c, const db_page_sql *ps,
                       db_row_reader read, void (*release)(void *, size_t),
                       void **out, size_t *n, const char *what, err_info *e);
 
+/* The ledger's head saved (ledger.c): its length and head on the
+ * campaign's row, and the commitment it spends (db_chain_save, which also
+ * logs the move, is this and db_log_ledger). */
+err_code db_chain_store(db_conn *c, const db_chain *ch, err_info *e);
+
+/* The campaign event log's rows that no trigger writes on SQLite
+ * (event_log.c; migration 25), in the transaction of what they report;
+ * on PostgreSQL its triggers write them, and these do nothing.
+ * db_log_combat: a campaign's combat (or battle record) just inserted,
+ * with the ledger's move to moved's length and head where it moved the
+ * ledger (one row for both, the combat's place before the move's; NULL
+ * for none).  db_log_ledger: the ledger's move to ch's length and head
+ * alone (a battle's action). */
+err_code db_log_combat(db_conn *c, const char *campaign_id,
+                       const char *combat_id, const db_chain *moved,
+                       err_info *e);
+err_code db_log_ledger(db_conn *c, const db_chain *ch, err_info *e);
+
 /* ERR_CONFLICT on dice.commitment: the campaign's next commitment, spent,
  * was spent by another write first (commitments.c; the ledger's save and
  * db_commitment_renew both spend it). */

@@ -19,20 +19,32 @@
 
 /* An event's id: its row's seq, but for a block of unit events (SQLite's
  * db_events_insert, migration 17: n events, the row's seq the last of
- * their places) the place of each, in the order of their seqs.  A row of
- * one unit event has no n. */
+ * their places) the place of each, in the order of their seqs, and for
+ * a combat logged with the ledger's move (SQLite's db_log_combat,
+ * migration 25: x.part 1 the combat, 2 the move) the combat's seq - 1.
+ * A row of one unit event has no n. */
 #define LOG_ID                                                                 \
-    "(CASE WHEN u.seq IS NULL THEN l.seq "                                     \
+    "(CASE WHEN x.part = 1 THEN l.seq - 1 WHEN u.seq IS NULL THEN l.seq "      \
     "ELSE l.seq - coalesce(l.n, 1) + 1 + u.seq - l.unit_seq END)"
 
 /* The columns read_row reads, then FROM and the joins: a unit row joins
  * each of its events (one, or its block's n), and each event its unit's
- * and combat's rows (unit_events.h). */
+ * and combat's rows (unit_events.h); a combat's row with the ledger's
+ * move (its head set) is read twice, x.part 1 the combat as its own row
+ * would read (without n and head) and 2 the move as a 'ledger' row would
+ * (without the combat). */
 #define LOG_SELECT                                                             \
-    "SELECT " LOG_ID ", l.campaign_id, l.kind, l.record_id, l.status, l.n, "   \
-    "l.head, coalesce(c.system, b.system), c.created_at, "                     \
+    "SELECT " LOG_ID ", l.campaign_id, "                                       \
+    "CASE WHEN x.part = 2 THEN 'ledger' ELSE l.kind END, "                     \
+    "CASE WHEN x.part = 2 THEN NULL ELSE l.record_id END, l.status, "          \
+    "CASE WHEN x.part = 1 THEN NULL ELSE l.n END, "                            \
+    "CASE WHEN x.part = 1 THEN NULL ELSE l.head END, "                         \
+    "coalesce(c.system, b.system), c.created_at, "                             \
     "c.summary, " HISTORY_EVENT_COLUMNS "FROM event_log l "                    \
-    "LEFT JOIN combats c ON l.kind = 'combat' AND c.id = l.record_id "         \
+    "LEFT JOIN (SELECT 1 AS part UNION ALL SELECT 2) x "                       \
+    "ON l.kind = 'combat' AND l.head IS NOT NULL "                             \
+    "LEFT JOIN combats c ON l.kind = 'combat' AND coalesce(x.part, 1) = 1 "    \
+    "AND c.id = l.record_id "                                                  \
     "LEFT JOIN battles b ON l.kind = 'battle' AND b.id = l.record_id "         \
     "LEFT JOIN unit_events u ON l.kind = 'unit' AND u.seq >= l.unit_seq "      \
     "AND u.seq < l.unit_seq + coalesce(l.n, 1) " HISTORY_EVENT_JOINS
@@ -73,18 +85,19 @@ err_code db_event_log_after(db_conn *c, const char *campaign_id,
     /* Rows by seq on their index; a block's row (whose seq is its last
      * id) is read while any of its ids is after `after`, and up to `upto`
      * while its first is: a batch may end within a block, and the next
-     * goes on from there.  A block holds at most DB_LOG_BLOCK_MAX. */
+     * goes on from there.  A block holds at most DB_LOG_BLOCK_MAX, a
+     * combat's row with the ledger's move 2. */
     if (campaign_id == NULL)
         rc = db_prepare(c,
                         LOG_SELECT "WHERE l.seq > ?1 AND " LOG_ID " > ?1 "
-                                   "ORDER BY l.seq, u.seq LIMIT ?2",
+                                   "ORDER BY l.seq, x.part, u.seq LIMIT ?2",
                         &st, e);
     else
         rc = db_prepare(c,
                         LOG_SELECT "WHERE l.campaign_id = ?3 AND "
                                    "l.seq > ?1 AND l.seq <= ?5 AND " LOG_ID
                                    " > ?1 AND " LOG_ID " <= ?4 "
-                                   "ORDER BY l.seq, u.seq LIMIT ?2",
+                                   "ORDER BY l.seq, x.part, u.seq LIMIT ?2",
                         &st, e);
     if (rc != ERR_OK)
         return rc;
@@ -160,6 +173,71 @@ err_code db_event_log_last(db_conn *c, const char *campaign_id, long long *out,
         *out = db_column_int64(st, 0); /* NULL (empty) reads 0 */
     else
         rc = db_fail(c, e, "read the event log's last seq");
+    db_done(st);
+    return rc;
+}
+
+/* ---- written: SQLite's rows of combats and the ledger (migration 25) ----
+ *
+ * SQLite's triggers event_log_combats and event_log_ledger wrote a row
+ * for every campaign combat and another for the ledger's move it made:
+ * two rows, their index entries and two trigger programs a combat, on the
+ * writer.  Since migration 25 these write them, and a combat that moves
+ * the ledger writes one row for both: kind 'combat', its id, and the
+ * ledger's length and head after it (n, head), which takes two places,
+ * the combat's (seq - 1) and the move's (seq), as a block of unit events
+ * takes its n (migration 17): the writer is SQLite's only one, and no row
+ * of the log is ever deleted, so seq - 1 is free.  LOG_SELECT reads such
+ * a row back as the two events the triggers wrote, with the same ids.
+ * PostgreSQL's triggers still write a row each (its numbers come from
+ * one sequence several writers draw from). */
+
+err_code db_log_combat(db_conn *c, const char *campaign_id,
+                       const char *combat_id, const db_chain *moved,
+                       err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if (db_conn_sqlite(c) == NULL)
+        return ERR_OK;
+    if ((rc = db_prepare(
+             c,
+             moved == NULL
+                 ? "INSERT INTO event_log (campaign_id, kind, record_id) "
+                   "VALUES (?1, 'combat', ?2)"
+                 : "INSERT INTO event_log (seq, campaign_id, kind, "
+                   "record_id, n, head) VALUES (coalesce((SELECT max(seq) "
+                   "FROM event_log), 0) + 2, ?1, 'combat', ?2, ?3, ?4)",
+             &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    db_bind_text(st, 2, combat_id);
+    if (moved != NULL) {
+        db_bind_int64(st, 3, moved->length);
+        db_bind_text(st, 4, moved->head);
+    }
+    rc = db_step_done(c, st, e, "log a combat");
+    db_done(st);
+    return rc;
+}
+
+err_code db_log_ledger(db_conn *c, const db_chain *ch, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if (db_conn_sqlite(c) == NULL)
+        return ERR_OK;
+    if ((rc = db_prepare(c,
+                         "INSERT INTO event_log (campaign_id, kind, n, head) "
+                         "VALUES (?1, 'ledger', ?2, ?3)",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, ch->campaign_id);
+    db_bind_int64(st, 2, ch->length);
+    db_bind_text(st, 3, ch->head);
+    rc = db_step_done(c, st, e, "log the ledger's move");
     db_done(st);
     return rc;
 }

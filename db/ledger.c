@@ -94,9 +94,16 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
     return rc;
 }
 
-err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e)
+err_code db_chain_store(db_conn *c, const db_chain *ch, err_info *e)
 {
     return chain_save(c, ch, false, e);
+}
+
+err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e)
+{
+    err_code rc = chain_save(c, ch, false, e);
+
+    return rc ? rc : db_log_ledger(c, ch, e);
 }
 
 /* Both kinds of entry of one campaign, with their record's dice; the

@@ -178,9 +178,12 @@ err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
                         (rc = chain_rolls(cb, rolls, n_rolls, &ch, e)))) ||
         (cb->rolls_z == NULL && (rc = insert_rolls(c, cb, rolls, n_rolls, e))))
         return rc;
-    if (is_chained && n_rolls > 0)
-        rc = db_chain_save(c, &ch, e);
-    return rc;
+    if (is_chained && n_rolls > 0 && (rc = db_chain_store(c, &ch, e)))
+        return rc;
+    if (cb->campaign_id[0] == '\0')
+        return ERR_OK;
+    return db_log_combat(c, cb->campaign_id, cb->id,
+                         is_chained && n_rolls > 0 ? &ch : NULL, e);
 }
 
 err_code db_combat_chain(db_conn *c, const db_combat *cb, db_roll *rolls,
@@ -198,9 +201,14 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
     err_code rc;
 
     if ((rc = insert_combat_row(c, cb, e)) ||
-        (cb->rolls_z == NULL && (rc = insert_rolls(c, cb, rolls, n_rolls, e))))
+        (cb->rolls_z == NULL &&
+         (rc = insert_rolls(c, cb, rolls, n_rolls, e))) ||
+        ((n_rolls > 0 || end->spent[0]) && (rc = db_chain_store(c, end, e))))
         return rc;
-    return n_rolls > 0 || end->spent[0] ? db_chain_save(c, end, e) : ERR_OK;
+    /* The ledger moved with its rolls (a commitment spent alone leaves
+     * its head as it was). */
+    return db_log_combat(c, cb->campaign_id, cb->id, n_rolls > 0 ? end : NULL,
+                         e);
 }
 
 /* The report's column read into cb: its facts (new: ERR_DB when their

@@ -761,6 +761,17 @@ const char *const migrations_sql[] = {
      * tells it, and it refuses the store.  Values written before read as
      * they are. */
     "SELECT 1;",
+
+    /* 25: a campaign's combats and the ledger's moves logged by the code
+     * that writes them (event_log.c, db_log_combat and db_log_ledger)
+     * rather than by triggers, and a combat that moves the ledger logged
+     * in one row for both (its id, and the ledger's length and head after
+     * it, in two places: its seq - 1 and its seq): one row, one index
+     * entry and no trigger program a combat, where there were two of
+     * each.  Its events read back as before, with the same ids.  Rows
+     * written before read as they are. */
+    "DROP TRIGGER IF EXISTS event_log_combats;"
+    "DROP TRIGGER IF EXISTS event_log_ledger;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
@@ -770,7 +781,7 @@ const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
-    NULL, NULL, NULL, NULL};
+    NULL, NULL, NULL, NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

@@ -1,10 +1,12 @@
 /*
  * test_event_log.c: tests db/event_log.c and migration 10's campaign
- * event log: its triggers log, in order, a campaign's combats (not a
- * one-off's), battles created, acted on and changing status, new ledger
- * heads and tokens revoked, whatever writes them (raw SQL here, as any
- * front door would), and db_events_insert unit history events (on SQLite,
- * since migration 18, rather than a trigger); nothing for a job that
+ * event log: its triggers log, in order, battles created, acted on and
+ * changing status and tokens revoked, whatever writes them (raw SQL here,
+ * as any front door would); on SQLite the code that writes them logs
+ * unit history events (db_events_insert, since migration 18), a
+ * campaign's combats (not a one-off's) and the ledger's moves
+ * (db_log_combat and db_log_ledger, since migration 25: a combat and its
+ * move in one row, read back as two events); nothing for a job that
  * fails; what is joined in when read; reads by campaign, between seqs and
  * by batches; and the migration logging what the database held before, in
  * the order of its times.  A fresh file with every migration
@@ -160,10 +162,25 @@ START_TEST(test_failed_job_logs_nothing)
 }
 END_TEST
 
-/* Battles and the ledger through raw SQL, as any writer would: a battle
- * created, acted on (the status then), its status changed, an update
- * that changes neither, new ledger heads (the same head again: no
- * event), and a token revoked (once). */
+/* The campaign's ledger moved to length 3 and HEAD_A, as a battle's
+ * action moves it (db_chain_save, which logs the move). */
+static err_code job_ledger_move(db_conn *c, void *arg, err_info *e)
+{
+    db_chain ch;
+    err_code rc = db_chain_open(c, arg, &ch, e);
+
+    if (rc != ERR_OK)
+        return rc;
+    ch.length = 3;
+    memcpy(ch.head, HEAD_A, sizeof ch.head);
+    return db_chain_save(c, &ch, e);
+}
+
+/* Battles and tokens through raw SQL, as any writer would (their
+ * triggers log them): a battle created, acted on (the status then), its
+ * status changed, an update that changes neither, and a token revoked
+ * (once); between them, the ledger moved by the code that moves it
+ * (migration 25: no trigger). */
 START_TEST(test_battles_and_ledger_are_logged)
 {
     db_campaign cmp;
@@ -183,16 +200,16 @@ START_TEST(test_battles_and_ledger_are_logged)
              "army, unit, naturals) VALUES ('bat_1', 1, '" T1 "', 'phase', "
              "0, -1, -1, '[]');"
              "UPDATE battles SET n_actions = 1 WHERE id = 'bat_1';"
-             "UPDATE battles SET status = 'finished' WHERE id = 'bat_1';"
-             "UPDATE campaigns SET ledger_length = 3, ledger_head = '" HEAD_A
-             "' WHERE id = '%s';"
-             "UPDATE campaigns SET ledger_length = 3, ledger_head = '" HEAD_A
-             "' WHERE id = '%s';"
+             "UPDATE battles SET status = 'finished' WHERE id = 'bat_1';",
+             cmp.id);
+    db_fixture_raw_exec(sql);
+    db_fixture_write_ok(job_ledger_move, cmp.id, "the ledger's move");
+    snprintf(sql, sizeof sql,
              "INSERT INTO tokens (id, campaign_id, role, hash, created_at) "
              "VALUES ('tok_1', '%s', 'umpire', 'ab', '" T0 "');"
              "UPDATE tokens SET revoked_at = '" T2 "' WHERE id = 'tok_1';"
              "UPDATE tokens SET revoked_at = '" T3 "' WHERE id = 'tok_1';",
-             cmp.id, cmp.id, cmp.id, cmp.id);
+             cmp.id);
     db_fixture_raw_exec(sql);
     evs = read_log(cmp.id, 0, LLONG_MAX, 100, &n);
     ck_assert_uint_eq(n, 5);
@@ -449,6 +466,173 @@ START_TEST(test_packed_events_are_logged_as_a_block)
 }
 END_TEST
 
+/* A block fight whose combat drew n_rolls dice (seeded, chained onto the
+ * campaign's ledger by db_combat_insert), then its events. */
+typedef struct rolled_fight {
+    block_fight f;
+    db_roll rolls[4];
+    size_t n_rolls;
+} rolled_fight;
+
+static err_code job_rolled_fight(db_conn *c, void *arg, err_info *e)
+{
+    rolled_fight *r = arg;
+    const db_event *evs[BLOCK_EVENTS];
+    err_code rc = db_combat_insert(c, &r->f.cb, r->rolls, r->n_rolls, e);
+    size_t i;
+
+    for (i = 0; i < r->f.n; i++)
+        evs[i] = &r->f.ev[i];
+    return rc ? rc : db_events_insert(c, evs, r->f.n, e);
+}
+
+static void rolled_fight_make(rolled_fight *r, const db_unit *u, size_t n_ev,
+                              size_t n_rolls)
+{
+    size_t i;
+
+    memset(r, 0, sizeof *r);
+    block_fight_make(&r->f, u, n_ev);
+    r->n_rolls = n_rolls;
+    for (i = 0; i < n_rolls; i++) {
+        db_roll *d = &r->rolls[i];
+        d->seq = (int)i + 1;
+        snprintf(d->side_name, sizeof d->side_name, "red");
+        snprintf(d->unit_id, sizeof d->unit_id, "%s", u->id);
+        snprintf(d->unit_name, sizeof d->unit_name, "R1");
+        snprintf(d->reason, sizeof d->reason, "scrud.front");
+        d->faces = 6;
+        d->natural = (int)i % 6 + 1;
+        d->modified = d->natural;
+        snprintf(d->source, sizeof d->source, "seeded");
+        snprintf(d->rng, sizeof d->rng, "v1");
+    }
+}
+
+/* The campaign's ledger head now, into head. */
+static void ledger_head_of(const char *campaign_id, char head[LEDGER_HASH_HEX])
+{
+    db_conn *c = db_read_acquire(db_fixture_db);
+    db_chain ch;
+    err_info e;
+
+    err_clear(&e);
+    ck_assert_int_eq(db_chain_open(c, campaign_id, &ch, &e), ERR_OK);
+    db_read_release(db_fixture_db, c);
+    memcpy(head, ch.head, LEDGER_HASH_HEX);
+}
+
+/* A campaign combat that moves the ledger is logged in one row for both
+ * (migration 25: its id, and the ledger's length and head after it),
+ * read back as the two events the triggers logged before, the combat's
+ * id one before the move's: the combat with its system and summary and
+ * no length or head, the move with its length and head and no combat.
+ * A read may start, end or stop (its limit) between the two.  A combat
+ * without dice, and one of another campaign, are rows of their own. */
+START_TEST(test_combat_and_ledger_move_are_one_row)
+{
+    db_campaign cmp, other;
+    db_side side, side_o;
+    db_unit u, uo;
+    rolled_fight r;
+    db_combat plain;
+    db_logged_event *all, *got;
+    long long ids[16], after;
+    size_t n_all, n, i, k;
+    char head[LEDGER_HASH_HEX], sql[256];
+
+    db_fixture_open();
+    setup_campaign(&cmp, &side, &u, "one");
+    setup_campaign(&other, &side_o, &uo, "two");
+    rolled_fight_make(&r, &u, 3, 2);
+    db_fixture_write_ok(job_rolled_fight, &r, "combat of 2 dice, 3 events");
+    free(r.f.cb.unit_docs_z);
+    free(r.f.cb.report_z);
+    db_fixture_new_combat(&plain, other.id, T2, NULL, NULL);
+    db_fixture_write_ok(job_combat, &plain, "a combat without dice");
+    /* Stored: one row for the combat and its move, one for its events. */
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM event_log WHERE campaign_id = '%s'", cmp.id);
+    ck_assert_int_eq(db_fixture_raw_query_int(sql), 2);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM event_log l JOIN campaigns c ON c.id = "
+             "l.campaign_id WHERE l.kind = 'combat' AND l.record_id = '%s' "
+             "AND l.n = 2 AND l.head = c.ledger_head",
+             r.f.cb.id);
+    ck_assert_int_eq(db_fixture_raw_query_int(sql), 1);
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM event_log "
+                                              "WHERE kind = 'ledger'"),
+                     0);
+    ledger_head_of(cmp.id, head);
+
+    all = read_log(cmp.id, 0, LLONG_MAX, 100, &n_all);
+    ck_assert_uint_eq(n_all, 5); /* the combat, its move, 3 events */
+    ids_of(all, n_all, ids);
+    ck_assert_str_eq(all[0].kind, "combat");
+    ck_assert_str_eq(all[0].record_id, r.f.cb.id);
+    ck_assert_str_eq(all[0].system, "scrud");
+    ck_assert_str_eq(all[0].summary, r.f.cb.summary);
+    ck_assert_int_eq(all[0].n, 0);
+    ck_assert_str_eq(all[0].head, "");
+    ck_assert_str_eq(all[1].kind, "ledger");
+    ck_assert_int_eq(all[1].seq, all[0].seq + 1);
+    ck_assert_int_eq(all[1].n, 2);
+    ck_assert_str_eq(all[1].head, head);
+    ck_assert_str_eq(all[1].record_id, "");
+    ck_assert_str_eq(all[1].system, "");
+    ck_assert_ptr_null(all[1].summary);
+    for (i = 2; i < 5; i++) {
+        ck_assert_str_eq(all[i].kind, "unit");
+        ck_assert_int_eq(all[i].seq, all[i - 1].seq + 1);
+    }
+    ck_assert_int_eq(last_seq(NULL), last_seq(other.id));
+    ck_assert_int_gt(last_seq(other.id), ids[4]);
+
+    /* After the combat: the move first.  Up to the combat: not the move. */
+    got = read_log(cmp.id, ids[0], LLONG_MAX, 100, &n);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_str_eq(got[0].kind, "ledger");
+    ck_assert_int_eq(got[0].seq, ids[1]);
+    db_event_log_free(got, n);
+    got = read_log(cmp.id, 0, ids[0], 100, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(got[0].kind, "combat");
+    db_event_log_free(got, n);
+    /* One at a time, its own and every campaign's: each event once, in
+     * order; two at a time, the same (check_in_batches). */
+    for (k = 0; k < 2; k++) {
+        after = 0;
+        for (i = 0; i < n_all; i++) {
+            do {
+                got = read_log(k ? NULL : cmp.id, after, k ? 0 : LLONG_MAX, 1,
+                               &n);
+                ck_assert_uint_eq(n, 1);
+                after = got[0].seq;
+                if (strcmp(got[0].campaign_id, cmp.id) != 0) {
+                    db_event_log_free(got, n);
+                    continue;
+                }
+                break;
+            } while (1);
+            ck_assert_int_eq(got[0].seq, ids[i]);
+            ck_assert_str_eq(got[0].kind, all[i].kind);
+            db_event_log_free(got, n);
+        }
+    }
+    check_in_batches(NULL, cmp.id, ids, n_all);
+    check_in_batches(cmp.id, cmp.id, ids, n_all);
+    db_event_log_free(all, n_all);
+
+    /* The other campaign's combat without dice: a row, an event. */
+    all = read_log(other.id, 0, LLONG_MAX, 100, &n_all);
+    ck_assert_uint_eq(n_all, 1);
+    ck_assert_str_eq(all[0].kind, "combat");
+    ck_assert_str_eq(all[0].record_id, plain.id);
+    ck_assert_str_eq(all[0].head, "");
+    db_event_log_free(all, n_all);
+}
+END_TEST
+
 /* Two packed events, one of its own (logged by the trigger), another
  * packed: two blocks and a row between them, in the order written; then
  * the same refused after the insert: nothing logged, and what is logged
@@ -635,6 +819,7 @@ Suite *suite_event_log(void)
     tcase_add_test(tc, test_reads_by_campaign_and_bounds);
     tcase_add_test(tc, test_packed_events_are_logged_as_a_block);
     tcase_add_test(tc, test_blocks_and_rows_in_one_write);
+    tcase_add_test(tc, test_combat_and_ledger_move_are_one_row);
     tcase_add_test(tc, test_migration_logs_what_was_there);
     return s;
 }
