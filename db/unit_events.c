@@ -194,6 +194,25 @@ static err_code read_head(db_conn *c, long long unit_row, unit_head *h,
     return rc;
 }
 
+/* Unit unit_row's event seq marked (a MARK_EVERY-th). */
+static err_code add_mark(db_conn *c, long long unit_row, long long seq,
+                         err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c,
+                         "INSERT INTO unit_marks (unit_row, seq) "
+                         "VALUES (?1, ?2)",
+                         &st, e)))
+        return rc;
+    db_bind_int64(st, 1, unit_row);
+    db_bind_int64(st, 2, seq);
+    rc = db_step_done(c, st, e, "mark a unit's history event");
+    db_done(st);
+    return rc;
+}
+
 /* The unit's head moved on to its event seq (was: h, read before it),
  * and the event marked when it is a MARK_EVERY-th. */
 static err_code move_head(db_conn *c, long long unit_row, const unit_head *h,
@@ -220,16 +239,7 @@ static err_code move_head(db_conn *c, long long unit_row, const unit_head *h,
         keep_head(c, unit_row, &next);
     if (rc != ERR_OK || next.n % MARK_EVERY != 0)
         return rc;
-    if ((rc = db_prepare(c,
-                         "INSERT INTO unit_marks (unit_row, seq) "
-                         "VALUES (?1, ?2)",
-                         &st, e)))
-        return rc;
-    db_bind_int64(st, 1, unit_row);
-    db_bind_int64(st, 2, seq);
-    rc = db_step_done(c, st, e, "mark a unit's history event");
-    db_done(st);
-    return rc;
+    return add_mark(c, unit_row, seq, e);
 }
 
 /* A unit's next number is its last event's plus one: every write of a
@@ -296,6 +306,125 @@ static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,
     return rc;
 }
 
+/* The largest seq of unit_events (0: none), into *out. */
+static err_code last_event_seq(db_conn *c, long long *out, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c, "SELECT coalesce(max(seq), 0) FROM unit_events",
+                         &st, e)))
+        return rc;
+    if (db_step(st) == DB_ROW)
+        *out = db_column_int64(st, 0);
+    else
+        rc = db_fail(c, e, "read the last history event");
+    db_done(st);
+    return rc;
+}
+
+/* " VALUES " and n copies of row, comma-separated, after the text at
+ * sql (whose buffer is large enough: the caller's). */
+static void values_rows(char *sql, const char *row, size_t n)
+{
+    char *p = sql + strlen(sql);
+    size_t i, len = strlen(row);
+
+    memcpy(p, " VALUES ", 8);
+    p += 8;
+    for (i = 0; i < n; i++) {
+        if (i > 0)
+            *p++ = ',';
+        memcpy(p, row, len);
+        p += len;
+    }
+    *p = '\0';
+}
+
+/* A run of n (at most DB_LOG_BLOCK_MAX) events of one campaign and
+ * combat whose documents are in the combat's row (doc_slot), on SQLite's
+ * writer: their rows in one statement, their seqs the n after
+ * unit_events' largest (the seqs SQLite gives rows one at a time: the
+ * writer is its only one, and no row is ever deleted), and their units'
+ * heads moved in one more (an upsert), where each event took two
+ * statements (its row, then its head).  A unit twice in the run chains
+ * its second event onto its first.  A MARK_EVERY-th event's mark, a
+ * statement of its own, as before.  The heads kept once all is written
+ * (a failure rolls the job back, and db.c forgets the kept heads). */
+enum { RUN_EVENT_ROW = 7, RUN_HEAD_ROW = 4 };
+static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
+                           const event_keys *k, err_info *e)
+{
+    long long unit_row[DB_LOG_BLOCK_MAX], prev[DB_LOG_BLOCK_MAX], last = 0;
+    unit_head next[DB_LOG_BLOCK_MAX];
+    char sql[160 + DB_LOG_BLOCK_MAX * (2 * RUN_EVENT_ROW + 2)];
+    db_stmt *st = NULL;
+    err_code rc = ERR_OK;
+    size_t i, j;
+    int col;
+
+    if (n == 0 || n > DB_LOG_BLOCK_MAX)
+        return err_set(e, ERR_DB, NULL, "a run of %zu history events", n);
+    if ((rc = last_event_seq(c, &last, e)))
+        return rc;
+    for (i = 0; i < n && rc == ERR_OK; i++) {
+        unit_head h;
+        memset(&h, 0, sizeof h);
+        unit_row[i] = evs[i]->unit_row;
+        if (unit_row[i] <= 0)
+            rc = unit_row_of(c, evs[i]->unit_id, &unit_row[i], e);
+        for (j = i; rc == ERR_OK && unit_row[i] > 0 && j-- > 0;)
+            if (unit_row[j] == unit_row[i]) {
+                h = next[j]; /* its event earlier in the run */
+                break;
+            }
+        if (rc == ERR_OK && unit_row[i] > 0 && h.seq == 0)
+            rc = read_head(c, unit_row[i], &h, e);
+        prev[i] = h.seq;
+        next[i] = (unit_head){last + 1 + (long long)i, h.unit_seq + 1, h.n + 1};
+    }
+    if (rc != ERR_OK)
+        return rc;
+    strcpy(sql, "INSERT INTO unit_events (seq, unit_row, campaign_row, "
+                "combat_row, doc_slot, unit_seq, prev_seq)");
+    values_rows(sql, "(?,?,?,?,?,?,?)", n);
+    if ((rc = db_prepare(c, sql, &st, e)))
+        return rc;
+    for (i = 0, col = 1; i < n; i++, col += RUN_EVENT_ROW) {
+        db_bind_int64(st, col, next[i].seq);
+        bind_row_or_null(st, col + 1, unit_row[i]);
+        bind_row_or_null(st, col + 2, k->campaign_row);
+        bind_row_or_null(st, col + 3, k->combat_row);
+        db_bind_int(st, col + 4, evs[i]->doc_slot);
+        db_bind_int64(st, col + 5, next[i].unit_seq);
+        bind_row_or_null(st, col + 6, prev[i]);
+    }
+    rc = db_step_done(c, st, e, "insert history event");
+    db_done(st);
+    if (rc != ERR_OK)
+        return rc;
+    strcpy(sql, "INSERT INTO unit_heads (unit_row, seq, unit_seq, n)");
+    values_rows(sql, "(?,?,?,?)", n);
+    strcat(sql, " ON CONFLICT (unit_row) DO UPDATE SET seq = excluded.seq, "
+                "unit_seq = excluded.unit_seq, n = excluded.n");
+    if ((rc = db_prepare(c, sql, &st, e)))
+        return rc;
+    for (i = 0, col = 1; i < n; i++, col += RUN_HEAD_ROW) {
+        db_bind_int64(st, col, unit_row[i]);
+        db_bind_int64(st, col + 1, next[i].seq);
+        db_bind_int64(st, col + 2, next[i].unit_seq);
+        db_bind_int64(st, col + 3, next[i].n);
+    }
+    rc = db_step_done(c, st, e, "move a unit's last history event");
+    db_done(st);
+    for (i = 0; i < n && rc == ERR_OK; i++)
+        if (next[i].n % MARK_EVERY == 0)
+            rc = add_mark(c, unit_row[i], next[i].seq, e);
+    for (i = 0; i < n && rc == ERR_OK; i++)
+        keep_head(c, unit_row[i], &next[i]);
+    return rc;
+}
+
 /* The campaign's n events just inserted logged in the event log (SQLite
  * only; see db_events_insert).  A block (is_block) is one row for n
  * events whose documents are in their combat's row: its seq the last of
@@ -334,37 +463,38 @@ err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
     /* On SQLite this logs every event it inserts (migration 18 dropped
      * the trigger that logged some: one less sub-program run per event):
      * an event whose documents are its own, a row of its own; a run of
-     * events whose documents are in their combat's row (doc_slot), one
-     * block row of up to DB_LOG_BLOCK_MAX (migration 17).  On PostgreSQL
-     * the trigger event_log_unit_events logs every event: identity
-     * numbers are not handed out as a run. */
+     * events of one combat whose documents are in its row (doc_slot),
+     * inserted together (insert_run), one block row of up to
+     * DB_LOG_BLOCK_MAX (migration 17).  On PostgreSQL the trigger
+     * event_log_unit_events logs every event: identity numbers are not
+     * handed out as a run. */
     bool is_sqlite = db_conn_sqlite(c) != NULL;
-    const char *block_campaign = NULL;
     event_keys keys = {NULL, NULL, 0, 0};
-    int in_block = 0;
     err_code rc = ERR_OK;
     size_t i;
 
-    for (i = 0; i < n && rc == ERR_OK; i++) {
-        bool is_packed = is_sqlite && evs[i]->doc_slot > 0;
+    for (i = 0; i < n && rc == ERR_OK;) {
+        size_t run = 1;
 
-        if (in_block > 0 &&
-            (!is_packed || in_block == DB_LOG_BLOCK_MAX ||
-             strcmp(block_campaign, evs[i]->campaign_id) != 0)) {
-            rc = log_events(c, block_campaign, in_block, true, e);
-            in_block = 0;
+        if ((rc = find_keys(c, evs[i], &keys, e)))
+            break;
+        if (!is_sqlite || evs[i]->doc_slot <= 0) {
+            if ((rc = insert_row(c, evs[i], &keys, e)) == ERR_OK && is_sqlite)
+                rc = log_events(c, evs[i]->campaign_id, 1, false, e);
+            i++;
+            continue;
         }
-        if (rc == ERR_OK && (rc = find_keys(c, evs[i], &keys, e)) == ERR_OK)
-            rc = insert_row(c, evs[i], &keys, e);
-        if (rc == ERR_OK && is_packed) {
-            block_campaign = evs[i]->campaign_id;
-            in_block++;
-        } else if (rc == ERR_OK && is_sqlite) {
-            rc = log_events(c, evs[i]->campaign_id, 1, false, e);
-        }
+        /* A run of packed events of its campaign and combat: its rows,
+         * then one block row of the log. */
+        while (i + run < n && run < DB_LOG_BLOCK_MAX &&
+               evs[i + run]->doc_slot > 0 &&
+               strcmp(evs[i + run]->campaign_id, evs[i]->campaign_id) == 0 &&
+               strcmp(evs[i + run]->combat_id, evs[i]->combat_id) == 0)
+            run++;
+        if ((rc = insert_run(c, evs + i, run, &keys, e)) == ERR_OK)
+            rc = log_events(c, evs[i]->campaign_id, (int)run, true, e);
+        i += run;
     }
-    if (rc == ERR_OK && in_block > 0)
-        rc = log_events(c, block_campaign, in_block, true, e);
     return rc;
 }
 

@@ -633,6 +633,89 @@ START_TEST(test_combat_and_ledger_move_are_one_row)
 }
 END_TEST
 
+/* Every history event where its unit's chain says (the one before it of
+ * its unit, its number its place), every head its unit's last, and a
+ * mark on every MARK_EVERY-th (64) event of each unit, and no other. */
+static void check_chain_rows(void)
+{
+    ck_assert_int_eq(
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM unit_events e WHERE prev_seq IS NOT "
+            "(SELECT max(p.seq) FROM unit_events p WHERE p.unit_row = "
+            "e.unit_row AND p.seq < e.seq) OR unit_seq IS NOT (SELECT "
+            "count(*) FROM unit_events p WHERE p.unit_row = e.unit_row AND "
+            "p.seq <= e.seq)"),
+        0);
+    ck_assert_int_eq(
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM unit_heads h WHERE seq IS NOT (SELECT "
+            "max(seq) FROM unit_events WHERE unit_row = h.unit_row) OR n IS "
+            "NOT (SELECT count(*) FROM unit_events WHERE unit_row = "
+            "h.unit_row) OR unit_seq IS NOT n"),
+        0);
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM unit_heads"),
+        db_fixture_raw_query_int(
+            "SELECT count(DISTINCT unit_row) FROM unit_events"));
+    ck_assert_int_eq(
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM (SELECT unit_row, seq FROM unit_events "
+            "WHERE unit_seq % 64 = 0 EXCEPT SELECT unit_row, seq FROM "
+            "unit_marks)"),
+        0);
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM unit_marks"),
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM unit_events WHERE unit_seq % 64 = 0"));
+}
+
+/* A combat's packed events go in as one run (two statements: the rows,
+ * then their units' heads), and keep every unit's chain as one at a time
+ * did: a unit twice in one run chains its second event onto its first; a
+ * run that crosses a unit's 64th event marks it; a run after a row of its
+ * own, and a combat with more than a block, go on from there. */
+START_TEST(test_packed_runs_keep_the_chains)
+{
+    db_campaign cmp;
+    db_side side;
+    db_unit a, b;
+    block_fight f;
+    db_logged_event *all;
+    size_t n_all, i;
+
+    db_fixture_open();
+    setup_campaign(&cmp, &side, &a, "one");
+    db_fixture_new_unit(&b, &side, NULL, "R2");
+    db_fixture_write_ok(db_fixture_job_unit, &b, "unit");
+    block_fight_make(&f, &a, 3); /* a, b, a */
+    snprintf(f.ev[1].unit_id, sizeof f.ev[1].unit_id, "%s", b.id);
+    db_fixture_write_ok(job_block_fight, &f, "a, b, a");
+    free(f.cb.unit_docs_z);
+    free(f.cb.report_z);
+    check_chain_rows();
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT unit_seq FROM unit_events ORDER BY seq "
+                         "DESC LIMIT 1"),
+                     2);
+    add_event(&b, T2, "correction");
+    /* a's 3rd to 65th (its 64th marked), b's 3rd to 9th */
+    block_fight_make(&f, &a, BLOCK_EVENTS);
+    for (i = 0; i < BLOCK_EVENTS; i += 10)
+        snprintf(f.ev[i].unit_id, sizeof f.ev[i].unit_id, "%s", b.id);
+    db_fixture_write_ok(job_block_fight, &f, "a and b, more than a block");
+    free(f.cb.unit_docs_z);
+    free(f.cb.report_z);
+    check_chain_rows();
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM unit_marks"), 1);
+    all = read_log(cmp.id, 0, LLONG_MAX, 200, &n_all);
+    ck_assert_uint_eq(n_all, 2 + 3 + 1 + BLOCK_EVENTS);
+    for (i = 1; i < n_all; i++)
+        ck_assert_int_eq(all[i].seq, all[i - 1].seq + 1);
+    db_event_log_free(all, n_all);
+}
+END_TEST
+
 /* Two packed events, one of its own (logged by the trigger), another
  * packed: two blocks and a row between them, in the order written; then
  * the same refused after the insert: nothing logged, and what is logged
@@ -820,6 +903,7 @@ Suite *suite_event_log(void)
     tcase_add_test(tc, test_packed_events_are_logged_as_a_block);
     tcase_add_test(tc, test_blocks_and_rows_in_one_write);
     tcase_add_test(tc, test_combat_and_ledger_move_are_one_row);
+    tcase_add_test(tc, test_packed_runs_keep_the_chains);
     tcase_add_test(tc, test_migration_logs_what_was_there);
     return s;
 }
