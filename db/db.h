@@ -843,6 +843,7 @@ err_code db_commitments_purge(db_conn *c, const char *before, err_info *e);
 typedef struct db_chain {
     char campaign_id[DB_ID_MAX];
     long long length;
+    long long length0; /* the length db_chain_open read: moved when not */
     char head[LEDGER_HASH_HEX];
     /* The campaign's next commitment spent with the save ("" for none),
      * and the next drawn ahead in its place (db_chain_spend): the save
@@ -858,7 +859,9 @@ err_code db_chain_add(db_chain *ch, ledger_entry *en,
                       err_info *e);
 /* Saves the length and head (and, when ch->spent is set, spends it and
  * sets the next commitment; ERR_CONFLICT when spent is not the
- * campaign's next). */
+ * campaign's next), and logs the ledger's move in the campaign event log
+ * where it moved (SQLite; PostgreSQL's trigger logs it).  A combat's
+ * save is log.c's own: its move is logged with the combat, in one row. */
 err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e);
 /* Makes the save of ch spend the campaign's next commitment, spent, and
  * set the next in its place, drawn now (off the writer). */

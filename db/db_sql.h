@@ -169,7 +169,8 @@ err_code db_chain_store(db_conn *c, const db_chain *ch, err_info *e);
  * with the ledger's move to moved's length and head where it moved the
  * ledger (one row for both, the combat's place before the move's; NULL
  * for none).  db_log_ledger: the ledger's move to ch's length and head
- * alone (a battle's action). */
+ * alone (a battle's action, through db_chain_save).  Rows written with
+ * raw SQL are not logged on SQLite: every write goes through these. */
 err_code db_log_combat(db_conn *c, const char *campaign_id,
                        const char *combat_id, const db_chain *moved,
                        err_info *e);

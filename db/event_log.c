@@ -1,10 +1,12 @@
 /*
  * event_log.c: the campaign event log of migration 10 (docs/events.md),
- * read back; declared in db.h.  The log is written by triggers, and unit
- * history events on SQLite by unit_events.c (db_events_insert: a combat's
- * packed ones as one row, migration 17; no trigger, migration 18), in the
- * transaction of what each event reports; this file reads it a batch at
- * a time, each event with what it reports joined from its record (a
+ * read back; declared in db.h.  The log is written by triggers, but on
+ * SQLite unit history events by unit_events.c (db_events_insert: a
+ * combat's packed ones as one row, migration 17; no trigger, migration
+ * 18) and a campaign's combats and the ledger's moves here (db_log_combat
+ * and db_log_ledger, below: a combat and its move as one row, migration
+ * 25), in the transaction of what each event reports; this file reads it a
+ * batch at a time, each event with what it reports joined from its record (a
  * combat's system and summary, a battle's system, a unit history event
  * whole).  Two statements, one per filter shape (every campaign's events,
  * or one campaign's between two seqs), so that each keeps its index.

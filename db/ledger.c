@@ -27,7 +27,7 @@ err_code db_chain_open(db_conn *c, const char *campaign_id, db_chain *ch,
     step = db_step(st);
     if (step == DB_ROW) {
         snprintf(ch->campaign_id, sizeof ch->campaign_id, "%s", campaign_id);
-        ch->length = db_column_int64(st, 0);
+        ch->length = ch->length0 = db_column_int64(st, 0);
         db_column_copy(st, 1, ch->head, sizeof ch->head);
     } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", campaign_id);
@@ -103,7 +103,9 @@ err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e)
 {
     err_code rc = chain_save(c, ch, false, e);
 
-    return rc ? rc : db_log_ledger(c, ch, e);
+    /* Logged where it moved, as the trigger did (where its head changed:
+     * every entry changes it). */
+    return rc || ch->length == ch->length0 ? rc : db_log_ledger(c, ch, e);
 }
 
 /* Both kinds of entry of one campaign, with their record's dice; the

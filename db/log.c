@@ -183,7 +183,7 @@ err_code db_combat_insert(db_conn *c, const db_combat *cb, db_roll *rolls,
     if (cb->campaign_id[0] == '\0')
         return ERR_OK;
     return db_log_combat(c, cb->campaign_id, cb->id,
-                         is_chained && n_rolls > 0 ? &ch : NULL, e);
+                         is_chained && ch.length != ch.length0 ? &ch : NULL, e);
 }
 
 err_code db_combat_chain(db_conn *c, const db_combat *cb, db_roll *rolls,
@@ -207,8 +207,8 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
         return rc;
     /* The ledger moved with its rolls (a commitment spent alone leaves
      * its head as it was). */
-    return db_log_combat(c, cb->campaign_id, cb->id, n_rolls > 0 ? end : NULL,
-                         e);
+    return db_log_combat(c, cb->campaign_id, cb->id,
+                         end->length != end->length0 ? end : NULL, e);
 }
 
 /* The report's column read into cb: its facts (new: ERR_DB when their
