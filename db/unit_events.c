@@ -13,6 +13,7 @@
 #include "unit_events.h"
 #include "unit_docs.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,13 +324,40 @@ static err_code last_event_seq(db_conn *c, long long *out, err_info *e)
     return rc;
 }
 
-/* " VALUES " and n copies of row, comma-separated, after the text at
- * sql (whose buffer is large enough: the caller's). */
-static void values_rows(char *sql, const char *row, size_t n)
-{
-    char *p = sql + strlen(sql);
-    size_t i, len = strlen(row);
+/* The statements of a run (insert_run), for n rows: the head, then
+ * " VALUES " and n copies of the row, comma-separated, then the tail. */
+#define RUN_EVENTS_HEAD                                                        \
+    "INSERT INTO unit_events (seq, unit_row, campaign_row, combat_row, "       \
+    "doc_slot, unit_seq, prev_seq)"
+#define RUN_EVENTS_ROW "(?,?,?,?,?,?,?)"
+#define RUN_HEADS_HEAD "INSERT INTO unit_heads (unit_row, seq, unit_seq, n)"
+#define RUN_HEADS_ROW  "(?,?,?,?)"
+#define RUN_HEADS_TAIL                                                         \
+    " ON CONFLICT (unit_row) DO UPDATE SET seq = excluded.seq, "               \
+    "unit_seq = excluded.unit_seq, n = excluded.n"
+enum { RUN_EVENT_ROW = 7, RUN_HEAD_ROW = 4 }; /* parameters a row */
+/* The longer of the two, with DB_LOG_BLOCK_MAX rows, and its NUL. */
+#define RUN_SQL_MAX(HEAD, ROW, TAIL)                                           \
+    (sizeof HEAD - 1 + sizeof " VALUES " - 1 + DB_LOG_BLOCK_MAX * sizeof ROW + \
+     sizeof TAIL)
+enum {
+    RUN_SQL_SIZE =
+        RUN_SQL_MAX(RUN_EVENTS_HEAD, RUN_EVENTS_ROW, "") >
+                RUN_SQL_MAX(RUN_HEADS_HEAD, RUN_HEADS_ROW, RUN_HEADS_TAIL)
+            ? RUN_SQL_MAX(RUN_EVENTS_HEAD, RUN_EVENTS_ROW, "")
+            : RUN_SQL_MAX(RUN_HEADS_HEAD, RUN_HEADS_ROW, RUN_HEADS_TAIL)
+};
 
+/* head, " VALUES ", n (1..DB_LOG_BLOCK_MAX) copies of row and tail into
+ * sql (RUN_SQL_SIZE bytes, which RUN_SQL_MAX says is enough). */
+static void run_sql(char sql[RUN_SQL_SIZE], const char *head, const char *row,
+                    const char *tail, size_t n)
+{
+    size_t i, len = strlen(row), k = strlen(head);
+    char *p = sql;
+
+    memcpy(p, head, k);
+    p += k;
     memcpy(p, " VALUES ", 8);
     p += 8;
     for (i = 0; i < n; i++) {
@@ -338,31 +366,33 @@ static void values_rows(char *sql, const char *row, size_t n)
         memcpy(p, row, len);
         p += len;
     }
-    *p = '\0';
+    memcpy(p, tail, strlen(tail) + 1);
 }
 
 /* A run of n (at most DB_LOG_BLOCK_MAX) events of one campaign and
  * combat whose documents are in the combat's row (doc_slot), on SQLite's
- * writer: their rows in one statement, their seqs the n after
+ * writer only: their rows in one statement, their seqs the n after
  * unit_events' largest (the seqs SQLite gives rows one at a time: the
  * writer is its only one, and no row is ever deleted), and their units'
- * heads moved in one more (an upsert), where each event took two
+ * heads moved in one more (an upsert, which decides insert or update row
+ * by row, so a unit twice ends at its second), where each event took two
  * statements (its row, then its head).  A unit twice in the run chains
- * its second event onto its first.  A MARK_EVERY-th event's mark, a
- * statement of its own, as before.  The heads kept once all is written
- * (a failure rolls the job back, and db.c forgets the kept heads). */
-enum { RUN_EVENT_ROW = 7, RUN_HEAD_ROW = 4 };
+ * its second event onto its first.  The heads kept as soon as they are
+ * written, as one at a time kept each; a MARK_EVERY-th event's mark, a
+ * statement of its own, as before.  The writer keeps each run length's
+ * two statements it meets (64 at most of each). */
 static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
                            const event_keys *k, err_info *e)
 {
     long long unit_row[DB_LOG_BLOCK_MAX], prev[DB_LOG_BLOCK_MAX], last = 0;
     unit_head next[DB_LOG_BLOCK_MAX];
-    char sql[160 + DB_LOG_BLOCK_MAX * (2 * RUN_EVENT_ROW + 2)];
+    char sql[RUN_SQL_SIZE];
     db_stmt *st = NULL;
     err_code rc = ERR_OK;
     size_t i, j;
     int col;
 
+    assert(db_conn_sqlite(c) != NULL); /* PostgreSQL's trigger chains */
     if (n == 0 || n > DB_LOG_BLOCK_MAX)
         return err_set(e, ERR_DB, NULL, "a run of %zu history events", n);
     if ((rc = last_event_seq(c, &last, e)))
@@ -385,9 +415,7 @@ static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
     }
     if (rc != ERR_OK)
         return rc;
-    strcpy(sql, "INSERT INTO unit_events (seq, unit_row, campaign_row, "
-                "combat_row, doc_slot, unit_seq, prev_seq)");
-    values_rows(sql, "(?,?,?,?,?,?,?)", n);
+    run_sql(sql, RUN_EVENTS_HEAD, RUN_EVENTS_ROW, "", n);
     if ((rc = db_prepare(c, sql, &st, e)))
         return rc;
     for (i = 0, col = 1; i < n; i++, col += RUN_EVENT_ROW) {
@@ -403,10 +431,7 @@ static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
     db_done(st);
     if (rc != ERR_OK)
         return rc;
-    strcpy(sql, "INSERT INTO unit_heads (unit_row, seq, unit_seq, n)");
-    values_rows(sql, "(?,?,?,?)", n);
-    strcat(sql, " ON CONFLICT (unit_row) DO UPDATE SET seq = excluded.seq, "
-                "unit_seq = excluded.unit_seq, n = excluded.n");
+    run_sql(sql, RUN_HEADS_HEAD, RUN_HEADS_ROW, RUN_HEADS_TAIL, n);
     if ((rc = db_prepare(c, sql, &st, e)))
         return rc;
     for (i = 0, col = 1; i < n; i++, col += RUN_HEAD_ROW) {
@@ -418,10 +443,10 @@ static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
     rc = db_step_done(c, st, e, "move a unit's last history event");
     db_done(st);
     for (i = 0; i < n && rc == ERR_OK; i++)
+        keep_head(c, unit_row[i], &next[i]);
+    for (i = 0; i < n && rc == ERR_OK; i++)
         if (next[i].n % MARK_EVERY == 0)
             rc = add_mark(c, unit_row[i], next[i].seq, e);
-    for (i = 0; i < n && rc == ERR_OK; i++)
-        keep_head(c, unit_row[i], &next[i]);
     return rc;
 }
 
