@@ -869,14 +869,17 @@ void db_chain_spend(db_chain *ch, const char *spent);
 /* A campaign combat's rolls chained ahead on a read snapshot (c), off
  * the writer: each roll's place and hashes from the campaign's ledger as
  * c reads it, and *end the ledger after them.  db_combat_insert_chained
- * then inserts them as they are and saves the ledger at end: its caller
- * has made sure the ledger has not moved since (the campaign's version,
- * pipeline.c). */
+ * then, where the campaign is still at version (that of the snapshot:
+ * so the ledger has not moved since, nor its next commitment), saves the
+ * ledger at end and inserts the combat and its rolls as they are
+ * (*is_current true); else writes nothing (*is_current false: the caller
+ * works the combat out again, pipeline.c). */
 err_code db_combat_chain(db_conn *c, const db_combat *cb, db_roll *rolls,
                          size_t n_rolls, db_chain *end, err_info *e);
 err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   const db_roll *rolls, size_t n_rolls,
-                                  const db_chain *end, err_info *e);
+                                  const db_chain *end, long long version,
+                                  bool *is_current, err_info *e);
 
 /* One stored ledger entry, as read back (strings owned). */
 typedef struct db_ledger_row {

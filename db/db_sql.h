@@ -161,6 +161,13 @@ err_code db_read_page(db_conn *c, const db_page_sql *ps,
  * campaign's row, and the commitment it spends (db_chain_save, which also
  * logs the move, is this and db_log_ledger). */
 err_code db_chain_store(db_conn *c, const db_chain *ch, err_info *e);
+/* The same where the campaign is still at version (its write then counts
+ * it again): *is_current says whether it was, and where it was not,
+ * nothing is written (ERR_OK).  The version covers the commitment too: a
+ * campaign at version whose next is not ch->spent refuses as
+ * db_chain_store does. */
+err_code db_chain_store_at(db_conn *c, const db_chain *ch, long long version,
+                           bool *is_current, err_info *e);
 
 /* The campaign event log's rows that no trigger writes on SQLite
  * (event_log.c; migration 25), in the transaction of what they report;

@@ -59,24 +59,31 @@ err_code db_chain_add(db_chain *ch, ledger_entry *en,
  * campaign_version_self's second one; or (is_backfill) by migration 5's
  * chaining, before the version column (migration 12). */
 static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
-                           err_info *e)
+                           long long version, bool *is_current, err_info *e)
 {
-    bool is_spending = !is_backfill && ch->spent[0] != '\0';
+    static const char *const sql[2][2] = {
+        {"UPDATE campaigns SET ledger_length = ?1, ledger_head = ?2, "
+         "version = version + 1 WHERE id = ?3",
+         "UPDATE campaigns SET ledger_length = ?1, ledger_head = ?2, "
+         "version = version + 1 WHERE id = ?3 AND version = ?8"},
+        {"UPDATE campaigns SET ledger_length = ?1, ledger_head = ?2, "
+         "version = version + 1, next_commitment = ?4, next_seed = ?5, "
+         "next_created_at = ?6 WHERE id = ?3 AND next_commitment = ?7",
+         "UPDATE campaigns SET ledger_length = ?1, ledger_head = ?2, "
+         "version = version + 1, next_commitment = ?4, next_seed = ?5, "
+         "next_created_at = ?6 WHERE id = ?3 AND next_commitment = ?7 AND "
+         "version = ?8"}};
+    bool is_spending = !is_backfill && ch->spent[0] != '\0',
+         is_at = !is_backfill && version >= 0;
+    long long now;
     db_stmt *st = NULL;
     err_code rc;
 
-    if ((rc = db_prepare(
-             c,
-             is_backfill ? "UPDATE campaigns SET ledger_length = ?1, "
-                           "ledger_head = ?2 WHERE id = ?3"
-             : is_spending
-                 ? "UPDATE campaigns SET ledger_length = ?1, ledger_head = "
-                   "?2, version = version + 1, next_commitment = ?4, "
-                   "next_seed = ?5, next_created_at = ?6 WHERE id = ?3 AND "
-                   "next_commitment = ?7"
-                 : "UPDATE campaigns SET ledger_length = ?1, ledger_head = "
-                   "?2, version = version + 1 WHERE id = ?3",
-             &st, e)))
+    if ((rc = db_prepare(c,
+                         is_backfill ? "UPDATE campaigns SET ledger_length = "
+                                       "?1, ledger_head = ?2 WHERE id = ?3"
+                                     : sql[is_spending][is_at],
+                         &st, e)))
         return rc;
     db_bind_int64(st, 1, ch->length);
     db_bind_text(st, 2, ch->head);
@@ -87,21 +94,40 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
         db_bind_text(st, 6, ch->next.created_at);
         db_bind_text(st, 7, ch->spent);
     }
-    if ((rc = db_step_done(c, st, e, "save the ledger's head")) == ERR_OK &&
-        is_spending && db_changes(c) != 1)
-        rc = db_commitment_spent_first(e, ch->spent);
+    if (is_at)
+        db_bind_int64(st, 8, version);
+    rc = db_step_done(c, st, e, "save the ledger's head");
+    if (is_current != NULL)
+        *is_current = rc == ERR_OK && db_changes(c) == 1;
+    if (rc == ERR_OK && (is_spending || is_at) && db_changes(c) != 1) {
+        /* At another version: not current (the caller works it out
+         * again; nothing was written).  At this one, or none asked: its
+         * commitment was spent first. */
+        if (is_at &&
+            (rc = db_campaign_version(c, ch->campaign_id, &now, e)) == ERR_OK &&
+            now != version)
+            rc = ERR_OK;
+        else if (rc == ERR_OK)
+            rc = db_commitment_spent_first(e, ch->spent);
+    }
     db_done(st);
     return rc;
 }
 
 err_code db_chain_store(db_conn *c, const db_chain *ch, err_info *e)
 {
-    return chain_save(c, ch, false, e);
+    return chain_save(c, ch, false, -1, NULL, e);
+}
+
+err_code db_chain_store_at(db_conn *c, const db_chain *ch, long long version,
+                           bool *is_current, err_info *e)
+{
+    return chain_save(c, ch, false, version, is_current, e);
 }
 
 err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e)
 {
-    err_code rc = chain_save(c, ch, false, e);
+    err_code rc = chain_save(c, ch, false, -1, NULL, e);
 
     /* Logged where it moved, as the trigger did (where its head changed:
      * every entry changes it). */
@@ -520,7 +546,7 @@ static err_code backfill_campaign(db_conn *c, const char *campaign_id,
         if ((rc = backfill_store(c, &rows[i], prev, hash, e)))
             goto out;
     }
-    if ((rc = chain_save(c, &ch, true, e)))
+    if ((rc = chain_save(c, &ch, true, -1, NULL, e)))
         goto out;
     rc = db_commitment_new_row(c, campaign_id, &next, e);
 out:

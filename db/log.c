@@ -196,14 +196,24 @@ err_code db_combat_chain(db_conn *c, const db_combat *cb, db_roll *rolls,
 
 err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   const db_roll *rolls, size_t n_rolls,
-                                  const db_chain *end, err_info *e)
+                                  const db_chain *end, long long version,
+                                  bool *is_current, err_info *e)
 {
+    long long now;
     err_code rc;
 
+    /* The ledger's save first, where the campaign is still at version
+     * (one write that checks it and counts it again); else the version
+     * read.  Not current: nothing written. */
+    *is_current = false;
+    if (n_rolls > 0 || end->spent[0])
+        rc = db_chain_store_at(c, end, version, is_current, e);
+    else if ((rc = db_campaign_version(c, cb->campaign_id, &now, e)) == ERR_OK)
+        *is_current = now == version;
+    if (rc != ERR_OK || !*is_current)
+        return rc;
     if ((rc = insert_combat_row(c, cb, e)) ||
-        (cb->rolls_z == NULL &&
-         (rc = insert_rolls(c, cb, rolls, n_rolls, e))) ||
-        ((n_rolls > 0 || end->spent[0]) && (rc = db_chain_store(c, end, e))))
+        (cb->rolls_z == NULL && (rc = insert_rolls(c, cb, rolls, n_rolls, e))))
         return rc;
     /* The ledger moved with its rolls (a commitment spent alone leaves
      * its head as it was). */

@@ -119,24 +119,6 @@ bool pipeline_stage(db *d, void *job)
     return true;
 }
 
-/* Whether rec's staged outcome still holds: the campaign at the version
- * it was worked out on.  That covers the commitment its dice came from
- * too: every write of a campaign's next commitment counts its version
- * (db_commitment_renew, db_commitment_new, the ledger's save that spends
- * it), and the save refuses a commitment that is not the next one. */
-static err_code is_current(db_conn *c, const combat_record *rec, bool *out,
-                           err_info *e)
-{
-    long long version;
-    err_code rc;
-
-    *out = false;
-    if ((rc = db_campaign_version(c, rec->campaign_id, &version, e)))
-        return rc;
-    *out = version == rec->version;
-    return ERR_OK;
-}
-
 err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
 {
     combat_record *rec = arg;
@@ -146,25 +128,27 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
     err_code rc;
 
     assert(s != NULL && s->bind != NULL && s->apply != NULL);
+    /* A staged outcome holds where the campaign is still at the version it
+     * was worked out on.  That covers the commitment its dice came from
+     * too: every write of a campaign's next commitment counts its version
+     * (db_commitment_renew, db_commitment_new, the ledger's save that
+     * spends it), and the save refuses a commitment that is not the next
+     * one.  The ledger's save checks it (db_combat_insert_chained), and
+     * spends the commitment (db_chain_spend). */
     if (rec->is_staged) {
-        if ((rc = is_current(c, rec, &is_staged_current, e)))
+        if ((rc = db_combat_insert_chained(
+                 c, &rec->cb, rec->rolls, rec->n_rolls, &rec->chain_end,
+                 rec->version, &is_staged_current, e)))
             goto out;
-        if (!is_staged_current) { /* worked out again, below */
-            s->reset(rec);
-            atomic_fetch_add(&n_redone, 1);
+        if (is_staged_current) {
+            if ((rc = combat_changes_write(c, rec, e)) == ERR_OK) {
+                combat_units_landed(c, rec);
+                atomic_fetch_add(&n_landed, 1);
+            }
+            goto out;
         }
-    }
-    if (is_staged_current) {
-        /* its commitment spent in the ledger's save (db_chain_spend) */
-        rc = db_combat_insert_chained(c, &rec->cb, rec->rolls, rec->n_rolls,
-                                      &rec->chain_end, e);
-        if (rc == ERR_OK)
-            rc = combat_changes_write(c, rec, e);
-        if (rc == ERR_OK) {
-            combat_units_landed(c, rec);
-            atomic_fetch_add(&n_landed, 1);
-        }
-        goto out;
+        s->reset(rec); /* worked out again, below */
+        atomic_fetch_add(&n_redone, 1);
     }
     /* Nothing is written until the rules have accepted the combat: the
      * commitment's seed is read, not claimed, before they run. */

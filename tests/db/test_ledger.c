@@ -292,21 +292,66 @@ static err_code add_action(const db_battle *b, int seq, const char *kind,
 typedef struct staged_job {
     combat_job *j;
     bool pack;
+    long long moved; /* the campaign's version counted this many more
+                        between the chaining and the write */
+    bool is_current; /* as db_combat_insert_chained said */
 } staged_job;
 
 static err_code job_staged(db_conn *c, void *arg, err_info *e)
 {
     staged_job *s = arg;
     combat_job *j = s->j;
+    long long version = 0;
     db_chain end;
-    err_code rc = db_combat_chain(c, &j->cb, j->rolls, j->n, &end, e);
+    err_code rc = db_campaign_version(c, j->cb.campaign_id, &version, e);
 
+    if (rc == ERR_OK)
+        rc = db_combat_chain(c, &j->cb, j->rolls, j->n, &end, e);
     if (rc == ERR_OK && s->pack)
         rc = db_combat_pack(&j->cb, j->rolls, j->n, e);
     if (rc == ERR_OK)
-        rc = db_combat_insert_chained(c, &j->cb, j->rolls, j->n, &end, e);
+        rc = db_combat_insert_chained(c, &j->cb, j->rolls, j->n, &end,
+                                      version - s->moved, &s->is_current, e);
     return rc;
 }
+
+/* A combat staged at a version the campaign has moved on from: the
+ * ledger's save that checks it refuses it, and nothing is written (no
+ * combat, no roll, the ledger and the event log as they were), without
+ * an error: the caller works it out again.  With dice and without (its
+ * version read). */
+START_TEST(test_db_staged_not_current)
+{
+    combat_job p;
+    staged_job sp = {.j = &p, .pack = true, .moved = 1};
+    db_campaign cmp;
+    char sql[160];
+    int dice, log_rows;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    for (dice = 3; dice >= 0; dice -= 3) {
+        add_combat(&p, cmp.id, (size_t)dice, false);
+        log_rows = db_fixture_raw_query_int("SELECT count(*) FROM event_log");
+        db_new_id("cmb", p.cb.id);
+        sp.is_current = true;
+        db_fixture_write_ok(job_staged, &sp,
+                            "a combat staged at a version before");
+        ck_assert(!sp.is_current);
+        free(p.cb.rolls_z);
+        free(p.cb.report_z);
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM combats WHERE id = '%s'", p.cb.id);
+        ck_assert_int_eq(db_fixture_raw_query_int(sql), 0);
+        snprintf(sql, sizeof sql,
+                 "SELECT ledger_length FROM campaigns WHERE id = '%s'", cmp.id);
+        ck_assert_int_eq(db_fixture_raw_query_int(sql), 3);
+        ck_assert_int_eq(
+            db_fixture_raw_query_int("SELECT count(*) FROM event_log"),
+            log_rows);
+    }
+}
+END_TEST
 
 /* A campaign combat's rolls packed in one row once chained: no row each,
  * the ledger's place of the first on the row, and every list reads them
@@ -315,7 +360,7 @@ static err_code job_staged(db_conn *c, void *arg, err_info *e)
 START_TEST(test_db_packed_rolls_chain)
 {
     combat_job a, p, q;
-    staged_job sp = {&p, true};
+    staged_job sp = {.j = &p, .pack = true};
     db_ledger_row *rows = NULL;
     db_roll *rl = NULL;
     db_battle bt;
@@ -333,6 +378,7 @@ START_TEST(test_db_packed_rolls_chain)
     /* add_combat wrote p as rows: a fresh combat of the same rolls */
     db_new_id("cmb", p.cb.id);
     db_fixture_write_ok(job_staged, &sp, "a combat staged and packed");
+    ck_assert(sp.is_current);
     ck_assert_ptr_nonnull(p.cb.rolls_z);
     free(p.cb.rolls_z);
     free(p.cb.report_z);
@@ -409,7 +455,7 @@ END_TEST
 START_TEST(test_db_packed_rolls_unreadable)
 {
     combat_job a, p;
-    staged_job sp = {&p, true};
+    staged_job sp = {.j = &p, .pack = true};
     db_ledger_row *rows = NULL;
     ledger_entry en[8];
     ledger_walk w;
@@ -524,7 +570,7 @@ static long long broken_at(const char *campaign_id)
 START_TEST(test_db_packed_rolls_hashes_beside)
 {
     combat_job a, p;
-    staged_job sp = {&p, true};
+    staged_job sp = {.j = &p, .pack = true};
     db_ledger_row *rows = NULL;
     db_campaign cmp;
     db_chain ch;
@@ -1442,7 +1488,7 @@ static void raw_text(const char *sql, char *buf, size_t n)
 START_TEST(test_migration_rolls_in_row)
 {
     combat_job a, p, one;
-    staged_job sp = {&p, true};
+    staged_job sp = {.j = &p, .pack = true};
     db_ledger_row *rows = NULL;
     db_campaign cmp;
     db_chain ch;
@@ -1592,6 +1638,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_chain);
     tcase_add_test(tc, test_db_combat_chains);
     tcase_add_test(tc, test_db_packed_rolls_chain);
+    tcase_add_test(tc, test_db_staged_not_current);
     tcase_add_test(tc, test_db_packed_rolls_unreadable);
     tcase_add_test(tc, test_db_packed_rolls_hashes_beside);
     tcase_add_test(tc, test_db_packed_rolls_compact);
