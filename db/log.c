@@ -8,6 +8,7 @@
  * db_bind_text_or_null_borrowed).
  */
 #include "db_sql.h"
+#include "unit_events.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,9 @@ static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
     rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
     free(facts_z);
+    /* Its row, for its history events (SQLite's writer). */
+    if (rc == ERR_OK && db_conn_sqlite(c) != NULL)
+        db_keys_keep_combat(c, cb->id, db_last_rowid(c));
     return rc;
 }
 

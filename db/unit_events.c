@@ -14,6 +14,7 @@
 #include "unit_docs.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,16 +25,21 @@ typedef struct event_keys {
     long long campaign_row, combat_row;  /* 0 where there is no such row */
 } event_keys;
 
-/* k for ev's campaign and combat, read again only where they change. */
+static bool keys_kept(db_conn *c, const db_event *ev, event_keys *k);
+static void keys_keep(db_conn *c, const event_keys *k);
+
+/* k for ev's campaign and combat, read again only where they change and
+ * the writer does not keep them (keys_kept). */
 static err_code find_keys(db_conn *c, const db_event *ev, event_keys *k,
                           err_info *e)
 {
     db_stmt *st = NULL;
     err_code rc;
 
-    if (k->campaign_id != NULL &&
-        strcmp(k->campaign_id, ev->campaign_id) == 0 &&
-        strcmp(k->combat_id, ev->combat_id) == 0)
+    if ((k->campaign_id != NULL &&
+         strcmp(k->campaign_id, ev->campaign_id) == 0 &&
+         strcmp(k->combat_id, ev->combat_id) == 0) ||
+        keys_kept(c, ev, k))
         return ERR_OK;
     if ((rc = db_prepare(c,
                          "SELECT (SELECT rowid FROM campaigns WHERE id = ?1), "
@@ -47,6 +53,7 @@ static err_code find_keys(db_conn *c, const db_event *ev, event_keys *k,
         k->combat_id = ev->combat_id;
         k->campaign_row = db_column_int64(st, 0); /* NULL reads 0 */
         k->combat_row = db_column_int64(st, 1);
+        keys_keep(c, k);
     } else {
         rc = db_fail(c, e, "find a history event's campaign");
     }
@@ -107,6 +114,13 @@ enum { HEADS_KEPT = 1024 };
 struct unit_heads_kept {
     long long unit_row[HEADS_KEPT]; /* 0: none kept in that place */
     unit_head head[HEADS_KEPT];
+    /* The keys of the last campaign and combat its events named
+     * (find_keys), and of the last combat it inserted (db_keys_keep_combat,
+     * log.c): a combat's events find both without a statement.  A row's
+     * rowid never changes, and no campaign or combat is ever deleted; a
+     * row rolled back takes these with the heads (db_heads_forget). */
+    char campaign_id[DB_ID_MAX], combat_id[DB_ID_MAX];
+    long long campaign_row, combat_row;
 };
 
 void db_heads_forget(db_conn *c)
@@ -117,6 +131,59 @@ void db_heads_forget(db_conn *c)
         free(*k);
         *k = NULL;
     }
+}
+
+/* What c keeps, made where it is SQLite's writer and has none yet (NULL:
+ * it keeps none, or memory is short). */
+static struct unit_heads_kept *kept(db_conn *c)
+{
+    struct unit_heads_kept **k = db_conn_heads(c);
+
+    if (k == NULL || (*k == NULL && (*k = calloc(1, sizeof **k)) == NULL))
+        return NULL;
+    return *k;
+}
+
+void db_keys_keep_combat(db_conn *c, const char *combat_id, long long row)
+{
+    struct unit_heads_kept *k = kept(c);
+
+    if (k != NULL && row > 0) {
+        snprintf(k->combat_id, sizeof k->combat_id, "%s", combat_id);
+        k->combat_row = row;
+    }
+}
+
+/* Whether c keeps the keys of ev's campaign and combat: then in k. */
+static bool keys_kept(db_conn *c, const db_event *ev, event_keys *k)
+{
+    struct unit_heads_kept **kk = db_conn_heads(c), *w;
+
+    if (kk == NULL || (w = *kk) == NULL || w->campaign_row <= 0 ||
+        strcmp(w->campaign_id, ev->campaign_id) != 0 ||
+        (ev->combat_id[0] != '\0' &&
+         (w->combat_row <= 0 || strcmp(w->combat_id, ev->combat_id) != 0)))
+        return false;
+    k->campaign_id = ev->campaign_id;
+    k->combat_id = ev->combat_id;
+    k->campaign_row = w->campaign_row;
+    k->combat_row = ev->combat_id[0] != '\0' ? w->combat_row : 0;
+    return true;
+}
+
+/* The keys k just read, kept where c is SQLite's writer. */
+static void keys_keep(db_conn *c, const event_keys *k)
+{
+    struct unit_heads_kept *w;
+
+    if (db_conn_heads(c) == NULL || (w = kept(c)) == NULL)
+        return;
+    if (k->campaign_row > 0) {
+        snprintf(w->campaign_id, sizeof w->campaign_id, "%s", k->campaign_id);
+        w->campaign_row = k->campaign_row;
+    }
+    if (k->combat_row > 0)
+        db_keys_keep_combat(c, k->combat_id, k->combat_row);
 }
 
 /* c's kept head of unit_row, or NULL (none kept, or c keeps none). */
@@ -134,13 +201,13 @@ static const unit_head *kept_head(db_conn *c, long long unit_row)
  * memory is short: read again next time). */
 static void keep_head(db_conn *c, long long unit_row, const unit_head *h)
 {
-    struct unit_heads_kept **k = db_conn_heads(c);
+    struct unit_heads_kept *k = kept(c);
     size_t i = (size_t)unit_row % HEADS_KEPT;
 
-    if (k == NULL || (*k == NULL && (*k = calloc(1, sizeof **k)) == NULL))
+    if (k == NULL)
         return;
-    (*k)->unit_row[i] = unit_row;
-    (*k)->head[i] = *h;
+    k->unit_row[i] = unit_row;
+    k->head[i] = *h;
 }
 
 /* The row of unit id (0: none). */
@@ -382,7 +449,7 @@ static void run_sql(char sql[RUN_SQL_SIZE], const char *head, const char *row,
  * statement of its own, as before.  The writer keeps each run length's
  * two statements it meets (64 at most of each). */
 static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
-                           const event_keys *k, err_info *e)
+                           const event_keys *k, long long *first, err_info *e)
 {
     long long unit_row[DB_LOG_BLOCK_MAX], prev[DB_LOG_BLOCK_MAX], last = 0;
     unit_head next[DB_LOG_BLOCK_MAX];
@@ -397,6 +464,7 @@ static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
         return err_set(e, ERR_DB, NULL, "a run of %zu history events", n);
     if ((rc = last_event_seq(c, &last, e)))
         return rc;
+    *first = last + 1;
     for (i = 0; i < n && rc == ERR_OK; i++) {
         unit_head h;
         memset(&h, 0, sizeof h);
@@ -456,26 +524,28 @@ static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
  * the n places it takes, the n - 1 before it left to its events, and
  * unit_seq the first event's seq.  Otherwise n is 1, an event whose
  * documents are its own, logged as the trigger of migration 10 did: a
- * row of its own, without n.  The writer is SQLite's only one and the n
- * rows were the last inserted, one after the other, so their seqs are
- * the n up to unit_events' largest (rowids taken as the largest plus
- * one: no row of either table is ever deleted). */
+ * row of its own, without n, its seq unit_events' largest: the writer
+ * is SQLite's only one and the row was the last inserted (rowids taken
+ * as the largest plus one: no row of either table is ever deleted).  A
+ * block's first seq is first, as insert_run gave it. */
 static err_code log_events(db_conn *c, const char *campaign_id, int n,
-                           bool is_block, err_info *e)
+                           bool is_block, long long first, err_info *e)
 {
     static const char *const sql[2] = {
         "INSERT INTO event_log (campaign_id, kind, unit_seq) VALUES (?1, "
         "'unit', (SELECT max(seq) FROM unit_events))",
         "INSERT INTO event_log (seq, campaign_id, kind, unit_seq, n) VALUES "
         "(coalesce((SELECT max(seq) FROM event_log), 0) + ?2, ?1, 'unit', "
-        "(SELECT max(seq) FROM unit_events) - ?2 + 1, ?2)"};
+        "?3, ?2)"};
     db_stmt *st = NULL;
     err_code rc;
 
     if ((rc = db_prepare(c, sql[is_block], &st, e)) == ERR_OK) {
         db_bind_text(st, 1, campaign_id);
-        if (is_block)
+        if (is_block) {
             db_bind_int(st, 2, n);
+            db_bind_int64(st, 3, first);
+        }
         rc = db_step_done(c, st, e, "log history events");
     }
     db_done(st);
@@ -500,12 +570,13 @@ err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
 
     for (i = 0; i < n && rc == ERR_OK;) {
         size_t run = 1;
+        long long first = 0;
 
         if ((rc = find_keys(c, evs[i], &keys, e)))
             break;
         if (!is_sqlite || evs[i]->doc_slot <= 0) {
             if ((rc = insert_row(c, evs[i], &keys, e)) == ERR_OK && is_sqlite)
-                rc = log_events(c, evs[i]->campaign_id, 1, false, e);
+                rc = log_events(c, evs[i]->campaign_id, 1, false, 0, e);
             i++;
             continue;
         }
@@ -516,8 +587,8 @@ err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
                strcmp(evs[i + run]->campaign_id, evs[i]->campaign_id) == 0 &&
                strcmp(evs[i + run]->combat_id, evs[i]->combat_id) == 0)
             run++;
-        if ((rc = insert_run(c, evs + i, run, &keys, e)) == ERR_OK)
-            rc = log_events(c, evs[i]->campaign_id, (int)run, true, e);
+        if ((rc = insert_run(c, evs + i, run, &keys, &first, e)) == ERR_OK)
+            rc = log_events(c, evs[i]->campaign_id, (int)run, true, first, e);
         i += run;
     }
     return rc;

@@ -30,5 +30,9 @@ void history_event_read(db_stmt *st, int col, db_event *ev);
  * savepoint, a batch), and when it closes.  Nothing for another
  * connection. */
 void db_heads_forget(db_conn *c);
+/* Keeps combat_id's row, just inserted by SQLite's writer c, for its
+ * history events (unit_events.c; forgotten with the heads).  Nothing for
+ * another connection. */
+void db_keys_keep_combat(db_conn *c, const char *combat_id, long long row);
 
 #endif

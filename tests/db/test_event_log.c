@@ -808,6 +808,50 @@ START_TEST(test_blocks_and_rows_in_one_write)
 }
 END_TEST
 
+/* The writer keeps the rows of the last campaign and combat its events
+ * named, and of the combat it inserted last (unit_events.c): a combat's
+ * events after the campaign's first find both kept, its own row among
+ * them.  A combat refused after its events forgets them with its writes;
+ * the same combat landing later, after another has taken its row, keys
+ * its events by its own row. */
+START_TEST(test_kept_keys_forgotten_with_a_refused_combat)
+{
+    db_campaign cmp;
+    db_side side;
+    db_unit u;
+    mixed_fight m, first, second;
+    char sql[256];
+    err_info e;
+    int k;
+
+    db_fixture_open();
+    setup_campaign(&cmp, &side, &u, "one");
+    mixed_make(&first, &u, false); /* the campaign's keys read, kept */
+    db_fixture_write_ok(job_mixed, &first, "the campaign's first combat");
+    mixed_make(&m, &u, true);
+    err_clear(&e);
+    ck_assert_int_eq(db_fixture_write_rc(job_mixed, &m, &e), ERR_RULE);
+    mixed_make(&second, &u, false); /* takes the refused one's row */
+    db_fixture_write_ok(job_mixed, &second, "another combat");
+    m.is_refused = false; /* the same combat, its events, again */
+    db_fixture_write_ok(job_mixed, &m, "the combat landing");
+    for (k = 0; k < 3; k++) {
+        mixed_fight *f = k == 0 ? &first : k == 1 ? &second : &m;
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM unit_events u JOIN combats c ON "
+                 "c.rowid = u.combat_row WHERE c.id = '%s'",
+                 f->f.cb.id);
+        ck_assert_int_eq(db_fixture_raw_query_int(sql), 3);
+        free(f->f.cb.unit_docs_z);
+        free(f->f.cb.report_z);
+    }
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM unit_events u JOIN campaigns c "
+                         "ON c.rowid = u.campaign_row WHERE c.name = 'one'"),
+                     3 * 4);
+}
+END_TEST
+
 /* A database at the migration before the log, with a battle, a combat,
  * unit events and a ledger head, each at its time: the migration logs
  * them in the order of their times, then the ledger head. */
@@ -912,6 +956,7 @@ Suite *suite_event_log(void)
     tcase_add_test(tc, test_reads_by_campaign_and_bounds);
     tcase_add_test(tc, test_packed_events_are_logged_as_a_block);
     tcase_add_test(tc, test_blocks_and_rows_in_one_write);
+    tcase_add_test(tc, test_kept_keys_forgotten_with_a_refused_combat);
     tcase_add_test(tc, test_combat_and_ledger_move_are_one_row);
     tcase_add_test(tc, test_packed_runs_keep_the_chains);
     tcase_add_test(tc, test_migration_logs_what_was_there);
