@@ -150,9 +150,23 @@ err_code db_webhook_heads(db_conn *c, db_webhook_post **out, size_t *n,
 {
     db_stmt *st = NULL;
     err_code rc;
+    int step;
 
     *out = NULL;
     *n = 0;
+    /* The poster asks after every commit, and most find none waiting:
+     * whether any is, first, costs a fraction of the grouping below
+     * (about 25k instructions on an empty table, under callgrind). */
+    if ((rc = db_prepare(c, "SELECT 1 FROM webhook_posts LIMIT 1", &st, e)))
+        return rc;
+    if ((step = db_step(st)) != DB_ROW) {
+        rc = step == DB_DONE ? ERR_OK
+                             : db_fail(c, e, "read whether posts are waiting");
+        db_done(st);
+        return rc;
+    }
+    db_done(st);
+    st = NULL;
     /* One row per campaign waiting (webhook_posts_by_campaign gives each
      * campaign's first seq and count), then that post's row. */
     if ((rc = db_prepare(c,
