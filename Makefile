@@ -45,16 +45,28 @@ endif
 # the place of malloc and free for every library the server uses.  A
 # request allocates and frees a few hundred small blocks (jansson's values
 # above all); mimalloc's per-thread free lists serve them in far fewer
-# instructions than glibc's bins (bench/README.md, "The allocator").  Not
-# under the sanitizers, which bring their own; ALLOC_LIBS= builds without.
+# instructions than glibc's bins (bench/README.md, "mimalloc").  Never
+# under the sanitizers, which bring their own (whatever the command line
+# says); ALLOC_LIBS= builds without.  The start-up log names the allocator
+# that serves malloc (server/main.c: mimalloc where the -D below says it
+# is linked).
 ifeq ($(SAN),1)
-ALLOC_LIBS :=
+override ALLOC_LIBS :=
 else
 # Kept in the link although nothing calls it by name (--no-as-needed):
 # its malloc and free take the place of the C library's.
 ALLOC_LIBS ?= -Wl,--push-state,--no-as-needed -lmimalloc -Wl,--pop-state
 endif
-ALLOC_CFLAGS = $(if $(ALLOC_LIBS),-DUMPIRE_MIMALLOC)
+ALLOC_CFLAGS = $(if $(findstring mimalloc,$(ALLOC_LIBS)),-DUMPIRE_MIMALLOC)
+# The allocator the build folder's programs were made with: main.o, the
+# server and bench-bare are made again when it changes (make ALLOC_LIBS=
+# after a default build), rather than left as they were or linked
+# without what main.o calls.
+ALLOC_STAMP := $(BUILD)/.alloc
+.PHONY: FORCE
+$(ALLOC_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(ALLOC_LIBS)' | cmp -s - $@ || echo '$(ALLOC_LIBS)' >$@
 
 # Expanded when a recipe runs, i.e. after the deps step installed pkg-config.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
@@ -123,6 +135,7 @@ $(CONSOLE_OBJ): $(BUILD)/gen/console_assets.c | $(DEPS_STAMP)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(MAIN_OBJ): CPPFLAGS += $(ALLOC_CFLAGS)
+$(MAIN_OBJ): $(ALLOC_STAMP)
 
 $(BUILD)/umpire: $(LIB_OBJ) $(MAIN_OBJ)
 	@$(if $(Q),echo "  LD      $@")
@@ -220,7 +233,7 @@ bench-pg: $(BUILD)/umpire
 	$(Q)./deploy/install-deps.sh --pg
 	$(Q)./bench/pg.sh $(BUILD)
 
-$(BUILD)/bench-bare: bench/bare.c server/http/http.h | $(DEPS_STAMP)
+$(BUILD)/bench-bare: bench/bare.c server/http/http.h $(ALLOC_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(ALLOC_LIBS) $(PKG_LIBS)
 

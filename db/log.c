@@ -203,21 +203,28 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   const db_chain *end, long long version,
                                   bool *is_current, err_info *e)
 {
+    bool is_saved = n_rolls > 0 || end->spent[0],
+         is_save_first = is_saved && db_conn_sqlite(c) != NULL;
     long long now;
     err_code rc;
 
-    /* The ledger's save first, where the campaign is still at version
-     * (one write that checks it and counts it again); else the version
-     * read.  Not current: nothing written. */
+    /* On SQLite the ledger's save first, where the campaign is still at
+     * version (one write that checks it and counts it again; the events
+     * are logged after, db_log_combat); else the version read.  On
+     * PostgreSQL the version read, and the save after the combat's row,
+     * so that its triggers log the combat, then the ledger's move.  Not
+     * current: nothing written. */
     *is_current = false;
-    if (n_rolls > 0 || end->spent[0])
+    if (is_save_first)
         rc = db_chain_store_at(c, end, version, is_current, e);
     else if ((rc = db_campaign_version(c, cb->campaign_id, &now, e)) == ERR_OK)
         *is_current = now == version;
     if (rc != ERR_OK || !*is_current)
         return rc;
     if ((rc = insert_combat_row(c, cb, e)) ||
-        (cb->rolls_z == NULL && (rc = insert_rolls(c, cb, rolls, n_rolls, e))))
+        (cb->rolls_z == NULL &&
+         (rc = insert_rolls(c, cb, rolls, n_rolls, e))) ||
+        (is_saved && !is_save_first && (rc = db_chain_store(c, end, e))))
         return rc;
     /* The ledger moved with its rolls (a commitment spent alone leaves
      * its head as it was). */

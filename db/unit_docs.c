@@ -25,7 +25,7 @@
  *
  * A combat stored as its facts (facts.c; migration 24) has no report to
  * pack them with: its documents are a frame of their own (with the
- * dictionary, at its quick level, db_doc_pack), and without each unit's
+ * dictionary, at db_doc_pack's level), and without each unit's
  * result, which the combat gives again from its facts (server/systems,
  * results_facts): the result's field is empty, and reads back NULL.
  *
@@ -122,7 +122,7 @@ err_code db_combat_pack_events(db_combat *cb, db_event *const *evs, size_t n,
     *p = '\0';
     /* In a campaign combat's report frame, unless it is stored as its
      * facts (facts.c) or not a campaign's: then in a frame of their own,
-     * at the dictionary's quick level.  (A 4 v 4 combat's, about 1.7 KB
+     * at db_doc_pack's level (-1).  (A 4 v 4 combat's, about 1.7 KB
      * of text, packed to about 185 bytes at level 3 and 218 at -1, for
      * about 20k instructions less: measured on the bench's campaign
      * combat, whose row still fits three to a page.) */

@@ -702,9 +702,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "umpire: %s\n", e.message);
         goto out;
     }
+    /* Before the line that says the server is up, which scripts wait
+     * for (tests/durability.sh reads this one). */
+    fprintf(stderr, "umpire: allocator %s\n", allocator_name());
     fprintf(stderr, "umpire %s listening on http://%s:%d (database %s)\n",
             UMPIRE_VERSION, cfg.listen, http_port(srv), cfg.db_path);
-    fprintf(stderr, "umpire: allocator %s\n", allocator_name());
     if (cfg.cors.is_any)
         fprintf(stderr, "umpire: CORS: web pages of any origin may call the "
                         "API\n");

@@ -23,6 +23,7 @@
 #include "systems.h"
 #include "unit_cache.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -281,6 +282,35 @@ static int alpha_quality(const test_campaign *c, const char *id)
     return q;
 }
 
+/* The campaign's events of combat id, as a stream gives them, in the
+ * order of a combat that moved the ledger, whatever the store and
+ * however it landed: the combat, the ledger's move, then its units'
+ * events (2). */
+static void check_combat_events(const test_campaign *c, const char *id)
+{
+    db_conn *r = db_read_acquire(http_db(ts->srv));
+    db_logged_event *evs = NULL;
+    size_t n = 0, i;
+    err_info e;
+
+    err_clear(&e);
+    ck_assert_int_eq(
+        db_event_log_after(r, c->id, 0, LLONG_MAX, 500, &evs, &n, &e), ERR_OK);
+    db_read_release(http_db(ts->srv), r);
+    for (i = 0; i < n; i++)
+        if (strcmp(evs[i].kind, "combat") == 0 &&
+            strcmp(evs[i].record_id, id) == 0)
+            break;
+    ck_assert_uint_le(i + 4, n);
+    ck_assert_str_eq(evs[i + 1].kind, "ledger");
+    ck_assert_int_eq(evs[i + 1].seq, evs[i].seq + 1);
+    ck_assert_str_eq(evs[i + 2].kind, "unit");
+    ck_assert_str_eq(evs[i + 2].unit.combat_id, id);
+    ck_assert_str_eq(evs[i + 3].kind, "unit");
+    ck_assert_str_eq(evs[i + 3].unit.combat_id, id);
+    db_event_log_free(evs, n);
+}
+
 START_TEST(test_staged_combat_lands_as_staged)
 {
     long long landed0, redone0, landed, redone;
@@ -300,6 +330,7 @@ START_TEST(test_staged_combat_lands_as_staged)
     ck_assert_int_eq(landed, landed0 + 1);
     ck_assert_int_eq(redone, redone0);
     ck_assert_int_eq(alpha_quality(&c, id), 0);
+    check_combat_events(&c, id);
 }
 END_TEST
 
@@ -325,6 +356,7 @@ START_TEST(test_staged_combat_redone_when_a_unit_changed)
     ck_assert_int_eq(redone, redone0 + 1);
     /* Worked out again with Alpha as it is now, not as it was staged. */
     ck_assert_int_eq(alpha_quality(&c, id), 2);
+    check_combat_events(&c, id);
     /* And applied to it as it is now: the edit is kept, and the combat's
      * history event starts from it (not from the unit the snapshot
      * read). */
