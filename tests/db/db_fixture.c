@@ -199,6 +199,39 @@ int db_fixture_raw_query_int(const char *sql)
     return v;
 }
 
+void db_fixture_check_chains(void)
+{
+    ck_assert_int_eq(
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM unit_events e WHERE prev_seq IS NOT "
+            "(SELECT max(p.seq) FROM unit_events p WHERE p.unit_row = "
+            "e.unit_row AND p.seq < e.seq) OR unit_seq IS NOT (SELECT "
+            "count(*) FROM unit_events p WHERE p.unit_row = e.unit_row AND "
+            "p.seq <= e.seq)"),
+        0);
+    ck_assert_int_eq(
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM unit_heads h WHERE seq IS NOT (SELECT "
+            "max(seq) FROM unit_events WHERE unit_row = h.unit_row) OR n IS "
+            "NOT (SELECT count(*) FROM unit_events WHERE unit_row = "
+            "h.unit_row) OR unit_seq IS NOT n"),
+        0);
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM unit_heads"),
+        db_fixture_raw_query_int(
+            "SELECT count(DISTINCT unit_row) FROM unit_events"));
+    ck_assert_int_eq(
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM (SELECT unit_row, seq FROM unit_events "
+            "WHERE unit_seq % 64 = 0 EXCEPT SELECT unit_row, seq FROM "
+            "unit_marks)"),
+        0);
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM unit_marks"),
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM unit_events WHERE unit_seq % 64 = 0"));
+}
+
 char *db_fixture_snapshot(void)
 {
     sqlite3 *c = NULL;

@@ -74,6 +74,12 @@ void db_fixture_raw_exec(const char *sql);
 /* db_fixture_query_int on db_fixture_path, opened read-only. */
 int db_fixture_raw_query_int(const char *sql);
 
+/* Every history event where its unit's chain says (the one before it of
+ * its unit, its number its place), every head its unit's last, and a
+ * mark on every 64th event of each unit (unit_events.c's MARK_EVERY), and
+ * no other: checked on db_fixture_path. */
+void db_fixture_check_chains(void);
+
 /* Everything in db_fixture_path as text: the version, the schema and every
  * row of every table in a fixed order (each table's first two columns
  * must start a unique key).  New: free(). */

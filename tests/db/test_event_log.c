@@ -643,42 +643,6 @@ START_TEST(test_combat_and_ledger_move_are_one_row)
 }
 END_TEST
 
-/* Every history event where its unit's chain says (the one before it of
- * its unit, its number its place), every head its unit's last, and a
- * mark on every MARK_EVERY-th (64) event of each unit, and no other. */
-static void check_chain_rows(void)
-{
-    ck_assert_int_eq(
-        db_fixture_raw_query_int(
-            "SELECT count(*) FROM unit_events e WHERE prev_seq IS NOT "
-            "(SELECT max(p.seq) FROM unit_events p WHERE p.unit_row = "
-            "e.unit_row AND p.seq < e.seq) OR unit_seq IS NOT (SELECT "
-            "count(*) FROM unit_events p WHERE p.unit_row = e.unit_row AND "
-            "p.seq <= e.seq)"),
-        0);
-    ck_assert_int_eq(
-        db_fixture_raw_query_int(
-            "SELECT count(*) FROM unit_heads h WHERE seq IS NOT (SELECT "
-            "max(seq) FROM unit_events WHERE unit_row = h.unit_row) OR n IS "
-            "NOT (SELECT count(*) FROM unit_events WHERE unit_row = "
-            "h.unit_row) OR unit_seq IS NOT n"),
-        0);
-    ck_assert_int_eq(
-        db_fixture_raw_query_int("SELECT count(*) FROM unit_heads"),
-        db_fixture_raw_query_int(
-            "SELECT count(DISTINCT unit_row) FROM unit_events"));
-    ck_assert_int_eq(
-        db_fixture_raw_query_int(
-            "SELECT count(*) FROM (SELECT unit_row, seq FROM unit_events "
-            "WHERE unit_seq % 64 = 0 EXCEPT SELECT unit_row, seq FROM "
-            "unit_marks)"),
-        0);
-    ck_assert_int_eq(
-        db_fixture_raw_query_int("SELECT count(*) FROM unit_marks"),
-        db_fixture_raw_query_int(
-            "SELECT count(*) FROM unit_events WHERE unit_seq % 64 = 0"));
-}
-
 /* A combat's packed events go in as one run (two statements: the rows,
  * then their units' heads), and keep every unit's chain as one at a time
  * did: a unit twice in one run chains its second event onto its first; a
@@ -702,7 +666,7 @@ START_TEST(test_packed_runs_keep_the_chains)
     db_fixture_write_ok(job_block_fight, &f, "a, b, a");
     free(f.cb.unit_docs_z);
     free(f.cb.report_z);
-    check_chain_rows();
+    db_fixture_check_chains();
     ck_assert_int_eq(db_fixture_raw_query_int(
                          "SELECT unit_seq FROM unit_events ORDER BY seq "
                          "DESC LIMIT 1"),
@@ -715,7 +679,7 @@ START_TEST(test_packed_runs_keep_the_chains)
     db_fixture_write_ok(job_block_fight, &f, "a and b, more than a block");
     free(f.cb.unit_docs_z);
     free(f.cb.report_z);
-    check_chain_rows();
+    db_fixture_check_chains();
     ck_assert_int_eq(
         db_fixture_raw_query_int("SELECT count(*) FROM unit_marks"), 1);
     all = read_log(cmp.id, 0, LLONG_MAX, 200, &n_all);

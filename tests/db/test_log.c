@@ -596,27 +596,6 @@ static err_code job_nothing(db_conn *c, void *arg, err_info *e)
     return ERR_OK;
 }
 
-/* Every event where its unit's chain says (the one before it of its
- * unit, its number its place), and every head its unit's last. */
-static void check_chain_rows(void)
-{
-    ck_assert_int_eq(
-        db_fixture_raw_query_int(
-            "SELECT count(*) FROM unit_events e WHERE prev_seq IS NOT "
-            "(SELECT max(p.seq) FROM unit_events p WHERE p.unit_row = "
-            "e.unit_row AND p.seq < e.seq) OR unit_seq IS NOT (SELECT "
-            "count(*) FROM unit_events p WHERE p.unit_row = e.unit_row AND "
-            "p.seq <= e.seq)"),
-        0);
-    ck_assert_int_eq(
-        db_fixture_raw_query_int(
-            "SELECT count(*) FROM unit_heads h WHERE seq IS NOT (SELECT "
-            "max(seq) FROM unit_events WHERE unit_row = h.unit_row) OR n IS "
-            "NOT (SELECT count(*) FROM unit_events WHERE unit_row = "
-            "h.unit_row) OR unit_seq IS NOT n"),
-        0);
-}
-
 /* The writer keeps the heads it moves (unit_events.c): a job whose
  * events are rolled back (its savepoint, within a batch of others that
  * land; or a batch of its own) must leave no head of them behind.  The
@@ -646,7 +625,7 @@ START_TEST(test_chain_after_rollback)
     ck_assert_int_eq(j[0].rc, ERR_OK);
     ck_assert_int_eq(j[1].rc, ERR_RULE);
     ck_assert_int_eq(j[2].rc, ERR_OK);
-    check_chain_rows();
+    db_fixture_check_chains();
     /* a batch of its own rolled back, then one that lands */
     chain_job_make(&j[3], true);
     chain_job_make(&j[4], false);
@@ -656,7 +635,7 @@ START_TEST(test_chain_after_rollback)
     db_fixture_write_ok(job_nothing, NULL, "after the refused one");
     ck_assert_int_eq(j[3].rc, ERR_RULE);
     db_fixture_write_ok(job_chain_event, &j[4], "an event after them");
-    check_chain_rows();
+    db_fixture_check_chains();
     r = db_read_acquire(db_fixture_db);
     ck_assert_int_eq(db_events_list(r, world.units[0].id, &list, &n, NULL),
                      ERR_OK);
