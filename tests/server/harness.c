@@ -41,8 +41,7 @@ static void pg_run(const char *sql)
     PQfinish(c);
 }
 
-/* A fresh schema for ts and the URL that puts the server in it. */
-static void pg_schema(test_server *ts)
+void ts_pg_schema(test_server *ts)
 {
     static int n;
     const char *url = getenv("UMPIRE_TEST_PG");
@@ -69,7 +68,7 @@ static test_server *start_with(size_t body_limit, const char *cors_origins,
     ck_assert_ptr_nonnull(mkdtemp(ts->dir));
     snprintf(ts->db_path, sizeof ts->db_path, "%s/umpire.db", ts->dir);
     if (ts_is_pg())
-        pg_schema(ts);
+        ts_pg_schema(ts);
     http_config_default(&cfg);
     cfg.port = 0;
     cfg.db_path = ts->db_path;

@@ -26,6 +26,9 @@ typedef struct test_server {
  * own in that database for each server, dropped when it stops.
  */
 bool ts_is_pg(void);
+/* On PostgreSQL: a fresh schema for ts, and in ts->db_path the URL that
+ * puts its server there (ts_stop drops it). */
+void ts_pg_schema(test_server *ts);
 
 /* A test about SQLite itself (its files, its connections' counters)
  * ends here on PostgreSQL; say why where it is used. */

@@ -32,6 +32,8 @@ test_server *edges_start(http_config *cfg)
     snprintf(ts->dir, sizeof ts->dir, "/tmp/umpire-test-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(ts->dir));
     snprintf(ts->db_path, sizeof ts->db_path, "%s/umpire.db", ts->dir);
+    if (ts_is_pg()) /* the API suites' store (harness.h) */
+        ts_pg_schema(ts);
     cfg->db_path = ts->db_path;
     err_clear(&e);
     if (http_start(cfg, &ts->srv, &e) != ERR_OK)
@@ -103,8 +105,7 @@ static ssize_t recv_until(int fd, char *buf, size_t cap, double end)
     return n < 0 ? 0 : n; /* a reset is a close */
 }
 
-static void parse(char *head, const char *body, size_t body_len,
-                  http_resp *out)
+static void parse(char *head, const char *body, size_t body_len, http_resp *out)
 {
     char *p;
 
@@ -115,8 +116,7 @@ static void parse(char *head, const char *body, size_t body_len,
     ck_assert_ptr_nonnull(out->body);
     memcpy(out->body, body, body_len);
     out->body[body_len] = '\0';
-    ts_header(out, "Content-Type", out->content_type,
-              sizeof out->content_type);
+    ts_header(out, "Content-Type", out->content_type, sizeof out->content_type);
     ts_header(out, "Location", out->location, sizeof out->location);
     ts_header(out, "Allow", out->allow, sizeof out->allow);
     if ((p = strchr(out->content_type, ';')) != NULL)
@@ -175,7 +175,7 @@ void edges_read_to_close(int fd, double timeout, edges_end *out)
         out->n_bytes += (size_t)k;
     }
     out->head[out->n_bytes < sizeof out->head ? out->n_bytes
-                                               : sizeof out->head - 1] = '\0';
+                                              : sizeof out->head - 1] = '\0';
     out->is_closed = k == 0;
     out->after = edges_now() - start;
 }

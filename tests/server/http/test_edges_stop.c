@@ -128,6 +128,8 @@ START_TEST(test_stop_after_client_left_during_write)
     struct timespec until;
     stopper s;
     pthread_t th;
+
+    TS_SQLITE_ONLY(); /* holds SQLite's write lock from the test */
     json_t *first;
     char id[64];
     int fd[N], i, n;
@@ -182,6 +184,7 @@ START_TEST(test_stop_bounded_while_write_runs)
     char id[64];
     int fd;
 
+    TS_SQLITE_ONLY(); /* holds SQLite's write lock from the test */
     edges_config(&cfg);
     cfg.stop_timeout = 1;
     ts = edges_start(&cfg);
