@@ -17,10 +17,10 @@
  * db.c implements the connections and the writer (wal.c its log's
  * upkeep, db_sql.c the SQL helpers, ids and times, doc_pack.c documents
  * stored packed); backup.c the online
- * copy (db_backup); store.c, units.c, unit_events.c, log.c, tables.c and
- * battles.c the rows to and from structs (campaigns, sides, tokens; units;
- * history; combats, rolls; combat results tables; Matrix battles and
- * their actions; fog.c a campaign's fog of war and where its units stand;
+ * copy (db_backup); store.c, units.c, unit_events.c and unit_events_write.c,
+ * log.c, tables.c and battles.c the rows to and from structs (campaigns, sides,
+ * tokens; units; history; combats, rolls; combat results tables; Matrix battles
+ * and their actions; fog.c a campaign's fog of war and where its units stand;
  * event_log.c the campaign event log), declared in the second half of this
  * header.
  *

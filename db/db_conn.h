@@ -61,7 +61,7 @@ struct db_conn {
     struct unit_landing *landings;
     size_t n_landings, cap_landings;
     /* The SQLite writer: its units' history heads as its writes left
-     * them (unit_events.c), or NULL; forgotten whenever writes are rolled
+     * them (unit_events_write.c), or NULL; forgotten whenever writes are rolled
      * back (db_heads_forget). */
     struct unit_heads_kept *heads;
 };

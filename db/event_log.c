@@ -1,7 +1,7 @@
 /*
  * event_log.c: the campaign event log of migration 10 (docs/events.md),
  * read back; declared in db.h.  The log is written by triggers, but on
- * SQLite unit history events by unit_events.c (db_events_insert: a
+ * SQLite unit history events by unit_events_write.c (db_events_insert: a
  * combat's packed ones as one row, migration 17; no trigger, migration
  * 18) and a campaign's combats and the ledger's moves here (db_log_combat
  * and db_log_ledger, below: a combat and its move as one row, migration

@@ -1,7 +1,7 @@
 /*
  * log.c: the record of what happened: combats and their roll log, in SQL;
- * declared in db.h.  (Unit history events: unit_events.c.  A combat packed to
- * store, its report and roll log, before the writer: combat_pack.c.)
+ * declared in db.h.  (Unit history events: unit_events_write.c.  A combat
+ * packed to store, its report and roll log, before the writer: combat_pack.c.)
  * Prepared statements only; every statement is released (db_done) at its
  * function's single exit.  The rows written are the caller's until then,
  * so their text is bound without a copy (db_bind_text,

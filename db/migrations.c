@@ -645,7 +645,7 @@ const char *const migrations_sql[] = {
      * campaign is missing (written with foreign keys off) stops the
      * migration: its key would be NULL.  And the event log's
      * trigger on them goes: the one function that inserts history events
-     * (db_events_insert, unit_events.c) logs each as the trigger did, without a
+     * (db_events_insert, unit_events_write.c) logs each as the trigger did, without a
      * trigger's sub-program run at every insert. */
     "DROP TRIGGER event_log_unit_events;"
     "CREATE TABLE unit_events_new ("
@@ -723,7 +723,7 @@ const char *const migrations_sql[] = {
     "DROP TABLE combat_rolls;",
 
     /* 23: a unit's history found by a chain rather than an index entry
-     * per event (unit_events.c): each event the seq of its unit's event
+     * per event (unit_events_write.c): each event the seq of its unit's event
      * before it (prev_seq), unit_heads each unit's last (its seq, number
      * and how many), unit_marks every 64th event of each unit, from which
      * a page is walked.  A combat writes its units' heads, rows of one

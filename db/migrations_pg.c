@@ -583,7 +583,7 @@ const char *const migrations_pg_sql[] = {
 
     /* 23: a unit's history as a chain, with each unit's last event and
      * every 64th (db/migrations.c says why).  Here a trigger keeps it
-     * (unit_events.c: SQLite's one writer does it in its statements):
+     * (unit_events_write.c: SQLite's one writer does it in its statements):
      * before each event is inserted, its place after its unit's last
      * (prev_seq), its number (unit_seq: what the inserter gave is not
      * kept), and its unit's head moved, every 64th marked.  So an instance

@@ -1,13 +1,21 @@
 /*
  * unit_events.h: a unit history event's columns and their reading, shared by
- * unit_events.c (a unit's history, a campaign's feed) and event_log.c (the
- * campaign event log, which joins its unit events).  Included by no file
- * outside db/ (db.c calls db_heads_forget).
+ * unit_events.c (a unit's history, a campaign's feed), unit_events_write.c
+ * (inserting them) and event_log.c (the campaign event log, which joins its
+ * unit events).  Included by no file outside db/ (db.c calls
+ * db_heads_forget).
  */
 #ifndef UMPIRE_UNIT_EVENTS_H
 #define UMPIRE_UNIT_EVENTS_H
 
 #include "db_sql.h"
+
+/* Every MARK_EVERY-th event of a unit is marked (unit_marks), so that a
+ * page read from anywhere walks a bounded part of its chain.
+ * (Migration 23's SQL on both stores, and its PostgreSQL trigger, write
+ * the same 64: a store's marks are what its pages walk from, so the two
+ * change together or not at all.) */
+enum { MARK_EVERY = 64 };
 
 /* The columns history_event_read reads, of the event u of unit_events
  * joined by HISTORY_EVENT_JOINS: its unit's and combat's ids from their

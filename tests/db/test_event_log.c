@@ -773,7 +773,7 @@ START_TEST(test_blocks_and_rows_in_one_write)
 END_TEST
 
 /* The writer keeps the rows of the last campaign and combat its events
- * named, and of the combat it inserted last (unit_events.c): a combat's
+ * named, and of the combat it inserted last (unit_events_write.c): a combat's
  * events after the campaign's first find both kept, its own row among
  * them.  A combat refused after its events forgets them with its writes;
  * the same combat landing later, after another has taken its row, keys

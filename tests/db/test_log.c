@@ -596,7 +596,7 @@ static err_code job_nothing(db_conn *c, void *arg, err_info *e)
     return ERR_OK;
 }
 
-/* The writer keeps the heads it moves (unit_events.c): a job whose
+/* The writer keeps the heads it moves (unit_events_write.c): a job whose
  * events are rolled back (its savepoint, within a batch of others that
  * land; or a batch of its own) must leave no head of them behind.  The
  * seq a rolled-back event took is given again to the next, which must
