@@ -12,6 +12,7 @@
 #include <sodium.h>
 
 #include "rng.h"
+#include "unit_cache.h"
 
 #define COMMITMENT_COLUMNS                                                     \
     "commitment, seed, campaign_id, created_at, used_at, used_by "
@@ -169,6 +170,9 @@ err_code db_commitment_next(db_conn *c, const char *campaign_id,
     db_stmt *st = NULL;
     err_code rc;
 
+    /* Read already, with the campaign's version, in this snapshot. */
+    if (db_snapshot_next(c, campaign_id, out))
+        return ERR_OK;
     if ((rc = db_prepare(c,
                          "SELECT next_commitment, next_seed, id, "
                          "next_created_at, NULL, NULL FROM campaigns "

@@ -56,6 +56,11 @@ struct db_conn {
      * (db_campaign_get), or "", and that version. */
     char snap_campaign[DB_ID_MAX];
     long long snap_version;
+    /* The campaign's next commitment, read with that version
+     * (db_campaign_kept; secret: zeroed with the snapshot), for
+     * db_commitment_next; valid while has_snap_next. */
+    db_commitment snap_next;
+    bool has_snap_next;
     /* The writer: what its batch's jobs landed (db_units_landed), kept
      * for the cache until the batch commits. */
     struct unit_landing *landings;

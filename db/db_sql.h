@@ -49,6 +49,13 @@ const void *db_column_blob(db_stmt *st, int col);
 int db_column_bytes(db_stmt *st, int col);
 int db_column_type(db_stmt *st, int col);
 
+/* The campaign's version (db_campaign_version) and, in the same read, its
+ * next commitment (db_commitment_next's columns; used_at and used_by
+ * empty) where it has one (*has_next; next untouched where not). */
+err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
+                                  db_commitment *next, bool *has_next,
+                                  err_info *e);
+
 /* Rows the connection's last statement changed; rows changed so far. */
 int db_changes(db_conn *c);
 long long db_total_changes(db_conn *c);

@@ -10,6 +10,7 @@
 #include "db_sql.h"
 #include "unit_cache.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* A multiplier the store can write and read back: positive, den > 0. */
@@ -97,6 +98,41 @@ err_code db_campaign_version(db_conn *c, const char *id, long long *out,
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", id);
     else
         rc = db_fail(c, e, "read the campaign's version");
+    db_done(st);
+    return rc;
+}
+
+err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
+                                  db_commitment *next, bool *has_next,
+                                  err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    *has_next = false;
+    if ((rc = db_prepare(c,
+                         "SELECT version, next_commitment, next_seed, "
+                         "next_created_at FROM campaigns WHERE id = ?",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, id);
+    step = db_step(st);
+    if (step == DB_ROW) {
+        *out = db_column_int64(st, 0);
+        if (db_column_type(st, 1) != DB_NULL) {
+            memset(next, 0, sizeof *next);
+            db_column_copy(st, 1, next->commitment, sizeof next->commitment);
+            db_column_copy(st, 2, next->seed, sizeof next->seed);
+            db_column_copy(st, 3, next->created_at, sizeof next->created_at);
+            snprintf(next->campaign_id, sizeof next->campaign_id, "%s", id);
+            *has_next = true;
+        }
+    } else if (step == DB_DONE) {
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", id);
+    } else {
+        rc = db_fail(c, e, "read the campaign's version");
+    }
     db_done(st);
     return rc;
 }

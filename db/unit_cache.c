@@ -13,6 +13,7 @@
 
 #include "db_conn.h"
 #include "db_int.h"
+#include "db_sql.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -20,6 +21,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sodium.h>
 
 enum { CACHE_CAMPAIGNS = 32, CACHE_UNITS = 64, CACHE_SIDES = 16 };
 
@@ -415,6 +418,10 @@ void db_snapshot_forget(db_conn *c)
     c->units = NULL;
     c->snap_campaign[0] = '\0';
     c->snap_version = 0;
+    if (c->has_snap_next) {
+        sodium_memzero(&c->snap_next, sizeof c->snap_next);
+        c->has_snap_next = false;
+    }
 }
 
 /* Whether c's snapshot has read campaign_id's version. */
@@ -454,15 +461,32 @@ void db_side_keep(db_conn *c, const db_side *d)
 bool db_campaign_kept(db_conn *c, const char *id, db_campaign *out)
 {
     long long kept_at, version;
+    bool has_next = false;
 
-    /* The version read first (one column of the row) only where the row
-     * is kept: a campaign not kept is read whole at once. */
+    /* The version read first (and the next commitment, which a staged
+     * combat reads next: one statement, not two) only where the row is
+     * kept: a campaign not kept is read whole at once. */
     if (!is_snapshot(c) || !unit_cache_campaign_at(c->units, id, &kept_at) ||
-        db_campaign_version(c, id, &version, NULL) != ERR_OK ||
+        db_campaign_version_next(c, id, &version, &c->snap_next, &has_next,
+                                 NULL) != ERR_OK ||
         version != kept_at ||
-        !unit_cache_campaign_get(c->units, id, version, out))
+        !unit_cache_campaign_get(c->units, id, version, out)) {
+        if (has_next)
+            sodium_memzero(&c->snap_next, sizeof c->snap_next);
         return false;
+    }
     db_snapshot_saw(c, id, version);
+    c->has_snap_next = has_next;
+    return true;
+}
+
+bool db_snapshot_next(const db_conn *c, const char *campaign_id,
+                      db_commitment *out)
+{
+    if (!c->has_snap_next || !snapshot_knows(c, campaign_id) ||
+        strcmp(c->snap_next.campaign_id, campaign_id) != 0)
+        return false;
+    *out = c->snap_next;
     return true;
 }
 

@@ -95,6 +95,11 @@ void db_side_keep(db_conn *c, const db_side *d);
  * row read, kept. */
 bool db_campaign_kept(db_conn *c, const char *id, db_campaign *out);
 void db_campaign_keep(db_conn *c, const db_campaign *cmp);
+/* db_commitment_next's: campaign_id's next commitment as c's snapshot
+ * read it with the campaign's version (db_campaign_kept), when it did
+ * (true). */
+bool db_snapshot_next(const db_conn *c, const char *campaign_id,
+                      db_commitment *out);
 /* The writer's landings after its first keep: dropped (a job rolled
  * back, or the batch ended). */
 void db_landings_drop(db_conn *w, size_t keep);

@@ -7,8 +7,8 @@
  * jansson's own, with its line, column and message.  What the subset
  * accepts, jansson accepts with the same values (the tests compare the
  * two on many documents): objects are built with the calls jansson's
- * reader makes (json_object_setn_new_nocheck, after json_object_getn when
- * duplicates are refused), so keys keep their order.
+ * reader makes (json_object_setn_new_nocheck; a duplicate, where refused,
+ * is seen as a size that did not grow), so keys keep their order.
  */
 #include "jsonr.h"
 
@@ -192,6 +192,7 @@ static bool read_member(reader *r, json_t *obj)
     size_t n;
     char *copy;
     json_t *v;
+    size_t size = json_object_size(obj);
     bool is_read = false;
 
     if (r->p == r->end || *r->p != '"')
@@ -199,16 +200,17 @@ static bool read_member(reader *r, json_t *obj)
     r->p++;
     if (!read_string(r, &key, &n, &copy))
         return false;
-    if ((r->flags & JSON_REJECT_DUPLICATES) &&
-        json_object_getn(obj, key, n) != NULL)
-        goto out;
     skip_space(r);
     if (r->p == r->end || *r->p != ':')
         goto out;
     r->p++;
     skip_space(r);
+    /* A repeated key replaces its value and leaves the size as it was:
+     * refused, that gives up (one hash lookup per key, not two). */
     if ((v = read_value(r)) != NULL)
-        is_read = json_object_setn_new_nocheck(obj, key, n, v) == 0;
+        is_read = json_object_setn_new_nocheck(obj, key, n, v) == 0 &&
+                  (!(r->flags & JSON_REJECT_DUPLICATES) ||
+                   json_object_size(obj) > size);
 out:
     free(copy);
     return is_read;

@@ -16,7 +16,7 @@ static void append(char *out, size_t *len, const char *p, size_t n)
     out[*len] = '\0';
 }
 
-void jv_path(char *out, const char *base, const char *key)
+char *jv_path(char *out, const char *base, const char *key)
 {
     size_t len = 0;
 
@@ -26,6 +26,7 @@ void jv_path(char *out, const char *base, const char *key)
         append(out, &len, ".", 1);
     }
     append(out, &len, key, strlen(key));
+    return out;
 }
 
 void jv_index(char *out, const char *base, size_t i)

@@ -20,8 +20,8 @@
 
 #define JV_PATH_MAX ERR_FIELD_MAX
 
-/* out = base.key (or key when base is ""). */
-void jv_path(char *out, const char *base, const char *key);
+/* out = base.key (or key when base is ""); returns out. */
+char *jv_path(char *out, const char *base, const char *key);
 /* out = base[i]. */
 void jv_index(char *out, const char *base, size_t i);
 

@@ -226,21 +226,31 @@ static void put_escaped_tail(jw *w, const char *v, bool is_key)
 }
 
 /*
- * A string (or a key, with its colon) as a JSON item: the comma, the
- * quotes and the first safe run are written in one reservation; most
- * strings are that run alone.
+ * A string (or a key, with its colon) as a JSON item, after the plain key
+ * key (klen bytes; none when NULL): the comma, the key, the quotes and the
+ * string's first safe run are written in one reservation; most strings
+ * are that run alone.
  */
-static void put_string(jw *w, const char *v, bool is_key)
+static void put_string_after(jw *w, const char *key, size_t klen, const char *v,
+                             bool is_key)
 {
     size_t n = safe_run(v), comma = item(w), colon = is_key, k;
+    size_t kn = key ? klen + 3 : 0;
     char *d;
 
-    if (!reserve(w, comma + n + 2 + colon))
+    if (!reserve(w, comma + kn + n + 2 + colon))
         return;
     d = w->s + w->len;
     k = 0;
     if (comma)
         d[k++] = ',';
+    if (key) {
+        d[k++] = '"';
+        memcpy(d + k, key, klen);
+        k += klen;
+        d[k++] = '"';
+        d[k++] = ':';
+    }
     d[k++] = '"';
     memcpy(d + k, v, n);
     k += n;
@@ -253,6 +263,11 @@ static void put_string(jw *w, const char *v, bool is_key)
     if (is_key)
         d[k++] = ':';
     w->len += k;
+}
+
+static void put_string(jw *w, const char *v, bool is_key)
+{
+    put_string_after(w, NULL, 0, v, is_key);
 }
 
 /* ,"key": (the comma if the item takes one) in one reservation, for a
@@ -355,6 +370,28 @@ void jw_kint_plain(jw *w, const char *key, size_t len, long long v)
         return;
     format_int(w->s + w->len, n, v);
     w->len += n;
+}
+
+void jw_kraw_plain(jw *w, const char *key, size_t len, const char *json,
+                   size_t n)
+{
+    if (!put_plain_key(w, key, len, n))
+        return;
+    memcpy(w->s + w->len, json, n);
+    w->len += n;
+}
+
+void jw_kstring_plain(jw *w, const char *key, size_t len, const char *v)
+{
+    put_string_after(w, key, len, v, false);
+}
+
+void jw_kstring_or_null_plain(jw *w, const char *key, size_t len, const char *v)
+{
+    if (v == NULL || v[0] == '\0')
+        jw_kraw_plain(w, key, len, "null", 4);
+    else
+        put_string_after(w, key, len, v, false);
 }
 
 void jw_bool(jw *w, bool v)

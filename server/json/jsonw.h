@@ -61,12 +61,23 @@ void jw_key_escaped(jw *w, const char *key);
 /* jw_key_plain and jw_int in one write (use jw_kint). */
 void jw_kint_plain(jw *w, const char *key, size_t len, long long v);
 
+/* jw_key_plain and a string, a string or null (jw_string_or_null), or
+ * JSON text of n bytes, each in one write (use jw_kstring,
+ * jw_kstring_or_null, jw_kbool). */
+void jw_kstring_plain(jw *w, const char *key, size_t len, const char *v);
+void jw_kstring_or_null_plain(jw *w, const char *key, size_t len,
+                              const char *v);
+void jw_kraw_plain(jw *w, const char *key, size_t len, const char *json,
+                   size_t n);
+
+/* Whether key, a string literal at the call (the compiler folds this),
+ * needs no escaping. */
+#define JW_IS_PLAIN(key) (strcspn((key), JW_ESCAPED) == strlen(key))
+
 static inline void jw_key(jw *w, const char *key)
 {
-    size_t len = strlen(key);
-
-    if (strcspn(key, JW_ESCAPED) == len)
-        jw_key_plain(w, key, len);
+    if (JW_IS_PLAIN(key))
+        jw_key_plain(w, key, strlen(key));
     else
         jw_key_escaped(w, key);
 }
@@ -74,22 +85,28 @@ static inline void jw_key(jw *w, const char *key)
 /* key + value shorthands */
 static inline void jw_kstring(jw *w, const char *key, const char *v)
 {
-    jw_key(w, key);
-    jw_string(w, v);
+    if (JW_IS_PLAIN(key)) {
+        jw_kstring_plain(w, key, strlen(key), v);
+    } else {
+        jw_key_escaped(w, key);
+        jw_string(w, v);
+    }
 }
 
 static inline void jw_kstring_or_null(jw *w, const char *key, const char *v)
 {
-    jw_key(w, key);
-    jw_string_or_null(w, v);
+    if (JW_IS_PLAIN(key)) {
+        jw_kstring_or_null_plain(w, key, strlen(key), v);
+    } else {
+        jw_key_escaped(w, key);
+        jw_string_or_null(w, v);
+    }
 }
 
 static inline void jw_kint(jw *w, const char *key, long long v)
 {
-    size_t len = strlen(key);
-
-    if (strcspn(key, JW_ESCAPED) == len) {
-        jw_kint_plain(w, key, len, v);
+    if (JW_IS_PLAIN(key)) {
+        jw_kint_plain(w, key, strlen(key), v);
     } else {
         jw_key_escaped(w, key);
         jw_int(w, v);
@@ -98,8 +115,12 @@ static inline void jw_kint(jw *w, const char *key, long long v)
 
 static inline void jw_kbool(jw *w, const char *key, bool v)
 {
-    jw_key(w, key);
-    jw_bool(w, v);
+    if (JW_IS_PLAIN(key)) {
+        jw_kraw_plain(w, key, strlen(key), v ? "true" : "false", v ? 4 : 5);
+    } else {
+        jw_key_escaped(w, key);
+        jw_bool(w, v);
+    }
 }
 
 #endif

@@ -16,6 +16,7 @@
 #include <check.h>
 
 #include "db.h"
+#include "db_conn.h"
 #include "db_fixture.h"
 #include "full_vfs.h"
 #include "suites.h"
@@ -505,6 +506,103 @@ START_TEST(test_no_cache_outside_a_snapshot)
 }
 END_TEST
 
+/* ---- the next commitment, read with the campaign's version ---- */
+
+typedef struct renew_job {
+    const char *campaign_id;
+    const char *spent; /* NULL: the campaign's first */
+    db_commitment next;
+} renew_job;
+
+static err_code run_renew(db_conn *c, void *arg, err_info *e)
+{
+    renew_job *j = arg;
+
+    return j->spent
+               ? db_commitment_renew(c, j->campaign_id, j->spent, &j->next, e)
+               : db_commitment_new(c, j->campaign_id, &j->next, e);
+}
+
+/* A snapshot's next commitment of campaign_id (want: ERR_OK or
+ * ERR_NOT_FOUND) after it read the campaign kept or not (*was_kept:
+ * whether it came with the campaign's version), read in a snapshot that
+ * read campaign_id's row (or other's, when given). */
+static void snapshot_next(const char *campaign_id, const char *other,
+                          err_code want, db_commitment *out, bool *was_kept)
+{
+    db_campaign cmp;
+    db_conn *c;
+    err_info e;
+
+    err_clear(&e);
+    ck_assert_int_eq(db_read_begin(db_fixture_db, &c, &e), ERR_OK);
+    ck_assert_int_eq(db_campaign_get(c, other ? other : campaign_id, &cmp, &e),
+                     ERR_OK);
+    *was_kept = c->has_snap_next;
+    ck_assert_int_eq(db_commitment_next(c, campaign_id, out, &e), want);
+    ck_assert_int_eq(db_read_end(db_fixture_db, c, &e), ERR_OK);
+    /* The seed does not outlive the snapshot. */
+    ck_assert(!c->has_snap_next);
+    ck_assert_str_eq(c->snap_next.seed, "");
+}
+
+static void assert_same_commitment(const db_commitment *got,
+                                   const db_commitment *want)
+{
+    ck_assert_str_eq(got->commitment, want->commitment);
+    ck_assert_str_eq(got->seed, want->seed);
+    ck_assert_str_eq(got->campaign_id, want->campaign_id);
+    ck_assert_str_eq(got->created_at, want->created_at);
+    ck_assert_str_eq(got->used_at, "");
+    ck_assert_str_eq(got->used_by, "");
+}
+
+/* A staged combat reads its campaign's next commitment in the statement
+ * that checks the kept campaign's version: what it gets is the store's,
+ * for that campaign alone, and moves when the commitment is spent. */
+START_TEST(test_next_commitment_with_the_version)
+{
+    db_campaign c, d;
+    renew_job first = {0}, second = {0};
+    db_commitment got, plain;
+    bool was_kept;
+    db_conn *r;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Next");
+    db_fixture_add_campaign(&d, "Other");
+    first.campaign_id = c.id;
+    db_fixture_write_ok(run_renew, &first, "draw the first commitment");
+    /* Not kept yet: read whole, then the commitment on its own. */
+    snapshot_next(c.id, NULL, ERR_OK, &got, &was_kept);
+    ck_assert(!was_kept);
+    assert_same_commitment(&got, &first.next);
+    /* Kept: with the version. */
+    snapshot_next(c.id, NULL, ERR_OK, &got, &was_kept);
+    ck_assert(was_kept);
+    assert_same_commitment(&got, &first.next);
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_commitment_next(r, c.id, &plain, NULL), ERR_OK);
+    db_read_release(db_fixture_db, r);
+    assert_same_commitment(&got, &plain);
+    /* A snapshot that read c's version does not give c's commitment as
+     * another campaign's (which has none). */
+    snapshot_next(d.id, c.id, ERR_NOT_FOUND, &got, &was_kept);
+    ck_assert(was_kept);
+    /* Spent: the next one, once the campaign is read again. */
+    second.campaign_id = c.id;
+    second.spent = first.next.commitment;
+    db_fixture_write_ok(run_renew, &second, "spend the first commitment");
+    ck_assert_str_ne(second.next.commitment, first.next.commitment);
+    snapshot_next(c.id, NULL, ERR_OK, &got, &was_kept);
+    ck_assert(!was_kept); /* the version moved: read whole */
+    assert_same_commitment(&got, &second.next);
+    snapshot_next(c.id, NULL, ERR_OK, &got, &was_kept);
+    ck_assert(was_kept);
+    assert_same_commitment(&got, &second.next);
+}
+END_TEST
+
 /* A landing whose batch does not commit (the log's fsync fails: a full
  * disk) moves nothing: once the campaign's next version is committed by
  * another write, a snapshot at it reads that write, not the landing. */
@@ -570,6 +668,7 @@ Suite *suite_unit_cache(void)
     tcase_add_test(tc, test_landings_kept_once_committed);
     tcase_add_test(tc, test_no_cache_outside_a_snapshot);
     tcase_add_test(tc, test_sides_and_campaign_kept);
+    tcase_add_test(tc, test_next_commitment_with_the_version);
     suite_add_tcase(s, tc);
     tcase_add_unchecked_fixture(full, db_fixture_suite_make,
                                 db_fixture_suite_remove);

@@ -166,10 +166,9 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
     if ((rc = jv_bool(u, path, "reserve", false, &su->is_reserve, e)) ||
         (rc = jv_int(u, path, "modifier", false, -L, L, &su->modifier, e)))
         return rc;
-    jv_path(f, path, "die");
     if (json_object_get(u, "die") != NULL) {
         if (!is_entered)
-            return err_set(e, ERR_INVALID, f,
+            return err_set(e, ERR_INVALID, jv_path(f, path, "die"),
                            "dice are seeded: give \"die\" only with "
                            "dice.source \"entered\"");
         if ((rc = jv_int(u, path, "die", true, 1, RNG_FACES_MAX,
@@ -177,7 +176,7 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
             return rc;
         plan->has_die[s][i] = true;
     } else if (is_entered) {
-        return err_set(e, ERR_MISSING, f,
+        return err_set(e, ERR_MISSING, jv_path(f, path, "die"),
                        "entered dice need a \"die\" for every unit");
     }
     return ERR_OK;

@@ -599,6 +599,47 @@ START_TEST(test_int_boundary)
 }
 END_TEST
 
+/* A key and its string, null or boolean are written in one reservation
+ * (jw_kstring, jw_kstring_or_null, jw_kbool): across the end of the first
+ * buffer at every offset, the string's escapes included. */
+START_TEST(test_keyed_boundary)
+{
+    char *body = malloc(4200), *text, *want = malloc(4400);
+    size_t k, len;
+    jw w;
+
+    ck_assert_ptr_nonnull(body);
+    ck_assert_ptr_nonnull(want);
+    for (k = 4060; k < 4100; k++) {
+        memset(body, 'b', k);
+        body[k] = '\0';
+        jw_init(&w);
+        jw_object(&w);
+        jw_kint(&w, "n", 1);
+        jw_kstring(&w, "s", body);
+        jw_kstring(&w, "quote", "a\"b\n");
+        jw_kstring_or_null(&w, "none", "");
+        jw_kstring_or_null(&w, "some", "\\");
+        jw_kbool(&w, "yes", true);
+        jw_kbool(&w, "no", false);
+        jw_object_end(&w);
+        snprintf(want, 4400,
+                 "{\"n\":1,\"s\":\"%s\",\"quote\":\"a\\\"b\\u000a\","
+                 "\"none\":null,\"some\":\"\\\\\",\"yes\":true,"
+                 "\"no\":false}",
+                 body);
+        text = jw_take(&w, &len);
+        ck_assert_ptr_nonnull(text);
+        ck_assert_uint_eq(len, strlen(want));
+        ck_assert_str_eq(text, want);
+        free(text);
+        jw_free(&w);
+    }
+    free(body);
+    free(want);
+}
+END_TEST
+
 /* ---- failures and ownership ---- */
 
 /* JW_MAX_DEPTH counts depth 0 (outside every container): 31 nested
@@ -679,6 +720,7 @@ Suite *suite_jsonw(void)
     tcase_add_test(growth, test_one_large_string);
     tcase_add_test(growth, test_buffer_boundary);
     tcase_add_test(growth, test_int_boundary);
+    tcase_add_test(growth, test_keyed_boundary);
     tcase_add_test(growth, test_depth_limit);
     tcase_add_test(growth, test_take_and_free);
     suite_add_tcase(s, shape);
