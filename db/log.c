@@ -155,9 +155,12 @@ static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
     rc = db_step_done(c, st, e, "insert combat");
     db_done(st);
     free(facts_z);
-    /* Its row, for its history events (SQLite's writer). */
-    if (rc == ERR_OK && db_conn_sqlite(c) != NULL)
+    /* Its row, for its history events (SQLite's writer), and its channel
+     * post where its campaign has a webhook (on PostgreSQL, by trigger). */
+    if (rc == ERR_OK && db_conn_sqlite(c) != NULL) {
         db_keys_keep_combat(c, cb->id, db_last_rowid(c));
+        rc = db_webhook_enqueue(c, cb->campaign_id, cb->id, cb->created_at, e);
+    }
     return rc;
 }
 

@@ -2,8 +2,8 @@
  * unit_events.h: a unit history event's columns and their reading, shared by
  * unit_events.c (a unit's history, a campaign's feed), unit_events_write.c
  * (inserting them) and event_log.c (the campaign event log, which joins its
- * unit events).  Included by no file outside db/ (db.c calls
- * db_heads_forget).
+ * unit events), with what SQLite's writer keeps (log.c and webhooks.c use
+ * it too).  Included by no file outside db/ (db.c calls db_heads_forget).
  */
 #ifndef UMPIRE_UNIT_EVENTS_H
 #define UMPIRE_UNIT_EVENTS_H
@@ -42,5 +42,11 @@ void db_heads_forget(db_conn *c);
  * history events (unit_events.c; forgotten with the heads).  Nothing for
  * another connection. */
 void db_keys_keep_combat(db_conn *c, const char *combat_id, long long row);
+/* Whether SQLite's writer c knows if campaign_id has a webhook (then
+ * *has); keeps that (forgotten with the heads); forgets it (every write
+ * of a webhook: webhooks.c).  Nothing for another connection. */
+bool db_keys_hooks_kept(db_conn *c, const char *campaign_id, bool *has);
+void db_keys_hooks_keep(db_conn *c, const char *campaign_id, bool has);
+void db_keys_hooks_forget(db_conn *c);
 
 #endif

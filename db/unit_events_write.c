@@ -117,6 +117,11 @@ struct unit_heads_kept {
      * row rolled back takes these with the heads (db_heads_forget). */
     char campaign_id[DB_ID_MAX], combat_id[DB_ID_MAX];
     long long campaign_row, combat_row;
+    /* Whether the campaign hooks_campaign ("": none known) has a webhook
+     * (db_webhook_enqueue): known until the writer writes a webhook
+     * (db_keys_hooks_forget) or its writes are rolled back. */
+    char hooks_campaign[DB_ID_MAX];
+    bool has_hooks;
 };
 
 void db_heads_forget(db_conn *c)
@@ -148,6 +153,36 @@ void db_keys_keep_combat(db_conn *c, const char *combat_id, long long row)
         snprintf(k->combat_id, sizeof k->combat_id, "%s", combat_id);
         k->combat_row = row;
     }
+}
+
+bool db_keys_hooks_kept(db_conn *c, const char *campaign_id, bool *has)
+{
+    struct unit_heads_kept **kk = db_conn_heads(c);
+
+    if (kk == NULL || *kk == NULL || (*kk)->hooks_campaign[0] == '\0' ||
+        strcmp((*kk)->hooks_campaign, campaign_id) != 0)
+        return false;
+    *has = (*kk)->has_hooks;
+    return true;
+}
+
+void db_keys_hooks_keep(db_conn *c, const char *campaign_id, bool has)
+{
+    struct unit_heads_kept *k = kept(c);
+
+    if (k != NULL) {
+        snprintf(k->hooks_campaign, sizeof k->hooks_campaign, "%s",
+                 campaign_id);
+        k->has_hooks = has;
+    }
+}
+
+void db_keys_hooks_forget(db_conn *c)
+{
+    struct unit_heads_kept **kk = db_conn_heads(c);
+
+    if (kk != NULL && *kk != NULL)
+        (*kk)->hooks_campaign[0] = '\0';
 }
 
 /* Whether c keeps the keys of ev's campaign and combat: then in k. */

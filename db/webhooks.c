@@ -4,13 +4,15 @@
  * posts, and the posts waiting.
  *
  * Invariants: a campaign has one webhook at most (the primary key); a post
- * exists only while its campaign has a webhook (made by migration 7's
- * trigger on combats, removed with the webhook) and until it is settled;
+ * exists only while its campaign has a webhook (made with its combat:
+ * db_webhook_enqueue on SQLite, migration 7's trigger on PostgreSQL;
+ * removed with the webhook) and until it is settled;
  * a post is counted once, delivered or failed, by the statement that
  * removes it.  Prepared statements only; every statement is released
  * (db_done) at its function's single exit.
  */
 #include "db_sql.h"
+#include "unit_events.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,49 @@ err_code db_webhook_put(db_conn *c, const db_webhook *w, bool *is_new,
     db_bind_text(st, 5, w->set_at);
     rc = db_step_done(c, st, e, "put a webhook");
 out:
+    db_done(st);
+    db_keys_hooks_forget(c);
+    return rc;
+}
+
+err_code db_webhook_enqueue(db_conn *c, const char *campaign_id,
+                            const char *combat_id, const char *created_at,
+                            err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+    bool has;
+
+    /* PostgreSQL's trigger posts (several writers: nothing kept). */
+    if (db_conn_sqlite(c) == NULL || campaign_id == NULL ||
+        campaign_id[0] == '\0')
+        return ERR_OK;
+    if (!db_keys_hooks_kept(c, campaign_id, &has)) {
+        if ((rc = db_prepare(c, "SELECT 1 FROM webhooks WHERE campaign_id = ?",
+                             &st, e)))
+            return rc;
+        db_bind_text(st, 1, campaign_id);
+        switch (db_step(st)) {
+        case DB_ROW: has = true; break;
+        case DB_DONE: has = false; break;
+        default: rc = db_fail(c, e, "find a campaign's webhook");
+        }
+        db_done(st);
+        if (rc != ERR_OK)
+            return rc;
+        db_keys_hooks_keep(c, campaign_id, has);
+    }
+    if (!has)
+        return ERR_OK;
+    if ((rc = db_prepare(c,
+                         "INSERT INTO webhook_posts (campaign_id, combat_id, "
+                         "created_at) VALUES (?1, ?2, ?3)",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    db_bind_text(st, 2, combat_id);
+    db_bind_text(st, 3, created_at);
+    rc = db_step_done(c, st, e, "queue a channel post");
     db_done(st);
     return rc;
 }
@@ -123,6 +168,7 @@ err_code db_webhook_delete(db_conn *c, const char *campaign_id, err_info *e)
     int n = 0;
     err_code rc;
 
+    db_keys_hooks_forget(c);
     if ((rc = exec_campaign(c,
                             "DELETE FROM webhook_posts WHERE campaign_id = ?1",
                             campaign_id, NULL, "remove posts", e)) ||

@@ -1,11 +1,12 @@
 /*
  * test_webhooks.c: tests db/webhooks.c and what migration 7 adds for
  * channel posts: a campaign's webhook put (new, replaced with its counts
- * reset), read and removed; the trigger that makes a post in the
- * combat's own transaction, for campaigns with a webhook only, and none
- * for a combat whose job failed; posts settled (delivered, failed, a
- * post already gone) and dropped beyond a backlog, oldest first; and
- * the writer's commit listeners (db.c).  A fresh file with every
+ * reset), read and removed; the post made in the combat's own
+ * transaction (on SQLite by the writer, which keeps whether the campaign
+ * has a webhook: migration 26; on PostgreSQL by trigger), for campaigns
+ * with a webhook only, and none for a combat whose job failed; posts settled
+ * (delivered, failed, a post already gone) and dropped beyond a backlog, oldest
+ * first; and the writer's commit listeners (db.c).  A fresh file with every
  * migration (db_fixture.h).
  */
 #include <stdatomic.h>
@@ -54,6 +55,29 @@ static err_code job_combat_then_fail(db_conn *c, void *arg, err_info *e)
     err_code rc = db_combat_insert(c, arg, NULL, 0, e);
 
     return rc ? rc : err_set(e, ERR_RULE, NULL, "refused after the insert");
+}
+
+/* Gives the campaign arg a webhook and inserts a combat of it (which the
+ * writer then knows has one), then fails: both rolled back. */
+static err_code job_put_then_fail(db_conn *c, void *arg, err_info *e)
+{
+    db_webhook w;
+    db_combat cb;
+    bool is_new;
+    err_code rc;
+
+    memset(&w, 0, sizeof w);
+    snprintf(w.campaign_id, sizeof w.campaign_id, "%s", (const char *)arg);
+    snprintf(w.hook_id, sizeof w.hook_id, "999");
+    snprintf(w.token, sizeof w.token, "tok-999");
+    snprintf(w.url, sizeof w.url,
+             "https://discord.com/api/webhooks/999/tok-999");
+    snprintf(w.set_at, sizeof w.set_at, "%s", T0);
+    db_fixture_new_combat(&cb, arg, T0, NULL, NULL);
+    if ((rc = db_webhook_put(c, &w, &is_new, e)) ||
+        (rc = db_combat_insert(c, &cb, NULL, 0, e)))
+        return rc;
+    return err_set(e, ERR_RULE, NULL, "refused after the insert");
 }
 
 typedef struct settle_job {
@@ -169,9 +193,9 @@ START_TEST(test_put_get_delete)
 }
 END_TEST
 
-START_TEST(test_trigger_makes_posts)
+START_TEST(test_combats_make_posts)
 {
-    char ids[4][DB_ID_MAX], other[DB_ID_MAX], oneoff[DB_ID_MAX];
+    char ids[5][DB_ID_MAX], other[DB_ID_MAX], oneoff[DB_ID_MAX];
     db_campaign with, without;
     db_webhook_post *h;
     db_combat cb;
@@ -188,6 +212,7 @@ START_TEST(test_trigger_makes_posts)
         add_combat(with.id, ids[i]);
     add_combat(without.id, other);
     add_combat("", oneoff);
+    add_combat(with.id, ids[4]); /* after another campaign's: posted */
     /* A combat whose job fails leaves no post behind. */
     db_fixture_new_combat(&cb, with.id, T0, NULL, NULL);
     err_clear(&e);
@@ -198,9 +223,18 @@ START_TEST(test_trigger_makes_posts)
     ck_assert_str_eq(h[0].campaign_id, with.id);
     ck_assert_str_eq(h[0].combat_id, ids[1]);
     ck_assert_str_eq(h[0].created_at, T0);
-    ck_assert_int_eq(h[0].n_waiting, 3);
+    ck_assert_int_eq(h[0].n_waiting, 4);
     free(h);
-    ck_assert_int_eq(get(with.id).n_pending, 3);
+    ck_assert_int_eq(get(with.id).n_pending, 4);
+    /* The webhook put by a job that fails, then rolled back: the campaign
+     * without one still gets no post. */
+    err_clear(&e);
+    ck_assert_int_eq(db_fixture_write_rc(job_put_then_fail, without.id, &e),
+                     ERR_RULE);
+    add_combat(without.id, other);
+    h = heads(&n);
+    ck_assert_uint_eq(n, 1);
+    free(h);
 }
 END_TEST
 
@@ -392,7 +426,7 @@ Suite *suite_webhooks(void)
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     tcase_add_test(tc, test_put_get_delete);
-    tcase_add_test(tc, test_trigger_makes_posts);
+    tcase_add_test(tc, test_combats_make_posts);
     tcase_add_test(tc, test_settle);
     tcase_add_test(tc, test_drop_keeps_newest);
     tcase_add_test(tc, test_delete_removes_posts);
