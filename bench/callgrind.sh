@@ -44,6 +44,8 @@
 #   BENCH_COST_LOADED=0   skips the idle-loaded and loaded runs (default 1)
 #   BENCH_COST_CLIENTS    C, clients (and campaigns) of the loaded run (8)
 #   BENCH_COST_KEEP=1     keeps the profiles (path printed) for callgrind_annotate
+#   BENCH_WEAR=1          campaigns whose units wear (bench/campaign.sh): every
+#                         combat writes most of its units; N under 90
 set -u
 
 BUILD=${1:-build}
@@ -64,6 +66,9 @@ command -v curl >/dev/null 2>&1 || die "curl is not installed"
 command -v sqlite3 >/dev/null 2>&1 || die "the sqlite3 command is not installed"
 [ -x "$UMPIRE_BIN" ] || die "$UMPIRE_BIN is missing: make $UMPIRE_BIN"
 case $N in '' | *[!0-9]* | 0) die "N must be a number, 1 or more" ;; esac
+if [ "${BENCH_WEAR:-0}" = 1 ] && [ "$N" -ge 90 ]; then
+    die "with BENCH_WEAR=1, N must be under 90 (units are lost after about 90 combats)"
+fi
 case $LOADED in 0 | 1) ;; *) die "BENCH_COST_LOADED must be 0 or 1" ;; esac
 case $CLIENTS in '' | *[!0-9]* | 0) die "BENCH_COST_CLIENTS must be a number, 1 or more" ;; esac
 if [ "$LOADED" = 1 ] && [ "$CLIENTS" -gt "$N" ]; then

@@ -13,8 +13,21 @@
 #   defeats_per_elimination: 0    no unit is lost to its side's defeats;
 #   eliminate_below: -2           every quality is -1 or more, never below it.
 # Every other option keeps its default.  Exit 2 on any failure.
+#
+# BENCH_WEAR=1 makes units that wear instead, as a real campaign's do:
+# attrition on, so every combat keeps a fatigue penalty on most of the
+# eight units (each written, with its history), and eliminate_below -100,
+# so that none is lost before about 90 combats (run fewer than that).
 set -u
 PORT=${1:?usage: bench/campaign.sh PORT}
+case ${BENCH_WEAR:-0} in
+0) ATTRITION=false ELIMINATE_BELOW=-2 ;;
+1) ATTRITION=true ELIMINATE_BELOW=-100 ;;
+*)
+    echo "bench/campaign.sh: BENCH_WEAR must be 0 or 1" >&2
+    exit 2
+    ;;
+esac
 BASE="http://127.0.0.1:$PORT/v1"
 
 die() {
@@ -25,8 +38,8 @@ command -v curl >/dev/null 2>&1 || die "curl is not installed"
 
 created=$(curl -sf -X POST "$BASE/campaigns" -H 'Content-Type: application/json' \
     -d '{"name":"bench","sides":[{"name":"blue"},{"name":"red"}],
-         "options":{"scrud":{"attrition":false,"defeats_per_elimination":0,
-                             "eliminate_below":-2}}}') ||
+         "options":{"scrud":{"attrition":'"$ATTRITION"',"defeats_per_elimination":0,
+                             "eliminate_below":'"$ELIMINATE_BELOW"'}}}') ||
     die "POST /v1/campaigns failed"
 id=$(printf '%s' "$created" | sed -n 's/^{"id":"\([^"]*\)".*/\1/p')
 [ -n "$id" ] || id=$(printf '%s' "$created" | grep -o '"id":"[^"]*"' | head -n 1 | cut -d'"' -f4)

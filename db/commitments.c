@@ -13,6 +13,7 @@
 
 #include "rng.h"
 #include "unit_cache.h"
+#include "unit_events.h"
 
 #define COMMITMENT_COLUMNS                                                     \
     "commitment, seed, campaign_id, created_at, used_at, used_by "
@@ -92,7 +93,9 @@ static err_code set_next(db_conn *c, const char *campaign_id, const char *spent,
     if (spent)
         db_bind_text(st, 5, spent);
     if ((rc = db_step_done(c, st, e, "draw the next commitment")) == ERR_OK &&
-        db_changes(c) != 1)
+        db_changes(c) == 1)
+        db_keys_version_counted(c, campaign_id);
+    else if (rc == ERR_OK)
         rc = spent ? db_commitment_spent_first(e, spent)
                    : err_set(e, ERR_CONFLICT, NULL,
                              "campaign %s has a next commitment already, or "

@@ -257,6 +257,7 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
         }
         return;
     }
+    db_keys_job_start(w);
     *rc = j->run(w, j->arg, ej);
     if (*rc != ERR_OK) {
         atomic_fetch_add(&d->n_refused_changes,

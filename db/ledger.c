@@ -5,6 +5,7 @@
  * in db.h.  The content and hashes are core/ledger.c's.
  */
 #include "db_sql.h"
+#include "unit_events.h"
 
 #include <stdlib.h>
 #include <stdio.h>
@@ -99,6 +100,8 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
     rc = db_step_done(c, st, e, "save the ledger's head");
     if (is_current != NULL)
         *is_current = rc == ERR_OK && db_changes(c) == 1;
+    if (rc == ERR_OK && !is_backfill && db_changes(c) == 1)
+        db_keys_version_counted(c, ch->campaign_id);
     if (rc == ERR_OK && (is_spending || is_at) && db_changes(c) != 1) {
         /* At another version: not current (the caller works it out
          * again; nothing was written).  At this one, or none asked: its

@@ -773,20 +773,27 @@ const char *const migrations_sql[] = {
     "DROP TRIGGER IF EXISTS event_log_combats;"
     "DROP TRIGGER IF EXISTS event_log_ledger;",
 
-    /* 26: two trigger programs off the writer's path, each run for every
-     * campaign combat (about 5k and 6.5k instructions).  A combat's
-     * channel post is queued by the code that inserts the combat
-     * (db_webhook_enqueue), which knows whether its campaign has a
+    /* 26: trigger programs off the writer's path, run for every campaign
+     * combat (about 5k and 6.5k instructions), and for every unit it
+     * changes (about 11k, its campaign's row written again each time).
+     * A combat's channel post is queued by the code that inserts the
+     * combat (db_webhook_enqueue), which knows whether its campaign has a
      * webhook without asking again (the writer keeps that until it writes
-     * a webhook).  And a write of the campaign's row counts its version by
+     * a webhook).  A write of the campaign's row counts its version by
      * trigger only where it names none of the columns that every write
      * counts itself: its version, the ledger's length and head (the
      * ledger's save, ledger.c), and its next commitment (commitments.c,
      * and the ledger's save).  A trigger of UPDATE OF those columns is not
      * even coded into those writes.  A write of any other column still
-     * counts by trigger, as before (fog.c's). */
+     * counts by trigger, as before (fog.c's).  And a write of a unit
+     * counts its campaign's version by the code that writes it
+     * (db_unit_update), once a job: not again where the job has counted
+     * it already (a combat's ledger save, before its units).  A version
+     * counted once a transaction is all that a snapshot's cache asks
+     * (unit_cache.c). */
     "DROP TRIGGER IF EXISTS combats_post;"
-    "DROP TRIGGER campaign_version_self;"
+    "DROP TRIGGER IF EXISTS campaign_version_units;"
+    "DROP TRIGGER IF EXISTS campaign_version_self;"
     "CREATE TRIGGER campaign_version_self AFTER UPDATE OF"
     "  id, name, created_at, scrud_cap_kind, scrud_cap, scrud_has_floor,"
     "  scrud_floor, scrud_extra_dice, scrud_attrition, scrud_max_penalty,"

@@ -48,5 +48,12 @@ void db_keys_keep_combat(db_conn *c, const char *combat_id, long long row);
 bool db_keys_hooks_kept(db_conn *c, const char *campaign_id, bool *has);
 void db_keys_hooks_keep(db_conn *c, const char *campaign_id, bool has);
 void db_keys_hooks_forget(db_conn *c);
+/* The campaign whose version the SQLite writer c's running job has
+ * counted (migration 26: a write of a unit counts it unless its job
+ * has): forgotten as each job starts (db.c) and with the heads; kept;
+ * asked.  Nothing (false) for another connection. */
+void db_keys_job_start(db_conn *c);
+void db_keys_version_counted(db_conn *c, const char *campaign_id);
+bool db_keys_version_is_counted(db_conn *c, const char *campaign_id);
 
 #endif

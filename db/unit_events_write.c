@@ -122,6 +122,10 @@ struct unit_heads_kept {
      * (db_keys_hooks_forget) or its writes are rolled back. */
     char hooks_campaign[DB_ID_MAX];
     bool has_hooks;
+    /* The campaign whose version the running job has counted ("": none):
+     * cleared as each job starts (db_keys_job_start), and with the rest
+     * when its writes are rolled back. */
+    char counted_campaign[DB_ID_MAX];
 };
 
 void db_heads_forget(db_conn *c)
@@ -183,6 +187,31 @@ void db_keys_hooks_forget(db_conn *c)
 
     if (kk != NULL && *kk != NULL)
         (*kk)->hooks_campaign[0] = '\0';
+}
+
+void db_keys_job_start(db_conn *c)
+{
+    struct unit_heads_kept **kk = db_conn_heads(c);
+
+    if (kk != NULL && *kk != NULL)
+        (*kk)->counted_campaign[0] = '\0';
+}
+
+void db_keys_version_counted(db_conn *c, const char *campaign_id)
+{
+    struct unit_heads_kept *k = kept(c);
+
+    if (k != NULL)
+        snprintf(k->counted_campaign, sizeof k->counted_campaign, "%s",
+                 campaign_id);
+}
+
+bool db_keys_version_is_counted(db_conn *c, const char *campaign_id)
+{
+    struct unit_heads_kept **kk = db_conn_heads(c);
+
+    return kk != NULL && *kk != NULL && campaign_id[0] != '\0' &&
+           strcmp((*kk)->counted_campaign, campaign_id) == 0;
 }
 
 /* Whether c keeps the keys of ev's campaign and combat: then in k. */

@@ -12,6 +12,7 @@
 #include "db_sql.h"
 #include "matrix.h"
 #include "unit_cache.h"
+#include "unit_events.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,24 @@ err_code db_unit_update(db_conn *c, const db_unit *u, err_info *e)
     if ((rc = db_step_done(c, st, e, "update unit")) == ERR_OK &&
         db_changes(c) != 1)
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no unit %s", u->id);
+    db_done(st);
+    st = NULL;
+    /* The campaign's version counted, on SQLite, unless the job has
+     * already (a combat's ledger save; migration 26: PostgreSQL's trigger
+     * counts it for every unit). */
+    if (rc == ERR_OK && db_conn_sqlite(c) != NULL &&
+        !db_keys_version_is_counted(c, u->campaign_id)) {
+        if ((rc = db_prepare(c,
+                             "UPDATE campaigns SET version = version + 1 "
+                             "WHERE id = (SELECT campaign_id FROM units "
+                             "WHERE id = ?1)",
+                             &st, e)))
+            goto out;
+        db_bind_text(st, 1, u->id);
+        if ((rc = db_step_done(c, st, e, "count the campaign's version")) ==
+            ERR_OK)
+            db_keys_version_counted(c, u->campaign_id);
+    }
 out:
     db_done(st);
     return rc;

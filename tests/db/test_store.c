@@ -230,6 +230,101 @@ START_TEST(test_campaign_writes_count_the_version)
 }
 END_TEST
 
+/* Units of a job, updated one after the other; then (when spend) the
+ * campaign's next commitment drawn again, as a combat's save does. */
+typedef struct units_job {
+    db_unit *units;
+    size_t n;
+    bool is_counted_first; /* a commitment drawn before the units */
+    bool is_failed;        /* refused after its writes */
+} units_job;
+
+static err_code job_units(db_conn *c, void *arg, err_info *e)
+{
+    units_job *j = arg;
+    db_commitment k;
+    err_code rc;
+    size_t i;
+
+    if (j->is_counted_first &&
+        (rc = db_commitment_new(c, j->units[0].campaign_id, &k, e)))
+        return rc;
+    for (i = 0; i < j->n; i++)
+        if ((rc = db_unit_update(c, &j->units[i], e)))
+            return rc;
+    return j->is_failed ? err_set(e, ERR_RULE, NULL, "refused") : ERR_OK;
+}
+
+static long long version_of(const char *campaign_id)
+{
+    db_conn *r = db_read_acquire(db_fixture_db);
+    long long v = -1;
+
+    ck_assert_int_eq(db_campaign_version(r, campaign_id, &v, NULL), ERR_OK);
+    db_read_release(db_fixture_db, r);
+    return v;
+}
+
+/* A write of a unit counts its campaign's version once a job, whatever
+ * the number of units it writes (the code counts it since migration 26,
+ * no trigger): a job alone, several units in one job, a job whose
+ * commitment was counted first (as a combat's ledger save is), and a job
+ * refused (nothing counted), then the next (counted again). */
+START_TEST(test_unit_writes_count_the_version_once)
+{
+    db_campaign c, other;
+    db_side s, t;
+    db_unit u[3];
+    units_job j;
+    long long v, vo;
+    err_info e;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Counted");
+    db_fixture_add_campaign(&other, "Other");
+    db_fixture_add_side(&s, c.id, NULL, "Blue");
+    db_fixture_add_side(&t, other.id, NULL, "Red");
+    db_fixture_new_unit(&u[0], &s, NULL, "A");
+    db_fixture_new_unit(&u[1], &s, NULL, "B");
+    db_fixture_new_unit(&u[2], &t, NULL, "C");
+    db_fixture_write_ok(db_fixture_job_unit, &u[0], "insert A");
+    db_fixture_write_ok(db_fixture_job_unit, &u[1], "insert B");
+    db_fixture_write_ok(db_fixture_job_unit, &u[2], "insert C");
+    memset(&j, 0, sizeof j);
+    j.units = u;
+    j.n = 1;
+    v = version_of(c.id);
+    u[0].scrud.fatigue_penalty = 1;
+    db_fixture_write_ok(job_units, &j, "one unit");
+    ck_assert_int_eq(version_of(c.id), v + 1);
+    j.n = 2;
+    u[0].scrud.fatigue_penalty = 2;
+    u[1].scrud.fatigue_penalty = 2;
+    db_fixture_write_ok(job_units, &j, "two units");
+    ck_assert_int_eq(version_of(c.id), v + 2);
+    j.is_counted_first = true;
+    db_fixture_write_ok(job_units, &j, "a commitment, then two units");
+    ck_assert_int_eq(version_of(c.id), v + 3);
+    /* Refused: nothing counted; the next job counts again. */
+    j.is_counted_first = false;
+    j.is_failed = true;
+    err_clear(&e);
+    ck_assert_int_eq(db_fixture_write_rc(job_units, &j, &e), ERR_RULE);
+    ck_assert_int_eq(version_of(c.id), v + 3);
+    j.is_failed = false;
+    db_fixture_write_ok(job_units, &j, "two units again");
+    ck_assert_int_eq(version_of(c.id), v + 4);
+    /* Units of two campaigns in one job: each campaign counted. */
+    v = version_of(c.id);
+    vo = version_of(other.id);
+    u[1] = u[2];
+    u[1].scrud.fatigue_penalty = 5;
+    db_fixture_write_ok(job_units, &j, "units of two campaigns");
+    ck_assert_int_eq(version_of(c.id), v + 1);
+    ck_assert_int_eq(version_of(other.id), vo + 1);
+}
+END_TEST
+
 START_TEST(test_campaign_scs_options_checked)
 {
     static const scs_frac bad_writes[] = {{0, 0}, {0, 1}, {-1, 2}, {1, 0}};
@@ -1196,6 +1291,7 @@ Suite *suite_store(void)
     tcase_add_test(store, test_campaign_round_trip);
     tcase_add_test(store, test_campaign_scs_options_checked);
     tcase_add_test(store, test_campaign_writes_count_the_version);
+    tcase_add_test(store, test_unit_writes_count_the_version_once);
     tcase_add_test(store, test_sides);
     tcase_add_test(store, test_tokens);
     tcase_add_test(store, test_unit_round_trip_and_update);
