@@ -59,6 +59,7 @@ int main(void)
     add(sr, suite_http, API);
     add(sr, suite_jsonw, CORE);
     add(sr, suite_jsonr, CORE);
+    add(sr, suite_jsonv, CORE);
     add(sr, suite_systems, CORE);
     add(sr, suite_units_doc, CORE);
     add(sr, suite_api, API);

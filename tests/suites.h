@@ -41,6 +41,7 @@ Suite *suite_battles(void);
 Suite *suite_http(void);
 Suite *suite_jsonw(void);
 Suite *suite_jsonr(void);
+Suite *suite_jsonv(void);
 Suite *suite_systems(void);
 Suite *suite_units_doc(void);
 Suite *suite_api(void);

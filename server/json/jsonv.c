@@ -60,13 +60,15 @@ static const char *type_name(const json_t *v)
     return "a value";
 }
 
-err_code jv_object_only(const json_t *v, const char *path,
-                        const char *const allowed[], err_info *e)
+err_code jv_object_fields(const json_t *v, const char *path,
+                          const char *const names[], unsigned allowed,
+                          unsigned *present, err_info *e)
 {
     const char *key;
     json_t *val;
     char f[JV_PATH_MAX];
 
+    *present = 0;
     if (!json_is_object(v))
         return err_set(e, ERR_INVALID, path[0] ? path : NULL,
                        "must be an object, not %s", type_name(v));
@@ -74,16 +76,27 @@ err_code jv_object_only(const json_t *v, const char *path,
     {
         size_t i;
         /* the first byte first: most names differ there */
-        for (i = 0; allowed[i]; i++)
-            if (allowed[i][0] == key[0] && strcmp(allowed[i], key) == 0)
+        for (i = 0; names[i]; i++)
+            if (names[i][0] == key[0] && (i >= 32 || (allowed & (1u << i))) &&
+                strcmp(names[i], key) == 0)
                 break;
-        if (allowed[i] == NULL) {
+        if (names[i] == NULL) {
             jv_path(f, path, key);
             return err_set(e, ERR_UNKNOWN_FIELD, f, "unknown field \"%s\"",
                            key);
         }
+        if (i < 32)
+            *present |= 1u << i;
     }
     return ERR_OK;
+}
+
+err_code jv_object_only(const json_t *v, const char *path,
+                        const char *const allowed[], err_info *e)
+{
+    unsigned present;
+
+    return jv_object_fields(v, path, allowed, ~0u, &present, e);
 }
 
 /* The JSON types a getter accepts, and how an error names each. */

@@ -29,6 +29,14 @@ void jv_index(char *out, const char *base, size_t i);
  * allowed (NULL-terminated). */
 err_code jv_object_only(const json_t *v, const char *path,
                         const char *const allowed[], err_info *e);
+/* jv_object_only's check, of the names (NULL-terminated) whose bit (1u
+ * << their index) is in allowed (a name from the 33rd on always is), and
+ * *present the bits of those of the first 32 v has: a parser then asks only for
+ * the fields there are (a lookup of a field that is not there costs as much as
+ * one that is). */
+err_code jv_object_fields(const json_t *v, const char *path,
+                          const char *const names[], unsigned allowed,
+                          unsigned *present, err_info *e);
 
 err_code jv_int(const json_t *obj, const char *path, const char *key,
                 bool required, int lo, int hi, int *out, err_info *e);

@@ -127,25 +127,48 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
                            bool is_entered, scrud_plan *plan, int s, int i,
                            err_info *e)
 {
-    static const char *const campaign_fields[] = {"unit", "reserve", "modifier",
-                                                  "die", NULL};
-    static const char *const inline_fields[] = {
-        "name",  "quality", "defeat_penalty", "fatigue_penalty",
-        "faces", "reserve", "modifier",       "die",
-        NULL};
+    /* A unit's fields, a campaign's (by reference) or one given whole;
+     * only those it has are asked for (jv_object_fields). */
+    enum {
+        F_UNIT,
+        F_NAME,
+        F_QUALITY,
+        F_DEFEAT,
+        F_FATIGUE,
+        F_FACES,
+        F_RESERVE,
+        F_MODIFIER,
+        F_DIE
+    };
+    static const char *const fields[] = {[F_UNIT] = "unit",
+                                         [F_NAME] = "name",
+                                         [F_QUALITY] = "quality",
+                                         [F_DEFEAT] = "defeat_penalty",
+                                         [F_FATIGUE] = "fatigue_penalty",
+                                         [F_FACES] = "faces",
+                                         [F_RESERVE] = "reserve",
+                                         [F_MODIFIER] = "modifier",
+                                         [F_DIE] = "die",
+                                         NULL};
+    const unsigned both = 1u << F_RESERVE | 1u << F_MODIFIER | 1u << F_DIE,
+                   campaign = 1u << F_UNIT | both,
+                   inline_ = 1u << F_NAME | 1u << F_QUALITY | 1u << F_DEFEAT |
+                             1u << F_FATIGUE | 1u << F_FACES | both;
     scrud_unit *su = &plan->units[s][i];
     const char *ref = NULL;
     char f[JV_PATH_MAX];
+    unsigned has;
     err_code rc;
 
+#define HAS(field) ((has & (1u << (field))) != 0)
     scrud_unit_default(su);
     plan->unit_ref[s][i][0] = '\0';
     plan->unit_name[s][i][0] = '\0';
     plan->unit_id[s][i][0] = '\0';
     plan->has_die[s][i] = false;
     plan->die[s][i] = 0;
-    if ((rc = jv_object_only(u, path,
-                             is_campaign ? campaign_fields : inline_fields, e)))
+    if ((rc = jv_object_fields(u, path, fields,
+                               is_campaign ? campaign : inline_, &has, e)))
         return rc;
     if (is_campaign) {
         if ((rc = jv_string(u, path, "unit", true, 64, &ref, e)))
@@ -153,20 +176,24 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
         text_copy(plan->unit_ref[s][i], DB_NAME_MAX, ref);
     } else {
         if ((rc = jv_string(u, path, "name", true, 64, &ref, e)) ||
-            (rc = jv_int(u, path, "quality", false, -L, L, &su->quality, e)) ||
-            (rc = jv_int(u, path, "defeat_penalty", false, 0, L,
-                         &su->defeat_penalty, e)) ||
-            (rc = jv_int(u, path, "fatigue_penalty", false, 0, L,
-                         &su->fatigue_penalty, e)) ||
-            (rc = jv_int(u, path, "faces", false, RNG_FACES_MIN, RNG_FACES_MAX,
-                         &su->faces, e)))
+            (HAS(F_QUALITY) && (rc = jv_int(u, path, "quality", false, -L, L,
+                                            &su->quality, e))) ||
+            (HAS(F_DEFEAT) && (rc = jv_int(u, path, "defeat_penalty", false, 0,
+                                           L, &su->defeat_penalty, e))) ||
+            (HAS(F_FATIGUE) && (rc = jv_int(u, path, "fatigue_penalty", false,
+                                            0, L, &su->fatigue_penalty, e))) ||
+            (HAS(F_FACES) &&
+             (rc = jv_int(u, path, "faces", false, RNG_FACES_MIN, RNG_FACES_MAX,
+                          &su->faces, e))))
             return rc;
         text_copy(plan->unit_name[s][i], DB_NAME_MAX, ref);
     }
-    if ((rc = jv_bool(u, path, "reserve", false, &su->is_reserve, e)) ||
-        (rc = jv_int(u, path, "modifier", false, -L, L, &su->modifier, e)))
+    if ((HAS(F_RESERVE) &&
+         (rc = jv_bool(u, path, "reserve", false, &su->is_reserve, e))) ||
+        (HAS(F_MODIFIER) &&
+         (rc = jv_int(u, path, "modifier", false, -L, L, &su->modifier, e))))
         return rc;
-    if (json_object_get(u, "die") != NULL) {
+    if (HAS(F_DIE)) {
         if (!is_entered)
             return err_set(e, ERR_INVALID, jv_path(f, path, "die"),
                            "dice are seeded: give \"die\" only with "
@@ -179,6 +206,7 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
         return err_set(e, ERR_MISSING, jv_path(f, path, "die"),
                        "entered dice need a \"die\" for every unit");
     }
+#undef HAS
     return ERR_OK;
 }
 
