@@ -465,9 +465,16 @@ bool db_campaign_kept(db_conn *c, const char *id, db_campaign *out)
 
     /* The version read first (and the next commitment, which a staged
      * combat reads next: one statement, not two) only where the row is
-     * kept: a campaign not kept is read whole at once. */
-    if (!is_snapshot(c) || !unit_cache_campaign_at(c->units, id, &kept_at) ||
-        db_campaign_version_next(c, id, &version, &c->snap_next, &has_next,
+     * kept: a campaign not kept is read whole at once.  The stash holds a
+     * seed only while has_snap_next says so: another campaign's, read
+     * before in this snapshot, goes first. */
+    if (!is_snapshot(c) || !unit_cache_campaign_at(c->units, id, &kept_at))
+        return false;
+    if (c->has_snap_next) {
+        sodium_memzero(&c->snap_next, sizeof c->snap_next);
+        c->has_snap_next = false;
+    }
+    if (db_campaign_version_next(c, id, &version, &c->snap_next, &has_next,
                                  NULL) != ERR_OK ||
         version != kept_at ||
         !unit_cache_campaign_get(c->units, id, version, out)) {

@@ -162,8 +162,6 @@ START_TEST(test_campaign_round_trip)
 }
 END_TEST
 
-/* Multipliers the store refuses to write, and stored text it refuses to
- * read back. */
 /* The columns of a campaign's row that every write of them counts the
  * version itself (the ledger's save, commitments.c): migration 26's
  * trigger leaves them out. */
@@ -230,8 +228,9 @@ START_TEST(test_campaign_writes_count_the_version)
 }
 END_TEST
 
-/* Units of a job, updated one after the other; then (when spend) the
- * campaign's next commitment drawn again, as a combat's save does. */
+/* Units of a job, updated one after the other; first (when
+ * is_counted_first) the campaign's next commitment drawn, which counts its
+ * version, as a combat's ledger save does before its units. */
 typedef struct units_job {
     db_unit *units;
     size_t n;
@@ -325,6 +324,8 @@ START_TEST(test_unit_writes_count_the_version_once)
 }
 END_TEST
 
+/* Multipliers the store refuses to write, and stored text it refuses to
+ * read back. */
 START_TEST(test_campaign_scs_options_checked)
 {
     static const scs_frac bad_writes[] = {{0, 0}, {0, 1}, {-1, 2}, {1, 0}};

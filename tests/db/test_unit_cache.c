@@ -589,6 +589,21 @@ START_TEST(test_next_commitment_with_the_version)
      * another campaign's (which has none). */
     snapshot_next(d.id, c.id, ERR_NOT_FOUND, &got, &was_kept);
     ck_assert(was_kept);
+    /* One snapshot reads c (kept, with its seed), then d (kept, without
+     * one): c's seed does not outlive the snapshot either. */
+    snapshot_next(d.id, NULL, ERR_NOT_FOUND, &got, &was_kept); /* d kept */
+    {
+        db_campaign cmp;
+        db_conn *s;
+        ck_assert_int_eq(db_read_begin(db_fixture_db, &s, NULL), ERR_OK);
+        ck_assert_int_eq(db_campaign_get(s, c.id, &cmp, NULL), ERR_OK);
+        ck_assert(s->has_snap_next);
+        ck_assert_int_eq(db_campaign_get(s, d.id, &cmp, NULL), ERR_OK);
+        ck_assert(!s->has_snap_next);
+        ck_assert_str_eq(s->snap_next.seed, "");
+        ck_assert_int_eq(db_read_end(db_fixture_db, s, NULL), ERR_OK);
+        ck_assert_str_eq(s->snap_next.seed, "");
+    }
     /* Spent: the next one, once the campaign is read again. */
     second.campaign_id = c.id;
     second.spent = first.next.commitment;

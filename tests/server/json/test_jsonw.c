@@ -601,7 +601,9 @@ END_TEST
 
 /* A key and its string, null or boolean are written in one reservation
  * (jw_kstring, jw_kstring_or_null, jw_kbool): across the end of the first
- * buffer at every offset, the string's escapes included. */
+ * buffer at every offset, the string's escapes included, each of them
+ * (from k = 4000 the last items cross it too).  A reservation too short
+ * shows as a wrong text here, or as an overflow under make asan. */
 START_TEST(test_keyed_boundary)
 {
     char *body = malloc(4200), *text, *want = malloc(4400);
@@ -610,7 +612,7 @@ START_TEST(test_keyed_boundary)
 
     ck_assert_ptr_nonnull(body);
     ck_assert_ptr_nonnull(want);
-    for (k = 4060; k < 4100; k++) {
+    for (k = 4000; k < 4100; k++) {
         memset(body, 'b', k);
         body[k] = '\0';
         jw_init(&w);
