@@ -197,7 +197,7 @@ static err_code unit_create_job(db_conn *c, void *arg, err_info *e)
     if ((rc = db_unit_insert(c, &uw->unit, e)))
         return rc;
     return units_doc_event(c, NULL, &uw->unit, "created", NULL, uw->token_id,
-                           uw->has_note ? uw->note : NULL, NULL, e);
+                           uw->has_note ? uw->note : NULL, NULL, NULL, e);
 }
 
 static void unit_finish(http_request *r, err_code rc, const err_info *e)
@@ -478,7 +478,7 @@ static err_code unit_patch_job(db_conn *c, void *arg, err_info *e)
         return rc;
     return units_doc_event(c, &before, &uw->unit, "correction", NULL,
                            uw->token_id, uw->has_note ? uw->note : NULL, NULL,
-                           e);
+                           NULL, e);
 }
 
 void units_patch(http_request *r)
@@ -570,7 +570,7 @@ static err_code unit_resupply_job(db_conn *c, void *arg, err_info *e)
         return rc;
     return units_doc_event(c, &before, &uw->unit, "resupply", NULL,
                            uw->token_id, uw->has_note ? uw->note : NULL, NULL,
-                           e);
+                           NULL, e);
 }
 
 void units_resupply(http_request *r)

@@ -65,7 +65,7 @@ err_code combat_unit_event_text(db_conn *c, combat_record *rec,
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (!rec->is_staging) {
         rc = units_doc_event(c, before, after, "combat", rec->cb.id,
-                             rec->token_id, note, text, e);
+                             rec->token_id, note, text, rec->cb.created_at, e);
         free(text);
         return rc;
     }
@@ -74,8 +74,11 @@ err_code combat_unit_event_text(db_conn *c, combat_record *rec,
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     }
     ch->is_event = true;
+    /* The combat's time (a packed event's is read from its combat's row:
+     * the same), not the clock again for each unit. */
     if ((rc = units_doc_event_make(before, after, "combat", rec->cb.id,
-                                   rec->token_id, note, text, &ch->ev, e))) {
+                                   rec->token_id, note, text,
+                                   rec->cb.created_at, &ch->ev, e))) {
         free(text);
         rec->n_changes--;
         return rc;

@@ -412,13 +412,17 @@ json_t *units_doc_state(const db_unit *u)
 err_code units_doc_event_make(const db_unit *before, const db_unit *after,
                               const char *kind, const char *combat_id,
                               const char *token_id, const char *note,
-                              const char *result, db_event *ev, err_info *e)
+                              const char *result, const char *at, db_event *ev,
+                              err_info *e)
 {
     memset(ev, 0, sizeof *ev);
     text_copy(ev->unit_id, DB_ID_MAX, after->id);
     ev->unit_row = after->row;
     text_copy(ev->campaign_id, DB_ID_MAX, after->campaign_id);
-    db_now(ev->at);
+    if (at != NULL && at[0] != '\0')
+        text_copy(ev->at, sizeof ev->at, at);
+    else
+        db_now(ev->at);
     text_copy(ev->kind, sizeof ev->kind, kind);
     text_copy(ev->combat_id, DB_ID_MAX, combat_id ? combat_id : "");
     text_copy(ev->actor_token_id, DB_ID_MAX, token_id ? token_id : "");
@@ -444,11 +448,12 @@ err_code units_doc_event_make(const db_unit *before, const db_unit *after,
 err_code units_doc_event(db_conn *c, const db_unit *before,
                          const db_unit *after, const char *kind,
                          const char *combat_id, const char *token_id,
-                         const char *note, const char *result, err_info *e)
+                         const char *note, const char *result, const char *at,
+                         err_info *e)
 {
     db_event ev;
     err_code rc = units_doc_event_make(before, after, kind, combat_id, token_id,
-                                       note, result, &ev, e);
+                                       note, result, at, &ev, e);
 
     if (rc == ERR_OK)
         rc = db_event_insert(c, &ev, e);

@@ -29,18 +29,21 @@ json_t *units_doc_state(const db_unit *u);
  * Records a history event of a unit (in c, inside the write transaction):
  * its state before (NULL for "created") and after, what caused it (a
  * combat id or NULL), who (token id or NULL), a note, and the unit's
- * result in a combat (a JSON document, borrowed; NULL for none).
+ * result in a combat (a JSON document, borrowed; NULL for none); its
+ * time at (a combat's events take the combat's), or now when NULL or "".
  */
 err_code units_doc_event(db_conn *c, const db_unit *before,
                          const db_unit *after, const char *kind,
                          const char *combat_id, const char *token_id,
-                         const char *note, const char *result, err_info *e);
+                         const char *note, const char *result, const char *at,
+                         err_info *e);
 
 /* The same event made, not written: ev's before and after documents are
  * new (free them), its note and result borrowed.  ERR_NOMEM. */
 err_code units_doc_event_make(const db_unit *before, const db_unit *after,
                               const char *kind, const char *combat_id,
                               const char *token_id, const char *note,
-                              const char *result, db_event *ev, err_info *e);
+                              const char *result, const char *at, db_event *ev,
+                              err_info *e);
 
 #endif

@@ -94,7 +94,7 @@ END_TEST
 /* Past 32 names a name is always allowed, and its presence not told. */
 START_TEST(test_fields_many_names)
 {
-    char buf[40][8], body[64];
+    char buf[40][16], body[64];
     const char *many[41];
     unsigned has = 0;
     json_t *j;

@@ -51,7 +51,7 @@ static char *kept(const db_unit *u)
     err_info e;
 
     ck_assert_int_eq(units_doc_event_make(NULL, u, "created", NULL, NULL, NULL,
-                                          NULL, &ev, &e),
+                                          NULL, NULL, &ev, &e),
                      ERR_OK);
     ck_assert_ptr_null(ev.before);
     return ev.after;
@@ -170,6 +170,37 @@ START_TEST(test_state_kept_per_row)
 }
 END_TEST
 
+/* An event's time: the one given (a combat's events take the combat's),
+ * else now. */
+START_TEST(test_event_time)
+{
+    static const char at[] = "2026-01-02T03:04:05.006Z";
+    db_unit before, after;
+    db_event ev;
+    err_info e;
+
+    unit_scrud(&before, "unit_t", "Timed");
+    after = before;
+    after.scrud.fatigue_penalty = 1;
+    ck_assert_int_eq(units_doc_event_make(&before, &after, "combat", "cbt_t",
+                                          NULL, NULL, "{}", at, &ev, &e),
+                     ERR_OK);
+    ck_assert_str_eq(ev.at, at);
+    ck_assert_str_eq(ev.kind, "combat");
+    free(ev.before);
+    free(ev.after);
+    ck_assert_int_eq(units_doc_event_make(&before, &after, "correction", NULL,
+                                          NULL, NULL, NULL, NULL, &ev, &e),
+                     ERR_OK);
+    ck_assert_uint_eq(strlen(ev.at), strlen(at));
+    ck_assert_str_ne(ev.at, at);
+    ck_assert_int_eq(ev.at[10], 'T');
+    ck_assert_int_eq(ev.at[strlen(ev.at) - 1], 'Z');
+    free(ev.before);
+    free(ev.after);
+}
+END_TEST
+
 Suite *suite_units_doc(void)
 {
     Suite *s = suite_create("units_doc");
@@ -177,6 +208,7 @@ Suite *suite_units_doc(void)
 
     tcase_add_test(tc, test_state_as_jansson_writes_it);
     tcase_add_test(tc, test_state_kept_per_row);
+    tcase_add_test(tc, test_event_time);
     suite_add_tcase(s, tc);
     return s;
 }
