@@ -94,7 +94,7 @@ static err_code set_next(db_conn *c, const char *campaign_id, const char *spent,
         db_bind_text(st, 5, spent);
     if ((rc = db_step_done(c, st, e, "draw the next commitment")) == ERR_OK &&
         db_changes(c) == 1)
-        db_keys_version_counted(c, campaign_id);
+        db_keys_version_counted(c, campaign_id, 0);
     else if (rc == ERR_OK)
         rc = spent ? db_commitment_spent_first(e, spent)
                    : err_set(e, ERR_CONFLICT, NULL,

@@ -100,8 +100,9 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
     rc = db_step_done(c, st, e, "save the ledger's head");
     if (is_current != NULL)
         *is_current = rc == ERR_OK && db_changes(c) == 1;
+    /* Counted; at a version checked, the one it left is known. */
     if (rc == ERR_OK && !is_backfill && db_changes(c) == 1)
-        db_keys_version_counted(c, ch->campaign_id);
+        db_keys_version_counted(c, ch->campaign_id, is_at ? version + 1 : 0);
     if (rc == ERR_OK && (is_spending || is_at) && db_changes(c) != 1) {
         /* At another version: not current (the caller works it out
          * again; nothing was written).  At this one, or none asked: its

@@ -50,10 +50,15 @@ void db_keys_hooks_keep(db_conn *c, const char *campaign_id, bool has);
 void db_keys_hooks_forget(db_conn *c);
 /* The campaign whose version the SQLite writer c's running job has
  * counted (migration 26: a write of a unit counts it unless its job
- * has): forgotten as each job starts (db.c) and with the heads; kept;
- * asked.  Nothing (false) for another connection. */
+ * has): forgotten as each job starts (db.c) and with the heads; kept,
+ * with the version it left where the write knew it (else 0); asked; its
+ * version asked (false where not known).  Nothing (false) for another
+ * connection. */
 void db_keys_job_start(db_conn *c);
-void db_keys_version_counted(db_conn *c, const char *campaign_id);
+void db_keys_version_counted(db_conn *c, const char *campaign_id,
+                             long long version);
 bool db_keys_version_is_counted(db_conn *c, const char *campaign_id);
+bool db_keys_counted_version(db_conn *c, const char *campaign_id,
+                             long long *version);
 
 #endif

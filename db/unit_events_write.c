@@ -126,6 +126,7 @@ struct unit_heads_kept {
      * cleared as each job starts (db_keys_job_start), and with the rest
      * when its writes are rolled back. */
     char counted_campaign[DB_ID_MAX];
+    long long counted_version; /* its version since, where known, else 0 */
 };
 
 void db_heads_forget(db_conn *c)
@@ -197,13 +198,28 @@ void db_keys_job_start(db_conn *c)
         (*kk)->counted_campaign[0] = '\0';
 }
 
-void db_keys_version_counted(db_conn *c, const char *campaign_id)
+void db_keys_version_counted(db_conn *c, const char *campaign_id,
+                             long long version)
 {
     struct unit_heads_kept *k = kept(c);
 
-    if (k != NULL)
+    if (k != NULL) {
         snprintf(k->counted_campaign, sizeof k->counted_campaign, "%s",
                  campaign_id);
+        k->counted_version = version > 0 ? version : 0;
+    }
+}
+
+bool db_keys_counted_version(db_conn *c, const char *campaign_id,
+                             long long *version)
+{
+    struct unit_heads_kept **kk = db_conn_heads(c);
+
+    if (!db_keys_version_is_counted(c, campaign_id) ||
+        (*kk)->counted_version <= 0)
+        return false;
+    *version = (*kk)->counted_version;
+    return true;
 }
 
 bool db_keys_version_is_counted(db_conn *c, const char *campaign_id)

@@ -158,7 +158,7 @@ err_code db_unit_update(db_conn *c, const db_unit *u, err_info *e)
         db_bind_text(st, 1, u->id);
         if ((rc = db_step_done(c, st, e, "count the campaign's version")) ==
             ERR_OK)
-            db_keys_version_counted(c, u->campaign_id);
+            db_keys_version_counted(c, u->campaign_id, 0);
     }
 out:
     db_done(st);

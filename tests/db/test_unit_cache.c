@@ -236,6 +236,8 @@ typedef struct landing_job {
     long long from;
     db_unit unit;         /* its new row */
     bool is_written;      /* db_unit_update first */
+    bool is_saved;        /* before it, the ledger's save at from */
+    const db_side *side;  /* after it, this side written (or NULL) */
     err_code rc;          /* what the job then answers */
     err_code done_rc;     /* what the writer told of it (land_done) */
     bool is_nothing_done; /* nothing_job, after it, done */
@@ -280,10 +282,20 @@ static err_code land_job(db_conn *c, void *arg, err_info *e)
     err_code rc;
 
     ck_assert_ptr_nonnull(units);
+    if (j->is_saved) {
+        db_chain ch;
+        bool is_current = false;
+        ck_assert_int_eq(db_chain_open(c, j->campaign_id, &ch, e), ERR_OK);
+        ck_assert_int_eq(db_chain_store_at(c, &ch, j->from, &is_current, e),
+                         ERR_OK);
+        ck_assert(is_current);
+    }
     if (j->is_written && (rc = db_unit_update(c, &j->unit, e)) != ERR_OK) {
         free(units);
         return rc;
     }
+    if (j->side != NULL)
+        ck_assert_int_eq(db_side_update(c, j->side, e), ERR_OK);
     db_unit_as_stored(&j->unit, units);
     db_units_landed(c, j->campaign_id, j->from, &units, 1);
     ck_assert_ptr_null(units);
@@ -395,6 +407,48 @@ START_TEST(test_landings_kept_once_committed)
     ck_assert_int_eq(got.scrud.quality, 2);
     check_same(c.id, b.id, &got);
     ck_assert(!read_snapshot(c.id, "Alpha", &got, &v));
+    check_same(c.id, a.id, &got);
+}
+END_TEST
+
+/* A staged combat's landing: its ledger's save checks the version and
+ * counts it, its units' writes do not count it again, and the version
+ * the landing names is the one the save left, not read (migration 26):
+ * then kept and given at the version committed.  A side written after
+ * the save counts it again (its trigger): the landing's version is one
+ * no snapshot reads, and the store's rows are read. */
+START_TEST(test_landing_at_the_saved_version)
+{
+    db_campaign c;
+    db_side s;
+    db_unit a, got;
+    landing_job j;
+    long long v, v2;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Saved");
+    db_fixture_add_side(&s, c.id, NULL, "Blue");
+    db_fixture_new_unit(&a, &s, NULL, "Alpha");
+    db_fixture_write_ok(db_fixture_job_unit, &a, "insert Alpha");
+    ck_assert(!read_snapshot(c.id, "Alpha", &got, &v));
+    a = got;
+    landing_of(&j, c.id, v, &a, 4);
+    j.is_saved = true;
+    j.is_written = true;
+    db_fixture_write_ok(land_job, &j, "save, write and land Alpha");
+    ck_assert(read_snapshot(c.id, a.id, &got, &v2));
+    ck_assert_int_eq(v2, v + 1); /* counted once, by the save */
+    ck_assert_int_eq(got.scrud.quality, 4);
+    check_same(c.id, a.id, &got);
+    a = got;
+    landing_of(&j, c.id, v2, &a, 5);
+    j.is_saved = true;
+    j.is_written = true;
+    j.side = &s;
+    db_fixture_write_ok(land_job, &j, "save, write, land Alpha; a side");
+    ck_assert(!read_snapshot(c.id, a.id, &got, &v));
+    ck_assert_int_eq(v, v2 + 2);
+    ck_assert_int_eq(got.scrud.quality, 5);
     check_same(c.id, a.id, &got);
 }
 END_TEST
@@ -684,6 +738,7 @@ Suite *suite_unit_cache(void)
     tcase_add_test(tc, test_no_cache_outside_a_snapshot);
     tcase_add_test(tc, test_sides_and_campaign_kept);
     tcase_add_test(tc, test_next_commitment_with_the_version);
+    tcase_add_test(tc, test_landing_at_the_saved_version);
     suite_add_tcase(s, tc);
     tcase_add_unchecked_fixture(full, db_fixture_suite_make,
                                 db_fixture_suite_remove);
