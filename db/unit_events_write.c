@@ -194,8 +194,10 @@ void db_keys_job_start(db_conn *c)
 {
     struct unit_heads_kept **kk = db_conn_heads(c);
 
-    if (kk != NULL && *kk != NULL)
+    if (kk != NULL && *kk != NULL) {
         (*kk)->counted_campaign[0] = '\0';
+        (*kk)->counted_version = 0;
+    }
 }
 
 void db_keys_version_counted(db_conn *c, const char *campaign_id,
