@@ -236,6 +236,8 @@ static void check_event_rolls(const story *s, const json_t *ev)
     size_t i, k = 0;
 
     RIG_IS_TRUE(json_is_array(rolls));
+    /* a combat's event takes the combat's time */
+    RIG_EQ_STR(str(ev, "at"), str(rep, "created_at"));
     json_array_foreach(get(rep, "rolls"), i, r)
     {
         if (strcmp(str(r, "unit_id"), s->u) != 0)
