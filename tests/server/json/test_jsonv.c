@@ -23,8 +23,8 @@ static json_t *parse(const char *text)
     return j;
 }
 
-static const char *const names[] = {"unit", "name", "quality", "reserve",
-                                    "die",  NULL};
+static const char *const names[] = {"unit",    "name", "quality",
+                                    "reserve", "die",  NULL};
 enum { N_UNIT, N_NAME, N_QUALITY, N_RESERVE, N_DIE };
 #define BIT(n) (1u << (n))
 
@@ -64,8 +64,7 @@ START_TEST(test_fields_not_allowed)
     ck_assert_str_eq(e.field, "sides[1].units[0].name");
     ck_assert_str_eq(e.message, "unknown field \"name\"");
     err_clear(&e);
-    ck_assert_int_eq(jv_object_only(j, "sides[1].units[0]", names, &e),
-                     ERR_OK);
+    ck_assert_int_eq(jv_object_only(j, "sides[1].units[0]", names, &e), ERR_OK);
     json_decref(j);
     j = parse("{\"unit\":\"B1\",\"colour\":\"red\"}");
     err_clear(&e);
