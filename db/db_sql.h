@@ -55,9 +55,10 @@ int db_column_type(db_stmt *st, int col);
 err_code db_webhook_enqueue(db_conn *c, const char *campaign_id,
                             const char *combat_id, const char *created_at,
                             err_info *e);
-/* The campaign's version (db_campaign_version) and, in the same read, its
- * next commitment (db_commitment_next's columns; used_at and used_by
- * empty) where it has one (*has_next; next untouched where not). */
+/* The campaign's version (db_campaign_version, which this is with next
+ * NULL) and, in the same read, its next commitment (db_commitment_next's
+ * columns; used_at and used_by empty) where it has one (*has_next; next
+ * untouched where not). */
 err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
                                   db_commitment *next, bool *has_next,
                                   err_info *e);

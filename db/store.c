@@ -83,23 +83,7 @@ static bool parse_frac_column(db_stmt *st, int col, scs_frac *out)
 err_code db_campaign_version(db_conn *c, const char *id, long long *out,
                              err_info *e)
 {
-    db_stmt *st = NULL;
-    err_code rc;
-    int step;
-
-    if ((rc = db_prepare(c, "SELECT version FROM campaigns WHERE id = ?", &st,
-                         e)))
-        return rc;
-    db_bind_text(st, 1, id);
-    step = db_step(st);
-    if (step == DB_ROW)
-        *out = db_column_int64(st, 0);
-    else if (step == DB_DONE)
-        rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", id);
-    else
-        rc = db_fail(c, e, "read the campaign's version");
-    db_done(st);
-    return rc;
+    return db_campaign_version_next(c, id, out, NULL, NULL, e);
 }
 
 err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
@@ -110,17 +94,20 @@ err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
     err_code rc;
     int step;
 
-    *has_next = false;
+    if (has_next != NULL)
+        *has_next = false;
     if ((rc = db_prepare(c,
-                         "SELECT version, next_commitment, next_seed, "
-                         "next_created_at FROM campaigns WHERE id = ?",
+                         next == NULL
+                             ? "SELECT version FROM campaigns WHERE id = ?"
+                             : "SELECT version, next_commitment, next_seed, "
+                               "next_created_at FROM campaigns WHERE id = ?",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, id);
     step = db_step(st);
     if (step == DB_ROW) {
         *out = db_column_int64(st, 0);
-        if (db_column_type(st, 1) != DB_NULL) {
+        if (next != NULL && db_column_type(st, 1) != DB_NULL) {
             memset(next, 0, sizeof *next);
             db_column_copy(st, 1, next->commitment, sizeof next->commitment);
             db_column_copy(st, 2, next->seed, sizeof next->seed);

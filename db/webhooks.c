@@ -18,19 +18,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether campaign_id has a webhook (*has). */
+static err_code has_webhook(db_conn *c, const char *campaign_id, bool *has,
+                            err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    *has = false;
+    if ((rc = db_prepare(c, "SELECT 1 FROM webhooks WHERE campaign_id = ?", &st,
+                         e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    switch (db_step(st)) {
+    case DB_ROW: *has = true; break;
+    case DB_DONE: break;
+    default: rc = db_fail(c, e, "find a campaign's webhook");
+    }
+    db_done(st);
+    return rc;
+}
+
 err_code db_webhook_put(db_conn *c, const db_webhook *w, bool *is_new,
                         err_info *e)
 {
     db_stmt *st = NULL;
     err_code rc;
+    bool had;
 
     *is_new = false;
-    if ((rc = db_prepare(c, "SELECT 1 FROM webhooks WHERE campaign_id = ?", &st,
-                         e)))
-        goto out;
-    db_bind_text(st, 1, w->campaign_id);
-    *is_new = db_step(st) != DB_ROW;
-    db_done(st);
+    if ((rc = has_webhook(c, w->campaign_id, &had, e)))
+        return rc;
+    *is_new = !had;
     /* An upsert, not a REPLACE: the posts waiting keep their webhook. */
     if ((rc = db_prepare(c,
                          "INSERT INTO webhooks (campaign_id, url, hook_id, "
@@ -68,17 +87,7 @@ err_code db_webhook_enqueue(db_conn *c, const char *campaign_id,
         campaign_id[0] == '\0')
         return ERR_OK;
     if (!db_keys_hooks_kept(c, campaign_id, &has)) {
-        if ((rc = db_prepare(c, "SELECT 1 FROM webhooks WHERE campaign_id = ?",
-                             &st, e)))
-            return rc;
-        db_bind_text(st, 1, campaign_id);
-        switch (db_step(st)) {
-        case DB_ROW: has = true; break;
-        case DB_DONE: has = false; break;
-        default: rc = db_fail(c, e, "find a campaign's webhook");
-        }
-        db_done(st);
-        if (rc != ERR_OK)
+        if ((rc = has_webhook(c, campaign_id, &has, e)))
             return rc;
         db_keys_hooks_keep(c, campaign_id, has);
     }
