@@ -74,6 +74,30 @@ void jw_kraw_plain(jw *w, const char *key, size_t len, const char *json,
  * needs no escaping. */
 #define JW_IS_PLAIN(key) (strcspn((key), JW_ESCAPED) == strlen(key))
 
+/*
+ * ,"key": for a key of len bytes that follows another in its object, when
+ * the buffer has room for it, n bytes after it and the NUL: written here,
+ * where the key's length is a constant and its copy a few moves, and the
+ * place after the colon returned (the caller writes its n bytes or fewer,
+ * and moves w->len); NULL otherwise, for the general write.  A report's
+ * keys nearly all follow another.
+ */
+static inline char *jw_next_key(jw *w, const char *key, size_t len, size_t n)
+{
+    char *d;
+
+    if (w->depth == 0 || !w->has_item[w->depth] || w->is_after_key ||
+        w->len + len + 4 + n >= w->cap)
+        return NULL;
+    d = w->s + w->len;
+    d[0] = ',';
+    d[1] = '"';
+    memcpy(d + 2, key, len);
+    d[len + 2] = '"';
+    d[len + 3] = ':';
+    return d + len + 4;
+}
+
 static inline void jw_key(jw *w, const char *key)
 {
     if (JW_IS_PLAIN(key))
@@ -96,17 +120,40 @@ static inline void jw_kstring(jw *w, const char *key, const char *v)
 static inline void jw_kstring_or_null(jw *w, const char *key, const char *v)
 {
     if (JW_IS_PLAIN(key)) {
-        jw_kstring_or_null_plain(w, key, strlen(key), v);
+        size_t len = strlen(key);
+        char *d;
+        if ((v == NULL || v[0] == '\0') &&
+            (d = jw_next_key(w, key, len, 4)) != NULL) {
+            memcpy(d, "null", 4);
+            w->len = (size_t)(d - w->s) + 4;
+            return;
+        }
+        jw_kstring_or_null_plain(w, key, len, v);
     } else {
         jw_key_escaped(w, key);
         jw_string_or_null(w, v);
     }
 }
 
+/*
+ * A report's integers are nearly all 0 to 99: those written after
+ * jw_next_key's key, without the call and the general formatting of
+ * jw_kint_plain (about a sixth of its instructions).  The text is the same
+ * either way.
+ */
 static inline void jw_kint(jw *w, const char *key, long long v)
 {
     if (JW_IS_PLAIN(key)) {
-        jw_kint_plain(w, key, strlen(key), v);
+        size_t len = strlen(key);
+        char *d;
+        if (v >= 0 && v < 100 && (d = jw_next_key(w, key, len, 2)) != NULL) {
+            if (v >= 10)
+                *d++ = (char)('0' + v / 10);
+            *d++ = (char)('0' + v % 10);
+            w->len = (size_t)(d - w->s);
+            return;
+        }
+        jw_kint_plain(w, key, len, v);
     } else {
         jw_key_escaped(w, key);
         jw_int(w, v);
@@ -116,7 +163,14 @@ static inline void jw_kint(jw *w, const char *key, long long v)
 static inline void jw_kbool(jw *w, const char *key, bool v)
 {
     if (JW_IS_PLAIN(key)) {
-        jw_kraw_plain(w, key, strlen(key), v ? "true" : "false", v ? 4 : 5);
+        size_t len = strlen(key);
+        char *d = jw_next_key(w, key, len, 5);
+        if (d != NULL) {
+            memcpy(d, v ? "true" : "false", 5); /* within the room asked */
+            w->len = (size_t)(d - w->s) + (v ? 4 : 5);
+            return;
+        }
+        jw_kraw_plain(w, key, len, v ? "true" : "false", v ? 4 : 5);
     } else {
         jw_key_escaped(w, key);
         jw_bool(w, v);
