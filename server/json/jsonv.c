@@ -62,19 +62,21 @@ static const char *type_name(const json_t *v)
 
 err_code jv_object_fields(const json_t *v, const char *path,
                           const char *const names[], unsigned allowed,
-                          unsigned *present, err_info *e)
+                          json_t *vals[], err_info *e)
 {
     const char *key;
     json_t *val;
     char f[JV_PATH_MAX];
+    size_t i;
 
-    *present = 0;
+    if (vals != NULL)
+        for (i = 0; names[i]; i++)
+            vals[i] = NULL;
     if (!json_is_object(v))
         return err_set(e, ERR_INVALID, path[0] ? path : NULL,
                        "must be an object, not %s", type_name(v));
     json_object_foreach((json_t *)v, key, val)
     {
-        size_t i;
         /* the first byte first: most names differ there */
         for (i = 0; names[i]; i++)
             if (names[i][0] == key[0] && (i >= 32 || (allowed & (1u << i))) &&
@@ -85,8 +87,8 @@ err_code jv_object_fields(const json_t *v, const char *path,
             return err_set(e, ERR_UNKNOWN_FIELD, f, "unknown field \"%s\"",
                            key);
         }
-        if (i < 32)
-            *present |= 1u << i;
+        if (vals != NULL)
+            vals[i] = val;
     }
     return ERR_OK;
 }
@@ -94,9 +96,7 @@ err_code jv_object_fields(const json_t *v, const char *path,
 err_code jv_object_only(const json_t *v, const char *path,
                         const char *const allowed[], err_info *e)
 {
-    unsigned present;
-
-    return jv_object_fields(v, path, allowed, ~0u, &present, e);
+    return jv_object_fields(v, path, allowed, ~0u, NULL, e);
 }
 
 /* The JSON types a getter accepts, and how an error names each. */
@@ -124,36 +124,33 @@ static const char *const type_wanted[] = {"an integer", "true or false",
                                           "a string", "an array", "an object"};
 
 /*
- * The member key of obj in *v, or NULL when absent: ERR_MISSING when it is
- * required, ERR_INVALID when present but not of type t.  The field path f
- * is formatted only when there is an error to report.
+ * v, the member key of an object (NULL when absent): ERR_MISSING when it
+ * is absent and required, ERR_INVALID when present but not of type t.
+ * The field path f is formatted only when there is an error to report.
  */
-static err_code member(const json_t *obj, const char *path, const char *key,
-                       bool required, jv_type t, json_t **v, char *f,
-                       err_info *e)
+static err_code check(const json_t *v, const char *path, const char *key,
+                      bool required, jv_type t, char *f, err_info *e)
 {
-    *v = json_object_get(obj, key);
-    if (*v == NULL && required) {
+    if (v == NULL && required) {
         jv_path(f, path, key);
         return err_set(e, ERR_MISSING, f, "the field \"%s\" is required", key);
     }
-    if (*v != NULL && !is_type(*v, t)) {
+    if (v != NULL && !is_type(v, t)) {
         jv_path(f, path, key);
         return err_set(e, ERR_INVALID, f, "must be %s, not %s", type_wanted[t],
-                       type_name(*v));
+                       type_name(v));
     }
     return ERR_OK;
 }
 
-err_code jv_int(const json_t *obj, const char *path, const char *key,
-                bool required, int lo, int hi, int *out, err_info *e)
+err_code jv_int_val(const json_t *v, const char *path, const char *key,
+                    bool required, int lo, int hi, int *out, err_info *e)
 {
     char f[JV_PATH_MAX];
-    json_t *v;
     err_code rc;
     json_int_t n;
 
-    if ((rc = member(obj, path, key, required, JV_INT, &v, f, e)) || v == NULL)
+    if ((rc = check(v, path, key, required, JV_INT, f, e)) || v == NULL)
         return rc;
     n = json_integer_value(v);
     if (n < lo || n > hi) {
@@ -166,29 +163,40 @@ err_code jv_int(const json_t *obj, const char *path, const char *key,
     return ERR_OK;
 }
 
-err_code jv_bool(const json_t *obj, const char *path, const char *key,
-                 bool required, bool *out, err_info *e)
+err_code jv_int(const json_t *obj, const char *path, const char *key,
+                bool required, int lo, int hi, int *out, err_info *e)
+{
+    return jv_int_val(json_object_get(obj, key), path, key, required, lo, hi,
+                      out, e);
+}
+
+err_code jv_bool_val(const json_t *v, const char *path, const char *key,
+                     bool required, bool *out, err_info *e)
 {
     char f[JV_PATH_MAX];
-    json_t *v;
     err_code rc;
 
-    if ((rc = member(obj, path, key, required, JV_BOOL, &v, f, e)) || v == NULL)
+    if ((rc = check(v, path, key, required, JV_BOOL, f, e)) || v == NULL)
         return rc;
     *out = json_is_true(v);
     return ERR_OK;
 }
 
-err_code jv_string(const json_t *obj, const char *path, const char *key,
-                   bool required, size_t max_len, const char **out, err_info *e)
+err_code jv_bool(const json_t *obj, const char *path, const char *key,
+                 bool required, bool *out, err_info *e)
+{
+    return jv_bool_val(json_object_get(obj, key), path, key, required, out, e);
+}
+
+err_code jv_string_val(const json_t *v, const char *path, const char *key,
+                       bool required, size_t max_len, const char **out,
+                       err_info *e)
 {
     char f[JV_PATH_MAX];
-    json_t *v;
     err_code rc;
     size_t len;
 
-    if ((rc = member(obj, path, key, required, JV_STRING, &v, f, e)) ||
-        v == NULL)
+    if ((rc = check(v, path, key, required, JV_STRING, f, e)) || v == NULL)
         return rc;
     len = json_string_length(v);
     if (len == 0 || len > max_len) {
@@ -204,17 +212,23 @@ err_code jv_string(const json_t *obj, const char *path, const char *key,
     return ERR_OK;
 }
 
+err_code jv_string(const json_t *obj, const char *path, const char *key,
+                   bool required, size_t max_len, const char **out, err_info *e)
+{
+    return jv_string_val(json_object_get(obj, key), path, key, required,
+                         max_len, out, e);
+}
+
 err_code jv_array(const json_t *obj, const char *path, const char *key,
                   bool required, size_t min, size_t max, json_t **out,
                   err_info *e)
 {
     char f[JV_PATH_MAX];
-    json_t *v;
+    json_t *v = json_object_get(obj, key);
     err_code rc;
     size_t n;
 
-    if ((rc = member(obj, path, key, required, JV_ARRAY, &v, f, e)) ||
-        v == NULL)
+    if ((rc = check(v, path, key, required, JV_ARRAY, f, e)) || v == NULL)
         return rc;
     n = json_array_size(v);
     if (n > max || n < min) {
@@ -233,11 +247,10 @@ err_code jv_object(const json_t *obj, const char *path, const char *key,
                    bool required, json_t **out, err_info *e)
 {
     char f[JV_PATH_MAX];
-    json_t *v;
+    json_t *v = json_object_get(obj, key);
     err_code rc;
 
-    if ((rc = member(obj, path, key, required, JV_OBJECT, &v, f, e)) ||
-        v == NULL)
+    if ((rc = check(v, path, key, required, JV_OBJECT, f, e)) || v == NULL)
         return rc;
     *out = v;
     return ERR_OK;

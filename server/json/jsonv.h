@@ -31,12 +31,13 @@ err_code jv_object_only(const json_t *v, const char *path,
                         const char *const allowed[], err_info *e);
 /* jv_object_only's check, of the names (NULL-terminated) whose bit (1u
  * << their index) is in allowed (a name from the 33rd on always is), and
- * *present the bits of those of the first 32 v has: a parser then asks only for
- * the fields there are (a lookup of a field that is not there costs as much as
- * one that is). */
+ * (vals not NULL) vals[i] the value of names[i], NULL where v has none
+ * (vals holds a slot for every name): a parser then gives each to a _val
+ * getter below, rather than looking each name up again (a lookup of a
+ * field that is not there costs as much as one that is). */
 err_code jv_object_fields(const json_t *v, const char *path,
                           const char *const names[], unsigned allowed,
-                          unsigned *present, err_info *e);
+                          json_t *vals[], err_info *e);
 
 err_code jv_int(const json_t *obj, const char *path, const char *key,
                 bool required, int lo, int hi, int *out, err_info *e);
@@ -53,6 +54,15 @@ err_code jv_array(const json_t *obj, const char *path, const char *key,
 /* An object; *out borrowed. */
 err_code jv_object(const json_t *obj, const char *path, const char *key,
                    bool required, json_t **out, err_info *e);
+/* As jv_int, jv_bool and jv_string, of the member's value v (NULL when
+ * the object has none), key naming it in errors. */
+err_code jv_int_val(const json_t *v, const char *path, const char *key,
+                    bool required, int lo, int hi, int *out, err_info *e);
+err_code jv_bool_val(const json_t *v, const char *path, const char *key,
+                     bool required, bool *out, err_info *e);
+err_code jv_string_val(const json_t *v, const char *path, const char *key,
+                       bool required, size_t max_len, const char **out,
+                       err_info *e);
 /* One of the strings in choices (NULL-terminated); *out its index. */
 err_code jv_enum(const json_t *obj, const char *path, const char *key,
                  bool required, const char *const choices[], int *out,

@@ -127,8 +127,8 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
                            bool is_entered, scrud_plan *plan, int s, int i,
                            err_info *e)
 {
-    /* A unit's fields, a campaign's (by reference) or one given whole;
-     * only those it has are asked for (jv_object_fields). */
+    /* A unit's fields, a campaign's (by reference) or one given whole,
+     * each value found once (jv_object_fields) for the _val getters. */
     enum {
         F_UNIT,
         F_NAME,
@@ -155,12 +155,11 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
                    inline_ = 1u << F_NAME | 1u << F_QUALITY | 1u << F_DEFEAT |
                              1u << F_FATIGUE | 1u << F_FACES | both;
     scrud_unit *su = &plan->units[s][i];
+    json_t *v[sizeof fields / sizeof fields[0]];
     const char *ref = NULL;
     char f[JV_PATH_MAX];
-    unsigned has;
     err_code rc;
 
-#define HAS(field) ((has & (1u << (field))) != 0)
     scrud_unit_default(su);
     plan->unit_ref[s][i][0] = '\0';
     plan->unit_name[s][i][0] = '\0';
@@ -168,45 +167,43 @@ static err_code parse_unit(const json_t *u, const char *path, bool is_campaign,
     plan->has_die[s][i] = false;
     plan->die[s][i] = 0;
     if ((rc = jv_object_fields(u, path, fields,
-                               is_campaign ? campaign : inline_, &has, e)))
+                               is_campaign ? campaign : inline_, v, e)))
         return rc;
     if (is_campaign) {
-        if ((rc = jv_string(u, path, "unit", true, 64, &ref, e)))
+        if ((rc = jv_string_val(v[F_UNIT], path, "unit", true, 64, &ref, e)))
             return rc;
         text_copy(plan->unit_ref[s][i], DB_NAME_MAX, ref);
     } else {
-        if ((rc = jv_string(u, path, "name", true, 64, &ref, e)) ||
-            (HAS(F_QUALITY) && (rc = jv_int(u, path, "quality", false, -L, L,
-                                            &su->quality, e))) ||
-            (HAS(F_DEFEAT) && (rc = jv_int(u, path, "defeat_penalty", false, 0,
-                                           L, &su->defeat_penalty, e))) ||
-            (HAS(F_FATIGUE) && (rc = jv_int(u, path, "fatigue_penalty", false,
-                                            0, L, &su->fatigue_penalty, e))) ||
-            (HAS(F_FACES) &&
-             (rc = jv_int(u, path, "faces", false, RNG_FACES_MIN, RNG_FACES_MAX,
-                          &su->faces, e))))
+        if ((rc = jv_string_val(v[F_NAME], path, "name", true, 64, &ref, e)) ||
+            (rc = jv_int_val(v[F_QUALITY], path, "quality", false, -L, L,
+                             &su->quality, e)) ||
+            (rc = jv_int_val(v[F_DEFEAT], path, "defeat_penalty", false, 0, L,
+                             &su->defeat_penalty, e)) ||
+            (rc = jv_int_val(v[F_FATIGUE], path, "fatigue_penalty", false, 0, L,
+                             &su->fatigue_penalty, e)) ||
+            (rc = jv_int_val(v[F_FACES], path, "faces", false, RNG_FACES_MIN,
+                             RNG_FACES_MAX, &su->faces, e)))
             return rc;
         text_copy(plan->unit_name[s][i], DB_NAME_MAX, ref);
     }
-    if ((HAS(F_RESERVE) &&
-         (rc = jv_bool(u, path, "reserve", false, &su->is_reserve, e))) ||
-        (HAS(F_MODIFIER) &&
-         (rc = jv_int(u, path, "modifier", false, -L, L, &su->modifier, e))))
+    if ((rc = jv_bool_val(v[F_RESERVE], path, "reserve", false, &su->is_reserve,
+                          e)) ||
+        (rc = jv_int_val(v[F_MODIFIER], path, "modifier", false, -L, L,
+                         &su->modifier, e)))
         return rc;
-    if (HAS(F_DIE)) {
+    if (v[F_DIE] != NULL) {
         if (!is_entered)
             return err_set(e, ERR_INVALID, jv_path(f, path, "die"),
                            "dice are seeded: give \"die\" only with "
                            "dice.source \"entered\"");
-        if ((rc = jv_int(u, path, "die", true, 1, RNG_FACES_MAX,
-                         &plan->die[s][i], e)))
+        if ((rc = jv_int_val(v[F_DIE], path, "die", true, 1, RNG_FACES_MAX,
+                             &plan->die[s][i], e)))
             return rc;
         plan->has_die[s][i] = true;
     } else if (is_entered) {
         return err_set(e, ERR_MISSING, jv_path(f, path, "die"),
                        "entered dice need a \"die\" for every unit");
     }
-#undef HAS
     return ERR_OK;
 }
 
