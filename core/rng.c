@@ -80,7 +80,7 @@ void rng_hex(const uint8_t *bytes, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
-/* Each byte's value as a hex digit, or -1: one look-up a digit (the
+/* Each byte's value as a hex digit plus one, or 0: one look-up a digit (the
  * ledger reads a hash's 64 digits for every roll it chains). */
 static const signed char hex_value[256] = {
     ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
@@ -88,22 +88,19 @@ static const signed char hex_value[256] = {
     ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
     ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16}; /* value + 1; 0: none */
 
-static int hex_digit(char c)
-{
-    return hex_value[(unsigned char)c] - 1;
-}
-
 int rng_unhex(const char *hex, uint8_t *out, size_t n)
 {
-    size_t i;
+    const unsigned char *h = (const unsigned char *)hex;
+    const uint8_t *end = out + n;
 
-    if (strlen(hex) != 2 * n)
-        return -1;
-    for (i = 0; i < n; i++) {
-        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0)
+    /* A digit is read only after the one before it was one: a string
+     * that ends early stops at its NUL, which is none. */
+    while (out < end) {
+        int hi = hex_value[h[0]], lo;
+        if (hi == 0 || (lo = hex_value[h[1]]) == 0)
             return -1;
-        out[i] = (uint8_t)(hi << 4 | lo);
+        *out++ = (uint8_t)((hi - 1) << 4 | (lo - 1));
+        h += 2;
     }
-    return 0;
+    return *h == '\0' ? 0 : -1;
 }

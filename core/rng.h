@@ -52,7 +52,8 @@ void rng_commitment(const uint8_t seed[RNG_SEED_LEN], char hex_out[65]);
 /* Lower-case hex of n bytes into out (2n+1 bytes). */
 void rng_hex(const uint8_t *bytes, size_t n, char *out);
 
-/* Parses 2n hex digits into n bytes; returns 0 on success, -1 otherwise. */
+/* Parses 2n hex digits (and nothing after them) into n bytes; returns 0
+ * on success, -1 otherwise (out may then be partly written). */
 int rng_unhex(const char *hex, uint8_t *out, size_t n);
 
 #endif

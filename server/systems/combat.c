@@ -361,7 +361,10 @@ err_code combat_record_rolls(combat_record *rec, const dice_source *src,
     bool is_seeded = strcmp(source, "seeded") == 0;
     size_t i;
 
-    rec->rolls = calloc(src->n_log ? src->n_log : 1, sizeof *rec->rolls);
+    /* Every field set below, each string to its NUL: the rest of a roll
+     * (about 380 bytes, most of them strings' room) is never read, so
+     * it is not zeroed either. */
+    rec->rolls = malloc((src->n_log ? src->n_log : 1) * sizeof *rec->rolls);
     if (rec->rolls == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     for (i = 0; i < src->n_log; i++) {
@@ -371,6 +374,8 @@ err_code combat_record_rolls(combat_record *rec, const dice_source *src,
 
         names(plan, d, &side, &unit_name, &unit_id);
         r->seq = (int)i + 1;
+        r->ledger_pos = 0;
+        r->prev_hash[0] = r->hash[0] = '\0';
         text_copy(r->side_name, DB_NAME_MAX, side);
         text_copy(r->unit_id, DB_ID_MAX, unit_id);
         text_copy(r->unit_name, DB_NAME_MAX, unit_name);
