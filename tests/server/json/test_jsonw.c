@@ -567,9 +567,11 @@ START_TEST(test_buffer_boundary)
 END_TEST
 
 /* A key and its value are written in one reservation (jw_kint, jw_kstring,
- * jw_kstring_or_null, jw_kbool): each of them across the end of the first
- * buffer, at every offset (from k = 4000 the last items cross it too), a
- * string's escapes included.  A reservation too short shows as a wrong
+ * jw_kstring_or_null, jw_kbool), or inline (jw_next_key: an integer of 0
+ * to 99, a boolean, null) where it fits: each of them across the end of
+ * the first buffer, at every offset (from k = 4000 the last items cross it
+ * too), a string's escapes and the inline writes' edges (0, 9, 10, 99,
+ * 100) included.  A reservation too short shows as a wrong
  * text here, or as an overflow under make asan. */
 START_TEST(test_keyed_boundary)
 {
@@ -587,6 +589,10 @@ START_TEST(test_keyed_boundary)
         jw_kstring(&w, "s", body);
         jw_kint(&w, "defeats", -1234567);
         jw_kint(&w, "n", 9);
+        jw_kint(&w, "zero", 0);
+        jw_kint(&w, "ten", 10);
+        jw_kint(&w, "most", 99);
+        jw_kint(&w, "hundred", 100);
         jw_kstring(&w, "quote", "a\"b\n");
         jw_kstring_or_null(&w, "none", "");
         jw_kstring_or_null(&w, "some", "\\");
@@ -595,6 +601,7 @@ START_TEST(test_keyed_boundary)
         jw_object_end(&w);
         snprintf(want, 4400,
                  "{\"s\":\"%s\",\"defeats\":-1234567,\"n\":9,"
+                 "\"zero\":0,\"ten\":10,\"most\":99,\"hundred\":100,"
                  "\"quote\":\"a\\\"b\\u000a\",\"none\":null,"
                  "\"some\":\"\\\\\",\"yes\":true,\"no\":false}",
                  body);
