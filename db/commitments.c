@@ -13,7 +13,7 @@
 
 #include "rng.h"
 #include "unit_cache.h"
-#include "unit_events.h"
+#include "writer_kept.h"
 
 #define COMMITMENT_COLUMNS                                                     \
     "commitment, seed, campaign_id, created_at, used_at, used_by "

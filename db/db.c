@@ -27,7 +27,7 @@
 #include "db_sql.h"
 #include "migrations.h"
 #include "unit_cache.h"
-#include "unit_events.h"
+#include "writer_kept.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -64,7 +64,7 @@ void db_conn_close(db_conn *conn)
     sqlite3_close(conn->lite);
     db_landings_drop(conn, 0);
     free(conn->landings);
-    db_heads_forget(conn);
+    db_kept_forget(conn);
     free(conn);
 }
 
@@ -263,7 +263,7 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
         atomic_fetch_add(&d->n_refused_changes,
                          (unsigned long)(db_total_changes(w) - before));
         db_landings_drop(w, n_landings); /* its writes are rolled back */
-        db_heads_forget(w);
+        db_kept_forget(w);
     }
     if (*rc != ERR_OK && ej->code == ERR_OK)
         err_set(ej, *rc, NULL, "the write failed");
@@ -339,7 +339,7 @@ void db_run_batch(db *d, db_conn *w, db_job *jobs)
     if (is_committed)
         db_landings_publish(d, w);
     else
-        db_heads_forget(w); /* the batch's writes are rolled back */
+        db_kept_forget(w); /* the batch's writes are rolled back */
     db_landings_drop(w, 0);
     for (i = 0; i < n; i++) {
         if (batch_rc != ERR_OK && rcs[i] == ERR_OK) {

@@ -16,7 +16,8 @@
  *
  * db.c implements the connections and the writer (wal.c its log's
  * upkeep, db_sql.c the SQL helpers, ids and times, doc_pack.c documents
- * stored packed); backup.c the online
+ * stored packed, writer_kept.c what SQLite's writer keeps between its
+ * statements); backup.c the online
  * copy (db_backup); store.c, units.c, unit_events.c and unit_events_write.c,
  * log.c, tables.c and battles.c the rows to and from structs (campaigns, sides,
  * tokens; units; history; combats, rolls; combat results tables; Matrix battles

@@ -65,10 +65,10 @@ struct db_conn {
      * for the cache until the batch commits. */
     struct unit_landing *landings;
     size_t n_landings, cap_landings;
-    /* The SQLite writer: its units' history heads as its writes left
-     * them (unit_events_write.c), or NULL; forgotten whenever writes are rolled
-     * back (db_heads_forget). */
-    struct unit_heads_kept *heads;
+    /* The SQLite writer: what it keeps between its statements
+     * (writer_kept.h), or NULL; forgotten whenever its writes are rolled
+     * back (db_kept_forget). */
+    struct writer_kept *writer_kept;
 };
 
 /* The most parameters a statement takes. */

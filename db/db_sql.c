@@ -353,9 +353,9 @@ int db_changes(db_conn *c)
     return c->kind == DB_KIND_PG ? c->changes : sqlite3_changes(c->lite);
 }
 
-struct unit_heads_kept **db_conn_heads(db_conn *c)
+struct writer_kept **db_conn_kept(db_conn *c)
 {
-    return c->kind == DB_KIND_SQLITE && c->is_writer ? &c->heads : NULL;
+    return c->kind == DB_KIND_SQLITE && c->is_writer ? &c->writer_kept : NULL;
 }
 
 long long db_last_rowid(db_conn *c)

@@ -71,7 +71,7 @@ long long db_total_changes(db_conn *c);
 long long db_last_rowid(db_conn *c);
 /* Where the SQLite writer c keeps its units' history heads
  * (unit_events.c); NULL for any other connection. */
-struct unit_heads_kept **db_conn_heads(db_conn *c);
+struct writer_kept **db_conn_kept(db_conn *c);
 /* Whether a transaction is open on c. */
 bool db_in_transaction(db_conn *c);
 /* The SQLite connection under c (NULL for PostgreSQL): for the tests of

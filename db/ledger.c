@@ -5,7 +5,7 @@
  * in db.h.  The content and hashes are core/ledger.c's.
  */
 #include "db_sql.h"
-#include "unit_events.h"
+#include "writer_kept.h"
 
 #include <stdlib.h>
 #include <stdio.h>

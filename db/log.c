@@ -8,7 +8,7 @@
  * db_bind_text_or_null_borrowed).
  */
 #include "db_sql.h"
-#include "unit_events.h"
+#include "writer_kept.h"
 
 #include <stdlib.h>
 #include <string.h>

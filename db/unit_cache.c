@@ -14,7 +14,7 @@
 #include "db_conn.h"
 #include "db_int.h"
 #include "db_sql.h"
-#include "unit_events.h"
+#include "writer_kept.h"
 
 #include <pthread.h>
 #include <stddef.h>

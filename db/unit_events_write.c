@@ -5,13 +5,15 @@
  * rows' rowids (migration 18); one whose documents are packed in its
  * combat's row (doc_slot, unit_docs.c) takes its time, kind, actor and
  * note from there too.  Each unit's history is a chain (migration 23),
- * kept here on SQLite with the heads and keys SQLite's writer keeps.
+ * kept here on SQLite with the heads and keys SQLite's writer keeps
+ * (writer_kept.h).
  * Prepared statements only; every statement is released (db_done) at
  * its function's single exit, and the rows written are the caller's
  * until then, so their text is bound without a copy.
  */
 #include "db_sql.h"
 #include "unit_events.h"
+#include "writer_kept.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -93,151 +95,12 @@ static void bind_row_or_null(db_stmt *st, int i, long long row)
  * here: a trigger's sub-program at every insert cost more than the
  * statements (about 42k a combat more, under callgrind). */
 
-/* A unit's head: its last event's seq (0: it has none), number and how
- * many it has. */
-typedef struct unit_head {
-    long long seq, unit_seq, n;
-} unit_head;
-
-/* The SQLite writer keeps the heads it has read or moved, so that a
- * combat's 8 events do not read their units' heads again (8 statements,
- * about 21k instructions a combat): a table of HEADS_KEPT, a unit's at
- * its row modulo HEADS_KEPT (another unit's there is a miss, read and
- * put in its place).  Only the writer writes heads on SQLite, so what it
- * keeps stays right until its writes are rolled back: then db.c forgets
- * all of it (db_heads_forget), and the heads are read again. */
-enum { HEADS_KEPT = 1024 };
-struct unit_heads_kept {
-    long long unit_row[HEADS_KEPT]; /* 0: none kept in that place */
-    unit_head head[HEADS_KEPT];
-    /* The keys of the last campaign and combat its events named
-     * (find_keys), and of the last combat it inserted (db_keys_keep_combat,
-     * log.c): a combat's events find both without a statement.  A row's
-     * rowid never changes, and no campaign or combat is ever deleted; a
-     * row rolled back takes these with the heads (db_heads_forget). */
-    char campaign_id[DB_ID_MAX], combat_id[DB_ID_MAX];
-    long long campaign_row, combat_row;
-    /* Whether the campaign hooks_campaign ("": none known) has a webhook
-     * (db_webhook_enqueue): known until the writer writes a webhook
-     * (db_keys_hooks_forget) or its writes are rolled back. */
-    char hooks_campaign[DB_ID_MAX];
-    bool has_hooks;
-    /* The campaign whose version the running job has counted ("": none):
-     * cleared as each job starts (db_keys_job_start), and with the rest
-     * when its writes are rolled back. */
-    char counted_campaign[DB_ID_MAX];
-    long long counted_version; /* its version since, where known, else 0 */
-};
-
-void db_heads_forget(db_conn *c)
-{
-    struct unit_heads_kept **k = db_conn_heads(c);
-
-    if (k != NULL) {
-        free(*k);
-        *k = NULL;
-    }
-}
-
-/* What c keeps, made where it is SQLite's writer and has none yet (NULL:
- * it keeps none, or memory is short). */
-static struct unit_heads_kept *kept(db_conn *c)
-{
-    struct unit_heads_kept **k = db_conn_heads(c);
-
-    if (k == NULL || (*k == NULL && (*k = calloc(1, sizeof **k)) == NULL))
-        return NULL;
-    return *k;
-}
-
-void db_keys_keep_combat(db_conn *c, const char *combat_id, long long row)
-{
-    struct unit_heads_kept *k = kept(c);
-
-    if (k != NULL && row > 0) {
-        snprintf(k->combat_id, sizeof k->combat_id, "%s", combat_id);
-        k->combat_row = row;
-    }
-}
-
-bool db_keys_hooks_kept(db_conn *c, const char *campaign_id, bool *has)
-{
-    struct unit_heads_kept **kk = db_conn_heads(c);
-
-    if (kk == NULL || *kk == NULL || (*kk)->hooks_campaign[0] == '\0' ||
-        strcmp((*kk)->hooks_campaign, campaign_id) != 0)
-        return false;
-    *has = (*kk)->has_hooks;
-    return true;
-}
-
-void db_keys_hooks_keep(db_conn *c, const char *campaign_id, bool has)
-{
-    struct unit_heads_kept *k = kept(c);
-
-    if (k != NULL) {
-        snprintf(k->hooks_campaign, sizeof k->hooks_campaign, "%s",
-                 campaign_id);
-        k->has_hooks = has;
-    }
-}
-
-void db_keys_hooks_forget(db_conn *c)
-{
-    struct unit_heads_kept **kk = db_conn_heads(c);
-
-    if (kk != NULL && *kk != NULL)
-        (*kk)->hooks_campaign[0] = '\0';
-}
-
-void db_keys_job_start(db_conn *c)
-{
-    struct unit_heads_kept **kk = db_conn_heads(c);
-
-    if (kk != NULL && *kk != NULL) {
-        (*kk)->counted_campaign[0] = '\0';
-        (*kk)->counted_version = 0;
-    }
-}
-
-void db_keys_version_counted(db_conn *c, const char *campaign_id,
-                             long long version)
-{
-    struct unit_heads_kept *k = kept(c);
-
-    if (k != NULL) {
-        snprintf(k->counted_campaign, sizeof k->counted_campaign, "%s",
-                 campaign_id);
-        k->counted_version = version > 0 ? version : 0;
-    }
-}
-
-bool db_keys_counted_version(db_conn *c, const char *campaign_id,
-                             long long *version)
-{
-    struct unit_heads_kept **kk = db_conn_heads(c);
-
-    if (!db_keys_version_is_counted(c, campaign_id) ||
-        (*kk)->counted_version <= 0)
-        return false;
-    *version = (*kk)->counted_version;
-    return true;
-}
-
-bool db_keys_version_is_counted(db_conn *c, const char *campaign_id)
-{
-    struct unit_heads_kept **kk = db_conn_heads(c);
-
-    return kk != NULL && *kk != NULL && campaign_id[0] != '\0' &&
-           strcmp((*kk)->counted_campaign, campaign_id) == 0;
-}
-
 /* Whether c keeps the keys of ev's campaign and combat: then in k. */
 static bool keys_kept(db_conn *c, const db_event *ev, event_keys *k)
 {
-    struct unit_heads_kept **kk = db_conn_heads(c), *w;
+    const writer_kept *w = db_kept_if(c);
 
-    if (kk == NULL || (w = *kk) == NULL || w->campaign_row <= 0 ||
+    if (w == NULL || w->campaign_row <= 0 ||
         strcmp(w->campaign_id, ev->campaign_id) != 0 ||
         (ev->combat_id[0] != '\0' &&
          (w->combat_row <= 0 || strcmp(w->combat_id, ev->combat_id) != 0)))
@@ -252,9 +115,9 @@ static bool keys_kept(db_conn *c, const db_event *ev, event_keys *k)
 /* The keys k just read, kept where c is SQLite's writer. */
 static void keys_keep(db_conn *c, const event_keys *k)
 {
-    struct unit_heads_kept *w;
+    writer_kept *w = db_kept(c);
 
-    if (db_conn_heads(c) == NULL || (w = kept(c)) == NULL)
+    if (w == NULL)
         return;
     if (k->campaign_row > 0) {
         snprintf(w->campaign_id, sizeof w->campaign_id, "%s", k->campaign_id);
@@ -267,19 +130,17 @@ static void keys_keep(db_conn *c, const event_keys *k)
 /* c's kept head of unit_row, or NULL (none kept, or c keeps none). */
 static const unit_head *kept_head(db_conn *c, long long unit_row)
 {
-    struct unit_heads_kept **k = db_conn_heads(c);
+    const writer_kept *k = db_kept_if(c);
     size_t i = (size_t)unit_row % HEADS_KEPT;
 
-    return k != NULL && *k != NULL && (*k)->unit_row[i] == unit_row
-               ? &(*k)->head[i]
-               : NULL;
+    return k != NULL && k->unit_row[i] == unit_row ? &k->head[i] : NULL;
 }
 
 /* Keeps h as unit_row's head, where c is SQLite's writer (not kept when
  * memory is short: read again next time). */
 static void keep_head(db_conn *c, long long unit_row, const unit_head *h)
 {
-    struct unit_heads_kept *k = kept(c);
+    writer_kept *k = db_kept(c);
     size_t i = (size_t)unit_row % HEADS_KEPT;
 
     if (k == NULL)

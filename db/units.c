@@ -12,7 +12,7 @@
 #include "db_sql.h"
 #include "matrix.h"
 #include "unit_cache.h"
-#include "unit_events.h"
+#include "writer_kept.h"
 
 #include <stdio.h>
 #include <stdlib.h>

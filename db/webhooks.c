@@ -12,7 +12,7 @@
  * (db_done) at its function's single exit.
  */
 #include "db_sql.h"
-#include "unit_events.h"
+#include "writer_kept.h"
 
 #include <stdio.h>
 #include <stdlib.h>
