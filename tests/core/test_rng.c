@@ -329,6 +329,48 @@ START_TEST(test_hex_round_trip)
 }
 END_TEST
 
+/* Every byte value at every place of a string of 20 digits, the first
+ * and the last included: a digit is taken for its value, in either case,
+ * and any other byte refuses the whole string. */
+START_TEST(test_unhex_every_byte)
+{
+    static const char digits[] = "0123456789abcdef";
+    char hex[21];
+    uint8_t out[10];
+    size_t at;
+    int c;
+
+    for (at = 0; at < 20; at++)
+        for (c = 1; c < 256; c++) {
+            int value = -1;
+            size_t i;
+            for (i = 0; i < 20; i++)
+                hex[i] = digits[(i * 7 + 3) % 16];
+            hex[20] = '\0';
+            hex[at] = (char)c;
+            if (c >= '0' && c <= '9')
+                value = c - '0';
+            else if (c >= 'a' && c <= 'f')
+                value = c - 'a' + 10;
+            else if (c >= 'A' && c <= 'F')
+                value = c - 'A' + 10;
+            memset(out, 0xaa, sizeof out);
+            ck_assert_msg(rng_unhex(hex, out, 10) == (value < 0 ? -1 : 0),
+                          "byte 0x%02x at %zu", c, at);
+            if (value < 0)
+                continue;
+            for (i = 0; i < 10; i++) {
+                int want_hi = 2 * i == at ? value : (int)((2 * i * 7 + 3) % 16);
+                int want_lo =
+                    2 * i + 1 == at ? value : (int)(((2 * i + 1) * 7 + 3) % 16);
+                ck_assert_msg(out[i] == (want_hi << 4 | want_lo),
+                              "byte 0x%02x at %zu: out[%zu] = %02x", c, at, i,
+                              out[i]);
+            }
+        }
+}
+END_TEST
+
 START_TEST(test_hex_known)
 {
     static const uint8_t b[] = {0x00, 0x09, 0x0a, 0x7f, 0x80, 0xab, 0xff};
@@ -571,6 +613,7 @@ Suite *suite_rng(void)
 
     tcase_add_test(hex, test_hex_round_trip);
     tcase_add_test(hex, test_hex_known);
+    tcase_add_test(hex, test_unhex_every_byte);
     tcase_add_loop_test(hex, test_unhex_bad_input, 0,
                         (int)(sizeof bad_hex / sizeof bad_hex[0]));
     suite_add_tcase(s, hex);
