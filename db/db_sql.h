@@ -69,8 +69,8 @@ long long db_total_changes(db_conn *c);
 /* The rowid of the row c's last INSERT gave (SQLite); 0 on PostgreSQL,
  * where a statement returns what it needs (RETURNING). */
 long long db_last_rowid(db_conn *c);
-/* Where the SQLite writer c keeps its units' history heads
- * (unit_events.c); NULL for any other connection. */
+/* Where the SQLite writer c keeps what it keeps between its statements
+ * (writer_kept.h, through writer_kept.c); NULL for any other connection. */
 struct writer_kept **db_conn_kept(db_conn *c);
 /* Whether a transaction is open on c. */
 bool db_in_transaction(db_conn *c);

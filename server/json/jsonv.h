@@ -32,7 +32,8 @@ err_code jv_object_only(const json_t *v, const char *path,
 /* jv_object_only's check, of the names (NULL-terminated) whose bit (1u
  * << their index) is in allowed (a name from the 33rd on always is), and
  * (vals not NULL) vals[i] the value of names[i], NULL where v has none
- * (vals holds a slot for every name): a parser then gives each to a _val
+ * (vals holds a slot for every name; on an error it may be partly
+ * filled, and is not to be read): a parser then gives each to a _val
  * getter below, rather than looking each name up again (a lookup of a
  * field that is not there costs as much as one that is). */
 err_code jv_object_fields(const json_t *v, const char *path,
