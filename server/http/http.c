@@ -46,6 +46,7 @@ struct http_server {
     http_log *log;           /* the access log, or NULL when off */
     atomic_int n_in_flight;  /* requests between first call and completion */
     atomic_int n_pending;    /* requests suspended for a database write */
+    atomic_int n_resuming;   /* write_done calls inside MHD_resume_connection */
     atomic_bool is_stopping; /* new requests are turned away (503) */
     notify *notify;          /* the poster of channel posts */
     events_hub *events;      /* live event streams and their pump */
@@ -228,6 +229,7 @@ static void write_done(void *arg, err_code rc, const err_info *e)
 {
     http_request *r = arg;
     struct MHD_Connection *conn = r->conn;
+    http_server *s = r->srv;
 
     r->job_rc = rc;
     err_clear(&r->job_err);
@@ -238,7 +240,13 @@ static void write_done(void *arg, err_code rc, const err_info *e)
         request_free(r);
         return;
     }
+    /* Once resumed, the request may end (and stop counting as pending)
+     * before this call returns: http_stop waits for n_resuming too, so
+     * that libmicrohttpd is not stopped under it.  r may be freed by
+     * then; s lives until http_stop. */
+    atomic_fetch_add(&s->n_resuming, 1);
     MHD_resume_connection(conn);
+    atomic_fetch_sub(&s->n_resuming, 1);
 }
 
 /* The campaign r's write job changes: named by its path
@@ -730,6 +738,10 @@ bool http_stop(http_server *s)
             fprintf(stderr, "umpire: stopping with %d requests in flight\n",
                     atomic_load(&s->n_in_flight));
         http_conn_table_stop_reaper(s->conns);
+        /* The thread that resumed the last of them may still be inside
+         * MHD_resume_connection (write_done). */
+        while (atomic_load(&s->n_resuming) > 0)
+            usleep(1000);
         MHD_stop_daemon(s->daemon);
     }
     http_conn_table_free(s->conns);
