@@ -186,8 +186,8 @@ static void note_written(db *d)
     d->is_wal_dirty = true;
     if (d->is_low_space && now_monotonic() > d->low_space_until) {
         if (!d->is_pg)
-            sqlite3_wal_autocheckpoint(
-                d->writer->lite, lite_autocheckpoint_pages(d->writer->lite));
+            sqlite3_wal_autocheckpoint(d->writer->lite,
+                                       DB_AUTOCHECKPOINT_PAGES);
         d->is_low_space = false;
     }
 }

@@ -108,26 +108,12 @@ struct db_stmt {
 void db_conn_forget(db_conn *c);
 
 /* ---- the SQLite side (sql_lite.c) ---- */
-/*
- * The page of a database the writer makes (PRAGMA page_size, which SQLite
- * applies only to a file that has none yet: a database made by an older
- * build keeps its 4 KiB pages, and works the same).  Each page a commit
- * writes to the log is written whole and checksummed there, and most of a
- * combat's pages are index and table pages it adds a few dozen bytes to:
- * with 1 KiB pages a campaign combat's writer does about 12 % fewer
- * instructions under callgrind (215k to 190k), the log takes fewer bytes,
- * and a page read costs about 1 % more (bench/README.md, "page size").
- */
-#define DB_PAGE_SIZE 1024
-/* The log is checkpointed once it holds this many bytes of pages (16 MiB:
- * wal_autocheckpoint is in pages, lite_autocheckpoint_pages), and cut back
- * to DB_WAL_LIMIT bytes when it starts over. */
-#define DB_AUTOCHECKPOINT_BYTES 16777216
+/* The log is checkpointed once it holds this many pages (16 MiB of 4 KiB
+ * pages), and cut back to DB_WAL_LIMIT bytes when it starts over. */
+#define DB_AUTOCHECKPOINT_PAGES 4000
 #define DB_WAL_LIMIT            16777216
 /* PRAGMA user_version of conn, or -1. */
 int lite_user_version(sqlite3 *conn);
-/* DB_AUTOCHECKPOINT_BYTES in conn's pages. */
-int lite_autocheckpoint_pages(sqlite3 *conn);
 /* An SQLite connection to the file at path, the writer's (read-write, WAL,
  * synchronous=FULL) or a reader's (read-only). */
 err_code lite_open(const char *path, bool is_writer, sqlite3 **out,

@@ -27,19 +27,6 @@ int lite_user_version(sqlite3 *conn)
     return v;
 }
 
-int lite_autocheckpoint_pages(sqlite3 *conn)
-{
-    sqlite3_stmt *st = NULL;
-    int size = 0;
-
-    if (sqlite3_prepare_v2(conn, "PRAGMA page_size", -1, &st, NULL) ==
-            SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        size = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return DB_AUTOCHECKPOINT_BYTES / (size >= 512 ? size : 4096);
-}
-
 /* Runs sql on an SQLite connection being set up. */
 static err_code lite_exec(sqlite3 *conn, const char *sql, err_info *e)
 {
@@ -74,7 +61,6 @@ err_code lite_open(const char *path, bool is_writer, sqlite3 **out, err_info *e)
     int flags = is_writer ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                           : SQLITE_OPEN_READONLY;
     sqlite3 *conn = NULL;
-    char checkpoint[64];
 
     flags |= SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &conn, flags, NULL) != SQLITE_OK) {
@@ -94,12 +80,6 @@ err_code lite_open(const char *path, bool is_writer, sqlite3 **out, err_info *e)
         sqlite3_close(conn);
         return ERR_DB;
     }
-    /* Before anything is written: a new file takes its page size now. */
-    if (is_writer && lite_exec(conn, "PRAGMA page_size = " DB_STR(DB_PAGE_SIZE),
-                               e) != ERR_OK) {
-        sqlite3_close(conn);
-        return ERR_DB;
-    }
     if (is_writer && !is_wal(conn)) {
         err_set(e, ERR_DB, "db",
                 "the database %s cannot run in WAL mode, which durability "
@@ -108,14 +88,13 @@ err_code lite_open(const char *path, bool is_writer, sqlite3 **out, err_info *e)
         sqlite3_close(conn);
         return ERR_DB;
     }
-    if (is_writer)
-        snprintf(checkpoint, sizeof checkpoint,
-                 "PRAGMA wal_autocheckpoint = %d",
-                 lite_autocheckpoint_pages(conn));
     if (is_writer &&
         (lite_exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
          lite_exec(conn, "PRAGMA cache_size = -65536", e) != ERR_OK ||
-         lite_exec(conn, checkpoint, e) != ERR_OK ||
+         lite_exec(
+             conn,
+             "PRAGMA wal_autocheckpoint = " DB_STR(DB_AUTOCHECKPOINT_PAGES),
+             e) != ERR_OK ||
          lite_exec(conn, "PRAGMA journal_size_limit = " DB_STR(DB_WAL_LIMIT),
                    e) != ERR_OK ||
          lite_exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {

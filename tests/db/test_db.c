@@ -268,7 +268,7 @@ START_TEST(test_memory_and_empty_paths_refused)
 END_TEST
 
 typedef struct pragma_probe {
-    int synchronous, page_size, autocheckpoint;
+    int synchronous;
     char journal_mode[16];
     int foreign_keys;
     bool is_in_transaction;
@@ -280,8 +280,6 @@ static err_code job_probe(db_conn *c, void *arg, err_info *e)
 
     (void)e;
     p->synchronous = db_fixture_query_int(c, "PRAGMA synchronous");
-    p->page_size = db_fixture_query_int(c, "PRAGMA page_size");
-    p->autocheckpoint = db_fixture_query_int(c, "PRAGMA wal_autocheckpoint");
     db_fixture_query_text(c, "PRAGMA journal_mode", p->journal_mode,
                           sizeof p->journal_mode);
     p->foreign_keys = db_fixture_query_int(c, "PRAGMA foreign_keys");
@@ -300,9 +298,6 @@ START_TEST(test_writer_pragmas)
     db_fixture_write_ok(job_probe, &p, "probe");
     ck_assert_int_eq(p.synchronous, 2); /* FULL */
     ck_assert_str_eq(p.journal_mode, "wal");
-    /* A new database's pages, and its log checkpointed at 16 MiB of them */
-    ck_assert_int_eq(p.page_size, 1024);
-    ck_assert_int_eq(p.autocheckpoint, 16 * 1024);
     ck_assert_int_eq(p.foreign_keys, 1);
     ck_assert_msg(p.is_in_transaction, "jobs must run inside the batch");
     /* Foreign keys are enforced, as a conflict. */
@@ -311,23 +306,6 @@ START_TEST(test_writer_pragmas)
     ck_assert_int_eq(db_fixture_write_rc(db_fixture_job_side, &orphan, &e),
                      ERR_CONFLICT);
     ck_assert_ptr_nonnull(strstr(e.message, "FOREIGN KEY"));
-}
-END_TEST
-
-/* A database made with 4 KiB pages (by an older build) keeps them, and
- * its log is checkpointed at the same 16 MiB. */
-START_TEST(test_older_page_size_kept)
-{
-    pragma_probe p;
-
-    db_fixture_raw_exec("PRAGMA page_size = 4096; PRAGMA journal_mode = WAL;");
-    ck_assert_int_eq(db_fixture_raw_query_int("PRAGMA page_size"), 4096);
-    db_fixture_open();
-    memset(&p, 0, sizeof p);
-    db_fixture_write_ok(job_probe, &p, "probe");
-    ck_assert_int_eq(p.page_size, 4096);
-    ck_assert_int_eq(p.autocheckpoint, 4096);
-    ck_assert_int_eq(db_schema_version(db_fixture_db), db_n_migrations());
 }
 END_TEST
 
@@ -876,7 +854,6 @@ Suite *suite_db(void)
     tcase_add_test(mig, test_failed_migration_rolled_back);
     tcase_add_loop_test(mig, test_memory_and_empty_paths_refused, 0, 2);
     tcase_add_test(mig, test_writer_pragmas);
-    tcase_add_test(mig, test_older_page_size_kept);
     tcase_add_test(mig, test_read_pool);
     tcase_add_test(mig, test_read_snapshot);
     tcase_add_test(mig, test_release_ends_open_transaction);
