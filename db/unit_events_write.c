@@ -149,6 +149,19 @@ static void keep_head(db_conn *c, long long unit_row, const unit_head *h)
     k->head[i] = *h;
 }
 
+/* seq, just given to a history event, kept as unit_events' largest, where
+ * c is SQLite's writer: rows are only ever added, by this file, and a
+ * rollback forgets it with the rest (db_kept_forget). */
+static void keep_last_event(db_conn *c, long long seq)
+{
+    writer_kept *k = db_kept(c);
+
+    if (k != NULL) {
+        k->last_event = seq;
+        k->has_last_event = true;
+    }
+}
+
 /* The row of unit id (0: none). */
 static err_code unit_row_of(db_conn *c, const char *unit_id, long long *out,
                             err_info *e)
@@ -308,17 +321,25 @@ static err_code insert_row(db_conn *c, const db_event *ev, const event_keys *k,
     bind_row_or_null(st, 13, h.seq);
     rc = db_step_done(c, st, e, "insert history event");
     db_done(st);
-    if (rc == ERR_OK && is_lite) /* its seq: the rowid just given */
+    if (rc == ERR_OK && is_lite) { /* its seq: the rowid just given */
+        keep_last_event(c, db_last_rowid(c));
         rc = move_head(c, unit_row, &h, db_last_rowid(c), e);
+    }
     return rc;
 }
 
-/* The largest seq of unit_events (0: none), into *out. */
+/* The largest seq of unit_events (0: none), into *out: kept by the
+ * writer once known (keep_last_event), else read. */
 static err_code last_event_seq(db_conn *c, long long *out, err_info *e)
 {
+    const writer_kept *k = db_kept_if(c);
     db_stmt *st = NULL;
     err_code rc;
 
+    if (k != NULL && k->has_last_event) {
+        *out = k->last_event;
+        return ERR_OK;
+    }
     if ((rc = db_prepare(c, "SELECT coalesce(max(seq), 0) FROM unit_events",
                          &st, e)))
         return rc;
@@ -438,6 +459,7 @@ static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
     db_done(st);
     if (rc != ERR_OK)
         return rc;
+    keep_last_event(c, last + (long long)n);
     run_sql(sql, RUN_HEADS_HEAD, RUN_HEADS_ROW, RUN_HEADS_TAIL, n);
     if ((rc = db_prepare(c, sql, &st, e)))
         return rc;

@@ -1,12 +1,12 @@
 /*
  * writer_kept.h: what SQLite's one writer keeps between its statements,
  * so that a combat's writes read less back: its units' history heads, the
- * keys of the campaign and combat its events name, whether a campaign
- * has a webhook, and which campaign's version the running job has
- * counted.  Only the writer writes on SQLite, so all of it stays right
- * until its writes are rolled back; then db.c forgets it whole
- * (db_kept_forget), and what is needed is read again.  Nothing is kept
- * for any other connection: PostgreSQL's writers are several, and its
+ * keys of the campaign and combat its events name, the largest seq of
+ * the history events, whether a campaign has a webhook, and which
+ * campaign's version the running job has counted.  Only the writer writes on
+ * SQLite, so all of it stays right until its writes are rolled back; then db.c
+ * forgets it whole (db_kept_forget), and what is needed is read again.  Nothing
+ * is kept for any other connection: PostgreSQL's writers are several, and its
  * triggers do this work there.  Included by no file outside db/.
  */
 #ifndef UMPIRE_WRITER_KEPT_H
@@ -46,6 +46,11 @@ typedef struct writer_kept {
      * cleared as each job starts (db_keys_job_start). */
     char counted_campaign[DB_ID_MAX];
     long long counted_version; /* its version since, where known, else 0 */
+    /* unit_events' largest seq, where known (has_last_event): the next
+     * run of history events takes the seqs after it without a statement
+     * (unit_events_write.c). */
+    long long last_event;
+    bool has_last_event;
 } writer_kept;
 
 /* What c keeps: made where c is SQLite's writer and keeps nothing yet

@@ -775,7 +775,8 @@ END_TEST
 /* The writer keeps the rows of the last campaign and combat its events
  * named, and of the combat it inserted last (unit_events_write.c): a combat's
  * events after the campaign's first find both kept, its own row among
- * them.  A combat refused after its events forgets them with its writes;
+ * them.  A combat refused after its events forgets them with its writes
+ * (and the largest seq of the history events it inserted);
  * the same combat landing later, after another has taken its row, keys
  * its events by its own row. */
 START_TEST(test_kept_keys_forgotten_with_a_refused_combat)
@@ -813,6 +814,11 @@ START_TEST(test_kept_keys_forgotten_with_a_refused_combat)
                          "SELECT count(*) FROM unit_events u JOIN campaigns c "
                          "ON c.rowid = u.campaign_row WHERE c.name = 'one'"),
                      3 * 4);
+    /* The largest seq, kept too, was forgotten with them: the events
+     * after took the seqs the refused ones had, as SQLite gives them. */
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT max(seq) - count(*) FROM unit_events"),
+        0);
 }
 END_TEST
 
