@@ -231,6 +231,11 @@ static void write_done(void *arg, err_code rc, const err_info *e)
     struct MHD_Connection *conn = r->conn;
     http_server *s = r->srv;
 
+    /* From the moment the job is done, the request may end (and stop
+     * counting as pending) before this call returns: http_stop waits for
+     * n_resuming too, so that libmicrohttpd is not stopped under the
+     * resume.  r may be freed by then; s lives until http_stop. */
+    atomic_fetch_add(&s->n_resuming, 1);
     r->job_rc = rc;
     err_clear(&r->job_err);
     if (rc != ERR_OK && e != NULL)
@@ -238,14 +243,9 @@ static void write_done(void *arg, err_code rc, const err_info *e)
     if (atomic_exchange(&r->job_state, HTTP_JOB_DONE) == HTTP_JOB_ORPHANED) {
         pending_end(r);
         request_free(r);
-        return;
+    } else {
+        MHD_resume_connection(conn);
     }
-    /* Once resumed, the request may end (and stop counting as pending)
-     * before this call returns: http_stop waits for n_resuming too, so
-     * that libmicrohttpd is not stopped under it.  r may be freed by
-     * then; s lives until http_stop. */
-    atomic_fetch_add(&s->n_resuming, 1);
-    MHD_resume_connection(conn);
     atomic_fetch_sub(&s->n_resuming, 1);
 }
 
