@@ -150,6 +150,8 @@ err_code jv_int_val(const json_t *v, const char *path, const char *key,
     err_code rc;
     json_int_t n;
 
+    if (v == NULL && !required) /* absent: nothing to check */
+        return ERR_OK;
     if ((rc = check(v, path, key, required, JV_INT, f, e)) || v == NULL)
         return rc;
     n = json_integer_value(v);
@@ -176,6 +178,8 @@ err_code jv_bool_val(const json_t *v, const char *path, const char *key,
     char f[JV_PATH_MAX];
     err_code rc;
 
+    if (v == NULL && !required) /* absent: nothing to check */
+        return ERR_OK;
     if ((rc = check(v, path, key, required, JV_BOOL, f, e)) || v == NULL)
         return rc;
     *out = json_is_true(v);
@@ -196,6 +200,8 @@ err_code jv_string_val(const json_t *v, const char *path, const char *key,
     err_code rc;
     size_t len;
 
+    if (v == NULL && !required) /* absent: nothing to check */
+        return ERR_OK;
     if ((rc = check(v, path, key, required, JV_STRING, f, e)) || v == NULL)
         return rc;
     len = json_string_length(v);
