@@ -317,6 +317,163 @@ static json_t *read_value(reader *r)
     return NULL;
 }
 
+/* ---- checking a document without reading it (jsonr_is_plain) ---- */
+
+static bool check_value(reader *r);
+
+/* An integer, as read_integer reads one. */
+static bool check_integer(reader *r)
+{
+    const unsigned char *q = r->p, *digits;
+
+    if (*q == '-')
+        q++;
+    digits = q;
+    while (q < r->end && *q >= '0' && *q <= '9')
+        if (++q - digits > 18)
+            return false;
+    if (q == digits || (*digits == '0' && q - digits > 1))
+        return false;
+    r->p = q;
+    return true;
+}
+
+/* The string whose opening quote r->p is just after, as read_string
+ * reads it. */
+static bool check_string(reader *r)
+{
+    const char *s;
+    size_t n;
+    char *copy;
+    bool is_read = read_string(r, &s, &n, &copy);
+
+    free(copy);
+    return is_read;
+}
+
+/* The object at r->p ('{'): its members, none of them repeated (jansson
+ * would keep the last of a key given twice; the text keeps both).  A key
+ * with an escape (two spellings of one key) or an object of more than
+ * KEYS_MAX members gives up. */
+static bool check_object(reader *r)
+{
+    enum { KEYS_MAX = 32 };
+    const unsigned char *key[KEYS_MAX];
+    size_t len[KEYS_MAX], n = 0, i;
+
+    r->p++;
+    skip_space(r);
+    if (r->p < r->end && *r->p == '}') {
+        r->p++;
+        return true;
+    }
+    for (;;) {
+        const unsigned char *k;
+        if (r->p == r->end || *r->p != '"' || n == KEYS_MAX)
+            return false;
+        k = ++r->p;
+        if (!check_string(r))
+            return false;
+        key[n] = k;
+        len[n] = (size_t)(r->p - 1 - k);
+        if (memchr(k, '\\', len[n]) != NULL)
+            return false;
+        for (i = 0; i < n; i++)
+            if (len[i] == len[n] && memcmp(key[i], k, len[n]) == 0)
+                return false;
+        n++;
+        skip_space(r);
+        if (r->p == r->end || *r->p != ':')
+            return false;
+        r->p++;
+        skip_space(r);
+        if (!check_value(r))
+            return false;
+        skip_space(r);
+        if (r->p < r->end && *r->p == ',') {
+            r->p++;
+            skip_space(r);
+            continue;
+        }
+        if (r->p < r->end && *r->p == '}') {
+            r->p++;
+            return true;
+        }
+        return false;
+    }
+}
+
+/* The array at r->p ('['). */
+static bool check_array(reader *r)
+{
+    r->p++;
+    skip_space(r);
+    if (r->p < r->end && *r->p == ']') {
+        r->p++;
+        return true;
+    }
+    for (;;) {
+        if (!check_value(r))
+            return false;
+        skip_space(r);
+        if (r->p < r->end && *r->p == ',') {
+            r->p++;
+            skip_space(r);
+            continue;
+        }
+        if (r->p < r->end && *r->p == ']') {
+            r->p++;
+            return true;
+        }
+        return false;
+    }
+}
+
+/* The value at r->p, as read_value reads it. */
+static bool check_value(reader *r)
+{
+    bool is_read;
+
+    if (r->p == r->end)
+        return false;
+    switch (*r->p) {
+    case '{':
+    case '[':
+        if (r->depth >= JSONR_MAX_DEPTH)
+            return false;
+        r->depth++;
+        is_read = *r->p == '{' ? check_object(r) : check_array(r);
+        r->depth--;
+        return is_read;
+    case '"': r->p++; return check_string(r);
+    case 't': return read_word(r, "true", 4);
+    case 'f': return read_word(r, "false", 5);
+    case 'n': return read_word(r, "null", 4);
+    }
+    if (*r->p == '-' || (*r->p >= '0' && *r->p <= '9'))
+        return check_integer(r);
+    return false;
+}
+
+bool jsonr_is_plain(const char *buf, size_t len)
+{
+    reader r;
+
+    if (buf == NULL)
+        return false;
+    r.p = (const unsigned char *)buf;
+    r.end = r.p + len;
+    r.flags = 0;
+    r.depth = 0;
+    skip_space(&r);
+    if (r.p == r.end || (*r.p != '{' && *r.p != '['))
+        return false;
+    if (!check_value(&r))
+        return false;
+    skip_space(&r);
+    return r.p == r.end;
+}
+
 /* What json_loadb leaves in err after reading len bytes. */
 static void loaded(json_error_t *err, size_t len)
 {

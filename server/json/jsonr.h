@@ -14,6 +14,7 @@
 #ifndef UMPIRE_JSONR_H
 #define UMPIRE_JSONR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -28,5 +29,16 @@
  */
 json_t *jsonr_loadb(const char *buf, size_t len, size_t flags,
                     json_error_t *err);
+
+/*
+ * Whether buf (len bytes) is an object or an array that jsonr_loadb(buf,
+ * len, 0, ...) reads whole itself (no real number, no \u escape, nesting
+ * under JSONR_MAX_DEPTH, no key given twice in an object, none with an
+ * escape, no object of more than 32 members), without reading it: such a
+ * text may be written out as it is where jansson would write the value
+ * it reads (the same value; its text may differ only in whitespace and in
+ * how an escape is spelled).  false does not mean the text is not JSON.
+ */
+bool jsonr_is_plain(const char *buf, size_t len);
 
 #endif

@@ -16,6 +16,7 @@
 #include "fog.h"
 #include "jsonb.h"
 #include "jsonr.h"
+#include "jsonw.h"
 #include "units_doc.h"
 #include "combat.h"
 #include "http.h"
@@ -104,6 +105,94 @@ json_t *history_feed_event(db_conn *c, const db_event *ev,
     return event_json(c, ev, true, results, e);
 }
 
+/* A stored document as the member key (a literal): its text as it is
+ * where jsonr_is_plain says it reads as the value parse_doc would give,
+ * else that value written again (null for none, or one that does not
+ * read). */
+static void put_doc(jw *w, const char *key, const char *doc)
+{
+    size_t n = doc ? strlen(doc) : 0;
+    json_t *j;
+    char *text;
+
+    jw_key_plain(w, key, strlen(key));
+    if (doc == NULL) {
+        jw_null(w);
+    } else if (jsonr_is_plain(doc, n)) {
+        jw_raw(w, doc, n);
+    } else {
+        j = parse_doc(doc);
+        text = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+        json_decref(j);
+        if (text == NULL)
+            w->is_failed = true;
+        else
+            jw_raw(w, text, strlen(text));
+        free(text);
+    }
+}
+
+/*
+ * event_json's event written into w rather than built: its members in
+ * the same order, with the same values, each stored document spliced in
+ * as its text rather than parsed and written again (a page holds three
+ * an event: building them was most of a page's work, and writing the
+ * tree out most of the rest).  false on an error (e).
+ */
+static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
+                        combat_results *results, err_info *e)
+{
+    err_code rc;
+    const char *result = result_of(c, ev, results, &rc, e);
+
+    if (rc != ERR_OK)
+        return false;
+    jw_object(w);
+    jw_kint(w, "seq", is_feed ? ev->seq : ev->unit_seq);
+    jw_kstring(w, "at", ev->at);
+    jw_kstring(w, "kind", ev->kind);
+    jw_kstring_or_null(w, "combat_id", ev->combat_id);
+    jw_key(w, "actor");
+    if (ev->actor_token_id[0]) {
+        jw_object(w);
+        jw_kstring(w, "role", "umpire");
+        jw_kstring(w, "token_id", ev->actor_token_id);
+        jw_object_end(w);
+    } else {
+        jw_null(w);
+    }
+    jw_kstring_or_null(w, "note", ev->note);
+    put_doc(w, "before", ev->before);
+    put_doc(w, "after", ev->after);
+    put_doc(w, "result", result);
+    if (is_feed) {
+        jw_kstring(w, "unit_id", ev->unit_id);
+        jw_kint(w, "unit_seq", ev->unit_seq);
+    }
+    if (ev->combat_id[0]) {
+        db_roll *rolls = NULL;
+        size_t n = 0, i;
+        if (db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &rolls, &n, e))
+            return false;
+        jw_key(w, "rolls");
+        jw_array(w);
+        for (i = 0; i < n; i++) {
+            jw_object(w);
+            jw_kint(w, "seq", rolls[i].seq);
+            jw_kstring(w, "reason", rolls[i].reason);
+            jw_kint(w, "faces", rolls[i].faces);
+            jw_kint(w, "natural", rolls[i].natural);
+            jw_kint(w, "modified", rolls[i].modified);
+            jw_kstring(w, "source", rolls[i].source);
+            jw_object_end(w);
+        }
+        jw_array_end(w);
+        free(rolls);
+    }
+    jw_object_end(w);
+    return true;
+}
+
 /* The paging query (paging.h) of a history; its cursor is the
  * service-wide seq of the last event of the previous page, in decimal:
  * opaque to clients, stable whatever is written next. */
@@ -132,8 +221,8 @@ static bool read_page_query(http_request *r, db_event_query *q, err_info *e)
 
 /* One page being filled: its items, and the seq of the last served. */
 typedef struct page_fill {
-    json_t *items;
-    int want;           /* items the page holds at most */
+    jw items;           /* the page's items so far, a JSON array's text */
+    int n, want;        /* items so far, and at most */
     long long last_seq; /* the last item's seq */
     bool has_more;      /* an event v may see follows the page */
 } page_fill;
@@ -152,39 +241,61 @@ static err_code fill_page(db_conn *c, const fog_view *v, const db_event *evs,
 
     for (i = 0; i < n && !pf->has_more; i++) {
         const char *side = side_id ? side_id : fog_unit_side(v, evs[i].unit_id);
+        fog_level level = fog_of_side(v, side);
         json_t *j;
-        if (!fog_unit_visible(v, side))
+        char *text;
+        if (level == FOG_HIDDEN)
             continue;
-        if (json_array_size(pf->items) == (size_t)pf->want) {
+        if (pf->n == pf->want) {
             pf->has_more = true;
             break;
         }
-        if ((j = event_json(c, &evs[i], is_feed, results, e)) == NULL)
-            return e->code;
-        if ((j = fog_event(v, j, side)) != NULL)
-            json_array_append_new(pf->items, j);
+        if (level == FOG_FULL) { /* as it is: written, not built */
+            if (!event_write(&pf->items, c, &evs[i], is_feed, results, e))
+                return e->code;
+        } else { /* reduced: fog_event edits the event built */
+            if ((j = event_json(c, &evs[i], is_feed, results, e)) == NULL)
+                return e->code;
+            j = fog_event(v, j, side);
+            text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+            json_decref(j);
+            if (text == NULL)
+                return err_set(e, ERR_NOMEM, NULL, "out of memory");
+            jw_raw(&pf->items, text, strlen(text));
+            free(text);
+        }
+        pf->n++;
         pf->last_seq = evs[i].seq;
     }
     return ERR_OK;
 }
 
-/* Replies one page of q, with the cursor of the next; releases c.  A
- * fogged feed may skip events, so it reads on, a page's worth at a time,
- * until the page is full or the history ends. */
+/* Replies one page of q, its first member id_key: id, with the cursor
+ * of the next; releases c.  A fogged feed may skip events, so it reads
+ * on, a page's worth at a time, until the page is full or the history
+ * ends.  The page is written as text (jsonw.h), not built. */
 static void reply_page(http_request *r, db_conn *c, db_event_query *q,
-                       json_t *page, bool is_feed, const fog_view *v,
-                       const char *side_id)
+                       const char *id_key, const char *id, bool is_feed,
+                       const fog_view *v, const char *side_id)
 {
     db *d = http_db(r->srv);
-    page_fill pf = {json_array(), q->limit, 0, false};
+    page_fill pf;
+    jw page;
     combat_results results;
     db_event *evs = NULL;
     size_t n = 0;
     err_info e;
-    char next[24];
+    char next[24], *items;
+    size_t items_len = 0;
 
     err_clear(&e);
     memset(&results, 0, sizeof results);
+    jw_init(&pf.items);
+    jw_array(&pf.items);
+    pf.n = 0;
+    pf.want = q->limit;
+    pf.last_seq = 0;
+    pf.has_more = false;
     /* One row more than the page tells whether another page follows. */
     q->limit++;
     for (;;) {
@@ -202,21 +313,31 @@ static void reply_page(http_request *r, db_conn *c, db_event_query *q,
     db_events_free(evs, n);
     combat_results_cleanup(&results);
     if (e.code != ERR_OK) {
-        json_decref(pf.items);
-        json_decref(page);
+        jw_free(&pf.items);
         http_reply_problem(r, &e);
         return;
     }
-    json_object_set_new(page, "order",
-                        json_string(q->is_newest_first ? "newest" : "oldest"));
-    json_object_set_new(page, "items", pf.items);
+    jw_array_end(&pf.items);
+    items = jw_take(&pf.items, &items_len);
+    jw_init(&page);
+    jw_object(&page);
+    jw_key_plain(&page, id_key, strlen(id_key));
+    jw_string(&page, id);
+    jw_kstring(&page, "order", q->is_newest_first ? "newest" : "oldest");
+    jw_key(&page, "items");
+    if (items != NULL)
+        jw_raw(&page, items, items_len);
+    else
+        page.is_failed = true;
+    free(items);
     if (pf.has_more) {
         snprintf(next, sizeof next, "%lld", pf.last_seq);
-        json_object_set_new(page, "next_cursor", json_string(next));
+        jw_kstring(&page, "next_cursor", next);
     } else {
-        json_object_set_new(page, "next_cursor", json_null());
+        jw_kraw_plain(&page, "next_cursor", 11, "null", 4);
     }
-    http_reply_json(r, 200, page);
+    jw_object_end(&page);
+    http_reply_json_text(r, 200, jw_take(&page, NULL));
 }
 
 /* The unit of the path, in c, as the caller may see it: a unit fog hides
@@ -256,8 +377,7 @@ void history_unit(http_request *r)
         return;
     }
     q.unit_id = u.id;
-    reply_page(r, c, &q, json_pack("{s:s}", "unit_id", u.id), false, &v,
-               u.side_id);
+    reply_page(r, c, &q, "unit_id", u.id, false, &v, u.side_id);
     fog_view_cleanup(&v);
 }
 
@@ -281,8 +401,7 @@ void history_campaign(http_request *r)
         http_reply_problem(r, &e);
         return;
     }
-    reply_page(r, c, &q, json_pack("{s:s}", "campaign_id", r->params[0]), true,
-               &v, NULL);
+    reply_page(r, c, &q, "campaign_id", r->params[0], true, &v, NULL);
     fog_view_cleanup(&v);
 }
 

@@ -75,12 +75,38 @@ static void agree(const char *buf, size_t len, size_t flags)
     json_decref(got);
 }
 
+/* What jsonr_is_plain says of buf[0..len) holds: a plain text is an
+ * object or an array jansson reads with no key given twice (so the text
+ * stands for the value read), the value jsonr reads too. */
+static void plain_holds(const char *buf, size_t len)
+{
+    json_t *strict, *quick;
+    char *a, *b;
+
+    if (!jsonr_is_plain(buf, len))
+        return;
+    strict = json_loadb(buf, len, JSON_REJECT_DUPLICATES, NULL);
+    ck_assert_msg(strict != NULL, "%.*s: plain, but jansson refuses it",
+                  (int)len, buf);
+    ck_assert(json_is_object(strict) || json_is_array(strict));
+    quick = jsonr_loadb(buf, len, 0, NULL);
+    ck_assert_ptr_nonnull(quick);
+    a = dump(strict);
+    b = dump(quick);
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+    json_decref(strict);
+    json_decref(quick);
+}
+
 static void agree_all_flags(const char *buf, size_t len)
 {
     size_t i;
 
     for (i = 0; i < N_FLAGS; i++)
         agree(buf, len, all_flags[i]);
+    plain_holds(buf, len);
 }
 
 /* ---- hand-picked documents ---- */
@@ -450,6 +476,60 @@ START_TEST(test_random_documents)
 }
 END_TEST
 
+/* jsonr_is_plain: a history document as stored is plain; what the quick
+ * reader hands to jansson, a key given twice or spelled with an escape,
+ * and an object of more than 32 members are not. */
+START_TEST(test_plain)
+{
+    static const char *const plain[] = {
+        "{\"eliminated\":false,\"eliminated_reason\":null,\"name\":\"B1\","
+        "\"scrud\":{\"defeat_penalty\":0,\"faces\":6,\"modifier\":-2},"
+        "\"side_id\":\"sd_01\",\"systems\":[\"scrud\"]}",
+        " [ 1 , -2 , \"a\\\"b\\/\\n\" , {} , [] , true ] ",
+        "{\"\xc3\xa9\":\"\xe2\x82\xac\"}", "[]"};
+    static const char *const not_plain[] = {"{\"x\":1.5}",
+                                            "[1e3]",
+                                            "[\"\\u0041\"]",
+                                            "{\"a\":1,\"a\":2}",
+                                            "{\"a\\n\":1}",
+                                            "\"text\"",
+                                            "7",
+                                            "{} x",
+                                            "{\"a\":}",
+                                            "[1,]",
+                                            "[0123]",
+                                            "[1234567890123456789]",
+                                            "{\"a\":{\"b\":1,\"b\":2}}",
+                                            "[\"\xc3\x28\"]",
+                                            ""};
+    char text[600], *p;
+    size_t i;
+    int k;
+
+    for (i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        ck_assert_msg(jsonr_is_plain(plain[i], strlen(plain[i])), "%s",
+                      plain[i]);
+    for (i = 0; i < sizeof not_plain / sizeof not_plain[0]; i++)
+        ck_assert_msg(!jsonr_is_plain(not_plain[i], strlen(not_plain[i])), "%s",
+                      not_plain[i]);
+    ck_assert(!jsonr_is_plain(NULL, 0));
+    /* 32 members are, 33 are not; nesting to jsonr's limit is, past not */
+    for (k = 32; k <= 33; k++) {
+        p = text;
+        *p++ = '{';
+        for (i = 0; i < (size_t)k; i++)
+            p += sprintf(p, "%s\"k%zu\":%zu", i ? "," : "", i, i);
+        *p++ = '}';
+        ck_assert(jsonr_is_plain(text, (size_t)(p - text)) == (k == 32));
+    }
+    for (k = JSONR_MAX_DEPTH; k <= JSONR_MAX_DEPTH + 1; k++) {
+        memset(text, '[', (size_t)k);
+        memset(text + k, ']', (size_t)k);
+        ck_assert(jsonr_is_plain(text, 2 * (size_t)k) == (k == JSONR_MAX_DEPTH));
+    }
+}
+END_TEST
+
 /* Flags jsonr does not handle itself go to jansson as they are. */
 START_TEST(test_other_flags)
 {
@@ -475,6 +555,7 @@ Suite *suite_jsonr(void)
     tcase_add_test(fixed, test_depth);
     tcase_add_test(fixed, test_request_bodies);
     tcase_add_test(fixed, test_other_flags);
+    tcase_add_test(fixed, test_plain);
     tcase_add_test(random, test_random_documents);
     tcase_set_timeout(random, 60);
     suite_add_tcase(s, fixed);

@@ -433,6 +433,92 @@ START_TEST(test_campaign_feed)
 }
 END_TEST
 
+/* The pages are written as text with each stored document spliced in as
+ * it is (jsonr_is_plain), or, where it is not that simple, parsed and
+ * written again: either way the value served is the value stored, a key
+ * given twice its last value, and a document that does not read null. */
+static void set_doc(const story *s, int unit_seq, const char *column,
+                    const char *doc)
+{
+    char sql[192];
+
+    snprintf(sql, sizeof sql,
+             "UPDATE unit_events SET %s = ? WHERE unit_seq = ? AND unit_row "
+             "= (SELECT rowid FROM units WHERE id = ?)",
+             column);
+    RIG_EQ_INT(
+        ts_sql_exec(rig_ts, sql, TS_TEXT(doc), TS_INT(unit_seq), TS_TEXT(s->u)),
+        1);
+}
+
+START_TEST(test_stored_documents_as_served)
+{
+    static const char spaced[] = " {\"n\" : \"a\\\"b\\/c\\n\", \"k\":[1, "
+                                 "-2,true,null, {}],\"o\":{\"z\":0}} ";
+    story s;
+    json_t *items, *feed, *want, *ev;
+    char path[192], stored[1024];
+    size_t i;
+    long long k;
+
+    build_story(&s);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units/%s/history", s.c.id,
+             s.u);
+    /* each event whose documents are its own serves them as stored */
+    items = items_of(s.c.umpire, "%s?limit=200", path);
+    for (k = 1; k <= N_U_EVENTS; k++) {
+        snprintf(rig_ctx, sizeof rig_ctx, "U's event %lld", k);
+        if (!ts_sql_text(rig_ts, stored, sizeof stored,
+                         "SELECT after FROM unit_events WHERE unit_seq = ? "
+                         "AND after IS NOT NULL AND unit_row = (SELECT rowid "
+                         "FROM units WHERE id = ?)",
+                         TS_INT(k), TS_TEXT(s.u)))
+            continue; /* packed in its combat's row */
+        want = json_loads(stored, 0, NULL);
+        RIG_IS_TRUE(want != NULL);
+        RIG_IS_TRUE(json_equal(get(at(items, (size_t)k - 1), "after"), want));
+        json_decref(want);
+    }
+    json_decref(items);
+    /* not simple (a real number, a key twice), with spaces and escapes,
+     * and damaged */
+    set_doc(&s, 4, "before", "{\"x\":1.5,\"a\":1,\"a\":2}");
+    set_doc(&s, 4, "after", spaced);
+    set_doc(&s, 5, "after", "{\"broken\":");
+    items = items_of(s.c.umpire, "%s?limit=200", path);
+    feed = items_of(s.c.umpire, "/v1/campaigns/%s/history?limit=200", s.c.id);
+    for (i = 0; i < 2; i++) {
+        json_t *e4 = at(items, 3), *e5 = at(items, 4);
+        if (i == 1) { /* the same events in the feed */
+            size_t j;
+            e4 = e5 = NULL;
+            json_array_foreach(feed, j, ev)
+            {
+                if (strcmp(str(ev, "unit_id"), s.u) != 0)
+                    continue;
+                if (rig_inum(ev, "unit_seq") == 4)
+                    e4 = ev;
+                if (rig_inum(ev, "unit_seq") == 5)
+                    e5 = ev;
+            }
+        }
+        snprintf(rig_ctx, sizeof rig_ctx, "%s", i ? "the feed" : "U's page");
+        RIG_IS_TRUE(e4 != NULL && e5 != NULL);
+        want = json_loads("{\"x\":1.5,\"a\":2}", 0, NULL);
+        RIG_IS_TRUE(json_equal(get(e4, "before"), want));
+        json_decref(want);
+        want = json_loads(spaced, 0, NULL);
+        RIG_IS_TRUE(want != NULL);
+        RIG_IS_TRUE(json_equal(get(e4, "after"), want));
+        json_decref(want);
+        RIG_IS_TRUE(json_is_null(get(e5, "after")));
+        RIG_EQ_STR(str(e5, "kind"), u_events[4].kind);
+    }
+    json_decref(feed);
+    json_decref(items);
+}
+END_TEST
+
 /* ---- 3. A cursor is stable while events are written ---- */
 
 START_TEST(test_feed_cursor_while_writing)
@@ -640,6 +726,7 @@ Suite *suite_history(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_unit_history_pages);
     tcase_add_test(tc, test_campaign_feed);
+    tcase_add_test(tc, test_stored_documents_as_served);
     tcase_add_test(tc, test_feed_cursor_while_writing);
     tcase_add_test(tc, test_history_access);
     tcase_add_test(tc, test_unit_card);
