@@ -481,10 +481,11 @@ START_TEST(test_stored_documents_as_served)
     }
     json_decref(items);
     /* not simple (a real number, a key twice), with spaces and escapes,
-     * and damaged */
+     * and damaged; and a note with control characters */
     set_doc(&s, 4, "before", "{\"x\":1.5,\"a\":1,\"a\":2}");
     set_doc(&s, 4, "after", spaced);
     set_doc(&s, 5, "after", "{\"broken\":");
+    set_doc(&s, 4, "note", "two\nlines,\ta tab, \"quoted\" \\ \xc3\xa9");
     items = items_of(s.c.umpire, "%s?limit=200", path);
     feed = items_of(s.c.umpire, "/v1/campaigns/%s/history?limit=200", s.c.id);
     for (i = 0; i < 2; i++) {
@@ -512,6 +513,8 @@ START_TEST(test_stored_documents_as_served)
         RIG_IS_TRUE(json_equal(get(e4, "after"), want));
         json_decref(want);
         RIG_IS_TRUE(json_is_null(get(e5, "after")));
+        RIG_EQ_STR(str(e4, "note"),
+                   "two\nlines,\ta tab, \"quoted\" \\ \xc3\xa9");
         RIG_EQ_STR(str(e5, "kind"), u_events[4].kind);
     }
     json_decref(feed);
