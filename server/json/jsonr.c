@@ -101,7 +101,8 @@ static int unescape(unsigned char c)
 /*
  * The string whose opening quote r->p is just after: *s and *n its bytes,
  * borrowed from the buffer, or, when it has escapes, decoded into *copy
- * (new, free()).  r->p ends after the closing quote.
+ * (new, free()); copy NULL only checks it (s and n are left alone).  r->p
+ * ends after the closing quote.
  */
 static bool read_string(reader *r, const char **s, size_t *n, char **copy)
 {
@@ -109,7 +110,8 @@ static bool read_string(reader *r, const char **s, size_t *n, char **copy)
     bool has_escape = false;
     char *d;
 
-    *copy = NULL;
+    if (copy != NULL)
+        *copy = NULL;
     for (;;) {
         while (q < r->end && !stops[*q])
             q++;
@@ -130,6 +132,8 @@ static bool read_string(reader *r, const char **s, size_t *n, char **copy)
         }
     }
     r->p = q + 1;
+    if (copy == NULL)
+        return true;
     if (!has_escape) {
         *s = (const char *)start;
         *n = (size_t)(q - start);
@@ -185,6 +189,39 @@ static bool read_word(reader *r, const char *word, size_t n)
 
 static json_t *read_value(reader *r);
 
+/* After an object's or an array's opening ('{' or '[' at r->p): true
+ * when close follows at once (the container is empty, and r->p is past
+ * it). */
+static bool list_opens_empty(reader *r, char close)
+{
+    r->p++;
+    skip_space(r);
+    if (r->p < r->end && *r->p == close) {
+        r->p++;
+        return true;
+    }
+    return false;
+}
+
+/* After a member or an item: LIST_NEXT past a comma, LIST_END past close,
+ * LIST_BAD at anything else. */
+typedef enum { LIST_NEXT, LIST_END, LIST_BAD } list_step;
+
+static list_step list_after_item(reader *r, char close)
+{
+    skip_space(r);
+    if (r->p < r->end && *r->p == ',') {
+        r->p++;
+        skip_space(r);
+        return LIST_NEXT;
+    }
+    if (r->p < r->end && *r->p == close) {
+        r->p++;
+        return LIST_END;
+    }
+    return LIST_BAD;
+}
+
 /* One member of obj, "key": value, at r->p. */
 static bool read_member(reader *r, json_t *obj)
 {
@@ -221,26 +258,14 @@ static json_t *read_object(reader *r)
 {
     json_t *obj = json_object();
 
-    if (obj == NULL)
-        return NULL;
-    r->p++;
-    skip_space(r);
-    if (r->p < r->end && *r->p == '}') {
-        r->p++;
+    if (obj == NULL || list_opens_empty(r, '}'))
         return obj;
-    }
     while (read_member(r, obj)) {
-        skip_space(r);
-        if (r->p < r->end && *r->p == ',') {
-            r->p++;
-            skip_space(r);
-            continue;
-        }
-        if (r->p < r->end && *r->p == '}') {
-            r->p++;
+        list_step step = list_after_item(r, '}');
+        if (step == LIST_END)
             return obj;
-        }
-        break;
+        if (step == LIST_BAD)
+            break;
     }
     json_decref(obj);
     return NULL;
@@ -251,30 +276,17 @@ static json_t *read_array(reader *r)
 {
     json_t *arr = json_array();
 
-    if (arr == NULL)
-        return NULL;
-    r->p++;
-    skip_space(r);
-    if (r->p < r->end && *r->p == ']') {
-        r->p++;
+    if (arr == NULL || list_opens_empty(r, ']'))
         return arr;
-    }
     for (;;) {
         json_t *v = read_value(r);
-
+        list_step step;
         if (v == NULL || json_array_append_new(arr, v) != 0)
             break;
-        skip_space(r);
-        if (r->p < r->end && *r->p == ',') {
-            r->p++;
-            skip_space(r);
-            continue;
-        }
-        if (r->p < r->end && *r->p == ']') {
-            r->p++;
+        if ((step = list_after_item(r, ']')) == LIST_END)
             return arr;
-        }
-        break;
+        if (step == LIST_BAD)
+            break;
     }
     json_decref(arr);
     return NULL;
@@ -342,13 +354,7 @@ static bool check_integer(reader *r)
  * reads it. */
 static bool check_string(reader *r)
 {
-    const char *s;
-    size_t n;
-    char *copy;
-    bool is_read = read_string(r, &s, &n, &copy);
-
-    free(copy);
-    return is_read;
+    return read_string(r, NULL, NULL, NULL);
 }
 
 /* The object at r->p ('{'): its members, none of them repeated (jansson
@@ -361,14 +367,11 @@ static bool check_object(reader *r)
     const unsigned char *key[KEYS_MAX];
     size_t len[KEYS_MAX], n = 0, i;
 
-    r->p++;
-    skip_space(r);
-    if (r->p < r->end && *r->p == '}') {
-        r->p++;
+    if (list_opens_empty(r, '}'))
         return true;
-    }
     for (;;) {
         const unsigned char *k;
+        list_step step;
         if (r->p == r->end || *r->p != '"' || n == KEYS_MAX)
             return false;
         k = ++r->p;
@@ -387,46 +390,24 @@ static bool check_object(reader *r)
             return false;
         r->p++;
         skip_space(r);
-        if (!check_value(r))
+        if (!check_value(r) || (step = list_after_item(r, '}')) == LIST_BAD)
             return false;
-        skip_space(r);
-        if (r->p < r->end && *r->p == ',') {
-            r->p++;
-            skip_space(r);
-            continue;
-        }
-        if (r->p < r->end && *r->p == '}') {
-            r->p++;
+        if (step == LIST_END)
             return true;
-        }
-        return false;
     }
 }
 
 /* The array at r->p ('['). */
 static bool check_array(reader *r)
 {
-    r->p++;
-    skip_space(r);
-    if (r->p < r->end && *r->p == ']') {
-        r->p++;
+    list_step step = LIST_NEXT;
+
+    if (list_opens_empty(r, ']'))
         return true;
-    }
-    for (;;) {
-        if (!check_value(r))
+    while (step == LIST_NEXT)
+        if (!check_value(r) || (step = list_after_item(r, ']')) == LIST_BAD)
             return false;
-        skip_space(r);
-        if (r->p < r->end && *r->p == ',') {
-            r->p++;
-            skip_space(r);
-            continue;
-        }
-        if (r->p < r->end && *r->p == ']') {
-            r->p++;
-            return true;
-        }
-        return false;
-    }
+    return true;
 }
 
 /* The value at r->p, as read_value reads it. */

@@ -525,7 +525,8 @@ START_TEST(test_plain)
     for (k = JSONR_MAX_DEPTH; k <= JSONR_MAX_DEPTH + 1; k++) {
         memset(text, '[', (size_t)k);
         memset(text + k, ']', (size_t)k);
-        ck_assert(jsonr_is_plain(text, 2 * (size_t)k) == (k == JSONR_MAX_DEPTH));
+        ck_assert(jsonr_is_plain(text, 2 * (size_t)k) ==
+                  (k == JSONR_MAX_DEPTH));
     }
 }
 END_TEST
