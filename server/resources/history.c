@@ -14,7 +14,6 @@
  */
 #include "history.h"
 #include "fog.h"
-#include "jsonb.h"
 #include "jsonr.h"
 #include "jsonw.h"
 #include "units_doc.h"
@@ -27,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A stored state or result document (new reference), null for none.
- * jsonr reads it as jansson would, several times faster: a page holds
- * three of them an event. */
+/* A stored state or result document (new reference), null for none or
+ * one that does not read: what put_doc writes of a document it cannot
+ * splice in as it is. */
 static json_t *parse_doc(const char *s)
 {
     json_t *j = s ? jsonr_loadb(s, strlen(s), 0, NULL) : NULL;
@@ -51,58 +50,6 @@ static const char *result_of(db_conn *c, const db_event *ev,
     if ((*rc = combat_results_load(c, ev->combat_id, results, e)))
         return NULL;
     return combat_results_of(results, ev->unit_id);
-}
-
-/* One history event as served, with the dice the unit rolled in it. */
-static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
-                          combat_results *results, err_info *e)
-{
-    err_code rc;
-    const char *result = result_of(c, ev, results, &rc, e);
-    json_t *actor, *j;
-
-    if (rc != ERR_OK)
-        return NULL;
-    actor = ev->actor_token_id[0] ? json_pack("{s:s, s:s}", "role", "umpire",
-                                              "token_id", ev->actor_token_id)
-                                  : json_null();
-    j = json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "seq",
-                  (json_int_t)(is_feed ? ev->seq : ev->unit_seq), "at", ev->at,
-                  "kind", ev->kind, "combat_id",
-                  jsonb_str_or_null(ev->combat_id), "actor", actor, "note",
-                  jsonb_str_or_null(ev->note), "before", parse_doc(ev->before),
-                  "after", parse_doc(ev->after), "result", parse_doc(result));
-
-    if (is_feed) {
-        json_object_set_new(j, "unit_id", json_string(ev->unit_id));
-        json_object_set_new(j, "unit_seq", json_integer(ev->unit_seq));
-    }
-    if (ev->combat_id[0]) {
-        db_roll *rolls = NULL;
-        size_t n = 0, i;
-        json_t *a = json_array();
-        if (db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &rolls, &n, e)) {
-            json_decref(a);
-            json_decref(j);
-            return NULL;
-        }
-        for (i = 0; i < n; i++)
-            json_array_append_new(
-                a,
-                json_pack("{s:i, s:s, s:i, s:i, s:i, s:s}", "seq", rolls[i].seq,
-                          "reason", rolls[i].reason, "faces", rolls[i].faces,
-                          "natural", rolls[i].natural, "modified",
-                          rolls[i].modified, "source", rolls[i].source));
-        free(rolls);
-        json_object_set_new(j, "rolls", a);
-    }
-    return j;
-}
-
-json_t *history_feed_event(db_conn *c, const db_event *ev,
-                           combat_results *results, err_info *e)
-{
-    return event_json(c, ev, true, results, e);
 }
 
 /* A stored document as the member key (a literal): its text as it is
@@ -133,11 +80,11 @@ static void put_doc(jw *w, const char *key, const char *doc)
 }
 
 /*
- * event_json's event written into w rather than built: its members in
- * the same order, with the same values, each stored document spliced in
- * as its text rather than parsed and written again (a page holds three
- * an event: building them was most of a page's work, and writing the
- * tree out most of the rest).  false on an error (e).
+ * One history event as served, with the dice the unit rolled in it,
+ * written into w: each stored document spliced in as its text rather
+ * than parsed and written again (a page holds three an event: building
+ * them as a tree was most of a page's work, and writing the tree out
+ * most of the rest).  false on an error (e).
  */
 static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
                         combat_results *results, err_info *e)
@@ -191,6 +138,38 @@ static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
     }
     jw_object_end(w);
     return true;
+}
+
+/* The event event_write writes, read back as a tree: where it is
+ * edited (fog_event) or built into another document (the card, the live
+ * streams); a page writes it as text. */
+static json_t *event_json(db_conn *c, const db_event *ev, bool is_feed,
+                          combat_results *results, err_info *e)
+{
+    json_t *j = NULL;
+    char *text;
+    size_t len = 0;
+    jw w;
+
+    jw_init(&w);
+    if (!event_write(&w, c, ev, is_feed, results, e)) {
+        jw_free(&w);
+        return NULL;
+    }
+    if ((text = jw_take(&w, &len)) == NULL)
+        err_set(e, ERR_NOMEM, NULL, "out of memory");
+    else if ((j = jsonr_loadb(text, len, 0, NULL)) == NULL)
+        /* a text field of the row that is not UTF-8: a damaged store */
+        err_set(e, ERR_DB, NULL, "history event %lld of unit %s does not read",
+                ev->seq, ev->unit_id);
+    free(text);
+    return j;
+}
+
+json_t *history_feed_event(db_conn *c, const db_event *ev,
+                           combat_results *results, err_info *e)
+{
+    return event_json(c, ev, true, results, e);
 }
 
 /* The paging query (paging.h) of a history; its cursor is the
