@@ -5,6 +5,7 @@
  * problem_utf8, so jansson never refuses one for its bytes.
  */
 #include "problem.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,37 +57,11 @@ static const char *title_for(err_code code)
     }
 }
 
-/* The length of the well-formed UTF-8 sequence at s (n bytes left), or 0
- * when s does not start one (RFC 3629, section 4). */
+/* The length of the character at s (n bytes left): 1 for ASCII, that of
+ * a well-formed UTF-8 sequence (utf8.h), or 0 when s does not start one. */
 static size_t utf8_seq(const unsigned char *s, size_t n)
 {
-    unsigned char lo = 0x80, hi = 0xbf;
-    size_t len, i;
-
-    if (s[0] < 0x80)
-        return 1;
-    if (s[0] >= 0xc2 && s[0] <= 0xdf)
-        len = 2;
-    else if (s[0] >= 0xe0 && s[0] <= 0xef)
-        len = 3;
-    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-        len = 4;
-    else
-        return 0; /* a continuation byte, C0, C1 (overlong) or F5..FF */
-    if (s[0] == 0xe0)
-        lo = 0xa0; /* overlong */
-    else if (s[0] == 0xed)
-        hi = 0x9f; /* surrogates */
-    else if (s[0] == 0xf0)
-        lo = 0x90; /* overlong */
-    else if (s[0] == 0xf4)
-        hi = 0x8f; /* above U+10FFFF */
-    if (n < len || s[1] < lo || s[1] > hi)
-        return 0;
-    for (i = 2; i < len; i++)
-        if (s[i] < 0x80 || s[i] > 0xbf)
-            return 0;
-    return len;
+    return s[0] < 0x80 ? 1 : utf8_length(s, n);
 }
 
 char *problem_utf8(const char *in, size_t len)

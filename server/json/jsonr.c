@@ -11,6 +11,7 @@
  * is seen as a size that did not grow), so keys keep their order.
  */
 #include "jsonr.h"
+#include "utf8.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -50,35 +51,6 @@ static void skip_space(reader *r)
     while (r->p < r->end &&
            (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
         r->p++;
-}
-
-/* The length of the well-formed UTF-8 sequence at q (RFC 3629: no
- * overlong forms, no surrogates, nothing above U+10FFFF, as jansson
- * checks), or 0. */
-static size_t utf8_length(const unsigned char *q, const unsigned char *end)
-{
-    unsigned v;
-    size_t n, i;
-
-    if (q[0] >= 0xc2 && q[0] <= 0xdf)
-        n = 2, v = q[0] & 0x1fu;
-    else if (q[0] >= 0xe0 && q[0] <= 0xef)
-        n = 3, v = q[0] & 0x0fu;
-    else if (q[0] >= 0xf0 && q[0] <= 0xf4)
-        n = 4, v = q[0] & 0x07u;
-    else
-        return 0;
-    if ((size_t)(end - q) < n)
-        return 0;
-    for (i = 1; i < n; i++) {
-        if ((q[i] & 0xc0) != 0x80)
-            return 0;
-        v = (v << 6) | (q[i] & 0x3fu);
-    }
-    if ((n == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
-        (n == 4 && (v < 0x10000 || v > 0x10ffff)))
-        return 0;
-    return n;
 }
 
 /* The byte a one-character escape stands for, or -1 (\u is not read
@@ -125,7 +97,7 @@ static bool read_string(reader *r, const char **s, size_t *n, char **copy)
             has_escape = true;
             q += 2;
         } else {
-            size_t k = utf8_length(q, r->end);
+            size_t k = utf8_length(q, (size_t)(r->end - q));
             if (k == 0)
                 return false;
             q += k;

@@ -8,6 +8,7 @@
  * NUL, which only jw_take writes.
  */
 #include "jsonw.h"
+#include "utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -161,8 +162,9 @@ void jw_array_end(jw *w)
 }
 
 /* The bytes that end a run of a string copied as it is: the NUL that ends
- * it, and those JSON escapes (control characters, '"', '\\').  Bytes from
- * 0x7f up, UTF-8 included, pass through. */
+ * it, those JSON escapes (control characters, '"', '\\'), and the first
+ * bytes of UTF-8 sequences, checked one by one (put_escaped_tail).  DEL
+ * (0x7f) passes through. */
 static const unsigned char stops[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00 */
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10 */
@@ -170,6 +172,16 @@ static const unsigned char stops[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x30 */
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x40 */
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x50: '\\' */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x60 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x70 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x80 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x90 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xa0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xb0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xc0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xd0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xe0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xf0 */
 };
 
 /* The length of the run of s that needs no escaping. */
@@ -190,9 +202,13 @@ static inline size_t safe_run(const char *s)
 }
 
 /*
- * Writes the rest of a string from v on, v at a byte to escape or at its
- * NUL, then the closing quote and, for a key, the colon: each escape, then
- * the next safe run in one copy.
+ * Writes the rest of a string from v on, v at a byte to escape, at the
+ * first byte of a UTF-8 sequence or at its NUL, then the closing quote
+ * and, for a key, the colon: each escape or sequence, then the next safe
+ * run in one copy.  A well-formed UTF-8 sequence is copied as it is; a
+ * byte that starts none (a string damaged in the store: what arrives in a
+ * request is checked) is written as U+FFFD, so that the text is always
+ * JSON that reads.
  */
 static void put_escaped_tail(jw *w, const char *v, bool is_key)
 {
@@ -206,11 +222,22 @@ static void put_escaped_tail(jw *w, const char *v, bool is_key)
         if (!reserve(w, 6))
             return;
         d = w->s + w->len;
-        d[0] = '\\';
-        if (c == '"' || c == '\\') {
+        if (c >= 0x80) {
+            n = utf8_length((const unsigned char *)v - 1, UTF8_MAX);
+            if (n > 0) {
+                memcpy(d, v - 1, n);
+                w->len += n;
+                v += n - 1;
+            } else {
+                memcpy(d, "\\ufffd", 6);
+                w->len += 6;
+            }
+        } else if (c == '"' || c == '\\') {
+            d[0] = '\\';
             d[1] = (char)c;
             w->len += 2;
         } else {
+            d[0] = '\\';
             d[1] = 'u';
             d[2] = '0';
             d[3] = '0';

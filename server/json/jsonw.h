@@ -4,8 +4,9 @@
  * Reports are written once as text (stored, sent, and spliced with their
  * roll log) instead of being built as jansson trees and serialized again:
  * on the hot path of a combat that is most of the CPU.  Commas are placed
- * automatically; keys and values alternate inside objects.  Strings must
- * be UTF-8 (request strings are, jansson checks them).  Allocation
+ * automatically; keys and values alternate inside objects.  Strings are
+ * UTF-8 (request strings are, jansson checks them); a byte of one that
+ * starts no well-formed sequence is written as U+FFFD.  Allocation
  * failures are sticky: jw_take returns NULL.
  */
 #ifndef UMPIRE_JSONW_H
@@ -47,12 +48,21 @@ void jw_raw(jw *w, const char *json, size_t len);
  * Keys.  Nearly every key is a string literal that needs no escaping: for
  * those the compiler works out the length and the check (gcc and clang
  * fold strlen and strcspn of a literal) and the writer copies the key
- * whole, with its quotes and its colon.  Any other key is escaped like a
+ * whole, with its quotes and its colon.  Any other key (one with a byte
+ * to escape, or with UTF-8, checked as a string's is) is written like a
  * string value; the output is the same either way.
  */
 #define JW_ESCAPED                                                             \
     "\"\\\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11" \
-    "\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f"
+    "\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f"                 \
+    "\x80\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8d\x8e\x8f"         \
+    "\x90\x91\x92\x93\x94\x95\x96\x97\x98\x99\x9a\x9b\x9c\x9d\x9e\x9f"         \
+    "\xa0\xa1\xa2\xa3\xa4\xa5\xa6\xa7\xa8\xa9\xaa\xab\xac\xad\xae\xaf"         \
+    "\xb0\xb1\xb2\xb3\xb4\xb5\xb6\xb7\xb8\xb9\xba\xbb\xbc\xbd\xbe\xbf"         \
+    "\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf"         \
+    "\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf"         \
+    "\xe0\xe1\xe2\xe3\xe4\xe5\xe6\xe7\xe8\xe9\xea\xeb\xec\xed\xee\xef"         \
+    "\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xff"
 
 /* key, of len bytes, none of them in JW_ESCAPED (use jw_key). */
 void jw_key_plain(jw *w, const char *key, size_t len);

@@ -256,6 +256,122 @@ START_TEST(test_key_escaping)
 }
 END_TEST
 
+/* Strings damaged into bytes that are not UTF-8 (only a damaged store
+ * holds them: requests are checked): each byte that starts no
+ * well-formed sequence is written as U+FFFD, a well-formed sequence
+ * beside it as it is, so the text always reads. */
+static const struct {
+    const char *in, *out, *read; /* read: the string jansson reads back */
+} damaged[] = {
+    {"\x80", "\"\\ufffd\"", "\xef\xbf\xbd"},
+    {"a\xc3", "\"a\\ufffd\"", "a\xef\xbf\xbd"}, /* cut at its end */
+    {"\xc3(", "\"\\ufffd(\"", "\xef\xbf\xbd("}, /* not continued */
+    {"\xc0\xaf", "\"\\ufffd\\ufffd\"",          /* overlong */
+     "\xef\xbf\xbd\xef\xbf\xbd"},
+    {"\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"", /* overlong */
+     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+    {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"", /* a surrogate */
+     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+    {"\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"", /* > U+10FFFF */
+     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+    {"\xf5\xff", "\"\\ufffd\\ufffd\"", "\xef\xbf\xbd\xef\xbf\xbd"},
+    {"\xe2\x82", "\"\\ufffd\\ufffd\"", "\xef\xbf\xbd\xef\xbf\xbd"},
+    {"ok\xff\xc3\xa9\n", "\"ok\\ufffd\xc3\xa9\\u000a\"",
+     "ok\xef\xbf\xbd\xc3\xa9\n"},
+    {"\xf0\x9f\x98\"", "\"\\ufffd\\ufffd\\ufffd\\\"\"",
+     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""},
+    {"\xf0\x9f\x98\x80\xf0\x9f\x98",
+     "\"\xf0\x9f\x98\x80\\ufffd\\ufffd\\ufffd\"",
+     "\xf0\x9f\x98\x80\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+    {"\xef\xbf\xbd", "\"\xef\xbf\xbd\"", "\xef\xbf\xbd"}, /* U+FFFD itself */
+    {"\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\"", "\xf4\x8f\xbf\xbf"},
+};
+#define N_DAMAGED (int)(sizeof damaged / sizeof damaged[0])
+
+START_TEST(test_damaged_utf8)
+{
+    json_t *j;
+    jw w;
+
+    jw_init(&w);
+    jw_object(&w);
+    jw_key(&w, damaged[_i].in);
+    jw_string(&w, damaged[_i].in);
+    jw_kstring(&w, "k", damaged[_i].in);
+    jw_object_end(&w);
+    {
+        char want[256];
+        snprintf(want, sizeof want, "{%s:%s,\"k\":%s}", damaged[_i].out,
+                 damaged[_i].out, damaged[_i].out);
+        j = expect_text(&w, want);
+    }
+    ck_assert_str_eq(json_string_value(json_object_get(j, "k")),
+                     damaged[_i].read);
+    ck_assert_str_eq(json_string_value(json_object_get(j, damaged[_i].read)),
+                     damaged[_i].read);
+    json_decref(j);
+}
+END_TEST
+
+/* Random byte strings (any byte but NUL, with UTF-8 sequences, quotes
+ * and backslashes among them): what is written always reads; a string
+ * that is UTF-8 (jansson's json_stringn takes it) reads back as it was,
+ * and one that is not reads with U+FFFD in it. */
+START_TEST(test_random_bytes_read)
+{
+    static const char *const pieces[] = {
+        "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\"", "\\", "a"};
+    unsigned seed = 17;
+    int round, n_damaged = 0;
+
+    for (round = 0; round < 20000; round++) {
+        char in[64];
+        size_t n = 0, want = 0, len;
+        json_error_t jerr;
+        json_t *j, *ref;
+        char *text;
+        jw w;
+
+        seed = seed * 1103515245u + 12345u;
+        want = (seed >> 16) % 24;
+        while (n < want) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 3 == 0) {
+                const char *p = pieces[(seed >> 8) % 6];
+                size_t k = strlen(p);
+                if (n + k > want)
+                    break;
+                memcpy(in + n, p, k);
+                n += k;
+            } else {
+                in[n++] = (char)(1 + (seed >> 16) % 255);
+            }
+        }
+        in[n] = '\0';
+        jw_init(&w);
+        jw_string(&w, in);
+        text = jw_take(&w, &len);
+        ck_assert_ptr_nonnull(text);
+        j = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
+        ck_assert_msg(j != NULL && json_is_string(j),
+                      "round %d: %s does not read: %s", round, text, jerr.text);
+        if ((ref = json_stringn(in, n)) != NULL) {
+            ck_assert_msg(json_equal(j, ref), "round %d: %s", round, text);
+        } else {
+            ck_assert_msg(strstr(json_string_value(j), "\xef\xbf\xbd"),
+                          "round %d: %s", round, text);
+            n_damaged++;
+        }
+        json_decref(ref);
+        json_decref(j);
+        free(text);
+        jw_free(&w);
+    }
+    ck_assert_int_gt(n_damaged, 1000); /* both kinds were tried */
+    ck_assert_int_lt(n_damaged, 19000);
+}
+END_TEST
+
 /* Keys known only when run (not literals the compiler checks): plain and
  * escaped, through every key shorthand. */
 START_TEST(test_runtime_keys)
@@ -689,6 +805,8 @@ Suite *suite_jsonw(void)
     tcase_add_test(shape, test_raw_splicing);
     tcase_add_loop_test(values, test_string_escaping, 0, N_STRINGS);
     tcase_add_test(values, test_key_escaping);
+    tcase_add_loop_test(values, test_damaged_utf8, 0, N_DAMAGED);
+    tcase_add_test(values, test_random_bytes_read);
     tcase_add_test(values, test_runtime_keys);
     tcase_add_test(values, test_string_or_null);
     tcase_add_test(values, test_int_extremes);

@@ -486,6 +486,11 @@ START_TEST(test_stored_documents_as_served)
     set_doc(&s, 4, "after", spaced);
     set_doc(&s, 5, "after", "{\"broken\":");
     set_doc(&s, 4, "note", "two\nlines,\ta tab, \"quoted\" \\ \xc3\xa9");
+    /* a note damaged into bytes that are not UTF-8 (SQLite keeps what it
+     * is given; PostgreSQL refuses them): each such byte served as
+     * U+FFFD, the page still JSON */
+    if (!ts_is_pg())
+        set_doc(&s, 5, "note", "cut \xc3 and \xff\xc3\xa9");
     items = items_of(s.c.umpire, "%s?limit=200", path);
     feed = items_of(s.c.umpire, "/v1/campaigns/%s/history?limit=200", s.c.id);
     for (i = 0; i < 2; i++) {
@@ -516,6 +521,9 @@ START_TEST(test_stored_documents_as_served)
         RIG_EQ_STR(str(e4, "note"),
                    "two\nlines,\ta tab, \"quoted\" \\ \xc3\xa9");
         RIG_EQ_STR(str(e5, "kind"), u_events[4].kind);
+        if (!ts_is_pg())
+            RIG_EQ_STR(str(e5, "note"),
+                       "cut \xef\xbf\xbd and \xef\xbf\xbd\xc3\xa9");
     }
     json_decref(feed);
     json_decref(items);
