@@ -28,7 +28,7 @@
  * before the layout below).
  *
  * A campaign combat's is now stored with its hashes beside the frame
- * rather than in it (db_column_rolls reads either): ROLLS_TAG, the number
+ * rather than in it (db_rolls_text reads either): ROLLS_TAG, the number
  * of hashes k (4 bytes, least significant first), the k hashes as their
  * 32 bytes each (the first roll's previous hash, then each roll's hash),
  * then the frame of the text without them.  A hash's 64 hex digits,
@@ -425,11 +425,30 @@ static char *with_hashes(const char *bare, const unsigned char *hashes,
     return (char *)text;
 }
 
-/* A string of the compact layout at *p (put_compact_str) into s (its
- * length *n; prev and *prev_n the previous roll's, NULL for the first
- * roll); false when it does not read. */
+/* An integer of the compact layout at *p (a zigzag varint) into *out;
+ * false when it does not read or is not a 32-bit integer. */
+static bool get_compact_int(const unsigned char **p, const unsigned char *end,
+                            int *out)
+{
+    unsigned long long v;
+    long long x;
+
+    if (!db_get_varint(p, end, VARINT_MAX, &v))
+        return false;
+    x = db_unzigzag(v);
+    if ((v >> 1) > (unsigned long long)INT32_MAX + 1 || x < INT32_MIN ||
+        x > INT32_MAX)
+        return false;
+    *out = (int)x;
+    return true;
+}
+
+/* A string of the compact layout at *p (put_compact_str) into s, of
+ * room bytes (its length *n; prev and *prev_n the previous roll's, NULL
+ * for the first roll); false when it does not read, or does not fit in
+ * room with a NUL after it (a unit id's digits take one). */
 static bool get_compact_str(const unsigned char **p, const unsigned char *end,
-                            char s[UINT8_MAX], size_t *n, const char *prev,
+                            char *s, size_t room, size_t *n, const char *prev,
                             size_t prev_n)
 {
     unsigned long long h;
@@ -437,19 +456,21 @@ static bool get_compact_str(const unsigned char **p, const unsigned char *end,
     if (!db_get_varint(p, end, VARINT_MAX, &h))
         return false;
     if (h == 0) {
-        if (prev == NULL)
+        if (prev == NULL || prev_n >= room)
             return false;
         memcpy(s, prev, prev_n);
         *n = prev_n;
     } else if (h == 1) {
-        if (end - *p < UNIT_ID_BYTES)
+        if (end - *p < UNIT_ID_BYTES ||
+            UNIT_PREFIX_LEN + 2 * UNIT_ID_BYTES >= room)
             return false;
         memcpy(s, unit_prefix, UNIT_PREFIX_LEN);
         rng_hex(*p, UNIT_ID_BYTES, s + UNIT_PREFIX_LEN); /* 24 digits, NUL */
         *p += UNIT_ID_BYTES;
         *n = UNIT_PREFIX_LEN + 2 * UNIT_ID_BYTES;
     } else {
-        if (h - 2 >= UINT8_MAX || (unsigned long long)(end - *p) < h - 2)
+        if (h - 2 >= room || h - 2 >= UINT8_MAX ||
+            (unsigned long long)(end - *p) < h - 2)
             return false;
         *n = (size_t)(h - 2);
         memcpy(s, *p, *n);
@@ -468,7 +489,6 @@ static bool compact_bare(const unsigned char *p, const unsigned char *end,
 {
     char strs[2][ROLL_STRS][UINT8_MAX];
     size_t lens[2][ROLL_STRS], i, f, k;
-    unsigned long long v;
 
     *len = 0;
     for (k = 0; k < rolls; k++) {
@@ -476,12 +496,8 @@ static bool compact_bare(const unsigned char *p, const unsigned char *end,
         char(*cur)[UINT8_MAX] = strs[k % 2];
         char(*prev)[UINT8_MAX] = strs[(k + 1) % 2];
         for (i = 0; i < ROLL_INTS; i++) {
-            long long x;
-            if (!db_get_varint(&p, end, VARINT_MAX, &v))
-                return false;
-            x = db_unzigzag(v);
-            if ((v >> 1) > (unsigned long long)INT32_MAX + 1 || x < INT32_MIN ||
-                x > INT32_MAX)
+            int x;
+            if (!get_compact_int(&p, end, &x))
                 return false;
             if (out != NULL)
                 out = put_u32(out, x);
@@ -489,7 +505,8 @@ static bool compact_bare(const unsigned char *p, const unsigned char *end,
         *len += ROLL_INTS * INT_BYTES;
         for (f = 0; f < ROLL_STRS; f++) {
             size_t *n = &lens[k % 2][f];
-            if (!get_compact_str(&p, end, cur[f], n, k > 0 ? prev[f] : NULL,
+            if (!get_compact_str(&p, end, cur[f], UINT8_MAX, n,
+                                 k > 0 ? prev[f] : NULL,
                                  lens[(k + 1) % 2][f]) ||
                 memchr(cur[f], '\0', *n) != NULL)
                 return false;
@@ -536,11 +553,6 @@ static char *compact_text(const unsigned char *hashes, size_t k,
     text = with_hashes((const char *)bare, hashes, k);
     free(bare);
     return text;
-}
-
-char *db_column_rolls(db_stmt *st, int col)
-{
-    return db_column_unpacked(st, col, db_rolls_text);
 }
 
 /* The text of a value in the compact layout (its zlen bytes at z, its
@@ -641,4 +653,143 @@ err_code db_rolls_unpack(const char *text, long long ledger_first,
     *out = rolls;
     *n = k;
     return ERR_OK;
+}
+
+/* ---- a packed roll log read straight into its rolls ----
+ *
+ * A history page reads each event's rolls, the ledger's verify and export
+ * every roll of the campaign: the compact layouts are read into their
+ * rolls at once, without the text of the layout before (compact_bare,
+ * with_hashes) only to read it again (db_rolls_unpack).  What they read
+ * is what db_rolls_unpack reads of that text, field for field, and what
+ * does not read so does not read here (test_ledger compares the two). */
+
+/* The rolls of the compact layout from p to end (count of them) into out
+ * (zeroed), as db_rolls_unpack reads compact_text's text of them: the
+ * same checks (compact_bare's, and each string fitting its field);
+ * hashes (a campaign combat's count + 1: the first roll's previous hash,
+ * then each roll's hash) chained at ledger_first, or NULL (a one-off's,
+ * without). */
+static bool compact_rolls(const unsigned char *p, const unsigned char *end,
+                          size_t count, const unsigned char *hashes,
+                          long long ledger_first, db_roll *out)
+{
+    size_t k, f;
+
+    for (k = 0; k < count; k++) {
+        db_roll *r = &out[k];
+        const db_roll *b = k > 0 ? &out[k - 1] : NULL;
+        struct {
+            char *s;
+            size_t room;
+            const char *prev;
+        } strs[ROLL_STRS] = {
+            {r->side_name, sizeof r->side_name, b ? b->side_name : NULL},
+            {r->unit_id, sizeof r->unit_id, b ? b->unit_id : NULL},
+            {r->unit_name, sizeof r->unit_name, b ? b->unit_name : NULL},
+            {r->reason, sizeof r->reason, b ? b->reason : NULL},
+            {r->source, sizeof r->source, b ? b->source : NULL},
+            {r->rng, sizeof r->rng, b ? b->rng : NULL}};
+
+        if (!get_compact_int(&p, end, &r->seq) ||
+            !get_compact_int(&p, end, &r->faces) ||
+            !get_compact_int(&p, end, &r->natural) ||
+            !get_compact_int(&p, end, &r->modified))
+            return false;
+        for (f = 0; f < ROLL_STRS; f++) {
+            size_t n;
+            if (!get_compact_str(&p, end, strs[f].s, strs[f].room, &n,
+                                 strs[f].prev,
+                                 strs[f].prev ? strlen(strs[f].prev) : 0) ||
+                memchr(strs[f].s, '\0', n) != NULL)
+                return false;
+            strs[f].s[n] = '\0';
+        }
+        if (hashes != NULL) {
+            r->ledger_pos = ledger_first + (long long)k;
+            if (b == NULL)
+                rng_hex(hashes, HASH_BYTES, r->prev_hash);
+            else /* the hash of the roll before */
+                memcpy(r->prev_hash, b->hash, sizeof r->prev_hash);
+            rng_hex(hashes + (k + 1) * HASH_BYTES, HASH_BYTES, r->hash);
+        }
+    }
+    return p == end;
+}
+
+err_code db_rolls_read(const void *value, size_t zlen, long long ledger_first,
+                       db_roll **out, size_t *n, err_info *e)
+{
+    const unsigned char *z = value, *end;
+    bool is_tagged = zlen >= ROLLS_TAG_LEN + 4,
+         is_chained = is_tagged && memcmp(z, rolls_tag_v2, ROLLS_TAG_LEN) == 0,
+         is_one_off =
+             is_tagged && memcmp(z, rolls_tag_compact, ROLLS_TAG_LEN) == 0;
+    size_t count, rolls, head = ROLLS_TAG_LEN + 4;
+    unsigned char check[CHECK_BYTES];
+    db_roll *r;
+    char *text;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    /* Any other layout, or a compact one read as the other kind (which
+     * the text does not read either), through its text. */
+    if (!(is_chained && ledger_first > 0) &&
+        !(is_one_off && ledger_first <= 0)) {
+        if ((text = db_rolls_text(value, zlen)) == NULL)
+            return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+        rc = db_rolls_unpack(text, ledger_first, out, n, e);
+        free(text);
+        return rc;
+    }
+    /* compact_value_text's checks, then compact_text's */
+    if (zlen < head + CHECK_BYTES)
+        return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+    end = z + zlen - CHECK_BYTES;
+    count = count_at(z + ROLLS_TAG_LEN);
+    if (count == 0 ||
+        (is_chained &&
+         (count < 2 || count > (size_t)(end - z - head) / HASH_BYTES)))
+        return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+    if (is_chained)
+        head += count * HASH_BYTES;
+    check_of(z + head, (size_t)(end - z) - head, check);
+    rolls = is_chained ? count - 1 : count;
+    if (memcmp(check, end, CHECK_BYTES) != 0 ||
+        rolls > (size_t)(end - z - head) / (ROLL_INTS + ROLL_STRS))
+        return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+    if ((r = calloc(rolls, sizeof *r)) == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if (!compact_rolls(z + head, end, rolls,
+                       is_chained ? z + ROLLS_TAG_LEN + 4 : NULL, ledger_first,
+                       r)) {
+        free(r);
+        return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+    }
+    *out = r;
+    *n = rolls;
+    return ERR_OK;
+}
+
+err_code db_column_rolls_read(db_stmt *st, int col, long long ledger_first,
+                              db_roll **out, size_t *n, err_info *e)
+{
+    const void *z;
+    char *text;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if (db_column_type(st, col) == DB_BLOB) {
+        if ((z = db_column_blob(st, col)) == NULL) /* none, or no memory */
+            return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+        return db_rolls_read(z, (size_t)db_column_bytes(st, col), ledger_first,
+                             out, n, e);
+    }
+    if ((text = db_column_dup(st, col)) == NULL)
+        return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
+    rc = db_rolls_unpack(text, ledger_first, out, n, e);
+    free(text);
+    return rc;
 }

@@ -702,6 +702,12 @@ err_code db_rolls_unpack(const char *text, long long ledger_first,
  * log as stored (combats.rolls): new, or NULL when
  * out of memory or when the value does not read. */
 char *db_rolls_text(const void *value, size_t zlen);
+/* The zlen bytes of a packed roll log as stored (combats.rolls) read as
+ * db_rolls_unpack reads their text (db_rolls_text), to the same rolls or
+ * ERR_DB, and ERR_NOMEM: the compact layouts straight into their rolls,
+ * the others through their text. */
+err_code db_rolls_read(const void *value, size_t zlen, long long ledger_first,
+                       db_roll **out, size_t *n, err_info *e);
 /* Packs the documents (before, after, result) of the combat's n unit
  * history events evs once for its row, before the writer, and numbers
  * each event's place there (doc_slot): then db_event_insert stores the

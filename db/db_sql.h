@@ -225,7 +225,7 @@ unsigned char *db_doc_pack_small(const char *text, size_t *len);
 unsigned char *db_doc_pack_quick(const char *text, size_t *len);
 char *db_column_doc(db_stmt *st, int col);
 /* Column col: its text as it is (db_column_dup), or a blob unpacked by
- * unpack (its bytes, their number): db_column_doc's and db_column_rolls'
+ * unpack (its bytes, their number): db_column_doc's
  * reading.  NULL for NULL or an empty blob, or as unpack answers. */
 char *db_column_unpacked(db_stmt *st, int col,
                          char *(*unpack)(const void *, size_t));
@@ -334,10 +334,11 @@ bool db_is_facts(const void *z, size_t zlen);
 err_code db_facts_unwrap(const void *z, size_t zlen, unsigned char **facts,
                          size_t *len);
 /* A combat's packed roll log at column col (combats.rolls, however
- * packed: combat_pack.c) as the text
- * db_rolls_unpack reads; NULL for NULL, when out of memory, or for a value
- * that does not read. */
-char *db_column_rolls(db_stmt *st, int col);
+ * packed: combat_pack.c) read into its rolls (db_rolls_read; a value
+ * stored as text through db_rolls_unpack): ERR_DB for NULL or a value
+ * that does not read, ERR_NOMEM. */
+err_code db_column_rolls_read(db_stmt *st, int col, long long ledger_first,
+                              db_roll **out, size_t *n, err_info *e);
 
 /* Binds s as text, without a copy: s (not NULL) is borrowed and must
  * stay valid until st is released (db_done).  Returns DB_OK or a code. */

@@ -278,27 +278,23 @@ static db_ledger_row *append_row(db_stmt *st, db_ledger_row **rows, size_t *n,
  * combat's time, id and dice (read from st for the first, copied from
  * the first for the others).  Packed rolls that do not read are one
  * entry at their first place with no hash: it fails its check, which is
- * reported, rather than leaving a gap.  (A value too large to inflate in
- * the memory left reads the same way: db_column_rolls does not tell the
- * two apart; a second verify tells.) */
+ * reported, rather than leaving a gap.  (A value of an older layout too
+ * large to inflate in the memory left reads the same way: its text is
+ * NULL either way; a second verify tells.) */
 static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
                              size_t *cap, err_info *e)
 {
     db_roll *rolls = NULL;
     size_t n_rolls = 0, i, first;
     db_ledger_row *row;
-    char *packed;
     err_code rc;
 
     if (db_column_int(st, 0) != 2)
         return append_row(st, rows, n, cap)
                    ? ERR_OK
                    : err_set(e, ERR_NOMEM, NULL, "out of memory");
-    packed = db_column_rolls(st, 21);
-    rc = packed ? db_rolls_unpack(packed, db_column_int64(st, 1), &rolls,
-                                  &n_rolls, e)
-                : ERR_DB;
-    free(packed);
+    rc = db_column_rolls_read(st, 21, db_column_int64(st, 1), &rolls, &n_rolls,
+                              e);
     if (rc == ERR_NOMEM)
         return rc;
     if (rc != ERR_OK || n_rolls == 0) {

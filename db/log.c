@@ -416,18 +416,23 @@ static void read_roll_row(db_stmt *st, void *elem)
     "c.campaign_id IS NULL AND length(c.rolls) = 1 THEN c.report END "         \
     "FROM combats c WHERE c.id = ?"
 
-/* The packed rolls of ROLLS_PACKED_SQL's row at st, as db_rolls_unpack
- * reads them: in their own value, or after the report in its (a one-off
- * combat's: one byte, RS, in its rolls), which after_report holds when
- * the report has been read already (db_combat_get).  New, or NULL. */
-static char *rolls_of(db_stmt *st, const char *after_report)
+/* Whether the rolls of ROLLS_PACKED_SQL's row at st are after the report
+ * in its value (a one-off combat's packed so: one byte, RS, in its
+ * rolls); other packed rolls are read as they are (db_column_rolls_read). */
+static bool is_after_report(db_stmt *st)
 {
-    const unsigned char *z = db_column_blob(st, 0);
+    return db_column_type(st, 0) == DB_BLOB &&
+           db_is_after_report(db_column_blob(st, 0),
+                              (size_t)db_column_bytes(st, 0));
+}
+
+/* The text of such rolls, as db_rolls_unpack reads it, after the report,
+ * which after_report holds when the report has been read already
+ * (db_combat_get).  New, or NULL. */
+static char *rolls_after_report(db_stmt *st, const char *after_report)
+{
     char *report, *text;
 
-    if (db_column_type(st, 0) != DB_BLOB ||
-        !db_is_after_report(z, (size_t)db_column_bytes(st, 0)))
-        return db_column_rolls(st, 0);
     if (after_report != NULL)
         return strdup(after_report);
     report = db_column_doc(st, 2);
@@ -467,16 +472,20 @@ static err_code read_rolls(db_conn *c, const char *combat_id,
     db_bind_text(st, 1, combat_id);
     step = db_step(st);
     is_packed = step == DB_ROW && db_column_type(st, 0) != DB_NULL;
+    if (is_packed)
+        first = db_column_int64(st, 1);
     if (step != DB_ROW && step != DB_DONE)
         rc = db_fail(c, e, "read rolls");
-    else if (is_packed && (packed = rolls_of(st, after_report)) == NULL)
+    else if (is_packed && !is_after_report(st)) /* read as they are */
+        rc = db_column_rolls_read(st, 0, first, out, n, e);
+    else if (is_packed &&
+             (packed = rolls_after_report(st, after_report)) == NULL)
         rc = err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
     else if (is_packed)
-        first = db_column_int64(st, 1);
+        rc = db_rolls_unpack(packed, first, out, n, e);
     db_done(st);
     if (rc == ERR_OK && is_packed) {
-        rc = db_rolls_unpack(packed, first, out, n, e);
-        for (i = 0; rc == ERR_OK && unit_id != NULL && i < *n; i++)
+        for (i = 0; unit_id != NULL && i < *n; i++)
             if (strcmp((*out)[i].unit_id, unit_id) == 0)
                 (*out)[k++] = (*out)[i];
         if (rc == ERR_OK && unit_id != NULL)

@@ -559,6 +559,36 @@ static long long broken_at(const char *campaign_id)
     return w.broken_pos;
 }
 
+/* db_rolls_read reads the zlen bytes at v as db_rolls_unpack reads their
+ * text (db_rolls_text), chained from 0 (a one-off's) and from 40: either
+ * neither reads, or both read the same rolls, byte for byte (each zeroed
+ * past its strings).  Then their text, as db_rolls_text gives it: every
+ * value the tests below read goes through both readers. */
+static char *rolls_text(const void *v, size_t zlen)
+{
+    static const long long firsts[] = {0, 40};
+    size_t f;
+
+    for (f = 0; f < sizeof firsts / sizeof firsts[0]; f++) {
+        db_roll *a = NULL, *b = NULL;
+        size_t na = 0, nb = 0;
+        char *text = db_rolls_text(v, zlen);
+        err_info e;
+        err_code ra =
+            text ? db_rolls_unpack(text, firsts[f], &a, &na, &e) : ERR_DB;
+        err_code rb = db_rolls_read(v, zlen, firsts[f], &b, &nb, &e);
+
+        free(text);
+        ck_assert_msg(ra == rb, "from %lld: %d read as %d", firsts[f], rb, ra);
+        ck_assert_uint_eq(nb, na);
+        ck_assert_msg(na == 0 || memcmp(a, b, na * sizeof *a) == 0,
+                      "from %lld: other rolls", firsts[f]);
+        free(a);
+        free(b);
+    }
+    return db_rolls_text(v, zlen);
+}
+
 /* A campaign combat's packed rolls keep their hashes beside the rolls, as
  * their 32 bytes (combat_pack.c): the tag, their number (the first
  * roll's previous hash, then each roll's), each where it belongs.  They
@@ -587,7 +617,7 @@ START_TEST(test_db_packed_rolls_hashes_beside)
     ck_assert_ptr_nonnull(p.cb.rolls_z);
     ck_assert_int_eq(memcmp(p.cb.rolls_z, "\x1brh2\x04\x00\x00\x00", 8), 0);
     /* The value read back by the ledger's own reader, the old way. */
-    text = db_rolls_text(p.cb.rolls_z, p.cb.rolls_z_len);
+    text = rolls_text(p.cb.rolls_z, p.cb.rolls_z_len);
     ck_assert_ptr_nonnull(text);
     free(p.cb.rolls_z);
     free(p.cb.report_z);
@@ -632,12 +662,12 @@ START_TEST(test_db_packed_rolls_hashes_beside)
             {0, 0, 0, 0}, {1, 0, 0, 0}, {0xff, 0xff, 0xff, 0xff}, {5, 0, 0, 0}};
         for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
             memcpy(v + 4, counts[i], 4);
-            ck_assert_msg(db_rolls_text(v, i < 3 ? vlen : 8 + 4 * 32) == NULL,
+            ck_assert_msg(rolls_text(v, i < 3 ? vlen : 8 + 4 * 32) == NULL,
                           "count %zu read", i);
         }
         v[4] = 4;
         v[5] = v[6] = v[7] = 0;
-        text2 = db_rolls_text(v, vlen);
+        text2 = rolls_text(v, vlen);
         ck_assert_ptr_nonnull(text2);
         ck_assert_str_eq(text2, text);
         free(text2);
@@ -658,7 +688,7 @@ START_TEST(test_db_packed_rolls_hashes_beside)
             ck_assert_int_eq(memcmp(v1 + head, "\x1bud1", 4), 0);
         else
             ck_assert_int_eq(v1[head], 0x28); /* a zstd frame's first byte */
-        text2 = db_rolls_text(v1, v1_len);
+        text2 = rolls_text(v1, v1_len);
         ck_assert_ptr_nonnull(text2);
         ck_assert_str_eq(text2, text);
         free(text2);
@@ -704,7 +734,7 @@ static void compact_round_trip(const db_roll *rolls, size_t n, bool is_oneoff,
     ck_assert_int_eq(memcmp(cb.rolls_z, is_oneoff ? "\x1brc1" : "\x1brh2", 4),
                      0);
     ck_assert_int_eq(cb.ledger_first, is_oneoff ? 0 : rolls[0].ledger_pos);
-    ck_assert_ptr_nonnull(text = db_rolls_text(cb.rolls_z, cb.rolls_z_len));
+    ck_assert_ptr_nonnull(text = rolls_text(cb.rolls_z, cb.rolls_z_len));
     ck_assert_int_eq(db_rolls_unpack(text, cb.ledger_first, &back, &got, &e),
                      ERR_OK);
     free(text);
@@ -847,11 +877,11 @@ START_TEST(test_db_packed_rolls_compact)
         ck_assert_int_eq(memcmp(oneoff + 8, v + rolls_at, vlen - rolls_at), 0);
         for (j = 4; j <= 6; j += 2) {
             oneoff[4] = (unsigned char)j;
-            ck_assert_msg(db_rolls_text(oneoff, oneoff_len) == NULL,
+            ck_assert_msg(rolls_text(oneoff, oneoff_len) == NULL,
                           "count %zu read", j);
         }
         oneoff[4] = N;
-        ck_assert_ptr_null(db_rolls_text(oneoff, oneoff_len - 1));
+        ck_assert_ptr_null(rolls_text(oneoff, oneoff_len - 1));
     }
     /* Damaged: cut anywhere in the rolls, a byte more after them, any bit
      * of the rolls or their checksum flipped (each fails the checksum);
@@ -860,14 +890,13 @@ START_TEST(test_db_packed_rolls_compact)
      * ends or takes 6 bytes, a NUL in a string, an integer out of range,
      * a unit id cut short: none reads. */
     for (i = rolls_at; i < vlen; i++)
-        ck_assert_msg(db_rolls_text(v, i) == NULL, "cut at %zu read", i);
+        ck_assert_msg(rolls_text(v, i) == NULL, "cut at %zu read", i);
     memcpy(bad, v, vlen);
     bad[vlen] = 0;
-    ck_assert_ptr_null(db_rolls_text(bad, vlen + 1));
+    ck_assert_ptr_null(rolls_text(bad, vlen + 1));
     for (i = rolls_at * 8; i < vlen * 8; i++) {
         bad[i / 8] ^= (unsigned char)(1u << (i % 8));
-        ck_assert_msg(db_rolls_text(bad, vlen) == NULL, "bit %zu flipped read",
-                      i);
+        ck_assert_msg(rolls_text(bad, vlen) == NULL, "bit %zu flipped read", i);
         bad[i / 8] ^= (unsigned char)(1u << (i % 8));
     }
     {
@@ -903,7 +932,7 @@ START_TEST(test_db_packed_rolls_compact)
         memset(bad + 8, 0x5a, 2 * 32);
         memcpy(bad + head, ok, sizeof ok);
         db_fixture_rolls_check(bad + head, sizeof ok, bad + head + sizeof ok);
-        ck_assert_ptr_nonnull(text = db_rolls_text(bad, head + sizeof ok + 4));
+        ck_assert_ptr_nonnull(text = rolls_text(bad, head + sizeof ok + 4));
         free(text);
         /* the same rolls as a one-off's: tag, count 1; with a count of 0
          * (a one-off's value never says none), it does not read */
@@ -911,16 +940,50 @@ START_TEST(test_db_packed_rolls_compact)
             unsigned char one[64];
             memcpy(one, "\x1brc1\x01\x00\x00\x00", 8);
             memcpy(one + 8, bad + head, sizeof ok + 4);
-            ck_assert_ptr_nonnull(text = db_rolls_text(one, 8 + sizeof ok + 4));
+            ck_assert_ptr_nonnull(text = rolls_text(one, 8 + sizeof ok + 4));
             free(text);
             one[4] = 0;
-            ck_assert_ptr_null(db_rolls_text(one, 8 + sizeof ok + 4));
+            ck_assert_ptr_null(rolls_text(one, 8 + sizeof ok + 4));
+        }
+        /* a reason of 40 bytes, and an rng in a unit id's form: the text
+         * holds them, but not a roll (db_rolls_unpack), nor does
+         * db_rolls_read */
+        {
+            unsigned char longer[96];
+            size_t k = 0, m;
+            db_roll *got = NULL;
+            err_info e;
+            for (m = 0; m < 2; m++) {
+                k = 0;
+                memcpy(longer, ok, 13); /* numbers, side, id, name */
+                k = 13;
+                if (m == 0) {
+                    longer[k++] = 40 + 2;
+                    memset(longer + k, 'r', 40);
+                    k += 40;
+                    longer[k++] = 2;
+                    longer[k++] = 2;
+                } else {
+                    longer[k++] = 2;
+                    longer[k++] = 2;
+                    longer[k++] = 1;
+                    memset(longer + k, 0xab, 12);
+                    k += 12;
+                }
+                memcpy(bad + head, longer, k);
+                db_fixture_rolls_check(bad + head, k, bad + head + k);
+                ck_assert_ptr_nonnull(text = rolls_text(bad, head + k + 4));
+                free(text);
+                ck_assert_int_eq(
+                    db_rolls_read(bad, head + k + 4, 40, &got, &j, &e), ERR_DB);
+                ck_assert_ptr_null(got);
+            }
         }
         for (j = 0; j < sizeof damaged_len / sizeof damaged_len[0]; j++) {
             memcpy(bad + head, damaged[j], damaged_len[j]);
             db_fixture_rolls_check(bad + head, damaged_len[j],
                                    bad + head + damaged_len[j]);
-            ck_assert_msg(db_rolls_text(bad, head + damaged_len[j] + 4) == NULL,
+            ck_assert_msg(rolls_text(bad, head + damaged_len[j] + 4) == NULL,
                           "damaged value %zu read", j);
         }
     }
