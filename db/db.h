@@ -531,6 +531,20 @@ err_code db_units_page(db_conn *c, const char *campaign_id,
                        const db_unit_filter *f, const db_page *pg,
                        db_unit **out, size_t *n, err_info *e);
 
+/* A campaign combat's row of the event log held back (db_combat_insert
+ * _chained's held), to be written with its units' events in one row
+ * (db_events_insert_logged; migration 27): on SQLite only, where
+ * is_pending says it is still to be written.  Nothing may write the log
+ * between the two (the units' rows may: they log nothing). */
+typedef struct db_combat_log {
+    bool is_pending;
+    char campaign_id[DB_ID_MAX];
+    char combat_id[DB_ID_MAX];
+    bool has_move;              /* the ledger moved with the combat: */
+    long long length;           /* its length */
+    char head[LEDGER_HASH_HEX]; /* and head after it */
+} db_combat_log;
+
 /* History. */
 err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e);
 /* The n events evs, inserted in order; each logged in the campaign event
@@ -543,6 +557,12 @@ err_code db_event_insert(db_conn *c, const db_event *ev, err_info *e);
           count on no stored block being longer */
 err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
                           err_info *e);
+/* The same, after the row of the event log of their combat held back
+ * (held; NULL or not pending: none): written first, in one row with the
+ * first block of that combat's events where they start one, else alone;
+ * then not pending.  n may be 0: the combat's row alone. */
+err_code db_events_insert_logged(db_conn *c, const db_event *const *evs,
+                                 size_t n, db_combat_log *held, err_info *e);
 /* *out is new: release with db_events_free. Oldest first. */
 err_code db_events_list(db_conn *c, const char *unit_id, db_event **out,
                         size_t *n, err_info *e);
@@ -883,10 +903,14 @@ void db_chain_spend(db_chain *ch, const char *spent);
  * works the combat out again, pipeline.c). */
 err_code db_combat_chain(db_conn *c, const db_combat *cb, db_roll *rolls,
                          size_t n_rolls, db_chain *end, err_info *e);
+/* held: NULL to log the combat here; else, on SQLite, its row of the log
+ * held there (is_pending) for db_events_insert_logged, which must come
+ * next in the job. */
 err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   const db_roll *rolls, size_t n_rolls,
                                   const db_chain *end, long long version,
-                                  bool *is_current, err_info *e);
+                                  bool *is_current, db_combat_log *held,
+                                  err_info *e);
 
 /* One stored ledger entry, as read back (strings owned). */
 typedef struct db_ledger_row {
@@ -1229,8 +1253,9 @@ err_code db_shares_page(db_conn *c, const char *campaign_id, const db_page *pg,
  * triggers, but on SQLite unit history events by db_events_insert (one
  * row for a combat's packed ones) and a campaign's combats and the
  * ledger's moves by db_log_combat and db_log_ledger (one row for a
- * combat and its move), read back one event per id: its seq is the
- * event's id, increasing service-wide. */
+ * combat and its move, and its units' events after them where it was
+ * staged: db_events_insert_logged), read back one event per id: its seq
+ * is the event's id, increasing service-wide. */
 
 /* One event of the log, with what it reports joined from its record. */
 typedef struct db_logged_event {

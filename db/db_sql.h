@@ -195,6 +195,12 @@ err_code db_chain_store_at(db_conn *c, const db_chain *ch, long long version,
 err_code db_log_combat(db_conn *c, const char *campaign_id,
                        const char *combat_id, const db_chain *moved,
                        err_info *e);
+/* The combat of held logged (SQLite, held pending): alone (n_units 0),
+ * or with the n_units (1..DB_LOG_BLOCK_MAX) events of its combat just
+ * inserted from seq first, in one row (migration 27).  Then not
+ * pending. */
+err_code db_log_combat_held(db_conn *c, db_combat_log *held, long long first,
+                            int n_units, err_info *e);
 err_code db_log_ledger(db_conn *c, const db_chain *ch, err_info *e);
 
 /* ERR_CONFLICT on dice.commitment: the campaign's next commitment, spent,

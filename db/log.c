@@ -10,6 +10,7 @@
 #include "db_sql.h"
 #include "writer_kept.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,7 +205,8 @@ err_code db_combat_chain(db_conn *c, const db_combat *cb, db_roll *rolls,
 err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   const db_roll *rolls, size_t n_rolls,
                                   const db_chain *end, long long version,
-                                  bool *is_current, err_info *e)
+                                  bool *is_current, db_combat_log *held,
+                                  err_info *e)
 {
     bool is_saved = n_rolls > 0 || end->spent[0],
          is_save_first = is_saved && db_conn_sqlite(c) != NULL;
@@ -230,7 +232,20 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
         (is_saved && !is_save_first && (rc = db_chain_store(c, end, e))))
         return rc;
     /* The ledger moved with its rolls (a commitment spent alone leaves
-     * its head as it was). */
+     * its head as it was).  Held for its events' row, on SQLite, where
+     * the caller says it writes them next. */
+    if (held != NULL && db_conn_sqlite(c) != NULL) {
+        memset(held, 0, sizeof *held);
+        held->is_pending = true;
+        snprintf(held->campaign_id, sizeof held->campaign_id, "%s",
+                 cb->campaign_id);
+        snprintf(held->combat_id, sizeof held->combat_id, "%s", cb->id);
+        if ((held->has_move = end->length != end->length0)) {
+            held->length = end->length;
+            snprintf(held->head, sizeof held->head, "%s", end->head);
+        }
+        return ERR_OK;
+    }
     return db_log_combat(c, cb->campaign_id, cb->id,
                          end->length != end->length0 ? end : NULL, e);
 }

@@ -730,6 +730,20 @@ const char *const migrations_sql[] = {
     "  WHEN NEW.version = OLD.version BEGIN"
     "  UPDATE campaigns SET version = version + 1 WHERE id = NEW.id;"
     "  END;",
+
+    /* 27: a campaign combat and its units' events logged in one row (a
+     * staged combat's, db_events_insert_logged): the combat's row of
+     * migration 25 with the block of migration 17 in it, its first
+     * event's seq (unit_seq) and their number (n_units), after the
+     * combat's place and the ledger's move, its seq the last event's.
+     * One row of the log and its index entry a combat, where there were
+     * two.  Its events read back as before, with the same ids.  The
+     * feed's index now takes every row with unit events, whatever its
+     * kind (unit_seq is set on exactly those). */
+    "ALTER TABLE event_log ADD COLUMN n_units INTEGER;"
+    "DROP INDEX event_log_units;"
+    "CREATE INDEX event_log_units ON event_log (campaign_id, unit_seq)"
+    "  WHERE unit_seq IS NOT NULL;",
 };
 
 /* Run after the SQL of the migration of the same index, in its
@@ -740,7 +754,7 @@ const migration_fn migrations_after[] = {
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
     NULL, NULL, NULL, NULL, NULL,
-    NULL};
+    NULL, NULL};
 
 const int migrations_count =
     (int)(sizeof migrations_sql / sizeof migrations_sql[0]);

@@ -631,11 +631,16 @@ const char *const migrations_pg_sql[] = {
      * counts itself).  PostgreSQL keeps both triggers: its writers are
      * several, and keep nothing between them. */
     "SELECT 1;",
+
+    /* 27: the column of SQLite's rows that log a combat and its units'
+     * events together (db/migrations.c), so that a store copied from
+     * SQLite brings them; PostgreSQL's triggers still log a row each. */
+    "ALTER TABLE event_log ADD COLUMN n_units BIGINT;",
 };
 
 const int migrations_pg_count =
     (int)(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0]);
 
-_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 26,
+_Static_assert(sizeof migrations_pg_sql / sizeof migrations_pg_sql[0] == 27,
                "one PostgreSQL migration per SQLite migration "
                "(migrations.c): add both together");

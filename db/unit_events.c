@@ -142,7 +142,8 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
      * A campaign's, on SQLite (migration 19), through the rows that log
      * its unit events, on event_log_units (campaign_id, unit_seq): each
      * row is an event, or a block of at most DB_LOG_BLOCK_MAX of a
-     * combat's (migration 17) whose unit_seq is its first; no two rows'
+     * combat's (migration 17; in the combat's own row since migration 27)
+     * whose unit_seq is its first (LOG_UNITS of them); no two rows'
      * events overlap, so their order is the events'.  A block with an
      * event after ?3 starts after ?3 - DB_LOG_BLOCK_MAX (?5), which
      * bounds the index's range.  On PostgreSQL (whose planner cannot size
@@ -158,8 +159,8 @@ err_code db_events_page(db_conn *c, const db_event_query *q, db_event **out,
 #define EVENTS_OF_FEED                                                         \
     "SELECT " HISTORY_EVENT_COLUMNS                                            \
     "FROM event_log l JOIN unit_events u ON u.seq >= l.unit_seq "              \
-    "AND u.seq < l.unit_seq + coalesce(l.n, 1) " HISTORY_EVENT_JOINS           \
-    "WHERE l.campaign_id = ?1 AND l.kind = 'unit' "
+    "AND u.seq < l.unit_seq + " LOG_UNITS " " HISTORY_EVENT_JOINS              \
+    "WHERE l.campaign_id = ?1 AND l.unit_seq IS NOT NULL "
 #define FEED_OLDEST "ORDER BY l.unit_seq, u.seq LIMIT ?4"
 #define FEED_NEWEST "ORDER BY l.unit_seq DESC, u.seq DESC LIMIT ?4"
 #define EVENTS_OF_FEED_PG                                                      \

@@ -28,6 +28,14 @@ enum { MARK_EVERY = 64 };
     "LEFT JOIN units un ON un.rowid = u.unit_row "                             \
     "LEFT JOIN combats uc ON uc.rowid = u.combat_row "
 
+/* The number of unit events a row l of the event log logs, from its
+ * unit_seq on: a unit's row, n (NULL: its one event; migration 17: a
+ * block); a combat's, n_units (migration 27: with its events; NULL:
+ * none, n being the ledger's length). */
+#define LOG_UNITS                                                              \
+    "(CASE WHEN l.kind = 'unit' THEN coalesce(l.n, 1) "                        \
+    "ELSE coalesce(l.n_units, 0) END)"
+
 /* HISTORY_EVENT_COLUMNS from column col of st into ev (its note and
  * documents new: db_events_free). */
 void history_event_read(db_stmt *st, int col, db_event *ev);

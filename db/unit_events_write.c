@@ -516,6 +516,12 @@ static err_code log_events(db_conn *c, const char *campaign_id, int n,
 err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
                           err_info *e)
 {
+    return db_events_insert_logged(c, evs, n, NULL, e);
+}
+
+err_code db_events_insert_logged(db_conn *c, const db_event *const *evs,
+                                 size_t n, db_combat_log *held, err_info *e)
+{
     /* On SQLite this logs every event it inserts (migration 18 dropped
      * the trigger that logged some: one less sub-program run per event):
      * an event whose documents are its own, a row of its own; a run of
@@ -529,6 +535,14 @@ err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
     err_code rc = ERR_OK;
     size_t i;
 
+    /* The combat's row held back goes first: with the first run below
+     * where its events start one (migration 27), else alone, now. */
+    if (held != NULL && held->is_pending &&
+        !(is_sqlite && n > 0 && evs[0]->doc_slot > 0 &&
+          strcmp(evs[0]->campaign_id, held->campaign_id) == 0 &&
+          strcmp(evs[0]->combat_id, held->combat_id) == 0) &&
+        (rc = db_log_combat_held(c, held, 0, 0, e)))
+        return rc;
     for (i = 0; i < n && rc == ERR_OK;) {
         size_t run = 1;
         long long first = 0;
@@ -548,7 +562,11 @@ err_code db_events_insert(db_conn *c, const db_event *const *evs, size_t n,
                strcmp(evs[i + run]->campaign_id, evs[i]->campaign_id) == 0 &&
                strcmp(evs[i + run]->combat_id, evs[i]->combat_id) == 0)
             run++;
-        if ((rc = insert_run(c, evs + i, run, &keys, &first, e)) == ERR_OK)
+        if ((rc = insert_run(c, evs + i, run, &keys, &first, e)) != ERR_OK)
+            break;
+        if (i == 0 && held != NULL && held->is_pending)
+            rc = db_log_combat_held(c, held, first, (int)run, e);
+        else
             rc = log_events(c, evs[i]->campaign_id, (int)run, true, first, e);
         i += run;
     }

@@ -161,11 +161,12 @@ err_code combat_unit_update(db_conn *c, combat_record *rec,
 /* While rec->is_staging, both record what they would write in
  * rec->changes instead; combat_changes_write makes those writes (the
  * units' rows, then the events in their order, in one call:
- * db_events_insert), and combat_record_unstage drops them with the
- * outcome (its rolls, report and summary) so that the combat can be
- * worked out again. */
+ * db_events_insert_logged, after the combat's row of the event log held
+ * back, held, with them where it can: db_combat_insert_chained), and
+ * combat_record_unstage drops them with the outcome (its rolls, report
+ * and summary) so that the combat can be worked out again. */
 err_code combat_changes_write(db_conn *c, const combat_record *rec,
-                              err_info *e);
+                              db_combat_log *held, err_info *e);
 /* The units rec's staged outcome leaves: those bind read, with the new
  * rows apply made, as stored (rec->left); none when out of memory.  Off
  * the writer, once apply has run. */

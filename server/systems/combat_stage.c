@@ -114,23 +114,26 @@ static db_event **events_of(const combat_record *rec, size_t *n)
 }
 
 /* The units' new rows, then the history events in one call, in their
- * order: the store logs a combat's events as one block where it can
- * (db_events_insert). */
-err_code combat_changes_write(db_conn *c, const combat_record *rec, err_info *e)
+ * order, after the combat's row of the event log held back: the store
+ * logs a combat with its events in one row where it can
+ * (db_events_insert_logged). */
+err_code combat_changes_write(db_conn *c, const combat_record *rec,
+                              db_combat_log *held, err_info *e)
 {
     db_event **evs;
     err_code rc = ERR_OK;
     size_t i, n;
 
-    if (rec->n_changes == 0)
-        return ERR_OK;
+    if (rec->n_changes == 0) /* the combat's row alone */
+        return db_events_insert_logged(c, NULL, 0, held, e);
     if ((evs = events_of(rec, &n)) == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     for (i = 0; i < rec->n_changes && rc == ERR_OK; i++)
         if (!rec->changes[i].is_event)
             rc = db_unit_update(c, &rec->changes[i].unit, e);
     if (rc == ERR_OK)
-        rc = db_events_insert(c, (const db_event *const *)evs, n, e);
+        rc = db_events_insert_logged(c, (const db_event *const *)evs, n, held,
+                                     e);
     free(evs);
     return rc;
 }

@@ -136,12 +136,20 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
      * one.  The ledger's save checks it (db_combat_insert_chained), and
      * spends the commitment (db_chain_spend). */
     if (rec->is_staged) {
+        /* The combat's row of the event log held back, and written with
+         * its units' events (one row, on SQLite). */
+        db_combat_log held = {.is_pending = false};
+
         if ((rc = db_combat_insert_chained(
                  c, &rec->cb, rec->rolls, rec->n_rolls, &rec->chain_end,
-                 rec->version, &is_staged_current, e)))
+                 rec->version, &is_staged_current, &held, e)))
             goto out;
         if (is_staged_current) {
-            if ((rc = combat_changes_write(c, rec, e)) == ERR_OK) {
+            if ((rc = combat_changes_write(c, rec, &held, e)) == ERR_OK &&
+                held.is_pending) /* cannot be: combat_changes_write logs */
+                rc = err_set(e, ERR_INTERNAL, NULL, "combat %s was not logged",
+                             rec->cb.id);
+            if (rc == ERR_OK) {
                 combat_units_landed(c, rec);
                 atomic_fetch_add(&n_landed, 1);
             }

@@ -61,9 +61,19 @@ int db_fixture_lite_count_rows(sqlite3 *c, const char *table, const char *id);
     db_fixture_lite_count_rows(DB_LITE(c), table, id)
 /* Whether a and b are the same string, or both NULL. */
 bool db_fixture_str_eq_or_null(const char *a, const char *b);
+/* SQL that takes the file's event log back to before migration 27 (no
+ * n_units, the feed's index on unit rows alone): a file made now holds
+ * no row that logs a combat with its events unless a staged combat wrote
+ * it (pipeline.c). */
+#define DB_FIXTURE_BEFORE_27                                                   \
+    "DROP INDEX event_log_units;"                                              \
+    "ALTER TABLE event_log DROP COLUMN n_units;"                               \
+    "CREATE INDEX event_log_units ON event_log (campaign_id, unit_seq) "       \
+    "WHERE kind = 'unit';"
 /* SQL that takes a store back to before migration 23 (a unit's history
  * as a chain): for the tests that make an older store from this build's. */
 #define DB_FIXTURE_BEFORE_23                                                   \
+    DB_FIXTURE_BEFORE_27                                                       \
     "DROP TABLE unit_heads;"                                                   \
     "DROP TABLE unit_marks;"                                                   \
     "ALTER TABLE unit_events DROP COLUMN prev_seq;"                            \

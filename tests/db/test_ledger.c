@@ -311,7 +311,8 @@ static err_code job_staged(db_conn *c, void *arg, err_info *e)
         rc = db_combat_pack(&j->cb, j->rolls, j->n, e);
     if (rc == ERR_OK)
         rc = db_combat_insert_chained(c, &j->cb, j->rolls, j->n, &end,
-                                      version - s->moved, &s->is_current, e);
+                                      version - s->moved, &s->is_current, NULL,
+                                      e);
     return rc;
 }
 

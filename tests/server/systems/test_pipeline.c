@@ -311,6 +311,153 @@ static void check_combat_events(const test_campaign *c, const char *id)
     db_event_log_free(evs, n);
 }
 
+/* One event as text: every member a reader sees. */
+static void put_event(FILE *f, const db_logged_event *ev)
+{
+    const db_event *u = &ev->unit;
+
+    fprintf(f, "%lld %s %s %s %s %lld %s %s %s |", ev->seq, ev->kind,
+            ev->record_id, ev->system, ev->status, ev->n, ev->head,
+            ev->created_at, ev->summary ? ev->summary : "-");
+    if (strcmp(ev->kind, "unit") == 0)
+        fprintf(f, " %lld %lld %s %s %s %s %s %s %s %d", u->seq, u->unit_seq,
+                u->unit_id, u->combat_id, u->at, u->kind,
+                u->before ? u->before : "-", u->after ? u->after : "-",
+                u->result ? u->result : "-", u->doc_slot);
+    fputc('\n', f);
+}
+
+/* The campaign's event log as text, as every reader of it reads it: its
+ * windows (after, after + width] from 0 to its last, each as a stream
+ * reads one (for each width of widths); every campaign's events at once;
+ * and the feed (db_events_page) in pages of 2 from each end.  New. */
+static char *log_text(const test_campaign *c)
+{
+    static const long long widths[] = {1, 2, 3, 7, 11, 1000};
+    db_conn *r = db_read_acquire(http_db(ts->srv));
+    long long last = 0, after;
+    db_logged_event *evs;
+    char *text = NULL;
+    size_t len = 0, n, i, w;
+    FILE *f = open_memstream(&text, &len);
+    err_info e;
+    int order;
+
+    err_clear(&e);
+    ck_assert_int_eq(db_event_log_last(r, c->id, &last, &e), ERR_OK);
+    for (w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        fprintf(f, "width %lld\n", widths[w]);
+        for (after = 0; after < last; after += widths[w]) {
+            ck_assert_int_eq(db_event_log_after(r, c->id, after,
+                                                after + widths[w], 500, &evs,
+                                                &n, &e),
+                             ERR_OK);
+            for (i = 0; i < n; i++)
+                put_event(f, &evs[i]);
+            db_event_log_free(evs, n);
+        }
+    }
+    fprintf(f, "every campaign\n");
+    ck_assert_int_eq(
+        db_event_log_after(r, NULL, 0, LLONG_MAX, 5000, &evs, &n, &e), ERR_OK);
+    ck_assert_int_eq(db_event_log_docs(r, evs, n, NULL, NULL, &e), ERR_OK);
+    for (i = 0; i < n; i++)
+        if (strcmp(evs[i].campaign_id, c->id) == 0)
+            put_event(f, &evs[i]);
+    db_event_log_free(evs, n);
+    for (order = 0; order < 2; order++) {
+        db_event_query q = {c->id, NULL, 0, order == 1, 2};
+        db_event *page;
+        fprintf(f, "feed %d\n", order);
+        do {
+            ck_assert_int_eq(db_events_page(r, &q, &page, &n, &e), ERR_OK);
+            for (i = 0; i < n; i++)
+                fprintf(f, "%lld %lld %s %s\n", page[i].seq, page[i].unit_seq,
+                        page[i].unit_id, page[i].combat_id);
+            if (n > 0)
+                q.after = page[n - 1].seq;
+            db_events_free(page, n);
+        } while (n == 2);
+    }
+    db_read_release(http_db(ts->srv), r);
+    fclose(f);
+    return text;
+}
+
+/* A staged combat's units' events are logged in its combat's row (SQLite,
+ * migration 27): read back, that row gives every reader of the log the
+ * events, with the ids, that the two rows it stands for give (the shape
+ * before, which a combat not staged still writes, as does an event of its
+ * own): the log rewritten into that shape reads the same, byte for byte,
+ * window by window. */
+START_TEST(test_staged_combat_logged_in_one_row)
+{
+    test_campaign c;
+    char id[64], path[192], *folded, *split;
+    int k;
+
+    /* pairs that fight, each unit twice (none worn out) */
+    static const char *const pairs[6] = {
+        COMBAT("Alpha", "Bravo"),  COMBAT("Delta", "Echo"),
+        COMBAT("Foxtrot", "Golf"), COMBAT("Alpha", "Echo"),
+        COMBAT("Delta", "Golf"),   COMBAT("Foxtrot", "Bravo")};
+
+    TS_SQLITE_ONLY();
+    world(&c);
+    ts_unit(ts, &c, "Delta", "Red", 0, 6, NULL);
+    ts_unit(ts, &c, "Foxtrot", "Red", 0, 6, NULL);
+    ts_unit(ts, &c, "Echo", "Blue", 0, 6, NULL);
+    ts_unit(ts, &c, "Golf", "Blue", 0, 6, NULL);
+    for (k = 0; k < 3; k++) {
+        /* one staged, and one in flight beside it that the writer works
+         * out (logged in two rows) */
+        void *staged = read_job(&c, pairs[2 * k]),
+             *second = read_job(&c, pairs[2 * k + 1]);
+        ck_assert(pipeline_stage(http_db(ts->srv), staged));
+        ck_assert(!pipeline_stage(http_db(ts->srv), second));
+        land(staged, id);
+        land(second, id);
+        if (k == 1) { /* an event of its own between */
+            char charlie[64];
+            ck_assert(ts_sql_text(ts, charlie, sizeof charlie,
+                                  "SELECT id FROM units WHERE campaign_id = ? "
+                                  "AND name = 'Charlie'",
+                                  TS_TEXT(c.id)));
+            snprintf(path, sizeof path, "/v1/campaigns/%s/units/%s", c.id,
+                     charlie);
+            json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
+                                "{\"name\":\"Charlie2\"}"));
+        }
+    }
+    ck_assert_int_eq(ts_sql_int(ts,
+                                "SELECT count(*) FROM event_log WHERE "
+                                "campaign_id = ? AND n_units IS NOT NULL",
+                                TS_TEXT(c.id)),
+                     3);
+    folded = log_text(&c);
+    /* each such row as the two it stands for: the combat's (and the
+     * ledger's move), then its units' block */
+    ck_assert_int_eq(
+        ts_sql_exec(ts,
+                    "INSERT INTO event_log (seq, campaign_id, kind, unit_seq, "
+                    "n) SELECT -seq, campaign_id, 'unit', unit_seq, n_units "
+                    "FROM event_log WHERE n_units IS NOT NULL"),
+        3);
+    ck_assert_int_eq(ts_sql_exec(ts, "UPDATE event_log SET seq = seq - "
+                                     "n_units, unit_seq = NULL, n_units = "
+                                     "NULL WHERE n_units IS NOT NULL"),
+                     3);
+    ck_assert_int_eq(
+        ts_sql_exec(ts, "UPDATE event_log SET seq = -seq WHERE seq < 0"), 3);
+    split = log_text(&c);
+    ck_assert_str_eq(folded, split);
+    ck_assert_ptr_nonnull(strstr(folded, " unit "));
+    ck_assert_ptr_nonnull(strstr(folded, " ledger "));
+    free(folded);
+    free(split);
+}
+END_TEST
+
 START_TEST(test_staged_combat_lands_as_staged)
 {
     long long landed0, redone0, landed, redone;
@@ -507,6 +654,7 @@ Suite *suite_pipeline(void)
     tcase_add_checked_fixture(staged, setup, teardown);
     tcase_set_timeout(staged, 60);
     tcase_add_test(staged, test_staged_combat_lands_as_staged);
+    tcase_add_test(staged, test_staged_combat_logged_in_one_row);
     tcase_add_test(staged, test_staged_combat_redone_when_a_unit_changed);
     tcase_add_test(staged, test_second_combat_in_flight_not_staged);
     tcase_add_test(staged, test_staged_combats_read_kept_units);
