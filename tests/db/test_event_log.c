@@ -532,6 +532,92 @@ static void ledger_head_of(const char *campaign_id, char head[LEDGER_HASH_HEX])
     memcpy(head, ch.head, LEDGER_HASH_HEX);
 }
 
+/* The log of campaign_id as text, every window (after, upto] of it:
+ * after from 0 to its last, upto each of after + 1 to after + 70, and
+ * no bound; every event's id, kind, record, n, head and unit event.
+ * New. */
+static char *windows_text(const char *campaign_id)
+{
+    long long last = last_seq(campaign_id), after, width;
+    char *text = NULL;
+    size_t len = 0, n, i;
+    FILE *f = open_memstream(&text, &len);
+
+    for (after = 0; after <= last; after++)
+        for (width = 1; width <= 71; width++) {
+            db_logged_event *evs =
+                read_log(campaign_id, after,
+                         width == 71 ? LLONG_MAX : after + width, 500, &n);
+            fprintf(f, "(%lld, +%lld]:", after, width);
+            for (i = 0; i < n; i++)
+                fprintf(f, " %lld %s %s %lld %s %lld %s %d", evs[i].seq,
+                        evs[i].kind, evs[i].record_id, evs[i].n, evs[i].head,
+                        evs[i].unit.unit_seq, evs[i].unit.combat_id,
+                        evs[i].unit.doc_slot);
+            fputc('\n', f);
+            db_event_log_free(evs, n);
+        }
+    fclose(f);
+    return text;
+}
+
+/* A combat logged with its units' events in its own row (migration 27:
+ * a staged combat's, db_events_insert_logged), a full block of them:
+ * the row takes DB_LOG_BLOCK_MAX + 2 ids (the combat, the ledger's move,
+ * its events), and every window of the log reads the same as from the
+ * two rows it stands for, whichever of its ids the window starts or ends
+ * at. */
+START_TEST(test_combat_row_with_a_full_block)
+{
+    db_campaign cmp;
+    db_side side;
+    db_unit u;
+    rolled_fight r;
+    long long combat_seq, block_seq, first;
+    char sql[256], *split, *folded;
+
+    db_fixture_open();
+    setup_campaign(&cmp, &side, &u, "one");
+    rolled_fight_make(&r, &u, DB_LOG_BLOCK_MAX, 2);
+    db_fixture_write_ok(job_rolled_fight, &r, "combat of 2 dice, 64 events");
+    free(r.f.cb.unit_docs_z);
+    free(r.f.cb.report_z);
+    add_event(&u, T3, "correction"); /* its own row, after */
+    split = windows_text(cmp.id);
+    combat_seq = db_fixture_raw_query_int(
+        "SELECT seq FROM event_log WHERE kind = 'combat'");
+    block_seq = db_fixture_raw_query_int("SELECT seq FROM event_log WHERE kind "
+                                         "= 'unit' AND n = " DB_BLOCK_MAX_S);
+    first = db_fixture_raw_query_int("SELECT unit_seq FROM event_log WHERE "
+                                     "kind = 'unit' AND n = " DB_BLOCK_MAX_S);
+    ck_assert_int_eq(block_seq, combat_seq + DB_LOG_BLOCK_MAX);
+    /* the two rows made one, as db_log_combat_held writes it */
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    snprintf(sql, sizeof sql,
+             "BEGIN; DELETE FROM event_log WHERE seq = %lld; UPDATE event_log "
+             "SET seq = %lld, unit_seq = %lld, n_units = %d WHERE seq = %lld; "
+             "COMMIT;",
+             block_seq, block_seq, first, DB_LOG_BLOCK_MAX, combat_seq);
+    db_fixture_raw_exec(sql);
+    db_fixture_open();
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM event_log "
+                                 "WHERE n_units = " DB_BLOCK_MAX_S),
+        1);
+    folded = windows_text(cmp.id);
+    {
+        size_t at = 0;
+        while (folded[at] && folded[at] == split[at])
+            at++;
+        ck_assert_msg(folded[at] == split[at], "read otherwise from: %.200s",
+                      folded + at);
+    }
+    free(split);
+    free(folded);
+}
+END_TEST
+
 /* A campaign combat that moves the ledger is logged in one row for both
  * (migration 25: its id, and the ledger's length and head after it),
  * read back as the two events the triggers logged before, the combat's
@@ -928,6 +1014,7 @@ Suite *suite_event_log(void)
     tcase_add_test(tc, test_blocks_and_rows_in_one_write);
     tcase_add_test(tc, test_kept_keys_forgotten_with_a_refused_combat);
     tcase_add_test(tc, test_combat_and_ledger_move_are_one_row);
+    tcase_add_test(tc, test_combat_row_with_a_full_block);
     tcase_add_test(tc, test_packed_runs_keep_the_chains);
     tcase_add_test(tc, test_migration_logs_what_was_there);
     return s;

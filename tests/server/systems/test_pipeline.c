@@ -435,6 +435,27 @@ START_TEST(test_staged_combat_logged_in_one_row)
                                 TS_TEXT(c.id)),
                      3);
     folded = log_text(&c);
+    /* the ids as the two rows gave them: every id of the log once, in
+     * order (the campaign is the server's only one) */
+    {
+        db_conn *r = db_read_acquire(http_db(ts->srv));
+        db_logged_event *evs;
+        long long last = 0;
+        size_t n, i;
+        err_info e;
+
+        err_clear(&e);
+        ck_assert_int_eq(
+            db_event_log_after(r, NULL, 0, LLONG_MAX, 5000, &evs, &n, &e),
+            ERR_OK);
+        ck_assert_int_eq(db_event_log_last(r, NULL, &last, &e), ERR_OK);
+        db_read_release(http_db(ts->srv), r);
+        ck_assert_uint_gt(n, 20);
+        for (i = 0; i < n; i++)
+            ck_assert_int_eq(evs[i].seq, evs[0].seq + (long long)i);
+        ck_assert_int_eq(evs[n - 1].seq, last);
+        db_event_log_free(evs, n);
+    }
     /* each such row as the two it stands for: the combat's (and the
      * ledger's move), then its units' block */
     ck_assert_int_eq(
@@ -450,7 +471,13 @@ START_TEST(test_staged_combat_logged_in_one_row)
     ck_assert_int_eq(
         ts_sql_exec(ts, "UPDATE event_log SET seq = -seq WHERE seq < 0"), 3);
     split = log_text(&c);
-    ck_assert_str_eq(folded, split);
+    {
+        size_t at = 0;
+        while (folded[at] && folded[at] == split[at])
+            at++;
+        ck_assert_msg(folded[at] == split[at], "read otherwise from: %.200s",
+                      folded + at);
+    }
     ck_assert_ptr_nonnull(strstr(folded, " unit "));
     ck_assert_ptr_nonnull(strstr(folded, " ledger "));
     free(folded);
