@@ -669,10 +669,13 @@ err_code db_rolls_unpack(const char *text, long long ledger_first,
  * same checks (compact_bare's, and each string fitting its field);
  * hashes (a campaign combat's count + 1: the first roll's previous hash,
  * then each roll's hash) chained at ledger_first, or NULL (a one-off's,
- * without). */
+ * without).  Where unit_id is not NULL, only its rolls' hashes are
+ * written out (each roll's from the hashes alone: its previous is the
+ * roll before's), the caller keeping those rolls alone. */
 static bool compact_rolls(const unsigned char *p, const unsigned char *end,
                           size_t count, const unsigned char *hashes,
-                          long long ledger_first, db_roll *out)
+                          long long ledger_first, const char *unit_id,
+                          db_roll *out)
 {
     size_t k, f;
 
@@ -707,18 +710,21 @@ static bool compact_rolls(const unsigned char *p, const unsigned char *end,
         }
         if (hashes != NULL) {
             r->ledger_pos = ledger_first + (long long)k;
-            if (b == NULL)
-                rng_hex(hashes, HASH_BYTES, r->prev_hash);
-            else /* the hash of the roll before */
-                memcpy(r->prev_hash, b->hash, sizeof r->prev_hash);
+            if (unit_id != NULL && strcmp(r->unit_id, unit_id) != 0)
+                continue;
+            /* the first roll's previous hash, then the hash of the roll
+             * before (hashes[k]), and its own */
+            rng_hex(hashes + k * HASH_BYTES, HASH_BYTES, r->prev_hash);
             rng_hex(hashes + (k + 1) * HASH_BYTES, HASH_BYTES, r->hash);
         }
     }
     return p == end;
 }
 
-err_code db_rolls_read(const void *value, size_t zlen, long long ledger_first,
-                       db_roll **out, size_t *n, err_info *e)
+/* db_rolls_read, unit_id as compact_rolls takes it. */
+static err_code rolls_read(const void *value, size_t zlen,
+                           long long ledger_first, const char *unit_id,
+                           db_roll **out, size_t *n, err_info *e)
 {
     const unsigned char *z = value, *end;
     bool is_tagged = zlen >= ROLLS_TAG_LEN + 4,
@@ -763,7 +769,7 @@ err_code db_rolls_read(const void *value, size_t zlen, long long ledger_first,
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (!compact_rolls(z + head, end, rolls,
                        is_chained ? z + ROLLS_TAG_LEN + 4 : NULL, ledger_first,
-                       r)) {
+                       unit_id, r)) {
         free(r);
         return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
     }
@@ -772,8 +778,15 @@ err_code db_rolls_read(const void *value, size_t zlen, long long ledger_first,
     return ERR_OK;
 }
 
+err_code db_rolls_read(const void *value, size_t zlen, long long ledger_first,
+                       db_roll **out, size_t *n, err_info *e)
+{
+    return rolls_read(value, zlen, ledger_first, NULL, out, n, e);
+}
+
 err_code db_column_rolls_read(db_stmt *st, int col, long long ledger_first,
-                              db_roll **out, size_t *n, err_info *e)
+                              const char *unit_id, db_roll **out, size_t *n,
+                              err_info *e)
 {
     const void *z;
     char *text;
@@ -784,8 +797,8 @@ err_code db_column_rolls_read(db_stmt *st, int col, long long ledger_first,
     if (db_column_type(st, col) == DB_BLOB) {
         if ((z = db_column_blob(st, col)) == NULL) /* none, or no memory */
             return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");
-        return db_rolls_read(z, (size_t)db_column_bytes(st, col), ledger_first,
-                             out, n, e);
+        return rolls_read(z, (size_t)db_column_bytes(st, col), ledger_first,
+                          unit_id, out, n, e);
     }
     if ((text = db_column_dup(st, col)) == NULL)
         return err_set(e, ERR_DB, NULL, "a packed roll log is malformed");

@@ -342,9 +342,11 @@ err_code db_facts_unwrap(const void *z, size_t zlen, unsigned char **facts,
 /* A combat's packed roll log at column col (combats.rolls, however
  * packed: combat_pack.c) read into its rolls (db_rolls_read; a value
  * stored as text through db_rolls_unpack): ERR_DB for NULL or a value
- * that does not read, ERR_NOMEM. */
+ * that does not read, ERR_NOMEM.  unit_id: NULL, or the unit whose rolls
+ * alone the caller keeps (the others' hashes may be left unwritten). */
 err_code db_column_rolls_read(db_stmt *st, int col, long long ledger_first,
-                              db_roll **out, size_t *n, err_info *e);
+                              const char *unit_id, db_roll **out, size_t *n,
+                              err_info *e);
 
 /* Binds s as text, without a copy: s (not NULL) is borrowed and must
  * stay valid until st is released (db_done).  Returns DB_OK or a code. */

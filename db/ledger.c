@@ -293,8 +293,8 @@ static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
         return append_row(st, rows, n, cap)
                    ? ERR_OK
                    : err_set(e, ERR_NOMEM, NULL, "out of memory");
-    rc = db_column_rolls_read(st, 21, db_column_int64(st, 1), &rolls, &n_rolls,
-                              e);
+    rc = db_column_rolls_read(st, 21, db_column_int64(st, 1), NULL, &rolls,
+                              &n_rolls, e);
     if (rc == ERR_NOMEM)
         return rc;
     if (rc != ERR_OK || n_rolls == 0) {

@@ -492,7 +492,7 @@ static err_code read_rolls(db_conn *c, const char *combat_id,
     if (step != DB_ROW && step != DB_DONE)
         rc = db_fail(c, e, "read rolls");
     else if (is_packed && !is_after_report(st)) /* read as they are */
-        rc = db_column_rolls_read(st, 0, first, out, n, e);
+        rc = db_column_rolls_read(st, 0, first, unit_id, out, n, e);
     else if (is_packed &&
              (packed = rolls_after_report(st, after_report)) == NULL)
         rc = err_set(e, ERR_DB, NULL, "a packed roll log is malformed");

@@ -639,6 +639,33 @@ START_TEST(test_db_packed_rolls_hashes_beside)
     }
     db_ledger_rows_free(rows, n);
     ck_assert_int_eq(broken_at(cmp.id), 0);
+    /* One unit's rolls (a history page's read) are those of the whole
+     * log, byte for byte, their hashes too. */
+    {
+        db_conn *c = db_read_acquire(db_fixture_db);
+        db_roll *all = NULL, *one = NULL;
+        size_t n_all = 0, n_one = 0;
+        err_info e;
+
+        err_clear(&e);
+        ck_assert_int_eq(db_rolls_list(c, p.cb.id, &all, &n_all, &e), ERR_OK);
+        ck_assert_uint_eq(n_all, 3);
+        for (i = 0; i < n_all; i++) {
+            ck_assert_int_eq(
+                db_rolls_of_unit(c, p.cb.id, all[i].unit_id, &one, &n_one, &e),
+                ERR_OK);
+            ck_assert_uint_eq(n_one, 1);
+            ck_assert_int_eq(memcmp(&one[0], &all[i], sizeof *one), 0);
+            ck_assert_str_eq(one[0].hash, p.rolls[i].hash);
+            free(one);
+        }
+        ck_assert_int_eq(db_rolls_of_unit(c, p.cb.id, "un_9", &one, &n_one, &e),
+                         ERR_OK);
+        ck_assert_uint_eq(n_one, 0);
+        free(one);
+        free(all);
+        db_read_release(db_fixture_db, c);
+    }
 
     /* The second roll's hash altered: broken at its entry, 8. */
     vlen = rolls_value(p.cb.id, v, sizeof v);
