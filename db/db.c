@@ -2,13 +2,13 @@
  * db.c: opening, migrations and the group-commit writer.
  *
  * The writer thread takes every queued job at once, runs each under its own
- * SAVEPOINT inside one BEGIN IMMEDIATE ... COMMIT, then reports each job's
- * fate.  One fsync thus covers every request that arrived while the last
- * one was on disk: the durable service is no longer bound to one commit per
- * request.  A failed job is rolled back to its savepoint alone; a failed
- * COMMIT fails every job of the batch; a batch whose jobs all failed is
- * rolled back, not committed, so a refused request writes nothing (no log
- * frame, no fsync).
+ * SAVEPOINT inside one BEGIN IMMEDIATE ... COMMIT (a job alone, under the
+ * transaction itself), then reports each job's fate.  One fsync thus covers
+ * every request that arrived while the last one was on disk: the durable
+ * service is no longer bound to one commit per request.  A failed job is rolled
+ * back to its savepoint alone; a failed COMMIT fails every job of the batch; a
+ * batch whose jobs all failed is rolled back, not committed, so a refused
+ * request writes nothing (no log frame, no fsync).
  *
  * The write-ahead log is kept bounded: wal_autocheckpoint and
  * journal_size_limit under load, and a checkpoint that truncates it
@@ -225,10 +225,14 @@ static void upkeep(db *d)
 
 /* Runs job j of a batch under its savepoint into *rc and *ej.  When a
  * failure rolled back the whole transaction under it, the batch has
- * failed: *batch_rc and *be say why. */
-static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
-                    err_code *batch_rc, err_info *be)
+ * failed: *batch_rc and *be say why.  A batch's only job (is_alone) runs
+ * without one: the transaction is its savepoint (end_batch rolls it back
+ * where the job failed), which spares SQLite's writer a SAVEPOINT and a
+ * RELEASE a combat that arrives alone. */
+static void run_job(db *d, db_conn *w, db_job *j, bool is_alone, err_code *rc,
+                    err_info *ej, err_code *batch_rc, err_info *be)
 {
+    bool has_savepoint = !d->is_pg && !is_alone;
     long long before;
     size_t n_landings;
 
@@ -240,7 +244,7 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
 
     /* PostgreSQL runs a job per transaction: the transaction is its
      * savepoint. */
-    if (!d->is_pg && (*rc = db_control(w, "SAVEPOINT job", ej)) != ERR_OK) {
+    if (has_savepoint && (*rc = db_control(w, "SAVEPOINT job", ej)) != ERR_OK) {
         /* the transaction is gone (a PostgreSQL store's connection
          * broke): the whole batch with it */
         *batch_rc = *rc;
@@ -285,7 +289,7 @@ static void run_job(db *d, db_conn *w, db_job *j, err_code *rc, err_info *ej,
         }
         return;
     }
-    if (d->is_pg)
+    if (!has_savepoint)
         return; /* end_batch commits or rolls back the job's transaction */
     if (*rc != ERR_OK)
         db_control(w, "ROLLBACK TO job", NULL);
@@ -327,7 +331,7 @@ void db_run_batch(db *d, db_conn *w, db_job *jobs)
     batch_rc = db_control(w, "BEGIN IMMEDIATE", &e);
     for (j = jobs, n = 0; j != NULL; j = j->next, n++) {
         err_clear(&errs[n]);
-        run_job(d, w, j, &rcs[n], &errs[n], &batch_rc, &e);
+        run_job(d, w, j, jobs->next == NULL, &rcs[n], &errs[n], &batch_rc, &e);
     }
     for (i = 0; i < n; i++)
         n_ok += rcs[i] == ERR_OK;

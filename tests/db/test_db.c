@@ -485,6 +485,52 @@ START_TEST(test_failed_job_leaves_no_trace)
 }
 END_TEST
 
+/* A job alone in its batch runs under the transaction itself (no
+ * savepoint): failing after its insert, it leaves nothing, and the
+ * batches after it (alone, then several, a failure among them) write as
+ * they should. */
+START_TEST(test_failed_job_alone_leaves_no_trace)
+{
+    static const struct {
+        tracked_kind kind;
+        err_code rc;
+    } plan[] = {
+        {TRACK_INSERT_FAIL, ERR_RULE}, {TRACK_INSERT_TWICE, ERR_CONFLICT},
+        {TRACK_INSERT, ERR_OK},        {TRACK_INSERT, ERR_OK},
+        {TRACK_INSERT_FAIL, ERR_RULE}, {TRACK_INSERT, ERR_OK},
+    };
+    unsigned long jobs0, commits0, jobs1, commits1;
+    db_campaign got;
+    db_conn *r;
+    int i;
+
+    db_fixture_open();
+    db_writer_stats(db_fixture_db, &jobs0, &commits0);
+    for (i = 0; i < 3; i++) { /* each alone */
+        submit_tracked(i, plan[i].kind);
+        ck_assert_int_eq(wait_tracked(i + 1), i + 1);
+    }
+    db_fixture_hold_writer(); /* then three in one batch */
+    for (i = 3; i < 6; i++)
+        submit_tracked(i, plan[i].kind);
+    db_fixture_release_writer();
+    ck_assert_int_eq(wait_tracked(6), 6);
+    db_writer_stats(db_fixture_db, &jobs1, &commits1);
+    ck_assert_uint_eq(jobs1 - jobs0, 7);
+    ck_assert_uint_eq(commits1 - commits0, 3); /* the third, blocker, batch */
+    r = db_read_acquire(db_fixture_db);
+    for (i = 0; i < 6; i++) {
+        const tracked_job *t = &track.jobs[i];
+        ck_assert_msg(t->rc == plan[i].rc, "job %d: %s, want %s", i,
+                      err_code_name(t->rc), err_code_name(plan[i].rc));
+        ck_assert_int_eq(t->n_visible, plan[i].rc == ERR_OK ? 1 : 0);
+        ck_assert_int_eq(db_campaign_get(r, t->id, &got, NULL),
+                         plan[i].rc == ERR_OK ? ERR_OK : ERR_NOT_FOUND);
+    }
+    db_read_release(db_fixture_db, r);
+}
+END_TEST
+
 /* A COMMIT that fails (a deferred foreign key) fails every job of its
  * batch, and the writer carries on cleanly. */
 START_TEST(test_failed_commit_fails_batch)
@@ -859,6 +905,7 @@ Suite *suite_db(void)
     tcase_add_test(mig, test_release_ends_open_transaction);
 
     tcase_add_test(writer, test_failed_job_leaves_no_trace);
+    tcase_add_test(writer, test_failed_job_alone_leaves_no_trace);
     tcase_add_test(writer, test_failed_commit_fails_batch);
     tcase_add_loop_test(writer, test_db_write_returns_job_error, 0, 3);
     tcase_add_test(writer, test_db_write_keeps_first_error);
