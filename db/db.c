@@ -223,12 +223,13 @@ static void upkeep(db *d)
 
 /* ---- the writer ---- */
 
-/* Runs job j of a batch under its savepoint into *rc and *ej.  When a
+/* Runs job j of a batch into *rc and *ej: under its own savepoint where
+ * the batch has others (SQLite's), so that its failure is rolled back
+ * alone; a batch's only job (is_alone) under the transaction itself,
+ * which end_batch rolls back where the job failed (sparing SQLite's
+ * writer a SAVEPOINT and a RELEASE a combat that arrives alone).  When a
  * failure rolled back the whole transaction under it, the batch has
- * failed: *batch_rc and *be say why.  A batch's only job (is_alone) runs
- * without one: the transaction is its savepoint (end_batch rolls it back
- * where the job failed), which spares SQLite's writer a SAVEPOINT and a
- * RELEASE a combat that arrives alone. */
+ * failed: *batch_rc and *be say why. */
 static void run_job(db *d, db_conn *w, db_job *j, bool is_alone, err_code *rc,
                     err_info *ej, err_code *batch_rc, err_info *be)
 {
@@ -315,7 +316,8 @@ static bool end_batch(db *d, db_conn *w, int n_ok, err_code *batch_rc,
     return true;
 }
 
-/* Runs one batch: every job under a savepoint, one commit. */
+/* Runs one batch: every job under a savepoint (but a job alone), one
+ * commit. */
 void db_run_batch(db *d, db_conn *w, db_job *jobs)
 {
     err_code rcs[DB_BATCH_MAX];
