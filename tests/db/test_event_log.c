@@ -618,6 +618,108 @@ START_TEST(test_combat_row_with_a_full_block)
 }
 END_TEST
 
+/* A block fight whose combat's row of the log is held back and written
+ * with its events (db_events_insert_logged), as a staged combat's: the
+ * combat inserted (which logs it), its row taken out again in the same
+ * transaction and held instead; no ledger move (no dice). */
+static err_code job_held_block_fight(db_conn *c, void *arg, err_info *e)
+{
+    block_fight *f = arg;
+    const db_event *evs[BLOCK_EVENTS];
+    db_combat_log held;
+    err_code rc = db_combat_insert(c, &f->cb, NULL, 0, e);
+    size_t i;
+
+    if (rc != ERR_OK)
+        return rc;
+    ck_assert_int_eq(sqlite3_exec(DB_LITE(c),
+                                  "DELETE FROM event_log WHERE seq = (SELECT "
+                                  "max(seq) FROM event_log) AND kind = "
+                                  "'combat'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_changes(DB_LITE(c)), 1);
+    memset(&held, 0, sizeof held);
+    held.is_pending = true;
+    snprintf(held.campaign_id, sizeof held.campaign_id, "%s",
+             f->cb.campaign_id);
+    snprintf(held.combat_id, sizeof held.combat_id, "%s", f->cb.id);
+    for (i = 0; i < f->n; i++)
+        evs[i] = &f->ev[i];
+    rc = db_events_insert_logged(c, evs, f->n, &held, e);
+    ck_assert(rc != ERR_OK || !held.is_pending);
+    return rc;
+}
+
+/* A combat whose row is held for more events than a block holds, without
+ * a ledger move: its row holds the first DB_LOG_BLOCK_MAX, a block row
+ * the rest; every id once, in order; and every window reads as the rows
+ * of before (the combat's own, then two blocks). */
+START_TEST(test_held_combat_row_past_a_block)
+{
+    db_campaign cmp;
+    db_side side;
+    db_unit u;
+    block_fight f;
+    db_logged_event *all;
+    size_t n_all, i;
+    char *folded, *split;
+
+    db_fixture_open();
+    setup_campaign(&cmp, &side, &u, "one");
+    block_fight_make(&f, &u, BLOCK_EVENTS);
+    db_fixture_write_ok(job_held_block_fight, &f, "combat held, 70 events");
+    free(f.cb.unit_docs_z);
+    free(f.cb.report_z);
+    add_event(&u, T3, "correction"); /* its own row, after */
+    ck_assert_int_eq(
+        db_fixture_raw_query_int(
+            "SELECT count(*) FROM event_log WHERE kind = "
+            "'combat' AND head IS NULL AND n_units = " DB_BLOCK_MAX_S),
+        1);
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT n FROM event_log WHERE kind = 'unit' AND n "
+                         "IS NOT NULL"),
+                     BLOCK_EVENTS - DB_LOG_BLOCK_MAX);
+    all = read_log(cmp.id, 0, LLONG_MAX, 500, &n_all);
+    ck_assert_uint_eq(n_all, 1 + BLOCK_EVENTS + 1);
+    ck_assert_str_eq(all[0].kind, "combat");
+    ck_assert_str_eq(all[0].record_id, f.cb.id);
+    for (i = 1; i < n_all; i++)
+        ck_assert_int_eq(all[i].seq, all[i - 1].seq + 1);
+    for (i = 1; i <= BLOCK_EVENTS; i++) {
+        ck_assert_str_eq(all[i].kind, "unit");
+        ck_assert_str_eq(all[i].unit.combat_id, f.cb.id);
+        ck_assert_int_eq(all[i].unit.doc_slot, (int)i);
+    }
+    db_event_log_free(all, n_all);
+    folded = windows_text(cmp.id);
+    /* the combat's own row again, before its events' first block */
+    db_close(db_fixture_db);
+    db_fixture_db = NULL;
+    db_fixture_raw_exec(
+        "BEGIN; INSERT INTO event_log (seq, campaign_id, kind, unit_seq, n) "
+        "SELECT -seq, campaign_id, 'unit', unit_seq, n_units FROM event_log "
+        "WHERE n_units IS NOT NULL; UPDATE event_log SET seq = seq - "
+        "n_units, unit_seq = NULL, n_units = NULL WHERE n_units IS NOT NULL; "
+        "UPDATE event_log SET seq = -seq WHERE seq < 0; COMMIT;");
+    db_fixture_open();
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM event_log "
+                                              "WHERE n_units IS NOT NULL"),
+                     0);
+    split = windows_text(cmp.id);
+    {
+        size_t at = 0;
+        while (folded[at] && folded[at] == split[at])
+            at++;
+        ck_assert_msg(folded[at] == split[at], "read otherwise from: %.200s",
+                      folded + at);
+    }
+    free(folded);
+    free(split);
+}
+END_TEST
+
 /* A campaign combat that moves the ledger is logged in one row for both
  * (migration 25: its id, and the ledger's length and head after it),
  * read back as the two events the triggers logged before, the combat's
@@ -1015,6 +1117,7 @@ Suite *suite_event_log(void)
     tcase_add_test(tc, test_kept_keys_forgotten_with_a_refused_combat);
     tcase_add_test(tc, test_combat_and_ledger_move_are_one_row);
     tcase_add_test(tc, test_combat_row_with_a_full_block);
+    tcase_add_test(tc, test_held_combat_row_past_a_block);
     tcase_add_test(tc, test_packed_runs_keep_the_chains);
     tcase_add_test(tc, test_migration_logs_what_was_there);
     return s;
