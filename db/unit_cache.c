@@ -89,14 +89,19 @@ void unit_cache_free(unit_cache *k)
     free(k);
 }
 
-static campaign_slot *slot_of(unit_cache *k, const char *campaign_id)
+unsigned unit_cache_slot(const char *campaign_id)
 {
     uint32_t h = 2166136261u; /* FNV-1a */
     const unsigned char *p;
 
     for (p = (const unsigned char *)campaign_id; *p; p++)
         h = (h ^ *p) * 16777619u;
-    return &k->slots[h % CACHE_CAMPAIGNS];
+    return h % CACHE_CAMPAIGNS;
+}
+
+static campaign_slot *slot_of(unit_cache *k, const char *campaign_id)
+{
+    return &k->slots[unit_cache_slot(campaign_id)];
 }
 
 /* Whether r has room for its rows (made now if not yet). */

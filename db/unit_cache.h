@@ -66,6 +66,10 @@ typedef struct unit_landing {
  * with its units'. */
 void unit_cache_land(unit_cache *k, const unit_landing *l);
 
+/* The slot of the cache that campaign_id's rows take: two campaigns of
+ * one slot put each other out (the tests keep campaigns apart with it). */
+unsigned unit_cache_slot(const char *campaign_id);
+
 /* For tests: lookups answered and not; the rows kept for campaign_id (up
  * to max into out; how many) and their version; d's cache (NULL: none). */
 void unit_cache_stats(unit_cache *k, long long *hits, long long *misses);
