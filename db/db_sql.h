@@ -340,7 +340,7 @@ bool db_is_facts(const void *z, size_t zlen);
 err_code db_facts_unwrap(const void *z, size_t zlen, unsigned char **facts,
                          size_t *len);
 /* A combat's packed roll log at column col (combats.rolls, however
- * packed: combat_pack.c) read into its rolls (db_rolls_read; a value
+ * packed: combat_pack.h) read into its rolls (db_rolls_read; a value
  * stored as text through db_rolls_unpack): ERR_DB for NULL or a value
  * that does not read, ERR_NOMEM.  unit_id: NULL, or the unit whose rolls
  * alone the caller keeps (the others' hashes may be left unwritten). */
