@@ -161,40 +161,17 @@ void jw_array_end(jw *w)
     close_container(w, ']');
 }
 
-/* The bytes that end a run of a string copied as it is: the NUL that ends
- * it, those JSON escapes (control characters, '"', '\\'), and the first
- * bytes of UTF-8 sequences, checked one by one (put_escaped_tail).  DEL
- * (0x7f) passes through. */
-static const unsigned char stops[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10 */
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20: '"' */
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x30 */
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x40 */
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x50: '\\' */
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x60 */
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x70 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x80 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x90 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xa0 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xb0 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xc0 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xd0 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xe0 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xf0 */
-};
-
 /* The length of the run of s that needs no escaping. */
 static inline size_t safe_run(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
 
-    while (!stops[p[0]]) {
-        if (stops[p[1]])
+    while (!json_string_stops[p[0]]) {
+        if (json_string_stops[p[1]])
             return (size_t)(p + 1 - (const unsigned char *)s);
-        if (stops[p[2]])
+        if (json_string_stops[p[2]])
             return (size_t)(p + 2 - (const unsigned char *)s);
-        if (stops[p[3]])
+        if (json_string_stops[p[3]])
             return (size_t)(p + 3 - (const unsigned char *)s);
         p += 4;
     }

@@ -1,6 +1,8 @@
 /*
- * utf8.h: well-formed UTF-8, as jansson reads it; shared by the quick
- * reader (jsonr.c) and the writer (jsonw.c).
+ * utf8.h: well-formed UTF-8, as jansson reads it, and the runs of a JSON
+ * string's bytes that need no second look; shared by the quick reader
+ * (jsonr.c) and the writer (jsonw.c); its UTF-8 check by problem
+ * documents too (problem.c).
  */
 #ifndef UMPIRE_UTF8_H
 #define UMPIRE_UTF8_H
@@ -39,5 +41,29 @@ static inline size_t utf8_length(const unsigned char *q, size_t room)
         return 0;
     return n;
 }
+
+/* The bytes that end a run of a JSON string's bytes taken as they are:
+ * its NUL (where it is a C string) and control characters (escaped in
+ * writing, an error in reading), '"' and '\\' (the closing quote, or
+ * escaped; an escape's start), and the first bytes of UTF-8 sequences
+ * (checked one by one: utf8_length).  DEL (0x7f) passes through. */
+static const unsigned char json_string_stops[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10 */
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20: '"' */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x30 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x40 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x50: '\\' */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x60 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x70 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x80 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x90 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xa0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xb0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xc0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xd0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xe0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xf0 */
+};
 
 #endif
