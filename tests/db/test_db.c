@@ -440,21 +440,41 @@ END_TEST
 
 /* ---- the writer -------------------------------------------------------- */
 
+/* A tracked job and what it must come to. */
+typedef struct tracked_plan {
+    tracked_kind kind;
+    err_code rc;
+} tracked_plan;
+
+/* Each of the n tracked jobs of plan came to its rc, and the row of each
+ * that succeeded is there (seen by its done already), the others' not. */
+static void check_plan(const tracked_plan *plan, int n)
+{
+    db_campaign got;
+    db_conn *r = db_read_acquire(db_fixture_db);
+    int i;
+
+    for (i = 0; i < n; i++) {
+        const tracked_job *t = &track.jobs[i];
+        ck_assert_msg(t->rc == plan[i].rc, "job %d: %s, want %s", i,
+                      err_code_name(t->rc), err_code_name(plan[i].rc));
+        ck_assert_int_eq(t->n_visible, plan[i].rc == ERR_OK ? 1 : 0);
+        ck_assert_int_eq(db_campaign_get(r, t->id, &got, NULL),
+                         plan[i].rc == ERR_OK ? ERR_OK : ERR_NOT_FOUND);
+    }
+    db_read_release(db_fixture_db, r);
+}
+
 /* One batch: ok, fail after insert, ok, conflict after insert, ok. */
 START_TEST(test_failed_job_leaves_no_trace)
 {
-    static const struct {
-        tracked_kind kind;
-        err_code rc;
-    } plan[] = {
+    static const tracked_plan plan[] = {
         {TRACK_INSERT, ERR_OK}, {TRACK_INSERT_FAIL, ERR_RULE},
         {TRACK_INSERT, ERR_OK}, {TRACK_INSERT_TWICE, ERR_CONFLICT},
         {TRACK_INSERT, ERR_OK},
     };
     const int n = (int)(sizeof plan / sizeof plan[0]);
     unsigned long jobs0, commits0, jobs1, commits1;
-    db_campaign got;
-    db_conn *r;
     int i;
 
     db_fixture_open();
@@ -467,17 +487,7 @@ START_TEST(test_failed_job_leaves_no_trace)
     db_writer_stats(db_fixture_db, &jobs1, &commits1);
     ck_assert_uint_eq(jobs1 - jobs0, (unsigned long)n + 1);
     ck_assert_uint_eq(commits1 - commits0, 2); /* blocker, then the rest */
-
-    r = db_read_acquire(db_fixture_db);
-    for (i = 0; i < n; i++) {
-        const tracked_job *t = &track.jobs[i];
-        ck_assert_msg(t->rc == plan[i].rc, "job %d: %s, want %s", i,
-                      err_code_name(t->rc), err_code_name(plan[i].rc));
-        ck_assert_int_eq(t->n_visible, (plan[i].rc == ERR_OK) ? 1 : 0);
-        ck_assert_int_eq(db_campaign_get(r, t->id, &got, NULL),
-                         plan[i].rc == ERR_OK ? ERR_OK : ERR_NOT_FOUND);
-    }
-    db_read_release(db_fixture_db, r);
+    check_plan(plan, n);
     ck_assert_int_eq(track.jobs[1].e.code, ERR_RULE);
     ck_assert_str_eq(track.jobs[1].e.field, "tracked");
     ck_assert_str_eq(track.jobs[1].e.message, "refused after its insert");
@@ -491,17 +501,12 @@ END_TEST
  * they should. */
 START_TEST(test_failed_job_alone_leaves_no_trace)
 {
-    static const struct {
-        tracked_kind kind;
-        err_code rc;
-    } plan[] = {
+    static const tracked_plan plan[] = {
         {TRACK_INSERT_FAIL, ERR_RULE}, {TRACK_INSERT_TWICE, ERR_CONFLICT},
         {TRACK_INSERT, ERR_OK},        {TRACK_INSERT, ERR_OK},
         {TRACK_INSERT_FAIL, ERR_RULE}, {TRACK_INSERT, ERR_OK},
     };
     unsigned long jobs0, commits0, jobs1, commits1;
-    db_campaign got;
-    db_conn *r;
     int i;
 
     db_fixture_open();
@@ -518,16 +523,7 @@ START_TEST(test_failed_job_alone_leaves_no_trace)
     db_writer_stats(db_fixture_db, &jobs1, &commits1);
     ck_assert_uint_eq(jobs1 - jobs0, 7);
     ck_assert_uint_eq(commits1 - commits0, 3); /* the third, blocker, batch */
-    r = db_read_acquire(db_fixture_db);
-    for (i = 0; i < 6; i++) {
-        const tracked_job *t = &track.jobs[i];
-        ck_assert_msg(t->rc == plan[i].rc, "job %d: %s, want %s", i,
-                      err_code_name(t->rc), err_code_name(plan[i].rc));
-        ck_assert_int_eq(t->n_visible, plan[i].rc == ERR_OK ? 1 : 0);
-        ck_assert_int_eq(db_campaign_get(r, t->id, &got, NULL),
-                         plan[i].rc == ERR_OK ? ERR_OK : ERR_NOT_FOUND);
-    }
-    db_read_release(db_fixture_db, r);
+    check_plan(plan, 6);
 }
 END_TEST
 

@@ -561,6 +561,16 @@ static char *windows_text(const char *campaign_id)
     return text;
 }
 
+/* a and b the same text; else where they part shows. */
+static void same_text(const char *a, const char *b)
+{
+    size_t at = 0;
+
+    while (a[at] && a[at] == b[at])
+        at++;
+    ck_assert_msg(a[at] == b[at], "read otherwise from: %.200s", a + at);
+}
+
 /* A combat logged with its units' events in its own row (migration 27:
  * a staged combat's, db_events_insert_logged), a full block of them:
  * the row takes DB_LOG_BLOCK_MAX + 2 ids (the combat, the ledger's move,
@@ -606,13 +616,7 @@ START_TEST(test_combat_row_with_a_full_block)
                                  "WHERE n_units = " DB_BLOCK_MAX_S),
         1);
     folded = windows_text(cmp.id);
-    {
-        size_t at = 0;
-        while (folded[at] && folded[at] == split[at])
-            at++;
-        ck_assert_msg(folded[at] == split[at], "read otherwise from: %.200s",
-                      folded + at);
-    }
+    same_text(folded, split);
     free(split);
     free(folded);
 }
@@ -708,13 +712,7 @@ START_TEST(test_held_combat_row_past_a_block)
                                               "WHERE n_units IS NOT NULL"),
                      0);
     split = windows_text(cmp.id);
-    {
-        size_t at = 0;
-        while (folded[at] && folded[at] == split[at])
-            at++;
-        ck_assert_msg(folded[at] == split[at], "read otherwise from: %.200s",
-                      folded + at);
-    }
+    same_text(folded, split);
     free(folded);
     free(split);
 }

@@ -637,9 +637,9 @@ static void back_to_17(void)
         "  INSERT INTO event_log (campaign_id, kind, unit_seq)"
         "    VALUES (NEW.campaign_id, 'unit', NEW.seq);"
         "  END;"
-        "DROP INDEX event_log_units;" /* migration 19's (27's) */
+        "DROP INDEX event_log_units;"                /* migration 19's (27's) */
         "ALTER TABLE event_log DROP COLUMN n_units;" /* migration 27's */
-        "DROP TABLE unit_heads;"      /* migration 23's */
+        "DROP TABLE unit_heads;"                     /* migration 23's */
         "DROP TABLE unit_marks;"
         /* migration 22's: packed chained rolls back in combat_rolls */
         "CREATE TABLE combat_rolls (combat_id TEXT PRIMARY KEY REFERENCES"
