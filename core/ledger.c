@@ -238,26 +238,38 @@ static bool sha256_openssl(const uint8_t *a, size_t a_len, const void *b,
     return is_done;
 }
 
+void ledger_link_raw(const uint8_t prev[LEDGER_HASH_BYTES], const char *content,
+                     size_t len, uint8_t out[LEDGER_HASH_BYTES])
+{
+    crypto_hash_sha256_state st;
+
+    if (!sha256_openssl(prev, LEDGER_HASH_BYTES, content, len, out)) {
+        crypto_hash_sha256_init(&st);
+        crypto_hash_sha256_update(&st, prev, LEDGER_HASH_BYTES);
+        crypto_hash_sha256_update(&st, (const unsigned char *)content, len);
+        crypto_hash_sha256_final(&st, out);
+    }
+}
+
+void ledger_unhex(const char *hex, uint8_t out[LEDGER_HASH_BYTES])
+{
+    if (hex == NULL || rng_unhex(hex, out, LEDGER_HASH_BYTES) != 0)
+        memset(out, 0, LEDGER_HASH_BYTES);
+}
+
 void ledger_link(const char *prev, const char *content, size_t len,
                  char out[LEDGER_HASH_HEX])
 {
-    uint8_t prev_raw[crypto_hash_sha256_BYTES] = {0};
-    uint8_t h[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256_state st;
+    uint8_t prev_raw[LEDGER_HASH_BYTES], h[LEDGER_HASH_BYTES];
 
-    if (prev == NULL || rng_unhex(prev, prev_raw, sizeof prev_raw) != 0)
-        memset(prev_raw, 0, sizeof prev_raw);
-    if (!sha256_openssl(prev_raw, sizeof prev_raw, content, len, h)) {
-        crypto_hash_sha256_init(&st);
-        crypto_hash_sha256_update(&st, prev_raw, sizeof prev_raw);
-        crypto_hash_sha256_update(&st, (const unsigned char *)content, len);
-        crypto_hash_sha256_final(&st, h);
-    }
+    ledger_unhex(prev, prev_raw);
+    ledger_link_raw(prev_raw, content, len, h);
     rng_hex(h, sizeof h, out);
 }
 
-err_code ledger_hash(const ledger_entry *en, const char *prev,
-                     char out[LEDGER_HASH_HEX], err_info *e)
+err_code ledger_hash_raw(const ledger_entry *en,
+                         const uint8_t prev[LEDGER_HASH_BYTES],
+                         uint8_t out[LEDGER_HASH_BYTES], err_info *e)
 {
     /* A roll's content fits on the stack; a long battle action's may
      * not, and moves to the heap. */
@@ -266,12 +278,24 @@ err_code ledger_hash(const ledger_entry *en, const char *prev,
 
     content(&b, en);
     if (!b.is_oom)
-        ledger_link(prev, b.p, b.len, out);
+        ledger_link_raw(prev, b.p, b.len, out);
     if (b.is_heap)
         free(b.p);
     if (b.is_oom)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     return ERR_OK;
+}
+
+err_code ledger_hash(const ledger_entry *en, const char *prev,
+                     char out[LEDGER_HASH_HEX], err_info *e)
+{
+    uint8_t prev_raw[LEDGER_HASH_BYTES], h[LEDGER_HASH_BYTES];
+    err_code rc;
+
+    ledger_unhex(prev, prev_raw);
+    if ((rc = ledger_hash_raw(en, prev_raw, h, e)) == ERR_OK)
+        rng_hex(h, sizeof h, out);
+    return rc;
 }
 
 int ledger_parse_naturals(const char *text, int *out, size_t max)
@@ -327,6 +351,9 @@ err_code ledger_check(const ledger_entry *entries, size_t n,
     const char *prev = ledger_genesis;
     size_t i;
     err_code rc;
+    /* The hash of the entry before, as its bytes: each entry names it
+     * (checked as text first), so it is what the last one hashed to. */
+    uint8_t prev_raw[LEDGER_HASH_BYTES] = {0}, h_raw[LEDGER_HASH_BYTES];
 
     memset(out, 0, sizeof *out);
     memcpy(out->head, ledger_genesis, LEDGER_HASH_HEX);
@@ -349,8 +376,9 @@ err_code ledger_check(const ledger_entry *entries, size_t n,
                    want);
             return ERR_OK;
         }
-        if ((rc = ledger_hash(en, prev, h, e)))
+        if ((rc = ledger_hash_raw(en, prev_raw, h_raw, e)))
             return rc;
+        rng_hex(h_raw, sizeof h_raw, h);
         if (en->hash == NULL || strcmp(en->hash, h) != 0) {
             broken(out, want,
                    "entry %lld does not match its hash (its content was "
@@ -359,6 +387,7 @@ err_code ledger_check(const ledger_entry *entries, size_t n,
             return ERR_OK;
         }
         prev = en->hash;
+        memcpy(prev_raw, h_raw, sizeof prev_raw);
         out->length = want;
         memcpy(out->head, en->hash, LEDGER_HASH_HEX);
     }

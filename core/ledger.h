@@ -17,11 +17,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "err.h"
 
 #define LEDGER_VERSION    "umpire-ledger-v1"
 #define LEDGER_HASH_HEX   65 /* 64 hex digits and the NUL */
+#define LEDGER_HASH_BYTES 32 /* a hash as its bytes */
 #define LEDGER_BATTLE_DIE 6  /* every battle die (Matrix, Civilization) */
 #define LEDGER_MAX_NATURALS                                                    \
     1024 /* dice of one battle action at most (a                               \
@@ -71,6 +73,19 @@ void ledger_link(const char *prev, const char *content, size_t len,
 /* out = the hash of en coming after prev (ledger_content, ledger_link). */
 err_code ledger_hash(const ledger_entry *en, const char *prev,
                      char out[LEDGER_HASH_HEX], err_info *e);
+
+/* The same two with hashes as their bytes, for a chain walked entry by
+ * entry: each entry's hash is the next one's prev as it is, where the
+ * hex forms would read each hash's 64 digits back again. */
+void ledger_link_raw(const uint8_t prev[LEDGER_HASH_BYTES], const char *content,
+                     size_t len, uint8_t out[LEDGER_HASH_BYTES]);
+err_code ledger_hash_raw(const ledger_entry *en,
+                         const uint8_t prev[LEDGER_HASH_BYTES],
+                         uint8_t out[LEDGER_HASH_BYTES], err_info *e);
+
+/* hex's 64 digits as their bytes; a malformed hex (or NULL) reads as the
+ * genesis, as ledger_link takes it. */
+void ledger_unhex(const char *hex, uint8_t out[LEDGER_HASH_BYTES]);
 
 /* Parses a battle action's naturals as stored, a JSON array of integers
  * ("[4,1]"), into out (up to max).  Returns the count, or -1 if the text is

@@ -44,13 +44,20 @@ err_code db_chain_add(db_chain *ch, ledger_entry *en,
                       err_info *e)
 {
     err_code rc;
+    uint8_t h[LEDGER_HASH_BYTES];
 
     en->campaign_id = ch->campaign_id;
     en->pos = ch->length + 1;
-    if ((rc = ledger_hash(en, ch->head, hash, e)))
+    if (!ch->has_head_raw) {
+        ledger_unhex(ch->head, ch->head_raw);
+        ch->has_head_raw = true;
+    }
+    if ((rc = ledger_hash_raw(en, ch->head_raw, h, e)))
         return rc;
+    rng_hex(h, sizeof h, hash);
     memcpy(prev, ch->head, LEDGER_HASH_HEX);
     memcpy(ch->head, hash, LEDGER_HASH_HEX);
+    memcpy(ch->head_raw, h, sizeof h);
     ch->length = en->pos;
     return ERR_OK;
 }

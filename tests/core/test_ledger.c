@@ -136,6 +136,45 @@ START_TEST(test_link)
 }
 END_TEST
 
+/* The forms on bytes give the same hashes as those on hex digits, a
+ * chain of them included, and a malformed hex reads as the genesis. */
+START_TEST(test_link_raw)
+{
+    static const int two[] = {4, 1};
+    ledger_entry r = ledger_fixture_roll(), a = ledger_fixture_action(two, 2);
+    uint8_t prev[LEDGER_HASH_BYTES], h1[LEDGER_HASH_BYTES],
+        h2[LEDGER_HASH_BYTES], zero[LEDGER_HASH_BYTES] = {0};
+    char want1[LEDGER_HASH_HEX], want2[LEDGER_HASH_HEX], got[LEDGER_HASH_HEX];
+    size_t len = 0;
+    char *c = ledger_content(&a, &len);
+    err_info e;
+
+    ledger_unhex(NULL, prev);
+    ck_assert_mem_eq(prev, zero, sizeof zero);
+    memset(prev, 7, sizeof prev);
+    ledger_unhex(HEX64 + 1, prev); /* 63 digits */
+    ck_assert_mem_eq(prev, zero, sizeof zero);
+    ledger_unhex(HEX64, prev);
+    rng_hex(prev, sizeof prev, got);
+    ck_assert_str_eq(got, HEX64);
+
+    ck_assert_int_eq(ledger_hash(&r, HEX64, want1, &e), ERR_OK);
+    ck_assert_int_eq(ledger_hash_raw(&r, prev, h1, &e), ERR_OK);
+    rng_hex(h1, sizeof h1, got);
+    ck_assert_str_eq(got, want1);
+    ck_assert_int_eq(ledger_hash(&a, want1, want2, &e), ERR_OK);
+    ck_assert_int_eq(ledger_hash_raw(&a, h1, h2, &e), ERR_OK);
+    rng_hex(h2, sizeof h2, got);
+    ck_assert_str_eq(got, want2);
+    ledger_link_raw(h1, c, len, h2);
+    rng_hex(h2, sizeof h2, got);
+    ck_assert_str_eq(got, want2);
+    ledger_fixture_sha_link(want1, c, len, got);
+    ck_assert_str_eq(got, want2);
+    free(c);
+}
+END_TEST
+
 /* ledger_hash writes a content on the stack and moves it to the heap
  * when it outgrows it: the hash is the content's either way.  Negative
  * numbers are written as "%lld" writes them. */
@@ -486,6 +525,7 @@ Suite *suite_ledger_core(void)
     tcase_add_test(core, test_content_roll);
     tcase_add_test(core, test_content_action);
     tcase_add_test(core, test_link);
+    tcase_add_test(core, test_link_raw);
     tcase_add_test(core, test_hash_long_content);
     tcase_add_test(core, test_parse_naturals);
     tcase_add_test(core, test_check_good);
