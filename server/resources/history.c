@@ -43,13 +43,15 @@ static json_t *parse_doc(const char *s)
 static const char *result_of(db_conn *c, const db_event *ev,
                              combat_results *results, err_code *rc, err_info *e)
 {
+    const char *result = NULL;
+
     *rc = ERR_OK;
     if (ev->result != NULL || ev->combat_id[0] == '\0' ||
         strcmp(ev->kind, "combat") != 0)
         return ev->result;
-    if ((*rc = combat_results_load(c, ev->combat_id, results, e)))
-        return NULL;
-    return combat_results_of(results, ev->unit_id);
+    if ((*rc = combat_results_load(c, ev->combat_id, results, e)) == ERR_OK)
+        *rc = combat_results_of(results, ev->unit_id, &result, e);
+    return result;
 }
 
 /* A stored document as the member key (a literal): its text as it is

@@ -451,38 +451,54 @@ void combat_results_cleanup(combat_results *r)
         free(r->text[i]);
     free(r->text);
     free(r->unit_id);
+    if (r->facts != NULL)
+        r->facts_free(r->facts);
     memset(r, 0, sizeof *r);
 }
 
-bool combat_results_add(combat_results *r, const char *unit_id, char *text)
+void combat_results_keep(combat_results *r, void *facts,
+                         char *(*render)(void *facts, size_t i),
+                         void (*facts_free)(void *facts))
+{
+    if (r->facts != NULL)
+        r->facts_free(r->facts);
+    r->facts = facts;
+    r->render = render;
+    r->facts_free = facts_free;
+}
+
+bool combat_results_add(combat_results *r, const char *unit_id)
 {
     char(*ids)[DB_ID_MAX];
     char **texts;
 
-    if (text == NULL ||
-        (ids = realloc(r->unit_id, (r->n + 1) * sizeof *ids)) == NULL) {
-        free(text);
+    if ((ids = realloc(r->unit_id, (r->n + 1) * sizeof *ids)) == NULL)
         return false;
-    }
     r->unit_id = ids;
-    if ((texts = realloc(r->text, (r->n + 1) * sizeof *texts)) == NULL) {
-        free(text);
+    if ((texts = realloc(r->text, (r->n + 1) * sizeof *texts)) == NULL)
         return false;
-    }
     r->text = texts;
     snprintf(r->unit_id[r->n], DB_ID_MAX, "%s", unit_id);
-    r->text[r->n++] = text;
+    r->text[r->n++] = NULL;
     return true;
 }
 
-const char *combat_results_of(const combat_results *r, const char *unit_id)
+err_code combat_results_of(combat_results *r, const char *unit_id,
+                           const char **out, err_info *e)
 {
     size_t i;
 
+    *out = NULL;
     for (i = 0; i < r->n; i++)
         if (strcmp(r->unit_id[i], unit_id) == 0)
-            return r->text[i];
-    return NULL;
+            break;
+    if (i == r->n)
+        return ERR_OK;
+    if (r->text[i] == NULL &&
+        (r->facts == NULL || (r->text[i] = r->render(r->facts, i)) == NULL))
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    *out = r->text[i];
+    return ERR_OK;
 }
 
 err_code combat_results_load(db_conn *c, const char *combat_id,

@@ -256,25 +256,37 @@ err_code combat_render_facts(db_combat *cb, err_info *e);
 
 /* The history results of a combat stored as its facts (db.h): each of
  * its units' (the result its history event was given at the combat),
- * rendered again from the facts.  A history page (or a stream's turn)
- * keeps the last combat's, for the events of the same combat that follow
- * it. */
+ * rendered again from the facts, each when it is first asked: a unit's
+ * history page asks one unit's of each combat.  A history page (or a
+ * stream's turn) keeps the last combat's, for the events of the same
+ * combat that follow it. */
 typedef struct combat_results {
     char combat_id[DB_ID_MAX]; /* whose: "" none loaded */
     size_t n;
     char (*unit_id)[DB_ID_MAX];
-    char **text; /* each unit's result, new */
+    char **text; /* each unit's result, new; NULL until asked */
+    /* The system's facts resolved, kept to render unit i's result (new;
+     * NULL: out of memory) when it is asked, and freed with r. */
+    void *facts;
+    char *(*render)(void *facts, size_t i);
+    void (*facts_free)(void *facts);
 } combat_results;
 /* Loads into r the results of combat_id, unless r holds them already;
  * none (n 0) when it is not stored as its facts, or has no row.
  * ERR_INTERNAL when they do not render, ERR_DB when they are damaged. */
 err_code combat_results_load(db_conn *c, const char *combat_id,
                              combat_results *r, err_info *e);
-/* unit_id's result in r, or NULL. */
-const char *combat_results_of(const combat_results *r, const char *unit_id);
-/* Adds unit_id's result text (new; stolen, also on failure) to r; false
- * when out of memory.  For the systems' results_facts. */
-bool combat_results_add(combat_results *r, const char *unit_id, char *text);
+/* unit_id's result in r into *out (NULL: none), rendered on its first
+ * ask; ERR_NOMEM. */
+err_code combat_results_of(combat_results *r, const char *unit_id,
+                           const char **out, err_info *e);
+/* For the systems' results_facts: facts (stolen) kept in r with how unit
+ * i's result is rendered from them and how they are freed, then each unit
+ * added in the order render numbers them (false when out of memory). */
+void combat_results_keep(combat_results *r, void *facts,
+                         char *(*render)(void *facts, size_t i),
+                         void (*facts_free)(void *facts));
+bool combat_results_add(combat_results *r, const char *unit_id);
 void combat_results_cleanup(combat_results *r);
 
 /* For replay, a combat stored as its facts: what differs between them and

@@ -206,29 +206,63 @@ static void check_facts(const db_combat *cb, const db_roll *rolls, size_t n,
     free(plan);
 }
 
-/* results_facts: each campaign unit's result, as apply gave its event
- * (its entry of the report with its system and side), written from the
- * facts' outcome without the rest of the report. */
+/* A combat's facts resolved, kept for its units' results (results_facts). */
+typedef struct facts_kept {
+    scrud_plan *plan;
+    scrud_result res;
+} facts_kept;
+
+static void facts_kept_free(void *v)
+{
+    facts_kept *k = v;
+
+    scrud_result_cleanup(&k->res);
+    free(k->plan);
+    free(k);
+}
+
+/* The i-th campaign unit's result (of those with an id, side by side):
+ * its entry of the report with its system and side, as apply gave its
+ * event, written from the facts' outcome without the rest of the
+ * report. */
+static char *result_facts(void *v, size_t i)
+{
+    const facts_kept *k = v;
+    size_t u;
+    int s;
+
+    for (s = 0; s < 2; s++)
+        for (u = 0; u < k->plan->in.sides[s].n_units; u++)
+            if (k->plan->unit_id[s][u][0] && i-- == 0)
+                return scrud_json_unit_result_text(k->plan, &k->res, s, (int)u);
+    return NULL;
+}
+
+/* results_facts: the facts resolved once, and each campaign unit's
+ * result rendered from them when it is asked (result_facts): a unit's
+ * history page asks one of each combat. */
 static err_code results_facts(const db_combat *cb, combat_results *out,
                               err_info *e)
 {
     int dice[SCRUD_FACTS_DICE_MAX];
-    size_t n_dice;
-    scrud_plan *plan = NULL;
-    scrud_result res;
-    err_code rc = resolve_facts(cb, &plan, dice, &n_dice, &res, e);
-    size_t i;
+    size_t n_dice, i;
+    facts_kept *k = malloc(sizeof *k);
+    err_code rc;
     int s;
 
+    if (k == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    k->plan = NULL;
+    if ((rc = resolve_facts(cb, &k->plan, dice, &n_dice, &k->res, e))) {
+        facts_kept_free(k);
+        return rc;
+    }
+    combat_results_keep(out, k, result_facts, facts_kept_free);
     for (s = 0; s < 2 && rc == ERR_OK; s++)
-        for (i = 0; i < plan->in.sides[s].n_units && rc == ERR_OK; i++)
-            if (plan->unit_id[s][i][0] &&
-                !combat_results_add(
-                    out, plan->unit_id[s][i],
-                    scrud_json_unit_result_text(plan, &res, s, (int)i)))
+        for (i = 0; i < k->plan->in.sides[s].n_units && rc == ERR_OK; i++)
+            if (k->plan->unit_id[s][i][0] &&
+                !combat_results_add(out, k->plan->unit_id[s][i]))
                 rc = err_set(e, ERR_NOMEM, NULL, "out of memory");
-    scrud_result_cleanup(&res);
-    free(plan);
     return rc;
 }
 
