@@ -38,17 +38,21 @@ static json_t *parse_doc(const char *s)
 
 /* The result of a combat's event where its combat, stored as its facts
  * (db.h), gives it rather than the event (into results: the last
- * combat's, kept for its other units' events); else the event's own
- * (NULL: none); *rc an error. */
+ * combat's, kept for its other units' events; *is_written then, for it
+ * is the JSON writer's text just made); else the event's own (NULL:
+ * none); *rc an error. */
 static const char *result_of(db_conn *c, const db_event *ev,
-                             combat_results *results, err_code *rc, err_info *e)
+                             combat_results *results, bool *is_written,
+                             err_code *rc, err_info *e)
 {
     const char *result = NULL;
 
     *rc = ERR_OK;
+    *is_written = false;
     if (ev->result != NULL || ev->combat_id[0] == '\0' ||
         strcmp(ev->kind, "combat") != 0)
         return ev->result;
+    *is_written = true;
     if ((*rc = combat_results_load(c, ev->combat_id, results, e)) == ERR_OK)
         *rc = combat_results_of(results, ev->unit_id, &result, e);
     return result;
@@ -92,7 +96,8 @@ static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
                         combat_results *results, err_info *e)
 {
     err_code rc;
-    const char *result = result_of(c, ev, results, &rc, e);
+    bool is_written;
+    const char *result = result_of(c, ev, results, &is_written, &rc, e);
 
     if (rc != ERR_OK)
         return false;
@@ -113,7 +118,10 @@ static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
     jw_kstring_or_null(w, "note", ev->note);
     put_doc(w, "before", ev->before);
     put_doc(w, "after", ev->after);
-    put_doc(w, "result", result);
+    if (is_written && result != NULL) /* as the writer wrote it */
+        jw_kraw_plain(w, "result", 6, result, strlen(result));
+    else
+        put_doc(w, "result", result);
     if (is_feed) {
         jw_kstring(w, "unit_id", ev->unit_id);
         jw_kint(w, "unit_seq", ev->unit_seq);

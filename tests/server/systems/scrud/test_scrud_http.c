@@ -883,6 +883,79 @@ START_TEST(test_resupply_after_combat)
 }
 END_TEST
 
+/* A combat stored as its facts gives each unit's result for its history
+ * as the JSON writer writes it, served as that text: names that JSON
+ * escapes read back as they were, and each unit of a 3 v 2 combat, on
+ * its own page and in the feed, gets its own entry of the report. */
+START_TEST(test_facts_results_of_each_unit)
+{
+    /* as they are, and as JSON text for ts_unit */
+    static const char *const names[5] = {"Le \"Vieux\" \\ Garde", "A2",
+                                         "Line \u00e9/2", "B1", "B2"};
+    static const char *const names_json[5] = {
+        "Le \\\"Vieux\\\" \\\\ Garde", "A2", "Line \u00e9/2", "B1", "B2"};
+    static const char *const sides[5] = {"a", "a", "a", "b", "b"};
+    char ids[5][64], path[256];
+    test_campaign c;
+    http_resp posted;
+    json_t *body, *units[2], *rep;
+    size_t i, k;
+    char *text;
+
+    ts_campaign(rig_ts, &c, NULL, AB);
+    units[0] = json_array();
+    units[1] = json_array();
+    for (i = 0; i < 5; i++) {
+        ts_unit(rig_ts, &c, names_json[i], sides[i], (int)i % 3, 6, ids[i]);
+        json_array_append_new(units[i >= 3],
+                              json_pack("{s:s}", "unit", ids[i]));
+    }
+    body = json_pack("{s:[{s:s,s:o},{s:s,s:o}]}", "sides", "side", "a", "units",
+                     units[0], "side", "b", "units", units[1]);
+    text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", c.id);
+    ck_assert_int_eq(ts_request(rig_ts, "POST", path, c.umpire, text, &posted),
+                     0);
+    free(text);
+    RIG_EQ_INT(posted.status, 201);
+    RIG_EQ_INT(ts_sql_int(rig_ts,
+                          "SELECT count(*) FROM combats WHERE id = ? AND "
+                          "substr(report, 1, 4) = ?",
+                          TS_TEXT(str(posted.json, "id")),
+                          TS_BLOB("\x1b"
+                                  "fc1",
+                                  4)),
+               1);
+    for (i = 0; i < 5; i++) {
+        json_t *want = json_deep_copy(rig_report_unit(posted.json, names[i]));
+        ck_assert_ptr_nonnull(want);
+        json_object_set_new(want, "system", json_string("scrud"));
+        json_object_set_new(want, "side", json_string(sides[i]));
+        rep = rig_call(200, "GET", c.umpire, NULL,
+                       "/v1/campaigns/%s/units/%s/history?order=newest&limit=1",
+                       c.id, ids[i]);
+        RIG_EQ_INT(json_array_size(get(rep, "items")), 1);
+        RIG_IS_TRUE(json_equal(get(at(get(rep, "items"), 0), "result"), want));
+        RIG_EQ_STR(str(get(at(get(rep, "items"), 0), "result"), "unit"),
+                   names[i]);
+        json_decref(rep);
+        /* the feed, whose page asks every unit's of the one combat */
+        rep = rig_call(200, "GET", c.umpire, NULL,
+                       "/v1/campaigns/%s/history?order=newest&limit=5", c.id);
+        RIG_EQ_INT(json_array_size(get(rep, "items")), 5);
+        for (k = 0; k < 5; k++) {
+            json_t *ev = at(get(rep, "items"), k);
+            if (strcmp(str(ev, "unit_id"), ids[i]) == 0)
+                RIG_IS_TRUE(json_equal(get(ev, "result"), want));
+        }
+        json_decref(rep);
+        json_decref(want);
+    }
+    http_resp_cleanup(&posted);
+}
+END_TEST
+
 Suite *suite_scrud_http(void)
 {
     Suite *s = suite_create("scrud_http");
@@ -893,6 +966,7 @@ Suite *suite_scrud_http(void)
     tcase_add_test(tc, test_seeded_dice_verifiable);
     tcase_add_test(tc, test_replay_detects_tampering);
     tcase_add_test(tc, test_oneoff_stored_as_facts);
+    tcase_add_test(tc, test_facts_results_of_each_unit);
     tcase_add_test(tc, test_history_docs_after_report);
     tcase_add_test(tc, test_all_or_nothing);
     tcase_add_test(tc, test_campaign_options);
