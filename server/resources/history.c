@@ -127,13 +127,22 @@ static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
         jw_kint(w, "unit_seq", ev->unit_seq);
     }
     if (ev->combat_id[0]) {
-        db_roll *rolls = NULL;
+        /* A unit's: its own, read (its page has one event of each
+         * combat). The feed's: its combat's, kept for its next units'. */
+        db_roll *own = NULL;
+        const db_roll *rolls;
         size_t n = 0, i;
-        if (db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &rolls, &n, e))
+        if (is_feed
+                ? combat_results_rolls(c, ev->combat_id, results, &rolls, &n, e)
+                : db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &own, &n, e))
             return false;
+        if (!is_feed)
+            rolls = own;
         jw_key(w, "rolls");
         jw_array(w);
         for (i = 0; i < n; i++) {
+            if (is_feed && strcmp(rolls[i].unit_id, ev->unit_id) != 0)
+                continue;
             jw_object(w);
             jw_kint(w, "seq", rolls[i].seq);
             jw_kstring(w, "reason", rolls[i].reason);
@@ -144,7 +153,7 @@ static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
             jw_object_end(w);
         }
         jw_array_end(w);
-        free(rolls);
+        free(own);
     }
     jw_object_end(w);
     return true;

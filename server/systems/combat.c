@@ -453,7 +453,34 @@ void combat_results_cleanup(combat_results *r)
     free(r->unit_id);
     if (r->facts != NULL)
         r->facts_free(r->facts);
+    free(r->rolls);
     memset(r, 0, sizeof *r);
+}
+
+err_code combat_results_rolls(db_conn *c, const char *combat_id,
+                              combat_results *r, const db_roll **out, size_t *n,
+                              err_info *e)
+{
+    err_code rc = ERR_OK;
+
+    if (strcmp(r->rolls_combat_id, combat_id) != 0) {
+        free(r->rolls);
+        r->rolls = NULL;
+        r->n_rolls = 0;
+        r->rolls_combat_id[0] = '\0';
+        if ((rc = db_rolls_list(c, combat_id, &r->rolls, &r->n_rolls, e)) ==
+            ERR_OK) {
+            snprintf(r->rolls_combat_id, sizeof r->rolls_combat_id, "%s",
+                     combat_id);
+        } else {
+            free(r->rolls);
+            r->rolls = NULL;
+            r->n_rolls = 0;
+        }
+    }
+    *out = rc == ERR_OK ? r->rolls : NULL;
+    *n = rc == ERR_OK ? r->n_rolls : 0;
+    return rc;
 }
 
 void combat_results_keep(combat_results *r, void *facts,

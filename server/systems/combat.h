@@ -270,6 +270,12 @@ typedef struct combat_results {
     void *facts;
     char *(*render)(void *facts, size_t i);
     void (*facts_free)(void *facts);
+    /* The rolls of rolls_combat_id ("" none read), all its units', kept
+     * for the feed, whose events of one combat follow each other
+     * (combat_results_rolls). */
+    char rolls_combat_id[DB_ID_MAX];
+    db_roll *rolls;
+    size_t n_rolls;
 } combat_results;
 /* Loads into r the results of combat_id, unless r holds them already;
  * none (n 0) when it is not stored as its facts, or has no row.
@@ -287,6 +293,13 @@ void combat_results_keep(combat_results *r, void *facts,
                          char *(*render)(void *facts, size_t i),
                          void (*facts_free)(void *facts));
 bool combat_results_add(combat_results *r, const char *unit_id);
+/* The rolls of combat_id, all its units', into *out (n of them; r's,
+ * until it moves to another combat or is cleaned up): read once for the
+ * events of the combat that follow one another (a page of the feed reads
+ * each combat's once, not once for each of its units). */
+err_code combat_results_rolls(db_conn *c, const char *combat_id,
+                              combat_results *r, const db_roll **out, size_t *n,
+                              err_info *e);
 void combat_results_cleanup(combat_results *r);
 
 /* For replay, a combat stored as its facts: what differs between them and
