@@ -496,16 +496,23 @@ void combat_results_keep(combat_results *r, void *facts,
 
 bool combat_results_add(combat_results *r, const char *unit_id)
 {
+    size_t cap = r->cap ? 2 * r->cap : 16, len = strlen(unit_id);
     char(*ids)[DB_ID_MAX];
     char **texts;
 
-    if ((ids = realloc(r->unit_id, (r->n + 1) * sizeof *ids)) == NULL)
-        return false;
-    r->unit_id = ids;
-    if ((texts = realloc(r->text, (r->n + 1) * sizeof *texts)) == NULL)
-        return false;
-    r->text = texts;
-    snprintf(r->unit_id[r->n], DB_ID_MAX, "%s", unit_id);
+    if (len >= DB_ID_MAX) /* cut, as a copy to the size would */
+        len = DB_ID_MAX - 1;
+    if (r->n == r->cap) { /* room for 16 more, then twice as many */
+        if ((ids = realloc(r->unit_id, cap * sizeof *ids)) == NULL)
+            return false;
+        r->unit_id = ids;
+        if ((texts = realloc(r->text, cap * sizeof *texts)) == NULL)
+            return false;
+        r->text = texts;
+        r->cap = cap;
+    }
+    memcpy(r->unit_id[r->n], unit_id, len);
+    r->unit_id[r->n][len] = '\0';
     r->text[r->n++] = NULL;
     return true;
 }

@@ -262,7 +262,7 @@ err_code combat_render_facts(db_combat *cb, err_info *e);
  * combat that follow it. */
 typedef struct combat_results {
     char combat_id[DB_ID_MAX]; /* whose: "" none loaded */
-    size_t n;
+    size_t n, cap;             /* units, and room for */
     char (*unit_id)[DB_ID_MAX];
     char **text; /* each unit's result, new; NULL until asked */
     /* The system's facts resolved, kept to render unit i's result (new;
