@@ -44,14 +44,20 @@ enum { DOC_DICT_LEVEL_SMALL = 3 };
 enum { DOC_DICT_LEVEL_QUICK = -3 };
 static const unsigned char doc_tag_v1[DOC_TAG_LEN] = {0x1b, 'u', 'd', '1'};
 
-/* The dictionary prepared once for packing and for reading (both are
- * read-only once made, shared by every thread), and a context of each
+/* The dictionary prepared for packing at each level and for reading,
+ * each made the first time it is needed (a store only read never makes
+ * the packers' three, which cost about a million instructions each) and
+ * read-only once made, shared by every thread; and a context of each
  * kind per thread (made once: making one per document costs more than
  * the packing), freed when its thread ends. */
 static ZSTD_CDict *doc_cdict, *doc_cdict_small, *doc_cdict_quick;
 static ZSTD_DDict *doc_ddict;
 static pthread_key_t doc_key, doc_dkey;
-static pthread_once_t doc_once = PTHREAD_ONCE_INIT;
+static pthread_once_t doc_once = PTHREAD_ONCE_INIT,
+                      cdict_once = PTHREAD_ONCE_INIT,
+                      cdict_small_once = PTHREAD_ONCE_INIT,
+                      cdict_quick_once = PTHREAD_ONCE_INIT,
+                      ddict_once = PTHREAD_ONCE_INIT;
 
 static void doc_cctx_free(void *cctx)
 {
@@ -67,12 +73,28 @@ static void doc_key_make(void)
 {
     (void)pthread_key_create(&doc_key, doc_cctx_free);
     (void)pthread_key_create(&doc_dkey, doc_dctx_free);
+}
+
+static void cdict_make(void)
+{
     doc_cdict =
         ZSTD_createCDict(db_doc_dict_v1, db_doc_dict_v1_len, DOC_DICT_LEVEL);
+}
+
+static void cdict_small_make(void)
+{
     doc_cdict_small = ZSTD_createCDict(db_doc_dict_v1, db_doc_dict_v1_len,
                                        DOC_DICT_LEVEL_SMALL);
+}
+
+static void cdict_quick_make(void)
+{
     doc_cdict_quick = ZSTD_createCDict(db_doc_dict_v1, db_doc_dict_v1_len,
                                        DOC_DICT_LEVEL_QUICK);
+}
+
+static void ddict_make(void)
+{
     doc_ddict = ZSTD_createDDict(db_doc_dict_v1, db_doc_dict_v1_len);
 }
 
@@ -105,15 +127,17 @@ static ZSTD_DCtx *doc_dctx(void)
     return dctx;
 }
 
-/* text packed with the dictionary prepared as cdict (made by doc_cctx's
- * first call: read it after that). */
+/* text packed with the dictionary prepared as cdict (made by once's
+ * function, called here first). */
 static unsigned char *pack_dict(const char *text, ZSTD_CDict *const *cdict,
+                                pthread_once_t *once, void (*make)(void),
                                 size_t *len)
 {
     size_t n = strlen(text), room = ZSTD_compressBound(n), got;
     ZSTD_CCtx *cctx;
     unsigned char *z;
 
+    (void)pthread_once(once, make);
     if (n > DOC_MAX || (cctx = doc_cctx()) == NULL || *cdict == NULL)
         return NULL;
     if ((z = malloc(DOC_TAG_LEN + room)) == NULL)
@@ -137,17 +161,19 @@ static unsigned char *pack_dict(const char *text, ZSTD_CDict *const *cdict,
 
 unsigned char *db_doc_pack(const char *text, size_t *len)
 {
-    return pack_dict(text, &doc_cdict, len);
+    return pack_dict(text, &doc_cdict, &cdict_once, cdict_make, len);
 }
 
 unsigned char *db_doc_pack_small(const char *text, size_t *len)
 {
-    return pack_dict(text, &doc_cdict_small, len);
+    return pack_dict(text, &doc_cdict_small, &cdict_small_once,
+                     cdict_small_make, len);
 }
 
 unsigned char *db_doc_pack_quick(const char *text, size_t *len)
 {
-    return pack_dict(text, &doc_cdict_quick, len);
+    return pack_dict(text, &doc_cdict_quick, &cdict_quick_once,
+                     cdict_quick_make, len);
 }
 
 /* Whether the n bytes at z start a zstd frame. */
@@ -174,6 +200,8 @@ static char *doc_inflate(const void *z, size_t zlen, bool is_dict,
     /* This thread's context, its parameters and any prefix cleared. */
     if ((dctx = doc_dctx()) == NULL ||
         ZSTD_isError(ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters)))
+        got = (size_t)-1;
+    else if (is_dict && pthread_once(&ddict_once, ddict_make) != 0)
         got = (size_t)-1;
     else if (is_dict)
         got = doc_ddict == NULL
