@@ -873,7 +873,8 @@ typedef struct db_chain {
     long long length0; /* the length db_chain_open read: moved when not */
     char head[LEDGER_HASH_HEX];
     /* head as its bytes, once db_chain_add has read or made it: the next
-     * entry is hashed on them, not on head's digits read again. */
+     * entry is hashed on them, not on head's digits read again.  Code
+     * that sets head itself clears has_head_raw. */
     uint8_t head_raw[LEDGER_HASH_BYTES];
     bool has_head_raw;
     /* The campaign's next commitment spent with the save ("" for none),

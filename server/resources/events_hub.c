@@ -71,8 +71,8 @@ typedef struct turn {
     size_t n_views;
     long long plain_seq; /* the event whose text, as a viewer who sees */
     char *plain;         /* everything reads it, plain holds; 0: none */
-    /* the last combat's results given again from its facts, for its
-     * other units' events (history.h) */
+    /* the last combat's results given again from its facts, and its
+     * rolls, for its other units' events (history.h) */
     combat_results results;
     bool has_failed; /* a read failed: the turn stops */
 } turn;

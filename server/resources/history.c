@@ -128,7 +128,7 @@ static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
     }
     if (ev->combat_id[0]) {
         /* A unit's: its own, read (its page has one event of each
-         * combat). The feed's: its combat's, kept for its next units'. */
+         * combat).  The feed's: its combat's, kept for its next units'. */
         db_roll *own = NULL;
         const db_roll *rolls;
         size_t n = 0, i;

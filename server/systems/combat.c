@@ -441,18 +441,31 @@ err_code combat_render_facts(db_combat *cb, err_info *e)
     return facts_failed(e, cb->id, &why);
 }
 
-void combat_results_cleanup(combat_results *r)
+/* r's results let go (its kept rolls stay: they are keyed apart). */
+static void results_clear(combat_results *r)
 {
     size_t i;
 
-    if (r == NULL)
-        return;
     for (i = 0; i < r->n; i++)
         free(r->text[i]);
     free(r->text);
     free(r->unit_id);
     if (r->facts != NULL)
         r->facts_free(r->facts);
+    r->combat_id[0] = '\0';
+    r->n = r->cap = 0;
+    r->unit_id = NULL;
+    r->text = NULL;
+    r->facts = NULL;
+    r->render = NULL;
+    r->facts_free = NULL;
+}
+
+void combat_results_cleanup(combat_results *r)
+{
+    if (r == NULL)
+        return;
+    results_clear(r);
     free(r->rolls);
     memset(r, 0, sizeof *r);
 }
@@ -469,14 +482,9 @@ err_code combat_results_rolls(db_conn *c, const char *combat_id,
         r->n_rolls = 0;
         r->rolls_combat_id[0] = '\0';
         if ((rc = db_rolls_list(c, combat_id, &r->rolls, &r->n_rolls, e)) ==
-            ERR_OK) {
+            ERR_OK)
             snprintf(r->rolls_combat_id, sizeof r->rolls_combat_id, "%s",
                      combat_id);
-        } else {
-            free(r->rolls);
-            r->rolls = NULL;
-            r->n_rolls = 0;
-        }
     }
     *out = rc == ERR_OK ? r->rolls : NULL;
     *n = rc == ERR_OK ? r->n_rolls : 0;
@@ -528,8 +536,10 @@ err_code combat_results_of(combat_results *r, const char *unit_id,
             break;
     if (i == r->n)
         return ERR_OK;
-    if (r->text[i] == NULL &&
-        (r->facts == NULL || (r->text[i] = r->render(r->facts, i)) == NULL))
+    if (r->text[i] == NULL && r->facts == NULL)
+        return err_set(e, ERR_INTERNAL, NULL,
+                       "no facts kept for the result of unit %s", unit_id);
+    if (r->text[i] == NULL && (r->text[i] = r->render(r->facts, i)) == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     *out = r->text[i];
     return ERR_OK;
@@ -545,7 +555,7 @@ err_code combat_results_load(db_conn *c, const char *combat_id,
 
     if (strcmp(r->combat_id, combat_id) == 0)
         return ERR_OK;
-    combat_results_cleanup(r);
+    results_clear(r);
     err_clear(&why);
     rc = db_combat_get(c, combat_id, &cb, &why);
     if (rc == ERR_NOT_FOUND) { /* none to give */
@@ -560,7 +570,7 @@ err_code combat_results_load(db_conn *c, const char *combat_id,
         db_combat_cleanup(&cb);
     }
     if (rc != ERR_OK)
-        combat_results_cleanup(r);
+        results_clear(r);
     else
         snprintf(r->combat_id, sizeof r->combat_id, "%s", combat_id);
     return rc;

@@ -288,13 +288,16 @@ err_code combat_results_of(combat_results *r, const char *unit_id,
                            const char **out, err_info *e);
 /* For the systems' results_facts: facts (stolen) kept in r with how unit
  * i's result is rendered from them and how they are freed, then each unit
- * added in the order render numbers them (false when out of memory). */
+ * added in the order render numbers them (false when out of memory).
+ * render's text is a JSON object as the JSON writer (jsonw.h) wrote it:
+ * a history page serves it as it is, unchecked. */
 void combat_results_keep(combat_results *r, void *facts,
                          char *(*render)(void *facts, size_t i),
                          void (*facts_free)(void *facts));
 bool combat_results_add(combat_results *r, const char *unit_id);
 /* The rolls of combat_id, all its units', into *out (n of them; r's,
- * until it moves to another combat or is cleaned up): read once for the
+ * until it is asked another combat's rolls or is cleaned up; loading
+ * another combat's results keeps them): read once for the
  * events of the combat that follow one another (a page of the feed reads
  * each combat's once, not once for each of its units). */
 err_code combat_results_rolls(db_conn *c, const char *combat_id,

@@ -110,8 +110,9 @@ typedef struct systems_entry {
     /* The same combat's units' results for their history events, as run
      * and apply gave them, from its facts, into out: the facts resolved
      * and how each unit's result is rendered from them when it is asked
-     * (combat_results_keep), and each unit that has an id
-     * (combat_results_add).  NULL with render_facts NULL. */
+     * (combat_results_keep: a JSON object the JSON writer wrote), and
+     * each unit that has an id (combat_results_add).  NULL with
+     * render_facts NULL. */
     err_code (*results_facts)(const db_combat *cb, combat_results *out,
                               err_info *e);
     void (*render)(struct report_doc *d, const json_t *report);

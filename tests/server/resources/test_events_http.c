@@ -100,8 +100,11 @@ START_TEST(test_combat_arrives_with_its_id)
     events_client s;
     events_block b;
     test_campaign c;
-    char id[64], v[80], r1[64], url[160];
+    char id[64], v[80], r1[64], b1[64], url[160], path[256];
+    const char *units[2] = {r1, b1}, *names[2] = {"R1", "B1"};
     long long last;
+    json_t *page;
+    int k;
 
     ts_campaign(ts, &c, NULL, sides);
     ck_assert_int_eq(events_open(&s, ts, c.id, NULL, c.umpire, NULL), 200);
@@ -117,7 +120,7 @@ START_TEST(test_combat_arrives_with_its_id)
                      "created");
     last = b.id;
     events_block_cleanup(&b);
-    ts_unit(ts, &c, "B1", "blue", 0, 6, NULL);
+    ts_unit(ts, &c, "B1", "blue", 0, 6, b1);
     expect_event(&s, "unit", &b);
     ck_assert_int_gt(b.id, last);
     events_block_cleanup(&b);
@@ -139,19 +142,38 @@ START_TEST(test_combat_arrives_with_its_id)
              json_string_value(json_object_get(b.json, "head")));
     ck_assert_uint_eq(strlen(v), 64);
     events_block_cleanup(&b);
-    expect_event(&s, "unit", &b);
-    ck_assert_str_eq(json_string_value(json_object_get(b.json, "combat_id")),
-                     id);
     /* Whole, as its history serves it: the states and the result the
-     * combat keeps for its events (migration 14). */
-    ck_assert_str_eq(json_string_value(json_object_get(
-                         json_object_get(b.json, "after"), "name")),
-                     "R1");
-    ck_assert(json_is_object(json_object_get(b.json, "before")));
-    ck_assert_str_eq(json_string_value(json_object_get(
-                         json_object_get(b.json, "result"), "system")),
-                     "scrud");
-    events_block_cleanup(&b);
+     * combat keeps for its events (migration 14), each unit's own, and
+     * its own rolls of the combat's (the stream keeps the combat's for
+     * the events of its units that follow). */
+    for (k = 0; k < 2; k++) {
+        expect_event(&s, "unit", &b);
+        ck_assert_str_eq(
+            json_string_value(json_object_get(b.json, "combat_id")), id);
+        ck_assert_str_eq(json_string_value(json_object_get(b.json, "unit_id")),
+                         units[k]);
+        ck_assert_str_eq(json_string_value(json_object_get(
+                             json_object_get(b.json, "after"), "name")),
+                         names[k]);
+        ck_assert(json_is_object(json_object_get(b.json, "before")));
+        ck_assert_str_eq(json_string_value(json_object_get(
+                             json_object_get(b.json, "result"), "system")),
+                         "scrud");
+        ck_assert_str_eq(json_string_value(json_object_get(
+                             json_object_get(b.json, "result"), "unit")),
+                         names[k]);
+        snprintf(path, sizeof path,
+                 "/v1/campaigns/%s/units/%s/history?order=newest&limit=1", c.id,
+                 units[k]);
+        page = ts_call(ts, 200, "GET", path, c.umpire, NULL);
+        ck_assert_uint_ge(json_array_size(json_object_get(b.json, "rolls")), 1);
+        ck_assert(json_equal(
+            json_object_get(b.json, "rolls"),
+            json_object_get(json_array_get(json_object_get(page, "items"), 0),
+                            "rolls")));
+        json_decref(page);
+        events_block_cleanup(&b);
+    }
     events_close(&s);
     ts_stop(ts);
 }

@@ -885,15 +885,18 @@ END_TEST
 
 /* A combat stored as its facts gives each unit's result for its history
  * as the JSON writer writes it, served as that text: names that JSON
- * escapes read back as they were, and each unit of a 3 v 2 combat, on
- * its own page and in the feed, gets its own entry of the report. */
+ * escapes (a control character the writer spells \u0001, which stored
+ * text so spelled was written again for) read back as they were, and each unit
+ * of a 3 v 2 combat, on its own page and in the feed, gets its own entry of the
+ * report. */
 START_TEST(test_facts_results_of_each_unit)
 {
     /* as they are, and as JSON text for ts_unit */
-    static const char *const names[5] = {"Le \"Vieux\" \\ Garde", "A2",
+    static const char *const names[5] = {"Le \"Vieux\" \\ Garde", "A\n2\x01",
                                          "Line \u00e9/2", "B1", "B2"};
-    static const char *const names_json[5] = {
-        "Le \\\"Vieux\\\" \\\\ Garde", "A2", "Line \u00e9/2", "B1", "B2"};
+    static const char *const names_json[5] = {"Le \\\"Vieux\\\" \\\\ Garde",
+                                              "A\\n2\\u0001", "Line \u00e9/2",
+                                              "B1", "B2"};
     static const char *const sides[5] = {"a", "a", "a", "b", "b"};
     char ids[5][64], path[256];
     test_campaign c;
