@@ -316,6 +316,58 @@ static err_code job_staged(db_conn *c, void *arg, err_info *e)
     return rc;
 }
 
+/* A unit that rolled twice, with another's roll between them, and two
+ * that rolled once: a history page's read of each unit's rolls gives its
+ * own, in order, byte for byte as the whole log's, their hashes too. */
+START_TEST(test_db_unit_rolls_twice)
+{
+    static const char *const unit_of[4] = {"un_0", "un_1", "un_0", "un_2"};
+    combat_job p;
+    staged_job sp = {.j = &p, .pack = true};
+    db_campaign cmp;
+    db_conn *c;
+    db_roll *all = NULL, *one = NULL;
+    size_t n_all = 0, n_one = 0, i, k, want;
+    err_info e;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    add_combat(&p, cmp.id, 4, false);
+    for (i = 0; i < 4; i++)
+        snprintf(p.rolls[i].unit_id, sizeof p.rolls[i].unit_id, "%s",
+                 unit_of[i]);
+    db_new_id("cmb", p.cb.id);
+    db_fixture_write_ok(job_staged, &sp, "a combat staged and packed");
+    ck_assert_ptr_nonnull(p.cb.rolls_z);
+    free(p.cb.rolls_z);
+    free(p.cb.report_z);
+    c = db_read_acquire(db_fixture_db);
+    err_clear(&e);
+    ck_assert_int_eq(db_rolls_list(c, p.cb.id, &all, &n_all, &e), ERR_OK);
+    ck_assert_uint_eq(n_all, 4);
+    for (i = 0; i < 3; i++) {
+        char unit[8];
+        snprintf(unit, sizeof unit, "un_%zu", i);
+        ck_assert_int_eq(db_rolls_of_unit(c, p.cb.id, unit, &one, &n_one, &e),
+                         ERR_OK);
+        for (k = 0, want = 0; k < n_all; k++) {
+            if (strcmp(all[k].unit_id, unit) != 0)
+                continue;
+            ck_assert_uint_lt(want, n_one);
+            ck_assert_int_eq(memcmp(&one[want], &all[k], sizeof *one), 0);
+            ck_assert_str_eq(one[want].hash, p.rolls[k].hash);
+            ck_assert_str_eq(one[want].prev_hash, p.rolls[k].prev_hash);
+            want++;
+        }
+        ck_assert_uint_eq(n_one, want);
+        ck_assert_uint_eq(n_one, i == 0 ? 2 : 1);
+        free(one);
+    }
+    free(all);
+    db_read_release(db_fixture_db, c);
+}
+END_TEST
+
 /* A combat staged at a version the campaign has moved on from: the
  * ledger's save that checks it refuses it, and nothing is written (no
  * combat, no roll, the ledger and the event log as they were), without
@@ -1732,6 +1784,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_staged_not_current);
     tcase_add_test(tc, test_db_packed_rolls_unreadable);
     tcase_add_test(tc, test_db_packed_rolls_hashes_beside);
+    tcase_add_test(tc, test_db_unit_rolls_twice);
     tcase_add_test(tc, test_db_packed_rolls_compact);
     tcase_add_test(tc, test_db_action_chains);
     tcase_add_test(tc, test_db_commitments);
