@@ -14,8 +14,18 @@
 
 #include <sodium.h>
 
-/* Parses "dice" and, for seeded dice, draws the server seed. */
-err_code combat_parse_dice(const json_t *body, combat_dice *d, err_info *e)
+/* A fresh server seed from the operating system, and its commitment. */
+static void draw_seed(combat_dice *d)
+{
+    randombytes_buf(d->seed, sizeof d->seed);
+    rng_hex(d->seed, sizeof d->seed, d->seed_hex);
+    rng_commitment(d->seed, d->commitment);
+    d->has_seed = true;
+}
+
+/* Parses "dice" and, for seeded dice where draws, draws the server seed. */
+err_code combat_parse_dice(const json_t *body, combat_dice *d, bool draws,
+                           err_info *e)
 {
     static const char *const fields[] = {"source", "client_seed", "commitment",
                                          NULL};
@@ -56,11 +66,8 @@ err_code combat_parse_dice(const json_t *body, combat_dice *d, err_info *e)
         memcpy(d->client_seed, cs, d->client_seed_len + 1);
         d->has_client_seed = true;
     }
-    if (d->kind == DICE_SEEDED) {
-        randombytes_buf(d->seed, sizeof d->seed);
-        rng_hex(d->seed, sizeof d->seed, d->seed_hex);
-        rng_commitment(d->seed, d->commitment);
-    }
+    if (d->kind == DICE_SEEDED && draws)
+        draw_seed(d);
     return ERR_OK;
 }
 
@@ -217,7 +224,11 @@ err_code combat_parse_record(const json_t *body, combat_record *rec,
     const char *note = NULL;
     err_code rc;
 
-    if ((rc = combat_parse_dice(body, &rec->dice, e)) ||
+    /* A campaign's combat (its campaign named before it is read) takes
+     * its campaign's next commitment, seed and all, before it rolls
+     * (combat_peek_commitment): none is drawn for it here. */
+    if ((rc = combat_parse_dice(body, &rec->dice, rec->campaign_id[0] == '\0',
+                                e)) ||
         (rc = jv_string(body, "", "note", false, COMBAT_NOTE_MAX, &note, e)))
         return rc;
     if (note) {
@@ -237,6 +248,7 @@ static err_code use_seed(combat_dice *d, const db_commitment *k, err_info *e)
                        k->commitment);
     text_copy(d->seed_hex, sizeof d->seed_hex, k->seed);
     text_copy(d->commitment, sizeof d->commitment, k->commitment);
+    d->has_seed = true;
     return ERR_OK;
 }
 
@@ -320,9 +332,14 @@ err_code combat_cite(db *d, combat_record *rec, err_info *e)
     return rc;
 }
 
-void combat_dice_init(const combat_record *rec, dice_source *src,
-                      const int *entered, size_t n_entered)
+void combat_dice_init(combat_record *rec, dice_source *src, const int *entered,
+                      size_t n_entered)
 {
+    /* Never from a seed nobody drew: a campaign's combat that had not
+     * taken its commitment would roll on one of its own, whose
+     * commitment the campaign's save then refuses as not its next. */
+    if (rec->dice.kind == DICE_SEEDED && !rec->dice.has_seed)
+        draw_seed(&rec->dice);
     if (rec->dice.kind == DICE_SEEDED)
         dice_init_seeded(src, rec->dice.seed,
                          (const uint8_t *)rec->dice.client_seed,

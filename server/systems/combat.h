@@ -28,6 +28,7 @@ typedef struct combat_dice {
     char client_seed[RNG_CLIENT_SEED_MAX + 1];
     size_t client_seed_len;
     bool has_client_seed;
+    bool has_seed; /* seed drawn, or taken from a commitment */
     /* "commitment": the seed committed ahead that the caller cites */
     char cited[65];
     bool is_cited;
@@ -84,7 +85,8 @@ typedef struct combat_record {
 } combat_record;
 
 /* Parses the body's "dice" and "note" into rec (a seeded combat gets its
- * server seed here). */
+ * server seed here, unless rec names its campaign already: then the
+ * campaign's next commitment is its, taken before it rolls). */
 err_code combat_parse_record(const json_t *body, combat_record *rec,
                              err_info *e);
 
@@ -116,8 +118,8 @@ err_code combat_cite(db *d, combat_record *rec, err_info *e);
 
 /* The dice source of rec: its seeded stream, or the entered values
  * (borrowed, in draw order). */
-void combat_dice_init(const combat_record *rec, dice_source *src,
-                      const int *entered, size_t n_entered);
+void combat_dice_init(combat_record *rec, dice_source *src, const int *entered,
+                      size_t n_entered);
 
 /* Fills rec->cb for a combat of system just resolved: a new id, the time,
  * the dice (seed revealed), who and the note. */
@@ -212,8 +214,10 @@ void combat_finish(http_request *r, err_code rc, const err_info *e);
 
 /* Parses the body's "dice" ({"source", "client_seed"}) into d; seeded
  * dice get a fresh server seed from the operating system and its
- * commitment. */
-err_code combat_parse_dice(const json_t *body, combat_dice *d, err_info *e);
+ * commitment where draws (a one-off's; a campaign's takes its campaign's
+ * next, combat_peek_commitment). */
+err_code combat_parse_dice(const json_t *body, combat_dice *d, bool draws,
+                           err_info *e);
 
 /* The report's "dice" object for a stored combat. */
 void combat_dice_write(jw *w, const db_combat *cb);
