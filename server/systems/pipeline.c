@@ -97,7 +97,14 @@ bool pipeline_stage(db *d, void *job)
     if (rc == ERR_OK)
         rc = db_combat_chain(c, &rec->cb, rec->rolls, rec->n_rolls,
                              &rec->chain_end, &e);
-    /* Its commitment spent, and the next drawn, with the ledger's save. */
+    /* Its commitment spent, and the next drawn, with the ledger's save.
+     * A seeded combat always has one (drawn or taken): one without would
+     * save spending none, so it is not staged (the writer's claim of it
+     * refuses it). */
+    if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED &&
+        rec->dice.commitment[0] == '\0')
+        rc = err_set(&e, ERR_INTERNAL, NULL,
+                     "a seeded combat without its commitment");
     if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED)
         db_chain_spend(&rec->chain_end, rec->dice.commitment);
     /* The events' documents packed with the report, then the rolls (and
