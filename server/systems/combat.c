@@ -23,9 +23,8 @@ static void draw_seed(combat_dice *d)
     d->has_seed = true;
 }
 
-/* Parses "dice" and, for seeded dice where draws, draws the server seed. */
-err_code combat_parse_dice(const json_t *body, combat_dice *d, bool draws,
-                           err_info *e)
+/* Parses "dice"; a seeded combat's seed comes later (combat_dice_init). */
+err_code combat_parse_dice(const json_t *body, combat_dice *d, err_info *e)
 {
     static const char *const fields[] = {"source", "client_seed", "commitment",
                                          NULL};
@@ -66,8 +65,6 @@ err_code combat_parse_dice(const json_t *body, combat_dice *d, bool draws,
         memcpy(d->client_seed, cs, d->client_seed_len + 1);
         d->has_client_seed = true;
     }
-    if (d->kind == DICE_SEEDED && draws)
-        draw_seed(d);
     return ERR_OK;
 }
 
@@ -224,11 +221,7 @@ err_code combat_parse_record(const json_t *body, combat_record *rec,
     const char *note = NULL;
     err_code rc;
 
-    /* A campaign's combat (its campaign named before it is read) takes
-     * its campaign's next commitment, seed and all, before it rolls
-     * (combat_peek_commitment): none is drawn for it here. */
-    if ((rc = combat_parse_dice(body, &rec->dice, rec->campaign_id[0] == '\0',
-                                e)) ||
+    if ((rc = combat_parse_dice(body, &rec->dice, e)) ||
         (rc = jv_string(body, "", "note", false, COMBAT_NOTE_MAX, &note, e)))
         return rc;
     if (note) {
@@ -335,8 +328,9 @@ err_code combat_cite(db *d, combat_record *rec, err_info *e)
 void combat_dice_init(combat_record *rec, dice_source *src, const int *entered,
                       size_t n_entered)
 {
-    /* Never from a seed nobody drew: a campaign's combat that had not
-     * taken its commitment would roll on one of its own, whose
+    /* A seed drawn now where none was taken from a commitment before (a
+     * campaign's next, or one a one-off cites).  A campaign's combat that
+     * had not taken its campaign's would roll on one of its own, whose
      * commitment the campaign's save then refuses as not its next. */
     if (rec->dice.kind == DICE_SEEDED && !rec->dice.has_seed)
         draw_seed(&rec->dice);

@@ -84,9 +84,7 @@ typedef struct combat_record {
     size_t n_left;
 } combat_record;
 
-/* Parses the body's "dice" and "note" into rec (a seeded combat gets its
- * server seed here, unless rec names its campaign already: then the
- * campaign's next commitment is its, taken before it rolls). */
+/* Parses the body's "dice" and "note" into rec (combat_parse_dice). */
 err_code combat_parse_record(const json_t *body, combat_record *rec,
                              err_info *e);
 
@@ -116,8 +114,9 @@ err_code combat_take_commitment(db_conn *c, combat_record *rec, err_info *e);
  * Unknown, expired or a campaign's: ERR_INVALID; used: ERR_CONFLICT. */
 err_code combat_cite(db *d, combat_record *rec, err_info *e);
 
-/* The dice source of rec: its seeded stream, or the entered values
- * (borrowed, in draw order). */
+/* The dice source of rec: its seeded stream (its seed drawn here where
+ * none was taken from a commitment), or the entered values (borrowed, in
+ * draw order). */
 void combat_dice_init(combat_record *rec, dice_source *src, const int *entered,
                       size_t n_entered);
 
@@ -212,12 +211,12 @@ err_code combat_insert_job(db_conn *c, void *arg, err_info *e);
  * and the Location of the combat, or the job's problem. */
 void combat_finish(http_request *r, err_code rc, const err_info *e);
 
-/* Parses the body's "dice" ({"source", "client_seed"}) into d; seeded
- * dice get a fresh server seed from the operating system and its
- * commitment where draws (a one-off's; a campaign's takes its campaign's
- * next, combat_peek_commitment). */
-err_code combat_parse_dice(const json_t *body, combat_dice *d, bool draws,
-                           err_info *e);
+/* Parses the body's "dice" ({"source", "client_seed", "commitment"})
+ * into d.  Seeded dice get their server seed, and its commitment, when
+ * they are first rolled (combat_dice_init: fresh from the operating
+ * system), unless a commitment's was taken before (a campaign's next,
+ * combat_peek_commitment; one a one-off cites, combat_cite). */
+err_code combat_parse_dice(const json_t *body, combat_dice *d, err_info *e);
 
 /* The report's "dice" object for a stored combat. */
 void combat_dice_write(jw *w, const db_combat *cb);
