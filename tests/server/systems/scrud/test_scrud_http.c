@@ -284,6 +284,20 @@ END_TEST
  * damaged there is an error that says so, and facts of another combat
  * put there render that combat's input with this one's dice, which
  * replay finds. */
+/* The result a unit's history event serves for the unit named name of
+ * the combat report rep, of side: its entry of the report with its
+ * system and side (new). */
+static json_t *result_want(const json_t *rep, const char *name,
+                           const char *side)
+{
+    json_t *want = json_deep_copy(rig_report_unit(rep, name));
+
+    ck_assert_ptr_nonnull(want);
+    json_object_set_new(want, "system", json_string("scrud"));
+    json_object_set_new(want, "side", json_string(side));
+    return want;
+}
+
 START_TEST(test_oneoff_stored_as_facts)
 {
     /* Every kind of fact: options, a side's modifier, names that JSON and
@@ -443,9 +457,7 @@ START_TEST(test_oneoff_stored_as_facts)
         RIG_IS_TRUE(strstr(docs, "\"name\":\"A1\"") != NULL);
         RIG_IS_TRUE(strstr(docs, "\"natural\"") == NULL);
         free(docs);
-        want = json_deep_copy(rig_report_unit(posted.json, "A1"));
-        json_object_set_new(want, "system", json_string("scrud"));
-        json_object_set_new(want, "side", json_string("a"));
+        want = result_want(posted.json, "A1", "a");
         rep = rig_call(200, "GET", c.umpire, NULL,
                        "/v1/campaigns/%s/units/%s/history?order=newest", c.id,
                        a1);
@@ -931,10 +943,7 @@ START_TEST(test_facts_results_of_each_unit)
                                   4)),
                1);
     for (i = 0; i < 5; i++) {
-        json_t *want = json_deep_copy(rig_report_unit(posted.json, names[i]));
-        ck_assert_ptr_nonnull(want);
-        json_object_set_new(want, "system", json_string("scrud"));
-        json_object_set_new(want, "side", json_string(sides[i]));
+        json_t *want = result_want(posted.json, names[i], sides[i]);
         rep = rig_call(200, "GET", c.umpire, NULL,
                        "/v1/campaigns/%s/units/%s/history?order=newest&limit=1",
                        c.id, ids[i]);
