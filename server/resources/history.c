@@ -130,14 +130,15 @@ static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
         /* A unit's: its own, read (its page has one event of each
          * combat).  The feed's: its combat's, kept for its next units'. */
         db_roll *own = NULL;
-        const db_roll *rolls;
+        const db_roll *rolls = NULL;
         size_t n = 0, i;
-        if (is_feed
-                ? combat_results_rolls(c, ev->combat_id, results, &rolls, &n, e)
-                : db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &own, &n, e))
-            return false;
-        if (!is_feed)
+        if (is_feed)
+            rc = combat_results_rolls(c, ev->combat_id, results, &rolls, &n, e);
+        else if ((rc = db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &own, &n,
+                                        e)) == ERR_OK)
             rolls = own;
+        if (rc != ERR_OK)
+            return false;
         jw_key(w, "rolls");
         jw_array(w);
         for (i = 0; i < n; i++) {
