@@ -253,20 +253,15 @@ static char *field_dup(const char *s, size_t n, bool *ok)
     return out;
 }
 
-err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
-                        err_info *e)
+/* unit_docs_fill's work, from its combat's documents text and the
+ * combat's actor and note. */
+static err_code fill_from(db_event *ev, const char *text, const char *actor,
+                          const char *note, err_info *e)
 {
-    const struct unit_docs_cached *cb = NULL;
-    const char *p, *f1, *f2, *end;
+    const char *p = text, *f1, *f2, *end;
     bool ok = true;
-    err_code rc;
     int k;
 
-    if (ev->doc_slot <= 0 || ev->after != NULL)
-        return ERR_OK;
-    if ((rc = cache_load(c, ev->combat_id, cache, &cb, e)))
-        return rc;
-    p = cb->text;
     for (k = 1; k < ev->doc_slot && p != NULL; k++)
         if ((p = strchr(p, EVENT_END)) != NULL)
             p++;
@@ -283,10 +278,9 @@ err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                             : field_dup(p, (size_t)(f1 - p), &ok);
     ev->result = field_dup(f2 + 1, (size_t)(end - f2 - 1), &ok);
     if (ev->actor_token_id[0] == '\0')
-        snprintf(ev->actor_token_id, sizeof ev->actor_token_id, "%s",
-                 cb->actor_token_id);
-    if (ev->note == NULL && cb->note != NULL)
-        ok = ok && (ev->note = strdup(cb->note)) != NULL;
+        snprintf(ev->actor_token_id, sizeof ev->actor_token_id, "%s", actor);
+    if (ev->note == NULL && note != NULL)
+        ok = ok && (ev->note = strdup(note)) != NULL;
     if (!ok)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     if (ev->after == NULL)
@@ -294,4 +288,24 @@ err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                        "a history event of combat %s has no state",
                        ev->combat_id);
     return ERR_OK;
+}
+
+err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
+                        err_info *e)
+{
+    const struct unit_docs_cached *cb = NULL;
+    err_code rc;
+
+    if (ev->doc_slot <= 0 || ev->after != NULL)
+        return ERR_OK;
+    if (ev->docs_text != NULL) {
+        /* read with the event, and its actor and note (db_events_page) */
+        rc = fill_from(ev, ev->docs_text, "", NULL, e);
+        free(ev->docs_text);
+        ev->docs_text = NULL;
+        return rc;
+    }
+    if ((rc = cache_load(c, ev->combat_id, cache, &cb, e)))
+        return rc;
+    return fill_from(ev, cb->text, cb->actor_token_id, cb->note, e);
 }

@@ -25,7 +25,8 @@ typedef struct unit_docs_cache {
 
 /* Fills ev's documents from its combat's row when they are stored there
  * (ev->doc_slot > 0 and no ev->after), and its actor and note where they
- * are empty; nothing otherwise.  ERR_DB when
+ * are empty; nothing otherwise.  From ev->docs_text where the event was
+ * read with them (freed then), else from the row, read into cache.  ERR_DB when
  * the row or its documents cannot be read, ERR_NOMEM. */
 err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                         err_info *e);

@@ -53,7 +53,11 @@ static const char *result_of(db_conn *c, const db_event *ev,
         strcmp(ev->kind, "combat") != 0)
         return ev->result;
     *is_written = true;
-    if ((*rc = combat_results_load(c, ev->combat_id, results, e)) == ERR_OK)
+    *rc = ev->facts != NULL /* read with the event: a unit's page */
+              ? combat_results_load_facts(ev->combat_id, ev->system, ev->facts,
+                                          ev->facts_len, results, e)
+              : combat_results_load(c, ev->combat_id, results, e);
+    if (*rc == ERR_OK)
         *rc = combat_results_of(results, ev->unit_id, &result, e);
     return result;
 }
@@ -127,16 +131,21 @@ static bool event_write(jw *w, db_conn *c, const db_event *ev, bool is_feed,
         jw_kint(w, "unit_seq", ev->unit_seq);
     }
     if (ev->combat_id[0]) {
-        /* A unit's: its own, read (its page has one event of each
-         * combat).  The feed's: its combat's, kept for its next units'. */
+        /* A unit's: its own, read with the event or else apart (its page
+         * has one event of each combat).  The feed's: its combat's, kept
+         * for its next units'. */
         db_roll *own = NULL;
         const db_roll *rolls = NULL;
         size_t n = 0, i;
-        if (is_feed)
+        if (is_feed) {
             rc = combat_results_rolls(c, ev->combat_id, results, &rolls, &n, e);
-        else if ((rc = db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &own, &n,
-                                        e)) == ERR_OK)
+        } else if (ev->has_rolls) {
+            rolls = ev->rolls;
+            n = ev->n_rolls;
+        } else if ((rc = db_rolls_of_unit(c, ev->combat_id, ev->unit_id, &own,
+                                          &n, e)) == ERR_OK) {
             rolls = own;
+        }
         if (rc != ERR_OK)
             return false;
         jw_key(w, "rolls");

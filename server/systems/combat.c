@@ -556,10 +556,30 @@ err_code combat_results_of(combat_results *r, const char *unit_id,
     return ERR_OK;
 }
 
+/* The results of cb (combat_id's, or NULL: none) into r, cleared before;
+ * as combat_results_load. */
+static err_code results_of(const char *combat_id, const db_combat *cb,
+                           combat_results *r, err_info *e)
+{
+    const systems_entry *s;
+    err_info why;
+    err_code rc = ERR_OK;
+
+    err_clear(&why);
+    if (cb != NULL && cb->facts != NULL &&
+        (s = systems_find(cb->system)) != NULL && s->results_facts != NULL &&
+        (rc = s->results_facts(cb, r, &why)) != ERR_OK)
+        rc = facts_failed(e, combat_id, &why);
+    if (rc != ERR_OK)
+        results_clear(r);
+    else
+        snprintf(r->combat_id, sizeof r->combat_id, "%s", combat_id);
+    return rc;
+}
+
 err_code combat_results_load(db_conn *c, const char *combat_id,
                              combat_results *r, err_info *e)
 {
-    const systems_entry *s;
     db_combat cb;
     err_info why;
     err_code rc;
@@ -569,22 +589,30 @@ err_code combat_results_load(db_conn *c, const char *combat_id,
     results_clear(r);
     err_clear(&why);
     rc = db_combat_get(c, combat_id, &cb, &why);
-    if (rc == ERR_NOT_FOUND) { /* none to give */
-        rc = ERR_OK;
-    } else if (rc != ERR_OK) {
-        rc = err_set(e, rc, NULL, "%s", why.message);
-    } else {
-        if (cb.facts != NULL && (s = systems_find(cb.system)) != NULL &&
-            s->results_facts != NULL &&
-            (rc = s->results_facts(&cb, r, &why)) != ERR_OK)
-            rc = facts_failed(e, combat_id, &why);
-        db_combat_cleanup(&cb);
-    }
+    if (rc == ERR_NOT_FOUND) /* none to give */
+        return results_of(combat_id, NULL, r, e);
     if (rc != ERR_OK)
-        results_clear(r);
-    else
-        snprintf(r->combat_id, sizeof r->combat_id, "%s", combat_id);
+        return err_set(e, rc, NULL, "%s", why.message);
+    rc = results_of(combat_id, &cb, r, e);
+    db_combat_cleanup(&cb);
     return rc;
+}
+
+err_code combat_results_load_facts(const char *combat_id, const char *system,
+                                   const unsigned char *facts, size_t len,
+                                   combat_results *r, err_info *e)
+{
+    db_combat cb;
+
+    if (strcmp(r->combat_id, combat_id) == 0)
+        return ERR_OK;
+    results_clear(r);
+    memset(&cb, 0, sizeof cb);
+    snprintf(cb.id, sizeof cb.id, "%s", combat_id);
+    snprintf(cb.system, sizeof cb.system, "%s", system);
+    cb.facts = (unsigned char *)facts; /* borrowed: not cleaned up */
+    cb.facts_len = len;
+    return results_of(combat_id, &cb, r, e);
 }
 
 void combat_check_facts(const db_combat *cb, const db_roll *rolls, size_t n,

@@ -285,6 +285,11 @@ typedef struct combat_results {
  * ERR_INTERNAL when they do not render, ERR_DB when they are damaged. */
 err_code combat_results_load(db_conn *c, const char *combat_id,
                              combat_results *r, err_info *e);
+/* As combat_results_load, from the system and facts of combat_id read
+ * already (db_event's, read with a unit's page): borrowed, not kept. */
+err_code combat_results_load_facts(const char *combat_id, const char *system,
+                                   const unsigned char *facts, size_t len,
+                                   combat_results *r, err_info *e);
 /* unit_id's result in r into *out (NULL: none), rendered on its first
  * ask; ERR_NOMEM. */
 err_code combat_results_of(combat_results *r, const char *unit_id,

@@ -151,6 +151,21 @@ static void check_docs(const db_event *ev, const char *before,
                   ev->result ? ev->result : "NULL");
 }
 
+/* A unit's page, oldest first (db_events_page, which reads each event's
+ * combat row with it): as db_events_list answers. */
+static err_code unit_page(db_conn *c, const char *campaign_id,
+                          const char *unit_id, db_event **out, size_t *n,
+                          err_info *e)
+{
+    db_event_query q;
+
+    memset(&q, 0, sizeof q);
+    q.campaign_id = campaign_id;
+    q.unit_id = unit_id;
+    q.limit = 10;
+    return db_events_page(c, &q, out, n, e);
+}
+
 /* The unit events of a log read without their documents. */
 static size_t count_bare(const db_logged_event *evs, size_t n)
 {
@@ -315,6 +330,12 @@ START_TEST(test_unreadable_docs_are_an_error)
     ck_assert_ptr_nonnull(strstr(e.message, f.cb.id));
     ck_assert_ptr_null(list);
     ck_assert_uint_eq(n, 0);
+    n = 99;
+    err_clear(&e);
+    ck_assert_int_eq(unit_page(c, cmp.id, a.id, &list, &n, &e), ERR_DB);
+    ck_assert_ptr_nonnull(strstr(e.message, f.cb.id));
+    ck_assert_ptr_null(list);
+    ck_assert_uint_eq(n, 0);
     /* Events of other combats still read. */
     ck_assert_int_eq(db_events_list(c, "unit_none", &list, &n, NULL), ERR_OK);
     ck_assert_uint_eq(n, 0);
@@ -405,6 +426,15 @@ START_TEST(test_docs_packed_with_the_report)
     ck_assert_int_eq(db_events_list(c, b.id, &list, &n, NULL), ERR_OK);
     ck_assert_uint_eq(n, 1);
     check_docs(&list[0], STATE_B, STATE_B, NULL);
+    db_events_free(list, n);
+    /* A unit's page, which reads the combat's row with its events, the
+     * same: these documents are read apart, from the report. */
+    ck_assert_int_eq(unit_page(c, cmp.id, a.id, &list, &n, NULL), ERR_OK);
+    ck_assert_uint_eq(n, 2);
+    check_docs(&list[0], BEFORE_A, AFTER_A, RESULT_A);
+    check_docs(&list[1], NULL, BEFORE_A, NULL);
+    ck_assert_str_eq(list[0].note, "again");
+    ck_assert_str_eq(list[1].actor_token_id, f.cb.actor_token_id);
     db_events_free(list, n);
     db_read_release(db_fixture_db, c);
 }

@@ -433,6 +433,72 @@ START_TEST(test_campaign_feed)
 }
 END_TEST
 
+/* A unit's page reads what each event's combat row holds for it (its
+ * facts, the unit's rolls, the packed documents) with the event; a value
+ * there that does not read is read again apart, which fails the page
+ * (the log says why): never an event served without it.  The pages of
+ * units with no event of that combat still read.  _i: the value damaged,
+ * 0 the rolls, 1 the facts, 2 the documents. */
+START_TEST(test_unit_page_of_a_damaged_combat)
+{
+    static const char *const columns[3] = {"rolls", "report", "unit_docs"};
+    /* each tagged as its kind is (a facts value, a documents frame) */
+    static const unsigned char damaged[3][10] = {
+        {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a},
+        {0x1b, 'f', 'c', '1', 2, 0, 0, 1, 2, 3},
+        {0x1b, 'u', 'd', '1', 0, 1, 2, 3, 4, 5}};
+    story s;
+    char sql[96];
+    json_t *rep, *ev;
+    size_t i, n_scrud = 0;
+
+    build_story(&s);
+    rep =
+        items_of(s.c.umpire, "/v1/campaigns/%s/units/%s/history", s.c.id, s.u);
+    snprintf(rig_ctx, sizeof rig_ctx, "U's page, whole");
+    RIG_EQ_INT(json_array_size(rep), N_U_EVENTS);
+    json_array_foreach(rep, i, ev)
+    {
+        if (str(ev, "combat_id") == NULL ||
+            strcmp(str(ev, "combat_id"), s.combat[0]) != 0)
+            continue;
+        RIG_IS_TRUE(json_is_object(get(ev, "result")));
+        RIG_EQ_INT(json_array_size(get(ev, "rolls")), 1);
+        RIG_IS_TRUE(json_is_object(get(ev, "after")));
+        n_scrud++;
+    }
+    RIG_EQ_INT(n_scrud, 1);
+    json_decref(rep);
+
+    snprintf(rig_ctx, sizeof rig_ctx, "%s damaged", columns[_i]);
+    snprintf(sql, sizeof sql, "UPDATE combats SET %s = ? WHERE id = ?",
+             columns[_i]);
+    RIG_EQ_INT(ts_sql_exec(rig_ts, sql,
+                           TS_BLOB(damaged[_i], sizeof damaged[_i]),
+                           TS_TEXT(s.combat[0])),
+               1);
+    rep = rig_call(500, "GET", s.c.umpire, NULL,
+                   "/v1/campaigns/%s/units/%s/history", s.c.id, s.u);
+    RIG_EQ_STR(str(rep, "code"), "database_error");
+    json_decref(rep);
+    rep = rig_call(500, "GET", s.c.umpire, NULL,
+                   "/v1/campaigns/%s/units/%s/history?order=newest&limit=7",
+                   s.c.id, s.u);
+    RIG_EQ_STR(str(rep, "code"), "database_error");
+    json_decref(rep);
+    /* V has no event of it; U's newest page of one stops short of it */
+    rep =
+        items_of(s.c.umpire, "/v1/campaigns/%s/units/%s/history", s.c.id, s.v);
+    RIG_EQ_INT(json_array_size(rep), 2); /* created, and the volley */
+    json_decref(rep);
+    rep = rig_call(200, "GET", s.c.umpire, NULL,
+                   "/v1/campaigns/%s/units/%s/history?order=newest&limit=1",
+                   s.c.id, s.u);
+    RIG_EQ_INT(json_array_size(get(rep, "items")), 1);
+    json_decref(rep);
+}
+END_TEST
+
 /* The pages are written as text with each stored document spliced in as
  * it is (jsonr_is_plain), or, where it is not that simple, parsed and
  * written again: either way the value served is the value stored, a key
@@ -737,6 +803,7 @@ Suite *suite_history(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_unit_history_pages);
     tcase_add_test(tc, test_campaign_feed);
+    tcase_add_loop_test(tc, test_unit_page_of_a_damaged_combat, 0, 3);
     tcase_add_test(tc, test_stored_documents_as_served);
     tcase_add_test(tc, test_feed_cursor_while_writing);
     tcase_add_test(tc, test_history_access);

@@ -666,6 +666,89 @@ START_TEST(test_staged_combats_read_kept_units)
 }
 END_TEST
 
+/* A unit's page reads, with each event, what its combat's row holds for
+ * it (db_events_page): the combat's system and facts, the unit's rolls,
+ * and the packed documents, each as the reads apart give it (a combat
+ * staged, and one the writer works out; on PostgreSQL too). */
+START_TEST(test_unit_page_reads_its_combats_with_events)
+{
+    static const char *const names[2] = {"Alpha", "Bravo"};
+    test_campaign c;
+    char ids[2][64], unit[64];
+    void *staged;
+    db_conn *r;
+    int k, u;
+
+    world(&c);
+    staged = read_job(&c, COMBAT("Alpha", "Bravo"));
+    (void)pipeline_stage(http_db(ts->srv), staged);
+    land(staged, ids[0]);
+    post_combat(&c, COMBAT("Alpha", "Bravo"), ids[1]);
+    r = db_read_acquire(http_db(ts->srv));
+    for (u = 0; u < 2; u++) {
+        db_event_query q = {c.id, unit, 0, true, 10};
+        db_event *page, *whole;
+        size_t n, n_whole, i;
+        err_info e;
+        err_clear(&e);
+        ck_assert(ts_sql_text(ts, unit, sizeof unit,
+                              "SELECT id FROM units WHERE campaign_id = ? AND "
+                              "name = ?",
+                              TS_TEXT(c.id), TS_TEXT(names[u])));
+        ck_assert_int_eq(db_events_page(r, &q, &page, &n, &e), ERR_OK);
+        ck_assert_int_eq(db_events_list(r, unit, &whole, &n_whole, &e), ERR_OK);
+        ck_assert_uint_eq(n, 3); /* created, and the two combats */
+        ck_assert_uint_eq(n_whole, 3);
+        for (k = 0; k < 2; k++) {
+            const db_event *ev = &page[k], *apart = &whole[2 - k];
+            db_roll *rolls;
+            db_combat cb;
+            size_t n_rolls;
+            ck_assert_str_eq(ev->combat_id, ids[1 - k]); /* newest first */
+            ck_assert_str_eq(ev->combat_id, apart->combat_id);
+            /* the documents, actor and note: as the list reads them */
+            ck_assert_ptr_null(ev->docs_text);
+            ck_assert_str_eq(ev->after, apart->after);
+            ck_assert_str_eq(ev->before, apart->before);
+            ck_assert_str_eq(ev->actor_token_id, apart->actor_token_id);
+            ck_assert_str_eq(ev->at, apart->at);
+            /* the facts: the combat's */
+            ck_assert_int_eq(db_combat_get(r, ev->combat_id, &cb, &e), ERR_OK);
+            ck_assert_str_eq(ev->system, "scrud");
+            ck_assert_ptr_nonnull(cb.facts);
+            ck_assert_ptr_nonnull(ev->facts);
+            ck_assert_uint_eq(ev->facts_len, cb.facts_len);
+            ck_assert_int_eq(memcmp(ev->facts, cb.facts, cb.facts_len), 0);
+            db_combat_cleanup(&cb);
+            /* the unit's rolls, hashes and all */
+            ck_assert(ev->has_rolls);
+            ck_assert_int_eq(
+                db_rolls_of_unit(r, ev->combat_id, unit, &rolls, &n_rolls, &e),
+                ERR_OK);
+            ck_assert_uint_eq(ev->n_rolls, n_rolls);
+            ck_assert_uint_ge(n_rolls, 1);
+            for (i = 0; i < n_rolls; i++) {
+                ck_assert_str_eq(ev->rolls[i].unit_id, unit);
+                ck_assert_int_eq(ev->rolls[i].seq, rolls[i].seq);
+                ck_assert_int_eq(ev->rolls[i].natural, rolls[i].natural);
+                ck_assert_int_eq(ev->rolls[i].modified, rolls[i].modified);
+                ck_assert_str_eq(ev->rolls[i].reason, rolls[i].reason);
+                ck_assert_str_eq(ev->rolls[i].hash, rolls[i].hash);
+                ck_assert_int_eq(ev->rolls[i].ledger_pos, rolls[i].ledger_pos);
+            }
+            free(rolls);
+        }
+        /* the unit's creation: no combat, nothing read with it */
+        ck_assert_str_eq(page[2].kind, "created");
+        ck_assert(!page[2].has_rolls);
+        ck_assert_ptr_null(page[2].facts);
+        db_events_free(page, n);
+        db_events_free(whole, n_whole);
+    }
+    db_read_release(http_db(ts->srv), r);
+}
+END_TEST
+
 Suite *suite_pipeline(void)
 {
     Suite *s = suite_create("pipeline");
@@ -685,6 +768,7 @@ Suite *suite_pipeline(void)
     tcase_add_test(staged, test_staged_combat_redone_when_a_unit_changed);
     tcase_add_test(staged, test_second_combat_in_flight_not_staged);
     tcase_add_test(staged, test_staged_combats_read_kept_units);
+    tcase_add_test(staged, test_unit_page_reads_its_combats_with_events);
     suite_add_tcase(s, staged);
     return s;
 }
