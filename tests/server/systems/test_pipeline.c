@@ -666,10 +666,18 @@ START_TEST(test_staged_combats_read_kept_units)
 }
 END_TEST
 
+/* Whether a and b are both NULL or the same text. */
+static bool same_or_null(const char *a, const char *b)
+{
+    return (a == NULL && b == NULL) ||
+           (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
 /* A unit's page reads, with each event, what its combat's row holds for
  * it (db_events_page): the combat's system and facts, the unit's rolls,
- * and the packed documents, each as the reads apart give it (a combat
- * staged, and one the writer works out; on PostgreSQL too). */
+ * and the packed documents with the combat's actor and note, each as the
+ * reads apart give it (a combat staged, and one with a note that the
+ * writer works out; on PostgreSQL too). */
 START_TEST(test_unit_page_reads_its_combats_with_events)
 {
     static const char *const names[2] = {"Alpha", "Bravo"};
@@ -683,7 +691,11 @@ START_TEST(test_unit_page_reads_its_combats_with_events)
     staged = read_job(&c, COMBAT("Alpha", "Bravo"));
     (void)pipeline_stage(http_db(ts->srv), staged);
     land(staged, ids[0]);
-    post_combat(&c, COMBAT("Alpha", "Bravo"), ids[1]);
+    post_combat(&c,
+                "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":"
+                "\"Alpha\"}]},{\"side\":\"Blue\",\"units\":[{\"unit\":"
+                "\"Bravo\"}]}],\"note\":\"at the ford\"}",
+                ids[1]);
     r = db_read_acquire(http_db(ts->srv));
     for (u = 0; u < 2; u++) {
         db_event_query q = {c.id, unit, 0, true, 10};
@@ -711,7 +723,16 @@ START_TEST(test_unit_page_reads_its_combats_with_events)
             ck_assert_str_eq(ev->after, apart->after);
             ck_assert_str_eq(ev->before, apart->before);
             ck_assert_str_eq(ev->actor_token_id, apart->actor_token_id);
+            ck_assert(same_or_null(ev->note, apart->note));
+            ck_assert(same_or_null(ev->result, apart->result));
+            if (k == 0) { /* posted with the umpire's token */
+                ck_assert_str_eq(ev->note, "at the ford");
+                ck_assert_str_ne(ev->actor_token_id, "");
+            } else { /* landed here, by no token */
+                ck_assert_ptr_null(ev->note);
+            }
             ck_assert_str_eq(ev->at, apart->at);
+            ck_assert_str_eq(ev->kind, apart->kind);
             /* the facts: the combat's */
             ck_assert_int_eq(db_combat_get(r, ev->combat_id, &cb, &e), ERR_OK);
             ck_assert_str_eq(ev->system, "scrud");
@@ -733,6 +754,8 @@ START_TEST(test_unit_page_reads_its_combats_with_events)
                 ck_assert_int_eq(ev->rolls[i].natural, rolls[i].natural);
                 ck_assert_int_eq(ev->rolls[i].modified, rolls[i].modified);
                 ck_assert_str_eq(ev->rolls[i].reason, rolls[i].reason);
+                ck_assert_int_eq(ev->rolls[i].faces, rolls[i].faces);
+                ck_assert_str_eq(ev->rolls[i].source, rolls[i].source);
                 ck_assert_str_eq(ev->rolls[i].hash, rolls[i].hash);
                 ck_assert_int_eq(ev->rolls[i].ledger_pos, rolls[i].ledger_pos);
             }
