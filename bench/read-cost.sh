@@ -8,10 +8,12 @@
 # campaign of bench/campaign.sh and N campaign SCRUD 4 v 4 combats (bench/
 # campaign-4v4.lua's body, one at a time: each is staged, as a lone combat
 # is, and its history documents packed in its row), then runs the server on
-# it under valgrind --tool=callgrind three times: idle (start, stop), then
+# it under valgrind --tool=callgrind five times: idle (start, stop), then
 # R requests of a unit's newest history page (B1's, 50 events), then R of
-# the campaign's newest feed page (50 events).  Prints, per request, the
-# instructions of every thread minus the idle run's, divided by R.  A
+# the campaign's newest feed page (50 events), then R of B1's second page
+# of 20 after a cursor, oldest first and newest first (the pages a reader
+# pages through).  Prints, per request, the instructions of every thread
+# minus the idle run's, divided by R.  A
 # combat stored as its facts renders its units' results again on these
 # pages (db.h, "a combat's facts"): this is what that costs a read.
 #
@@ -81,6 +83,14 @@ for _ in $(seq "$N"); do
         "http://127.0.0.1:$port/v1/campaigns/$id/combats/scrud")
     [ "$code" = 201 ] || die "a combat answered $code"
 done
+# cursor ORDER: the cursor after B1's first page of 20 in ORDER
+cursor() {
+    curl -sf -H "Authorization: Bearer $token" \
+        "http://127.0.0.1:$port/v1/campaigns/$id/units/B1/history?limit=20&order=$1" |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["next_cursor"])'
+}
+after_oldest=$(cursor oldest) || die "B1's first page (oldest) failed"
+after_newest=$(cursor newest) || die "B1's first page (newest) failed"
 stop
 
 # run NAME PATH: the server under callgrind, R requests of PATH (none for
@@ -109,6 +119,10 @@ echo "umpire bench-read-cost: $UMPIRE_BIN under callgrind, a campaign of $N SCRU
 idle=$(run idle "")
 hist=$(run history "/v1/campaigns/$id/units/B1/history?order=newest")
 feed=$(run feed "/v1/campaigns/$id/history?order=newest")
-printf '%-40s %12s\n' "per request, all threads" "instructions"
-printf '%-40s %12d\n' "unit history, newest page (50 events)" $(((hist - idle) / R))
-printf '%-40s %12d\n' "campaign feed, newest page (50 events)" $(((feed - idle) / R))
+older=$(run older "/v1/campaigns/$id/units/B1/history?limit=20&cursor=$after_oldest")
+newer=$(run newer "/v1/campaigns/$id/units/B1/history?limit=20&order=newest&cursor=$after_newest")
+printf '%-44s %12s\n' "per request, all threads" "instructions"
+printf '%-44s %12d\n' "unit history, newest page (50 events)" $(((hist - idle) / R))
+printf '%-44s %12d\n' "campaign feed, newest page (50 events)" $(((feed - idle) / R))
+printf '%-44s %12d\n' "unit history, 2nd page oldest first (20)" $(((older - idle) / R))
+printf '%-44s %12d\n' "unit history, 2nd page newest first (20)" $(((newer - idle) / R))
