@@ -358,15 +358,14 @@ typedef struct db_event {
      * what its combat's row holds for it, where the row holds it as it is
      * stored today; else it is read apart (as the other lists do): its
      * combat's system and facts (NULL: not read, or not stored so), the
-     * unit's rolls in it (has_rolls: read), and its packed documents'
-     * text until they fill the event (unit_docs.c's). */
+     * unit's rolls in it (has_rolls: read), and its packed documents
+     * (the event's own, above). */
     char system[16];
     unsigned char *facts;
     size_t facts_len;
     struct db_roll *rolls; /* db_roll, below */
     size_t n_rolls;
     bool has_rolls;
-    char *docs_text;
 } db_event;
 
 typedef struct db_combat {

@@ -253,10 +253,8 @@ static char *field_dup(const char *s, size_t n, bool *ok)
     return out;
 }
 
-/* unit_docs_fill's work, from its combat's documents text and the
- * combat's actor and note. */
-static err_code fill_from(db_event *ev, const char *text, const char *actor,
-                          const char *note, err_info *e)
+err_code unit_docs_take(db_event *ev, const char *text, const char *actor,
+                        const char *note, err_info *e)
 {
     const char *p = text, *f1, *f2, *end;
     bool ok = true;
@@ -298,14 +296,7 @@ err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
 
     if (ev->doc_slot <= 0 || ev->after != NULL)
         return ERR_OK;
-    if (ev->docs_text != NULL) {
-        /* read with the event, and its actor and note (db_events_page) */
-        rc = fill_from(ev, ev->docs_text, "", NULL, e);
-        free(ev->docs_text);
-        ev->docs_text = NULL;
-        return rc;
-    }
     if ((rc = cache_load(c, ev->combat_id, cache, &cb, e)))
         return rc;
-    return fill_from(ev, cb->text, cb->actor_token_id, cb->note, e);
+    return unit_docs_take(ev, cb->text, cb->actor_token_id, cb->note, e);
 }

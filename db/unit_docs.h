@@ -25,11 +25,16 @@ typedef struct unit_docs_cache {
 
 /* Fills ev's documents from its combat's row when they are stored there
  * (ev->doc_slot > 0 and no ev->after), and its actor and note where they
- * are empty; nothing otherwise.  From ev->docs_text where the event was
- * read with them (freed then), else from the row, read into cache.  ERR_DB when
+ * are empty; nothing otherwise.  The row read into cache.  ERR_DB when
  * the row or its documents cannot be read, ERR_NOMEM. */
 err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                         err_info *e);
+/* unit_docs_fill's work once the row is read: ev's documents (its
+ * doc_slot-th) from text, its combat's documents unpacked, and the
+ * combat's actor and note (NULL: none) where ev's are empty.  ERR_DB when
+ * text does not hold them, ERR_NOMEM. */
+err_code unit_docs_take(db_event *ev, const char *text, const char *actor,
+                        const char *note, err_info *e);
 void unit_docs_cache_clear(unit_docs_cache *cache);
 
 #endif

@@ -48,6 +48,30 @@ static void read_event_row(db_stmt *st, void *elem)
     "k.rolls END, coalesce(k.ledger_first, 0) "
 enum { PAGE_COMBAT_COL = 14 }; /* after the event's 13 and its kr */
 
+/* ev's documents from text, its combat's documents unpacked (as
+ * unit_docs_fill fills them), with the combat's actor and note at column
+ * col of st on; on any failure none, left to unit_docs_fill (which reads
+ * the row again, and reports it). */
+static void take_docs(db_stmt *st, int col, db_event *ev, const char *text)
+{
+    char actor[DB_ID_MAX], *note = NULL;
+    err_info why;
+
+    db_column_copy(st, col, actor, sizeof actor);
+    err_clear(&why);
+    if ((db_column_type(st, col + 1) == DB_NULL ||
+         (note = db_column_dup(st, col + 1)) != NULL) &&
+        unit_docs_take(ev, text, actor, note, &why) == ERR_OK) {
+        free(note);
+        return;
+    }
+    free(note);
+    free(ev->before);
+    free(ev->after);
+    free(ev->result);
+    ev->before = ev->after = ev->result = NULL;
+}
+
 /* Keeps in ev what its combat's row, at column col of st on
  * (PAGE_COMBAT_COLUMNS), holds for it, each where it is stored as today
  * and reads: its system and facts, the unit's rolls, and its packed
@@ -60,7 +84,8 @@ static void keep_combat(db_stmt *st, int col, db_event *ev)
 {
     const void *z;
     size_t zn, i, k = 0;
-    db_roll *rolls = NULL;
+    db_roll *rolls = NULL, *fit;
+    char *text;
     err_info why;
 
     if (db_column_type(st, col) == DB_NULL) /* no combat row */
@@ -77,15 +102,9 @@ static void keep_combat(db_stmt *st, int col, db_event *ev)
         db_column_type(st, col + 3) == DB_BLOB &&
         db_doc_is_dict(z = db_column_blob(st, col + 3),
                        zn = (size_t)db_column_bytes(st, col + 3)) &&
-        (ev->docs_text = db_doc_text(z, zn)) != NULL) {
-        if (ev->actor_token_id[0] == '\0')
-            db_column_copy(st, col + 4, ev->actor_token_id,
-                           sizeof ev->actor_token_id);
-        if (ev->note == NULL && db_column_type(st, col + 5) != DB_NULL &&
-            (ev->note = db_column_dup(st, col + 5)) == NULL) {
-            free(ev->docs_text); /* out of memory: read apart */
-            ev->docs_text = NULL;
-        }
+        (text = db_doc_text(z, zn)) != NULL) {
+        take_docs(st, col + 4, ev, text);
+        free(text);
     }
     if (db_column_type(st, col + 6) == DB_NULL ||
         (db_column_type(st, col + 6) == DB_BLOB &&
@@ -103,6 +122,10 @@ static void keep_combat(db_stmt *st, int col, db_event *ev)
     for (i = 0; i < ev->n_rolls; i++)
         if (strcmp(rolls[i].unit_id, ev->unit_id) == 0)
             rolls[k++] = rolls[i];
+    /* the combat's rolls, the unit's kept: no more room held than those
+     * (a page holds them all until it is written) */
+    if (k < ev->n_rolls && (fit = realloc(rolls, (k ? k : 1) * sizeof *rolls)))
+        rolls = fit;
     ev->rolls = rolls;
     ev->n_rolls = k;
     ev->has_rolls = true;
@@ -197,7 +220,6 @@ void db_events_free(db_event *evs, size_t n)
         free(evs[i].result);
         free(evs[i].facts);
         free(evs[i].rolls);
-        free(evs[i].docs_text);
     }
     free(evs);
 }

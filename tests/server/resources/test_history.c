@@ -8,6 +8,7 @@
  * report and roll log; each event's "before" with the previous "after".
  * Also: who may read, the card, and bad paging parameters.  Uses rig.h.
  */
+#include "db_sql.h"
 #include "harness.h"
 #include "rig.h"
 #include "suites.h"
@@ -438,10 +439,12 @@ END_TEST
  * there that does not read is read again apart, which fails the page
  * (the log says why): never an event served without it.  The pages of
  * units with no event of that combat still read.  _i: the value damaged,
- * 0 the rolls, 1 the facts, 2 the documents. */
+ * 0 the rolls, 1 the facts, 2 the documents, 3 documents that unpack but
+ * hold no state for either unit. */
 START_TEST(test_unit_page_of_a_damaged_combat)
 {
-    static const char *const columns[3] = {"rolls", "report", "unit_docs"};
+    static const char *const columns[4] = {"rolls", "report", "unit_docs",
+                                           "unit_docs"};
     /* each tagged as its kind is (a facts value, a documents frame) */
     static const unsigned char damaged[3][10] = {
         {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a},
@@ -470,13 +473,22 @@ START_TEST(test_unit_page_of_a_damaged_combat)
     RIG_EQ_INT(n_scrud, 1);
     json_decref(rep);
 
-    snprintf(rig_ctx, sizeof rig_ctx, "%s damaged", columns[_i]);
+    snprintf(rig_ctx, sizeof rig_ctx, "%s damaged (%d)", columns[_i], _i);
     snprintf(sql, sizeof sql, "UPDATE combats SET %s = ? WHERE id = ?",
              columns[_i]);
-    RIG_EQ_INT(ts_sql_exec(rig_ts, sql,
-                           TS_BLOB(damaged[_i], sizeof damaged[_i]),
-                           TS_TEXT(s.combat[0])),
-               1);
+    if (_i < 3) {
+        RIG_EQ_INT(ts_sql_exec(rig_ts, sql,
+                               TS_BLOB(damaged[_i], sizeof damaged[_i]),
+                               TS_TEXT(s.combat[0])),
+                   1);
+    } else {
+        size_t len = 0;
+        unsigned char *z = db_doc_pack("\x1f\x1f\x1e\x1f\x1f\x1e", &len);
+        ck_assert_ptr_nonnull(z);
+        RIG_EQ_INT(
+            ts_sql_exec(rig_ts, sql, TS_BLOB(z, len), TS_TEXT(s.combat[0])), 1);
+        free(z);
+    }
     rep = rig_call(500, "GET", s.c.umpire, NULL,
                    "/v1/campaigns/%s/units/%s/history", s.c.id, s.u);
     RIG_EQ_STR(str(rep, "code"), "database_error");
@@ -803,7 +815,7 @@ Suite *suite_history(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_unit_history_pages);
     tcase_add_test(tc, test_campaign_feed);
-    tcase_add_loop_test(tc, test_unit_page_of_a_damaged_combat, 0, 3);
+    tcase_add_loop_test(tc, test_unit_page_of_a_damaged_combat, 0, 4);
     tcase_add_test(tc, test_stored_documents_as_served);
     tcase_add_test(tc, test_feed_cursor_while_writing);
     tcase_add_test(tc, test_history_access);
