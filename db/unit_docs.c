@@ -260,6 +260,11 @@ err_code unit_docs_take(db_event *ev, const char *text, const char *actor,
     bool ok = true;
     int k;
 
+    if (ev->doc_slot <= 0)
+        return err_set(e, ERR_DB, NULL,
+                       "a history event of combat %s has no documents there",
+                       ev->combat_id);
+
     for (k = 1; k < ev->doc_slot && p != NULL; k++)
         if ((p = strchr(p, EVENT_END)) != NULL)
             p++;

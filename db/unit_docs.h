@@ -25,14 +25,17 @@ typedef struct unit_docs_cache {
 
 /* Fills ev's documents from its combat's row when they are stored there
  * (ev->doc_slot > 0 and no ev->after), and its actor and note where they
- * are empty; nothing otherwise.  The row read into cache.  ERR_DB when
+ * are empty; nothing otherwise.  The row is read into cache.  ERR_DB when
  * the row or its documents cannot be read, ERR_NOMEM. */
 err_code unit_docs_fill(db_conn *c, db_event *ev, unit_docs_cache *cache,
                         err_info *e);
-/* unit_docs_fill's work once the row is read: ev's documents (its
+/* unit_docs_fill's work once the row is read, for an event whose
+ * documents are there (ev->doc_slot > 0): ev's documents (its
  * doc_slot-th) from text, its combat's documents unpacked, and the
  * combat's actor and note (NULL: none) where ev's are empty.  ERR_DB when
- * text does not hold them, ERR_NOMEM. */
+ * text does not hold them or the event has no state, ERR_NOMEM; either
+ * may leave ev part filled (its documents, actor and note), for the
+ * caller to clear or to fail with. */
 err_code unit_docs_take(db_event *ev, const char *text, const char *actor,
                         const char *note, err_info *e);
 void unit_docs_cache_clear(unit_docs_cache *cache);

@@ -54,18 +54,15 @@ enum { PAGE_COMBAT_COL = 14 }; /* after the event's 13 and its kr */
  * the row again, and reports it). */
 static void take_docs(db_stmt *st, int col, db_event *ev, const char *text)
 {
-    char actor[DB_ID_MAX], *note = NULL;
+    char actor[DB_ID_MAX];
     err_info why;
 
     db_column_copy(st, col, actor, sizeof actor);
     err_clear(&why);
-    if ((db_column_type(st, col + 1) == DB_NULL ||
-         (note = db_column_dup(st, col + 1)) != NULL) &&
-        unit_docs_take(ev, text, actor, note, &why) == ERR_OK) {
-        free(note);
+    if (unit_docs_take(ev, text, actor,
+                       (const char *)db_column_text(st, col + 1),
+                       &why) == ERR_OK)
         return;
-    }
-    free(note);
     free(ev->before);
     free(ev->after);
     free(ev->result);
@@ -124,8 +121,12 @@ static void keep_combat(db_stmt *st, int col, db_event *ev)
             rolls[k++] = rolls[i];
     /* the combat's rolls, the unit's kept: no more room held than those
      * (a page holds them all until it is written) */
-    if (k < ev->n_rolls && (fit = realloc(rolls, (k ? k : 1) * sizeof *rolls)))
+    if (k == 0) {
+        free(rolls);
+        rolls = NULL;
+    } else if (k < ev->n_rolls && (fit = realloc(rolls, k * sizeof *rolls))) {
         rolls = fit;
+    }
     ev->rolls = rolls;
     ev->n_rolls = k;
     ev->has_rolls = true;
