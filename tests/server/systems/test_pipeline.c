@@ -17,6 +17,7 @@
  */
 #include "db_sql.h"
 #include "combat.h"
+#include "db_fixture.h"
 #include "harness.h"
 #include "pipeline.h"
 #include "suites.h"
@@ -666,13 +667,6 @@ START_TEST(test_staged_combats_read_kept_units)
 }
 END_TEST
 
-/* Whether a and b are both NULL or the same text. */
-static bool same_or_null(const char *a, const char *b)
-{
-    return (a == NULL && b == NULL) ||
-           (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
 /* A unit's page reads, with each event, what its combat's row holds for
  * it (db_events_page): the combat's system and facts, the unit's rolls,
  * and the packed documents with the combat's actor and note, each as the
@@ -722,8 +716,8 @@ START_TEST(test_unit_page_reads_its_combats_with_events)
             ck_assert_str_eq(ev->after, apart->after);
             ck_assert_str_eq(ev->before, apart->before);
             ck_assert_str_eq(ev->actor_token_id, apart->actor_token_id);
-            ck_assert(same_or_null(ev->note, apart->note));
-            ck_assert(same_or_null(ev->result, apart->result));
+            ck_assert(db_fixture_str_eq_or_null(ev->note, apart->note));
+            ck_assert(db_fixture_str_eq_or_null(ev->result, apart->result));
             if (k == 0) { /* posted with the umpire's token */
                 ck_assert_str_eq(ev->note, "at the ford");
                 ck_assert_str_ne(ev->actor_token_id, "");

@@ -298,6 +298,44 @@ static json_t *result_want(const json_t *rep, const char *name,
     return want;
 }
 
+/* The result unit_id's history serves for the combat combat_id, the
+ * campaign's newest: want, and named name where name is not NULL; and so
+ * in the feed, whose newest n_feed events are the combat's (its units',
+ * asked in turn).  The feed's events, new, for the caller's checks. */
+static json_t *result_served(const test_campaign *c, const char *combat_id,
+                             const char *unit_id, const json_t *want,
+                             const char *name, size_t n_feed)
+{
+    json_t *rep, *items;
+    size_t k, n_unit = 0;
+
+    rep = rig_call(200, "GET", c->umpire, NULL,
+                   "/v1/campaigns/%s/units/%s/history?order=newest&limit=1",
+                   c->id, unit_id);
+    RIG_EQ_INT(json_array_size(get(rep, "items")), 1);
+    RIG_EQ_STR(str(at(get(rep, "items"), 0), "combat_id"), combat_id);
+    RIG_IS_TRUE(json_equal(get(at(get(rep, "items"), 0), "result"), want));
+    if (name != NULL)
+        RIG_EQ_STR(str(get(at(get(rep, "items"), 0), "result"), "unit"), name);
+    json_decref(rep);
+    rep = rig_call(200, "GET", c->umpire, NULL,
+                   "/v1/campaigns/%s/history?order=newest&limit=%zu", c->id,
+                   n_feed);
+    items = json_incref(get(rep, "items"));
+    json_decref(rep);
+    RIG_EQ_INT(json_array_size(items), n_feed);
+    for (k = 0; k < n_feed; k++) {
+        json_t *ev = at(items, k);
+        RIG_EQ_STR(str(ev, "combat_id"), combat_id);
+        if (strcmp(str(ev, "unit_id"), unit_id) == 0) {
+            RIG_IS_TRUE(json_equal(get(ev, "result"), want));
+            n_unit++;
+        }
+    }
+    RIG_EQ_INT(n_unit, 1);
+    return items;
+}
+
 START_TEST(test_oneoff_stored_as_facts)
 {
     /* Every kind of fact: options, a side's modifier, names that JSON and
@@ -458,21 +496,10 @@ START_TEST(test_oneoff_stored_as_facts)
         RIG_IS_TRUE(strstr(docs, "\"natural\"") == NULL);
         free(docs);
         want = result_want(posted.json, "A1", "a");
-        rep = rig_call(200, "GET", c.umpire, NULL,
-                       "/v1/campaigns/%s/units/%s/history?order=newest", c.id,
-                       a1);
-        RIG_EQ_STR(str(at(get(rep, "items"), 0), "combat_id"), id);
-        RIG_IS_TRUE(json_equal(get(at(get(rep, "items"), 0), "result"), want));
-        json_decref(rep);
-        rep = rig_call(200, "GET", c.umpire, NULL,
-                       "/v1/campaigns/%s/history?order=newest&limit=2", c.id);
-        RIG_EQ_INT(json_array_size(get(rep, "items")), 2);
+        rep = result_served(&c, id, a1, want, NULL, 2);
         for (i = 0; i < 2; i++) {
-            json_t *ev = at(get(rep, "items"), i);
-            RIG_EQ_STR(str(ev, "combat_id"), id);
-            if (strcmp(str(ev, "unit_id"), a1) == 0)
-                RIG_IS_TRUE(json_equal(get(ev, "result"), want));
-            else
+            json_t *ev = at(rep, i);
+            if (strcmp(str(ev, "unit_id"), a1) != 0)
                 RIG_EQ_STR(str(get(ev, "result"), "unit"), "B1");
         }
         json_decref(rep);
@@ -913,8 +940,8 @@ START_TEST(test_facts_results_of_each_unit)
     char ids[5][64], path[256];
     test_campaign c;
     http_resp posted;
-    json_t *body, *units[2], *rep;
-    size_t i, k;
+    json_t *body, *units[2];
+    size_t i;
     char *text;
 
     ts_campaign(rig_ts, &c, NULL, AB);
@@ -944,24 +971,9 @@ START_TEST(test_facts_results_of_each_unit)
                1);
     for (i = 0; i < 5; i++) {
         json_t *want = result_want(posted.json, names[i], sides[i]);
-        rep = rig_call(200, "GET", c.umpire, NULL,
-                       "/v1/campaigns/%s/units/%s/history?order=newest&limit=1",
-                       c.id, ids[i]);
-        RIG_EQ_INT(json_array_size(get(rep, "items")), 1);
-        RIG_IS_TRUE(json_equal(get(at(get(rep, "items"), 0), "result"), want));
-        RIG_EQ_STR(str(get(at(get(rep, "items"), 0), "result"), "unit"),
-                   names[i]);
-        json_decref(rep);
-        /* the feed, whose page asks every unit's of the one combat */
-        rep = rig_call(200, "GET", c.umpire, NULL,
-                       "/v1/campaigns/%s/history?order=newest&limit=5", c.id);
-        RIG_EQ_INT(json_array_size(get(rep, "items")), 5);
-        for (k = 0; k < 5; k++) {
-            json_t *ev = at(get(rep, "items"), k);
-            if (strcmp(str(ev, "unit_id"), ids[i]) == 0)
-                RIG_IS_TRUE(json_equal(get(ev, "result"), want));
-        }
-        json_decref(rep);
+        /* and in the feed, whose page asks every unit's of the one combat */
+        json_decref(result_served(&c, str(posted.json, "id"), ids[i], want,
+                                  names[i], 5));
         json_decref(want);
     }
     http_resp_cleanup(&posted);
