@@ -4,17 +4,15 @@
  */
 #include "ledger.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/err.h>
-#include <openssl/evp.h>
 #include <sodium.h>
 
+#include "digest.h"
 #include "rng.h"
 
 const char ledger_genesis[LEDGER_HASH_HEX] =
@@ -180,75 +178,12 @@ char *ledger_content(const ledger_entry *en, size_t *len)
 }
 
 /* SHA-256 is the ledger's dearest work (every roll chained, every entry
- * of a verify or an export): OpenSSL's, which uses the CPU's SHA or
- * vector instructions where it has them (and, where it has neither, two
- * thirds of the instructions of libsodium's portable one).  Its
- * algorithm is fetched once, and each thread keeps one context, set up
- * again for each hash and freed when the thread ends: fetching the
- * algorithm and making a context for each hash cost about a third as
- * much again as hashing a roll's content.  Where OpenSSL cannot give it
- * (no memory), libsodium's, which gives the same hash.  h = SHA-256 of a
- * (a_len bytes) then b (b_len), or false. */
-static EVP_MD *sha256_md;
-static pthread_key_t sha256_key;
-static pthread_once_t sha256_once = PTHREAD_ONCE_INIT;
-static bool has_sha256_key;
-
-static void sha256_ctx_free(void *ctx)
-{
-    EVP_MD_CTX_free(ctx);
-}
-
-static void sha256_setup(void)
-{
-    sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
-    has_sha256_key = pthread_key_create(&sha256_key, sha256_ctx_free) == 0;
-}
-
-/* This thread's context, or NULL (no memory). */
-static EVP_MD_CTX *sha256_ctx(void)
-{
-    EVP_MD_CTX *ctx;
-
-    (void)pthread_once(&sha256_once, sha256_setup);
-    if (sha256_md == NULL || !has_sha256_key)
-        return NULL;
-    if ((ctx = pthread_getspecific(sha256_key)) != NULL)
-        return ctx;
-    if ((ctx = EVP_MD_CTX_new()) != NULL &&
-        pthread_setspecific(sha256_key, ctx) != 0) {
-        EVP_MD_CTX_free(ctx);
-        ctx = NULL;
-    }
-    return ctx;
-}
-
-static bool sha256_openssl(const uint8_t *a, size_t a_len, const void *b,
-                           size_t b_len, uint8_t h[crypto_hash_sha256_BYTES])
-{
-    EVP_MD_CTX *ctx = sha256_ctx();
-    bool is_done = ctx != NULL &&
-                   EVP_DigestInit_ex2(ctx, sha256_md, NULL) == 1 &&
-                   EVP_DigestUpdate(ctx, a, a_len) == 1 &&
-                   EVP_DigestUpdate(ctx, b, b_len) == 1 &&
-                   EVP_DigestFinal_ex(ctx, h, NULL) == 1;
-
-    if (!is_done)
-        ERR_clear_error(); /* not left for the thread's next OpenSSL user */
-    return is_done;
-}
-
+ * of a verify or an export): digest.h's, OpenSSL's with a context kept
+ * by each thread. */
 void ledger_link_raw(const uint8_t prev[LEDGER_HASH_BYTES], const char *content,
                      size_t len, uint8_t out[LEDGER_HASH_BYTES])
 {
-    crypto_hash_sha256_state st;
-
-    if (!sha256_openssl(prev, LEDGER_HASH_BYTES, content, len, out)) {
-        crypto_hash_sha256_init(&st);
-        crypto_hash_sha256_update(&st, prev, LEDGER_HASH_BYTES);
-        crypto_hash_sha256_update(&st, (const unsigned char *)content, len);
-        crypto_hash_sha256_final(&st, out);
-    }
+    digest_sha256(prev, LEDGER_HASH_BYTES, content, len, out);
 }
 
 void ledger_unhex(const char *hex, uint8_t out[LEDGER_HASH_BYTES])

@@ -8,13 +8,13 @@
 
 #include <sodium.h>
 
+#include "digest.h"
+
 void rng_v1_init(rng_v1 *r, const uint8_t seed[RNG_SEED_LEN],
                  const uint8_t *client_seed, size_t client_seed_len)
 {
-    static const uint8_t empty[1];
-
-    crypto_auth_hmacsha256(r->key, client_seed ? client_seed : empty,
-                           client_seed ? client_seed_len : 0, seed);
+    digest_hmac_sha256(seed, RNG_SEED_LEN, client_seed,
+                       client_seed ? client_seed_len : 0, r->key);
     r->counter = 0;
     r->pos = sizeof r->block;
     r->n_words = 0;
@@ -62,9 +62,9 @@ int rng_v1_die(rng_v1 *r, int faces)
 
 void rng_commitment(const uint8_t seed[RNG_SEED_LEN], char hex_out[65])
 {
-    uint8_t h[crypto_hash_sha256_BYTES];
+    uint8_t h[DIGEST_SHA256_BYTES];
 
-    crypto_hash_sha256(h, seed, RNG_SEED_LEN);
+    digest_sha256(seed, RNG_SEED_LEN, NULL, 0, h);
     rng_hex(h, sizeof h, hex_out);
 }
 

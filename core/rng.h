@@ -7,8 +7,9 @@
  *   die(F) = next word w below 2^32 - (2^32 mod F), as (w mod F) + 1;
  *            words at or above that limit are discarded.
  *
- * The primitives come from libsodium; this file does no I/O and keeps no
- * global state, so the same seed gives the same dice on every machine.
+ * ChaCha20 comes from libsodium, HMAC-SHA256 and the commitment's SHA-256
+ * from digest.h; this file does no I/O and keeps no state of its own, so
+ * the same seed gives the same dice on every machine.
  */
 #ifndef UMPIRE_RNG_H
 #define UMPIRE_RNG_H

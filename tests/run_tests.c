@@ -35,6 +35,7 @@ int main(void)
         return 2;
     sr = srunner_create(NULL);
     add(sr, suite_rng, CORE);
+    add(sr, suite_digest, CORE);
     add(sr, suite_dice, CORE);
     add(sr, suite_scrud, CORE);
     add(sr, suite_scrud_examples, CORE);

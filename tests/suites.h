@@ -17,6 +17,7 @@
 #include <check.h>
 
 Suite *suite_rng(void);
+Suite *suite_digest(void);
 Suite *suite_dice(void);
 Suite *suite_scrud(void);
 Suite *suite_scrud_examples(void);

@@ -9,11 +9,10 @@
 #include "discord_http.h"
 #include "discord_reply.h"
 #include "text.h"
+#include "tokens.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#include <sodium.h>
 
 err_code discord_link_lookup(db *d, discord_interaction *in, err_info *e)
 {
@@ -47,8 +46,7 @@ err_code discord_link_lookup(db *d, discord_interaction *in, err_info *e)
 static bool find_token(http_request *r, discord_interaction *in)
 {
     const char *token = discord_interaction_str(in, "token");
-    unsigned char hash[crypto_hash_sha256_BYTES];
-    char hex[2 * sizeof hash + 1];
+    char hex[65];
     db *d = http_db(r->srv);
     db_conn *c;
     err_code rc;
@@ -57,8 +55,7 @@ static bool find_token(http_request *r, discord_interaction *in)
         discord_reply_send(r, discord_reply_notice("Give the token."));
         return false;
     }
-    crypto_hash_sha256(hash, (const unsigned char *)token, strlen(token));
-    sodium_bin2hex(hex, sizeof hex, hash, sizeof hash);
+    tokens_hash_hex(token, hex);
     c = db_read_acquire(d);
     rc = db_token_find(c, hex, &in->token, NULL);
     db_read_release(d, c);

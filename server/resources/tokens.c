@@ -17,6 +17,8 @@
 #include "http.h"
 #include "jsonv.h"
 #include "paging.h"
+#include "digest.h"
+#include "rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +62,10 @@ void tokens_get(http_request *r)
 
 void tokens_hash_hex(const char *secret, char hash_hex[65])
 {
-    uint8_t h[crypto_hash_sha256_BYTES];
+    uint8_t h[DIGEST_SHA256_BYTES];
 
-    crypto_hash_sha256(h, (const uint8_t *)secret, strlen(secret));
-    sodium_bin2hex(hash_hex, 65, h, sizeof h);
+    digest_sha256(secret, strlen(secret), NULL, 0, h);
+    rng_hex(h, sizeof h, hash_hex);
 }
 
 void tokens_new(const char *prefix, char token[TOKENS_MAX], char hash_hex[65])

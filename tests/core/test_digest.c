@@ -1,0 +1,216 @@
+/*
+ * test_digest.c: tests core/digest.c, SHA-256 and HMAC-SHA-256 through
+ * OpenSSL with a context kept by each thread: the published vectors (FIPS
+ * 180-2 for SHA-256, RFC 4231 for HMAC), libsodium's values for every
+ * length and split around a block, one key after another on one context,
+ * and several threads at once, each with contexts of its own.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "digest.h"
+#include "rng.h"
+#include "suites.h"
+
+static void hex_of(const uint8_t h[DIGEST_SHA256_BYTES], char out[65])
+{
+    rng_hex(h, DIGEST_SHA256_BYTES, out);
+}
+
+static void sodium_sha256(const uint8_t *p, size_t n,
+                          uint8_t out[DIGEST_SHA256_BYTES])
+{
+    crypto_hash_sha256(out, p, n);
+}
+
+static void sodium_hmac(const uint8_t *key, size_t key_len, const uint8_t *m,
+                        size_t n, uint8_t out[DIGEST_SHA256_BYTES])
+{
+    crypto_auth_hmacsha256_state st;
+
+    crypto_auth_hmacsha256_init(&st, key, key_len);
+    crypto_auth_hmacsha256_update(&st, m, n);
+    crypto_auth_hmacsha256_final(&st, out);
+}
+
+/* FIPS 180-2, appendix B, and the empty message. */
+START_TEST(test_sha256_known)
+{
+    static const struct {
+        const char *msg, *hex;
+    } v[] = {
+        {"",
+         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc",
+         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    uint8_t h[DIGEST_SHA256_BYTES];
+    char hex[65];
+    size_t i, n;
+
+    for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+        n = strlen(v[i].msg);
+        digest_sha256(v[i].msg, n, NULL, 0, h);
+        hex_of(h, hex);
+        ck_assert_str_eq(hex, v[i].hex);
+        /* The same bytes given as the second part, and split in two. */
+        digest_sha256(NULL, 0, v[i].msg, n, h);
+        hex_of(h, hex);
+        ck_assert_str_eq(hex, v[i].hex);
+        digest_sha256(v[i].msg, n / 2, v[i].msg + n / 2, n - n / 2, h);
+        hex_of(h, hex);
+        ck_assert_str_eq(hex, v[i].hex);
+    }
+}
+END_TEST
+
+/* Every length up to three blocks, split at every place, is libsodium's
+ * hash of the whole. */
+START_TEST(test_sha256_as_libsodium)
+{
+    uint8_t msg[200], want[DIGEST_SHA256_BYTES], got[DIGEST_SHA256_BYTES];
+    size_t n, k;
+
+    for (n = 0; n < sizeof msg; n++)
+        msg[n] = (uint8_t)(n * 37 + 11);
+    for (n = 0; n <= sizeof msg; n += 1 + (n > 70) * 6) {
+        sodium_sha256(msg, n, want);
+        for (k = 0; k <= n; k++) {
+            digest_sha256(msg, k, msg + k, n - k, got);
+            ck_assert_msg(memcmp(got, want, sizeof want) == 0,
+                          "length %zu split at %zu", n, k);
+        }
+    }
+}
+END_TEST
+
+/* RFC 4231: test cases 1, 2, 4, 6 and 7 (6 and 7: a key longer than a
+ * block, hashed first). */
+START_TEST(test_hmac_known)
+{
+    static const char *const hex[] = {
+        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+        "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b",
+        "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+        "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
+    };
+    uint8_t key[131], data[50], h[DIGEST_SHA256_BYTES];
+    const char *m6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+    const char *m7 = "This is a test using a larger than block-size key and a "
+                     "larger than block-size data. The key needs to be hashed "
+                     "before being used by the HMAC algorithm.";
+    char got[65];
+    size_t i;
+
+    memset(key, 0x0b, 20);
+    digest_hmac_sha256(key, 20, "Hi There", 8, h);
+    hex_of(h, got);
+    ck_assert_str_eq(got, hex[0]);
+
+    digest_hmac_sha256((const uint8_t *)"Jefe", 4,
+                       "what do ya want for nothing?", 28, h);
+    hex_of(h, got);
+    ck_assert_str_eq(got, hex[1]);
+
+    for (i = 0; i < 25; i++)
+        key[i] = (uint8_t)(i + 1);
+    memset(data, 0xcd, sizeof data);
+    digest_hmac_sha256(key, 25, data, sizeof data, h);
+    hex_of(h, got);
+    ck_assert_str_eq(got, hex[2]);
+
+    memset(key, 0xaa, sizeof key);
+    digest_hmac_sha256(key, sizeof key, m6, strlen(m6), h);
+    hex_of(h, got);
+    ck_assert_str_eq(got, hex[3]);
+    digest_hmac_sha256(key, sizeof key, m7, strlen(m7), h);
+    hex_of(h, got);
+    ck_assert_str_eq(got, hex[4]);
+}
+END_TEST
+
+/* Keys of every size around a block and messages around two, one after
+ * another on the thread's one context: each is libsodium's, so nothing
+ * of a key is left for the next. */
+START_TEST(test_hmac_as_libsodium)
+{
+    static const size_t key_lens[] = {0, 1, 31, 32, 33, 63, 64, 65, 100};
+    uint8_t key[100], msg[140];
+    uint8_t want[DIGEST_SHA256_BYTES], got[DIGEST_SHA256_BYTES];
+    size_t i, n;
+
+    for (i = 0; i < sizeof key; i++)
+        key[i] = (uint8_t)(i * 7 + 3);
+    for (i = 0; i < sizeof msg; i++)
+        msg[i] = (uint8_t)(i * 13 + 5);
+    for (n = 0; n <= sizeof msg; n++)
+        for (i = 0; i < sizeof key_lens / sizeof key_lens[0]; i++) {
+            key[0] = (uint8_t)n; /* another key each time */
+            sodium_hmac(key, key_lens[i], msg, n, want);
+            digest_hmac_sha256(key, key_lens[i], n ? msg : NULL, n, got);
+            ck_assert_msg(memcmp(got, want, sizeof want) == 0,
+                          "key of %zu bytes, message of %zu", key_lens[i], n);
+        }
+}
+END_TEST
+
+/* Threads at once: each makes its own contexts (freed when it ends, which
+ * the sanitizer's leak check sees) and gets libsodium's values. */
+enum { THREADS = 4, ROUNDS = 300 };
+
+static void *hash_many(void *arg)
+{
+    uintptr_t id = (uintptr_t)arg, bad = 0;
+    uint8_t key[32], msg[80], want[DIGEST_SHA256_BYTES], got[32];
+    int r;
+
+    for (r = 0; r < ROUNDS; r++) {
+        size_t n = (size_t)(r + (int)id) % sizeof msg;
+        memset(key, (int)(id * 31 + (uintptr_t)r), sizeof key);
+        memset(msg, (int)(id + (uintptr_t)r * 3), sizeof msg);
+        sodium_hmac(key, sizeof key, msg, n, want);
+        digest_hmac_sha256(key, sizeof key, msg, n, got);
+        bad += memcmp(got, want, sizeof want) != 0;
+        sodium_sha256(msg, n, want);
+        digest_sha256(msg, n / 3, msg + n / 3, n - n / 3, got);
+        bad += memcmp(got, want, sizeof want) != 0;
+    }
+    return (void *)bad;
+}
+
+START_TEST(test_threads)
+{
+    pthread_t t[THREADS];
+    uintptr_t i;
+    void *bad;
+
+    for (i = 0; i < THREADS; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, hash_many, (void *)i), 0);
+    for (i = 0; i < THREADS; i++) {
+        ck_assert_int_eq(pthread_join(t[i], &bad), 0);
+        ck_assert_msg(bad == NULL, "thread %u: %lu wrong", (unsigned)i,
+                      (unsigned long)(uintptr_t)bad);
+    }
+}
+END_TEST
+
+Suite *suite_digest(void)
+{
+    Suite *s = suite_create("digest");
+    TCase *tc = tcase_create("digest");
+
+    tcase_add_test(tc, test_sha256_known);
+    tcase_add_test(tc, test_sha256_as_libsodium);
+    tcase_add_test(tc, test_hmac_known);
+    tcase_add_test(tc, test_hmac_as_libsodium);
+    tcase_add_test(tc, test_threads);
+    suite_add_tcase(s, tc);
+    return s;
+}
