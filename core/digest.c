@@ -106,24 +106,31 @@ static bool sha256_openssl(const void *a, size_t a_len, const void *b,
                            size_t b_len, uint8_t out[DIGEST_SHA256_BYTES])
 {
     EVP_MD_CTX *ctx = md_ctx();
-    bool is_done = ctx != NULL &&
-                   EVP_DigestInit_ex2(ctx, sha256_md, NULL) == 1 &&
-                   (a_len == 0 || EVP_DigestUpdate(ctx, a, a_len) == 1) &&
-                   (b_len == 0 || EVP_DigestUpdate(ctx, b, b_len) == 1) &&
-                   EVP_DigestFinal_ex(ctx, out, NULL) == 1;
+    bool is_done;
 
-    if (!is_done)
-        ERR_clear_error(); /* not left for the thread's next OpenSSL user */
+    (void)ERR_set_mark();
+    is_done = ctx != NULL && EVP_DigestInit_ex2(ctx, sha256_md, NULL) == 1 &&
+              (a_len == 0 || EVP_DigestUpdate(ctx, a, a_len) == 1) &&
+              (b_len == 0 || EVP_DigestUpdate(ctx, b, b_len) == 1) &&
+              EVP_DigestFinal_ex(ctx, out, NULL) == 1;
+    /* What failed is not left for the thread's next OpenSSL user (what
+     * another user queued before is). */
+    (void)ERR_pop_to_mark();
     return is_done;
 }
 
 void digest_sha256(const void *a, size_t a_len, const void *b, size_t b_len,
                    uint8_t out[DIGEST_SHA256_BYTES])
 {
+    if (!sha256_openssl(a, a_len, b, b_len, out))
+        digest_sha256_sodium(a, a_len, b, b_len, out);
+}
+
+void digest_sha256_sodium(const void *a, size_t a_len, const void *b,
+                          size_t b_len, uint8_t out[DIGEST_SHA256_BYTES])
+{
     crypto_hash_sha256_state st;
 
-    if (sha256_openssl(a, a_len, b, b_len, out))
-        return;
     crypto_hash_sha256_init(&st);
     if (a_len > 0)
         crypto_hash_sha256_update(&st, a, a_len);
@@ -137,24 +144,37 @@ static bool hmac_openssl(const uint8_t *key, size_t key_len, const void *msg,
 {
     EVP_MAC_CTX *ctx = mac_ctx();
     size_t n = 0;
-    bool is_done = ctx != NULL && EVP_MAC_init(ctx, key, key_len, NULL) == 1 &&
-                   (msg_len == 0 || EVP_MAC_update(ctx, msg, msg_len) == 1) &&
-                   EVP_MAC_final(ctx, out, &n, DIGEST_SHA256_BYTES) == 1 &&
-                   n == DIGEST_SHA256_BYTES;
+    bool is_done;
 
-    if (!is_done)
-        ERR_clear_error();
+    (void)ERR_set_mark();
+    is_done = ctx != NULL && EVP_MAC_init(ctx, key, key_len, NULL) == 1 &&
+              (msg_len == 0 || EVP_MAC_update(ctx, msg, msg_len) == 1) &&
+              EVP_MAC_final(ctx, out, &n, DIGEST_SHA256_BYTES) == 1 &&
+              n == DIGEST_SHA256_BYTES;
+    (void)ERR_pop_to_mark();
     return is_done;
 }
 
 void digest_hmac_sha256(const uint8_t *key, size_t key_len, const void *msg,
                         size_t msg_len, uint8_t out[DIGEST_SHA256_BYTES])
 {
+    /* EVP_MAC_init with no key would use the context's last one. */
+    static const uint8_t empty[1];
+
+    if (key == NULL)
+        key = empty; /* key_len is 0 */
+    if (!hmac_openssl(key, key_len, msg, msg_len, out))
+        digest_hmac_sha256_sodium(key, key_len, msg, msg_len, out);
+}
+
+void digest_hmac_sha256_sodium(const uint8_t *key, size_t key_len,
+                               const void *msg, size_t msg_len,
+                               uint8_t out[DIGEST_SHA256_BYTES])
+{
+    static const uint8_t empty[1];
     crypto_auth_hmacsha256_state st;
 
-    if (hmac_openssl(key, key_len, msg, msg_len, out))
-        return;
-    crypto_auth_hmacsha256_init(&st, key, key_len);
+    crypto_auth_hmacsha256_init(&st, key ? key : empty, key_len);
     if (msg_len > 0)
         crypto_auth_hmacsha256_update(&st, msg, msg_len);
     crypto_auth_hmacsha256_final(&st, out);

@@ -24,8 +24,16 @@ void digest_sha256(const void *a, size_t a_len, const void *b, size_t b_len,
                    uint8_t out[DIGEST_SHA256_BYTES]);
 
 /* out = HMAC-SHA-256 of msg (msg_len bytes, NULL with 0 for none) under
- * key (key_len bytes). */
+ * key (key_len bytes, NULL with 0 for the empty key). */
 void digest_hmac_sha256(const uint8_t *key, size_t key_len, const void *msg,
                         size_t msg_len, uint8_t out[DIGEST_SHA256_BYTES]);
+
+/* The same two by libsodium alone: what the two above fall back to, and
+ * what the tests hold them to. */
+void digest_sha256_sodium(const void *a, size_t a_len, const void *b,
+                          size_t b_len, uint8_t out[DIGEST_SHA256_BYTES]);
+void digest_hmac_sha256_sodium(const uint8_t *key, size_t key_len,
+                               const void *msg, size_t msg_len,
+                               uint8_t out[DIGEST_SHA256_BYTES]);
 
 #endif

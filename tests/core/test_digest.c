@@ -1,9 +1,10 @@
 /*
  * test_digest.c: tests core/digest.c, SHA-256 and HMAC-SHA-256 through
- * OpenSSL with a context kept by each thread: the published vectors (FIPS
- * 180-2 for SHA-256, RFC 4231 for HMAC), libsodium's values for every
- * length and split around a block, one key after another on one context,
- * and several threads at once, each with contexts of its own.
+ * OpenSSL with a context kept by each thread, and the libsodium fallbacks:
+ * the published vectors (FIPS 180-2 for SHA-256, RFC 4231 for HMAC) by
+ * both, libsodium's own values for every length and split around a
+ * block, one key after another on one context (the empty key too), and
+ * several threads at once, each with contexts of its own.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -19,6 +20,20 @@
 static void hex_of(const uint8_t h[DIGEST_SHA256_BYTES], char out[65])
 {
     rng_hex(h, DIGEST_SHA256_BYTES, out);
+}
+
+/* The two ways of each: 0 digest.c's (OpenSSL's), 1 its fallback. */
+static void sha_by(int way, const void *a, size_t a_len, const void *b,
+                   size_t b_len, uint8_t out[DIGEST_SHA256_BYTES])
+{
+    (way ? digest_sha256_sodium : digest_sha256)(a, a_len, b, b_len, out);
+}
+
+static void hmac_by(int way, const uint8_t *key, size_t key_len, const void *m,
+                    size_t n, uint8_t out[DIGEST_SHA256_BYTES])
+{
+    (way ? digest_hmac_sha256_sodium : digest_hmac_sha256)(key, key_len, m, n,
+                                                           out);
 }
 
 static void sodium_sha256(const uint8_t *p, size_t n,
@@ -37,7 +52,7 @@ static void sodium_hmac(const uint8_t *key, size_t key_len, const uint8_t *m,
     crypto_auth_hmacsha256_final(&st, out);
 }
 
-/* FIPS 180-2, appendix B, and the empty message. */
+/* FIPS 180-2, appendix B, and the empty message, both ways (_i). */
 START_TEST(test_sha256_known)
 {
     static const struct {
@@ -56,14 +71,14 @@ START_TEST(test_sha256_known)
 
     for (i = 0; i < sizeof v / sizeof v[0]; i++) {
         n = strlen(v[i].msg);
-        digest_sha256(v[i].msg, n, NULL, 0, h);
+        sha_by(_i, v[i].msg, n, NULL, 0, h);
         hex_of(h, hex);
         ck_assert_str_eq(hex, v[i].hex);
         /* The same bytes given as the second part, and split in two. */
-        digest_sha256(NULL, 0, v[i].msg, n, h);
+        sha_by(_i, NULL, 0, v[i].msg, n, h);
         hex_of(h, hex);
         ck_assert_str_eq(hex, v[i].hex);
-        digest_sha256(v[i].msg, n / 2, v[i].msg + n / 2, n - n / 2, h);
+        sha_by(_i, v[i].msg, n / 2, v[i].msg + n / 2, n - n / 2, h);
         hex_of(h, hex);
         ck_assert_str_eq(hex, v[i].hex);
     }
@@ -91,7 +106,7 @@ START_TEST(test_sha256_as_libsodium)
 END_TEST
 
 /* RFC 4231: test cases 1, 2, 4, 6 and 7 (6 and 7: a key longer than a
- * block, hashed first). */
+ * block, hashed first), both ways (_i). */
 START_TEST(test_hmac_known)
 {
     static const char *const hex[] = {
@@ -110,27 +125,27 @@ START_TEST(test_hmac_known)
     size_t i;
 
     memset(key, 0x0b, 20);
-    digest_hmac_sha256(key, 20, "Hi There", 8, h);
+    hmac_by(_i, key, 20, "Hi There", 8, h);
     hex_of(h, got);
     ck_assert_str_eq(got, hex[0]);
 
-    digest_hmac_sha256((const uint8_t *)"Jefe", 4,
-                       "what do ya want for nothing?", 28, h);
+    hmac_by(_i, (const uint8_t *)"Jefe", 4, "what do ya want for nothing?", 28,
+            h);
     hex_of(h, got);
     ck_assert_str_eq(got, hex[1]);
 
     for (i = 0; i < 25; i++)
         key[i] = (uint8_t)(i + 1);
     memset(data, 0xcd, sizeof data);
-    digest_hmac_sha256(key, 25, data, sizeof data, h);
+    hmac_by(_i, key, 25, data, sizeof data, h);
     hex_of(h, got);
     ck_assert_str_eq(got, hex[2]);
 
     memset(key, 0xaa, sizeof key);
-    digest_hmac_sha256(key, sizeof key, m6, strlen(m6), h);
+    hmac_by(_i, key, sizeof key, m6, strlen(m6), h);
     hex_of(h, got);
     ck_assert_str_eq(got, hex[3]);
-    digest_hmac_sha256(key, sizeof key, m7, strlen(m7), h);
+    hmac_by(_i, key, sizeof key, m7, strlen(m7), h);
     hex_of(h, got);
     ck_assert_str_eq(got, hex[4]);
 }
@@ -158,6 +173,27 @@ START_TEST(test_hmac_as_libsodium)
             ck_assert_msg(memcmp(got, want, sizeof want) == 0,
                           "key of %zu bytes, message of %zu", key_lens[i], n);
         }
+}
+END_TEST
+
+/* No key (NULL) is the empty key, whatever key the thread's context held
+ * last: HMAC of "x" under the empty key is libsodium's, after a call
+ * under another key and after one under none. */
+START_TEST(test_hmac_no_key)
+{
+    uint8_t want[DIGEST_SHA256_BYTES], got[DIGEST_SHA256_BYTES];
+    uint8_t empty_key[1] = {0};
+    int round;
+
+    sodium_hmac(empty_key, 0, (const uint8_t *)"x", 1, want);
+    for (round = 0; round < 2; round++) {
+        digest_hmac_sha256((const uint8_t *)"abcde", 5, "x", 1, got);
+        ck_assert(memcmp(got, want, sizeof want) != 0);
+        digest_hmac_sha256(NULL, 0, "x", 1, got);
+        ck_assert(memcmp(got, want, sizeof want) == 0);
+        digest_hmac_sha256_sodium(NULL, 0, "x", 1, got);
+        ck_assert(memcmp(got, want, sizeof want) == 0);
+    }
 }
 END_TEST
 
@@ -206,10 +242,11 @@ Suite *suite_digest(void)
     Suite *s = suite_create("digest");
     TCase *tc = tcase_create("digest");
 
-    tcase_add_test(tc, test_sha256_known);
+    tcase_add_loop_test(tc, test_sha256_known, 0, 2);
     tcase_add_test(tc, test_sha256_as_libsodium);
-    tcase_add_test(tc, test_hmac_known);
+    tcase_add_loop_test(tc, test_hmac_known, 0, 2);
     tcase_add_test(tc, test_hmac_as_libsodium);
+    tcase_add_test(tc, test_hmac_no_key);
     tcase_add_test(tc, test_threads);
     suite_add_tcase(s, tc);
     return s;
