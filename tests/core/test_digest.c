@@ -1,10 +1,10 @@
 /*
  * test_digest.c: tests core/digest.c, SHA-256 and HMAC-SHA-256 through
  * OpenSSL with a context kept by each thread, and the libsodium fallbacks:
- * the published vectors (FIPS 180-2 for SHA-256, RFC 4231 for HMAC) by
- * both, libsodium's own values for every length and split around a
- * block, one key after another on one context (the empty key too), and
- * several threads at once, each with contexts of its own.
+ * the published vectors (digest_vectors.h) by both, libsodium's own values for
+ * every length and split around a block, one key after another on one context
+ * (the empty key too), and several threads at once, each with contexts of its
+ * own.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -14,6 +14,7 @@
 #include <sodium.h>
 
 #include "digest.h"
+#include "digest_vectors.h"
 #include "rng.h"
 #include "suites.h"
 
@@ -52,29 +53,20 @@ static void sodium_hmac(const uint8_t *key, size_t key_len, const uint8_t *m,
     crypto_auth_hmacsha256_final(&st, out);
 }
 
-/* FIPS 180-2, appendix B, and the empty message, both ways (_i). */
+/* The published vectors (digest_vectors.h), both ways (_i); each SHA-256
+ * message also as the second part alone and split in two. */
 START_TEST(test_sha256_known)
 {
-    static const struct {
-        const char *msg, *hex;
-    } v[] = {
-        {"",
-         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
-        {"abc",
-         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
-        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
-    };
+    size_t n_v, i, n;
+    const sha256_vector *v = sha256_vectors(&n_v);
     uint8_t h[DIGEST_SHA256_BYTES];
     char hex[65];
-    size_t i, n;
 
-    for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+    for (i = 0; i < n_v; i++) {
         n = strlen(v[i].msg);
         sha_by(_i, v[i].msg, n, NULL, 0, h);
         hex_of(h, hex);
         ck_assert_str_eq(hex, v[i].hex);
-        /* The same bytes given as the second part, and split in two. */
         sha_by(_i, NULL, 0, v[i].msg, n, h);
         hex_of(h, hex);
         ck_assert_str_eq(hex, v[i].hex);
@@ -105,49 +97,20 @@ START_TEST(test_sha256_as_libsodium)
 }
 END_TEST
 
-/* RFC 4231: test cases 1, 2, 4, 6 and 7 (6 and 7: a key longer than a
- * block, hashed first), both ways (_i). */
 START_TEST(test_hmac_known)
 {
-    static const char *const hex[] = {
-        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
-        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
-        "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b",
-        "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
-        "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
-    };
-    uint8_t key[131], data[50], h[DIGEST_SHA256_BYTES];
-    const char *m6 = "Test Using Larger Than Block-Size Key - Hash Key First";
-    const char *m7 = "This is a test using a larger than block-size key and a "
-                     "larger than block-size data. The key needs to be hashed "
-                     "before being used by the HMAC algorithm.";
-    char got[65];
-    size_t i;
+    size_t n_v, i, key_len, msg_len;
+    const hmac_vector *v = hmac_vectors(&n_v);
+    uint8_t key[256], msg[256], h[DIGEST_SHA256_BYTES];
+    char hex[65];
 
-    memset(key, 0x0b, 20);
-    hmac_by(_i, key, 20, "Hi There", 8, h);
-    hex_of(h, got);
-    ck_assert_str_eq(got, hex[0]);
-
-    hmac_by(_i, (const uint8_t *)"Jefe", 4, "what do ya want for nothing?", 28,
-            h);
-    hex_of(h, got);
-    ck_assert_str_eq(got, hex[1]);
-
-    for (i = 0; i < 25; i++)
-        key[i] = (uint8_t)(i + 1);
-    memset(data, 0xcd, sizeof data);
-    hmac_by(_i, key, 25, data, sizeof data, h);
-    hex_of(h, got);
-    ck_assert_str_eq(got, hex[2]);
-
-    memset(key, 0xaa, sizeof key);
-    hmac_by(_i, key, sizeof key, m6, strlen(m6), h);
-    hex_of(h, got);
-    ck_assert_str_eq(got, hex[3]);
-    hmac_by(_i, key, sizeof key, m7, strlen(m7), h);
-    hex_of(h, got);
-    ck_assert_str_eq(got, hex[4]);
+    for (i = 0; i < n_v; i++) {
+        key_len = vector_bytes_get(&v[i].key, key);
+        msg_len = vector_bytes_get(&v[i].msg, msg);
+        hmac_by(_i, key, key_len, msg, msg_len, h);
+        hex_of(h, hex);
+        ck_assert_str_eq(hex, v[i].hex);
+    }
 }
 END_TEST
 
