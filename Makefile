@@ -10,6 +10,7 @@
 #   make bench-cost, bench-scale, bench-cores   instructions per combat,
 #                reads at two campaign sizes, throughput by threads
 #   make bench-read-cost  instructions of a history page and a feed page
+#   make bench-profile  where the CPU time goes on this CPU (perf, under wrk)
 #   make bench-pg  combats/s on PostgreSQL by instances, beside SQLite
 #   make bench-odds  time and peak memory of typical odds requests
 #   make valgrind, format, clean
@@ -104,7 +105,7 @@ TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: all run test test-pg tour durability check-tests lint-spec asan valgrind bench \
-        bench-discord bench-cost bench-read-cost bench-scale bench-cores bench-pg bench-odds format \
+        bench-discord bench-cost bench-read-cost bench-profile bench-scale bench-cores bench-pg bench-odds format \
         clean deps
 
 all: $(BUILD)/umpire $(BUILD)/umpire-verify
@@ -225,6 +226,12 @@ bench-read-cost: $(BUILD)/umpire
 bench-cores: $(BUILD)/umpire $(BUILD)/bench-bare
 	$(Q)./deploy/install-deps.sh --bench
 	$(Q)./bench/cores.sh $(BUILD)
+
+# The same load under perf: each thread's CPU time by library and by system
+# call, on the CPU itself (BENCH_PROFILE=oneoff, campaign or bare).
+bench-profile: $(BUILD)/umpire $(BUILD)/bench-bare
+	$(Q)./deploy/install-deps.sh --bench
+	$(Q)./bench/profile.sh $(BUILD)
 
 # Combats/s on PostgreSQL with 1, 2 and 4 instances, beside SQLite, in one
 # run (bench/pg.sh: a throw-away cluster of its own).

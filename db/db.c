@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #define DB_BATCH_MAX 512
@@ -432,6 +433,8 @@ static void *writer_main(void *arg)
     db *d = arg;
     db_job *batch;
 
+    /* The name ps, top -H and perf show. */
+    (void)prctl(PR_SET_NAME, "umpire-writer");
     if (d->is_pg) {
         db_pg_run_jobs(d, d->writer, 0);
         return NULL;

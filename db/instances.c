@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,6 +107,8 @@ static void *news_main(void *arg)
     PGconn *c = NULL;
     int got;
 
+    /* The name ps, top -H and perf show. */
+    (void)prctl(PR_SET_NAME, "umpire-news");
     while (!atomic_load(&d->is_news_stopping)) {
         if (c == NULL) {
             if ((c = news_connect(d->path)) == NULL) {

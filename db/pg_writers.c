@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 /* The first queued job no other writer holds the campaign of, taken off
  * the queue and its campaign marked as slot's; NULL when none is free.
@@ -87,6 +88,8 @@ static void *more_writer_main(void *arg)
 {
     more_writer mw = *(more_writer *)arg;
 
+    /* The name ps, top -H and perf show. */
+    (void)prctl(PR_SET_NAME, "umpire-writer");
     free(arg);
     db_pg_run_jobs(mw.d, mw.w, mw.slot);
     return NULL;

@@ -2,8 +2,8 @@
 # Installs the Debian packages umpire builds and tests with, if any is
 # missing.  Uses sudo when not run as root.  Safe to run again.
 #
-#   --bench     also wrk, curl and sqlite3, for `make bench` and the other
-#               benchmarks (bench/README.md)
+#   --bench     also wrk, curl, sqlite3, python3 and perf (linux-perf), for
+#               `make bench` and the other benchmarks (bench/README.md)
 #   --valgrind  also valgrind, for `make valgrind` and `make bench-cost`
 #   --tour      also curl and jq, for the README's tour (`make tour`)
 #   --fuzz      also clang (with libFuzzer) unless clang is on PATH, and jq,
@@ -18,7 +18,7 @@
 set -eu
 
 PKGS="build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev libpq-dev libsodium-dev libssl-dev libcurl4-openssl-dev libzstd-dev libmimalloc-dev check"
-[ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk curl sqlite3"
+[ "${1:-}" = "--bench" ] && PKGS="$PKGS wrk curl sqlite3 linux-perf python3"
 [ "${1:-}" = "--valgrind" ] && PKGS="$PKGS valgrind"
 [ "${1:-}" = "--tour" ] && PKGS="$PKGS curl jq"
 # Debian 12's PostgreSQL is 15; pg_auto_failover's package is per version.

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -153,6 +154,8 @@ static void *reaper_main(void *arg)
     http_conn_table *t = arg;
     struct timespec at;
 
+    /* The name ps, top -H and perf show. */
+    (void)prctl(PR_SET_NAME, "umpire-reaper");
     pthread_mutex_lock(&t->lock);
     while (!t->is_stopping) {
         tick(t, now_monotonic());

@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -36,6 +37,8 @@ static void *heavy_main(void *arg)
 {
     http_heavy *h = arg;
 
+    /* The name ps, top -H and perf show. */
+    (void)prctl(PR_SET_NAME, "umpire-heavy");
     /* Linux gives each thread its own nice value. */
     (void)setpriority(PRIO_PROCESS, (id_t)gettid(), HEAVY_NICE);
     pthread_mutex_lock(&h->lock);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -478,6 +479,8 @@ static void *pump_main(void *arg)
     int timeout;
     size_t n;
 
+    /* The name ps, top -H and perf show. */
+    (void)prctl(PR_SET_NAME, "umpire-stream");
     pthread_mutex_lock(&p->lock);
     while (!p->is_stopping) {
         reap(p);

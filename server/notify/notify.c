@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 /* On commits, the posts are looked for at most this often (seconds): a
@@ -530,6 +531,8 @@ static void *poster_main(void *arg)
     notify *n = arg;
     double next = now_s();
 
+    /* The name ps, top -H and perf show. */
+    (void)prctl(PR_SET_NAME, "umpire-notify");
     while (wait_for_work(n, next))
         next = work_once(n);
     return NULL;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include <check.h>
@@ -272,6 +273,7 @@ typedef struct pragma_probe {
     char journal_mode[16];
     int foreign_keys;
     bool is_in_transaction;
+    char thread_name[16]; /* the thread the job ran on, as ps shows it */
 } pragma_probe;
 
 static err_code job_probe(db_conn *c, void *arg, err_info *e)
@@ -284,6 +286,7 @@ static err_code job_probe(db_conn *c, void *arg, err_info *e)
                           sizeof p->journal_mode);
     p->foreign_keys = db_fixture_query_int(c, "PRAGMA foreign_keys");
     p->is_in_transaction = sqlite3_get_autocommit(DB_LITE(c)) == 0;
+    (void)prctl(PR_GET_NAME, p->thread_name);
     return ERR_OK;
 }
 
@@ -300,6 +303,7 @@ START_TEST(test_writer_pragmas)
     ck_assert_str_eq(p.journal_mode, "wal");
     ck_assert_int_eq(p.foreign_keys, 1);
     ck_assert_msg(p.is_in_transaction, "jobs must run inside the batch");
+    ck_assert_str_eq(p.thread_name, "umpire-writer");
     /* Foreign keys are enforced, as a conflict. */
     db_fixture_new_side(&orphan, "cmp_000000000000000000000000", NULL,
                         "Orphans");

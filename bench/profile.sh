@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# bench/profile.sh: where the server's CPU time goes on this machine's own
+# CPU, behind `make bench-profile` (bench/README.md, "Profile").
+#
+#   bench/profile.sh [BUILD_DIR]          (default: build)
+#
+# bench/callgrind.sh counts instructions as valgrind's model of a CPU runs
+# them: deterministic, but blind to what the kernel does for the server
+# (sockets, the log's writes and syncs), and without the CPU's SHA
+# instructions or its fast string stores (a `rep stos` counts once a
+# byte).  This runs BUILD_DIR/umpire under `perf record -e cpu-clock -g`
+# (the kernel's software clock, which a virtual machine without hardware
+# counters still has) while wrk loads it, then prints, from the samples:
+#   - requests/s (under perf: lower than make bench's);
+#   - each of the server's threads, by name (docs/operations.md: the
+#     request workers MHD-worker, the writer umpire-writer, ...): its
+#     share of all the server's samples, and that share split by where
+#     the CPU was, the kernel or each library (umpire: the server's own
+#     code);
+#   - for each thread, what its kernel time went to: each system call (the
+#     function the kernel's syscall entry called), page faults, and the
+#     rest (interrupts, the network's deferred work, the scheduler).
+#
+# Settings (environment):
+#   BENCH_PROFILE        oneoff (default): one-off SCRUD 8 v 4 combats
+#                        (bench/scrud-8v4.lua); campaign: campaign SCRUD 4
+#                        v 4 combats in the campaign bench/campaign.sh makes
+#                        (bench/campaign-4v4.lua); bare: bench-bare's fixed
+#                        answer (bench/bare.c), the floor
+#   BENCH_DURATION       wrk -d (10s)
+#   BENCH_CONNECTIONS    wrk -c (32)
+#   BENCH_SERVER_THREADS the server's --threads (its default: the CPUs)
+#   BENCH_PROFILE_FREQ   samples a second a CPU (999)
+#   BENCH_PROFILE_KEEP=1 keeps perf.data (its path printed) for perf report
+#
+# Needs perf (Debian's linux-perf), wrk and curl; `./deploy/install-deps.sh
+# --bench` installs them.  perf must be allowed to see the kernel: run as
+# root, or with sysctl kernel.perf_event_paranoid at 1 or below.
+set -u
+
+BUILD=${1:-build}
+PROFILE=${BENCH_PROFILE:-oneoff}
+DURATION=${BENCH_DURATION:-10s}
+CONNECTIONS=${BENCH_CONNECTIONS:-32}
+FREQ=${BENCH_PROFILE_FREQ:-999}
+KEEP=${BENCH_PROFILE_KEEP:-0}
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+die() {
+    echo "bench-profile: $*" >&2
+    exit 2
+}
+command -v perf >/dev/null 2>&1 ||
+    die "perf is not installed (./deploy/install-deps.sh --bench installs it)"
+command -v wrk >/dev/null 2>&1 ||
+    die "wrk is not installed (./deploy/install-deps.sh --bench installs it)"
+command -v curl >/dev/null 2>&1 || die "curl is not installed"
+case $PROFILE in
+oneoff | campaign) SERVER="$BUILD/umpire" ;;
+bare) SERVER="$BUILD/bench-bare" ;;
+*) die "BENCH_PROFILE must be oneoff, campaign or bare" ;;
+esac
+[ -x "$SERVER" ] || die "$SERVER is missing: make $SERVER"
+case $CONNECTIONS in '' | *[!0-9]* | 0) die "BENCH_CONNECTIONS must be a number, 1 or more" ;; esac
+case $FREQ in '' | *[!0-9]* | 0) die "BENCH_PROFILE_FREQ must be a number, 1 or more" ;; esac
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/umpire-profile.XXXXXX") || die "mktemp failed"
+PERF_PID=""
+cleanup() {
+    [ -n "$PERF_PID" ] && kill -INT "$PERF_PID" 2>/dev/null
+    [ -n "$PERF_PID" ] && wait "$PERF_PID" 2>/dev/null
+    if [ "$KEEP" = 1 ]; then
+        echo "perf.data kept in $TMP"
+    else
+        rm -rf "$TMP"
+    fi
+}
+trap cleanup EXIT
+
+# A free port: the kernel's pick for a socket bound to port 0.
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null) ||
+    die "python3 is needed to find a free port"
+
+threads=()
+[ -n "${BENCH_SERVER_THREADS:-}" ] && threads=(--threads "$BENCH_SERVER_THREADS")
+if [ "$PROFILE" = bare ]; then
+    cmd=("$SERVER" "$PORT" ${BENCH_SERVER_THREADS:+"$BENCH_SERVER_THREADS"})
+else
+    cmd=("$SERVER" --listen 127.0.0.1 --port "$PORT" --db "$TMP/profile.db"
+        --access-log off "${threads[@]}")
+fi
+perf record -F "$FREQ" -e cpu-clock -g -o "$TMP/perf.data" -- "${cmd[@]}" \
+    >"$TMP/server.log" 2>&1 &
+PERF_PID=$!
+for _ in $(seq 100); do
+    curl -s -o /dev/null "http://127.0.0.1:$PORT/health" && break
+    kill -0 "$PERF_PID" 2>/dev/null || die "the server did not start: $(tail -3 "$TMP/server.log")"
+    sleep 0.1
+done
+
+case $PROFILE in
+oneoff)
+    what="one-off SCRUD 8 v 4"
+    wrk_args=(-s "$HERE/scrud-8v4.lua" "http://127.0.0.1:$PORT") ;;
+campaign)
+    what="campaign SCRUD 4 v 4"
+    read -r id token < <("$HERE/campaign.sh" "$PORT") ||
+        die "bench/campaign.sh could not set up the campaign"
+    wrk_args=(-s "$HERE/campaign-4v4.lua" "http://127.0.0.1:$PORT" -- "$id" "$token") ;;
+bare)
+    what="the bare handler's fixed answer"
+    wrk_args=("http://127.0.0.1:$PORT/") ;;
+esac
+echo "umpire bench-profile: $what, wrk -t1 -c$CONNECTIONS -d$DURATION," \
+    "perf record -F $FREQ -e cpu-clock -g"
+wrk -t1 -c"$CONNECTIONS" -d"$DURATION" "${wrk_args[@]}" >"$TMP/wrk.out" 2>&1 ||
+    die "wrk failed: $(tail -3 "$TMP/wrk.out")"
+awk '/^Requests\/sec/ { printf "requests/s under perf: %s\n", $2 }
+     /^non-2/ { print }' "$TMP/wrk.out"
+kill -INT "$PERF_PID" 2>/dev/null
+wait "$PERF_PID" 2>/dev/null
+PERF_PID=""
+
+# Each sample: a line "COMM TID", then its frames, leaf first, each
+# "ADDRESS SYMBOL (DSO)".  Its place: the leaf's DSO.  A kernel sample's
+# cause: the frame the syscall entry (do_syscall_64) called, named
+# without its __x64_sys_ or __sys_ prefix; else a page fault
+# (exc_page_fault on the stack); else none.
+perf script -i "$TMP/perf.data" -F comm,tid,ip,sym,dso 2>/dev/null | awk '
+function flush() {
+    if (thread == "") return
+    n[thread]++; total++
+    where[thread SUBSEP place]++
+    if (place == "kernel") {
+        k[thread]++
+        if (call == "" && fault) call = "(page faults)"
+        sys[thread SUBSEP (call == "" ? "(other)" : call)]++
+    }
+    thread = ""
+}
+/^[^ \t]/ || /^ +[^ \t0-9a-f]/ {
+    flush()
+    thread = $1; frame = 0; place = ""; call = ""; below = ""; fault = 0
+    next
+}
+NF >= 2 && thread != "" {
+    frame++
+    dso = $NF; gsub(/[()]/, "", dso); sub(/.*\//, "", dso)
+    if (frame == 1) {
+        if (dso ~ /kernel/) place = "kernel"
+        else { place = dso; sub(/\.so.*/, "", place); sub(/^lib/, "", place) }
+    }
+    if (place == "kernel" && call == "") {
+        if ($2 == "do_syscall_64") {
+            call = below == "" ? "(entry and exit)" : below
+            sub(/^_*(x64_|ia32_|do_|se_|k)?sys_/, "", call)
+        } else if ($2 == "exc_page_fault")
+            fault = 1
+        if ($2 != "x64_sys_call") below = $2 # not the dispatcher
+    }
+}
+END {
+    flush()
+    if (total == 0) { print "no samples (is perf allowed to record?)"; exit 1 }
+    printf "%d samples\n\nby thread, and where its CPU time went (%% of the thread):\n", total
+    for (t in n) order[t] = n[t]
+    while (length(order) > 0) {
+        best = ""; for (t in order) if (best == "" || order[t] > order[best]) best = t
+        delete order[best]
+        printf "  %-14s %5.1f%% of the server:", best, 100 * n[best] / total
+        delete row
+        for (key in where) { split(key, p, SUBSEP); if (p[1] == best) row[p[2]] = where[key] }
+        shown = 0
+        while (length(row) > 0 && shown < 8) {
+            top = ""; for (w in row) if (top == "" || row[w] > row[top]) top = w
+            if (100 * row[top] / n[best] < 0.5) break
+            printf " %s %.1f%%", top, 100 * row[top] / n[best]
+            delete row[top]; shown++
+        }
+        printf "\n"
+        if (k[best] > 0) {
+            printf "  %-14s         its kernel time (%.1f%% of the thread) went to:", "", 100 * k[best] / n[best]
+            delete row
+            for (key in sys) { split(key, p, SUBSEP); if (p[1] == best) row[p[2]] = sys[key] }
+            shown = 0
+            while (length(row) > 0 && shown < 6) {
+                top = ""; for (w in row) if (top == "" || row[w] > row[top]) top = w
+                if (100 * row[top] / k[best] < 1) break
+                printf " %s %.0f%%", top, 100 * row[top] / k[best]
+                delete row[top]; shown++
+            }
+            printf "\n"
+        }
+    }
+}'
