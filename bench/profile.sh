@@ -28,8 +28,9 @@
 #                        (bench/campaign-4v4.lua); bare: bench-bare's fixed
 #                        answer (bench/bare.c), the floor
 #   BENCH_DURATION       wrk -d (10s)
-#   BENCH_CONNECTIONS    wrk -c (32)
-#   BENCH_SERVER_THREADS the server's --threads (its default: the CPUs)
+#   BENCH_CONNECTIONS    wrk -c (32); the servers let that many in from
+#                        one address (256 at least, as bench/run.sh)
+#   BENCH_SERVER_THREADS the servers' worker threads (2, their default)
 #   BENCH_PROFILE_FREQ   samples a second a CPU (999)
 #   BENCH_PROFILE_KEEP=1 keeps perf.data (its path printed) for perf report
 #
@@ -62,11 +63,18 @@ bare) SERVER="$BUILD/bench-bare" ;;
 esac
 [ -x "$SERVER" ] || die "$SERVER is missing: make $SERVER"
 case $CONNECTIONS in '' | *[!0-9]* | 0) die "BENCH_CONNECTIONS must be a number, 1 or more" ;; esac
+THREADS=${BENCH_SERVER_THREADS:-2}
+case $THREADS in '' | *[!0-9]* | 0) die "BENCH_SERVER_THREADS must be a number, 1 or more" ;; esac
+PER_IP=256
+[ "$CONNECTIONS" -le "$PER_IP" ] || PER_IP=$CONNECTIONS
 case $FREQ in '' | *[!0-9]* | 0) die "BENCH_PROFILE_FREQ must be a number, 1 or more" ;; esac
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/umpire-profile.XXXXXX") || die "mktemp failed"
 PERF_PID=""
+WRK_PID=""
+# perf, stopped, stops the server it runs (SIGTERM, then waits for it).
 cleanup() {
+    [ -n "$WRK_PID" ] && kill "$WRK_PID" 2>/dev/null
     [ -n "$PERF_PID" ] && kill -INT "$PERF_PID" 2>/dev/null
     [ -n "$PERF_PID" ] && wait "$PERF_PID" 2>/dev/null
     if [ "$KEEP" = 1 ]; then
@@ -81,22 +89,25 @@ trap cleanup EXIT
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null) ||
     die "python3 is needed to find a free port"
 
-threads=()
-[ -n "${BENCH_SERVER_THREADS:-}" ] && threads=(--threads "$BENCH_SERVER_THREADS")
 if [ "$PROFILE" = bare ]; then
-    cmd=("$SERVER" "$PORT" ${BENCH_SERVER_THREADS:+"$BENCH_SERVER_THREADS"})
+    cmd=("$SERVER" "$PORT" "$THREADS" "$PER_IP")
 else
     cmd=("$SERVER" --listen 127.0.0.1 --port "$PORT" --db "$TMP/profile.db"
-        --access-log off "${threads[@]}")
+        --access-log off --threads "$THREADS" --per-ip-connection-limit "$PER_IP")
 fi
 perf record -F "$FREQ" -e cpu-clock -g -o "$TMP/perf.data" -- "${cmd[@]}" \
     >"$TMP/server.log" 2>&1 &
 PERF_PID=$!
+is_up=0
 for _ in $(seq 100); do
-    curl -s -o /dev/null "http://127.0.0.1:$PORT/health" && break
+    if curl -s --max-time 1 -o /dev/null "http://127.0.0.1:$PORT/health"; then
+        is_up=1
+        break
+    fi
     kill -0 "$PERF_PID" 2>/dev/null || die "the server did not start: $(tail -3 "$TMP/server.log")"
     sleep 0.1
 done
+[ "$is_up" = 1 ] || die "the server did not answer /health in 10 s: $(tail -3 "$TMP/server.log")"
 
 case $PROFILE in
 oneoff)
@@ -111,21 +122,25 @@ bare)
     what="the bare handler's fixed answer"
     wrk_args=("http://127.0.0.1:$PORT/") ;;
 esac
-echo "umpire bench-profile: $what, wrk -t1 -c$CONNECTIONS -d$DURATION," \
-    "perf record -F $FREQ -e cpu-clock -g"
-wrk -t1 -c"$CONNECTIONS" -d"$DURATION" "${wrk_args[@]}" >"$TMP/wrk.out" 2>&1 ||
-    die "wrk failed: $(tail -3 "$TMP/wrk.out")"
+echo "umpire bench-profile: $what, $THREADS worker threads," \
+    "wrk -t1 -c$CONNECTIONS -d$DURATION, perf record -F $FREQ -e cpu-clock -g"
+wrk -t1 -c"$CONNECTIONS" -d"$DURATION" "${wrk_args[@]}" >"$TMP/wrk.out" 2>&1 &
+WRK_PID=$!
+wait "$WRK_PID" || die "wrk failed: $(tail -3 "$TMP/wrk.out")"
+WRK_PID=""
 awk '/^Requests\/sec/ { printf "requests/s under perf: %s\n", $2 }
      /^non-2/ { print }' "$TMP/wrk.out"
 kill -INT "$PERF_PID" 2>/dev/null
 wait "$PERF_PID" 2>/dev/null
 PERF_PID=""
 
-# Each sample: a line "COMM TID", then its frames, leaf first, each
-# "ADDRESS SYMBOL (DSO)".  Its place: the leaf's DSO.  A kernel sample's
-# cause: the frame the syscall entry (do_syscall_64) called, named
-# without its __x64_sys_ or __sys_ prefix; else a page fault
-# (exc_page_fault on the stack); else none.
+# Each sample: a line "COMM TID", then its frames (each a line that starts
+# with a tab), leaf first, each "ADDRESS SYMBOL (DSO)".  Its place: the
+# leaf's DSO.  A kernel sample's cause: the system call the syscall entry
+# (do_syscall_64) called, the frame under it named *sys_* (without its
+# __x64_sys_ or __sys_ prefix), or "(entry and exit)" where that frame is
+# the entry's own work; else a page fault (exc_page_fault on the stack);
+# else other.
 perf script -i "$TMP/perf.data" -F comm,tid,ip,sym,dso 2>/dev/null | awk '
 function flush() {
     if (thread == "") return
@@ -138,7 +153,7 @@ function flush() {
     }
     thread = ""
 }
-/^[^ \t]/ || /^ +[^ \t0-9a-f]/ {
+/^[^\t]/ && NF {
     flush()
     thread = $1; frame = 0; place = ""; call = ""; below = ""; fault = 0
     next
@@ -152,7 +167,8 @@ NF >= 2 && thread != "" {
     }
     if (place == "kernel" && call == "") {
         if ($2 == "do_syscall_64") {
-            call = below == "" ? "(entry and exit)" : below
+            call = below
+            if (call !~ /sys_/) call = "(entry and exit)"
             sub(/^_*(x64_|ia32_|do_|se_|k)?sys_/, "", call)
         } else if ($2 == "exc_page_fault")
             fault = 1
