@@ -112,10 +112,14 @@ void db_conn_forget(db_conn *c);
  * pages), and cut back to DB_WAL_LIMIT bytes when it starts over. */
 #define DB_AUTOCHECKPOINT_PAGES 4000
 #define DB_WAL_LIMIT            16777216
+/* The name of the VFS the writer opens with (wal_vfs.c): SQLite's default
+ * one, but for the write-ahead log, written a commit at a time; NULL (the
+ * default itself) where it cannot be made. */
+const char *lite_writer_vfs(void);
 /* PRAGMA user_version of conn, or -1. */
 int lite_user_version(sqlite3 *conn);
 /* An SQLite connection to the file at path, the writer's (read-write, WAL,
- * synchronous=FULL) or a reader's (read-only). */
+ * synchronous=FULL, on lite_writer_vfs) or a reader's (read-only). */
 err_code lite_open(const char *path, bool is_writer, sqlite3 **out,
                    err_info *e);
 

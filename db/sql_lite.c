@@ -63,7 +63,9 @@ err_code lite_open(const char *path, bool is_writer, sqlite3 **out, err_info *e)
     sqlite3 *conn = NULL;
 
     flags |= SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path, &conn, flags, NULL) != SQLITE_OK) {
+    /* The writer's log a commit at a time (wal_vfs.c). */
+    if (sqlite3_open_v2(path, &conn, flags,
+                        is_writer ? lite_writer_vfs() : NULL) != SQLITE_OK) {
         err_set(e, ERR_DB, "db", "cannot open the database %s: %s", path,
                 conn ? sqlite3_errmsg(conn) : "out of memory");
         sqlite3_close(conn);

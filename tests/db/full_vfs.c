@@ -25,6 +25,7 @@ typedef struct fv_file {
     sqlite3_file base;  /* first: SQLite sees this */
     sqlite3_file *real; /* the wrapped VFS's file, right after this struct */
     bool is_counted;    /* a database file, weighed by the quota */
+    bool is_log;        /* a write-ahead log: its writes are counted */
 } fv_file;
 
 static sqlite3_vfs fv_vfs;
@@ -32,6 +33,7 @@ static sqlite3_vfs *fv_orig;
 static atomic_uint fv_what;
 static atomic_llong fv_quota;
 static atomic_ulong fv_refused;
+static atomic_ulong fv_log_writes;
 static pthread_mutex_t fv_lock = PTHREAD_MUTEX_INITIALIZER;
 static char fv_paths[FV_MAX_PATHS][FV_PATH_MAX];
 static int fv_n_paths;
@@ -95,6 +97,8 @@ static int fv_write(sqlite3_file *f, const void *buf, int amt,
     long long quota = atomic_load(&fv_quota);
     sqlite3_int64 size = 0;
 
+    if (((fv_file *)f)->is_log)
+        atomic_fetch_add(&fv_log_writes, 1);
     if (atomic_load(&fv_what) & FULL_VFS_WRITE)
         return refuse(SQLITE_FULL);
     if (quota > 0 && ((fv_file *)f)->is_counted &&
@@ -230,6 +234,7 @@ static int fv_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file,
     f->base.pMethods = &fv_io;
     f->is_counted =
         name != NULL && (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL));
+    f->is_log = (flags & SQLITE_OPEN_WAL) != 0;
     if (f->is_counted)
         remember(name);
     return rc;
@@ -317,6 +322,7 @@ void full_vfs_install(void)
     atomic_store(&fv_what, 0);
     atomic_store(&fv_quota, 0);
     atomic_store(&fv_refused, 0);
+    atomic_store(&fv_log_writes, 0);
     pthread_mutex_lock(&fv_lock);
     fv_n_paths = 0;
     pthread_mutex_unlock(&fv_lock);
@@ -369,4 +375,9 @@ void full_vfs_set_quota(long long bytes)
 unsigned long full_vfs_n_refused(void)
 {
     return atomic_load(&fv_refused);
+}
+
+unsigned long full_vfs_n_log_writes(void)
+{
+    return atomic_load(&fv_log_writes);
 }

@@ -39,4 +39,8 @@ long long full_vfs_used(void);
 /* How many operations the shim has refused so far. */
 unsigned long full_vfs_n_refused(void);
 
+/* How many writes reached the shim on write-ahead logs so far (the calls
+ * the kernel would have seen). */
+unsigned long full_vfs_n_log_writes(void);
+
 #endif

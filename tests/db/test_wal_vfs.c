@@ -1,0 +1,221 @@
+/*
+ * test_wal_vfs.c: the writer's VFS (db/wal_vfs.c), which hands the
+ * write-ahead log's frames to the kernel a commit at a time.
+ *
+ * full_vfs.h, installed as SQLite's default before db_open, sits under it
+ * and counts the writes that reach the log.  A commit of many pages must
+ * be one of them; what a commit wrote must be in the file, for another
+ * connection to read, as soon as the commit returns; and a transaction
+ * larger than the writer's page cache, whose pages SQLite spills to the
+ * log, reads back and rewrites in place before the commit, must come out
+ * whole.  That a refused write still fails its commit as a full disk
+ * does, and changes nothing, is test_full.c's (the same shim, the same
+ * layer).
+ */
+#include "db_conn.h"
+#include "db_fixture.h"
+#include "full_vfs.h"
+#include "suites.h"
+
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include <sqlite3.h>
+
+/* The rows of a large fill: the numbers 1 to 400, each a row of 1,000
+ * bytes. */
+#define ROWS 400
+#define NUMBERS                                                                \
+    "WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n "          \
+    "WHERE k < 400) "
+
+static void setup(void)
+{
+    full_vfs_install();
+    db_fixture_setup();
+}
+
+static void teardown(void)
+{
+    db_fixture_teardown();
+    full_vfs_uninstall();
+}
+
+static void exec(db_conn *c, const char *sql)
+{
+    int rc = sqlite3_exec(DB_LITE(c), sql, NULL, NULL, NULL);
+
+    ck_assert_msg(rc == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(DB_LITE(c)));
+}
+
+/* *arg rows of 1,000 bytes each, in a table of the test's own. */
+static err_code job_fill(db_conn *c, void *arg, err_info *e)
+{
+    char sql[256];
+
+    (void)e;
+    exec(c, "CREATE TABLE IF NOT EXISTS filler (k INTEGER PRIMARY KEY, "
+            "v BLOB)");
+    snprintf(sql, sizeof sql,
+             "WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n "
+             "WHERE k < %d) INSERT INTO filler (v) SELECT randomblob(1000) "
+             "FROM n",
+             *(const int *)arg);
+    exec(c, sql);
+    return ERR_OK;
+}
+
+/* Bytes of the test database's log. */
+static long long log_size(void)
+{
+    char path[256];
+    struct stat sb;
+
+    snprintf(path, sizeof path, "%s-wal", db_fixture_path);
+    return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+/* The same rows, in a transaction larger than a page cache of 8 pages:
+ * SQLite writes pages to the log before the commit and reads them back,
+ * and the second UPDATE rewrites frames it already wrote.  *arg: the sum
+ * the job read back before its commit. */
+static err_code job_spill(db_conn *c, void *arg, err_info *e)
+{
+    (void)e;
+    exec(c, "PRAGMA cache_size = 8");
+    exec(c, "CREATE TABLE IF NOT EXISTS filler (k INTEGER PRIMARY KEY, "
+            "v BLOB)");
+    exec(c,
+         NUMBERS "INSERT INTO filler (k, v) SELECT k, zeroblob(1000) FROM n");
+    exec(c, "UPDATE filler SET v = randomblob(1000)");
+    exec(c, "UPDATE filler SET v = zeroblob(k % 7 * 100 + 300)");
+    *(int *)arg = db_fixture_query_int(c, "SELECT sum(length(v)) FROM filler");
+    exec(c, "PRAGMA cache_size = -65536"); /* the writer's own again */
+    return ERR_OK;
+}
+
+/* What job_spill's rows hold: k % 7 * 100 + 300 bytes each. */
+static int spill_sum(void)
+{
+    int k, sum = 0;
+
+    for (k = 1; k <= ROWS; k++)
+        sum += k % 7 * 100 + 300;
+    return sum;
+}
+
+/* A frame of the log: its header and a page of 4 KiB. */
+#define FRAME_BYTES (24 + 4096)
+
+START_TEST(test_commit_is_one_write)
+{
+    int few = 20, many = ROWS;
+    unsigned long before, writes;
+    long long size, frames;
+
+    db_fixture_open();
+    /* The first commit on a log also writes its header (and syncs it). */
+    db_fixture_write_ok(job_fill, &few, "fill");
+    /* A commit of a few pages: one write, where there were two a page. */
+    before = full_vfs_n_log_writes();
+    size = log_size();
+    db_fixture_write_ok(job_fill, &few, "fill again");
+    frames = (log_size() - size) / FRAME_BYTES;
+    ck_assert_int_ge(frames, 6);
+    ck_assert_uint_eq(full_vfs_n_log_writes() - before, 1);
+    /* Of about a hundred pages: a write for each 64 KiB of frames (15
+     * whole frames, or 16 with the next one's header). */
+    before = full_vfs_n_log_writes();
+    size = log_size();
+    db_fixture_write_ok(job_fill, &many, "fill with more");
+    frames = (log_size() - size) / FRAME_BYTES;
+    writes = full_vfs_n_log_writes() - before;
+    ck_assert_int_ge(frames, 100);
+    ck_assert_uint_ge(writes,
+                      (unsigned long)((frames * FRAME_BYTES + 65535) / 65536));
+    ck_assert_uint_le(writes, (unsigned long)(frames / 15 + 1));
+    /* Another connection reads each commit from the file at once. */
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM filler"),
+                     2 * few + many);
+    ck_assert_int_eq(db_fixture_raw_query_int(
+                         "SELECT count(*) FROM filler WHERE length(v) = 1000"),
+                     2 * few + many);
+}
+END_TEST
+
+START_TEST(test_spilled_transaction_comes_out_whole)
+{
+    int read_back = 0;
+
+    db_fixture_open();
+    db_fixture_write_ok(job_spill, &read_back, "spill");
+    ck_assert_int_eq(read_back, spill_sum());
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT sum(length(v)) FROM "
+                                              "filler"),
+                     spill_sum());
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM filler "
+                                              "WHERE v != zeroblob(length(v))"),
+                     0);
+    /* And after the writer closed (its last checkpoint) and reopened. */
+    ck_assert_int_eq(db_close(db_fixture_db), ERR_OK);
+    db_fixture_db = NULL;
+    db_fixture_open();
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT sum(length(v)) FROM "
+                                              "filler"),
+                     spill_sum());
+    ck_assert_int_eq(
+        db_fixture_raw_query_int("SELECT count(*) FROM pragma_integrity_check "
+                                 "WHERE integrity_check != 'ok'"),
+        0);
+}
+END_TEST
+
+/* Without syncs (synchronous=OFF, which the writer never runs with), a
+ * commit is in the file as soon as it returns all the same: the layer
+ * writes what it holds once the commit frame is whole, not only at a
+ * sync. */
+START_TEST(test_commit_visible_without_sync)
+{
+    sqlite3 *w = NULL;
+    int i;
+
+    ck_assert_int_eq(sqlite3_open_v2(db_fixture_path, &w,
+                                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                     lite_writer_vfs()),
+                     SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(w,
+                                  "PRAGMA journal_mode = WAL;"
+                                  "PRAGMA synchronous = OFF;"
+                                  "CREATE TABLE t (k INTEGER PRIMARY KEY, v);",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    for (i = 1; i <= 3; i++) {
+        ck_assert_int_eq(sqlite3_exec(w,
+                                      "INSERT INTO t (v) VALUES "
+                                      "(randomblob(3000)), (randomblob(3000))",
+                                      NULL, NULL, NULL),
+                         SQLITE_OK);
+        ck_assert_int_eq(
+            db_fixture_raw_query_int("SELECT count(*) FROM t WHERE "
+                                     "length(v) = 3000"),
+            2 * i);
+    }
+    sqlite3_close(w);
+}
+END_TEST
+
+Suite *suite_wal_vfs(void)
+{
+    Suite *s = suite_create("wal_vfs");
+    TCase *tc = tcase_create("wal_vfs");
+
+    tcase_add_unchecked_fixture(tc, db_fixture_suite_make,
+                                db_fixture_suite_remove);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_commit_is_one_write);
+    tcase_add_test(tc, test_spilled_transaction_comes_out_whole);
+    tcase_add_test(tc, test_commit_visible_without_sync);
+    suite_add_tcase(s, tc);
+    return s;
+}
