@@ -7,37 +7,48 @@
  * and then its page, so a commit of ten pages was twenty pwrite calls,
  * each paying the kernel's work for a call (about 3 us here, at an offset
  * that is never a page's): 60 us of the writer's time where one call of
- * the same bytes takes 5.  This layer keeps the writes that follow one
- * another in a buffer and writes them as one:
+ * the same bytes takes 5.  This layer keeps the frames appended to the
+ * log in a buffer and writes them as one call:
  *   - when the frame that commits is whole (its header names the
- *     database's size after the commit, which no other frame's does),
- *     so every frame of a commit is in the file before SQLite goes on to
+ *     database's size after the commit, which no other frame's does), so
+ *     every frame of a commit is in the file before SQLite goes on to
  *     make the commit visible, whatever the sync setting;
+ *   - when the connection lets go of the log's write lock (the database
+ *     file's shared-memory lock 0), so that frames of a transaction
+ *     rolled back are where SQLite put them before another writer may
+ *     write the log;
  *   - before anything that looks at the file (a read, its size, a sync,
- *     a truncation, a file control, a close), so the file is always what
- *     SQLite wrote to it by then;
- *   - before a write that does not follow (SQLite rewrites a frame of the
- *     transaction in place, or starts the log over), which then starts
- *     the buffer again.
+ *     a truncation, a close), so the file is always what SQLite wrote to
+ *     it by then;
+ *   - before a write that does not follow the buffer, which then starts
+ *     it again, or when it is full (64 KiB).
+ * Only appends are held: the log's header (offset 0, when the log starts
+ * over) and a frame rewritten in place (below the log's end: SQLite
+ * rewrites a transaction's frames and their checksums before its commit)
+ * are written through at once, after what the buffer held.
  * A write the kernel refuses is reported by the call that made it (the
- * commit frame's, a sync's...), and what the buffer held is dropped:
- * SQLite fails the transaction, and frames past the last commit are
- * never read (their salts and checksums do not match).  Durability is
- * unchanged: SQLite's sync of the log (synchronous=FULL) still comes
- * after every frame was written.
+ * commit frame's, a sync's ...), and what the buffer held is dropped:
+ * it is never more than the transaction under way, which SQLite then
+ * fails; frames past the last commit are never read (their salts and
+ * checksums do not match).
  *
- * Every other file (the database, its shared memory) is the default
- * VFS's own, opened in place: no layer at all.  The default VFS is the
- * one found when the writer opens, so a test's VFS installed as the
- * default (tests/db/full_vfs.h) is wrapped too: a layer is made for each
- * default met (a few at most).
+ * Where the layer cannot stand in exactly, the log is the default VFS's
+ * own file: a log whose device does not say that a write leaves the
+ * sector's other bytes as they were (SQLITE_IOCAP_POWERSAFE_OVERWRITE;
+ * without it SQLite pads a commit to a sector and writes part of a frame
+ * after its sync), older file methods, a log whose database file this
+ * layer did not open, or no memory for the buffer.  The database file is
+ * wrapped only to see its write lock let go; every other file is the
+ * default VFS's own, opened in place.  The default VFS is the one found
+ * when the writer opens, so a test's VFS installed as the default
+ * (tests/db/full_vfs.h) is wrapped too: a layer is made for each default
+ * met (a few at most).
  */
 #include "db_conn.h"
 
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
@@ -51,13 +62,22 @@ enum {
     WAL_LAYERS = 4 /* defaults met at most */
 };
 
+/* A log, or the database file of a log. */
 typedef struct wal_file {
     sqlite3_file base;  /* first: SQLite sees this */
     sqlite3_file *real; /* the default VFS's file, right after this */
-    unsigned char *buf; /* WAL_BUF_SIZE bytes */
-    size_t len;         /* bytes held */
-    sqlite3_int64 at;   /* the file offset of buf[0] */
-    bool is_commit;     /* the last write was a commit frame's header */
+    /* a log's */
+    unsigned char *buf;  /* WAL_BUF_SIZE bytes */
+    size_t len;          /* bytes held */
+    sqlite3_int64 at;    /* the file offset of buf[0] */
+    sqlite3_int64 end;   /* the end of the frames appended since the
+                            log's header */
+    bool is_commit;      /* the last write was a commit frame's header */
+    struct wal_file *db; /* its database file's */
+    /* a database file's */
+    const char *name;      /* as SQLite passed it to xOpen */
+    struct wal_file *log;  /* its log's, while open */
+    struct wal_file *next; /* the next database file open (dbs) */
 } wal_file;
 
 typedef struct wal_layer {
@@ -67,6 +87,9 @@ typedef struct wal_layer {
 
 static wal_layer layers[WAL_LAYERS];
 static int n_layers;
+/* The database files open through a layer, for their logs to find; and
+ * the layers. */
+static wal_file *dbs;
 static pthread_mutex_t layers_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static sqlite3_vfs *under(sqlite3_vfs *vfs)
@@ -99,6 +122,10 @@ static int wf_close(sqlite3_file *file)
     wal_file *f = (wal_file *)file;
     int rc = flush(f), rc2 = SQLITE_OK;
 
+    pthread_mutex_lock(&layers_lock);
+    if (f->db != NULL)
+        f->db->log = NULL;
+    pthread_mutex_unlock(&layers_lock);
     if (f->real->pMethods != NULL)
         rc2 = f->real->pMethods->xClose(f->real);
     sqlite3_free(f->buf);
@@ -129,7 +156,17 @@ static int wf_write(sqlite3_file *file, const void *data, int amt,
     bool was_commit = f->is_commit;
     int rc;
 
+    /* The log's header, or a frame rewritten in place: through at once. */
+    if (off == 0 || off < f->end) {
+        f->is_commit = false;
+        if ((rc = flush(f)) != SQLITE_OK)
+            return rc;
+        if (off == 0)
+            f->end = amt;
+        return f->real->pMethods->xWrite(f->real, data, amt, off);
+    }
     f->is_commit = is_commit_header(data, amt);
+    f->end = off + amt;
     if (f->len > 0 && off == f->at + (sqlite3_int64)f->len &&
         f->len + (size_t)amt <= WAL_BUF_SIZE) {
         memcpy(f->buf + f->len, data, (size_t)amt);
@@ -149,8 +186,11 @@ static int wf_write(sqlite3_file *file, const void *data, int amt,
 
 static int wf_truncate(sqlite3_file *file, sqlite3_int64 size)
 {
-    int rc = flush((wal_file *)file);
+    wal_file *f = (wal_file *)file;
+    int rc = flush(f);
 
+    if (f->end > size)
+        f->end = size;
     return rc != SQLITE_OK
                ? rc
                : real_of(file)->pMethods->xTruncate(real_of(file), size);
@@ -189,13 +229,11 @@ static int wf_check_lock(sqlite3_file *file, int *out)
     return real_of(file)->pMethods->xCheckReservedLock(real_of(file), out);
 }
 
+/* Straight through: no file control looks at the log's bytes (and one
+ * asks for the errno of the last write that failed). */
 static int wf_control(sqlite3_file *file, int op, void *arg)
 {
-    int rc = flush((wal_file *)file);
-
-    return rc != SQLITE_OK
-               ? rc
-               : real_of(file)->pMethods->xFileControl(real_of(file), op, arg);
+    return real_of(file)->pMethods->xFileControl(real_of(file), op, arg);
 }
 
 static int wf_sector(sqlite3_file *file)
@@ -267,27 +305,151 @@ static const sqlite3_io_methods wal_io = {
     wf_unfetch,
 };
 
-/* ---- the VFS's methods: the default's, but for opening the log ---- */
+/* ---- a log's database file: the default VFS's, but for its write lock
+ * ---- */
+
+static int df_close(sqlite3_file *file)
+{
+    wal_file *f = (wal_file *)file, **p;
+
+    pthread_mutex_lock(&layers_lock);
+    for (p = &dbs; *p != NULL; p = &(*p)->next)
+        if (*p == f) {
+            *p = f->next;
+            break;
+        }
+    if (f->log != NULL)
+        f->log->db = NULL;
+    pthread_mutex_unlock(&layers_lock);
+    return f->real->pMethods->xClose(f->real);
+}
+
+static int df_read(sqlite3_file *file, void *out, int amt, sqlite3_int64 off)
+{
+    return real_of(file)->pMethods->xRead(real_of(file), out, amt, off);
+}
+
+static int df_write(sqlite3_file *file, const void *data, int amt,
+                    sqlite3_int64 off)
+{
+    return real_of(file)->pMethods->xWrite(real_of(file), data, amt, off);
+}
+
+static int df_truncate(sqlite3_file *file, sqlite3_int64 size)
+{
+    return real_of(file)->pMethods->xTruncate(real_of(file), size);
+}
+
+static int df_sync(sqlite3_file *file, int flags)
+{
+    return real_of(file)->pMethods->xSync(real_of(file), flags);
+}
+
+static int df_file_size(sqlite3_file *file, sqlite3_int64 *size)
+{
+    return real_of(file)->pMethods->xFileSize(real_of(file), size);
+}
+
+/* The log's write lock (shared-memory lock 0) let go: what the log's
+ * buffer holds is written while the log is still this connection's.
+ * Frames of a transaction rolled back, which no commit names: a failure
+ * leaves nothing SQLite reads. */
+static int df_shm_lock(sqlite3_file *file, int offset, int n, int flags)
+{
+    wal_file *f = (wal_file *)file;
+
+    if (offset == 0 && (flags & SQLITE_SHM_UNLOCK) && f->log != NULL)
+        (void)flush(f->log);
+    return f->real->pMethods->xShmLock(f->real, offset, n, flags);
+}
+
+static int df_fetch(sqlite3_file *file, sqlite3_int64 off, int amt, void **pp)
+{
+    return real_of(file)->pMethods->xFetch(real_of(file), off, amt, pp);
+}
+
+static const sqlite3_io_methods db_io = {
+    3,
+    df_close,
+    df_read,
+    df_write,
+    df_truncate,
+    df_sync,
+    df_file_size,
+    wf_lock,
+    wf_unlock,
+    wf_check_lock,
+    wf_control,
+    wf_sector,
+    wf_device,
+    wf_shm_map,
+    df_shm_lock,
+    wf_shm_barrier,
+    wf_shm_unmap,
+    df_fetch,
+    wf_unfetch,
+};
+
+/* ---- the VFS's methods: the default's, but for opening a database file
+ * and its log ---- */
+
+/* Opens name with u's xOpen into f's trailing space (f->real); false
+ * (with *rc) where it failed, or where its methods are older than this
+ * layer stands in for (then closed again). */
+static bool open_real(sqlite3_vfs *u, const char *name, wal_file *f, int flags,
+                      int *out_flags, int *rc)
+{
+    f->real = (sqlite3_file *)(f + 1);
+    *rc = u->xOpen(u, name, f->real, flags, out_flags);
+    if (f->real->pMethods == NULL)
+        return false;
+    if (f->real->pMethods->iVersion < 3) {
+        f->real->pMethods->xClose(f->real);
+        f->real->pMethods = NULL;
+        return false;
+    }
+    return true;
+}
 
 static int wv_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file,
                    int flags, int *out_flags)
 {
     sqlite3_vfs *u = under(vfs);
-    wal_file *f = (wal_file *)file;
-    int rc;
+    wal_file *f = (wal_file *)file, *dbf = NULL;
+    const char *db_name;
+    int rc = SQLITE_OK;
 
-    /* Not the log, or a log whose methods could not be wrapped whole: the
-     * default's file, in place (the struct is large enough). */
-    if (!(flags & SQLITE_OPEN_WAL))
-        return u->xOpen(u, name, file, flags, out_flags);
     memset(f, 0, sizeof *f);
-    f->real = (sqlite3_file *)(f + 1);
-    if ((f->buf = sqlite3_malloc(WAL_BUF_SIZE)) == NULL)
-        return SQLITE_NOMEM;
-    rc = u->xOpen(u, name, f->real, flags, out_flags);
-    if (f->real->pMethods == NULL || f->real->pMethods->iVersion < 3) {
-        /* Failed (nothing to close), or methods this layer cannot stand
-         * in for: closed again, and the default's file opened in place. */
+    if ((flags & SQLITE_OPEN_MAIN_DB) && name != NULL) {
+        if (!open_real(u, name, f, flags, out_flags, &rc)) {
+            if (rc != SQLITE_OK)
+                return rc;
+            memset(f, 0, sizeof *f);
+            return u->xOpen(u, name, file, flags, out_flags);
+        }
+        f->name = name;
+        f->base.pMethods = &db_io;
+        pthread_mutex_lock(&layers_lock);
+        f->next = dbs;
+        dbs = f;
+        pthread_mutex_unlock(&layers_lock);
+        return rc;
+    }
+    if (!(flags & SQLITE_OPEN_WAL) || name == NULL)
+        return u->xOpen(u, name, file, flags, out_flags);
+    /* A log: its database file's (SQLite's names of a connection's files
+     * are one block, so the pointer is the one its xOpen was given). */
+    db_name = sqlite3_filename_database(name);
+    pthread_mutex_lock(&layers_lock);
+    for (dbf = dbs; dbf != NULL; dbf = dbf->next)
+        if (dbf->name == db_name && dbf->log == NULL)
+            break;
+    pthread_mutex_unlock(&layers_lock);
+    if (dbf == NULL || (f->buf = sqlite3_malloc(WAL_BUF_SIZE)) == NULL)
+        return u->xOpen(u, name, file, flags, out_flags);
+    if (!open_real(u, name, f, flags, out_flags, &rc) ||
+        !(f->real->pMethods->xDeviceCharacteristics(f->real) &
+          SQLITE_IOCAP_POWERSAFE_OVERWRITE)) {
         if (f->real->pMethods != NULL)
             f->real->pMethods->xClose(f->real);
         sqlite3_free(f->buf);
@@ -297,6 +459,10 @@ static int wv_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file,
         return u->xOpen(u, name, file, flags, out_flags);
     }
     f->base.pMethods = &wal_io;
+    pthread_mutex_lock(&layers_lock);
+    f->db = dbf;
+    dbf->log = f;
+    pthread_mutex_unlock(&layers_lock);
     return rc;
 }
 

@@ -34,6 +34,9 @@ static atomic_uint fv_what;
 static atomic_llong fv_quota;
 static atomic_ulong fv_refused;
 static atomic_ulong fv_log_writes;
+static atomic_bool fv_no_powersafe;
+static atomic_ulong fv_log_writes_at_barrier; /* at the last xShmBarrier */
+static atomic_ulong fv_late_log_writes;
 static pthread_mutex_t fv_lock = PTHREAD_MUTEX_INITIALIZER;
 static char fv_paths[FV_MAX_PATHS][FV_PATH_MAX];
 static int fv_n_paths;
@@ -161,7 +164,10 @@ static int fv_sector(sqlite3_file *f)
 
 static int fv_device(sqlite3_file *f)
 {
-    return real_of(f)->pMethods->xDeviceCharacteristics(real_of(f));
+    int d = real_of(f)->pMethods->xDeviceCharacteristics(real_of(f));
+
+    return atomic_load(&fv_no_powersafe) ? d & ~SQLITE_IOCAP_POWERSAFE_OVERWRITE
+                                         : d;
 }
 
 static int fv_shm_map(sqlite3_file *f, int pg, int pgsz, int extend,
@@ -170,13 +176,22 @@ static int fv_shm_map(sqlite3_file *f, int pg, int pgsz, int extend,
     return real_of(f)->pMethods->xShmMap(real_of(f), pg, pgsz, extend, pp);
 }
 
+/* The log's write lock (lock 0) let go: the log's writes since the last
+ * barrier came after whatever SQLite last published (a commit's header
+ * is written between two barriers), counted as late. */
 static int fv_shm_lock(sqlite3_file *f, int offset, int n, int flags)
 {
+    if (offset == 0 && (flags & SQLITE_SHM_UNLOCK) &&
+        (flags & SQLITE_SHM_EXCLUSIVE))
+        atomic_fetch_add(&fv_late_log_writes,
+                         atomic_load(&fv_log_writes) -
+                             atomic_load(&fv_log_writes_at_barrier));
     return real_of(f)->pMethods->xShmLock(real_of(f), offset, n, flags);
 }
 
 static void fv_shm_barrier(sqlite3_file *f)
 {
+    atomic_store(&fv_log_writes_at_barrier, atomic_load(&fv_log_writes));
     real_of(f)->pMethods->xShmBarrier(real_of(f));
 }
 
@@ -323,6 +338,9 @@ void full_vfs_install(void)
     atomic_store(&fv_quota, 0);
     atomic_store(&fv_refused, 0);
     atomic_store(&fv_log_writes, 0);
+    atomic_store(&fv_no_powersafe, false);
+    atomic_store(&fv_log_writes_at_barrier, 0);
+    atomic_store(&fv_late_log_writes, 0);
     pthread_mutex_lock(&fv_lock);
     fv_n_paths = 0;
     pthread_mutex_unlock(&fv_lock);
@@ -380,4 +398,14 @@ unsigned long full_vfs_n_refused(void)
 unsigned long full_vfs_n_log_writes(void)
 {
     return atomic_load(&fv_log_writes);
+}
+
+void full_vfs_set_powersafe(bool is_powersafe)
+{
+    atomic_store(&fv_no_powersafe, !is_powersafe);
+}
+
+unsigned long full_vfs_n_late_log_writes(void)
+{
+    return atomic_load(&fv_late_log_writes);
 }

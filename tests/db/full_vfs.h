@@ -43,4 +43,16 @@ unsigned long full_vfs_n_refused(void);
  * the kernel would have seen). */
 unsigned long full_vfs_n_log_writes(void);
 
+/* How many writes reached a log after the last shared-memory barrier of
+ * a write transaction, before its write lock was let go: after SQLite
+ * published its last commit (the commit's header is written between two
+ * barriers).  A transaction rolled back may count its own frames here; a
+ * commit must not. */
+unsigned long full_vfs_n_late_log_writes(void);
+
+/* Whether files say, from now on, that a write leaves the rest of its
+ * sector as it was (SQLITE_IOCAP_POWERSAFE_OVERWRITE, which the unix VFS
+ * says by default); false: they do not say it. */
+void full_vfs_set_powersafe(bool is_powersafe);
+
 #endif
