@@ -13,10 +13,10 @@
  *     database's size after the commit, which no other frame's does), so
  *     every frame of a commit is in the file before SQLite goes on to
  *     make the commit visible, whatever the sync setting;
- *   - when the connection lets go of the log's write lock (the database
- *     file's shared-memory lock 0), so that frames of a transaction
- *     rolled back are where SQLite put them before another writer may
- *     write the log;
+ *   - when the connection changes a shared-memory lock of the database
+ *     file, letting go of the log's write lock (lock 0) among them, so
+ *     that frames of a transaction rolled back are where SQLite put them
+ *     before another writer may write the log;
  *   - before anything that looks at the file (a read, its size, a sync,
  *     a truncation, a close), so the file is always what SQLite wrote to
  *     it by then;
@@ -33,13 +33,14 @@
  * checksums do not match).
  *
  * Where the layer cannot stand in exactly, the log is the default VFS's
- * own file: a log whose device does not say that a write leaves the
- * sector's other bytes as they were (SQLITE_IOCAP_POWERSAFE_OVERWRITE;
- * without it SQLite pads a commit to a sector and writes part of a frame
- * after its sync), older file methods, a log whose database file this
+ * own file: a log whose database file, or itself, does not say that a
+ * write leaves the sector's other bytes as they were
+ * (SQLITE_IOCAP_POWERSAFE_OVERWRITE; without it on the database file
+ * SQLite pads a commit to a sector and writes part of a frame after its
+ * sync), older file methods, a log whose database file this
  * layer did not open, or no memory for the buffer.  The database file is
- * wrapped only to see its write lock let go; every other file is the
- * default VFS's own, opened in place.  The default VFS is the one found
+ * wrapped only to see its shared-memory locks change; every other file
+ * is the default VFS's own, opened in place.  The default VFS is the one found
  * when the writer opens, so a test's VFS installed as the default
  * (tests/db/full_vfs.h) is wrapped too: a layer is made for each default
  * met (a few at most).
@@ -158,7 +159,7 @@ static int wf_write(sqlite3_file *file, const void *data, int amt,
 
     /* The log's header, or a frame rewritten in place: through at once. */
     if (off == 0 || off < f->end) {
-        f->is_commit = false;
+        f->is_commit = is_commit_header(data, amt);
         if ((rc = flush(f)) != SQLITE_OK)
             return rc;
         if (off == 0)
@@ -350,15 +351,17 @@ static int df_file_size(sqlite3_file *file, sqlite3_int64 *size)
     return real_of(file)->pMethods->xFileSize(real_of(file), size);
 }
 
-/* The log's write lock (shared-memory lock 0) let go: what the log's
- * buffer holds is written while the log is still this connection's.
- * Frames of a transaction rolled back, which no commit names: a failure
- * leaves nothing SQLite reads. */
+/* Any change of the shared-memory locks, among them the log's write lock
+ * (lock 0) let go: what the log's buffer holds is written first, while
+ * the log is still this connection's.  Frames of a transaction rolled
+ * back, which no commit names: a failure leaves nothing SQLite reads.
+ * (In exclusive locking mode SQLite takes no such lock; leaving that mode
+ * takes one.) */
 static int df_shm_lock(sqlite3_file *file, int offset, int n, int flags)
 {
     wal_file *f = (wal_file *)file;
 
-    if (offset == 0 && (flags & SQLITE_SHM_UNLOCK) && f->log != NULL)
+    if (f->log != NULL && f->log->len > 0)
         (void)flush(f->log);
     return f->real->pMethods->xShmLock(f->real, offset, n, flags);
 }
@@ -447,8 +450,12 @@ static int wv_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file,
     pthread_mutex_unlock(&layers_lock);
     if (dbf == NULL || (f->buf = sqlite3_malloc(WAL_BUF_SIZE)) == NULL)
         return u->xOpen(u, name, file, flags, out_flags);
+    /* SQLite pads a commit where the database file does not promise
+     * power-safe overwrites; the layer steps aside there, and where the
+     * log does not promise them either. */
     if (!open_real(u, name, f, flags, out_flags, &rc) ||
-        !(f->real->pMethods->xDeviceCharacteristics(f->real) &
+        !(dbf->real->pMethods->xDeviceCharacteristics(dbf->real) &
+          f->real->pMethods->xDeviceCharacteristics(f->real) &
           SQLITE_IOCAP_POWERSAFE_OVERWRITE)) {
         if (f->real->pMethods != NULL)
             f->real->pMethods->xClose(f->real);

@@ -34,7 +34,7 @@ static atomic_uint fv_what;
 static atomic_llong fv_quota;
 static atomic_ulong fv_refused;
 static atomic_ulong fv_log_writes;
-static atomic_bool fv_no_powersafe;
+static atomic_bool fv_no_powersafe_db, fv_no_powersafe_log;
 static atomic_ulong fv_log_writes_at_barrier; /* at the last xShmBarrier */
 static atomic_ulong fv_late_log_writes;
 static pthread_mutex_t fv_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -165,9 +165,11 @@ static int fv_sector(sqlite3_file *f)
 static int fv_device(sqlite3_file *f)
 {
     int d = real_of(f)->pMethods->xDeviceCharacteristics(real_of(f));
+    bool is_log = ((fv_file *)f)->is_log;
 
-    return atomic_load(&fv_no_powersafe) ? d & ~SQLITE_IOCAP_POWERSAFE_OVERWRITE
-                                         : d;
+    return atomic_load(is_log ? &fv_no_powersafe_log : &fv_no_powersafe_db)
+               ? d & ~SQLITE_IOCAP_POWERSAFE_OVERWRITE
+               : d;
 }
 
 static int fv_shm_map(sqlite3_file *f, int pg, int pgsz, int extend,
@@ -338,7 +340,8 @@ void full_vfs_install(void)
     atomic_store(&fv_quota, 0);
     atomic_store(&fv_refused, 0);
     atomic_store(&fv_log_writes, 0);
-    atomic_store(&fv_no_powersafe, false);
+    atomic_store(&fv_no_powersafe_db, false);
+    atomic_store(&fv_no_powersafe_log, false);
     atomic_store(&fv_log_writes_at_barrier, 0);
     atomic_store(&fv_late_log_writes, 0);
     pthread_mutex_lock(&fv_lock);
@@ -400,9 +403,10 @@ unsigned long full_vfs_n_log_writes(void)
     return atomic_load(&fv_log_writes);
 }
 
-void full_vfs_set_powersafe(bool is_powersafe)
+void full_vfs_set_powersafe(bool for_databases, bool for_logs)
 {
-    atomic_store(&fv_no_powersafe, !is_powersafe);
+    atomic_store(&fv_no_powersafe_db, !for_databases);
+    atomic_store(&fv_no_powersafe_log, !for_logs);
 }
 
 unsigned long full_vfs_n_late_log_writes(void)

@@ -52,7 +52,8 @@ unsigned long full_vfs_n_late_log_writes(void);
 
 /* Whether files say, from now on, that a write leaves the rest of its
  * sector as it was (SQLITE_IOCAP_POWERSAFE_OVERWRITE, which the unix VFS
- * says by default); false: they do not say it. */
-void full_vfs_set_powersafe(bool is_powersafe);
+ * says by default): database files, write-ahead logs (every other file
+ * as database files do); false: they do not say it. */
+void full_vfs_set_powersafe(bool for_databases, bool for_logs);
 
 #endif

@@ -16,9 +16,10 @@
  *     rewritten in place go to the file at once).
  *   - A spill rolled back leaves nothing to be written later over
  *     another connection's commit (the write at the write lock's
- *     release), and reads back from the buffer while it lasts.
- *   - A log whose device does not promise power-safe overwrites is left
- *     to the default VFS.
+ *     release), and its pages read back within it are its own (the
+ *     write before a read).
+ *   - A log whose database file does not promise power-safe overwrites
+ *     is left to the default VFS.
  * That a refused write still fails its commit as a full disk does, and
  * changes nothing, is test_full.c's (the same shim, the same layer).
  */
@@ -278,10 +279,14 @@ START_TEST(test_rolled_back_frames_left_behind_nothing)
     run(w, "BEGIN; WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 "
            "FROM n WHERE k < 40) INSERT INTO t SELECT k, randomblob(1000) "
            "FROM n");
-    /* Read back from the log (the pages spilled), the buffer's frames. */
+    /* Read back from the log (the pages spilled: the buffer written
+     * first), then more spilled, which the buffer holds at the
+     * rollback. */
     ck_assert_int_eq(db_fixture_lite_query_int(
                          w, "SELECT count(*) FROM t WHERE length(v) = 1000"),
                      40);
+    run(w, "WITH RECURSIVE n(k) AS (SELECT 41 UNION ALL SELECT k + 1 FROM n "
+           "WHERE k < 80) INSERT INTO t SELECT k, randomblob(1000) FROM n");
     run(w, "ROLLBACK");
     db_fixture_raw_exec(
         "WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n "
@@ -339,17 +344,19 @@ START_TEST(test_spilled_commit_in_the_files_without_syncs)
 }
 END_TEST
 
-/* A log whose device does not say that a write leaves the rest of its
- * sector alone: SQLite pads each commit to a sector and writes part of a
- * frame after its sync, so the layer steps aside (two writes a frame, as
- * SQLite makes them), and another connection reads every commit. */
+/* A database file (_i 0), or both it and its log (_i 1), whose device
+ * does not say that a write leaves the rest of its sector alone: SQLite
+ * pads each commit to a sector and writes part of a frame after its
+ * sync, so the layer steps aside (two writes a frame, as SQLite makes
+ * them, none after a commit was published), and another connection reads
+ * every commit. */
 START_TEST(test_log_without_powersafe_writes_is_the_defaults)
 {
     sqlite3 *w;
     unsigned long before;
     int i;
 
-    full_vfs_set_powersafe(false);
+    full_vfs_set_powersafe(false, _i == 0);
     w = open_writer("PRAGMA synchronous = FULL;"
                     "CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB);");
     for (i = 1; i <= 5; i++) {
@@ -357,8 +364,6 @@ START_TEST(test_log_without_powersafe_writes_is_the_defaults)
         before = full_vfs_n_log_writes();
         run(w, "INSERT INTO t (v) VALUES (randomblob(1500))");
         ck_assert_uint_ge(full_vfs_n_log_writes() - before, 2);
-        /* Nothing of the commit (its padding) written after it was
-         * published. */
         ck_assert_uint_eq(full_vfs_n_late_log_writes(), late);
         ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM t "
                                                   "WHERE length(v) = 1500"),
@@ -382,7 +387,8 @@ Suite *suite_wal_vfs(void)
     tcase_add_test(tc, test_commit_visible_without_sync);
     tcase_add_test(tc, test_rolled_back_frames_left_behind_nothing);
     tcase_add_test(tc, test_spilled_commit_in_the_files_without_syncs);
-    tcase_add_test(tc, test_log_without_powersafe_writes_is_the_defaults);
+    tcase_add_loop_test(tc, test_log_without_powersafe_writes_is_the_defaults,
+                        0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
