@@ -142,6 +142,18 @@ PERF_PID=""
 # the entry's own work; else a page fault (exc_page_fault on the stack);
 # else other.
 perf script -i "$TMP/perf.data" -F comm,tid,ip,sym,dso 2>/dev/null | awk '
+# The largest of row (at most most of them, each least % of total or
+# more), largest first, each as fmt (its key, its %), then a newline; row
+# is emptied of them.
+function print_top(row, total, most, least, fmt,    shown, top, w) {
+    for (shown = 0; shown < most; shown++) {
+        top = ""; for (w in row) if (top == "" || row[w] > row[top]) top = w
+        if (top == "" || 100 * row[top] / total < least) break
+        printf fmt, top, 100 * row[top] / total
+        delete row[top]
+    }
+    printf "\n"
+}
 function flush() {
     if (thread == "") return
     n[thread]++; total++
@@ -186,26 +198,12 @@ END {
         printf "  %-14s %5.1f%% of the server:", best, 100 * n[best] / total
         delete row
         for (key in where) { split(key, p, SUBSEP); if (p[1] == best) row[p[2]] = where[key] }
-        shown = 0
-        while (length(row) > 0 && shown < 8) {
-            top = ""; for (w in row) if (top == "" || row[w] > row[top]) top = w
-            if (100 * row[top] / n[best] < 0.5) break
-            printf " %s %.1f%%", top, 100 * row[top] / n[best]
-            delete row[top]; shown++
-        }
-        printf "\n"
+        print_top(row, n[best], 8, 0.5, " %s %.1f%%")
         if (k[best] > 0) {
             printf "  %-14s         its kernel time (%.1f%% of the thread) went to:", "", 100 * k[best] / n[best]
             delete row
             for (key in sys) { split(key, p, SUBSEP); if (p[1] == best) row[p[2]] = sys[key] }
-            shown = 0
-            while (length(row) > 0 && shown < 6) {
-                top = ""; for (w in row) if (top == "" || row[w] > row[top]) top = w
-                if (100 * row[top] / k[best] < 1) break
-                printf " %s %.0f%%", top, 100 * row[top] / k[best]
-                delete row[top]; shown++
-            }
-            printf "\n"
+            print_top(row, k[best], 6, 1, " %s %.0f%%")
         }
     }
 }'
