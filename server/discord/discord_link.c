@@ -32,8 +32,7 @@ err_code discord_link_lookup(db *d, discord_interaction *in, err_info *e)
         rc = db_discord_role_get(c, in->campaign_id, in->user_id, &in->role,
                                  in->side_id, e);
         if (rc == ERR_OK && in->role == DB_DISCORD_UMPIRE)
-            rc = db_token_umpire_id(c, in->campaign_id, in->umpire_token_id,
-                                    e);
+            rc = db_token_umpire_id(c, in->campaign_id, in->umpire_token_id, e);
     } else {
         rc = err_set(e, rc, NULL, "cannot read the channel's link");
     }
@@ -60,11 +59,11 @@ static bool find_token(http_request *r, discord_interaction *in)
     rc = db_token_find(c, hex, &in->token, NULL);
     db_read_release(d, c);
     if (rc != ERR_OK) {
-        discord_reply_send(r, discord_reply_notice(
-                                  rc == ERR_NOT_FOUND
-                                      ? "That token is not valid."
-                                      : "The service cannot read its "
-                                        "database now; try again."));
+        discord_reply_send(
+            r, discord_reply_notice(rc == ERR_NOT_FOUND
+                                        ? "That token is not valid."
+                                        : "The service cannot read its "
+                                          "database now; try again."));
         return false;
     }
     return true;
@@ -102,9 +101,9 @@ static void link_finish(http_request *r, err_code rc, const err_info *e)
     discord_interaction *in = r->state;
 
     if (rc != ERR_OK) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "The channel was not linked: %s",
-                                  e && e->code ? e->message : "it failed"));
+        discord_reply_send(
+            r, discord_reply_notice("The channel was not linked: %s",
+                                    e && e->code ? e->message : "it failed"));
         return;
     }
     discord_reply_send(
@@ -128,10 +127,10 @@ void discord_link_link(http_request *r, discord_interaction *in)
     if (!find_token(r, in))
         return;
     if (!in->token.is_umpire) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "That is a player token: a player claims "
-                                  "a side with /claim; an umpire links the "
-                                  "channel with the umpire token."));
+        discord_reply_send(
+            r, discord_reply_notice("That is a player token: a player claims "
+                                    "a side with /claim; an umpire links the "
+                                    "channel with the umpire token."));
         return;
     }
     discord_http_write(r, in, link_job, link_finish);
@@ -154,17 +153,17 @@ static void unlink_finish(http_request *r, err_code rc, const err_info *e)
     discord_interaction *in = r->state;
 
     if (rc != ERR_OK) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "The channel was not unlinked: %s",
-                                  e && e->code ? e->message : "it failed"));
+        discord_reply_send(
+            r, discord_reply_notice("The channel was not unlinked: %s",
+                                    e && e->code ? e->message : "it failed"));
         return;
     }
-    discord_reply_send(r, discord_reply_message(
-                              DISCORD_REPLY_MESSAGE,
-                              "This channel is no longer linked to its "
-                              "campaign. An umpire links it again with "
-                              "/link.",
-                              NULL, NULL, false));
+    discord_reply_send(
+        r, discord_reply_message(DISCORD_REPLY_MESSAGE,
+                                 "This channel is no longer linked to its "
+                                 "campaign. An umpire links it again with "
+                                 "/link.",
+                                 NULL, NULL, false));
     (void)in;
 }
 
@@ -184,8 +183,8 @@ static err_code claim_job(db_conn *c, void *arg, err_info *e)
 
     db_now(at);
     if ((rc = db_side_find(c, in->campaign_id, in->token.side_id, &side, e)) ||
-        (rc = db_discord_player_claim(c, in->campaign_id, in->user_id,
-                                      side.id, at, e)) ||
+        (rc = db_discord_player_claim(c, in->campaign_id, in->user_id, side.id,
+                                      at, e)) ||
         (rc = discord_http_record(c, in, "claim", e)))
         return rc;
     discord_reply_md(in->text, sizeof in->text, side.name);
@@ -197,9 +196,9 @@ static void claim_finish(http_request *r, err_code rc, const err_info *e)
     discord_interaction *in = r->state;
 
     if (rc != ERR_OK) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "The side was not claimed: %s",
-                                  e && e->code ? e->message : "it failed"));
+        discord_reply_send(
+            r, discord_reply_notice("The side was not claimed: %s",
+                                    e && e->code ? e->message : "it failed"));
         return;
     }
     discord_reply_send(
@@ -216,16 +215,16 @@ void discord_link_claim(http_request *r, discord_interaction *in)
     if (!find_token(r, in))
         return;
     if (in->token.is_umpire) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "That is the umpire token: an umpire "
-                                  "links the channel with /link; a player "
-                                  "claims a side with a player token."));
+        discord_reply_send(
+            r, discord_reply_notice("That is the umpire token: an umpire "
+                                    "links the channel with /link; a player "
+                                    "claims a side with a player token."));
         return;
     }
     if (strcmp(in->token.campaign_id, in->campaign_id) != 0) {
-        discord_reply_send(r, discord_reply_notice(
-                                  "That token is of another campaign than "
-                                  "the one this channel is linked to."));
+        discord_reply_send(
+            r, discord_reply_notice("That token is of another campaign than "
+                                    "the one this channel is linked to."));
         return;
     }
     discord_http_write(r, in, claim_job, claim_finish);

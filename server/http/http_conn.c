@@ -30,10 +30,10 @@ typedef enum conn_state {
 
 typedef struct conn conn;
 struct conn {
-    int fd;           /* libmicrohttpd's socket (borrowed) */
+    int fd; /* libmicrohttpd's socket (borrowed) */
     conn_state state;
-    double since;     /* when its request began arriving, or it went idle */
-    bool is_cut;      /* shut for being past its request deadline */
+    double since;      /* when its request began arriving, or it went idle */
+    bool is_cut;       /* shut for being past its request deadline */
     conn *prev, *next; /* in t->arriving or t->idle */
 };
 
