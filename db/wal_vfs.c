@@ -116,7 +116,99 @@ static int flush(wal_file *f)
     return rc;
 }
 
-/* ---- the log's methods ---- */
+/* ---- the default VFS's file's methods, straight through ---- */
+
+static int pass_read(sqlite3_file *file, void *out, int amt, sqlite3_int64 off)
+{
+    return real_of(file)->pMethods->xRead(real_of(file), out, amt, off);
+}
+
+static int pass_write(sqlite3_file *file, const void *data, int amt,
+                      sqlite3_int64 off)
+{
+    return real_of(file)->pMethods->xWrite(real_of(file), data, amt, off);
+}
+
+static int pass_truncate(sqlite3_file *file, sqlite3_int64 size)
+{
+    return real_of(file)->pMethods->xTruncate(real_of(file), size);
+}
+
+static int pass_sync(sqlite3_file *file, int flags)
+{
+    return real_of(file)->pMethods->xSync(real_of(file), flags);
+}
+
+static int pass_file_size(sqlite3_file *file, sqlite3_int64 *size)
+{
+    return real_of(file)->pMethods->xFileSize(real_of(file), size);
+}
+
+static int pass_lock(sqlite3_file *file, int lock)
+{
+    return real_of(file)->pMethods->xLock(real_of(file), lock);
+}
+
+static int pass_unlock(sqlite3_file *file, int lock)
+{
+    return real_of(file)->pMethods->xUnlock(real_of(file), lock);
+}
+
+static int pass_check_lock(sqlite3_file *file, int *out)
+{
+    return real_of(file)->pMethods->xCheckReservedLock(real_of(file), out);
+}
+
+/* The log's too: no file control looks at its bytes (and one asks for
+ * the errno of the last write that failed). */
+static int pass_control(sqlite3_file *file, int op, void *arg)
+{
+    return real_of(file)->pMethods->xFileControl(real_of(file), op, arg);
+}
+
+static int pass_sector(sqlite3_file *file)
+{
+    return real_of(file)->pMethods->xSectorSize(real_of(file));
+}
+
+static int pass_device(sqlite3_file *file)
+{
+    return real_of(file)->pMethods->xDeviceCharacteristics(real_of(file));
+}
+
+static int pass_shm_map(sqlite3_file *file, int pg, int pgsz, int extend,
+                        void volatile **pp)
+{
+    return real_of(file)->pMethods->xShmMap(real_of(file), pg, pgsz, extend,
+                                            pp);
+}
+
+static int pass_shm_lock(sqlite3_file *file, int offset, int n, int flags)
+{
+    return real_of(file)->pMethods->xShmLock(real_of(file), offset, n, flags);
+}
+
+static void pass_shm_barrier(sqlite3_file *file)
+{
+    real_of(file)->pMethods->xShmBarrier(real_of(file));
+}
+
+static int pass_shm_unmap(sqlite3_file *file, int delete_flag)
+{
+    return real_of(file)->pMethods->xShmUnmap(real_of(file), delete_flag);
+}
+
+static int pass_fetch(sqlite3_file *file, sqlite3_int64 off, int amt, void **pp)
+{
+    return real_of(file)->pMethods->xFetch(real_of(file), off, amt, pp);
+}
+
+static int pass_unfetch(sqlite3_file *file, sqlite3_int64 off, void *p)
+{
+    return real_of(file)->pMethods->xUnfetch(real_of(file), off, p);
+}
+
+/* ---- the log's methods: the buffer, then straight through ---- */
 
 static int wf_close(sqlite3_file *file)
 {
@@ -138,9 +230,7 @@ static int wf_read(sqlite3_file *file, void *out, int amt, sqlite3_int64 off)
 {
     int rc = flush((wal_file *)file);
 
-    return rc != SQLITE_OK
-               ? rc
-               : real_of(file)->pMethods->xRead(real_of(file), out, amt, off);
+    return rc != SQLITE_OK ? rc : pass_read(file, out, amt, off);
 }
 
 /* A frame's header that names the database's size after it (bytes 4 to
@@ -157,16 +247,15 @@ static int wf_write(sqlite3_file *file, const void *data, int amt,
     bool was_commit = f->is_commit;
     int rc;
 
+    f->is_commit = is_commit_header(data, amt);
     /* The log's header, or a frame rewritten in place: through at once. */
     if (off == 0 || off < f->end) {
-        f->is_commit = is_commit_header(data, amt);
         if ((rc = flush(f)) != SQLITE_OK)
             return rc;
         if (off == 0)
             f->end = amt;
-        return f->real->pMethods->xWrite(f->real, data, amt, off);
+        return pass_write(file, data, amt, off);
     }
-    f->is_commit = is_commit_header(data, amt);
     f->end = off + amt;
     if (f->len > 0 && off == f->at + (sqlite3_int64)f->len &&
         f->len + (size_t)amt <= WAL_BUF_SIZE) {
@@ -176,7 +265,7 @@ static int wf_write(sqlite3_file *file, const void *data, int amt,
         if ((rc = flush(f)) != SQLITE_OK)
             return rc;
         if ((size_t)amt > WAL_BUF_SIZE)
-            return f->real->pMethods->xWrite(f->real, data, amt, off);
+            return pass_write(file, data, amt, off);
         memcpy(f->buf, data, (size_t)amt);
         f->len = (size_t)amt;
         f->at = off;
@@ -192,81 +281,21 @@ static int wf_truncate(sqlite3_file *file, sqlite3_int64 size)
 
     if (f->end > size)
         f->end = size;
-    return rc != SQLITE_OK
-               ? rc
-               : real_of(file)->pMethods->xTruncate(real_of(file), size);
+    return rc != SQLITE_OK ? rc : pass_truncate(file, size);
 }
 
 static int wf_sync(sqlite3_file *file, int flags)
 {
     int rc = flush((wal_file *)file);
 
-    return rc != SQLITE_OK
-               ? rc
-               : real_of(file)->pMethods->xSync(real_of(file), flags);
+    return rc != SQLITE_OK ? rc : pass_sync(file, flags);
 }
 
 static int wf_file_size(sqlite3_file *file, sqlite3_int64 *size)
 {
     int rc = flush((wal_file *)file);
 
-    return rc != SQLITE_OK
-               ? rc
-               : real_of(file)->pMethods->xFileSize(real_of(file), size);
-}
-
-static int wf_lock(sqlite3_file *file, int lock)
-{
-    return real_of(file)->pMethods->xLock(real_of(file), lock);
-}
-
-static int wf_unlock(sqlite3_file *file, int lock)
-{
-    return real_of(file)->pMethods->xUnlock(real_of(file), lock);
-}
-
-static int wf_check_lock(sqlite3_file *file, int *out)
-{
-    return real_of(file)->pMethods->xCheckReservedLock(real_of(file), out);
-}
-
-/* Straight through: no file control looks at the log's bytes (and one
- * asks for the errno of the last write that failed). */
-static int wf_control(sqlite3_file *file, int op, void *arg)
-{
-    return real_of(file)->pMethods->xFileControl(real_of(file), op, arg);
-}
-
-static int wf_sector(sqlite3_file *file)
-{
-    return real_of(file)->pMethods->xSectorSize(real_of(file));
-}
-
-static int wf_device(sqlite3_file *file)
-{
-    return real_of(file)->pMethods->xDeviceCharacteristics(real_of(file));
-}
-
-static int wf_shm_map(sqlite3_file *file, int pg, int pgsz, int extend,
-                      void volatile **pp)
-{
-    return real_of(file)->pMethods->xShmMap(real_of(file), pg, pgsz, extend,
-                                            pp);
-}
-
-static int wf_shm_lock(sqlite3_file *file, int offset, int n, int flags)
-{
-    return real_of(file)->pMethods->xShmLock(real_of(file), offset, n, flags);
-}
-
-static void wf_shm_barrier(sqlite3_file *file)
-{
-    real_of(file)->pMethods->xShmBarrier(real_of(file));
-}
-
-static int wf_shm_unmap(sqlite3_file *file, int delete_flag)
-{
-    return real_of(file)->pMethods->xShmUnmap(real_of(file), delete_flag);
+    return rc != SQLITE_OK ? rc : pass_file_size(file, size);
 }
 
 static int wf_fetch(sqlite3_file *file, sqlite3_int64 off, int amt, void **pp)
@@ -274,14 +303,7 @@ static int wf_fetch(sqlite3_file *file, sqlite3_int64 off, int amt, void **pp)
     int rc = flush((wal_file *)file);
 
     *pp = NULL;
-    return rc != SQLITE_OK
-               ? rc
-               : real_of(file)->pMethods->xFetch(real_of(file), off, amt, pp);
-}
-
-static int wf_unfetch(sqlite3_file *file, sqlite3_int64 off, void *p)
-{
-    return real_of(file)->pMethods->xUnfetch(real_of(file), off, p);
+    return rc != SQLITE_OK ? rc : pass_fetch(file, off, amt, pp);
 }
 
 static const sqlite3_io_methods wal_io = {
@@ -292,22 +314,22 @@ static const sqlite3_io_methods wal_io = {
     wf_truncate,
     wf_sync,
     wf_file_size,
-    wf_lock,
-    wf_unlock,
-    wf_check_lock,
-    wf_control,
-    wf_sector,
-    wf_device,
-    wf_shm_map,
-    wf_shm_lock,
-    wf_shm_barrier,
-    wf_shm_unmap,
+    pass_lock,
+    pass_unlock,
+    pass_check_lock,
+    pass_control,
+    pass_sector,
+    pass_device,
+    pass_shm_map,
+    pass_shm_lock,
+    pass_shm_barrier,
+    pass_shm_unmap,
     wf_fetch,
-    wf_unfetch,
+    pass_unfetch,
 };
 
-/* ---- a log's database file: the default VFS's, but for its write lock
- * ---- */
+/* ---- a log's database file: straight through, but for its closing and
+ * its shared-memory locks ---- */
 
 static int df_close(sqlite3_file *file)
 {
@@ -325,32 +347,6 @@ static int df_close(sqlite3_file *file)
     return f->real->pMethods->xClose(f->real);
 }
 
-static int df_read(sqlite3_file *file, void *out, int amt, sqlite3_int64 off)
-{
-    return real_of(file)->pMethods->xRead(real_of(file), out, amt, off);
-}
-
-static int df_write(sqlite3_file *file, const void *data, int amt,
-                    sqlite3_int64 off)
-{
-    return real_of(file)->pMethods->xWrite(real_of(file), data, amt, off);
-}
-
-static int df_truncate(sqlite3_file *file, sqlite3_int64 size)
-{
-    return real_of(file)->pMethods->xTruncate(real_of(file), size);
-}
-
-static int df_sync(sqlite3_file *file, int flags)
-{
-    return real_of(file)->pMethods->xSync(real_of(file), flags);
-}
-
-static int df_file_size(sqlite3_file *file, sqlite3_int64 *size)
-{
-    return real_of(file)->pMethods->xFileSize(real_of(file), size);
-}
-
 /* Any change of the shared-memory locks, among them the log's write lock
  * (lock 0) let go: what the log's buffer holds is written first, while
  * the log is still this connection's.  Frames of a transaction rolled
@@ -363,34 +359,29 @@ static int df_shm_lock(sqlite3_file *file, int offset, int n, int flags)
 
     if (f->log != NULL && f->log->len > 0)
         (void)flush(f->log);
-    return f->real->pMethods->xShmLock(f->real, offset, n, flags);
-}
-
-static int df_fetch(sqlite3_file *file, sqlite3_int64 off, int amt, void **pp)
-{
-    return real_of(file)->pMethods->xFetch(real_of(file), off, amt, pp);
+    return pass_shm_lock(file, offset, n, flags);
 }
 
 static const sqlite3_io_methods db_io = {
     3,
     df_close,
-    df_read,
-    df_write,
-    df_truncate,
-    df_sync,
-    df_file_size,
-    wf_lock,
-    wf_unlock,
-    wf_check_lock,
-    wf_control,
-    wf_sector,
-    wf_device,
-    wf_shm_map,
+    pass_read,
+    pass_write,
+    pass_truncate,
+    pass_sync,
+    pass_file_size,
+    pass_lock,
+    pass_unlock,
+    pass_check_lock,
+    pass_control,
+    pass_sector,
+    pass_device,
+    pass_shm_map,
     df_shm_lock,
-    wf_shm_barrier,
-    wf_shm_unmap,
-    df_fetch,
-    wf_unfetch,
+    pass_shm_barrier,
+    pass_shm_unmap,
+    pass_fetch,
+    pass_unfetch,
 };
 
 /* ---- the VFS's methods: the default's, but for opening a database file

@@ -127,6 +127,15 @@ bool db_fixture_file_exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
+long long db_fixture_log_size(const char *db_path)
+{
+    char path[600];
+    struct stat sb;
+
+    snprintf(path, sizeof path, "%s-wal", db_path);
+    return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
 /* The first column of the first row of sql as an int, or -1. */
 int db_fixture_lite_query_int(sqlite3 *c, const char *sql)
 {

@@ -47,6 +47,8 @@ void db_fixture_open(void);
 /* ---- SQL probes -------------------------------------------------------- */
 
 bool db_fixture_file_exists(const char *path);
+/* Bytes of db_path's write-ahead log (its -wal file; 0 when there is none). */
+long long db_fixture_log_size(const char *db_path);
 /* The first column of the first row of sql as an int, or -1. */
 int db_fixture_lite_query_int(sqlite3 *c, const char *sql);
 #define db_fixture_query_int(c, sql) db_fixture_lite_query_int(DB_LITE(c), sql)

@@ -14,7 +14,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,16 +41,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Bytes of the test database's -wal file (0 when there is none). */
-static long long wal_size(void)
-{
-    char path[256];
-    struct stat sb;
-
-    snprintf(path, sizeof path, "%s-wal", db_fixture_path);
-    return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
-}
-
 /* Waits up to seconds for db_health to be want. */
 static bool wait_health(db_health_state want, double seconds)
 {
@@ -67,9 +56,9 @@ static bool wait_wal_empty(double seconds)
 {
     double until = now_s() + seconds;
 
-    while (wal_size() > 0 && now_s() < until)
+    while (db_fixture_log_size(db_fixture_path) > 0 && now_s() < until)
         usleep(10 * 1000);
-    return wal_size() == 0;
+    return db_fixture_log_size(db_fixture_path) == 0;
 }
 
 /* Inserts a new campaign named name through the writer; its code. */
@@ -200,7 +189,7 @@ START_TEST(test_idle_writer_truncates_log)
     ck_assert_int_eq(v[1], 4000);
     db_fixture_add_campaign(&a, "Logged");
     ck_assert_msg(wait_wal_empty(5.0), "the idle writer left %lld bytes of log",
-                  wal_size());
+                  db_fixture_log_size(db_fixture_path));
     ck_assert_int_eq(n_campaigns(), 1);
 }
 END_TEST
@@ -247,8 +236,8 @@ START_TEST(test_small_volume_does_not_wedge)
         err_clear(&e);
         ck_assert_msg(try_campaign(&c, name, &e) == ERR_OK,
                       "write %d after space was freed: %s", i, e.message);
-        if (wal_size() > max_wal)
-            max_wal = wal_size();
+        if (db_fixture_log_size(db_fixture_path) > max_wal)
+            max_wal = db_fixture_log_size(db_fixture_path);
     }
     ck_assert_msg(max_wal <= 256 * 1024, "the log grew to %lld bytes", max_wal);
     ck_assert_int_eq(n_campaigns(), 1 + n_landed + n_after);
@@ -275,7 +264,7 @@ START_TEST(test_close_reports_failed_checkpoint)
         snprintf(name, sizeof name, "Logged %d", tries);
         ck_assert_int_eq(try_campaign(&c, name, &e), ERR_OK);
         full_vfs_fail(FULL_VFS_WRITE);
-        if (wal_size() > 0)
+        if (db_fixture_log_size(db_fixture_path) > 0)
             break;
         full_vfs_fail(0);
     }
@@ -285,7 +274,7 @@ START_TEST(test_close_reports_failed_checkpoint)
     db_fixture_db = NULL;
     ck_assert_int_eq(report.code, ERR_FULL);
     ck_assert_ptr_nonnull(strstr(report.message, "-wal"));
-    ck_assert_int_gt(wal_size(), 0);
+    ck_assert_int_gt(db_fixture_log_size(db_fixture_path), 0);
 
     full_vfs_fail(0);
     db_fixture_open();
@@ -294,7 +283,7 @@ START_TEST(test_close_reports_failed_checkpoint)
     ck_assert_int_eq(db_close(db_fixture_db), ERR_OK);
     db_fixture_db = NULL;
     ck_assert_int_eq(report.code, ERR_OK);
-    ck_assert_int_eq(wal_size(), 0);
+    ck_assert_int_eq(db_fixture_log_size(db_fixture_path), 0);
 }
 END_TEST
 
@@ -318,7 +307,7 @@ START_TEST(test_refused_batch_writes_nothing)
 
     db_fixture_open();
     db_fixture_add_campaign(&a, "Before");
-    wal0 = wal_size();
+    wal0 = db_fixture_log_size(db_fixture_path);
     ck_assert_int_gt(wal0, 0);
     db_writer_stats(db_fixture_db, &jobs0, &commits0);
     db_fixture_new_campaign(&b, "Refused");
@@ -326,7 +315,7 @@ START_TEST(test_refused_batch_writes_nothing)
                      ERR_RULE);
     db_writer_stats(db_fixture_db, &jobs1, &commits1);
     ck_assert_uint_eq(commits1, commits0);
-    ck_assert_int_le(wal_size(), wal0);
+    ck_assert_int_le(db_fixture_log_size(db_fixture_path), wal0);
     ck_assert_int_eq(has_campaign(b.id), 0);
     ck_assert_int_eq(db_health(db_fixture_db), DB_HEALTH_OK);
 }

@@ -30,7 +30,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -54,11 +53,25 @@ static void teardown(void)
     full_vfs_uninstall();
 }
 
-static void exec(db_conn *c, const char *sql)
+static void run(sqlite3 *c, const char *sql)
 {
-    int rc = sqlite3_exec(DB_LITE(c), sql, NULL, NULL, NULL);
+    ck_assert_msg(sqlite3_exec(c, sql, NULL, NULL, NULL) == SQLITE_OK, "%s: %s",
+                  sql, sqlite3_errmsg(c));
+}
 
-    ck_assert_msg(rc == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(DB_LITE(c)));
+/* A connection of the writer's VFS on the test database, in WAL mode
+ * with these settings. */
+static sqlite3 *open_writer(const char *settings)
+{
+    sqlite3 *w = NULL;
+
+    ck_assert_int_eq(sqlite3_open_v2(db_fixture_path, &w,
+                                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                     lite_writer_vfs()),
+                     SQLITE_OK);
+    run(w, "PRAGMA journal_mode = WAL");
+    run(w, settings);
+    return w;
 }
 
 /* *arg rows of 1,000 bytes each, in a table of the test's own. */
@@ -67,25 +80,15 @@ static err_code job_fill(db_conn *c, void *arg, err_info *e)
     char sql[256];
 
     (void)e;
-    exec(c, "CREATE TABLE IF NOT EXISTS filler (k INTEGER PRIMARY KEY, "
-            "v BLOB)");
+    run(DB_LITE(c), "CREATE TABLE IF NOT EXISTS filler (k INTEGER PRIMARY KEY, "
+                    "v BLOB)");
     snprintf(sql, sizeof sql,
              "WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n "
              "WHERE k < %d) INSERT INTO filler (v) SELECT randomblob(1000) "
              "FROM n",
              *(const int *)arg);
-    exec(c, sql);
+    run(DB_LITE(c), sql);
     return ERR_OK;
-}
-
-/* Bytes of the test database's log. */
-static long long log_size(void)
-{
-    char path[256];
-    struct stat sb;
-
-    snprintf(path, sizeof path, "%s-wal", db_fixture_path);
-    return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
 }
 
 /* The same rows, in a transaction larger than a page cache of 8 pages:
@@ -95,15 +98,15 @@ static long long log_size(void)
 static err_code job_spill(db_conn *c, void *arg, err_info *e)
 {
     (void)e;
-    exec(c, "PRAGMA cache_size = 8");
-    exec(c, "CREATE TABLE IF NOT EXISTS filler (k INTEGER PRIMARY KEY, "
-            "v BLOB)");
-    exec(c,
-         NUMBERS "INSERT INTO filler (k, v) SELECT k, zeroblob(1000) FROM n");
-    exec(c, "UPDATE filler SET v = randomblob(1000)");
-    exec(c, "UPDATE filler SET v = zeroblob(k % 7 * 100 + 300)");
+    run(DB_LITE(c), "PRAGMA cache_size = 8");
+    run(DB_LITE(c), "CREATE TABLE IF NOT EXISTS filler (k INTEGER PRIMARY KEY, "
+                    "v BLOB)");
+    run(DB_LITE(c),
+        NUMBERS "INSERT INTO filler (k, v) SELECT k, zeroblob(1000) FROM n");
+    run(DB_LITE(c), "UPDATE filler SET v = randomblob(1000)");
+    run(DB_LITE(c), "UPDATE filler SET v = zeroblob(k % 7 * 100 + 300)");
     *(int *)arg = db_fixture_query_int(c, "SELECT sum(length(v)) FROM filler");
-    exec(c, "PRAGMA cache_size = -65536"); /* the writer's own again */
+    run(DB_LITE(c), "PRAGMA cache_size = -65536"); /* the writer's own again */
     return ERR_OK;
 }
 
@@ -132,17 +135,17 @@ START_TEST(test_commit_is_one_write)
     db_fixture_write_ok(job_fill, &few, "fill");
     /* A commit of a few pages: one write, where there were two a page. */
     before = full_vfs_n_log_writes();
-    size = log_size();
+    size = db_fixture_log_size(db_fixture_path);
     db_fixture_write_ok(job_fill, &few, "fill again");
-    frames = (log_size() - size) / FRAME_BYTES;
+    frames = (db_fixture_log_size(db_fixture_path) - size) / FRAME_BYTES;
     ck_assert_int_ge(frames, 6);
     ck_assert_uint_eq(full_vfs_n_log_writes() - before, 1);
     /* Of about a hundred pages: a write for each 64 KiB of frames (15
      * whole frames, or 16 with the next one's header). */
     before = full_vfs_n_log_writes();
-    size = log_size();
+    size = db_fixture_log_size(db_fixture_path);
     db_fixture_write_ok(job_fill, &many, "fill with more");
-    frames = (log_size() - size) / FRAME_BYTES;
+    frames = (db_fixture_log_size(db_fixture_path) - size) / FRAME_BYTES;
     writes = full_vfs_n_log_writes() - before;
     ck_assert_int_ge(frames, 100);
     ck_assert_uint_ge(writes,
@@ -191,26 +194,14 @@ END_TEST
  * sync. */
 START_TEST(test_commit_visible_without_sync)
 {
-    sqlite3 *w = NULL;
+    sqlite3 *w = open_writer("PRAGMA synchronous = OFF;"
+                             "CREATE TABLE t (k INTEGER PRIMARY KEY, v);");
     int i;
 
-    ck_assert_int_eq(sqlite3_open_v2(db_fixture_path, &w,
-                                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                                     lite_writer_vfs()),
-                     SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(w,
-                                  "PRAGMA journal_mode = WAL;"
-                                  "PRAGMA synchronous = OFF;"
-                                  "CREATE TABLE t (k INTEGER PRIMARY KEY, v);",
-                                  NULL, NULL, NULL),
-                     SQLITE_OK);
     for (i = 1; i <= 3; i++) {
         unsigned long late = full_vfs_n_late_log_writes();
-        ck_assert_int_eq(sqlite3_exec(w,
-                                      "INSERT INTO t (v) VALUES "
-                                      "(randomblob(3000)), (randomblob(3000))",
-                                      NULL, NULL, NULL),
-                         SQLITE_OK);
+        run(w, "INSERT INTO t (v) VALUES (randomblob(3000)), "
+               "(randomblob(3000))");
         ck_assert_uint_eq(full_vfs_n_late_log_writes(), late);
         ck_assert_int_eq(
             db_fixture_raw_query_int("SELECT count(*) FROM t WHERE "
@@ -220,29 +211,6 @@ START_TEST(test_commit_visible_without_sync)
     sqlite3_close(w);
 }
 END_TEST
-
-/* A connection of the writer's VFS on the test database, in WAL mode
- * with these settings. */
-static sqlite3 *open_writer(const char *settings)
-{
-    sqlite3 *w = NULL;
-
-    ck_assert_int_eq(sqlite3_open_v2(db_fixture_path, &w,
-                                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                                     lite_writer_vfs()),
-                     SQLITE_OK);
-    ck_assert_int_eq(
-        sqlite3_exec(w, "PRAGMA journal_mode = WAL", NULL, NULL, NULL),
-        SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(w, settings, NULL, NULL, NULL), SQLITE_OK);
-    return w;
-}
-
-static void run(sqlite3 *c, const char *sql)
-{
-    ck_assert_msg(sqlite3_exec(c, sql, NULL, NULL, NULL) == SQLITE_OK, "%s: %s",
-                  sql, sqlite3_errmsg(c));
-}
 
 /* from's bytes into a new file at to. */
 static void copy_file(const char *from, const char *to)

@@ -27,7 +27,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <check.h>
 
@@ -151,15 +150,6 @@ START_TEST(test_refused_combat_changes_no_row)
 }
 END_TEST
 
-static long long wal_size(void)
-{
-    char path[600];
-    struct stat sb;
-
-    snprintf(path, sizeof path, "%s-wal", ts->db_path);
-    return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
-}
-
 /* Over HTTP: the -wal file does not grow for a refused combat, and the
  * next valid combat uses the commitment shown before the refusal. */
 START_TEST(test_refused_combat_does_not_grow_log)
@@ -172,14 +162,15 @@ START_TEST(test_refused_combat_does_not_grow_log)
     world(&c);
     snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", c.id);
     next_commitment(&c, k0);
-    wal0 = wal_size();
+    wal0 = db_fixture_log_size(ts->db_path);
     j = ts_call(ts, 422, "POST", path, c.umpire, "%s",
                 COMBAT("Charlie", "Bravo"));
     ck_assert_str_eq(json_string_value(json_object_get(j, "code")),
                      "rule_violation");
     json_decref(j);
-    ck_assert_msg(wal_size() <= wal0, "the log grew from %lld to %lld bytes",
-                  wal0, wal_size());
+    ck_assert_msg(db_fixture_log_size(ts->db_path) <= wal0,
+                  "the log grew from %lld to %lld bytes", wal0,
+                  db_fixture_log_size(ts->db_path));
     /* and on either store, no row written even for a moment */
     ck_assert_uint_eq(db_writer_refused(http_db(ts->srv)), 0);
     next_commitment(&c, k1);
@@ -217,14 +208,15 @@ START_TEST(test_refused_battle_does_not_grow_log)
     snprintf(path, sizeof path, "/v1/campaigns/%s/battles", c.id);
     json_decref(ts_call(ts, 201, "POST", path, c.umpire, "%s", body));
     next_commitment(&c, k0);
-    wal0 = wal_size();
+    wal0 = db_fixture_log_size(ts->db_path);
     ck_assert_uint_eq(db_writer_refused(http_db(ts->srv)), 0);
     j = ts_call(ts, 422, "POST", path, c.umpire, "%s", body);
     ck_assert_str_eq(json_string_value(json_object_get(j, "field")),
                      "attacker.units[0]");
     json_decref(j);
-    ck_assert_msg(wal_size() <= wal0, "the log grew from %lld to %lld bytes",
-                  wal0, wal_size());
+    ck_assert_msg(db_fixture_log_size(ts->db_path) <= wal0,
+                  "the log grew from %lld to %lld bytes", wal0,
+                  db_fixture_log_size(ts->db_path));
     /* Not even for a moment: the job wrote no row before it was refused
      * (a lone refused job's batch is rolled back whole, so the log alone
      * would not show it). */
