@@ -8,14 +8,15 @@
 # ... up to the machine's CPUs (and the CPU count itself when it is not a
 # power of two): the bare handler and umpire both with that many worker
 # threads, loaded by the same wrk command in the same run.  Prints one line
-# per thread count: bare requests/s, one-off SCRUD 8 v 4 combats/s, and
-# their ratio.  On a machine of 8 CPUs or more the servers and wrk are
-# kept apart: with t threads both servers are pinned to CPUs 0..t-1, and wrk
-# (BENCH_WRK_THREADS, a quarter of the CPUs; BENCH_CONNECTIONS, 128) to the
-# upper half, so thread counts go up to half the CPUs.  On a smaller
-# machine wrk runs on the same CPUs, and the figures show the trend at
-# best.  BENCH_DURATION (5s) and BENCH_WARMUP (2s) are passed on, as are
-# run.sh's other settings.
+# per thread count: bare requests/s, one-off SCRUD 8 v 4 combats/s, their
+# ratio, and how busy umpire's writer thread and (on average) its request
+# workers were during the combat run (CPU time / wall time).  On a machine
+# of 8 CPUs or more the servers and wrk are kept apart: with t threads both
+# servers are pinned to CPUs 0..t-1, and wrk (BENCH_WRK_THREADS, a quarter
+# of the CPUs; BENCH_CONNECTIONS, 128) to the upper half, so thread counts
+# go up to half the CPUs.  On a smaller machine wrk runs on the same CPUs,
+# and the figures show the trend at best.  BENCH_DURATION (5s) and
+# BENCH_WARMUP (2s) are passed on, as are run.sh's other settings.
 set -u
 
 BUILD=${1:-build}
@@ -46,7 +47,8 @@ trap 'rm -rf "$TMP"' EXIT
 echo "umpire bench-cores: $CPUS CPUs, threads:$counts; each: bench/run.sh, one round," \
     "wrk -t${BENCH_WRK_THREADS:-1} -c${BENCH_CONNECTIONS:-64} -d$BENCH_DURATION after a -d$BENCH_WARMUP warm-up" \
     "${BENCH_WRK_CPUS:+(wrk on CPUs $BENCH_WRK_CPUS, the servers on CPUs 0..threads-1)}"
-printf '%8s %14s %14s %8s\n' "threads" "bare req/s" "combat req/s" "ratio"
+printf '%8s %14s %14s %8s %8s %8s\n' "threads" "bare req/s" "combat req/s" "ratio" \
+    "writer" "workers"
 status=0
 for t in $counts; do
     pinned=""
@@ -63,7 +65,14 @@ for t in $counts; do
         status=1
         continue
     fi
-    printf '%8s %14s %14s %8s\n' "$t" "$bare" "$combat" \
-        "$(awk -v c="$combat" -v b="$bare" 'BEGIN { printf "%.4f", (b > 0 ? c / b : 0) }')"
+    # How busy umpire's writer and (on average) its workers were during
+    # the combat run (run.sh's thread shares); "-" where not measured.
+    writer=$(awk '$1 == "1:" && $2 == "combat" && $3 == "writer" {
+                      sub(",", "", $4); print $4 }' "$TMP/run-$t.out")
+    workers=$(awk '$1 == "1:" && $2 == "combat" && $3 == "writer" {
+                       print $6 }' "$TMP/run-$t.out")
+    printf '%8s %14s %14s %8s %8s %8s\n' "$t" "$bare" "$combat" \
+        "$(awk -v c="$combat" -v b="$bare" 'BEGIN { printf "%.4f", (b > 0 ? c / b : 0) }')" \
+        "${writer:--}" "${workers:--}"
 done
 exit $status

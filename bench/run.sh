@@ -258,7 +258,42 @@ measure() {
     if [ "$WARMUP_NOTE" != "no warm-up" ]; then
         run_wrk "$run-warmup-$round" "$WARMUP" "${args[@]}" || status=1
     fi
+    [ "$run" = bare ] || threads_cpu "$TMP/$run-$round.cpu0"
     run_wrk "$run-$round" "$DURATION" "${args[@]}" || status=1
+    [ "$run" = bare ] || threads_cpu "$TMP/$run-$round.cpu1"
+}
+
+# threads_cpu FILE: each of umpire's threads' name and CPU time so far
+# (clock ticks, user and system), then the time (s), one line each.
+threads_cpu() {
+    cat "/proc/$UMPIRE_PID"/task/*/stat 2>/dev/null |
+        awk '{ print $2, $14 + $15 }' >"$1"
+    date +%s.%N >>"$1"
+}
+
+# cpu_share NAME: how busy umpire's threads were over the measured run NAME
+# (CPU time over wall time, from threads_cpu): the writer, the request
+# workers (libmicrohttpd's MHD-worker threads, or its one MHD-single with
+# one thread: their mean, least and most) and all the others together.
+cpu_share() {
+    awk -v hz="$(getconf CLK_TCK)" '
+        NR == FNR { if (NF == 1) t0 = $1; else a[FNR] = $2; next }
+        NF == 1 { t1 = $1; next }
+        {
+            busy = ($2 - a[FNR]) / hz
+            if ($1 == "(umpire-writer)") writer += busy
+            else if ($1 == "(MHD-worker)" || $1 == "(MHD-single)") {
+                if (n == 0 || busy < lo) lo = busy
+                if (n == 0 || busy > hi) hi = busy
+                workers += busy; n++
+            } else rest += busy
+        }
+        END {
+            s = t1 - t0
+            if (s <= 0 || n == 0) { print "not measured"; exit }
+            printf "writer %.0f%%, workers %.0f%% (%.0f%% to %.0f%%, %d), the rest %.0f%%\n",
+                100 * writer / s, 100 * workers / n / s, 100 * lo / s, 100 * hi / s, n, 100 * rest / s
+        }' "$TMP/$1.cpu0" "$TMP/$1.cpu1"
 }
 
 status=0
@@ -295,6 +330,22 @@ for round in $(seq "$ROUNDS"); do
             "$(field "$run-$round" rps)" "$(field "$run-$round" p50)" \
             "$(field "$run-$round" p90)" "$(field "$run-$round" p99)" \
             "$(field "$run-$round" requests)" "$(field "$run-$round" errors)"
+    done
+done
+echo
+# Task order in /proc is the threads' creation order, the same in both
+# snapshots: a thread that ended during the run would shift the lines, so
+# the shares are shown as measured only when the counts match.
+echo "umpire's threads, busy over each measured run (CPU time / wall time; a thread"
+echo "is one CPU at most; the workers are libmicrohttpd's, their mean and range):"
+for round in $(seq "$ROUNDS"); do
+    for run in $RUNS; do
+        [ "$run" = bare ] && continue
+        if [ "$(wc -l <"$TMP/$run-$round.cpu0")" = "$(wc -l <"$TMP/$run-$round.cpu1")" ]; then
+            printf '  %-28s %s\n' "$round: $run" "$(cpu_share "$run-$round")"
+        else
+            printf '  %-28s %s\n' "$round: $run" "not measured (a thread started or ended)"
+        fi
     done
 done
 echo
