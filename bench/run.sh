@@ -263,26 +263,28 @@ measure() {
     [ "$run" = bare ] || threads_cpu "$TMP/$run-$round.cpu1"
 }
 
-# threads_cpu FILE: each of umpire's threads' name and CPU time so far
-# (clock ticks, user and system), then the time (s), one line each.
+# threads_cpu FILE: each of umpire's threads' id, name and CPU time so far
+# (clock ticks, user and system), one line each, then the time (s).
 threads_cpu() {
     cat "/proc/$UMPIRE_PID"/task/*/stat 2>/dev/null |
-        awk '{ print $2, $14 + $15 }' >"$1"
+        awk '{ print $1, $2, $14 + $15 }' >"$1"
     date +%s.%N >>"$1"
 }
 
 # cpu_share NAME: how busy umpire's threads were over the measured run NAME
-# (CPU time over wall time, from threads_cpu): the writer, the request
-# workers (libmicrohttpd's MHD-worker threads, or its one MHD-single with
-# one thread: their mean, least and most) and all the others together.
+# (CPU time over wall time, from threads_cpu, thread by thread: one started
+# during the run counts from 0, one that ended is left out): the writer,
+# the request workers (libmicrohttpd's MHD-worker threads, or its one
+# MHD-single with one thread: their mean, least and most) and all the
+# others together.
 cpu_share() {
     awk -v hz="$(getconf CLK_TCK)" '
-        NR == FNR { if (NF == 1) t0 = $1; else a[FNR] = $2; next }
+        NR == FNR { if (NF == 1) t0 = $1; else a[$1] = $3; next }
         NF == 1 { t1 = $1; next }
         {
-            busy = ($2 - a[FNR]) / hz
-            if ($1 == "(umpire-writer)") writer += busy
-            else if ($1 == "(MHD-worker)" || $1 == "(MHD-single)") {
+            busy = ($3 - a[$1]) / hz
+            if ($2 == "(umpire-writer)") writer += busy
+            else if ($2 == "(MHD-worker)" || $2 == "(MHD-single)") {
                 if (n == 0 || busy < lo) lo = busy
                 if (n == 0 || busy > hi) hi = busy
                 workers += busy; n++
@@ -333,19 +335,12 @@ for round in $(seq "$ROUNDS"); do
     done
 done
 echo
-# Task order in /proc is the threads' creation order, the same in both
-# snapshots: a thread that ended during the run would shift the lines, so
-# the shares are shown as measured only when the counts match.
 echo "umpire's threads, busy over each measured run (CPU time / wall time; a thread"
 echo "is one CPU at most; the workers are libmicrohttpd's, their mean and range):"
 for round in $(seq "$ROUNDS"); do
     for run in $RUNS; do
-        [ "$run" = bare ] && continue
-        if [ "$(wc -l <"$TMP/$run-$round.cpu0")" = "$(wc -l <"$TMP/$run-$round.cpu1")" ]; then
+        [ "$run" = bare ] ||
             printf '  %-28s %s\n' "$round: $run" "$(cpu_share "$run-$round")"
-        else
-            printf '  %-28s %s\n' "$round: $run" "not measured (a thread started or ended)"
-        fi
     done
 done
 echo
