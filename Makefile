@@ -240,9 +240,11 @@ bench-pg: $(BUILD)/umpire
 	$(Q)./deploy/install-deps.sh --pg
 	$(Q)./bench/pg.sh $(BUILD)
 
-$(BUILD)/bench-bare: bench/bare.c server/http/http.h $(ALLOC_STAMP) | $(DEPS_STAMP)
+$(BUILD)/bench-bare: bench/bare.c server/http/http_listen.c server/http/http.h \
+		server/http/http_listen.h $(ALLOC_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(ALLOC_LIBS) $(PKG_LIBS)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ bench/bare.c server/http/http_listen.c \
+	    $(ALLOC_LIBS) $(PKG_LIBS)
 
 # The reply time of each Discord command (bench/README.md, "Discord").
 bench-discord: $(BUILD)/bench-discord

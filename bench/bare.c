@@ -12,9 +12,13 @@
  * server/http/http.c, with umpire's defaults) so that the ratio of the two
  * measures umpire's own work, not a different setup:
  *   - the same flags: internal polling thread, epoll (MHD_USE_AUTO),
- *     suspend/resume and inter-thread communication;
+ *     suspend/resume, inter-thread communication and no listening socket
+ *     of libmicrohttpd's own: the server's (server/http/http_listen.c)
+ *     accepts and hands each connection over, spreading them evenly over
+ *     the workers;
  *   - a thread pool of THREADS (2, umpire's --threads);
- *   - connection timeout 30 s, connection limit 1024, per-IP connection
+ *   - connection timeout 30 s, connection limit 1024 (kept by the
+ *     accepting thread, as the server's), per-IP connection
  *     limit PER_IP_LIMIT (256, umpire's --per-ip-connection-limit; 0 for
  *     none), as umpire's defaults;
  *   - the same per-connection memory pool: MHD_OPTION_CONNECTION_MEMORY_LIMIT
@@ -41,7 +45,8 @@
 
 #include <microhttpd.h>
 
-#include "http.h" /* HTTP_CONNECTION_MEMORY */
+#include "http.h"        /* HTTP_CONNECTION_MEMORY */
+#include "http_listen.h" /* the server's listening socket and accepting */
 
 static const char BODY[] = "{\"status\":\"ok\"}";
 
@@ -88,12 +93,13 @@ static int parse_num(const char *s, long lo, long hi, long *out)
 
 int main(int argc, char **argv)
 {
-    struct sockaddr_in addr;
+    struct sockaddr_storage ss;
+    struct sockaddr_in *addr = (struct sockaddr_in *)&ss;
     struct MHD_Daemon *d;
-    const union MHD_DaemonInfo *info;
+    http_listener *listener;
     sigset_t sigs;
     long port, threads = 2, per_ip = 256;
-    int sig;
+    int sig, bound_port;
 
     if (argc < 2 || argc > 4 || parse_num(argv[1], 0, 65535, &port) ||
         (argc >= 3 && parse_num(argv[2], 1, 64, &threads)) ||
@@ -101,10 +107,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench-bare PORT [THREADS [PER_IP_LIMIT]]\n");
         return 2;
     }
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    memset(&ss, 0, sizeof ss);
+    addr->sin_family = AF_INET;
+    addr->sin_port = htons((uint16_t)port);
+    addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 
     response = MHD_create_response_from_buffer(sizeof BODY - 1, (void *)BODY,
                                                MHD_RESPMEM_PERSISTENT);
@@ -134,28 +140,37 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
-                             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
-                         0, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR,
-                         &addr, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
-                         MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-                         MHD_OPTION_CONNECTION_LIMIT, 1024u,
-                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
-                         MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-                         (size_t)HTTP_CONNECTION_MEMORY, MHD_OPTION_END);
-    if (d == NULL) {
-        fprintf(stderr, "bench-bare: cannot listen on 127.0.0.1 port %ld\n",
-                port);
+    if (!http_listener_open(&ss, &listener, &bound_port)) {
+        fprintf(stderr, "bench-bare: cannot listen on 127.0.0.1 port %ld: %s\n",
+                port, strerror(errno));
         MHD_destroy_response(response);
         return 1;
     }
-    info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    printf("bench-bare listening on http://127.0.0.1:%u (%ld threads, "
+    d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+            MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET,
+        0, NULL, NULL, on_request, NULL, MHD_OPTION_THREAD_POOL_SIZE,
+        (unsigned)threads, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+        MHD_OPTION_CONNECTION_LIMIT,
+        http_listen_daemon_limit(1024u, (unsigned)threads),
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
+        MHD_OPTION_END);
+    if (d == NULL || !http_listener_start(listener, d, 1024u)) {
+        fprintf(stderr, "bench-bare: cannot start its threads\n");
+        http_listener_stop(listener);
+        if (d != NULL)
+            MHD_stop_daemon(d);
+        MHD_destroy_response(response);
+        return 1;
+    }
+    printf("bench-bare listening on http://127.0.0.1:%d (%ld threads, "
            "%ld connections per IP)\n",
-           info ? (unsigned)info->port : (unsigned)port, threads, per_ip);
+           bound_port, threads, per_ip);
     fflush(stdout);
 
     sigwait(&sigs, &sig);
+    http_listener_stop(listener);
     MHD_stop_daemon(d);
     MHD_destroy_response(response);
     return 0;

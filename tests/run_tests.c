@@ -86,6 +86,7 @@ int main(void)
     add(sr, suite_idempotency_http, API);
     add(sr, suite_console_http, API);
     add(sr, suite_cors, API);
+    add(sr, suite_listen, CORE);
     add(sr, suite_webhooks, LITE);
     add(sr, suite_event_log, LITE);
     add(sr, suite_unit_docs, LITE);

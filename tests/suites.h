@@ -68,6 +68,7 @@ Suite *suite_ledger_http(void);
 Suite *suite_idempotency_http(void);
 Suite *suite_console_http(void);
 Suite *suite_cors(void);
+Suite *suite_listen(void);
 Suite *suite_webhooks(void);
 Suite *suite_event_log(void);
 Suite *suite_unit_docs(void);

@@ -19,6 +19,7 @@
 #include "http_conn.h"
 #include "http_reply.h"
 #include "http_heavy.h"
+#include "http_listen.h"
 #include "http_log.h"
 #include "http_stream.h"
 #include "ledgers.h"
@@ -27,6 +28,7 @@
 #include "router.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -42,6 +44,7 @@
 struct http_server {
     http_config cfg;
     struct MHD_Daemon *daemon;
+    http_listener *listener; /* the listening socket and umpire-accept */
     db *db;
     http_log *log;           /* the access log, or NULL when off */
     atomic_int n_in_flight;  /* requests between first call and completion */
@@ -604,21 +607,23 @@ static bool listen_addr(const http_config *cfg, struct sockaddr_storage *ss)
     return false;
 }
 
-static struct MHD_Daemon *start_daemon(http_server *s,
-                                       struct sockaddr_storage *ss)
+/* The daemon, without a listening socket of its own: http_listen.c
+ * accepts and hands it each connection. */
+static struct MHD_Daemon *start_daemon(http_server *s)
 {
     const http_config *cfg = &s->cfg;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
-                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC |
+                     MHD_USE_NO_LISTEN_SOCKET;
 
-    if (ss->ss_family == AF_INET6)
-        flags |= MHD_USE_IPv6;
     return MHD_start_daemon(
-        flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, ss,
-        MHD_OPTION_THREAD_POOL_SIZE,
+        flags, 0, NULL, NULL, on_request, s, MHD_OPTION_THREAD_POOL_SIZE,
         (unsigned)(cfg->threads > 1 ? cfg->threads : 1),
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->connection_limit,
+        MHD_OPTION_CONNECTION_LIMIT,
+        http_listen_daemon_limit(
+            (unsigned)cfg->connection_limit,
+            (unsigned)(cfg->threads > 1 ? cfg->threads : 1)),
         MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)(cfg->per_ip_connection_limit > 0
                        ? cfg->per_ip_connection_limit
@@ -634,7 +639,6 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
 {
     struct sockaddr_storage ss;
     http_server *s;
-    const union MHD_DaemonInfo *info;
     http_conn_limits lim = {cfg->request_timeout, cfg->keepalive_timeout,
                             cfg->connection_limit, cfg->idle_close_percent};
 
@@ -678,14 +682,26 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return err_set(e, ERR_NOMEM, NULL, "cannot start the reaper thread");
     }
-    if ((s->daemon = start_daemon(s, &ss)) == NULL) {
+    if (!http_listener_open(&ss, &s->listener, &s->port)) {
+        int err = errno;
+
         http_stop(s);
         return err_set(e, ERR_INTERNAL, "port",
-                       "cannot listen on %s port %d (in use?)", cfg->listen,
-                       cfg->port);
+                       "cannot listen on %s port %d%s: %s", cfg->listen,
+                       cfg->port, err == EADDRINUSE ? " (in use?)" : "",
+                       strerror(err));
     }
-    info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    s->port = info ? info->port : cfg->port;
+    if ((s->daemon = start_daemon(s)) == NULL) {
+        http_stop(s);
+        return err_set(e, ERR_INTERNAL, NULL,
+                       "cannot start the HTTP worker threads");
+    }
+    if (!http_listener_start(s->listener, s->daemon,
+                             (unsigned)cfg->connection_limit)) {
+        http_stop(s);
+        return err_set(e, ERR_INTERNAL, NULL,
+                       "cannot start the accepting thread");
+    }
     *out = s;
     return ERR_OK;
 }
@@ -712,11 +728,9 @@ bool http_stop(http_server *s)
          * then let every suspended write reach its commit and be answered:
          * libmicrohttpd must not be stopped with a connection still
          * suspended, and the writer's callbacks touch the requests.  Other
-         * requests in flight get a short grace.  The listening socket
-         * stays open until libmicrohttpd stops: MHD_quiesce_daemon races
-         * with its own epoll loop over the listening socket (an open
-         * defect of libmicrohttpd 0.9.75: "Failed to remove listen FD from
-         * epoll set") and aborted the process at random. */
+         * requests in flight get a short grace.  New connections are
+         * still accepted meanwhile (and answered 503), until just before
+         * libmicrohttpd stops. */
         atomic_store(&s->is_stopping, true);
         if (!wait_zero(&s->n_pending, deadline)) {
             /* Such a write's connection is suspended (libmicrohttpd aborts
@@ -742,8 +756,12 @@ bool http_stop(http_server *s)
          * MHD_resume_connection (write_done). */
         while (atomic_load(&s->n_resuming) > 0)
             usleep(1000);
+        /* No connection may be handed to a stopped daemon. */
+        http_listener_stop(s->listener);
+        s->listener = NULL;
         MHD_stop_daemon(s->daemon);
     }
+    http_listener_stop(s->listener); /* a start that failed half-way */
     http_conn_table_free(s->conns);
     http_heavy_stop(s->heavy);
     http_streams_free(s->exports);

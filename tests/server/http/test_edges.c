@@ -187,6 +187,31 @@ START_TEST(test_trickling_clients_cut_at_deadline_others_answered)
 }
 END_TEST
 
+/* A port another server holds: the start fails naming the port and why,
+ * and the first server is not disturbed. */
+START_TEST(test_port_in_use_refused_with_reason)
+{
+    http_config cfg, cfg2;
+    test_server *ts;
+    http_server *srv2 = NULL;
+    err_info e;
+
+    edges_config(&cfg);
+    ts = edges_start(&cfg);
+    edges_config(&cfg2);
+    cfg2.listen = "127.0.0.1";
+    cfg2.port = ts->port;
+    cfg2.db_path = ts->db_path;
+    err_clear(&e);
+    ck_assert_int_ne(http_start(&cfg2, &srv2, &e), ERR_OK);
+    ck_assert_ptr_null(srv2);
+    ck_assert_str_eq(e.field, "port");
+    ck_assert_msg(strstr(e.message, "in use") != NULL, "%s", e.message);
+    ck_assert_int_eq(get_health_until(ts, edges_now() + 1.0), 200);
+    ts_stop(ts);
+}
+END_TEST
+
 /* Regression: no limit per address: one client could take every slot. */
 START_TEST(test_per_ip_limit_refuses_one_more)
 {
@@ -450,6 +475,7 @@ Suite *suite_edges(void)
     tcase_set_timeout(slow, 20);
     tcase_add_test(slow, test_trickling_clients_cut_at_deadline_others_answered);
     tcase_add_test(slow, test_per_ip_limit_refuses_one_more);
+    tcase_add_test(slow, test_port_in_use_refused_with_reason);
     tcase_add_test(slow, test_idle_keepalive_given_up_near_limit);
     suite_add_tcase(s, slow);
     tcase_set_timeout(bodies, 20);
