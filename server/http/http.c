@@ -607,6 +607,21 @@ static bool listen_addr(const http_config *cfg, struct sockaddr_storage *ss)
     return false;
 }
 
+/* The connection table's notification (http_conn.c), and the accepting
+ * thread's count of connections taken up. */
+static void on_connection(void *cls, struct MHD_Connection *c,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    http_server *s = cls;
+
+    if (code == MHD_CONNECTION_NOTIFY_STARTED)
+        http_listener_started(s->listener);
+    else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
+        http_listener_closed(s->listener);
+    http_conn_on_notify(s->conns, c, socket_context, code);
+}
+
 /* The daemon, without a listening socket of its own: http_listen.c
  * accepts and hands it each connection. */
 static struct MHD_Daemon *start_daemon(http_server *s)
@@ -629,7 +644,7 @@ static struct MHD_Daemon *start_daemon(http_server *s)
                        ? cfg->per_ip_connection_limit
                        : 0),
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-        MHD_OPTION_NOTIFY_CONNECTION, http_conn_on_notify, s->conns,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
         MHD_OPTION_URI_LOG_CALLBACK, http_conn_on_uri, s->conns,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
         MHD_OPTION_END);
@@ -758,10 +773,9 @@ bool http_stop(http_server *s)
             usleep(1000);
         /* No connection may be handed to a stopped daemon. */
         http_listener_stop(s->listener);
-        s->listener = NULL;
         MHD_stop_daemon(s->daemon);
     }
-    http_listener_stop(s->listener); /* a start that failed half-way */
+    http_listener_free(s->listener);
     http_conn_table_free(s->conns);
     http_heavy_stop(s->heavy);
     http_streams_free(s->exports);

@@ -12,9 +12,12 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -28,6 +31,10 @@
  * listening socket at its limit). */
 #define BACKOFF_MS 10
 
+/* After this long with connections handed over and none taken up, those
+ * are taken for lost (see is_full). */
+#define LOST_AFTER_S 2
+
 struct http_listener {
     int fd;                    /* the listening socket */
     int stop_fd;               /* an eventfd: readable once stopping */
@@ -35,7 +42,17 @@ struct http_listener {
     unsigned limit;            /* the server's connection limit; 0: none */
     pthread_t thread;
     bool has_thread;
-    atomic_ulong n_accepted;
+    atomic_ulong n_accepted; /* accepted */
+    atomic_ulong n_handed;   /* of those, taken by MHD_add_connection */
+    atomic_ulong n_started;  /* of those, taken up by their worker */
+    atomic_ulong n_closed;   /* of those, closed since */
+    /* The accepting thread's own: connections it wrote off as lost
+     * (is_full), and n_started when it was last seen to move while the
+     * server was full with some in transit. */
+    unsigned long n_lost, seen_started;
+    bool is_waiting; /* full with some in transit, since seen_at */
+    double seen_at;  /* CLOCK_MONOTONIC, seconds */
+    int last_errno;  /* the error accept last failed with; 0 since it worked */
 };
 
 bool http_listener_open(const struct sockaddr_storage *addr,
@@ -85,15 +102,56 @@ fail:
     return false;
 }
 
-/* Whether the daemon holds as many connections as its limit allows. */
-static bool is_full(const http_listener *l)
+/*
+ * Whether the server holds as many connections as its limit allows,
+ * counted here rather than asked of libmicrohttpd, whose count leaves out
+ * the connections handed over that no worker has taken up yet (and, asked
+ * from this thread, read 0 at times with every connection open): those
+ * handed over, less those closed since and those written off as lost.
+ * Kept exactly, the limit is never passed, so no worker is ever given a
+ * connection past its share (each worker's share is more than the whole
+ * limit): libmicrohttpd 0.9.75 refuses such a connection without letting
+ * go of a lock, and the worker hangs for good.  A connection handed over
+ * can be dropped before its worker takes it up (no memory for its pool),
+ * and then is never reported closed: with some handed over and not taken
+ * up, and none taken up for LOST_AFTER_S while the server is full, those
+ * are written off.
+ */
+static bool is_full(http_listener *l)
 {
-    const union MHD_DaemonInfo *info;
+    unsigned long handed, started, closed, in_transit;
+    struct timespec ts;
+    double now;
 
     if (l->limit == 0)
         return false;
-    info = MHD_get_daemon_info(l->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-    return info != NULL && info->num_connections >= l->limit;
+    /* Only this thread hands over, and a connection is reported closed
+     * only once taken up: read in this order, closed <= started <=
+     * handed. */
+    handed = atomic_load(&l->n_handed);
+    closed = atomic_load(&l->n_closed);
+    started = atomic_load(&l->n_started);
+    if (started + l->n_lost > handed) /* written off, then taken up late */
+        l->n_lost = handed - started;
+    in_transit = handed - l->n_lost - started;
+    if (handed - l->n_lost - closed < l->limit || in_transit == 0) {
+        l->is_waiting = false;
+        return handed - l->n_lost - closed >= l->limit;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (!l->is_waiting || started != l->seen_started) {
+        /* Full with some in transit: from now, or since one was last
+         * taken up. */
+        l->is_waiting = true;
+        l->seen_started = started;
+        l->seen_at = now;
+    } else if (now - l->seen_at >= LOST_AFTER_S) {
+        l->n_lost += in_transit;
+        l->is_waiting = false;
+        return handed - l->n_lost - closed >= l->limit;
+    }
+    return true;
 }
 
 /*
@@ -118,12 +176,26 @@ static bool accept_some(http_listener *l)
         if (c < 0) {
             if (errno == EINTR || errno == ECONNABORTED || errno == EPROTO)
                 continue; /* that client left; the next one may not have */
-            return errno == EAGAIN || errno == EWOULDBLOCK;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return true;
+            if (errno != l->last_errno) /* once a spell, not each retry */
+                fprintf(stderr,
+                        "umpire: cannot accept connections (%s); "
+                        "retrying every %d ms\n",
+                        strerror(errno), BACKOFF_MS);
+            l->last_errno = errno;
+            return false;
         }
+        l->last_errno = 0;
         atomic_fetch_add(&l->n_accepted, 1);
-        /* libmicrohttpd owns c from here, closing it if it refuses it (the
+        /* Counted before it is handed over: its worker may take it up (and
+         * count it started) before MHD_add_connection returns.
+         * libmicrohttpd owns c from here, closing it if it refuses it (the
          * per-IP limit, no memory). */
-        (void)MHD_add_connection(l->daemon, c, (struct sockaddr *)&ss, len);
+        atomic_fetch_add(&l->n_handed, 1);
+        if (MHD_add_connection(l->daemon, c, (struct sockaddr *)&ss, len) !=
+            MHD_YES)
+            atomic_fetch_sub(&l->n_handed, 1);
     }
     return true;
 }
@@ -153,11 +225,30 @@ static void *accept_main(void *arg)
 
 unsigned http_listen_daemon_limit(unsigned connection_limit, unsigned workers)
 {
+    unsigned share;
+
     if (workers < 1)
         workers = 1;
-    if (connection_limit > UINT_MAX / workers)
+    /* The whole limit, and more than is ever in transit once connections
+     * are written off as lost (is_full). */
+    if (connection_limit > (UINT_MAX - ACCEPT_RUN) / 2)
         return UINT_MAX;
-    return connection_limit * workers;
+    share = 2 * connection_limit + ACCEPT_RUN;
+    if (share > UINT_MAX / workers)
+        return UINT_MAX;
+    return share * workers;
+}
+
+void http_listener_started(http_listener *l)
+{
+    if (l != NULL)
+        atomic_fetch_add(&l->n_started, 1);
+}
+
+void http_listener_closed(http_listener *l)
+{
+    if (l != NULL)
+        atomic_fetch_add(&l->n_closed, 1);
 }
 
 bool http_listener_start(http_listener *l, struct MHD_Daemon *d,
@@ -185,14 +276,23 @@ void http_listener_stop(http_listener *l)
 {
     uint64_t one = 1;
 
-    if (l == NULL)
+    if (l == NULL || l->fd < 0)
         return;
     if (l->has_thread) {
         while (write(l->stop_fd, &one, sizeof one) < 0 && errno == EINTR)
             ;
         pthread_join(l->thread, NULL);
+        l->has_thread = false;
     }
     close(l->fd);
+    l->fd = -1;
+}
+
+void http_listener_free(http_listener *l)
+{
+    if (l == NULL)
+        return;
+    http_listener_stop(l);
     close(l->stop_fd);
     free(l);
 }

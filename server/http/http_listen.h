@@ -13,20 +13,26 @@
  * So the server listens itself.  One thread (umpire-accept) accepts and
  * hands each connection to libmicrohttpd with MHD_add_connection, which
  * gives it to the worker its socket number names (the number modulo the
- * workers; the next one when that one is at its share of the connection
- * limit): consecutive sockets go to consecutive workers.  At the
+ * workers): consecutive sockets go to consecutive workers, so a burst is
+ * shared evenly (the kernel gives a new socket the lowest free number, so
+ * over time it is even as the numbers freed are).  At the
  * connection limit the thread stops accepting, as libmicrohttpd does;
  * everything else (the per-IP limit, timeouts) stays libmicrohttpd's.
  * The daemon must be started with MHD_USE_NO_LISTEN_SOCKET and
- * MHD_USE_ITC, and with http_listen_daemon_limit's connection limit.
+ * MHD_USE_ITC, with http_listen_daemon_limit's connection limit, and with
+ * a connection notification that calls http_listener_started and
+ * http_listener_closed.
  *
  * libmicrohttpd counts a worker's connections only once the worker has
- * taken them up, and refuses (closes) one that finds its worker at its
- * share of the limit (the limit / the workers).  A burst handed over faster
- * than the workers take it up, several to one worker, would lose
- * connections while the server as a whole had room.  So the limit is the
- * thread's to keep, for all the workers together, and each worker's share
- * is the whole limit.
+ * taken them up, and refuses one that then finds its worker at its share
+ * of the limit (the limit / the workers) -- in 0.9.75 without letting go
+ * of a lock, so that the worker hangs for good.  A burst handed over
+ * faster than the workers take it up, several to one worker, would reach
+ * that while the server as a whole had room.  So the limit is the
+ * thread's to keep, for all the workers together, counting every
+ * connection from the moment it is handed over (the workers report each
+ * one taken up and closed), and each worker's share is more than the whole
+ * limit.
  *
  * This file needs only the C library and libmicrohttpd: the bare server of
  * `make bench` (bench/bare.c) listens through it too, as the server does.
@@ -65,13 +71,25 @@ unsigned http_listen_daemon_limit(unsigned connection_limit, unsigned workers);
 bool http_listener_start(http_listener *l, struct MHD_Daemon *d,
                          unsigned connection_limit);
 
+/* To be called from the daemon's MHD_OPTION_NOTIFY_CONNECTION callback:
+ * on MHD_CONNECTION_NOTIFY_STARTED (a worker has taken up a connection
+ * handed to it) and MHD_CONNECTION_NOTIFY_CLOSED (one has closed).  The
+ * thread counts the connections open, those in transit included, from
+ * these.  NULL is a no-op. */
+void http_listener_started(http_listener *l);
+void http_listener_closed(http_listener *l);
+
 /* Connections handed to libmicrohttpd so far (a connection it refused, at
  * a limit, counted too). */
 unsigned long http_listener_accepted(const http_listener *l);
 
-/* Stops accepting and waits for the thread, then closes the socket and
- * frees l.  Call it before MHD_stop_daemon: the thread must not hand a
- * connection to a stopped daemon.  NULL is a no-op. */
+/* Stops accepting and waits for the thread, then closes the socket: call
+ * it before MHD_stop_daemon (the thread must not hand a connection to a
+ * stopped daemon).  Again, or NULL, a no-op. */
 void http_listener_stop(http_listener *l);
+
+/* Stops l if it is not stopped, and frees it: after MHD_stop_daemon (the
+ * workers call http_listener_started until then).  NULL is a no-op. */
+void http_listener_free(http_listener *l);
 
 #endif

@@ -212,6 +212,42 @@ START_TEST(test_port_in_use_refused_with_reason)
 }
 END_TEST
 
+/* Far more connections than the limit at once: the server holds the
+ * limit's worth (the rest wait in the kernel's queue), for longer than
+ * the accepting thread waits before it writes off a connection never
+ * taken up, and answers once they go.  A burst past the limit used to
+ * hang a worker for good (http_listen.h). */
+START_TEST(test_burst_past_limit_held_at_limit)
+{
+    enum { N = 100, LIMIT = 16 };
+    http_config cfg;
+    test_server *ts;
+    http_stats st;
+    int fds[N], i, most = 0;
+    double end;
+
+    edges_config(&cfg);
+    cfg.connection_limit = LIMIT;
+    cfg.per_ip_connection_limit = 0;
+    cfg.idle_close_percent = 100;
+    ts = edges_start(&cfg);
+    for (i = 0; i < N; i++)
+        ck_assert_int_ge(fds[i] = edges_connect(ts, "127.0.0.1"), 0);
+    end = edges_now() + 2.5;
+    while (edges_now() < end) {
+        http_stats_read(ts->srv, &st);
+        if (st.n_connections > most)
+            most = st.n_connections;
+        usleep(50 * 1000);
+    }
+    ck_assert_int_eq(most, LIMIT);
+    for (i = 0; i < N; i++)
+        close(fds[i]);
+    ck_assert_int_eq(get_health_until(ts, edges_now() + 5.0), 200);
+    ts_stop(ts);
+}
+END_TEST
+
 /* Regression: no limit per address: one client could take every slot. */
 START_TEST(test_per_ip_limit_refuses_one_more)
 {
@@ -476,6 +512,7 @@ Suite *suite_edges(void)
     tcase_add_test(slow, test_trickling_clients_cut_at_deadline_others_answered);
     tcase_add_test(slow, test_per_ip_limit_refuses_one_more);
     tcase_add_test(slow, test_port_in_use_refused_with_reason);
+    tcase_add_test(slow, test_burst_past_limit_held_at_limit);
     tcase_add_test(slow, test_idle_keepalive_given_up_near_limit);
     suite_add_tcase(s, slow);
     tcase_set_timeout(bodies, 20);

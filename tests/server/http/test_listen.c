@@ -37,6 +37,7 @@ static pthread_mutex_t block_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t block_cond = PTHREAD_COND_INITIALIZER;
 static bool is_blocked, is_released;
 static int blocked_fd = -1;
+static pthread_t blocked_thread;
 
 static void hold_worker(struct MHD_Connection *conn)
 {
@@ -48,6 +49,7 @@ static void hold_worker(struct MHD_Connection *conn)
     until.tv_sec += 10; /* never for ever */
     pthread_mutex_lock(&block_lock);
     blocked_fd = ci != NULL ? ci->connect_fd : -1;
+    blocked_thread = pthread_self();
     is_blocked = true;
     pthread_cond_broadcast(&block_cond);
     while (!is_released &&
@@ -84,6 +86,20 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
     return rc;
 }
 
+/* The running rig's listener, for the connection notification. */
+static http_listener *the_listener;
+
+static void on_connection(void *cls, struct MHD_Connection *conn,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls, (void)conn, (void)socket_context;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED)
+        http_listener_started(the_listener);
+    else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
+        http_listener_closed(the_listener);
+}
+
 typedef struct rig {
     struct MHD_Daemon *d;
     http_listener *l;
@@ -117,8 +133,9 @@ static bool rig_start(rig *g, int family, unsigned threads, unsigned limit)
             MHD_USE_NO_LISTEN_SOCKET,
         0, NULL, NULL, answer, NULL, MHD_OPTION_THREAD_POOL_SIZE, threads,
         MHD_OPTION_CONNECTION_LIMIT, http_listen_daemon_limit(limit, threads),
-        MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL, MHD_OPTION_END);
     ck_assert_ptr_nonnull(g->d);
+    the_listener = g->l;
     ck_assert(http_listener_start(g->l, g->d, limit));
     return true;
 }
@@ -127,6 +144,7 @@ static void rig_stop(rig *g)
 {
     http_listener_stop(g->l);
     MHD_stop_daemon(g->d);
+    http_listener_free(g->l);
 }
 
 static int rig_socket(const rig *g)
@@ -358,11 +376,95 @@ START_TEST(test_listen_one_worker_takes_the_whole_limit)
         send_get(fds[i]);
         ck_assert_msg(read_answer(fds[i], 2000) == 1, "connection %d", i);
     }
+    /* They went to the held worker, as the test means them to. */
+    ck_assert_int_eq(n_seen, N + 1);
+    for (i = 0; i < N + 1; i++)
+        ck_assert(pthread_equal(seen[i], blocked_thread));
     for (i = 0; i < N; i++)
         close(fds[i]);
     for (i = 0; i < FILLERS; i++)
         if (fillers[i] >= 0)
             close(fillers[i]);
+    close(a);
+    rig_stop(&g);
+}
+END_TEST
+
+/*
+ * A burst of connections far past the limit: only the limit's worth is
+ * taken (the rest wait in the backlog), and once they go the server still
+ * answers.  Connections handed over and not yet taken up by a worker used
+ * not to count: the thread took on more than the limit, and a worker given
+ * one past its share hung for good (libmicrohttpd 0.9.75 keeps a lock when
+ * it refuses one), with one, two or four workers.
+ */
+static const unsigned burst_threads[] = {1, 2, 4};
+
+START_TEST(test_listen_burst_past_limit)
+{
+    enum { N = 100, LIMIT = 16 };
+    int fds[N], i, fd;
+    rig g;
+
+    rig_start(&g, AF_INET, burst_threads[_i], LIMIT);
+    for (i = 0; i < N; i++)
+        fds[i] = rig_connect(&g); /* the backlog takes each */
+    usleep(300 * 1000);
+    ck_assert_uint_eq(http_listener_accepted(g.l), LIMIT);
+    for (i = 0; i < N; i++)
+        close(fds[i]);
+    fd = rig_connect(&g);
+    send_get(fd);
+    ck_assert_int_eq(read_answer(fd, 5000), 1);
+    close(fd);
+    rig_stop(&g);
+}
+END_TEST
+
+/*
+ * A connection handed over that its worker does not take up for a while
+ * counts towards the limit until LOST_AFTER_S (2 s) has passed with none
+ * taken up; then it is written off and the next is taken (a connection
+ * libmicrohttpd drops before its worker takes it up is never reported);
+ * taken up late after all, it counts again.  Here the one worker is held
+ * by a request.
+ */
+START_TEST(test_listen_written_off_after_a_while)
+{
+    int a, b, c;
+    rig g;
+
+    is_blocked = is_released = false;
+    rig_start(&g, AF_INET, 1, 2);
+    a = rig_connect(&g);
+    send_get_path(a, "/block");
+    pthread_mutex_lock(&block_lock);
+    while (!is_blocked)
+        pthread_cond_wait(&block_cond, &block_lock);
+    pthread_mutex_unlock(&block_lock);
+    b = rig_connect(&g); /* handed over; the worker is held */
+    c = rig_connect(&g);
+    send_get(b);
+    send_get(c);
+    usleep(1000 * 1000);
+    ck_assert_uint_eq(http_listener_accepted(g.l), 2); /* c waits */
+    usleep(2500 * 1000);
+    ck_assert_uint_eq(http_listener_accepted(g.l), 3); /* b written off */
+    pthread_mutex_lock(&block_lock);
+    is_released = true;
+    pthread_cond_broadcast(&block_cond);
+    pthread_mutex_unlock(&block_lock);
+    ck_assert_int_eq(read_answer(a, 2000), 1);
+    ck_assert_int_eq(read_answer(b, 2000), 1);
+    ck_assert_int_eq(read_answer(c, 2000), 1);
+    close(a);
+    close(b);
+    close(c);
+    /* All three counted again when taken up, and not again once closed:
+     * the next is served. */
+    a = rig_connect(&g);
+    send_get(a);
+    ck_assert_int_eq(read_answer(a, 2000), 1);
     close(a);
     rig_stop(&g);
 }
@@ -427,6 +529,7 @@ START_TEST(test_listen_stops_with_connections)
     b = rig_connect(&g); /* waits: the limit is 1 */
     http_listener_stop(g.l);
     MHD_stop_daemon(g.d);
+    http_listener_free(g.l);
     ck_assert_int_eq(read_answer(a, 1000), -1); /* closed by the stop */
     /* Never served: reset with the listening socket (the send may fail). */
     (void)send(b, "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27, MSG_NOSIGNAL);
@@ -445,6 +548,9 @@ Suite *suite_listen(void)
     tcase_add_test(tc, test_listen_spreads_over_workers);
     tcase_add_test(tc, test_listen_waits_at_limit);
     tcase_add_test(tc, test_listen_one_worker_takes_the_whole_limit);
+    tcase_add_test(tc, test_listen_written_off_after_a_while);
+    tcase_add_loop_test(tc, test_listen_burst_past_limit, 0,
+                        (int)(sizeof burst_threads / sizeof burst_threads[0]));
     tcase_add_test(tc, test_listen_port_in_use);
     tcase_add_test(tc, test_listen_ipv6);
     tcase_add_test(tc, test_listen_stops_with_connections);
