@@ -39,7 +39,8 @@ struct http_listener {
     int fd;                    /* the listening socket */
     int stop_fd;               /* an eventfd: readable once stopping */
     struct MHD_Daemon *daemon; /* whom connections are handed to */
-    unsigned limit;            /* the server's connection limit; 0: none */
+    unsigned limit;            /* the server's connection limit */
+    unsigned long hard_limit;  /* what may be open or in transit, ever */
     pthread_t thread;
     bool has_thread;
     atomic_ulong n_accepted; /* accepted */
@@ -115,7 +116,10 @@ fail:
  * can be dropped before its worker takes it up (no memory for its pool),
  * and then is never reported closed: with some handed over and not taken
  * up, and none taken up for LOST_AFTER_S while the server is full, those
- * are written off.
+ * are written off.  Written off or not, no more is handed over while
+ * hard_limit (a worker's share, http_listen_daemon_limit) are open or in
+ * transit: a worker held for long enough to see write-offs again and again
+ * would otherwise be handed past its share.
  */
 static bool is_full(http_listener *l)
 {
@@ -123,8 +127,6 @@ static bool is_full(http_listener *l)
     struct timespec ts;
     double now;
 
-    if (l->limit == 0)
-        return false;
     /* Only this thread hands over, and a connection is reported closed
      * only once taken up: read in this order, closed <= started <=
      * handed. */
@@ -133,6 +135,10 @@ static bool is_full(http_listener *l)
     started = atomic_load(&l->n_started);
     if (started + l->n_lost > handed) /* written off, then taken up late */
         l->n_lost = handed - started;
+    /* Never past a worker's share, whatever was written off: a worker
+     * holds at most what was handed over and not closed. */
+    if (handed - closed >= l->hard_limit)
+        return true;
     in_transit = handed - l->n_lost - started;
     if (handed - l->n_lost - closed < l->limit || in_transit == 0) {
         l->is_waiting = false;
@@ -147,6 +153,10 @@ static bool is_full(http_listener *l)
         l->seen_started = started;
         l->seen_at = now;
     } else if (now - l->seen_at >= LOST_AFTER_S) {
+        fprintf(stderr,
+                "umpire: %lu connections handed to the request workers were "
+                "not taken up in %d s; no longer counted\n",
+                in_transit, LOST_AFTER_S);
         l->n_lost += in_transit;
         l->is_waiting = false;
         return handed - l->n_lost - closed >= l->limit;
@@ -256,8 +266,13 @@ bool http_listener_start(http_listener *l, struct MHD_Daemon *d,
 {
     int rc;
 
+    if (connection_limit == 0) {
+        errno = EINVAL;
+        return false;
+    }
     l->daemon = d;
     l->limit = connection_limit;
+    l->hard_limit = http_listen_daemon_limit(connection_limit, 1);
     rc = pthread_create(&l->thread, NULL, accept_main, l);
     if (rc != 0) {
         errno = rc;

@@ -15,9 +15,9 @@
  * gives it to the worker its socket number names (the number modulo the
  * workers): consecutive sockets go to consecutive workers, so a burst is
  * shared evenly (the kernel gives a new socket the lowest free number, so
- * over time it is even as the numbers freed are).  At the
- * connection limit the thread stops accepting, as libmicrohttpd does;
- * everything else (the per-IP limit, timeouts) stays libmicrohttpd's.
+ * over time it is even as the numbers freed are).  At the connection limit
+ * the thread stops accepting, as libmicrohttpd does; everything else (the
+ * per-IP limit, timeouts) stays libmicrohttpd's.
  * The daemon must be started with MHD_USE_NO_LISTEN_SOCKET and
  * MHD_USE_ITC, with http_listen_daemon_limit's connection limit, and with
  * a connection notification that calls http_listener_started and
@@ -63,10 +63,10 @@ unsigned http_listen_daemon_limit(unsigned connection_limit, unsigned workers);
 
 /*
  * Starts the accepting thread, which hands every connection to d; false
- * with errno set when the thread cannot start.  connection_limit is the
- * server's (0 for none): while d holds that many, the thread accepts
- * nothing and new connections wait in the backlog, as with libmicrohttpd's
- * own accepting.
+ * with errno set when the thread cannot start (EINVAL: a limit of 0).
+ * connection_limit is the server's, 1 or more: while d holds that many,
+ * the thread accepts nothing and new connections wait in the backlog, as
+ * with libmicrohttpd's own accepting.
  */
 bool http_listener_start(http_listener *l, struct MHD_Daemon *d,
                          unsigned connection_limit);
