@@ -52,6 +52,7 @@ struct http_listener {
      * server was full with some in transit. */
     unsigned long n_lost, seen_started;
     bool is_waiting; /* full with some in transit, since seen_at */
+    bool is_capped;  /* held at hard_limit (said once a spell) */
     double seen_at;  /* CLOCK_MONOTONIC, seconds */
     int last_errno;  /* the error accept last failed with; 0 since it worked */
 };
@@ -137,8 +138,17 @@ static bool is_full(http_listener *l)
         l->n_lost = handed - started;
     /* Never past a worker's share, whatever was written off: a worker
      * holds at most what was handed over and not closed. */
-    if (handed - closed >= l->hard_limit)
+    if (handed - closed >= l->hard_limit) {
+        if (!l->is_capped)
+            fprintf(stderr,
+                    "umpire: connections: %lu open and %lu handed to the "
+                    "request workers, not taken up: no more are accepted "
+                    "until some close\n",
+                    started - closed, handed - started);
+        l->is_capped = true;
         return true;
+    }
+    l->is_capped = false;
     in_transit = handed - l->n_lost - started;
     if (handed - l->n_lost - closed < l->limit || in_transit == 0) {
         l->is_waiting = false;
@@ -155,7 +165,8 @@ static bool is_full(http_listener *l)
     } else if (now - l->seen_at >= LOST_AFTER_S) {
         fprintf(stderr,
                 "umpire: %lu connections handed to the request workers were "
-                "not taken up in %d s; no longer counted\n",
+                "not taken up in %d s; no longer counted towards the "
+                "connection limit (still towards a worker's share)\n",
                 in_transit, LOST_AFTER_S);
         l->n_lost += in_transit;
         l->is_waiting = false;

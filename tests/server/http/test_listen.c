@@ -46,7 +46,7 @@ static void hold_worker(struct MHD_Connection *conn)
     struct timespec until;
 
     clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 10; /* never for ever */
+    until.tv_sec += 25; /* never for ever (a test takes 30 s at most) */
     pthread_mutex_lock(&block_lock);
     blocked_fd = ci != NULL ? ci->connect_fd : -1;
     blocked_thread = pthread_self();
@@ -465,9 +465,9 @@ START_TEST(test_listen_written_off_after_a_while)
     while (!is_blocked)
         pthread_cond_wait(&block_cond, &block_lock);
     pthread_mutex_unlock(&block_lock);
+    start = now_s();     /* before b is handed over */
     b = rig_connect(&g); /* handed over; the worker is held */
     c = rig_connect(&g);
-    start = now_s();
     send_get(b);
     send_get(c);
     /* c waits until b is written off, 2 s after it was handed over. */
@@ -497,7 +497,8 @@ END_TEST
 /*
  * A worker held for several write-offs in a row, with a backlog waiting:
  * each write-off lets about the limit's worth more be handed over (three
- * would make 397), but never past a worker's share (2 x 100 + 64 here):
+ * would make 397), but never past a worker's share (2 x 100 + 64 here, so
+ * two are made):
  * past it, libmicrohttpd 0.9.75 refuses the connection when the worker
  * takes it up and the worker hangs.  Once it is let go, every connection
  * is answered, those in the backlog as others close.
@@ -520,7 +521,7 @@ START_TEST(test_listen_held_worker_never_past_its_share)
         fds[i] = rig_connect(&g);
         send_get(fds[i]);
     }
-    usleep(7 * 1000 * 1000); /* three write-offs, at 2, 4 and 6 s */
+    usleep(7 * 1000 * 1000); /* write-offs from 2 s on, held at the share */
     ck_assert_uint_gt(http_listener_accepted(g.l), LIMIT + 1);
     ck_assert_uint_le(http_listener_accepted(g.l), SHARE);
     pthread_mutex_lock(&block_lock);
