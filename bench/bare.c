@@ -78,21 +78,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     return MHD_queue_response(conn, MHD_HTTP_OK, response);
 }
 
-/* The listener, for the connection notification: a worker took up a
- * connection the accepting thread handed it (http_listen.h). */
-static http_listener *listener;
-
-static void on_connection(void *cls, struct MHD_Connection *conn,
-                          void **socket_context,
-                          enum MHD_ConnectionNotificationCode code)
-{
-    (void)cls, (void)conn, (void)socket_context;
-    if (code == MHD_CONNECTION_NOTIFY_STARTED)
-        http_listener_started(listener);
-    else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
-        http_listener_closed(listener);
-}
-
 static int parse_num(const char *s, long lo, long hi, long *out)
 {
     char *end;
@@ -111,6 +96,7 @@ int main(int argc, char **argv)
     struct sockaddr_storage ss;
     struct sockaddr_in *addr = (struct sockaddr_in *)&ss;
     struct MHD_Daemon *d;
+    http_listener *listener;
     sigset_t sigs;
     long port, threads = 2, per_ip = 256;
     int sig, bound_port;
@@ -169,7 +155,8 @@ int main(int argc, char **argv)
         http_listen_daemon_limit(1024u, (unsigned)threads),
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_CONNECTION, http_listener_on_notify, listener,
+        MHD_OPTION_END);
     if (d == NULL || !http_listener_start(listener, d, 1024u)) {
         fprintf(stderr, "bench-bare: cannot start its threads\n");
         http_listener_stop(listener);

@@ -607,18 +607,15 @@ static bool listen_addr(const http_config *cfg, struct sockaddr_storage *ss)
     return false;
 }
 
-/* The connection table's notification (http_conn.c), and the accepting
- * thread's count of connections taken up. */
+/* The accepting thread's count of connections taken up and closed
+ * (http_listen.c), and the connection table's (http_conn.c). */
 static void on_connection(void *cls, struct MHD_Connection *c,
                           void **socket_context,
                           enum MHD_ConnectionNotificationCode code)
 {
     http_server *s = cls;
 
-    if (code == MHD_CONNECTION_NOTIFY_STARTED)
-        http_listener_started(s->listener);
-    else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
-        http_listener_closed(s->listener);
+    http_listener_on_notify(s->listener, c, socket_context, code);
     http_conn_on_notify(s->conns, c, socket_context, code);
 }
 

@@ -260,15 +260,18 @@ unsigned http_listen_daemon_limit(unsigned connection_limit, unsigned workers)
     return share * workers;
 }
 
-void http_listener_started(http_listener *l)
+void http_listener_on_notify(void *cls, struct MHD_Connection *c,
+                             void **socket_context,
+                             enum MHD_ConnectionNotificationCode code)
 {
-    if (l != NULL)
-        atomic_fetch_add(&l->n_started, 1);
-}
+    http_listener *l = cls;
 
-void http_listener_closed(http_listener *l)
-{
-    if (l != NULL)
+    (void)c, (void)socket_context;
+    if (l == NULL)
+        return;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED)
+        atomic_fetch_add(&l->n_started, 1);
+    else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
         atomic_fetch_add(&l->n_closed, 1);
 }
 

@@ -20,8 +20,8 @@
  * per-IP limit, timeouts) stays libmicrohttpd's.
  * The daemon must be started with MHD_USE_NO_LISTEN_SOCKET and
  * MHD_USE_ITC, with http_listen_daemon_limit's connection limit, and with
- * a connection notification that calls http_listener_started and
- * http_listener_closed.
+ * http_listener_on_notify as its connection notification (or called from
+ * it).
  *
  * libmicrohttpd counts a worker's connections only once the worker has
  * taken them up, and refuses one that then finds its worker at its share
@@ -43,7 +43,7 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 
-struct MHD_Daemon;
+#include <microhttpd.h>
 
 typedef struct http_listener http_listener;
 
@@ -71,13 +71,15 @@ unsigned http_listen_daemon_limit(unsigned connection_limit, unsigned workers);
 bool http_listener_start(http_listener *l, struct MHD_Daemon *d,
                          unsigned connection_limit);
 
-/* To be called from the daemon's MHD_OPTION_NOTIFY_CONNECTION callback:
- * on MHD_CONNECTION_NOTIFY_STARTED (a worker has taken up a connection
- * handed to it) and MHD_CONNECTION_NOTIFY_CLOSED (one has closed).  The
- * thread counts the connections open, those in transit included, from
- * these.  NULL is a no-op. */
-void http_listener_started(http_listener *l);
-void http_listener_closed(http_listener *l);
+/* The daemon's MHD_OPTION_NOTIFY_CONNECTION callback, cls the listener
+ * (or to be called from the daemon's own): a worker has taken up a
+ * connection handed to it (MHD_CONNECTION_NOTIFY_STARTED), or one has
+ * closed (MHD_CONNECTION_NOTIFY_CLOSED).  The thread counts the
+ * connections open, those in transit included, from these.  A NULL
+ * listener is a no-op. */
+void http_listener_on_notify(void *cls, struct MHD_Connection *c,
+                             void **socket_context,
+                             enum MHD_ConnectionNotificationCode code);
 
 /* Connections handed to libmicrohttpd so far (a connection it refused, at
  * a limit, counted too). */
@@ -89,7 +91,7 @@ unsigned long http_listener_accepted(const http_listener *l);
 void http_listener_stop(http_listener *l);
 
 /* Stops l if it is not stopped, and frees it: after MHD_stop_daemon (the
- * workers call http_listener_started until then).  NULL is a no-op. */
+ * workers report to http_listener_on_notify until then).  NULL is a no-op. */
 void http_listener_free(http_listener *l);
 
 #endif

@@ -86,20 +86,6 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
     return rc;
 }
 
-/* The running rig's listener, for the connection notification. */
-static http_listener *the_listener;
-
-static void on_connection(void *cls, struct MHD_Connection *conn,
-                          void **socket_context,
-                          enum MHD_ConnectionNotificationCode code)
-{
-    (void)cls, (void)conn, (void)socket_context;
-    if (code == MHD_CONNECTION_NOTIFY_STARTED)
-        http_listener_started(the_listener);
-    else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
-        http_listener_closed(the_listener);
-}
-
 typedef struct rig {
     struct MHD_Daemon *d;
     http_listener *l;
@@ -133,9 +119,9 @@ static bool rig_start(rig *g, int family, unsigned threads, unsigned limit)
             MHD_USE_NO_LISTEN_SOCKET,
         0, NULL, NULL, answer, NULL, MHD_OPTION_THREAD_POOL_SIZE, threads,
         MHD_OPTION_CONNECTION_LIMIT, http_listen_daemon_limit(limit, threads),
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_CONNECTION, http_listener_on_notify, g->l,
+        MHD_OPTION_END);
     ck_assert_ptr_nonnull(g->d);
-    the_listener = g->l;
     ck_assert(http_listener_start(g->l, g->d, limit));
     return true;
 }
