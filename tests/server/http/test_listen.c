@@ -211,6 +211,39 @@ static int read_answer(int fd, int timeout_ms)
     }
 }
 
+/* A connection whose request for /block holds its worker (the rig's
+ * first), once it is held; blocked_fd and blocked_thread say which. */
+static int hold_a_worker(const rig *g)
+{
+    int fd = rig_connect(g);
+
+    is_blocked = is_released = false;
+    send_get_path(fd, "/block");
+    pthread_mutex_lock(&block_lock);
+    while (!is_blocked)
+        pthread_cond_wait(&block_cond, &block_lock);
+    pthread_mutex_unlock(&block_lock);
+    return fd;
+}
+
+static void release_the_worker(void)
+{
+    pthread_mutex_lock(&block_lock);
+    is_released = true;
+    pthread_cond_broadcast(&block_cond);
+    pthread_mutex_unlock(&block_lock);
+}
+
+/* A new connection to the rig is answered within timeout_ms. */
+static void assert_served(const rig *g, int timeout_ms)
+{
+    int fd = rig_connect(g);
+
+    send_get(fd);
+    ck_assert_int_eq(read_answer(fd, timeout_ms), 1);
+    close(fd);
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -350,15 +383,9 @@ START_TEST(test_listen_one_worker_takes_the_whole_limit)
     int a, fds[N], fillers[FILLERS], parity, i;
     rig g;
 
-    is_blocked = is_released = false;
     rig_start(&g, AF_INET, 2, N + 1);
-    a = rig_connect(&g);
-    send_get_path(a, "/block");
-    pthread_mutex_lock(&block_lock);
-    while (!is_blocked)
-        pthread_cond_wait(&block_cond, &block_lock);
+    a = hold_a_worker(&g);
     parity = blocked_fd % 2;
-    pthread_mutex_unlock(&block_lock);
     ck_assert_int_ge(blocked_fd, 0);
     for (i = 0; i < N; i++)
         fds[i] = rig_socket(&g);
@@ -374,10 +401,7 @@ START_TEST(test_listen_one_worker_takes_the_whole_limit)
         rig_connect_fd(&g, fds[i]);
     while (http_listener_accepted(g.l) < N + 1)
         usleep(1000);
-    pthread_mutex_lock(&block_lock);
-    is_released = true;
-    pthread_cond_broadcast(&block_cond);
-    pthread_mutex_unlock(&block_lock);
+    release_the_worker();
     ck_assert_int_eq(read_answer(a, 2000), 1);
     for (i = 0; i < N; i++) {
         send_get(fds[i]);
@@ -410,7 +434,7 @@ static const unsigned burst_threads[] = {1, 2, 4};
 START_TEST(test_listen_burst_past_limit)
 {
     enum { N = 100, LIMIT = 16 };
-    int fds[N], i, fd;
+    int fds[N], i;
     rig g;
 
     rig_start(&g, AF_INET, burst_threads[_i], LIMIT);
@@ -421,10 +445,7 @@ START_TEST(test_listen_burst_past_limit)
     ck_assert_uint_eq(http_listener_accepted(g.l), LIMIT);
     for (i = 0; i < N; i++)
         close(fds[i]);
-    fd = rig_connect(&g);
-    send_get(fd);
-    ck_assert_int_eq(read_answer(fd, 5000), 1);
-    close(fd);
+    assert_served(&g, 5000);
     rig_stop(&g);
 }
 END_TEST
@@ -443,14 +464,8 @@ START_TEST(test_listen_written_off_after_a_while)
     double start;
     rig g;
 
-    is_blocked = is_released = false;
     rig_start(&g, AF_INET, 1, 2);
-    a = rig_connect(&g);
-    send_get_path(a, "/block");
-    pthread_mutex_lock(&block_lock);
-    while (!is_blocked)
-        pthread_cond_wait(&block_cond, &block_lock);
-    pthread_mutex_unlock(&block_lock);
+    a = hold_a_worker(&g);
     start = now_s();     /* before b is handed over */
     b = rig_connect(&g); /* handed over; the worker is held */
     c = rig_connect(&g);
@@ -460,10 +475,7 @@ START_TEST(test_listen_written_off_after_a_while)
     ck_assert(wait_accepted(&g, 3, 8.0));
     ck_assert_msg(now_s() - start >= 1.8, "c taken after %.2f s",
                   now_s() - start);
-    pthread_mutex_lock(&block_lock);
-    is_released = true;
-    pthread_cond_broadcast(&block_cond);
-    pthread_mutex_unlock(&block_lock);
+    release_the_worker();
     ck_assert_int_eq(read_answer(a, 2000), 1);
     ck_assert_int_eq(read_answer(b, 2000), 1);
     ck_assert_int_eq(read_answer(c, 2000), 1);
@@ -472,10 +484,7 @@ START_TEST(test_listen_written_off_after_a_while)
     close(c);
     /* All three counted again when taken up, and not again once closed:
      * the next is served. */
-    a = rig_connect(&g);
-    send_get(a);
-    ck_assert_int_eq(read_answer(a, 2000), 1);
-    close(a);
+    assert_served(&g, 2000);
     rig_stop(&g);
 }
 END_TEST
@@ -495,14 +504,8 @@ START_TEST(test_listen_held_worker_never_past_its_share)
     int a, fds[N], i;
     rig g;
 
-    is_blocked = is_released = false;
     rig_start(&g, AF_INET, 1, LIMIT);
-    a = rig_connect(&g);
-    send_get_path(a, "/block");
-    pthread_mutex_lock(&block_lock);
-    while (!is_blocked)
-        pthread_cond_wait(&block_cond, &block_lock);
-    pthread_mutex_unlock(&block_lock);
+    a = hold_a_worker(&g);
     for (i = 0; i < N; i++) {
         fds[i] = rig_connect(&g);
         send_get(fds[i]);
@@ -510,10 +513,7 @@ START_TEST(test_listen_held_worker_never_past_its_share)
     usleep(7 * 1000 * 1000); /* write-offs from 2 s on, held at the share */
     ck_assert_uint_gt(http_listener_accepted(g.l), LIMIT + 1);
     ck_assert_uint_le(http_listener_accepted(g.l), SHARE);
-    pthread_mutex_lock(&block_lock);
-    is_released = true;
-    pthread_cond_broadcast(&block_cond);
-    pthread_mutex_unlock(&block_lock);
+    release_the_worker();
     ck_assert_int_eq(read_answer(a, 3000), 1);
     close(a);
     for (i = 0; i < N; i++) {
@@ -569,13 +569,7 @@ START_TEST(test_listen_port_in_use)
     ck_assert(!http_listener_open(&ss, &l, &port));
     ck_assert_int_eq(errno, EADDRINUSE);
     ck_assert_ptr_null(l);
-    /* The first still serves. */
-    {
-        int fd = rig_connect(&g);
-        send_get(fd);
-        ck_assert_int_eq(read_answer(fd, 2000), 1);
-        close(fd);
-    }
+    assert_served(&g, 2000); /* the first still serves */
     rig_stop(&g);
 }
 END_TEST
@@ -584,14 +578,10 @@ END_TEST
 START_TEST(test_listen_ipv6)
 {
     rig g;
-    int fd;
 
     if (!rig_start(&g, AF_INET6, 2, 10))
         return; /* no IPv6 loopback here */
-    fd = rig_connect(&g);
-    send_get(fd);
-    ck_assert_int_eq(read_answer(fd, 2000), 1);
-    close(fd);
+    assert_served(&g, 2000);
     rig_stop(&g);
 }
 END_TEST
