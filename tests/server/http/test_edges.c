@@ -30,14 +30,13 @@ static const char *const small_combat =
     "{\"sides\":[{\"name\":\"a\",\"units\":[{\"name\":\"a1\"},{\"name\":"
     "\"a2\",\"quality\":1}]},{\"name\":\"b\",\"units\":[{\"name\":\"b1\"}]}]}";
 
-static const char *const get_health =
-    "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+static const char *const get_health = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
 
 /* A one-off combat, answered 201; its id into id (64 bytes). */
 static void post_combat(test_server *ts, char *id)
 {
-    json_t *j = ts_call(ts, 201, "POST", "/v1/combats/scrud", NULL, "%s",
-                        small_combat);
+    json_t *j =
+        ts_call(ts, 201, "POST", "/v1/combats/scrud", NULL, "%s", small_combat);
 
     snprintf(id, 64, "%s", json_string_value(json_object_get(j, "id")));
     json_decref(j);
@@ -83,9 +82,9 @@ static int end_status(const edges_end *end, char *code, size_t n)
  * for 3 s or until the server closes the connection. */
 typedef struct trickler {
     test_server *ts;
-    double connected;  /* when it connected */
-    double closed;     /* when it saw the server close, or 0 */
-    double last_sent;  /* when it last sent a byte */
+    double connected; /* when it connected */
+    double closed;    /* when it saw the server close, or 0 */
+    double last_sent; /* when it last sent a byte */
 } trickler;
 
 static bool is_closed_now(int fd)
@@ -509,7 +508,8 @@ Suite *suite_edges(void)
     TCase *heavy = tcase_create("long_reads");
 
     tcase_set_timeout(slow, 20);
-    tcase_add_test(slow, test_trickling_clients_cut_at_deadline_others_answered);
+    tcase_add_test(slow,
+                   test_trickling_clients_cut_at_deadline_others_answered);
     tcase_add_test(slow, test_per_ip_limit_refuses_one_more);
     tcase_add_test(slow, test_port_in_use_refused_with_reason);
     tcase_add_test(slow, test_burst_past_limit_held_at_limit);
