@@ -18,8 +18,8 @@
  * back, then while idle retries it with a one-page write every
  * DB_UPKEEP_MS, so it is healthy again by itself once space is freed; for
  * DB_LOW_SPACE_SECONDS after the disk was last full it checkpoints every
- * DB_LOW_SPACE_PAGES pages, so that the log reuses its own space instead
- * of refilling what was freed.
+ * DB_LOW_SPACE_BYTES of pages, so that the log reuses its own space
+ * instead of refilling what was freed.
  *
  * The read pool is db_read.c's; struct db is in db_int.h.
  */
@@ -39,9 +39,9 @@
 #include <time.h>
 
 #define DB_BATCH_MAX 512
-/* After the disk was full: a checkpoint every so many pages of log, for so
- * many seconds after the last time it was. */
-#define DB_LOW_SPACE_PAGES   16
+/* After the disk was full: a checkpoint every so many bytes of pages of
+ * log, for so many seconds after the last time it was. */
+#define DB_LOW_SPACE_BYTES   (64 * 1024)
 #define DB_LOW_SPACE_SECONDS 600
 
 static double now_monotonic(void)
@@ -166,7 +166,9 @@ static void note_low_space(db *d)
     d->low_space_until = now_monotonic() + DB_LOW_SPACE_SECONDS;
     if (!d->is_low_space) {
         if (!d->is_pg)
-            sqlite3_wal_autocheckpoint(d->writer->lite, DB_LOW_SPACE_PAGES);
+            sqlite3_wal_autocheckpoint(
+                d->writer->lite,
+                lite_pages_of(d->writer->lite, DB_LOW_SPACE_BYTES));
         d->is_low_space = true;
     }
 }
@@ -187,8 +189,9 @@ static void note_written(db *d)
     d->is_wal_dirty = true;
     if (d->is_low_space && now_monotonic() > d->low_space_until) {
         if (!d->is_pg)
-            sqlite3_wal_autocheckpoint(d->writer->lite,
-                                       DB_AUTOCHECKPOINT_PAGES);
+            sqlite3_wal_autocheckpoint(
+                d->writer->lite,
+                lite_pages_of(d->writer->lite, DB_AUTOCHECKPOINT_BYTES));
         d->is_low_space = false;
     }
 }

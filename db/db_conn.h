@@ -108,9 +108,21 @@ struct db_stmt {
 void db_conn_forget(db_conn *c);
 
 /* ---- the SQLite side (sql_lite.c) ---- */
-/* The log is checkpointed once it holds this many pages (16 MiB of 4 KiB
- * pages), and cut back to DB_WAL_LIMIT bytes when it starts over. */
-#define DB_AUTOCHECKPOINT_PAGES 4000
+/* The page size of a database the service creates; one made before keeps
+ * its own (SQLite sets it once, at creation).  A commit writes every page
+ * it changed to the log whole, each with a checksum of every byte of it,
+ * and a combat changes a page or two in each of some ten tables and
+ * indexes, wherever the page size.  SQLite's default of 4 KiB made that
+ * checksum the writer's dearest work on a combat (about 50k instructions
+ * of its 205k for a campaign SCRUD 4 v 4; bench/README.md, "Cost in
+ * instructions", pages of 1 KiB).  At 1 KiB a commit writes a quarter of
+ * the bytes, for about 2 % more room in the database (a combat's row no
+ * longer fits a page whole: its larger part takes an overflow page). */
+#define DB_PAGE_SIZE 1024
+/* The log is checkpointed once it holds this many bytes of pages (4096
+ * pages of 4 KiB, 16384 of 1 KiB), and cut back to DB_WAL_LIMIT bytes when
+ * it starts over. */
+#define DB_AUTOCHECKPOINT_BYTES (16 * 1024 * 1024)
 #define DB_WAL_LIMIT            16777216
 /* The name of the VFS the writer opens with (wal_vfs.c): SQLite's default
  * one, but for the write-ahead log, written a commit at a time; NULL (the
@@ -118,6 +130,9 @@ void db_conn_forget(db_conn *c);
 const char *lite_writer_vfs(void);
 /* PRAGMA user_version of conn, or -1. */
 int lite_user_version(sqlite3 *conn);
+/* How many of conn's database pages hold bytes (its own page size), 1 at
+ * least: the unit of wal_autocheckpoint. */
+int lite_pages_of(sqlite3 *conn, long bytes);
 /* An SQLite connection to the file at path, the writer's (read-write, WAL,
  * synchronous=FULL, on lite_writer_vfs) or a reader's (read-only). */
 err_code lite_open(const char *path, bool is_writer, sqlite3 **out,

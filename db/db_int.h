@@ -72,7 +72,7 @@ struct db {
      * read by any). */
     atomic_int health;      /* db_health_state */
     bool is_wal_dirty;      /* committed since the last full checkpoint */
-    bool is_low_space;      /* checkpointing every DB_LOW_SPACE_PAGES */
+    bool is_low_space;      /* checkpointing every DB_LOW_SPACE_BYTES */
     double low_space_until; /* monotonic seconds; then back to normal */
     err_info *close_report; /* where db_close writes its outcome, or NULL */
 

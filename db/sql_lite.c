@@ -40,6 +40,21 @@ static err_code lite_exec(sqlite3 *conn, const char *sql, err_info *e)
     return ERR_OK;
 }
 
+int lite_pages_of(sqlite3 *conn, long bytes)
+{
+    sqlite3_stmt *st = NULL;
+    long page = 0;
+
+    if (sqlite3_prepare_v2(conn, "PRAGMA page_size", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        page = (long)sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (page <= 0)
+        page = DB_PAGE_SIZE;
+    return bytes / page > 0 ? (int)(bytes / page) : 1;
+}
+
 /* Switches conn to WAL and says whether SQLite really did. */
 static bool is_wal(sqlite3 *conn)
 {
@@ -53,6 +68,17 @@ static bool is_wal(sqlite3 *conn)
              0;
     sqlite3_finalize(st);
     return ok;
+}
+
+/* The writer's wal_autocheckpoint: DB_AUTOCHECKPOINT_BYTES of its own
+ * pages. */
+static bool autocheckpoint(sqlite3 *conn, err_info *e)
+{
+    if (sqlite3_wal_autocheckpoint(
+            conn, lite_pages_of(conn, DB_AUTOCHECKPOINT_BYTES)) == SQLITE_OK)
+        return true;
+    err_set(e, ERR_DB, NULL, "%s", sqlite3_errmsg(conn));
+    return false;
 }
 
 /* An SQLite connection to the file at path, set up as every one is. */
@@ -82,6 +108,13 @@ err_code lite_open(const char *path, bool is_writer, sqlite3 **out, err_info *e)
         sqlite3_close(conn);
         return ERR_DB;
     }
+    /* Before anything is written: a database this creates takes the
+     * page size (a no-op on one that exists). */
+    if (is_writer && lite_exec(conn, "PRAGMA page_size = " DB_STR(DB_PAGE_SIZE),
+                               e) != ERR_OK) {
+        sqlite3_close(conn);
+        return ERR_DB;
+    }
     if (is_writer && !is_wal(conn)) {
         err_set(e, ERR_DB, "db",
                 "the database %s cannot run in WAL mode, which durability "
@@ -93,10 +126,7 @@ err_code lite_open(const char *path, bool is_writer, sqlite3 **out, err_info *e)
     if (is_writer &&
         (lite_exec(conn, "PRAGMA synchronous = FULL", e) != ERR_OK ||
          lite_exec(conn, "PRAGMA cache_size = -65536", e) != ERR_OK ||
-         lite_exec(
-             conn,
-             "PRAGMA wal_autocheckpoint = " DB_STR(DB_AUTOCHECKPOINT_PAGES),
-             e) != ERR_OK ||
+         !autocheckpoint(conn, e) ||
          lite_exec(conn, "PRAGMA journal_size_limit = " DB_STR(DB_WAL_LIMIT),
                    e) != ERR_OK ||
          lite_exec(conn, "PRAGMA foreign_keys = ON", e) != ERR_OK)) {

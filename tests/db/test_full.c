@@ -186,11 +186,34 @@ START_TEST(test_idle_writer_truncates_log)
     db_fixture_open();
     db_fixture_write_ok(job_wal_pragmas, v, "pragmas");
     ck_assert_int_eq(v[0], 16 * 1024 * 1024);
-    ck_assert_int_eq(v[1], 4000);
+    /* 16 MiB of log: a new database's pages are of 1 KiB. */
+    ck_assert_int_eq(v[1], 16384);
+    ck_assert_int_eq(db_fixture_raw_query_int("PRAGMA page_size"), 1024);
     db_fixture_add_campaign(&a, "Logged");
     ck_assert_msg(wait_wal_empty(5.0), "the idle writer left %lld bytes of log",
                   db_fixture_log_size(db_fixture_path));
     ck_assert_int_eq(n_campaigns(), 1);
+}
+END_TEST
+
+/* A database made before with pages of 4 KiB keeps them (SQLite sets the
+ * size once), and its log is checkpointed after the same 16 MiB: 4096 of
+ * its pages. */
+START_TEST(test_older_page_size_kept)
+{
+    db_campaign a;
+    int v[2];
+
+    db_fixture_raw_exec("PRAGMA page_size = 4096;"
+                        "CREATE TABLE made_before (a);"
+                        "DROP TABLE made_before;");
+    ck_assert_int_eq(db_fixture_raw_query_int("PRAGMA page_size"), 4096);
+    db_fixture_open();
+    db_fixture_write_ok(job_wal_pragmas, v, "pragmas");
+    ck_assert_int_eq(v[1], 4096);
+    db_fixture_add_campaign(&a, "Kept");
+    ck_assert_int_eq(n_campaigns(), 1);
+    ck_assert_int_eq(db_fixture_raw_query_int("PRAGMA page_size"), 4096);
 }
 END_TEST
 
@@ -207,7 +230,7 @@ START_TEST(test_small_volume_does_not_wedge)
     long long quota, max_wal = 0;
     db_campaign c;
     err_info e;
-    int i, n_landed = 0;
+    int i, n_landed = 0, v[2];
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "First");
@@ -240,6 +263,9 @@ START_TEST(test_small_volume_does_not_wedge)
             max_wal = db_fixture_log_size(db_fixture_path);
     }
     ck_assert_msg(max_wal <= 256 * 1024, "the log grew to %lld bytes", max_wal);
+    /* Still checkpointing every 64 KiB of pages. */
+    db_fixture_write_ok(job_wal_pragmas, v, "pragmas");
+    ck_assert_int_eq(v[1], 64);
     ck_assert_int_eq(n_campaigns(), 1 + n_landed + n_after);
     ck_assert(wait_wal_empty(5.0));
 }
@@ -334,6 +360,7 @@ Suite *suite_full(void)
     tcase_add_test(tc, test_full_health_recovers_without_writes);
     tcase_add_test(tc, test_full_fsync_enospc);
     tcase_add_test(tc, test_idle_writer_truncates_log);
+    tcase_add_test(tc, test_older_page_size_kept);
     tcase_add_test(tc, test_small_volume_does_not_wedge);
     tcase_add_test(tc, test_close_reports_failed_checkpoint);
     tcase_add_test(tc, test_refused_batch_writes_nothing);
