@@ -10,16 +10,18 @@
  * batch whose jobs all failed is rolled back, not committed, so a refused
  * request writes nothing (no log frame, no fsync).
  *
- * The write-ahead log is kept bounded: wal_autocheckpoint and
- * journal_size_limit under load, and a checkpoint that truncates it
- * whenever the writer has been idle for DB_UPKEEP_MS.  A disk that fills
- * up is the one failure the writer tracks (db_health): writes answer
- * ERR_FULL; the writer at once tries a checkpoint to get the log's space
- * back, then while idle retries it with a one-page write every
+ * The write-ahead log is kept bounded: under load, checkpoints on a thread
+ * of their own (checkpointer.c; SQLite's wal_autocheckpoint on the writer
+ * where that thread cannot start) and journal_size_limit, and a checkpoint
+ * that truncates it whenever the writer has been idle for DB_UPKEEP_MS.  A
+ * disk that fills up is the one failure the writer tracks (db_health):
+ * writes answer ERR_FULL; the writer at once tries a checkpoint to get the
+ * log's space back, then while idle retries it with a one-page write every
  * DB_UPKEEP_MS, so it is healthy again by itself once space is freed; for
  * DB_LOW_SPACE_SECONDS after the disk was last full it checkpoints every
- * DB_LOW_SPACE_BYTES of pages, so that the log reuses its own space
- * instead of refilling what was freed.
+ * DB_LOW_SPACE_BYTES of pages itself (SQLite's own, in place of the
+ * checkpointer's), so that the log reuses its own space instead of refilling
+ * what was freed.
  *
  * The read pool is db_read.c's; struct db is in db_int.h.
  */
@@ -165,10 +167,13 @@ static void note_low_space(db *d)
 {
     d->low_space_until = now_monotonic() + DB_LOW_SPACE_SECONDS;
     if (!d->is_low_space) {
-        if (!d->is_pg)
+        if (!d->is_pg) {
+            if (d->ckpt)
+                db_ckpt_detach(d->ckpt, d->writer);
             sqlite3_wal_autocheckpoint(
                 d->writer->lite,
                 lite_pages_of(d->writer->lite, DB_LOW_SPACE_BYTES));
+        }
         d->is_low_space = true;
     }
 }
@@ -188,7 +193,9 @@ static void note_written(db *d)
         return;
     d->is_wal_dirty = true;
     if (d->is_low_space && now_monotonic() > d->low_space_until) {
-        if (!d->is_pg)
+        if (d->ckpt)
+            db_ckpt_attach(d->ckpt, d->writer);
+        else
             sqlite3_wal_autocheckpoint(
                 d->writer->lite,
                 lite_pages_of(d->writer->lite, DB_AUTOCHECKPOINT_BYTES));
@@ -520,6 +527,10 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
             db_close(d);
             return rc;
         }
+    /* Where the checkpointer cannot start, SQLite's own checkpoint (set
+     * on the writer's connection as it opened) does its work. */
+    if (!d->is_pg && db_ckpt_start(path, d->writer, &d->ckpt, NULL) != ERR_OK)
+        d->ckpt = NULL;
     if (pthread_create(&d->thread, NULL, writer_main, d) != 0) {
         db_close(d);
         return err_set(e, ERR_INTERNAL, NULL, "cannot start the writer");
@@ -582,6 +593,12 @@ err_code db_close(db *d)
         for (i = 0; i < d->n_more; i++)
             pthread_join(d->more_threads[i], NULL);
     }
+    /* The writer stopped: no pass asked for.  Its hook off first, so
+     * that no later commit on its connection calls into it. */
+    if (d->ckpt)
+        db_ckpt_detach(d->ckpt, d->writer);
+    db_ckpt_stop(d->ckpt);
+    d->ckpt = NULL;
     for (i = 0; i < DB_PG_WRITERS - 1; i++)
         db_conn_close(d->more_writers[i]);
     for (i = 0; d->readers && i < d->n_readers; i++)
@@ -754,6 +771,11 @@ void db_remove_commit_listener(db *d, void (*fn)(void *arg), void *arg)
             break;
         }
     pthread_mutex_unlock(&d->listen_lock);
+}
+
+void db_checkpoint_stats(db *d, db_ckpt_stats *out)
+{
+    db_ckpt_get_stats(d->ckpt, out);
 }
 
 unsigned long db_writer_refused(db *d)

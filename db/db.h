@@ -236,6 +236,19 @@ err_code db_write(db *d, db_job_fn run, void *arg, err_info *e);
 /* Statistics of the writer: jobs and commits so far. */
 void db_writer_stats(db *d, unsigned long *n_jobs, unsigned long *n_commits);
 
+/* The checkpoints of an SQLite store's log, off the writer (db/
+ * checkpointer.c): whether the thread runs (else SQLite's own checkpoint
+ * runs on the writer, and the counts are 0), the log's size in pages that
+ * starts a pass, and so far: the thread's passes, the writer's
+ * checkpoints of a pass's tail, and those it ran itself after waiting,
+ * the log being too long. */
+typedef struct db_ckpt_stats {
+    bool is_running;
+    int start_pages;
+    unsigned long passes, tails, waits;
+} db_ckpt_stats;
+void db_checkpoint_stats(db *d, db_ckpt_stats *out);
+
 /* Rows written so far by jobs that then failed and were rolled back.  A
  * job checks everything before it writes, so this stays 0; the tests
  * check it. */

@@ -64,6 +64,11 @@ struct db {
      * request should write nothing, so this stays 0 (db_writer_refused) */
     atomic_ulong n_refused_changes;
 
+    /* SQLite: the log's checkpoints, off the writer (checkpointer.c);
+     * NULL for PostgreSQL, or where it could not start (SQLite's own
+     * checkpoint on the writer then). */
+    struct db_ckpt *ckpt;
+
     /* SQLite: campaigns' units kept between snapshots (unit_cache.h);
      * NULL for PostgreSQL, or when out of memory. */
     struct unit_cache *units;
@@ -112,6 +117,23 @@ void db_news_stop(db *d);
  * SQLite). */
 err_code db_news_send(db_conn *w, err_info *e);
 void db_poster_release(db *d);
+
+/*
+ * The log's checkpoints on a thread of their own (checkpointer.c).
+ * db_ckpt_start opens the thread's connection to path, starts it and
+ * attaches it to the writer's connection (a WAL hook, in place of SQLite's
+ * own checkpoint); *out new (db_ckpt_stop, after the writer has
+ * stopped).  db_ckpt_detach and db_ckpt_attach take the hook off the
+ * writer and put it back (SQLite's own checkpoint set in between replaces
+ * it in any case).
+ */
+typedef struct db_ckpt db_ckpt;
+err_code db_ckpt_start(const char *path, db_conn *writer, db_ckpt **out,
+                       err_info *e);
+void db_ckpt_attach(db_ckpt *k, db_conn *writer);
+void db_ckpt_detach(db_ckpt *k, db_conn *writer);
+void db_ckpt_stop(db_ckpt *k);
+void db_ckpt_get_stats(db_ckpt *k, db_ckpt_stats *out);
 
 /* A connection to path, the writer's (read-write) or a reader's (read
  * only), set up as every connection is; *out new (db_conn_close). */

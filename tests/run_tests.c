@@ -104,6 +104,7 @@ int main(void)
     add(sr, suite_discord_reply, CORE);
     add(sr, suite_full, LITE);
     add(sr, suite_wal_vfs, LITE);
+    add(sr, suite_checkpointer, LITE);
     add(sr, suite_full_http, LITE);
     add(sr, suite_pipeline, API);
     add(sr, suite_backup, LITE);

@@ -86,6 +86,7 @@ Suite *suite_discord_battle(void);
 Suite *suite_discord_reply(void);
 Suite *suite_full(void);
 Suite *suite_wal_vfs(void);
+Suite *suite_checkpointer(void);
 Suite *suite_full_http(void);
 Suite *suite_pipeline(void);
 Suite *suite_backup(void);
