@@ -672,6 +672,14 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return ERR_DB;
     }
+    if (db_commits_in_order(s->db)) { /* SQLite */
+        db_ckpt_stats st;
+        db_checkpoint_stats(s->db, &st);
+        if (!st.is_running)
+            fprintf(stderr, "umpire: the write-ahead log's checkpoints run "
+                            "on the writer (their own thread could not "
+                            "start)\n");
+    }
     if (notify_start(s->db, &cfg->notify, &s->notify, e) != ERR_OK) {
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;

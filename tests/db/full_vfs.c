@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include <check.h>
@@ -37,6 +38,7 @@ static atomic_ulong fv_log_writes;
 static atomic_bool fv_no_powersafe_db, fv_no_powersafe_log;
 static atomic_ulong fv_log_writes_at_barrier; /* at the last xShmBarrier */
 static atomic_ulong fv_late_log_writes;
+static atomic_uint fv_db_write_delay_us; /* each write of a database file */
 static pthread_mutex_t fv_lock = PTHREAD_MUTEX_INITIALIZER;
 static char fv_paths[FV_MAX_PATHS][FV_PATH_MAX];
 static int fv_n_paths;
@@ -102,6 +104,9 @@ static int fv_write(sqlite3_file *f, const void *buf, int amt,
 
     if (((fv_file *)f)->is_log)
         atomic_fetch_add(&fv_log_writes, 1);
+    else if (((fv_file *)f)->is_counted &&
+             atomic_load(&fv_db_write_delay_us) > 0)
+        usleep(atomic_load(&fv_db_write_delay_us));
     if (atomic_load(&fv_what) & FULL_VFS_WRITE)
         return refuse(SQLITE_FULL);
     if (quota > 0 && ((fv_file *)f)->is_counted &&
@@ -344,6 +349,7 @@ void full_vfs_install(void)
     atomic_store(&fv_no_powersafe_log, false);
     atomic_store(&fv_log_writes_at_barrier, 0);
     atomic_store(&fv_late_log_writes, 0);
+    atomic_store(&fv_db_write_delay_us, 0);
     pthread_mutex_lock(&fv_lock);
     fv_n_paths = 0;
     pthread_mutex_unlock(&fv_lock);
@@ -386,6 +392,11 @@ void full_vfs_uninstall(void)
 void full_vfs_fail(unsigned what)
 {
     atomic_store(&fv_what, what);
+}
+
+void full_vfs_slow_db_writes(unsigned us)
+{
+    atomic_store(&fv_db_write_delay_us, us);
 }
 
 void full_vfs_set_quota(long long bytes)

@@ -33,6 +33,10 @@ void full_vfs_fail(unsigned what);
  * or 0 for no limit. */
 void full_vfs_set_quota(long long bytes);
 
+/* From now on, each write of a database file (not its log: what a
+ * checkpoint writes) first sleeps us microseconds (0: none). */
+void full_vfs_slow_db_writes(unsigned us);
+
 /* The bytes the database files seen so far take now. */
 long long full_vfs_used(void);
 

@@ -7,6 +7,7 @@
  * checkpoints from db_checkpoint_stats.
  */
 #include "db_fixture.h"
+#include "full_vfs.h"
 #include "suites.h"
 
 #include <dirent.h>
@@ -249,6 +250,38 @@ START_TEST(test_old_snapshot_holds_checkpoints_back)
 }
 END_TEST
 
+/*
+ * A disk slower than the writes: each page a checkpoint writes into the
+ * database takes 100 us, so a pass of 16 MiB takes some 1.6 s, while the
+ * writer adds 60 KB a commit.  Past the bound the writer waits for the
+ * pass under way (it holds the checkpoint's lock: a checkpoint of the
+ * writer's own then would do nothing) and checkpoints itself: the log
+ * never grows past its bound, and starts over.
+ */
+START_TEST(test_slow_disk_writer_waits)
+{
+    db_ckpt_stats st;
+    seen w = {0, -1};
+
+    full_vfs_install();
+    db_fixture_open();
+    db_fixture_write_ok(job_table, NULL, "table");
+    full_vfs_slow_db_writes(100);
+    write_rows(0, 800, &w); /* 48 MB: past the bound */
+    db_checkpoint_stats(db_fixture_db, &st);
+    full_vfs_slow_db_writes(0);
+    ck_assert_uint_ge(st.waits, 1);
+    ck_assert_int_ge(w.max_restarts, 1);
+    ck_assert_msg(w.max_log <= log_bound(&st), "the log grew to %lld bytes",
+                  w.max_log);
+    ck_assert_int_eq(db_close(db_fixture_db), ERR_OK);
+    db_fixture_db = NULL;
+    full_vfs_uninstall();
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM filler"),
+                     800);
+}
+END_TEST
+
 Suite *suite_checkpointer(void)
 {
     Suite *s = suite_create("checkpointer");
@@ -260,6 +293,7 @@ Suite *suite_checkpointer(void)
     tcase_add_checked_fixture(tc, db_fixture_setup, db_fixture_teardown);
     tcase_add_test(tc, test_checkpoints_off_the_writer);
     tcase_add_test(tc, test_old_snapshot_holds_checkpoints_back);
+    tcase_add_test(tc, test_slow_disk_writer_waits);
     suite_add_tcase(s, tc);
     return s;
 }
