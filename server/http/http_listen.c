@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,30 +32,41 @@
  * listening socket at its limit). */
 #define BACKOFF_MS 10
 
-/* After this long with connections handed over and none taken up, those
- * are taken for lost (see is_full). */
-#define LOST_AFTER_S 2
+/* How often, at most, the thread looks for connections closed before
+ * their worker took them up, while the server is full (is_full). */
+#define SWEEP_MS 100
+
+/* A connection handed over and not taken up yet: its socket's number and
+ * what the socket is (fstat), so that one libmicrohttpd closed without a
+ * word is told from whatever took its number since. */
+typedef struct transit {
+    int fd;
+    dev_t dev;
+    ino_t ino;
+} transit;
 
 struct http_listener {
     int fd;                    /* the listening socket */
     int stop_fd;               /* an eventfd: readable once stopping */
     struct MHD_Daemon *daemon; /* whom connections are handed to */
     unsigned limit;            /* the server's connection limit */
-    unsigned long hard_limit;  /* what may be open or in transit, ever */
     pthread_t thread;
     bool has_thread;
     atomic_ulong n_accepted; /* accepted */
     atomic_ulong n_handed;   /* of those, taken by MHD_add_connection */
-    atomic_ulong n_started;  /* of those, taken up by their worker */
-    atomic_ulong n_closed;   /* of those, closed since */
-    /* The accepting thread's own: connections it wrote off as lost
-     * (is_full), and n_started when it was last seen to move while the
-     * server was full with some in transit. */
-    unsigned long n_lost, seen_started;
-    bool is_waiting; /* full with some in transit, since seen_at */
-    bool is_capped;  /* held at hard_limit (said once a spell) */
-    double seen_at;  /* CLOCK_MONOTONIC, seconds */
-    int last_errno;  /* the error accept last failed with; 0 since it worked */
+    atomic_ulong n_closed;   /* of those, taken up and closed since */
+    /* Those handed over and not taken up yet (in transit), under
+     * transit_lock: added by the thread, taken off by the worker that
+     * takes one up, or by the thread once it finds one closed. */
+    pthread_mutex_t transit_lock;
+    transit *transit;
+    size_t n_transit, cap_transit;
+    /* The thread's own: connections closed before they were taken up,
+     * and when it last looked for them (CLOCK_MONOTONIC, seconds). */
+    unsigned long n_lost, n_untold; /* untold: not yet said on stderr */
+    double swept_at, told_at;
+    bool is_miscounted; /* said once: more closed or lost than handed */
+    int last_errno; /* the error accept last failed with; 0 since it worked */
 };
 
 bool http_listener_open(const struct sockaddr_storage *addr,
@@ -72,6 +84,7 @@ bool http_listener_open(const struct sockaddr_storage *addr,
     if (l == NULL)
         return false;
     l->stop_fd = -1;
+    pthread_mutex_init(&l->transit_lock, NULL);
     /* Non-blocking: the thread accepts until the backlog is empty. */
     l->fd =
         socket(addr->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -99,9 +112,128 @@ fail:
         close(l->fd);
     if (l->stop_fd >= 0)
         close(l->stop_fd);
+    pthread_mutex_destroy(&l->transit_lock);
     free(l);
     errno = saved;
     return false;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Takes entry i off the connections in transit (transit_lock held). */
+static void transit_drop(http_listener *l, size_t i)
+{
+    l->transit[i] = l->transit[--l->n_transit];
+}
+
+/* Whether the connection in transit t was closed before it was taken up:
+ * its number no longer open, or open on something else. */
+static bool is_gone(const transit *t)
+{
+    struct stat sb;
+
+    return fstat(t->fd, &sb) != 0 || sb.st_dev != t->dev || sb.st_ino != t->ino;
+}
+
+/* Counts n more connections lost, and says so: at most a line a second
+ * (those found meanwhile are told with the next). */
+static void note_lost(http_listener *l, unsigned long n)
+{
+    double now;
+
+    if (n == 0)
+        return;
+    l->n_lost += n;
+    l->n_untold += n;
+    now = now_s();
+    if (now - l->told_at < 1.0)
+        return;
+    fprintf(stderr,
+            "umpire: %lu connections handed to the request workers were "
+            "closed before they were taken up (no memory for them?); no "
+            "longer counted\n",
+            l->n_untold);
+    l->n_untold = 0;
+    l->told_at = now;
+}
+
+/* Counts as lost the connections in transit that are gone (transit_lock
+ * not held). */
+static void sweep(http_listener *l)
+{
+    unsigned long n = 0;
+    size_t i;
+
+    pthread_mutex_lock(&l->transit_lock);
+    for (i = 0; i < l->n_transit;)
+        if (is_gone(&l->transit[i])) {
+            transit_drop(l, i);
+            n++;
+        } else {
+            i++;
+        }
+    pthread_mutex_unlock(&l->transit_lock);
+    note_lost(l, n);
+}
+
+/* Notes fd as handed over; false without memory for it (or when fstat
+ * fails).  A connection in transit under the same number was closed
+ * before it was taken up (the number was free to be given again): lost,
+ * found here sooner than the next sweep would. */
+static bool transit_add(http_listener *l, int fd)
+{
+    struct stat sb;
+    bool is_added = false;
+    unsigned long n_lost = 0;
+    size_t i;
+
+    if (fstat(fd, &sb) != 0)
+        return false;
+    pthread_mutex_lock(&l->transit_lock);
+    for (i = 0; i < l->n_transit; i++)
+        if (l->transit[i].fd == fd) {
+            transit_drop(l, i);
+            n_lost = 1;
+            break;
+        }
+    if (l->n_transit == l->cap_transit) {
+        size_t cap = l->cap_transit ? 2 * l->cap_transit : 64;
+        transit *t = realloc(l->transit, cap * sizeof *t);
+        if (t != NULL) {
+            l->transit = t;
+            l->cap_transit = cap;
+        }
+    }
+    if (l->n_transit < l->cap_transit) {
+        l->transit[l->n_transit++] = (transit){fd, sb.st_dev, sb.st_ino};
+        is_added = true;
+    }
+    pthread_mutex_unlock(&l->transit_lock);
+    note_lost(l, n_lost);
+    return is_added;
+}
+
+/* Takes fd off the connections in transit; whether it was there. */
+static bool transit_remove(http_listener *l, int fd)
+{
+    bool is_found = false;
+    size_t i;
+
+    pthread_mutex_lock(&l->transit_lock);
+    for (i = 0; i < l->n_transit; i++)
+        if (l->transit[i].fd == fd) {
+            transit_drop(l, i);
+            is_found = true;
+            break;
+        }
+    pthread_mutex_unlock(&l->transit_lock);
+    return is_found;
 }
 
 /*
@@ -109,70 +241,48 @@ fail:
  * counted here rather than asked of libmicrohttpd, whose count leaves out
  * the connections handed over that no worker has taken up yet (and, asked
  * from this thread, read 0 at times with every connection open): those
- * handed over, less those closed since and those written off as lost.
- * Kept exactly, the limit is never passed, so no worker is ever given a
- * connection past its share (each worker's share is more than the whole
- * limit): libmicrohttpd 0.9.75 refuses such a connection without letting
- * go of a lock, and the worker hangs for good.  A connection handed over
- * can be dropped before its worker takes it up (no memory for its pool),
- * and then is never reported closed: with some handed over and not taken
- * up, and none taken up for LOST_AFTER_S while the server is full, those
- * are written off.  Written off or not, no more is handed over while
- * hard_limit (a worker's share, http_listen_daemon_limit) are open or in
- * transit: a worker held for long enough to see write-offs again and again
- * would otherwise be handed past its share.
+ * handed over, less those closed since, taken up or not.  Kept exactly,
+ * the limit is never passed, so no worker is ever given a connection past
+ * its share (each worker's share is more than the whole limit):
+ * libmicrohttpd 0.9.75 refuses such a connection without letting go of a
+ * lock, and the worker hangs for good.  A worker reports each connection
+ * it takes up and each it closes; libmicrohttpd closes one it has no
+ * memory for before it is taken up, without a word, so while the server
+ * is full the thread looks at the connections in transit (every SWEEP_MS
+ * at most) for any whose socket is gone.
  */
+static unsigned long n_open(http_listener *l)
+{
+    unsigned long handed = atomic_load(&l->n_handed);
+    unsigned long gone = atomic_load(&l->n_closed) + l->n_lost;
+
+    /* Only this thread hands over and counts the lost, and a connection is
+     * closed or lost only once handed over, so gone <= handed.  Were that
+     * ever not so, the count would wrap and the thread accept nothing
+     * again: it counts none open instead, and says so once. */
+    if (gone <= handed)
+        return handed - gone;
+    if (!l->is_miscounted)
+        fprintf(stderr,
+                "umpire: connections: %lu closed or lost of %lu "
+                "handed over; counting none open\n",
+                gone, handed);
+    l->is_miscounted = true;
+    return 0;
+}
+
 static bool is_full(http_listener *l)
 {
-    unsigned long handed, started, closed, in_transit;
-    struct timespec ts;
     double now;
 
-    /* Only this thread hands over, and a connection is reported closed
-     * only once taken up: read in this order, closed <= started <=
-     * handed. */
-    handed = atomic_load(&l->n_handed);
-    closed = atomic_load(&l->n_closed);
-    started = atomic_load(&l->n_started);
-    if (started + l->n_lost > handed) /* written off, then taken up late */
-        l->n_lost = handed - started;
-    /* Never past a worker's share, whatever was written off: a worker
-     * holds at most what was handed over and not closed. */
-    if (handed - closed >= l->hard_limit) {
-        if (!l->is_capped)
-            fprintf(stderr,
-                    "umpire: connections: %lu open and %lu handed to the "
-                    "request workers, not taken up: no more are accepted "
-                    "until some close\n",
-                    started - closed, handed - started);
-        l->is_capped = true;
-        return true;
+    if (n_open(l) < l->limit)
+        return false;
+    now = now_s();
+    if (now - l->swept_at >= SWEEP_MS / 1000.0) {
+        l->swept_at = now;
+        sweep(l);
     }
-    l->is_capped = false;
-    in_transit = handed - l->n_lost - started;
-    if (handed - l->n_lost - closed < l->limit || in_transit == 0) {
-        l->is_waiting = false;
-        return handed - l->n_lost - closed >= l->limit;
-    }
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-    if (!l->is_waiting || started != l->seen_started) {
-        /* Full with some in transit: from now, or since one was last
-         * taken up. */
-        l->is_waiting = true;
-        l->seen_started = started;
-        l->seen_at = now;
-    } else if (now - l->seen_at >= LOST_AFTER_S) {
-        fprintf(stderr,
-                "umpire: %lu connections handed to the request workers were "
-                "not taken up in %d s; no longer counted towards the "
-                "connection limit (still towards a worker's share)\n",
-                in_transit, LOST_AFTER_S);
-        l->n_lost += in_transit;
-        l->is_waiting = false;
-        return handed - l->n_lost - closed >= l->limit;
-    }
-    return true;
+    return n_open(l) >= l->limit;
 }
 
 /*
@@ -209,14 +319,21 @@ static bool accept_some(http_listener *l)
         }
         l->last_errno = 0;
         atomic_fetch_add(&l->n_accepted, 1);
-        /* Counted before it is handed over: its worker may take it up (and
-         * count it started) before MHD_add_connection returns.
-         * libmicrohttpd owns c from here, closing it if it refuses it (the
-         * per-IP limit, no memory). */
+        /* Noted in transit and counted before it is handed over: its
+         * worker may take it up before MHD_add_connection returns. */
+        if (!transit_add(l, c)) {
+            close(c); /* its client sees it closed, and may retry */
+            return false;
+        }
         atomic_fetch_add(&l->n_handed, 1);
+        /* libmicrohttpd owns c from here, closing it if it refuses it (the
+         * per-IP limit, no memory), before any other connection can take
+         * its number from this thread. */
         if (MHD_add_connection(l->daemon, c, (struct sockaddr *)&ss, len) !=
-            MHD_YES)
+            MHD_YES) {
+            (void)transit_remove(l, c);
             atomic_fetch_sub(&l->n_handed, 1);
+        }
     }
     return true;
 }
@@ -250,8 +367,7 @@ unsigned http_listen_daemon_limit(unsigned connection_limit, unsigned workers)
 
     if (workers < 1)
         workers = 1;
-    /* The whole limit, and more than is ever in transit once connections
-     * are written off as lost (is_full). */
+    /* The whole limit, and a margin (is_full keeps the limit exactly). */
     if (connection_limit > (UINT_MAX - ACCEPT_RUN) / 2)
         return UINT_MAX;
     share = 2 * connection_limit + ACCEPT_RUN;
@@ -265,14 +381,18 @@ void http_listener_on_notify(void *cls, struct MHD_Connection *c,
                              enum MHD_ConnectionNotificationCode code)
 {
     http_listener *l = cls;
+    const union MHD_ConnectionInfo *ci;
 
-    (void)c, (void)socket_context;
+    (void)socket_context;
     if (l == NULL)
         return;
-    if (code == MHD_CONNECTION_NOTIFY_STARTED)
-        atomic_fetch_add(&l->n_started, 1);
-    else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (ci != NULL)
+            (void)transit_remove(l, ci->connect_fd);
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         atomic_fetch_add(&l->n_closed, 1);
+    }
 }
 
 bool http_listener_start(http_listener *l, struct MHD_Daemon *d,
@@ -286,7 +406,6 @@ bool http_listener_start(http_listener *l, struct MHD_Daemon *d,
     }
     l->daemon = d;
     l->limit = connection_limit;
-    l->hard_limit = http_listen_daemon_limit(connection_limit, 1);
     rc = pthread_create(&l->thread, NULL, accept_main, l);
     if (rc != 0) {
         errno = rc;
@@ -323,5 +442,7 @@ void http_listener_free(http_listener *l)
         return;
     http_listener_stop(l);
     close(l->stop_fd);
+    pthread_mutex_destroy(&l->transit_lock);
+    free(l->transit);
     free(l);
 }

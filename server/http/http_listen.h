@@ -30,9 +30,10 @@
  * faster than the workers take it up, several to one worker, would reach
  * that while the server as a whole had room.  So the limit is the
  * thread's to keep, for all the workers together, counting every
- * connection from the moment it is handed over (the workers report each
- * one taken up and closed), and each worker's share is more than the whole
- * limit.
+ * connection from the moment it is handed over until it closes (the
+ * workers report each one taken up and closed; one libmicrohttpd closes
+ * before it is taken up, unreported, the thread finds gone by its
+ * socket), and each worker's share is more than the whole limit.
  *
  * This file needs only the C library and libmicrohttpd: the bare server of
  * `make bench` (bench/bare.c) listens through it too, as the server does.
@@ -58,7 +59,8 @@ bool http_listener_open(const struct sockaddr_storage *addr,
 
 /* The connection limit to give libmicrohttpd (MHD_OPTION_CONNECTION_LIMIT)
  * for the server's limit over `workers` threads: each worker's share is
- * the whole limit, which the accepting thread keeps (see above). */
+ * the whole limit and a margin; the accepting thread keeps the limit
+ * itself (see above). */
 unsigned http_listen_daemon_limit(unsigned connection_limit, unsigned workers);
 
 /*
@@ -75,14 +77,16 @@ bool http_listener_start(http_listener *l, struct MHD_Daemon *d,
  * (or to be called from the daemon's own): a worker has taken up a
  * connection handed to it (MHD_CONNECTION_NOTIFY_STARTED), or one has
  * closed (MHD_CONNECTION_NOTIFY_CLOSED).  The thread counts the
- * connections open, those in transit included, from these.  A NULL
- * listener is a no-op. */
+ * connections open, those in transit included, from these; it must hear
+ * of both for every connection it handed over that a worker took up.  A
+ * NULL listener is a no-op. */
 void http_listener_on_notify(void *cls, struct MHD_Connection *c,
                              void **socket_context,
                              enum MHD_ConnectionNotificationCode code);
 
-/* Connections handed to libmicrohttpd so far (a connection it refused, at
- * a limit, counted too). */
+/* Connections accepted so far: handed to libmicrohttpd (one it refused,
+ * at a limit, counted too), or closed at once for want of memory to note
+ * it. */
 unsigned long http_listener_accepted(const http_listener *l);
 
 /* Stops accepting and waits for the thread, then closes the socket: call
