@@ -31,14 +31,15 @@
  * a pass, the writer waits for the pass under way and checkpoints
  * itself, as SQLite's own would have, so a disk slower than the writes
  * slows the writes rather than letting the log grow (and a commit that
- * does so waits for up to twice what SQLite's own checkpoint copied).  Readers
- * holding an old snapshot hold back any checkpoint, this one as SQLite's.
+ * does so waits for up to twice what SQLite's own checkpoint copied).
+ * Readers holding an old snapshot hold back any checkpoint, this one as
+ * SQLite's.
  *
  * What stays the writer's (db.c): the checkpoint that truncates the log
- * when it is idle and the final one at close (both wait for no pass: a
- * pass under way makes them busy, and they are tried again), and after a
- * full disk, SQLite's own every 64 KiB for a while (db_ckpt_detach, then
- * db_ckpt_attach).
+ * when it is idle (a pass under way makes it busy, and it is tried again
+ * later), the final one at close (once this thread has stopped), and
+ * after a full disk, SQLite's own every 64 KiB for a while
+ * (db_ckpt_detach, then db_ckpt_attach).
  */
 #include "db_int.h"
 

@@ -55,8 +55,9 @@
 #include <sqlite3.h>
 
 /* The most one write holds: 64 KiB, 62 frames of 1 KiB pages or 15 of
- * 4 KiB (a larger commit takes a write for each such run).  SQLite's unix VFS writes at most
- * 128 KiB less a byte a call: it keeps the low 17 bits of the length. */
+ * 4 KiB (a larger commit takes a write for each such run).  SQLite's unix VFS
+ * writes at most 128 KiB less a byte a call: it keeps the low 17 bits of the
+ * length. */
 enum {
     WAL_BUF_SIZE = 64 * 1024,
     WAL_FRAME_HEADER = 24,
