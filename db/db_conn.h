@@ -116,8 +116,10 @@ void db_conn_forget(db_conn *c);
  * checksum the writer's dearest work on a combat (about 50k instructions
  * of its 205k for a campaign SCRUD 4 v 4; bench/README.md, "Cost in
  * instructions", pages of 1 KiB).  At 1 KiB a commit writes a quarter of
- * the bytes, for about 2 % more room in the database (a combat's row no
- * longer fits a page whole: its larger part takes an overflow page). */
+ * the bytes, for 2 to 10 % more room in the database (a combat's row no
+ * longer fits a page whole: its larger part takes an overflow page, and
+ * three or two of what is left fit a page, as the row is a few bytes
+ * shorter or longer). */
 #define DB_PAGE_SIZE 1024
 /* The log is checkpointed once it holds this many bytes of pages (4096
  * pages of 4 KiB, 16384 of 1 KiB), and cut back to DB_WAL_LIMIT bytes when
