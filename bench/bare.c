@@ -48,6 +48,9 @@
 #include "http.h"        /* HTTP_CONNECTION_MEMORY */
 #include "http_listen.h" /* the server's listening socket and accepting */
 
+/* umpire's default --connection-limit. */
+#define CONNECTION_LIMIT 1024u
+
 static const char BODY[] = "{\"status\":\"ok\"}";
 
 /* The one response, shared by every request (libmicrohttpd counts its
@@ -152,12 +155,12 @@ int main(int argc, char **argv)
         0, NULL, NULL, on_request, NULL, MHD_OPTION_THREAD_POOL_SIZE,
         (unsigned)threads, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
         MHD_OPTION_CONNECTION_LIMIT,
-        http_listen_daemon_limit(1024u, (unsigned)threads),
+        http_listen_daemon_limit(CONNECTION_LIMIT, (unsigned)threads),
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,
         MHD_OPTION_NOTIFY_CONNECTION, http_listener_on_notify, listener,
         MHD_OPTION_END);
-    if (d == NULL || !http_listener_start(listener, d, 1024u)) {
+    if (d == NULL || !http_listener_start(listener, d, CONNECTION_LIMIT)) {
         fprintf(stderr, "bench-bare: cannot start its threads\n");
         http_listener_stop(listener);
         if (d != NULL)

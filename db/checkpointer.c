@@ -57,17 +57,18 @@
 struct db_ckpt {
     db_conn *conn; /* the thread's own, read-write */
     pthread_t thread;
+    bool has_thread;
     pthread_mutex_t lock;
     pthread_cond_t wake; /* a pass asked for, or stopping */
     pthread_cond_t done; /* a pass ended */
     int start_pages;     /* a pass is asked for at this many frames */
     /* Under lock: */
     bool is_stopping;
-    bool is_asked;    /* a pass asked for, not begun */
-    bool is_running;  /* a pass under way */
-    bool is_ended;    /* a pass ended, the writer's tail not run yet */
-    int backfilled;   /* frames in the database after the last pass */
-    db_ckpt_stats st; /* counts */
+    bool is_asked;   /* a pass asked for, not begun */
+    bool is_running; /* a pass under way */
+    bool is_ended;   /* a pass ended, the writer's tail not run yet */
+    int backfilled;  /* frames in the database after the last pass */
+    unsigned long passes, tails, waits; /* db_ckpt_stats' counts */
 };
 
 /* One PASSIVE checkpoint on c: the frames in the database after it (0
@@ -120,7 +121,7 @@ static void *ckpt_main(void *arg)
         k->is_running = false;
         k->is_ended = true;
         k->backfilled = n;
-        k->st.passes++;
+        k->passes++;
         pthread_cond_broadcast(&k->done);
     }
     pthread_mutex_unlock(&k->lock);
@@ -133,9 +134,9 @@ static void writer_checkpoint(db_ckpt *k, sqlite3 *w, bool is_tail)
     (void)passive(w);
     pthread_mutex_lock(&k->lock);
     if (is_tail)
-        k->st.tails++;
+        k->tails++;
     else
-        k->st.waits++;
+        k->waits++;
     pthread_mutex_unlock(&k->lock);
 }
 
@@ -198,7 +199,7 @@ err_code db_ckpt_start(const char *path, db_conn *writer, db_ckpt **out,
         db_ckpt_stop(k);
         return err_set(e, ERR_INTERNAL, NULL, "cannot start the checkpointer");
     }
-    k->st.is_running = true;
+    k->has_thread = true;
     db_ckpt_attach(k, writer);
     *out = k;
     return ERR_OK;
@@ -219,7 +220,7 @@ void db_ckpt_stop(db_ckpt *k)
 {
     if (k == NULL)
         return;
-    if (k->st.is_running) {
+    if (k->has_thread) {
         pthread_mutex_lock(&k->lock);
         k->is_stopping = true;
         pthread_cond_broadcast(&k->wake);
@@ -239,8 +240,11 @@ void db_ckpt_get_stats(db_ckpt *k, db_ckpt_stats *out)
     memset(out, 0, sizeof *out);
     if (k == NULL)
         return;
-    pthread_mutex_lock(&k->lock);
-    *out = k->st;
+    out->is_running = k->has_thread;
     out->start_pages = k->start_pages;
+    pthread_mutex_lock(&k->lock);
+    out->passes = k->passes;
+    out->tails = k->tails;
+    out->waits = k->waits;
     pthread_mutex_unlock(&k->lock);
 }

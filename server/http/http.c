@@ -624,18 +624,16 @@ static void on_connection(void *cls, struct MHD_Connection *c,
 static struct MHD_Daemon *start_daemon(http_server *s)
 {
     const http_config *cfg = &s->cfg;
+    unsigned workers = (unsigned)(cfg->threads > 1 ? cfg->threads : 1);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
                      MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC |
                      MHD_USE_NO_LISTEN_SOCKET;
 
     return MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, s, MHD_OPTION_THREAD_POOL_SIZE,
-        (unsigned)(cfg->threads > 1 ? cfg->threads : 1),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout,
-        MHD_OPTION_CONNECTION_LIMIT,
-        http_listen_daemon_limit(
-            (unsigned)cfg->connection_limit,
-            (unsigned)(cfg->threads > 1 ? cfg->threads : 1)),
+        workers, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)cfg->connection_timeout, MHD_OPTION_CONNECTION_LIMIT,
+        http_listen_daemon_limit((unsigned)cfg->connection_limit, workers),
         MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)(cfg->per_ip_connection_limit > 0
                        ? cfg->per_ip_connection_limit

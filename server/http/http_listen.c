@@ -219,21 +219,18 @@ static bool transit_add(http_listener *l, int fd)
     return is_added;
 }
 
-/* Takes fd off the connections in transit; whether it was there. */
-static bool transit_remove(http_listener *l, int fd)
+/* Takes fd off the connections in transit (if there). */
+static void transit_remove(http_listener *l, int fd)
 {
-    bool is_found = false;
     size_t i;
 
     pthread_mutex_lock(&l->transit_lock);
     for (i = 0; i < l->n_transit; i++)
         if (l->transit[i].fd == fd) {
             transit_drop(l, i);
-            is_found = true;
             break;
         }
     pthread_mutex_unlock(&l->transit_lock);
-    return is_found;
 }
 
 /*
@@ -331,7 +328,7 @@ static bool accept_some(http_listener *l)
          * its number from this thread. */
         if (MHD_add_connection(l->daemon, c, (struct sockaddr *)&ss, len) !=
             MHD_YES) {
-            (void)transit_remove(l, c);
+            transit_remove(l, c);
             atomic_fetch_sub(&l->n_handed, 1);
         }
     }
@@ -389,7 +386,7 @@ void http_listener_on_notify(void *cls, struct MHD_Connection *c,
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
         if (ci != NULL)
-            (void)transit_remove(l, ci->connect_fd);
+            transit_remove(l, ci->connect_fd);
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         atomic_fetch_add(&l->n_closed, 1);
     }
