@@ -28,6 +28,7 @@
 #include "db_int.h"
 #include "db_sql.h"
 #include "migrations.h"
+#include "token_cache.h"
 #include "unit_cache.h"
 #include "writer_kept.h"
 
@@ -357,6 +358,12 @@ void db_run_batch(db *d, db_conn *w, db_job *jobs)
         db_landings_publish(d, w);
     else
         db_kept_forget(w); /* the batch's writes are rolled back */
+    /* The tokens kept forgotten once a reissue has ended, before any
+     * answer: committed or not (the log may hold a commit that failed
+     * to sync), a token read again is read as it now stands. */
+    if (w->is_token_reissued)
+        token_cache_reissued(w->tokens);
+    w->is_token_reissued = false;
     db_landings_drop(w, 0);
     for (i = 0; i < n; i++) {
         if (batch_rc != ERR_OK && rcs[i] == ERR_OK) {
@@ -521,12 +528,17 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
     /* Without memory for it, nothing is kept: every unit is read. */
     if (!d->is_pg && (d->units = unit_cache_new()) != NULL)
         d->writer->units = d->units;
-    for (i = 0; i < d->n_readers; i++)
+    /* The same: without it, every token shown is read. */
+    if (!d->is_pg)
+        d->writer->tokens = d->tokens = token_cache_new();
+    for (i = 0; i < d->n_readers; i++) {
         if (db_conn_open(path, false, &d->readers[i], e) != ERR_OK) {
             err_code rc = open_code(d, e);
             db_close(d);
             return rc;
         }
+        d->readers[i]->tokens = d->tokens;
+    }
     /* Where the checkpointer cannot start, SQLite's own checkpoint (set
      * on the writer's connection as it opened) does its work. */
     if (!d->is_pg && db_ckpt_start(path, d->writer, &d->ckpt, NULL) != ERR_OK)
@@ -617,6 +629,7 @@ err_code db_close(db *d)
     pthread_mutex_destroy(&d->listen_lock);
     pthread_mutex_destroy(&d->poster_lock);
     unit_cache_free(d->units);
+    token_cache_free(d->tokens);
     free(d->readers);
     free(d->is_lent);
     free(d->path);

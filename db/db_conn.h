@@ -69,6 +69,12 @@ struct db_conn {
      * (writer_kept.h), or NULL; forgotten whenever its writes are rolled
      * back (db_kept_forget). */
     struct writer_kept *writer_kept;
+    /* SQLite: the store's live tokens kept (token_cache.h), which a
+     * reader looks in and the writer forgets on a reissue; else NULL.
+     * The writer: whether its batch reissued a token (tokens.c), so
+     * that the batch forgets them again once committed (db.c). */
+    struct token_cache *tokens;
+    bool is_token_reissued;
 };
 
 /* The most parameters a statement takes. */

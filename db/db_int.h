@@ -72,6 +72,9 @@ struct db {
     /* SQLite: campaigns' units kept between snapshots (unit_cache.h);
      * NULL for PostgreSQL, or when out of memory. */
     struct unit_cache *units;
+    /* SQLite: the live tokens its readers found (token_cache.h); NULL
+     * for PostgreSQL, or when out of memory. */
+    struct token_cache *tokens;
 
     /* The writer's upkeep: written by the writer thread only (health is
      * read by any). */

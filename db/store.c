@@ -8,6 +8,7 @@
  * back with scs_frac_parse, so they stay exact.
  */
 #include "db_sql.h"
+#include "token_cache.h"
 #include "unit_cache.h"
 
 #include <stdio.h>
@@ -350,11 +351,14 @@ out:
 err_code db_token_find(db_conn *c, const char *hash_hex, db_token *out,
                        err_info *e)
 {
+    unsigned long long generation; /* the cache's, before the row */
     db_stmt *st = NULL;
     err_code rc;
     int step;
 
     memset(out, 0, sizeof *out);
+    if (db_token_kept(c, hash_hex, out, &generation))
+        return ERR_OK;
     if ((rc = db_prepare(c,
                          "SELECT id, campaign_id, side_id, role FROM tokens "
                          "WHERE hash = ? AND revoked_at IS NULL",
@@ -368,6 +372,7 @@ err_code db_token_find(db_conn *c, const char *hash_hex, db_token *out,
         db_column_copy(st, 1, out->campaign_id, sizeof out->campaign_id);
         db_column_copy(st, 2, out->side_id, sizeof out->side_id);
         out->is_umpire = role && strcmp((const char *)role, "umpire") == 0;
+        db_token_keep(c, hash_hex, generation, out);
     } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "unknown token");
     } else {

@@ -13,6 +13,7 @@
  * function's single exit.
  */
 #include "db_sql.h"
+#include "token_cache.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,9 @@ err_code db_token_reissue(db_conn *c, const db_token *t, const char *hash_hex,
     db_bind_text(st, 4, at);
     if ((rc = db_step_done(c, st, e, "revoke a token")))
         goto out;
+    /* The tokens readers kept are forgotten once the batch has ended
+     * (db.c, token_cache.h). */
+    db_token_reissued(c);
     db_done(st);
     if ((rc = db_prepare(c,
                          "INSERT INTO tokens (id, campaign_id, side_id, role, "

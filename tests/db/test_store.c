@@ -25,6 +25,7 @@
 #include "scrud.h"
 #include "scs.h"
 #include "suites.h"
+#include "token_cache.h"
 
 #define HEX64   DB_FIXTURE_HEX64
 #define HEX64_B DB_FIXTURE_HEX64_B
@@ -480,6 +481,109 @@ START_TEST(test_tokens)
     ck_assert_int_eq(db_token_find(r, "ee" HEX64, &got, &e), ERR_NOT_FOUND);
     ck_assert_int_eq(e.code, ERR_NOT_FOUND);
     db_read_release(db_fixture_db, r);
+}
+END_TEST
+
+/* A reissue in a writer job, which can fail after it (is_failing) and
+ * looks up the old token on a reader before its batch commits. */
+typedef struct reissue_row {
+    db_token t;
+    const char *hash, *old_hash;
+    bool is_failing;
+    err_code old_rc; /* the old token's lookup meanwhile */
+} reissue_row;
+
+static err_code job_reissue(db_conn *c, void *arg, err_info *e)
+{
+    reissue_row *r = arg;
+    db_conn *reader;
+    db_token got;
+    err_code rc;
+
+    if ((rc = db_token_reissue(c, &r->t, r->hash, "2026-01-02T00:00:00.000Z",
+                               e)))
+        return rc;
+    reader = db_read_acquire(db_fixture_db);
+    r->old_rc = db_token_find(reader, r->old_hash, &got, NULL);
+    db_read_release(db_fixture_db, reader);
+    if (r->is_failing)
+        return err_set(e, ERR_CONFLICT, NULL, "failed after the reissue");
+    return ERR_OK;
+}
+
+/* The token's lookup on a reader, and whether the cache answered it. */
+static err_code find_kept(const char *hash, db_token *got, bool *was_kept)
+{
+    token_cache *k = db_token_cache(db_fixture_db);
+    long long hits0, hits, misses;
+    db_conn *r = db_read_acquire(db_fixture_db);
+    err_code rc;
+
+    token_cache_stats(k, &hits0, &misses);
+    rc = db_token_find(r, hash, got, NULL);
+    db_read_release(db_fixture_db, r);
+    token_cache_stats(k, &hits, &misses);
+    *was_kept = hits == hits0 + 1;
+    return rc;
+}
+
+/* Live tokens are kept by the readers; a reissue's batch, once committed,
+ * leaves none of them kept, even one read live while it was being written,
+ * and a reissue rolled back leaves the old token as it was. */
+START_TEST(test_tokens_kept_until_reissued)
+{
+    db_campaign c;
+    token_row umpire;
+    reissue_row again, failed;
+    db_token got;
+    bool was_kept;
+    err_info e;
+
+    db_fixture_open();
+    ck_assert_ptr_nonnull(db_token_cache(db_fixture_db));
+    db_fixture_add_campaign(&c, "Kept");
+    memset(&umpire, 0, sizeof umpire);
+    db_new_id("tok", umpire.t.id);
+    snprintf(umpire.t.campaign_id, sizeof umpire.t.campaign_id, "%s", c.id);
+    umpire.t.is_umpire = true;
+    umpire.hash = HEX64;
+    db_fixture_write_ok(job_token, &umpire, "insert umpire token");
+    /* Read, then kept: the same row. */
+    ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_OK);
+    ck_assert(!was_kept);
+    ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_OK);
+    ck_assert(was_kept);
+    ck_assert_str_eq(got.id, umpire.t.id);
+    ck_assert_str_eq(got.campaign_id, c.id);
+    ck_assert_str_eq(got.side_id, "");
+    ck_assert(got.is_umpire);
+    /* A reissue that fails after it: rolled back, the old token stays. */
+    memset(&failed, 0, sizeof failed);
+    failed.t = umpire.t;
+    db_new_id("tok", failed.t.id);
+    failed.hash = HEX64_B;
+    failed.old_hash = HEX64;
+    failed.is_failing = true;
+    ck_assert_int_eq(db_fixture_write_rc(job_reissue, &failed, &e),
+                     ERR_CONFLICT);
+    ck_assert_int_eq(failed.old_rc, ERR_OK);
+    ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_OK);
+    ck_assert_str_eq(got.id, umpire.t.id);
+    ck_assert_int_eq(find_kept(HEX64_B, &got, &was_kept), ERR_NOT_FOUND);
+    /* A reissue: the old token, read live (and kept) on a reader while
+     * the reissue was written, is refused once it is committed. */
+    again = failed;
+    again.is_failing = false;
+    again.old_rc = ERR_DB;
+    db_fixture_write_ok(job_reissue, &again, "reissue the umpire token");
+    ck_assert_int_eq(again.old_rc, ERR_OK);
+    ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_NOT_FOUND);
+    ck_assert(!was_kept);
+    ck_assert_int_eq(find_kept(HEX64_B, &got, &was_kept), ERR_OK);
+    ck_assert_str_eq(got.id, again.t.id);
+    ck_assert_int_eq(find_kept(HEX64_B, &got, &was_kept), ERR_OK);
+    ck_assert(was_kept);
+    ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_NOT_FOUND);
 }
 END_TEST
 
@@ -1295,6 +1399,7 @@ Suite *suite_store(void)
     tcase_add_test(store, test_unit_writes_count_the_version_once);
     tcase_add_test(store, test_sides);
     tcase_add_test(store, test_tokens);
+    tcase_add_test(store, test_tokens_kept_until_reissued);
     tcase_add_test(store, test_unit_round_trip_and_update);
     tcase_add_test(store, test_unit_scs_values_checked);
     tcase_add_test(store, test_units_list);
