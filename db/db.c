@@ -166,7 +166,7 @@ err_code db_control(db_conn *conn, const char *sql, err_info *e)
  * in its own space instead of growing into what is left. */
 static void note_low_space(db *d)
 {
-    d->low_space_until = now_monotonic() + DB_LOW_SPACE_SECONDS;
+    d->low_space_until = now_monotonic() + d->low_space_seconds;
     if (!d->is_low_space) {
         if (!d->is_pg) {
             if (d->ckpt)
@@ -515,6 +515,7 @@ err_code db_open(const char *path, int n_readers, db **out, err_info *e)
     pthread_mutex_init(&d->listen_lock, NULL);
     pthread_mutex_init(&d->poster_lock, NULL);
     atomic_init(&d->health, DB_HEALTH_OK);
+    d->low_space_seconds = DB_LOW_SPACE_SECONDS;
     if (!d->path || !d->readers || !d->is_lent) {
         db_close(d);
         return err_set(e, ERR_NOMEM, NULL, "out of memory");

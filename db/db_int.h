@@ -82,6 +82,8 @@ struct db {
     bool is_wal_dirty;      /* committed since the last full checkpoint */
     bool is_low_space;      /* checkpointing every DB_LOW_SPACE_BYTES */
     double low_space_until; /* monotonic seconds; then back to normal */
+    double low_space_seconds; /* DB_LOW_SPACE_SECONDS (the tests shorten it,
+                               * before the first write) */
     err_info *close_report; /* where db_close writes its outcome, or NULL */
 
     /* PostgreSQL: what the instances share (instances.c). */

@@ -7,6 +7,7 @@
  * checkpoints from db_checkpoint_stats.
  */
 #include "db_fixture.h"
+#include "db_int.h"
 #include "full_vfs.h"
 #include "suites.h"
 
@@ -14,6 +15,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Bytes each commit adds: some 60 pages of 1 KiB. */
@@ -286,6 +288,72 @@ START_TEST(test_slow_disk_writer_waits)
 }
 END_TEST
 
+static double seconds_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The while after a full disk, shortened from ten minutes. */
+#define LOW_SPACE_SECONDS 4.0
+
+/*
+ * A full disk: for a while after it, SQLite's own checkpoint runs on the
+ * writer every 64 KiB of log, so that the log starts over in the space
+ * it has, and the thread is left out; once that while is over, the next
+ * write hands the checkpoints back to the thread, and the log grows to
+ * 16 MiB again before a pass.
+ */
+START_TEST(test_low_space_then_the_thread_again)
+{
+    db_ckpt_stats st0, st;
+    seen low = {0, -1}, after = {0, -1};
+    double since;
+    err_info e;
+    int i = 0, n = 0;
+
+    full_vfs_install();
+    db_fixture_open();
+    db_fixture_db->low_space_seconds = LOW_SPACE_SECONDS;
+    db_fixture_write_ok(job_table, NULL, "table");
+    full_vfs_fail(FULL_VFS_WRITE);
+    ck_assert_int_eq(db_fixture_write_rc(job_row, &i, &e), ERR_FULL);
+    since = seconds_now();
+    full_vfs_fail(0);
+    db_checkpoint_stats(db_fixture_db, &st0);
+    /* The while: the log stays within some pages of 64 KiB, and no pass. */
+    while (n < 60 && seconds_now() - since < LOW_SPACE_SECONDS - 1.0)
+        write_rows(++n, 1, &low);
+    ck_assert_msg(n >= 20, "only %d rows in %.0f s", n, LOW_SPACE_SECONDS - 1);
+    ck_assert_msg(low.max_log < 512 * 1024, "the log grew to %lld bytes",
+                  low.max_log);
+    db_checkpoint_stats(db_fixture_db, &st);
+    ck_assert_uint_eq(st.passes, st0.passes);
+    /* Then the thread's again, from the next write on. */
+    while (seconds_now() - since < LOW_SPACE_SECONDS + 0.2)
+        usleep(50 * 1000);
+    write_rows(n + 1, 320, &after); /* 19 MB */
+    for (i = 0; i < 500; i++) {
+        db_checkpoint_stats(db_fixture_db, &st);
+        if (st.passes > st0.passes)
+            break;
+        usleep(10 * 1000);
+    }
+    ck_assert_uint_gt(st.passes, st0.passes);
+    ck_assert_msg(after.max_log > 8 * 1024 * 1024,
+                  "the log stayed at %lld bytes", after.max_log);
+    ck_assert_msg(after.max_log <= log_bound(&st), "the log grew to %lld bytes",
+                  after.max_log);
+    ck_assert_int_eq(db_close(db_fixture_db), ERR_OK);
+    db_fixture_db = NULL;
+    full_vfs_uninstall();
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM filler"),
+                     n + 320);
+}
+END_TEST
+
 Suite *suite_checkpointer(void)
 {
     Suite *s = suite_create("checkpointer");
@@ -298,6 +366,7 @@ Suite *suite_checkpointer(void)
     tcase_add_test(tc, test_checkpoints_off_the_writer);
     tcase_add_test(tc, test_old_snapshot_holds_checkpoints_back);
     tcase_add_test(tc, test_slow_disk_writer_waits);
+    tcase_add_test(tc, test_low_space_then_the_thread_again);
     suite_add_tcase(s, tc);
     return s;
 }
