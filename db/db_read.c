@@ -106,6 +106,8 @@ void db_read_release(db *d, db_conn *conn)
         db_conn_close(conn);
         if (db_conn_open(d->path, false, &fresh, NULL) != ERR_OK)
             fresh = NULL;
+        else
+            fresh->tokens = d->tokens; /* as db_open gave the one it replaces */
     }
     pthread_mutex_lock(&d->pool_lock);
     if (!is_clean)

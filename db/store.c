@@ -372,7 +372,6 @@ err_code db_token_find(db_conn *c, const char *hash_hex, db_token *out,
         db_column_copy(st, 1, out->campaign_id, sizeof out->campaign_id);
         db_column_copy(st, 2, out->side_id, sizeof out->side_id);
         out->is_umpire = role && strcmp((const char *)role, "umpire") == 0;
-        db_token_keep(c, hash_hex, generation, out);
     } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "unknown token");
     } else {
@@ -380,5 +379,7 @@ err_code db_token_find(db_conn *c, const char *hash_hex, db_token *out,
     }
 out:
     db_done(st);
+    if (rc == ERR_OK)
+        db_token_keep(c, hash_hex, generation, out);
     return rc;
 }

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 enum { TOKEN_SLOTS = 1024, TOKEN_LOCKS = 16 };
 
 typedef struct token_slot {
@@ -25,11 +27,17 @@ typedef struct token_slot {
     db_token token;
 } token_slot;
 
+/* A stripe's lock, and its lookups answered and not (counted under it:
+ * no line that every worker writes). */
+typedef struct token_stripe {
+    pthread_mutex_t lock;
+    long long hits, misses;
+} token_stripe;
+
 struct token_cache {
     atomic_ullong generation;
-    pthread_mutex_t locks[TOKEN_LOCKS];
+    token_stripe stripes[TOKEN_LOCKS];
     token_slot slots[TOKEN_SLOTS];
-    atomic_llong hits, misses;
 };
 
 token_cache *token_cache_new(void)
@@ -41,7 +49,7 @@ token_cache *token_cache_new(void)
         return NULL;
     atomic_init(&k->generation, 1);
     for (i = 0; i < TOKEN_LOCKS; i++)
-        pthread_mutex_init(&k->locks[i], NULL);
+        pthread_mutex_init(&k->stripes[i].lock, NULL);
     return k;
 }
 
@@ -52,7 +60,7 @@ void token_cache_free(token_cache *k)
     if (k == NULL)
         return;
     for (i = 0; i < TOKEN_LOCKS; i++)
-        pthread_mutex_destroy(&k->locks[i]);
+        pthread_mutex_destroy(&k->stripes[i].lock);
     /* A token's hash is no secret, nor its row; nothing to wipe. */
     free(k);
 }
@@ -86,21 +94,24 @@ unsigned long long token_cache_generation(token_cache *k)
 bool token_cache_get(token_cache *k, const char *hash_hex, db_token *out)
 {
     int s = slot_of(hash_hex);
-    pthread_mutex_t *lock;
+    token_stripe *stripe;
     token_slot *t;
     bool is_hit;
 
     if (s < 0)
         return false;
-    lock = &k->locks[s % TOKEN_LOCKS];
+    stripe = &k->stripes[s % TOKEN_LOCKS];
     t = &k->slots[s];
-    pthread_mutex_lock(lock);
+    pthread_mutex_lock(&stripe->lock);
     is_hit = t->generation == atomic_load(&k->generation) &&
              strcmp(t->hash, hash_hex) == 0;
     if (is_hit)
         *out = t->token;
-    pthread_mutex_unlock(lock);
-    atomic_fetch_add(is_hit ? &k->hits : &k->misses, 1);
+    if (is_hit)
+        stripe->hits++;
+    else
+        stripe->misses++;
+    pthread_mutex_unlock(&stripe->lock);
     return is_hit;
 }
 
@@ -108,18 +119,18 @@ void token_cache_put(token_cache *k, const char *hash_hex,
                      unsigned long long generation, const db_token *tok)
 {
     int s = slot_of(hash_hex);
-    pthread_mutex_t *lock;
+    token_stripe *stripe;
     token_slot *t;
 
     if (s < 0)
         return;
-    lock = &k->locks[s % TOKEN_LOCKS];
+    stripe = &k->stripes[s % TOKEN_LOCKS];
     t = &k->slots[s];
-    pthread_mutex_lock(lock);
+    pthread_mutex_lock(&stripe->lock);
     memcpy(t->hash, hash_hex, sizeof t->hash);
     t->generation = generation;
     t->token = *tok;
-    pthread_mutex_unlock(lock);
+    pthread_mutex_unlock(&stripe->lock);
 }
 
 void token_cache_reissued(token_cache *k)
@@ -130,8 +141,15 @@ void token_cache_reissued(token_cache *k)
 
 void token_cache_stats(token_cache *k, long long *hits, long long *misses)
 {
-    *hits = k ? atomic_load(&k->hits) : 0;
-    *misses = k ? atomic_load(&k->misses) : 0;
+    int i;
+
+    *hits = *misses = 0;
+    for (i = 0; k != NULL && i < TOKEN_LOCKS; i++) {
+        pthread_mutex_lock(&k->stripes[i].lock);
+        *hits += k->stripes[i].hits;
+        *misses += k->stripes[i].misses;
+        pthread_mutex_unlock(&k->stripes[i].lock);
+    }
 }
 
 token_cache *db_token_cache(db *d)
@@ -155,12 +173,27 @@ bool db_token_kept(db_conn *c, const char *hash_hex, db_token *out,
     return k != NULL && token_cache_get(k, hash_hex, out);
 }
 
+/* Whether c reads the store as it now stands: no transaction open, and
+ * no statement left stepping (either holds an older snapshot, whose rows
+ * must not be kept at the generation now). */
+static bool reads_now(db_conn *c)
+{
+    sqlite3_stmt *st = NULL;
+
+    if (c->lite == NULL || !sqlite3_get_autocommit(c->lite))
+        return false;
+    while ((st = sqlite3_next_stmt(c->lite, st)) != NULL)
+        if (sqlite3_stmt_busy(st))
+            return false;
+    return true;
+}
+
 void db_token_keep(db_conn *c, const char *hash_hex,
                    unsigned long long generation, const db_token *t)
 {
     token_cache *k = reader_cache(c);
 
-    if (k != NULL)
+    if (k != NULL && reads_now(c))
         token_cache_put(k, hash_hex, generation, t);
 }
 

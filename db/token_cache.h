@@ -48,7 +48,10 @@ void token_cache_reissued(token_cache *k);
  * (true); else *generation is the one to keep it with once read. */
 bool db_token_kept(db_conn *c, const char *hash_hex, db_token *out,
                    unsigned long long *generation);
-/* A live token c read, after *generation was read (db_token_kept). */
+/* A live token c read, after *generation was read (db_token_kept): kept
+ * where c read it outside a transaction, with no statement stepping (the
+ * store as it stands, not an older snapshot; called once the statement
+ * that read it is done). */
 void db_token_keep(db_conn *c, const char *hash_hex,
                    unsigned long long generation, const db_token *t);
 

@@ -484,33 +484,6 @@ START_TEST(test_tokens)
 }
 END_TEST
 
-/* A reissue in a writer job, which can fail after it (is_failing) and
- * looks up the old token on a reader before its batch commits. */
-typedef struct reissue_row {
-    db_token t;
-    const char *hash, *old_hash;
-    bool is_failing;
-    err_code old_rc; /* the old token's lookup meanwhile */
-} reissue_row;
-
-static err_code job_reissue(db_conn *c, void *arg, err_info *e)
-{
-    reissue_row *r = arg;
-    db_conn *reader;
-    db_token got;
-    err_code rc;
-
-    if ((rc = db_token_reissue(c, &r->t, r->hash, "2026-01-02T00:00:00.000Z",
-                               e)))
-        return rc;
-    reader = db_read_acquire(db_fixture_db);
-    r->old_rc = db_token_find(reader, r->old_hash, &got, NULL);
-    db_read_release(db_fixture_db, reader);
-    if (r->is_failing)
-        return err_set(e, ERR_CONFLICT, NULL, "failed after the reissue");
-    return ERR_OK;
-}
-
 /* The token's lookup on a reader, and whether the cache answered it. */
 static err_code find_kept(const char *hash, db_token *got, bool *was_kept)
 {
@@ -527,9 +500,47 @@ static err_code find_kept(const char *hash, db_token *got, bool *was_kept)
     return rc;
 }
 
-/* Live tokens are kept by the readers; a reissue's batch, once committed,
- * leaves none of them kept, even one read live while it was being written,
- * and a reissue rolled back leaves the old token as it was. */
+/* A reissue in a writer job, which can fail after it (is_failing), and
+ * looks the old token up on a reader before its batch ends. */
+typedef struct reissue_row {
+    db_token t;
+    const char *hash, *old_hash;
+    bool is_failing;
+    err_code old_rc;   /* the old token's lookup meanwhile */
+    bool was_old_kept; /* and whether the cache answered it */
+} reissue_row;
+
+static err_code job_reissue(db_conn *c, void *arg, err_info *e)
+{
+    reissue_row *r = arg;
+    db_token got;
+    err_code rc;
+
+    if ((rc = db_token_reissue(c, &r->t, r->hash, "2026-01-02T00:00:00.000Z",
+                               e)))
+        return rc;
+    r->old_rc = find_kept(r->old_hash, &got, &r->was_old_kept);
+    if (r->is_failing)
+        return err_set(e, ERR_CONFLICT, NULL, "failed after the reissue");
+    return ERR_OK;
+}
+
+/* Rows of tokens whose hash is hash and that are live. */
+static int n_live(const char *hash)
+{
+    char sql[160];
+
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM tokens WHERE hash = '%s' AND revoked_at IS "
+             "NULL",
+             hash);
+    return db_fixture_raw_query_int(sql);
+}
+
+/* Live tokens are kept by the readers; a reissue's batch, once it has
+ * ended, leaves none of them kept: not even one read live (and kept) on a
+ * reader while the reissue was written; a reissue rolled back leaves the
+ * old token live. */
 START_TEST(test_tokens_kept_until_reissued)
 {
     db_campaign c;
@@ -557,7 +568,8 @@ START_TEST(test_tokens_kept_until_reissued)
     ck_assert_str_eq(got.campaign_id, c.id);
     ck_assert_str_eq(got.side_id, "");
     ck_assert(got.is_umpire);
-    /* A reissue that fails after it: rolled back, the old token stays. */
+    /* A reissue that fails after it: rolled back, the old token stays
+     * live, and was still found (kept) meanwhile. */
     memset(&failed, 0, sizeof failed);
     failed.t = umpire.t;
     db_new_id("tok", failed.t.id);
@@ -567,23 +579,63 @@ START_TEST(test_tokens_kept_until_reissued)
     ck_assert_int_eq(db_fixture_write_rc(job_reissue, &failed, &e),
                      ERR_CONFLICT);
     ck_assert_int_eq(failed.old_rc, ERR_OK);
-    ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_OK);
-    ck_assert_str_eq(got.id, umpire.t.id);
-    ck_assert_int_eq(find_kept(HEX64_B, &got, &was_kept), ERR_NOT_FOUND);
-    /* A reissue: the old token, read live (and kept) on a reader while
-     * the reissue was written, is refused once it is committed. */
+    ck_assert(failed.was_old_kept);
+    ck_assert_int_eq(n_live(HEX64), 1);
+    ck_assert_int_eq(n_live(HEX64_B), 0);
+    /* A reissue: the old token, read live from the store (the batch that
+     * failed forgot it) and kept while the reissue was written, is
+     * refused once the batch has ended. */
     again = failed;
     again.is_failing = false;
     again.old_rc = ERR_DB;
+    again.was_old_kept = true;
     db_fixture_write_ok(job_reissue, &again, "reissue the umpire token");
     ck_assert_int_eq(again.old_rc, ERR_OK);
+    ck_assert(!again.was_old_kept);
     ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_NOT_FOUND);
     ck_assert(!was_kept);
     ck_assert_int_eq(find_kept(HEX64_B, &got, &was_kept), ERR_OK);
+    ck_assert(!was_kept);
     ck_assert_str_eq(got.id, again.t.id);
     ck_assert_int_eq(find_kept(HEX64_B, &got, &was_kept), ERR_OK);
     ck_assert(was_kept);
     ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_NOT_FOUND);
+}
+END_TEST
+
+/* A token found in an older snapshot (live there, reissued since) is not
+ * kept: a reader outside it refuses the token. */
+START_TEST(test_token_of_an_old_snapshot_not_kept)
+{
+    db_campaign c, seen;
+    token_row umpire;
+    reissue_row again;
+    db_token got;
+    bool was_kept;
+    db_conn *snap;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Snapshot");
+    memset(&umpire, 0, sizeof umpire);
+    db_new_id("tok", umpire.t.id);
+    snprintf(umpire.t.campaign_id, sizeof umpire.t.campaign_id, "%s", c.id);
+    umpire.t.is_umpire = true;
+    umpire.hash = HEX64;
+    db_fixture_write_ok(job_token, &umpire, "insert umpire token");
+    ck_assert_int_eq(db_read_begin(db_fixture_db, &snap, NULL), ERR_OK);
+    ck_assert_int_eq(db_campaign_get(snap, c.id, &seen, NULL), ERR_OK);
+    memset(&again, 0, sizeof again);
+    again.t = umpire.t;
+    db_new_id("tok", again.t.id);
+    again.hash = HEX64_B;
+    again.old_hash = HEX64_B; /* not the old one: nothing kept meanwhile */
+    db_fixture_write_ok(job_reissue, &again, "reissue the umpire token");
+    /* The snapshot still sees the old token live, as a snapshot must. */
+    ck_assert_int_eq(db_token_find(snap, HEX64, &got, NULL), ERR_OK);
+    ck_assert_str_eq(got.id, umpire.t.id);
+    ck_assert_int_eq(db_read_end(db_fixture_db, snap, NULL), ERR_OK);
+    ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_NOT_FOUND);
+    ck_assert(!was_kept);
 }
 END_TEST
 
@@ -1400,6 +1452,7 @@ Suite *suite_store(void)
     tcase_add_test(store, test_sides);
     tcase_add_test(store, test_tokens);
     tcase_add_test(store, test_tokens_kept_until_reissued);
+    tcase_add_test(store, test_token_of_an_old_snapshot_not_kept);
     tcase_add_test(store, test_unit_round_trip_and_update);
     tcase_add_test(store, test_unit_scs_values_checked);
     tcase_add_test(store, test_units_list);
