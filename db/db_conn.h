@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "db_sql.h"
 #include "err.h"
 
 typedef struct db_stmt db_stmt;
@@ -61,6 +62,10 @@ struct db_conn {
      * db_commitment_next; valid while has_snap_next. */
     db_commitment snap_next;
     bool has_snap_next;
+    /* The campaign's ledger, read in the same statement (db_campaign_kept),
+     * for db_chain_open; valid while has_snap_ledger. */
+    db_ledger_head snap_ledger;
+    bool has_snap_ledger;
     /* The writer: what its batch's jobs landed (db_units_landed), kept
      * for the cache until the batch commits. */
     struct unit_landing *landings;

@@ -55,13 +55,21 @@ int db_column_type(db_stmt *st, int col);
 err_code db_webhook_enqueue(db_conn *c, const char *campaign_id,
                             const char *combat_id, const char *created_at,
                             err_info *e);
+/* A campaign's ledger as a read found it: its length and head. */
+typedef struct db_ledger_head {
+    char campaign_id[DB_ID_MAX];
+    long long length;
+    char head[LEDGER_HASH_HEX];
+} db_ledger_head;
+
 /* The campaign's version (db_campaign_version, which this is with next
  * NULL) and, in the same read, its next commitment (db_commitment_next's
  * columns; used_at and used_by empty) where it has one (*has_next; next
- * untouched where not). */
+ * untouched where not), and its ledger's length and head (into ledger,
+ * where next and ledger are given). */
 err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
                                   db_commitment *next, bool *has_next,
-                                  err_info *e);
+                                  db_ledger_head *ledger, err_info *e);
 
 /* Rows the connection's last statement changed; rows changed so far. */
 int db_changes(db_conn *c);

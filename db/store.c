@@ -84,12 +84,12 @@ static bool parse_frac_column(db_stmt *st, int col, scs_frac *out)
 err_code db_campaign_version(db_conn *c, const char *id, long long *out,
                              err_info *e)
 {
-    return db_campaign_version_next(c, id, out, NULL, NULL, e);
+    return db_campaign_version_next(c, id, out, NULL, NULL, NULL, e);
 }
 
 err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
                                   db_commitment *next, bool *has_next,
-                                  err_info *e)
+                                  db_ledger_head *ledger, err_info *e)
 {
     db_stmt *st = NULL;
     err_code rc;
@@ -101,7 +101,8 @@ err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
                          next == NULL
                              ? "SELECT version FROM campaigns WHERE id = ?"
                              : "SELECT version, next_commitment, next_seed, "
-                               "next_created_at FROM campaigns WHERE id = ?",
+                               "next_created_at, ledger_length, ledger_head "
+                               "FROM campaigns WHERE id = ?",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, id);
@@ -115,6 +116,11 @@ err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
             db_column_copy(st, 3, next->created_at, sizeof next->created_at);
             snprintf(next->campaign_id, sizeof next->campaign_id, "%s", id);
             *has_next = true;
+        }
+        if (next != NULL && ledger != NULL) {
+            snprintf(ledger->campaign_id, sizeof ledger->campaign_id, "%s", id);
+            ledger->length = db_column_int64(st, 4);
+            db_column_copy(st, 5, ledger->head, sizeof ledger->head);
         }
     } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", id);

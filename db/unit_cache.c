@@ -424,6 +424,7 @@ void db_snapshot_forget(db_conn *c)
     c->units = NULL;
     c->snap_campaign[0] = '\0';
     c->snap_version = 0;
+    c->has_snap_ledger = false;
     if (c->has_snap_next) {
         sodium_memzero(&c->snap_next, sizeof c->snap_next);
         c->has_snap_next = false;
@@ -480,8 +481,9 @@ bool db_campaign_kept(db_conn *c, const char *id, db_campaign *out)
         sodium_memzero(&c->snap_next, sizeof c->snap_next);
         c->has_snap_next = false;
     }
+    c->has_snap_ledger = false;
     if (db_campaign_version_next(c, id, &version, &c->snap_next, &has_next,
-                                 NULL) != ERR_OK ||
+                                 &c->snap_ledger, NULL) != ERR_OK ||
         version != kept_at ||
         !unit_cache_campaign_get(c->units, id, version, out)) {
         if (has_next)
@@ -490,6 +492,7 @@ bool db_campaign_kept(db_conn *c, const char *id, db_campaign *out)
     }
     db_snapshot_saw(c, id, version);
     c->has_snap_next = has_next;
+    c->has_snap_ledger = true;
     return true;
 }
 
@@ -500,6 +503,16 @@ bool db_snapshot_next(const db_conn *c, const char *campaign_id,
         strcmp(c->snap_next.campaign_id, campaign_id) != 0)
         return false;
     *out = c->snap_next;
+    return true;
+}
+
+bool db_snapshot_ledger(const db_conn *c, const char *campaign_id,
+                        db_ledger_head *out)
+{
+    if (!c->has_snap_ledger || !snapshot_knows(c, campaign_id) ||
+        strcmp(c->snap_ledger.campaign_id, campaign_id) != 0)
+        return false;
+    *out = c->snap_ledger;
     return true;
 }
 

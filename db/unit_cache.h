@@ -32,6 +32,7 @@
 #include <stddef.h>
 
 #include "db.h"
+#include "db_sql.h"
 
 typedef struct unit_cache unit_cache;
 
@@ -104,6 +105,10 @@ void db_campaign_keep(db_conn *c, const db_campaign *cmp);
  * (true). */
 bool db_snapshot_next(const db_conn *c, const char *campaign_id,
                       db_commitment *out);
+/* db_chain_open's: campaign_id's ledger as c's snapshot read it with the
+ * campaign's version (db_campaign_kept), when it did (true). */
+bool db_snapshot_ledger(const db_conn *c, const char *campaign_id,
+                        db_ledger_head *out);
 /* The writer's landings after its first keep: dropped (a job rolled
  * back, or the batch ended). */
 void db_landings_drop(db_conn *w, size_t keep);

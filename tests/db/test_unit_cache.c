@@ -676,6 +676,106 @@ START_TEST(test_next_commitment_with_the_version)
 }
 END_TEST
 
+/* ---- the ledger's head, read with the campaign's version ---- */
+
+typedef struct ledger_move {
+    const char *campaign_id;
+    long long length;
+    char head[65];
+} ledger_move;
+
+static err_code run_ledger_move(db_conn *c, void *arg, err_info *e)
+{
+    ledger_move *m = arg;
+    db_chain ch;
+    err_code rc;
+
+    if ((rc = db_chain_open(c, m->campaign_id, &ch, e)))
+        return rc;
+    ch.length = m->length;
+    memcpy(ch.head, m->head, sizeof ch.head);
+    ch.has_head_raw = false;
+    return db_chain_store(c, &ch, e);
+}
+
+/* campaign_id's ledger as db_chain_open gives it in a snapshot that read
+ * campaign_id's row (then other's, when given: the ledger kept is then
+ * another campaign's), and whether it came with the version. */
+static void snapshot_chain(const char *campaign_id, const char *other,
+                           db_chain *out, bool *was_kept)
+{
+    db_campaign cmp;
+    db_conn *c;
+    err_info e;
+
+    err_clear(&e);
+    ck_assert_int_eq(db_read_begin(db_fixture_db, &c, &e), ERR_OK);
+    ck_assert_int_eq(db_campaign_get(c, campaign_id, &cmp, &e), ERR_OK);
+    if (other != NULL)
+        ck_assert_int_eq(db_campaign_get(c, other, &cmp, &e), ERR_OK);
+    *was_kept = c->has_snap_ledger;
+    ck_assert_int_eq(db_chain_open(c, campaign_id, out, &e), ERR_OK);
+    ck_assert_int_eq(db_read_end(db_fixture_db, c, &e), ERR_OK);
+    ck_assert(!c->has_snap_ledger);
+}
+
+/* A staged combat reads its campaign's ledger in the statement that
+ * checks the kept campaign's version: what db_chain_open gives is the
+ * store's, for that campaign alone, and moves with it. */
+START_TEST(test_ledger_with_the_version)
+{
+    db_campaign c, d;
+    ledger_move m = {0}, other = {0};
+    db_chain got, plain;
+    bool was_kept;
+    db_conn *r;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&c, "Ledger");
+    do
+        db_fixture_add_campaign(&d, "Other");
+    while (unit_cache_slot(d.id) == unit_cache_slot(c.id));
+    m.campaign_id = c.id;
+    m.length = 5;
+    memset(m.head, 'a', 64);
+    db_fixture_write_ok(run_ledger_move, &m, "move c's ledger");
+    other.campaign_id = d.id;
+    other.length = 9;
+    memset(other.head, 'b', 64);
+    db_fixture_write_ok(run_ledger_move, &other, "move d's ledger");
+    snapshot_chain(c.id, NULL, &got, &was_kept); /* read whole, kept */
+    ck_assert(!was_kept);
+    snapshot_chain(c.id, NULL, &got, &was_kept);
+    ck_assert(was_kept);
+    ck_assert_int_eq(got.length, 5);
+    ck_assert_int_eq(got.length0, 5);
+    ck_assert_str_eq(got.head, m.head);
+    ck_assert_str_eq(got.campaign_id, c.id);
+    r = db_read_acquire(db_fixture_db);
+    ck_assert_int_eq(db_chain_open(r, c.id, &plain, NULL), ERR_OK);
+    db_read_release(db_fixture_db, r);
+    ck_assert_int_eq(got.length, plain.length);
+    ck_assert_str_eq(got.head, plain.head);
+    /* d read kept after c: c's ledger is still c's (from the store). */
+    snapshot_chain(d.id, NULL, &got, &was_kept); /* d kept */
+    snapshot_chain(c.id, d.id, &got, &was_kept);
+    ck_assert(was_kept); /* d's */
+    ck_assert_int_eq(got.length, 5);
+    ck_assert_str_eq(got.head, m.head);
+    /* Moved: the next snapshot reads the new one. */
+    m.length = 6;
+    memset(m.head, 'c', 64);
+    db_fixture_write_ok(run_ledger_move, &m, "move c's ledger again");
+    snapshot_chain(c.id, NULL, &got, &was_kept);
+    ck_assert_int_eq(got.length, 6);
+    ck_assert_str_eq(got.head, m.head);
+    snapshot_chain(c.id, NULL, &got, &was_kept);
+    ck_assert(was_kept);
+    ck_assert_int_eq(got.length, 6);
+    ck_assert_str_eq(got.head, m.head);
+}
+END_TEST
+
 /* A landing whose batch does not commit (the log's fsync fails: a full
  * disk) moves nothing: once the campaign's next version is committed by
  * another write, a snapshot at it reads that write, not the landing. */
@@ -742,6 +842,7 @@ Suite *suite_unit_cache(void)
     tcase_add_test(tc, test_no_cache_outside_a_snapshot);
     tcase_add_test(tc, test_sides_and_campaign_kept);
     tcase_add_test(tc, test_next_commitment_with_the_version);
+    tcase_add_test(tc, test_ledger_with_the_version);
     tcase_add_test(tc, test_landing_at_the_saved_version);
     suite_add_tcase(s, tc);
     tcase_add_unchecked_fixture(full, db_fixture_suite_make,
