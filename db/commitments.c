@@ -3,6 +3,7 @@
  * (docs/dice.md, "Commitments ahead of the combat"); declared in db.h.
  */
 #include "db_sql.h"
+#include "unit_cache.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -173,8 +174,10 @@ err_code db_commitment_next(db_conn *c, const char *campaign_id,
     db_stmt *st = NULL;
     err_code rc;
 
-    /* Read already, with the campaign's version, in this snapshot. */
-    if (db_snapshot_next(c, campaign_id, out))
+    /* As the combats in flight leave it; else read already, with the
+     * campaign's version, in this snapshot. */
+    if (db_ahead_next(c, campaign_id, out) ||
+        db_snapshot_next(c, campaign_id, out))
         return ERR_OK;
     if ((rc = db_prepare(c,
                          "SELECT next_commitment, next_seed, id, "

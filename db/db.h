@@ -897,6 +897,7 @@ typedef struct db_chain {
     long long length;
     long long length0; /* the length db_chain_open read: moved when not */
     char head[LEDGER_HASH_HEX];
+    char head0[LEDGER_HASH_HEX]; /* and the head it read */
     /* head as its bytes, once db_chain_add has read or made it: the next
      * entry is hashed on them, not on head's digits read again.  Code
      * that sets head itself clears has_head_raw. */
@@ -923,6 +924,35 @@ err_code db_chain_save(db_conn *c, const db_chain *ch, err_info *e);
 /* Makes the save of ch spend the campaign's next commitment, spent, and
  * set the next in its place, drawn now (off the writer). */
 void db_chain_spend(db_chain *ch, const char *spent);
+/*
+ * A campaign as the combats of it in flight (staged, not yet landed) will
+ * leave it, for the next combat to be worked out ahead of them
+ * (pipeline.c): from, the version the first of them was worked out on;
+ * version, the one they leave; chain, the ledger they leave (its length
+ * and head) and the next commitment they draw (chain.next); units, every
+ * unit they read or wrote, as they leave it (db_unit_as_stored).
+ */
+typedef struct db_ahead {
+    char campaign_id[DB_ID_MAX];
+    long long from, version;
+    db_chain chain;
+    db_unit *units;
+    size_t n_units;
+} db_ahead;
+/* c (from db_read_begin) reads a's campaign as a leaves it, where its
+ * snapshot holds the campaign at a version from a->from to a->version
+ * (the combats in flight landed or not; some of them, in order): its
+ * version (db_campaign_get) a->version; its next commitment, its ledger
+ * (db_chain_open) and its units (db_unit_find) a's.  a is borrowed until
+ * db_read_end.  Nothing written is trusted to it: the combat lands only
+ * where the campaign is still at a->version with the ledger at a's head
+ * (db_combat_insert_chained), which says they all landed, and nothing
+ * else.  db_snapshot_is_ahead: whether c's db_campaign_get found it so. */
+void db_snapshot_ahead(db_conn *c, const db_ahead *a);
+bool db_snapshot_is_ahead(const db_conn *c);
+/* The version of campaign_id that c's snapshot read (db_campaign_get), as
+ * the store holds it (not ahead's); -1 where it read none. */
+long long db_snapshot_version(const db_conn *c, const char *campaign_id);
 /* A campaign combat's rolls chained ahead on a read snapshot (c), off
  * the writer: each roll's place and hashes from the campaign's ledger as
  * c reads it, and *end the ledger after them.  db_combat_insert_chained

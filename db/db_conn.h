@@ -66,6 +66,11 @@ struct db_conn {
      * for db_chain_open; valid while has_snap_ledger. */
     db_ledger_head snap_ledger;
     bool has_snap_ledger;
+    /* The campaign as combats in flight leave it (db_snapshot_ahead),
+     * borrowed, and whether db_campaign_get found the snapshot within
+     * it (then reads of it are ahead's). */
+    const db_ahead *ahead;
+    bool is_ahead;
     /* The writer: what its batch's jobs landed (db_units_landed), kept
      * for the cache until the batch commits. */
     struct unit_landing *landings;

@@ -78,13 +78,13 @@ struct db {
 
     /* The writer's upkeep: written by the writer thread only (health is
      * read by any). */
-    atomic_int health;      /* db_health_state */
-    bool is_wal_dirty;      /* committed since the last full checkpoint */
-    bool is_low_space;      /* checkpointing every DB_LOW_SPACE_BYTES */
-    double low_space_until; /* monotonic seconds; then back to normal */
+    atomic_int health;        /* db_health_state */
+    bool is_wal_dirty;        /* committed since the last full checkpoint */
+    bool is_low_space;        /* checkpointing every DB_LOW_SPACE_BYTES */
+    double low_space_until;   /* monotonic seconds; then back to normal */
     double low_space_seconds; /* DB_LOW_SPACE_SECONDS (the tests shorten it,
                                * before the first write) */
-    err_info *close_report; /* where db_close writes its outcome, or NULL */
+    err_info *close_report;   /* where db_close writes its outcome, or NULL */
 
     /* PostgreSQL: what the instances share (instances.c). */
     pthread_t news_thread;

@@ -21,11 +21,15 @@ err_code db_chain_open(db_conn *c, const char *campaign_id, db_chain *ch,
     int step;
 
     memset(ch, 0, sizeof *ch);
+    /* As the combats in flight leave it (db_snapshot_ahead). */
+    if (db_ahead_chain(c, campaign_id, ch))
+        return ERR_OK;
     /* A snapshot that read the campaign kept read its ledger with it. */
     if (db_snapshot_ledger(c, campaign_id, &kept)) {
         snprintf(ch->campaign_id, sizeof ch->campaign_id, "%s", campaign_id);
         ch->length = ch->length0 = kept.length;
         memcpy(ch->head, kept.head, sizeof ch->head);
+        memcpy(ch->head0, kept.head, sizeof ch->head0);
         return ERR_OK;
     }
     if ((rc = db_prepare(c,
@@ -39,6 +43,7 @@ err_code db_chain_open(db_conn *c, const char *campaign_id, db_chain *ch,
         snprintf(ch->campaign_id, sizeof ch->campaign_id, "%s", campaign_id);
         ch->length = ch->length0 = db_column_int64(st, 0);
         db_column_copy(st, 1, ch->head, sizeof ch->head);
+        memcpy(ch->head0, ch->head, sizeof ch->head0);
     } else if (step == DB_DONE) {
         rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", campaign_id);
     } else {
@@ -71,6 +76,18 @@ err_code db_chain_add(db_chain *ch, ledger_entry *en,
     return ERR_OK;
 }
 
+/* Whether the ledger of ch's campaign is no longer where ch started. */
+static err_code chain_moved(db_conn *c, const db_chain *ch, bool *is_moved,
+                            err_info *e)
+{
+    db_chain now;
+    err_code rc = db_chain_open(c, ch->campaign_id, &now, e);
+
+    *is_moved = rc == ERR_OK &&
+                (now.length != ch->length0 || strcmp(now.head, ch->head0) != 0);
+    return rc;
+}
+
 /* The head saved: by the writes of today's schema, counting the
  * campaign's version in the same write rather than by the trigger
  * campaign_version_self's second one; or (is_backfill) by migration 5's
@@ -82,14 +99,15 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
         {"UPDATE campaigns SET ledger_length = ?1, ledger_head = ?2, "
          "version = version + 1 WHERE id = ?3",
          "UPDATE campaigns SET ledger_length = ?1, ledger_head = ?2, "
-         "version = version + 1 WHERE id = ?3 AND version = ?8"},
+         "version = version + 1 WHERE id = ?3 AND version = ?8 AND "
+         "ledger_length = ?9 AND ledger_head = ?10"},
         {"UPDATE campaigns SET ledger_length = ?1, ledger_head = ?2, "
          "version = version + 1, next_commitment = ?4, next_seed = ?5, "
          "next_created_at = ?6 WHERE id = ?3 AND next_commitment = ?7",
          "UPDATE campaigns SET ledger_length = ?1, ledger_head = ?2, "
          "version = version + 1, next_commitment = ?4, next_seed = ?5, "
          "next_created_at = ?6 WHERE id = ?3 AND next_commitment = ?7 AND "
-         "version = ?8"}};
+         "version = ?8 AND ledger_length = ?9 AND ledger_head = ?10"}};
     bool is_spending = !is_backfill && ch->spent[0] != '\0',
          is_at = !is_backfill && version >= 0;
     long long now;
@@ -111,8 +129,14 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
         db_bind_text(st, 6, ch->next.created_at);
         db_bind_text(st, 7, ch->spent);
     }
-    if (is_at)
+    /* At a version: and where the chain started (a combat worked out
+     * ahead of others in flight, pipeline.c, chains on the head they
+     * leave: the head says they landed). */
+    if (is_at) {
         db_bind_int64(st, 8, version);
+        db_bind_int64(st, 9, ch->length0);
+        db_bind_text(st, 10, ch->head0);
+    }
     rc = db_step_done(c, st, e, "save the ledger's head");
     if (is_current != NULL)
         *is_current = rc == ERR_OK && db_changes(c) == 1;
@@ -120,14 +144,16 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
     if (rc == ERR_OK && !is_backfill && db_changes(c) == 1)
         db_keys_version_counted(c, ch->campaign_id, is_at ? version + 1 : 0);
     if (rc == ERR_OK && (is_spending || is_at) && db_changes(c) != 1) {
-        /* At another version: not current (the caller works it out
-         * again; nothing was written).  At this one, or none asked: its
-         * commitment was spent first. */
+        /* At another version, or another ledger: not current (the
+         * caller works it out again; nothing was written).  At this one,
+         * or none asked: its commitment was spent first. */
+        bool is_moved = false;
         if (is_at &&
-            (rc = db_campaign_version(c, ch->campaign_id, &now, e)) == ERR_OK &&
-            now != version)
-            rc = ERR_OK;
-        else if (rc == ERR_OK)
+            (rc = db_campaign_version(c, ch->campaign_id, &now, e)) == ERR_OK)
+            is_moved = now != version;
+        if (is_at && rc == ERR_OK && !is_moved)
+            rc = chain_moved(c, ch, &is_moved, e);
+        if (rc == ERR_OK && !is_moved)
             rc = db_commitment_spent_first(e, ch->spent);
     }
     db_done(st);

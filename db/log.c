@@ -208,8 +208,11 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   bool *is_current, db_combat_log *held,
                                   err_info *e)
 {
+    /* On SQLite the save checks the ledger too, even where it moves
+     * nothing (a combat without rolls or commitment): a combat worked
+     * out ahead of others lands only where they did (pipeline.c). */
     bool is_saved = n_rolls > 0 || end->spent[0],
-         is_save_first = is_saved && db_conn_sqlite(c) != NULL;
+         is_save_first = db_conn_sqlite(c) != NULL;
     long long now;
     err_code rc;
 

@@ -138,8 +138,10 @@ err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
     err_code rc;
     int step;
 
-    if (db_campaign_kept(c, id, out))
+    if (db_campaign_kept(c, id, out)) {
+        db_campaign_ahead(c, out);
         return ERR_OK;
+    }
     memset(out, 0, sizeof *out);
     if ((rc = db_prepare(c,
                          "SELECT id, name, created_at, scrud_cap_kind, "
@@ -192,6 +194,7 @@ err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
     out->fog.is_enabled = db_column_int(st, 17) != 0;
     db_column_copy(st, 18, out->fog.others, sizeof out->fog.others);
     db_campaign_keep(c, out);
+    db_campaign_ahead(c, out); /* kept as read, then as it is ahead */
 out:
     db_done(st);
     return rc;

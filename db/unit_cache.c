@@ -425,6 +425,8 @@ void db_snapshot_forget(db_conn *c)
     c->snap_campaign[0] = '\0';
     c->snap_version = 0;
     c->has_snap_ledger = false;
+    c->ahead = NULL;
+    c->is_ahead = false;
     if (c->has_snap_next) {
         sodium_memzero(&c->snap_next, sizeof c->snap_next);
         c->has_snap_next = false;
@@ -514,6 +516,81 @@ bool db_snapshot_ledger(const db_conn *c, const char *campaign_id,
         return false;
     *out = c->snap_ledger;
     return true;
+}
+
+/* ---- ahead of the combats in flight ---- */
+
+void db_snapshot_ahead(db_conn *c, const db_ahead *a)
+{
+    c->ahead = a;
+    c->is_ahead = false;
+}
+
+bool db_snapshot_is_ahead(const db_conn *c)
+{
+    return c->is_ahead;
+}
+
+long long db_snapshot_version(const db_conn *c, const char *campaign_id)
+{
+    return snapshot_knows(c, campaign_id) ? c->snap_version : -1;
+}
+
+/* c's ahead, where it holds campaign_id and applies. */
+static const db_ahead *ahead_of(const db_conn *c, const char *campaign_id)
+{
+    return c->is_ahead && c->ahead != NULL &&
+                   strcmp(c->ahead->campaign_id, campaign_id) == 0
+               ? c->ahead
+               : NULL;
+}
+
+void db_campaign_ahead(db_conn *c, db_campaign *cmp)
+{
+    const db_ahead *a = c->ahead;
+
+    if (a == NULL || strcmp(a->campaign_id, cmp->id) != 0)
+        return;
+    c->is_ahead = cmp->version >= a->from && cmp->version <= a->version;
+    if (c->is_ahead)
+        cmp->version = a->version;
+}
+
+bool db_ahead_next(const db_conn *c, const char *campaign_id,
+                   db_commitment *out)
+{
+    const db_ahead *a = ahead_of(c, campaign_id);
+
+    if (a == NULL || a->chain.next.commitment[0] == '\0')
+        return false;
+    *out = a->chain.next;
+    return true;
+}
+
+bool db_ahead_chain(const db_conn *c, const char *campaign_id, db_chain *ch)
+{
+    const db_ahead *a = ahead_of(c, campaign_id);
+
+    if (a == NULL)
+        return false;
+    memset(ch, 0, sizeof *ch);
+    snprintf(ch->campaign_id, sizeof ch->campaign_id, "%s", campaign_id);
+    ch->length = ch->length0 = a->chain.length;
+    memcpy(ch->head, a->chain.head, sizeof ch->head);
+    memcpy(ch->head0, a->chain.head, sizeof ch->head0);
+    return true;
+}
+
+void db_unit_ahead(const db_conn *c, const char *campaign_id, db_unit *u)
+{
+    const db_ahead *a = ahead_of(c, campaign_id);
+    size_t i;
+
+    for (i = 0; a != NULL && i < a->n_units; i++)
+        if (strcmp(a->units[i].id, u->id) == 0) {
+            *u = a->units[i];
+            return;
+        }
 }
 
 void db_campaign_keep(db_conn *c, const db_campaign *cmp)

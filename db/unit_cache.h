@@ -109,6 +109,15 @@ bool db_snapshot_next(const db_conn *c, const char *campaign_id,
  * campaign's version (db_campaign_kept), when it did (true). */
 bool db_snapshot_ledger(const db_conn *c, const char *campaign_id,
                         db_ledger_head *out);
+/* Reads ahead of the combats in flight (db_snapshot_ahead): cmp, read
+ * in c's snapshot, as they leave it (its version), noting whether they
+ * apply; the next commitment, the ledger and a unit u read, as they
+ * leave them, where they apply (the first two: true). */
+void db_campaign_ahead(db_conn *c, db_campaign *cmp);
+bool db_ahead_next(const db_conn *c, const char *campaign_id,
+                   db_commitment *out);
+bool db_ahead_chain(const db_conn *c, const char *campaign_id, db_chain *ch);
+void db_unit_ahead(const db_conn *c, const char *campaign_id, db_unit *u);
 /* The writer's landings after its first keep: dropped (a job rolled
  * back, or the batch ended). */
 void db_landings_drop(db_conn *w, size_t keep);

@@ -356,8 +356,14 @@ err_code db_unit_find(db_conn *c, const char *campaign_id,
 {
     err_code rc;
 
-    if (db_unit_kept(c, campaign_id, id_or_name, out))
+    /* The unit the snapshot holds (kept, or read and kept), then as the
+     * combats in flight leave it, where they do (db_snapshot_ahead):
+     * they rename, add and drop no unit, so the one ref names is the
+     * same. */
+    if (db_unit_kept(c, campaign_id, id_or_name, out)) {
+        db_unit_ahead(c, campaign_id, out);
         return ERR_OK;
+    }
     memset(out, 0, sizeof *out);
     rc = db_find_one(c,
                      "SELECT " UNIT_COLUMNS "WHERE u.rowid = coalesce("
@@ -366,8 +372,10 @@ err_code db_unit_find(db_conn *c, const char *campaign_id,
                      "(SELECT rowid FROM units "
                      "WHERE campaign_id = ?1 AND name = ?2))",
                      campaign_id, id_or_name, read_found_unit, out, "unit", e);
-    if (rc == ERR_OK)
+    if (rc == ERR_OK) {
         db_unit_keep(c, out);
+        db_unit_ahead(c, campaign_id, out);
+    }
     return rc;
 }
 

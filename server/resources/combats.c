@@ -56,6 +56,10 @@ static void create(http_request *r, const char *campaign_id)
     }
     http_defer_write(r, campaign_id ? pipeline_campaign_job : combat_insert_job,
                      combat_finish);
+    /* Handed to the writer: the next of its campaign may be worked out
+     * (ahead of it: pipeline.h). */
+    if (campaign_id != NULL)
+        pipeline_staged_handed(job);
 }
 
 void combats_create_oneoff(http_request *r)

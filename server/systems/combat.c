@@ -668,6 +668,10 @@ void combat_finish(http_request *r, err_code rc, const err_info *e)
 {
     combat_record *rec = r->state;
 
+    /* Its batch committed (or rolled back): no longer in flight.  (Were
+     * it left at the end of its job, a combat of its campaign worked out
+     * before the commit would read the campaign without it.) */
+    combat_campaign_leave(rec);
     if (rc != ERR_OK) {
         http_reply_problem(r, e);
         return;

@@ -73,6 +73,12 @@ typedef struct combat_record {
     combat_change *changes;
     size_t n_changes, cap_changes;
     bool is_counted; /* counted in its campaign's combats in flight */
+    /* Which of its campaign's aheads it was worked out on (or after: the
+     * one it may leave its own in place of; combat_campaign_enter). */
+    unsigned long ahead_gen;
+    /* It is the one of its campaign being worked out (from its entry
+     * until combat_campaign_release). */
+    bool holds_work;
     /* The campaign units bind read, as it read them, for apply: each unit
      * is read once per working out (combat_bind_keep, combat_unit_before);
      * owned. */
@@ -194,13 +200,44 @@ err_code combat_unit_before(db_conn *c, const combat_record *rec,
 /* Forgets the units kept: before bind reads them again. */
 void combat_bound_clear(combat_record *rec);
 
-/* Counts rec among its campaign's combats between their reading and
- * their writer job: true when it is the only one (pipeline_stage works
- * out only those; the others would only be worked out again).
- * combat_campaign_leave, once rec's job has run (or rec is freed), ends
- * it; both are no-ops for a record not counted. */
-bool combat_campaign_enter(combat_record *rec);
+/*
+ * Counts rec among its campaign's combats between their reading and
+ * their writer job, and says how pipeline_stage works it out: alone (no
+ * other in flight); ahead of those in flight (may_ahead: the store's
+ * writer lands them in the order they are handed to it), on how they
+ * leave the campaign (*ahead, a copy: combat_ahead_free it); or not (the
+ * writer works it out whole, as it always may).  Where another combat of
+ * the campaign is being worked out, it waits for it (AHEAD_WAIT_MS at
+ * most), until combat_campaign_release (its job handed to the writer).
+ * combat_campaign_worked, once it is worked out or not, keeps
+ * what it leaves for the next (where it was staged with
+ * seeded dice: its landing shows the ones before landed), on the ahead
+ * it was worked out on (is_on_ahead) or its snapshot alone; seen, the
+ * campaign's version in its snapshot (what the combats before it left
+ * up to there, the next reads from the store).
+ * combat_campaign_no_ahead: the combats in flight will not land as
+ * worked out (one was worked out again), so none is worked out ahead of
+ * them.  combat_campaign_leave, once rec's batch is committed or rolled
+ * back (combat_finish; or rec is freed), ends the count: a combat worked
+ * out before that commit is worked out ahead of it, not on a snapshot
+ * without it.  All are no-ops for a record not counted.
+ */
+typedef enum combat_enter {
+    COMBAT_ENTER_WRITER,
+    COMBAT_ENTER_ALONE,
+    COMBAT_ENTER_AHEAD
+} combat_enter;
+combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
+                                   db_ahead *ahead);
+void combat_campaign_worked(combat_record *rec, bool is_on_ahead,
+                            long long seen);
+void combat_campaign_no_ahead(const char *campaign_id);
+/* The next combat of rec's campaign may be worked out: rec's writer job
+ * is handed over (or never will be), so that it lands before the next.
+ * A no-op unless rec holds that (combat_campaign_enter). */
+void combat_campaign_release(combat_record *rec);
 void combat_campaign_leave(combat_record *rec);
+void combat_ahead_free(db_ahead *a);
 
 /* Writer job of a one-off combat: claims its cited commitment, if any,
  * and stores its record (arg: the request's state, which starts with a

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
@@ -267,37 +268,230 @@ void combat_bound_clear(combat_record *rec)
 /* Campaigns with combats between their reading and their writer job, and
  * how many: a few at a time in practice, so a small table; a campaign it
  * has no room for is taken as busy (its combats then go to the writer
- * whole, as they always may). */
-enum { BUSY_SLOTS = 64 };
+ * whole, as they always may).  For each, whether one of its combats is
+ * being worked out now (pipeline_stage), and how the combats in flight
+ * leave it (has_ahead), for the next to be worked out ahead of them,
+ * with the version each of its units' rows is of (unit_at, beside
+ * ahead.units); gen counts each ahead kept or dropped. */
+enum { BUSY_SLOTS = 64, AHEAD_UNITS_MAX = 256 };
+/* The longest a combat waits for another of its campaign being worked
+ * out, before it goes to the writer whole. */
+#define AHEAD_WAIT_MS 50
 static struct {
     char campaign_id[DB_ID_MAX];
     int n;
+    bool is_working, has_ahead;
+    db_ahead ahead; /* its units owned */
+    long long *unit_at;
+    unsigned long gen;
 } busy[BUSY_SLOTS];
 static pthread_mutex_t busy_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t busy_worked; /* on the monotonic clock */
+static pthread_once_t busy_once = PTHREAD_ONCE_INIT;
 
-bool combat_campaign_enter(combat_record *rec)
+static void busy_init(void)
 {
-    int i, free_slot = -1;
-    bool is_alone = false;
+    pthread_condattr_t attr;
 
-    pthread_mutex_lock(&busy_lock);
-    for (i = 0; i < BUSY_SLOTS; i++) {
-        if (busy[i].n > 0 && strcmp(busy[i].campaign_id, rec->campaign_id) == 0)
-            break;
-        if (busy[i].n == 0 && free_slot < 0)
-            free_slot = i;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&busy_worked, &attr);
+    pthread_condattr_destroy(&attr);
+}
+
+void combat_ahead_free(db_ahead *a)
+{
+    free(a->units);
+    sodium_memzero(a, sizeof *a); /* the next commitment's seed */
+}
+
+/* A copy of from into to (units new); false when out of memory. */
+static bool ahead_copy(db_ahead *to, const db_ahead *from)
+{
+    *to = *from;
+    to->units = NULL;
+    if (from->n_units > 0 &&
+        (to->units = malloc(from->n_units * sizeof *to->units)) == NULL) {
+        sodium_memzero(to, sizeof *to);
+        return false;
     }
-    if (i < BUSY_SLOTS) {
+    if (from->n_units > 0)
+        memcpy(to->units, from->units, from->n_units * sizeof *to->units);
+    return true;
+}
+
+/* The slot of campaign_id with combats in flight, or -1. */
+static int busy_slot(const char *campaign_id)
+{
+    int i;
+
+    for (i = 0; i < BUSY_SLOTS; i++)
+        if (busy[i].n > 0 && strcmp(busy[i].campaign_id, campaign_id) == 0)
+            return i;
+    return -1;
+}
+
+/* Slot i keeps no ahead (any being worked out on the one it had will
+ * not take its place). */
+static void ahead_drop(int i)
+{
+    if (busy[i].has_ahead)
+        combat_ahead_free(&busy[i].ahead);
+    free(busy[i].unit_at);
+    busy[i].unit_at = NULL;
+    busy[i].has_ahead = false;
+    busy[i].gen++;
+}
+
+combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
+                                   db_ahead *ahead)
+{
+    struct timespec until;
+    combat_enter how = COMBAT_ENTER_WRITER;
+    int i;
+
+    memset(ahead, 0, sizeof *ahead);
+    pthread_once(&busy_once, busy_init);
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_nsec += AHEAD_WAIT_MS * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_mutex_lock(&busy_lock);
+    /* Another of its combats being worked out: wait for what it leaves. */
+    while (may_ahead && (i = busy_slot(rec->campaign_id)) >= 0 &&
+           busy[i].is_working &&
+           pthread_cond_timedwait(&busy_worked, &busy_lock, &until) == 0)
+        ;
+    if ((i = busy_slot(rec->campaign_id)) >= 0) {
         busy[i].n++;
         rec->is_counted = true;
-    } else if (free_slot >= 0) {
-        text_copy(busy[free_slot].campaign_id, DB_ID_MAX, rec->campaign_id);
-        busy[free_slot].n = 1;
-        rec->is_counted = true;
-        is_alone = true;
+        if (may_ahead && !busy[i].is_working && busy[i].has_ahead &&
+            ahead_copy(ahead, &busy[i].ahead)) {
+            busy[i].is_working = true;
+            rec->holds_work = true;
+            rec->ahead_gen = busy[i].gen;
+            how = COMBAT_ENTER_AHEAD;
+        } else {
+            /* Worked out whole by the writer, between those in flight
+             * and any worked out after: none of them would land. */
+            ahead_drop(i);
+        }
+    } else {
+        for (i = 0; i < BUSY_SLOTS && busy[i].n > 0; i++)
+            ;
+        if (i < BUSY_SLOTS) {
+            text_copy(busy[i].campaign_id, DB_ID_MAX, rec->campaign_id);
+            busy[i].n = 1;
+            busy[i].is_working = true;
+            rec->holds_work = true;
+            ahead_drop(i);
+            rec->ahead_gen = busy[i].gen;
+            rec->is_counted = true;
+            how = COMBAT_ENTER_ALONE;
+        }
     }
     pthread_mutex_unlock(&busy_lock);
-    return is_alone;
+    return how;
+}
+
+/* What rec leaves in slot i, for the next combat: the campaign at
+ * rec->version + 1, its ledger and next commitment rec's, and the units
+ * of the ahead it was worked out on (is_on_ahead) whose rows are newer
+ * than its snapshot (seen), under rec's own (rec->left).  False when out
+ * of memory, or too many units. */
+static bool ahead_keep(int i, const combat_record *rec, bool is_on_ahead,
+                       long long seen)
+{
+    size_t k = is_on_ahead ? busy[i].ahead.n_units : 0, n = 0, j, m;
+    db_unit *units = malloc((k + rec->n_left) * sizeof *units);
+    long long *at = malloc((k + rec->n_left) * sizeof *at);
+    db_ahead a;
+
+    if (units == NULL || at == NULL || k + rec->n_left > AHEAD_UNITS_MAX) {
+        free(units);
+        free(at);
+        return false;
+    }
+    /* A row of a version the snapshot holds is read from the store. */
+    for (j = 0; j < k; j++)
+        if (busy[i].unit_at[j] > seen) {
+            units[n] = busy[i].ahead.units[j];
+            at[n++] = busy[i].unit_at[j];
+        }
+    for (j = 0; j < rec->n_left; j++) {
+        for (m = 0; m < n && strcmp(units[m].id, rec->left[j].id) != 0; m++)
+            ;
+        units[m] = rec->left[j];
+        at[m] = rec->version + 1;
+        n += m == n;
+    }
+    memset(&a, 0, sizeof a);
+    text_copy(a.campaign_id, DB_ID_MAX, rec->campaign_id);
+    a.from = seen;
+    a.version = rec->version + 1;
+    a.chain = rec->chain_end;
+    a.chain.spent[0] = '\0';
+    a.units = units;
+    a.n_units = n;
+    ahead_drop(i);
+    busy[i].ahead = a;
+    busy[i].unit_at = at;
+    busy[i].has_ahead = true;
+    sodium_memzero(&a, sizeof a); /* the next commitment's seed */
+    return true;
+}
+
+void combat_campaign_worked(combat_record *rec, bool is_on_ahead,
+                            long long seen)
+{
+    int i;
+
+    pthread_mutex_lock(&busy_lock);
+    if ((i = busy_slot(rec->campaign_id)) >= 0 && rec->is_counted) {
+        /* Kept where its landing will say the ones before landed, as they
+         * were worked out, and nothing else: its seeded dice move the
+         * ledger's head and spend the next commitment they left
+         * (db_combat_insert_chained checks both), and nothing went to the
+         * writer whole meanwhile (gen). */
+        if (!(busy[i].gen == rec->ahead_gen && rec->is_staged &&
+              rec->n_rolls > 0 && rec->left != NULL && seen >= 0 &&
+              rec->dice.kind == DICE_SEEDED &&
+              rec->chain_end.spent[0] != '\0' &&
+              rec->chain_end.next.commitment[0] != '\0' &&
+              (!is_on_ahead || busy[i].has_ahead) &&
+              ahead_keep(i, rec, is_on_ahead, seen)))
+            ahead_drop(i);
+    }
+    pthread_mutex_unlock(&busy_lock);
+}
+
+/* Slot i's combat being worked out is done (busy_lock held). */
+static void release(int i, combat_record *rec)
+{
+    if (i >= 0) {
+        busy[i].is_working = false;
+        pthread_cond_broadcast(&busy_worked);
+    }
+    rec->holds_work = false;
+}
+
+void combat_campaign_release(combat_record *rec)
+{
+    if (!rec->holds_work)
+        return;
+    pthread_mutex_lock(&busy_lock);
+    release(busy_slot(rec->campaign_id), rec);
+    pthread_mutex_unlock(&busy_lock);
+}
+
+void combat_campaign_no_ahead(const char *campaign_id)
+{
+    int i;
+
+    pthread_mutex_lock(&busy_lock);
+    if ((i = busy_slot(campaign_id)) >= 0)
+        ahead_drop(i);
+    pthread_mutex_unlock(&busy_lock);
 }
 
 void combat_campaign_leave(combat_record *rec)
@@ -307,12 +501,13 @@ void combat_campaign_leave(combat_record *rec)
     if (!rec->is_counted)
         return;
     pthread_mutex_lock(&busy_lock);
-    for (i = 0; i < BUSY_SLOTS; i++)
-        if (busy[i].n > 0 &&
-            strcmp(busy[i].campaign_id, rec->campaign_id) == 0) {
-            busy[i].n--;
-            break;
-        }
+    i = busy_slot(rec->campaign_id);
+    if (rec->holds_work)
+        release(i, rec);
+    if (i >= 0 && --busy[i].n == 0) {
+        ahead_drop(i);
+        busy[i].is_working = false;
+    }
     pthread_mutex_unlock(&busy_lock);
     rec->is_counted = false;
 }

@@ -45,12 +45,17 @@ err_code pipeline_oneoff(db *d, void *job, err_info *e)
     return db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, e);
 }
 
-static atomic_llong n_landed, n_redone;
+static atomic_llong n_landed, n_redone, n_ahead;
 
 void pipeline_stats(long long *landed, long long *redone)
 {
     *landed = atomic_load(&n_landed);
     *redone = atomic_load(&n_redone);
+}
+
+long long pipeline_n_ahead(void)
+{
+    return atomic_load(&n_ahead);
 }
 
 /* The stages up to apply, on c: the writer's connection, or a snapshot
@@ -77,18 +82,37 @@ bool pipeline_stage(db *d, void *job)
 {
     combat_record *rec = job;
     const systems_entry *s = rec->system;
+    db_ahead ahead;
     db_campaign cmp;
+    bool is_ahead = false;
+    long long seen;
     db_conn *c;
     err_info e;
     err_code rc;
 
     assert(s != NULL && rec->campaign_id[0] != '\0');
-    if (!combat_campaign_enter(rec) || s->reset == NULL)
+    if (s->reset == NULL)
         return false;
+    /* Alone, or ahead of its campaign's combats in flight, on how they
+     * leave it; else the writer works it out whole. */
+    switch (combat_campaign_enter(rec, db_commits_in_order(d), &ahead)) {
+    case COMBAT_ENTER_WRITER: return false;
+    case COMBAT_ENTER_ALONE: break;
+    case COMBAT_ENTER_AHEAD: is_ahead = true; break;
+    }
     err_clear(&e);
-    if ((rc = db_read_begin(d, &c, &e)))
+    if ((rc = db_read_begin(d, &c, &e))) {
+        combat_campaign_worked(rec, false, -1);
+        combat_ahead_free(&ahead);
         return false;
+    }
+    if (is_ahead)
+        db_snapshot_ahead(c, &ahead);
     rc = work_out(c, rec, &cmp, &e);
+    /* Read as those in flight leave the campaign, or (all of them landed,
+     * or the campaign moved otherwise) as the snapshot holds it. */
+    is_ahead = is_ahead && db_snapshot_is_ahead(c);
+    seen = db_snapshot_version(c, rec->campaign_id);
     if (rc == ERR_OK) {
         rec->is_staging = true;
         rc = s->apply(c, rec, &e);
@@ -119,11 +143,22 @@ bool pipeline_stage(db *d, void *job)
         rc = ERR_DB;
     if (rc != ERR_OK) {
         s->reset(rec);
+        combat_campaign_worked(rec, false, -1);
+        combat_ahead_free(&ahead);
         return false;
     }
     rec->version = cmp.version;
     rec->is_staged = true;
+    if (is_ahead)
+        atomic_fetch_add(&n_ahead, 1);
+    combat_campaign_worked(rec, is_ahead, seen);
+    combat_ahead_free(&ahead);
     return true;
+}
+
+void pipeline_staged_handed(void *job)
+{
+    combat_campaign_release(job);
 }
 
 err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
@@ -164,6 +199,8 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
         }
         s->reset(rec); /* worked out again, below */
         atomic_fetch_add(&n_redone, 1);
+        /* Those worked out ahead of it would not land either. */
+        combat_campaign_no_ahead(rec->campaign_id);
     }
     /* Nothing is written until the rules have accepted the combat: the
      * commitment's seed is read, not claimed, before they run. */
@@ -173,7 +210,11 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
         goto out;
     rc = s->apply(c, arg, e);
 out:
-    combat_campaign_leave(rec);
+    /* A job that fails lands nothing: those worked out ahead of it would
+     * not land either.  (It stops counting among its campaign's combats
+     * in flight once its batch is committed: combat_finish.) */
+    if (rc != ERR_OK)
+        combat_campaign_no_ahead(rec->campaign_id);
     return rc;
 }
 

@@ -17,13 +17,15 @@
  *              dice came from, it claims the commitment, inserts the
  *              combat and its rolls and makes the recorded writes.  If
  *              not (another combat landed first, a unit was edited), or
- *              the combat was not staged (its campaign had another combat
- *              in flight, which would make it stale), the writer works it
+ *              the combat was not staged, the writer works it
  *              out again itself, as it always may: the campaign read,
  *              bind, the commitment, run, then the claim, the inserts and
  *              apply.  Either way all in one transaction, so the combat
  *              lands whole or not at all, and a refused one writes
- *              nothing;
+ *              nothing.  While other combats of its campaign are in
+ *              flight, a combat is staged ahead of them, on the campaign
+ *              as they leave it (pipeline_stage), and lands only where
+ *              the ledger's head shows they all landed;
  *   odds:      pipeline_odds: pipeline_bound (read, then check one-off or
  *              bind from a read snapshot), then the system's odds stage;
  *              nothing rolled, claimed or written (docs/odds.md).
@@ -57,12 +59,21 @@ err_code pipeline_oneoff(db *d, void *job, err_info *e);
 
 /*
  * A campaign job read by pipeline_read, worked out on a read snapshot of
- * d's pool, if its system can (a reset stage) and no other combat of its
- * campaign is in flight.  Whatever fails here (a unit unknown, say) is
- * left for the writer job to find and answer: the job is then as it was.
+ * d's pool, if its system can (a reset stage): alone, or, where other
+ * combats of its campaign are in flight (staged, with seeded dice, on a
+ * store whose writer lands jobs in order: SQLite's), ahead of them, on
+ * the campaign as they leave it (combat_campaign_enter: its units, its
+ * ledger and its next commitment theirs); its landing then checks that
+ * they all landed, as they were worked out, and nothing else, or works
+ * it out again.  Whatever fails here (a unit unknown, say) is left for
+ * the writer job to find and answer: the job is then as it was.
  * Returns whether the combat was staged.
  */
 bool pipeline_stage(db *d, void *job);
+/* Once the job staged (or not) by pipeline_stage is handed to the writer,
+ * or never will be: the next combat of its campaign may be worked out
+ * (ahead of it, which lands after it only if handed over after it). */
+void pipeline_staged_handed(void *job);
 
 /* The writer job of a campaign combat (a db_job_fn; arg is the job):
  * a staged combat's writes, or the combat worked out and written. */
@@ -71,6 +82,9 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e);
 /* Campaign combats whose staged outcome the writer landed, and those it
  * worked out again (the campaign had changed), since the start. */
 void pipeline_stats(long long *landed, long long *redone);
+/* Of the staged ones, those worked out ahead of others of their campaign
+ * in flight (combat_campaign_enter), since the start. */
+long long pipeline_n_ahead(void);
 
 /*
  * A request of system s read and made ready to resolve, without resolving
