@@ -314,6 +314,11 @@ static bool suspend_for_job(http_request *r)
     return true;
 }
 
+bool http_is_in_job(http_request *r)
+{
+    return atomic_load(&r->job_state) == HTTP_JOB_RUNNING;
+}
+
 void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
 {
     err_info e;

@@ -262,6 +262,10 @@ void http_reply_problem_raw(http_request *r, int status, const char *code,
  * r->state must be set; it stays alive until the request is freed.
  */
 void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish);
+/* Whether r's deferred write is queued or running on the writer: its
+ * finish is then called inside the job (an Idempotency-Key's answer is
+ * made there), before the batch commits. */
+bool http_is_in_job(http_request *r);
 
 /*
  * Runs handler(r) on the threads of long reads (http_heavy.h) instead of

@@ -477,10 +477,9 @@ static void release(int i, combat_record *rec)
 
 void combat_campaign_release(combat_record *rec)
 {
-    if (!rec->holds_work)
-        return;
-    pthread_mutex_lock(&busy_lock);
-    release(busy_slot(rec->campaign_id), rec);
+    pthread_mutex_lock(&busy_lock); /* holds_work is written under it */
+    if (rec->holds_work)
+        release(busy_slot(rec->campaign_id), rec);
     pthread_mutex_unlock(&busy_lock);
 }
 
