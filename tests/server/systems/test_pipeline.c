@@ -935,7 +935,7 @@ START_TEST(test_ahead_of_one_that_never_lands)
     long long landed0, redone0, landed, redone;
     test_campaign c;
     combat_record *a, *b;
-    char id[64], path[192], head0[65];
+    char id[64], path[192], head0[65], k0[65];
     json_t *j;
 
     TS_SQLITE_ONLY();
@@ -974,6 +974,31 @@ START_TEST(test_ahead_of_one_that_never_lands)
                                 TS_TEXT(c.id)),
                      1);
     (void)head0;
+
+    /* Seeded: the commitment b spends was drawn by a, never stored; b is
+     * worked out again on the campaign's next one (not refused). */
+    next_commitment(&c, k0);
+    pipeline_stats(&landed0, &redone0);
+    a = read_job(&c, COMBAT("Alpha", "Bravo"));
+    b = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(stage(a));
+    ck_assert(stage(b));
+    ck_assert_str_eq(b->dice.commitment, a->chain_end.next.commitment);
+    a->system->job_free(a);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Bravo", c.id);
+    json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
+                        "{\"scrud\":{\"quality\":2}}"));
+    land((void *)b, id);
+    pipeline_stats(&landed, &redone);
+    ck_assert_int_eq(landed, landed0);
+    ck_assert_int_eq(redone, redone0 + 1);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/%s", c.id, id);
+    j = ts_call(ts, 200, "GET", path, c.umpire, NULL);
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(j, "dice"), "commitment")),
+                     k0);
+    json_decref(j);
+    assert_ledger_verifies(&c);
 }
 END_TEST
 
