@@ -448,11 +448,11 @@ void combat_campaign_worked(combat_record *rec, bool is_on_ahead,
 
     pthread_mutex_lock(&busy_lock);
     if ((i = busy_slot(rec->campaign_id)) >= 0 && rec->is_counted) {
-        /* Kept where its landing will say the ones before landed, as they
-         * were worked out, and nothing else: its seeded dice move the
-         * ledger's head and spend the next commitment they left
-         * (db_combat_insert_chained checks both), and nothing went to the
-         * writer whole meanwhile (gen). */
+        /* Kept where the landing of the next will say this one landed,
+         * as worked out: its seeded dice move the ledger's head and draw
+         * the next commitment, stored only by its landing (the next's
+         * save checks the one or the other: db_combat_insert_chained),
+         * and nothing went to the writer whole meanwhile (gen). */
         if (!(busy[i].gen == rec->ahead_gen && rec->is_staged &&
               rec->n_rolls > 0 && rec->left != NULL && seen >= 0 &&
               rec->dice.kind == DICE_SEEDED &&

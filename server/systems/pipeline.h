@@ -25,7 +25,8 @@
  *              nothing.  While other combats of its campaign are in
  *              flight, a combat is staged ahead of them, on the campaign
  *              as they leave it (pipeline_stage), and lands only where
- *              the ledger's head shows they all landed;
+ *              they all landed (the commitment it spends, drawn by the
+ *              last of them, or else the ledger's head, says so);
  *   odds:      pipeline_odds: pipeline_bound (read, then check one-off or
  *              bind from a read snapshot), then the system's odds stage;
  *              nothing rolled, claimed or written (docs/odds.md).
