@@ -484,6 +484,17 @@ START_TEST(test_tokens)
 }
 END_TEST
 
+/* The umpire token of campaign_id, its hash HEX64, inserted into *r. */
+static void add_umpire_token(token_row *r, const char *campaign_id)
+{
+    memset(r, 0, sizeof *r);
+    db_new_id("tok", r->t.id);
+    snprintf(r->t.campaign_id, sizeof r->t.campaign_id, "%s", campaign_id);
+    r->t.is_umpire = true;
+    r->hash = HEX64;
+    db_fixture_write_ok(job_token, r, "insert umpire token");
+}
+
 /* The token's lookup on a reader, and whether the cache answered it. */
 static err_code find_kept(const char *hash, db_token *got, bool *was_kept)
 {
@@ -553,12 +564,7 @@ START_TEST(test_tokens_kept_until_reissued)
     db_fixture_open();
     ck_assert_ptr_nonnull(db_token_cache(db_fixture_db));
     db_fixture_add_campaign(&c, "Kept");
-    memset(&umpire, 0, sizeof umpire);
-    db_new_id("tok", umpire.t.id);
-    snprintf(umpire.t.campaign_id, sizeof umpire.t.campaign_id, "%s", c.id);
-    umpire.t.is_umpire = true;
-    umpire.hash = HEX64;
-    db_fixture_write_ok(job_token, &umpire, "insert umpire token");
+    add_umpire_token(&umpire, c.id);
     /* Read, then kept: the same row. */
     ck_assert_int_eq(find_kept(HEX64, &got, &was_kept), ERR_OK);
     ck_assert(!was_kept);
@@ -616,12 +622,7 @@ START_TEST(test_token_of_an_old_snapshot_not_kept)
 
     db_fixture_open();
     db_fixture_add_campaign(&c, "Snapshot");
-    memset(&umpire, 0, sizeof umpire);
-    db_new_id("tok", umpire.t.id);
-    snprintf(umpire.t.campaign_id, sizeof umpire.t.campaign_id, "%s", c.id);
-    umpire.t.is_umpire = true;
-    umpire.hash = HEX64;
-    db_fixture_write_ok(job_token, &umpire, "insert umpire token");
+    add_umpire_token(&umpire, c.id);
     ck_assert_int_eq(db_read_begin(db_fixture_db, &snap, NULL), ERR_OK);
     ck_assert_int_eq(db_campaign_get(snap, c.id, &seen, NULL), ERR_OK);
     memset(&again, 0, sizeof again);
