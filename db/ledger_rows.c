@@ -1,0 +1,452 @@
+/*
+ * ledger_rows.c: the campaign ledger's entries read back in SQL
+ * (docs/ledger.md): every entry of a campaign at once (db_ledger_rows),
+ * the rolls left outside the chain (db_ledger_unchained), and the export's
+ * cursor, read as it is sent; declared in db.h.  The chain's head and
+ * its writes are ledger.c's.
+ */
+#include "db_sql.h"
+#include "ledger_rows.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Both kinds of entry of one campaign, with their record's dice; the
+ * order of the columns is db_ledger_read_row's.  A battle's rng is "v1" for
+ * seeded dice (battles store no rng of their own).  A combat whose rolls
+ * are packed (in its row with ledger_first: migrations 15 and 22) is one
+ * row, kind 2, at its first roll's place, the packed rolls its last
+ * column: read_entries
+ * makes an entry of each.  That part comes first: PostgreSQL types each
+ * column of a UNION from its parts in order, and a NULL before the bytes
+ * would make it text. */
+#define LEDGER_ROWS_SQL                                                        \
+    "SELECT 2, c.ledger_first, c.created_at, c.id, 0, NULL, NULL, NULL, "      \
+    "NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, c.commitment, "              \
+    "c.client_seed, NULL, NULL, c.rolls FROM combats c "                       \
+    "WHERE c.campaign_id = ?1 AND c.ledger_first IS NOT NULL "                 \
+    "UNION ALL "                                                               \
+    "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
+    "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
+    "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "         \
+    "r.prev_hash, r.hash, NULL FROM rolls r JOIN combats c "                   \
+    "ON c.id = r.combat_id "                                                   \
+    "WHERE c.campaign_id = ?1 AND r.ledger_pos IS NOT NULL "                   \
+    "UNION ALL "                                                               \
+    "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "   \
+    "0, 0, a.kind, a.naturals, a.detail, b.dice_source, "                      \
+    "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "           \
+    "b.client_seed, a.prev_hash, a.hash, NULL FROM battle_actions a "          \
+    "JOIN battles b ON b.id = a.battle_id "                                    \
+    "WHERE b.campaign_id = ?1 AND a.ledger_pos IS NOT NULL "                   \
+    "ORDER BY 2"
+
+/* A stored dice list into a new array *out (NULL for none): the count,
+ * or -1 when it cannot be read (or memory is short: the entry then fails
+ * its check, which is reported, rather than passing unchecked). */
+static int read_naturals(const char *text, int **out)
+{
+    size_t cap = 1;
+    const char *p;
+    int n;
+
+    for (p = text; *p; p++)
+        cap += *p == ',';
+    if (cap > LEDGER_MAX_NATURALS)
+        return -1;
+    if ((*out = malloc(cap * sizeof **out)) == NULL)
+        return -1;
+    n = ledger_parse_naturals(text, *out, cap);
+    return n;
+}
+
+void db_ledger_read_row(db_stmt *st, void *elem)
+{
+    db_ledger_row *r = elem;
+    const char *naturals;
+
+    r->kind = db_column_int(st, 0) ? LEDGER_ACTION : LEDGER_ROLL;
+    r->pos = db_column_int64(st, 1);
+    db_column_copy(st, 2, r->at, sizeof r->at);
+    db_column_copy(st, 3, r->record_id, sizeof r->record_id);
+    r->seq = db_column_int(st, 4);
+    db_column_copy(st, 5, r->side, sizeof r->side);
+    db_column_copy(st, 6, r->unit_id, sizeof r->unit_id);
+    db_column_copy(st, 7, r->unit, sizeof r->unit);
+    db_column_copy(st, 8, r->reason, sizeof r->reason);
+    r->faces = db_column_int(st, 9);
+    r->natural = db_column_int(st, 10);
+    r->modified = db_column_int(st, 11);
+    db_column_copy(st, 12, r->action, sizeof r->action);
+    naturals = (const char *)db_column_text(st, 13);
+    r->n_naturals = naturals ? read_naturals(naturals, &r->naturals) : 0;
+    r->detail = db_column_dup(st, 14);
+    db_column_copy(st, 15, r->source, sizeof r->source);
+    db_column_copy(st, 16, r->rng, sizeof r->rng);
+    db_column_copy(st, 17, r->commitment, sizeof r->commitment);
+    r->client_seed = db_column_dup(st, 18);
+    db_column_copy(st, 19, r->prev_hash, sizeof r->prev_hash);
+    db_column_copy(st, 20, r->hash, sizeof r->hash);
+}
+
+/* A roll stored without its previous hash (insert_rolls stores none
+ * where it is the hash of the roll before in its combat) takes it from
+ * the entry before it, when that one is that roll: the same combat, the
+ * seq and the place before.  Otherwise it stays without, and the entry
+ * does not link (ledger_check says so). */
+static void prev_from(db_ledger_row *r, const db_ledger_row *before)
+{
+    if (r->kind == LEDGER_ROLL && r->prev_hash[0] == '\0' && before != NULL &&
+        before->kind == LEDGER_ROLL && before->pos == r->pos - 1 &&
+        before->seq == r->seq - 1 &&
+        strcmp(before->record_id, r->record_id) == 0)
+        memcpy(r->prev_hash, before->hash, sizeof r->prev_hash);
+}
+
+void db_ledger_release_rows(void *rows, size_t n)
+{
+    db_ledger_row *r = rows;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        free(r[i].naturals);
+        free(r[i].detail);
+        free(r[i].client_seed);
+    }
+}
+
+/* A new entry, zeroed, at the end of *rows (*n of *cap); NULL when out
+ * of memory. */
+static db_ledger_row *new_row(db_ledger_row **rows, size_t *n, size_t *cap)
+{
+    db_ledger_row *row;
+
+    if (*n == *cap) {
+        size_t want = *cap ? *cap * 2 : 64;
+        db_ledger_row *more = realloc(*rows, want * sizeof *more);
+        if (more == NULL)
+            return NULL;
+        *rows = more;
+        *cap = want;
+    }
+    row = &(*rows)[(*n)++];
+    memset(row, 0, sizeof *row);
+    return row;
+}
+
+/* A new entry read from LEDGER_ROWS_SQL's row at st (db_ledger_read_row);
+ * NULL when out of memory. */
+static db_ledger_row *append_row(db_stmt *st, db_ledger_row **rows, size_t *n,
+                                 size_t *cap)
+{
+    db_ledger_row *row = new_row(rows, n, cap);
+
+    if (row != NULL)
+        db_ledger_read_row(st, row);
+    return row;
+}
+
+/* The entries of LEDGER_ROWS_SQL's row at st appended to *rows (*n of
+ * *cap): the row itself, or (kind 2) each roll packed in it, with the
+ * combat's time, id and dice (read from st for the first, copied from
+ * the first for the others).  Packed rolls that do not read are one
+ * entry at their first place with no hash: it fails its check, which is
+ * reported, rather than leaving a gap.  (A value of an older layout too
+ * large to inflate in the memory left reads the same way: its text is
+ * NULL either way; a second verify tells.) */
+static err_code read_entries(db_stmt *st, db_ledger_row **rows, size_t *n,
+                             size_t *cap, err_info *e)
+{
+    db_roll *rolls = NULL;
+    size_t n_rolls = 0, i, first;
+    db_ledger_row *row;
+    err_code rc;
+
+    if (db_column_int(st, 0) != 2)
+        return append_row(st, rows, n, cap)
+                   ? ERR_OK
+                   : err_set(e, ERR_NOMEM, NULL, "out of memory");
+    rc = db_column_rolls_read(st, 21, db_column_int64(st, 1), NULL, &rolls,
+                              &n_rolls, e);
+    if (rc == ERR_NOMEM)
+        return rc;
+    if (rc != ERR_OK || n_rolls == 0) {
+        err_clear(e);
+        free(rolls);
+        if ((row = append_row(st, rows, n, cap)) == NULL)
+            return err_set(e, ERR_NOMEM, NULL, "out of memory");
+        row->kind = LEDGER_ROLL;
+        return ERR_OK;
+    }
+    first = *n;
+    for (i = 0; i < n_rolls; i++) {
+        const db_roll *r = &rolls[i];
+        row = i == 0 ? append_row(st, rows, n, cap) : new_row(rows, n, cap);
+        if (row != NULL && i > 0) {
+            const db_ledger_row *f = &(*rows)[first];
+            *row = *f; /* no naturals or detail: a roll's */
+            row->client_seed = NULL;
+            if (f->client_seed != NULL &&
+                (row->client_seed = strdup(f->client_seed)) == NULL)
+                row = NULL;
+        }
+        if (row == NULL) {
+            free(rolls);
+            return err_set(e, ERR_NOMEM, NULL, "out of memory");
+        }
+        row->kind = LEDGER_ROLL;
+        row->pos = r->ledger_pos;
+        row->seq = r->seq;
+        memcpy(row->side, r->side_name, sizeof row->side);
+        memcpy(row->unit_id, r->unit_id, sizeof row->unit_id);
+        memcpy(row->unit, r->unit_name, sizeof row->unit);
+        memcpy(row->reason, r->reason, sizeof row->reason);
+        row->faces = r->faces;
+        row->natural = r->natural;
+        row->modified = r->modified;
+        memcpy(row->source, r->source, sizeof row->source);
+        memcpy(row->rng, r->rng, sizeof row->rng);
+        memcpy(row->prev_hash, r->prev_hash, sizeof row->prev_hash);
+        memcpy(row->hash, r->hash, sizeof row->hash);
+    }
+    free(rolls);
+    return ERR_OK;
+}
+
+err_code db_ledger_rows(db_conn *c, const char *campaign_id,
+                        db_ledger_row **out, size_t *n, err_info *e)
+{
+    db_stmt *st = NULL;
+    size_t cap = 0, i;
+    err_code rc;
+    int step = DB_DONE;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc = db_prepare(c, LEDGER_ROWS_SQL, &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    while (rc == ERR_OK && (step = db_step(st)) == DB_ROW)
+        rc = read_entries(st, out, n, &cap, e);
+    if (rc == ERR_OK && step != DB_DONE)
+        rc = db_fail(c, e, "read the ledger");
+    db_done(st);
+    if (rc != ERR_OK) {
+        db_ledger_rows_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return rc;
+    }
+    for (i = 1; i < *n; i++)
+        prev_from(&(*out)[i], &(*out)[i - 1]);
+    return rc;
+}
+
+void db_ledger_rows_free(db_ledger_row *rows, size_t n)
+{
+    if (rows == NULL)
+        return;
+    db_ledger_release_rows(rows, n);
+    free(rows);
+}
+
+void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,
+                         ledger_entry *en)
+{
+    memset(en, 0, sizeof *en);
+    en->kind = row->kind;
+    en->campaign_id = campaign_id;
+    en->pos = row->pos;
+    en->at = row->at;
+    en->record_id = row->record_id;
+    en->seq = row->seq;
+    en->side = row->side;
+    en->unit_id = row->unit_id;
+    en->unit = row->unit;
+    en->reason = row->reason;
+    en->faces = row->faces;
+    en->natural = row->natural;
+    en->modified = row->modified;
+    en->action = row->action;
+    en->naturals = row->naturals;
+    en->n_naturals = row->n_naturals > 0 ? (size_t)row->n_naturals : 0;
+    en->detail = row->detail;
+    en->source = row->source;
+    en->rng = row->rng;
+    en->commitment = row->commitment;
+    en->client_seed = row->client_seed;
+    en->prev_hash = row->prev_hash;
+    en->hash = row->hash;
+}
+
+static void read_unchained(db_stmt *st, void *elem)
+{
+    char *out = elem;
+
+    snprintf(out, DB_ID_MAX + 16, "%s#%d", (const char *)db_column_text(st, 0),
+             db_column_int(st, 1));
+}
+
+err_code db_ledger_unchained(db_conn *c, const char *campaign_id,
+                             char (**out)[DB_ID_MAX + 16], size_t *n,
+                             err_info *e)
+{
+    db_stmt *st = NULL;
+    void *rows;
+    err_code rc;
+
+    *out = NULL;
+    *n = 0;
+    if ((rc =
+             db_prepare(c,
+                        "SELECT r.combat_id, r.seq FROM rolls r JOIN "
+                        "combats c ON c.id = r.combat_id WHERE "
+                        "c.campaign_id = ? AND r.ledger_pos IS NULL AND "
+                        "NOT EXISTS (SELECT 1 FROM battles b WHERE "
+                        "b.combat_id = c.id AND b.campaign_id = c.campaign_id) "
+                        "ORDER BY c.rowid, r.seq",
+                        &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    rc = db_read_rows(c, st, sizeof **out, read_unchained, NULL, &rows, n,
+                      "find rolls outside the ledger", e);
+    *out = rows;
+    return rc;
+}
+
+/* ---- the export, read as it is sent ---- */
+
+/* The records whose dice seed the ledger's entries, as the export lists
+ * them: the campaign's combats that have entries (a battle's record has
+ * none: its actions do), in the order they were written, then its
+ * battles, an open one's seed withheld.  The columns: id, source,
+ * commitment, seed, client seed. */
+static const char *const ledger_seeds_sql[2] = {
+    "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
+    "FROM combats c WHERE c.campaign_id = ?1 AND (c.ledger_first IS NOT "
+    "NULL OR EXISTS (SELECT 1 FROM rolls r WHERE r.combat_id = c.id AND "
+    "r.ledger_pos IS NOT NULL)) ORDER BY c.rowid",
+    "SELECT b.id, b.dice_source, b.commitment, CASE b.status WHEN 'open' "
+    "THEN NULL ELSE b.server_seed END, b.client_seed FROM battles b "
+    "WHERE b.campaign_id = ?1 ORDER BY b.created_at, b.rowid"};
+
+struct db_ledger_cursor {
+    db_conn *c;
+    /* The cursor's own statements, finalized at close; seed_part the one
+     * of seeds being read. */
+    db_stmt *entries, *seeds[2];
+    int seed_part;
+    /* The keys and hash of the entry read last (prev_from), kind
+     * LEDGER_ACTION before any. */
+    db_ledger_row last;
+    /* The entries of the row read last (read_entries: a combat's packed
+     * rolls, each), given one by one: [next, n_pending) still to give. */
+    db_ledger_row *pending;
+    size_t n_pending, next, cap;
+};
+
+err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
+                               db_ledger_cursor **out, err_info *e)
+{
+    db_ledger_cursor *cur = calloc(1, sizeof *cur);
+    int i;
+
+    *out = NULL;
+    if (cur == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    cur->c = c;
+    cur->last.kind = LEDGER_ACTION; /* none read yet */
+    /* Statements of its own (not the connection's shared ones): they stay
+     * open between the turns of a stream. */
+    {
+        err_code rc;
+        if ((rc = db_prepare_own(c, LEDGER_ROWS_SQL, &cur->entries, e)) ||
+            (rc = db_prepare_own(c, ledger_seeds_sql[0], &cur->seeds[0], e)) ||
+            (rc = db_prepare_own(c, ledger_seeds_sql[1], &cur->seeds[1], e))) {
+            db_ledger_cursor_close(cur);
+            return rc;
+        }
+    }
+    db_bind_text(cur->entries, 1, campaign_id);
+    for (i = 0; i < 2; i++)
+        db_bind_text(cur->seeds[i], 1, campaign_id);
+    *out = cur;
+    return ERR_OK;
+}
+
+int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
+                           err_info *e)
+{
+    int step = DB_ROW;
+
+    if (cur->next == cur->n_pending) {
+        cur->next = cur->n_pending = 0;
+        if ((step = db_step(cur->entries)) == DB_ROW &&
+            read_entries(cur->entries, &cur->pending, &cur->n_pending,
+                         &cur->cap, e) != ERR_OK)
+            return -1;
+    }
+    if (step == DB_ROW) {
+        /* Moved out: its strings are the caller's now. */
+        *row = cur->pending[cur->next++];
+        prev_from(row, &cur->last);
+        cur->last.kind = row->kind;
+        cur->last.pos = row->pos;
+        cur->last.seq = row->seq;
+        memcpy(cur->last.record_id, row->record_id, sizeof row->record_id);
+        memcpy(cur->last.hash, row->hash, sizeof row->hash);
+        return 1;
+    }
+    if (step == DB_DONE)
+        return 0;
+    db_fail(cur->c, e, "read the ledger");
+    return -1;
+}
+
+void db_ledger_row_clear(db_ledger_row *row)
+{
+    db_ledger_release_rows(row, 1);
+    memset(row, 0, sizeof *row);
+}
+
+int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,
+                          err_info *e)
+{
+    while (cur->seed_part < 2) {
+        db_stmt *st = cur->seeds[cur->seed_part];
+        int step = db_step(st);
+
+        if (step == DB_DONE) {
+            cur->seed_part++;
+            continue;
+        }
+        if (step != DB_ROW) {
+            db_fail(cur->c, e, "read the ledger's seeds");
+            return -1;
+        }
+        memset(seed, 0, sizeof *seed);
+        seed->is_battle = cur->seed_part == 1;
+        db_column_copy(st, 0, seed->id, sizeof seed->id);
+        db_column_copy(st, 1, seed->source, sizeof seed->source);
+        db_column_copy(st, 2, seed->commitment, sizeof seed->commitment);
+        db_column_copy(st, 3, seed->seed, sizeof seed->seed);
+        seed->client_seed = db_column_dup(st, 4);
+        return 1;
+    }
+    return 0;
+}
+
+void db_ledger_cursor_close(db_ledger_cursor *cur)
+{
+    if (cur == NULL)
+        return;
+    db_finalize(cur->entries);
+    db_finalize(cur->seeds[0]);
+    db_finalize(cur->seeds[1]);
+    if (cur->pending != NULL)
+        db_ledger_release_rows(cur->pending + cur->next,
+                               cur->n_pending - cur->next);
+    free(cur->pending);
+    free(cur);
+}
