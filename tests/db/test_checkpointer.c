@@ -256,6 +256,17 @@ START_TEST(test_old_snapshot_holds_checkpoints_back)
 }
 END_TEST
 
+/* Closes the test's database (the test VFS then taken off), which must
+ * then hold n rows of filler. */
+static void close_with_rows(int n)
+{
+    ck_assert_int_eq(db_close(db_fixture_db), ERR_OK);
+    db_fixture_db = NULL;
+    full_vfs_uninstall();
+    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM filler"),
+                     n);
+}
+
 /*
  * A disk slower than the writes: each page a checkpoint writes into the
  * database takes 100 us, so a pass of 16 MiB takes some 1.6 s, while the
@@ -280,11 +291,7 @@ START_TEST(test_slow_disk_writer_waits)
     ck_assert_int_ge(w.max_restarts, 1);
     ck_assert_msg(w.max_log <= log_bound(&st), "the log grew to %lld bytes",
                   w.max_log);
-    ck_assert_int_eq(db_close(db_fixture_db), ERR_OK);
-    db_fixture_db = NULL;
-    full_vfs_uninstall();
-    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM filler"),
-                     800);
+    close_with_rows(800);
 }
 END_TEST
 
@@ -346,11 +353,7 @@ START_TEST(test_low_space_then_the_thread_again)
                   "the log stayed at %lld bytes", after.max_log);
     ck_assert_msg(after.max_log <= log_bound(&st), "the log grew to %lld bytes",
                   after.max_log);
-    ck_assert_int_eq(db_close(db_fixture_db), ERR_OK);
-    db_fixture_db = NULL;
-    full_vfs_uninstall();
-    ck_assert_int_eq(db_fixture_raw_query_int("SELECT count(*) FROM filler"),
-                     n + 320);
+    close_with_rows(n + 320);
 }
 END_TEST
 

@@ -243,6 +243,28 @@ static void *read_job(const test_campaign *c, const char *body_text)
     return job;
 }
 
+/* The combats landed as staged, and worked out again, since landed0 and
+ * redone0 (pipeline_stats) were read: landed and redone more. */
+static void assert_counts(long long landed0, long long redone0, int landed,
+                          int redone)
+{
+    long long now_landed, now_redone;
+
+    pipeline_stats(&now_landed, &now_redone);
+    ck_assert_int_eq(now_landed, landed0 + landed);
+    ck_assert_int_eq(now_redone, redone0 + redone);
+}
+
+/* The three combats of test_chain_ahead_and_an_edit_between, read: Alpha
+ * against Bravo, Delta against Bravo, Alpha against Bravo again. */
+static void read_three(const test_campaign *c, combat_record **a,
+                       combat_record **b, combat_record **d)
+{
+    *a = read_job(c, COMBAT("Alpha", "Bravo"));
+    *b = read_job(c, COMBAT("Delta", "Bravo"));
+    *d = read_job(c, COMBAT("Alpha", "Bravo"));
+}
+
 /* pipeline_stage of job, then handed over as a request hands it to the
  * writer (pipeline_staged_handed): the next of its campaign may be
  * worked out.  Whether it was staged. */
@@ -490,7 +512,7 @@ END_TEST
 
 START_TEST(test_staged_combat_lands_as_staged)
 {
-    long long landed0, redone0, landed, redone;
+    long long landed0, redone0;
     test_campaign c;
     void *job;
     char id[64], k0[65];
@@ -503,9 +525,7 @@ START_TEST(test_staged_combat_lands_as_staged)
     ck_assert(((combat_record *)job)->is_staged);
     ck_assert_str_eq(((combat_record *)job)->dice.commitment, k0);
     land(job, id);
-    pipeline_stats(&landed, &redone);
-    ck_assert_int_eq(landed, landed0 + 1);
-    ck_assert_int_eq(redone, redone0);
+    assert_counts(landed0, redone0, 1, 0);
     ck_assert_int_eq(alpha_quality(&c, id), 0);
     check_combat_events(&c, id);
 }
@@ -513,7 +533,7 @@ END_TEST
 
 START_TEST(test_staged_combat_redone_when_a_unit_changed)
 {
-    long long landed0, redone0, landed, redone;
+    long long landed0, redone0;
     test_campaign c;
     void *job;
     char id[64], path[192];
@@ -528,9 +548,7 @@ START_TEST(test_staged_combat_redone_when_a_unit_changed)
     json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
                         "{\"scrud\":{\"quality\":2}}"));
     land(job, id);
-    pipeline_stats(&landed, &redone);
-    ck_assert_int_eq(landed, landed0);
-    ck_assert_int_eq(redone, redone0 + 1);
+    assert_counts(landed0, redone0, 0, 1);
     /* Worked out again with Alpha as it is now, not as it was staged. */
     ck_assert_int_eq(alpha_quality(&c, id), 2);
     check_combat_events(&c, id);
@@ -652,7 +670,7 @@ static void assert_ledger_verifies(const test_campaign *c)
 static void lost_then_edit(const test_campaign *c, combat_record *a,
                            combat_record *b, const char *body, char id[64])
 {
-    long long landed0, redone0, landed, redone;
+    long long landed0, redone0;
     char path[192];
 
     pipeline_stats(&landed0, &redone0);
@@ -660,9 +678,7 @@ static void lost_then_edit(const test_campaign *c, combat_record *a,
     snprintf(path, sizeof path, "/v1/campaigns/%s/units/Bravo", c->id);
     json_decref(ts_call(ts, 200, "PATCH", path, c->umpire, "%s", body));
     land((void *)b, id);
-    pipeline_stats(&landed, &redone);
-    ck_assert_int_eq(landed, landed0);
-    ck_assert_int_eq(redone, redone0 + 1);
+    assert_counts(landed0, redone0, 0, 1);
 }
 
 /* Combat id of c, as GET gives it (new). */
@@ -680,7 +696,7 @@ static json_t *get_combat(const test_campaign *c, const char *id)
  * On PostgreSQL (several writers) it is left to the writer. */
 START_TEST(test_second_combat_worked_out_ahead)
 {
-    long long landed0, redone0, landed, redone, ahead0 = pipeline_n_ahead();
+    long long landed0, redone0, ahead0 = pipeline_n_ahead();
     test_campaign c;
     combat_record *first, *second;
     char id1[64], id2[64], k0[65], k1[65];
@@ -719,9 +735,7 @@ START_TEST(test_second_combat_worked_out_ahead)
         changed += leaves_changed(first, "Alpha");
         land((void *)first, id1);
         land((void *)second, id2);
-        pipeline_stats(&landed, &redone);
-        ck_assert_int_eq(landed, landed0 + 2);
-        ck_assert_int_eq(redone, redone0);
+        assert_counts(landed0, redone0, 2, 0);
         next_commitment(&c, k0);
         ck_assert_str_eq(k0, k1);
         assert_events_follow(&c);
@@ -742,7 +756,7 @@ END_TEST
  * third are worked out again, as the campaign now is. */
 START_TEST(test_chain_ahead_and_an_edit_between)
 {
-    long long landed0, redone0, landed, redone;
+    long long landed0, redone0;
     test_campaign c;
     combat_record *a, *b, *d;
     char id[64], path[192];
@@ -759,9 +773,7 @@ START_TEST(test_chain_ahead_and_an_edit_between)
     for (round = 0; !is_changed; round++) {
         ck_assert_int_lt(round, 20);
         pipeline_stats(&landed0, &redone0);
-        a = read_job(&c, COMBAT("Alpha", "Bravo"));
-        b = read_job(&c, COMBAT("Delta", "Bravo"));
-        d = read_job(&c, COMBAT("Alpha", "Bravo"));
+        read_three(&c, &a, &b, &d);
         ck_assert(stage(a));
         ck_assert(stage(b));
         ck_assert(stage(d));
@@ -771,35 +783,27 @@ START_TEST(test_chain_ahead_and_an_edit_between)
         land((void *)a, id);
         land((void *)b, id);
         land((void *)d, id);
-        pipeline_stats(&landed, &redone);
-        ck_assert_int_eq(landed, landed0 + 3);
-        ck_assert_int_eq(redone, redone0);
+        assert_counts(landed0, redone0, 3, 0);
         assert_events_follow(&c); /* Alpha: the third from the first */
         assert_ledger_verifies(&c);
     }
     /* The first landed before the third is worked out: Alpha read from
      * the store (the ahead keeps only rows newer than its snapshot). */
     pipeline_stats(&landed0, &redone0);
-    a = read_job(&c, COMBAT("Alpha", "Bravo"));
-    b = read_job(&c, COMBAT("Delta", "Bravo"));
-    d = read_job(&c, COMBAT("Alpha", "Bravo"));
+    read_three(&c, &a, &b, &d);
     ck_assert(stage(a));
     ck_assert(stage(b));
     land((void *)a, id);
     ck_assert(stage(d));
     land((void *)b, id);
     land((void *)d, id);
-    pipeline_stats(&landed, &redone);
-    ck_assert_int_eq(landed, landed0 + 3);
-    ck_assert_int_eq(redone, redone0);
+    assert_counts(landed0, redone0, 3, 0);
     assert_events_follow(&c);
     assert_ledger_verifies(&c);
 
     /* Again, with Alpha edited once the first has landed. */
     pipeline_stats(&landed0, &redone0);
-    a = read_job(&c, COMBAT("Alpha", "Bravo"));
-    b = read_job(&c, COMBAT("Delta", "Bravo"));
-    d = read_job(&c, COMBAT("Alpha", "Bravo"));
+    read_three(&c, &a, &b, &d);
     ck_assert(stage(a));
     ck_assert(stage(b));
     ck_assert(stage(d));
@@ -809,9 +813,7 @@ START_TEST(test_chain_ahead_and_an_edit_between)
                         "{\"scrud\":{\"quality\":2}}"));
     land((void *)b, id);
     land((void *)d, id);
-    pipeline_stats(&landed, &redone);
-    ck_assert_int_eq(landed, landed0 + 1);
-    ck_assert_int_eq(redone, redone0 + 2);
+    assert_counts(landed0, redone0, 1, 2);
     ck_assert_int_eq(alpha_quality(&c, id), 2);
     j = last_two_events(&c, "Alpha");
     ck_assert_int_eq(
@@ -832,7 +834,7 @@ END_TEST
  * from the store, and still as the one in flight leaves them. */
 START_TEST(test_ahead_reads_the_store_as_left)
 {
-    long long landed0, redone0, landed, redone;
+    long long landed0, redone0;
     test_campaign c, other;
     combat_record *a, *b, *y;
     char id[64];
@@ -858,9 +860,7 @@ START_TEST(test_ahead_reads_the_store_as_left)
         land((void *)a, id);
         land((void *)y, id);
         land((void *)b, id);
-        pipeline_stats(&landed, &redone);
-        ck_assert_int_eq(landed, landed0 + 3);
-        ck_assert_int_eq(redone, redone0);
+        assert_counts(landed0, redone0, 3, 0);
         assert_events_follow(&c);
         assert_ledger_verifies(&c);
     }
@@ -881,7 +881,7 @@ END_TEST
 START_TEST(test_ahead_without_rolls_checks_the_ledger)
 {
     static const char *const sides[] = {"Red", "Blue", NULL};
-    long long landed0, redone0, landed, redone;
+    long long landed0, redone0;
     test_campaign c;
     combat_record *a, *b;
     char path[192];
@@ -934,9 +934,7 @@ START_TEST(test_ahead_without_rolls_checks_the_ledger)
     ck_assert_int_ne(db_write(http_db(ts->srv), pipeline_campaign_job, b, &e),
                      ERR_OK);
     b->system->job_free(b);
-    pipeline_stats(&landed, &redone);
-    ck_assert_int_eq(landed, landed0);
-    ck_assert_int_eq(redone, redone0 + 1);
+    assert_counts(landed0, redone0, 0, 1);
     ck_assert_int_eq(ts_sql_int(ts,
                                 "SELECT count(*) FROM units WHERE campaign_id "
                                 "= ? AND name = 'Bravo' AND eliminated <> 0",
