@@ -14,10 +14,13 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
+
+#include "rng.h"
 
 enum { TOKEN_SLOTS = 1024, TOKEN_LOCKS = 16 };
 
@@ -69,21 +72,16 @@ void token_cache_free(token_cache *k)
  * evenly spread), or -1 where it is not 64 hex digits. */
 static int slot_of(const char *hash_hex)
 {
-    unsigned v = 0;
-    size_t i;
+    char head[5];
+    uint8_t b[2];
 
     if (hash_hex == NULL || strlen(hash_hex) != 64)
         return -1;
-    for (i = 0; i < 4; i++) {
-        char ch = hash_hex[i];
-        unsigned d = ch >= '0' && ch <= '9'   ? (unsigned)(ch - '0')
-                     : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
-                                              : 16;
-        if (d == 16)
-            return -1;
-        v = v * 16 + d;
-    }
-    return (int)(v % TOKEN_SLOTS);
+    memcpy(head, hash_hex, 4);
+    head[4] = '\0';
+    if (rng_unhex(head, b, sizeof b) != 0)
+        return -1;
+    return (int)(((unsigned)b[0] << 8 | b[1]) % TOKEN_SLOTS);
 }
 
 unsigned long long token_cache_generation(token_cache *k)
