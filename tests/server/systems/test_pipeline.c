@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <check.h>
 
@@ -1005,6 +1006,74 @@ START_TEST(test_ahead_of_one_that_never_lands)
 }
 END_TEST
 
+/* Milliseconds since start (CLOCK_MONOTONIC). */
+static long long ms_since(const struct timespec *start)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - start->tv_sec) * 1000LL +
+           (now.tv_nsec - start->tv_nsec) / 1000000LL;
+}
+
+/* A combat arriving while another of its campaign is being worked out
+ * waits for it, 50 ms at most (AHEAD_WAIT_MS), then goes to the writer
+ * whole; what the first was worked out ahead on is dropped, so nothing
+ * after lands on it; every combat lands, and once none is in flight the
+ * next is worked out ahead again. */
+START_TEST(test_ahead_wait_ends_at_the_writer)
+{
+    long long landed0, redone0, ahead0;
+    test_campaign c;
+    combat_record *a, *b, *d, *f;
+    struct timespec start;
+    db_ahead held;
+    char id[64];
+
+    TS_SQLITE_ONLY();
+    world_kept(&c);
+    pipeline_stats(&landed0, &redone0);
+    a = read_job(&c, COMBAT("Alpha", "Bravo"));
+    b = read_job(&c, COMBAT("Alpha", "Bravo"));
+    d = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(stage(a));
+    /* b taken to be worked out ahead of a, and not done yet. */
+    ck_assert_int_eq(combat_campaign_enter(b, true, &held), COMBAT_ENTER_AHEAD);
+    ck_assert_int_eq(held.version, a->version + 1);
+    combat_ahead_free(&held);
+    ahead0 = pipeline_n_ahead();
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ck_assert(!stage(d));
+    ck_assert_int_ge(ms_since(&start), 50);
+    ck_assert(!d->is_staged);
+    ck_assert_int_eq(pipeline_n_ahead(), ahead0);
+    combat_campaign_release(b);
+    /* The next, with a, b and d in flight: to the writer, with no ahead
+     * to be worked out on. */
+    f = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(!stage(f));
+    ck_assert(!f->is_staged);
+    land((void *)a, id);
+    land((void *)b, id);
+    land((void *)d, id);
+    land((void *)f, id);
+    assert_counts(landed0, redone0, 1, 0);
+    assert_events_follow(&c);
+    assert_ledger_verifies(&c);
+    /* None in flight: the next two, the second worked out ahead. */
+    a = read_job(&c, COMBAT("Alpha", "Bravo"));
+    b = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(stage(a));
+    ck_assert(stage(b));
+    ck_assert_int_eq(pipeline_n_ahead(), ahead0 + 1);
+    land((void *)a, id);
+    land((void *)b, id);
+    assert_counts(landed0, redone0, 3, 0);
+    assert_events_follow(&c);
+    assert_ledger_verifies(&c);
+}
+END_TEST
+
 /* A campaign combat through the API; its id into id. */
 static void post_combat(const test_campaign *c, const char *body, char id[64])
 {
@@ -1182,6 +1251,7 @@ Suite *suite_pipeline(void)
     tcase_add_test(staged, test_ahead_of_one_that_never_lands);
     tcase_add_test(staged, test_ahead_reads_the_store_as_left);
     tcase_add_test(staged, test_ahead_without_rolls_checks_the_ledger);
+    tcase_add_test(staged, test_ahead_wait_ends_at_the_writer);
     tcase_add_test(staged, test_staged_combats_read_kept_units);
     tcase_add_test(staged, test_unit_page_reads_its_combats_with_events);
     suite_add_tcase(s, staged);
