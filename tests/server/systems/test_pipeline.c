@@ -25,9 +25,12 @@
 #include "unit_cache.h"
 
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -1074,6 +1077,184 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
 }
 END_TEST
 
+/* ---- a hot campaign under load ---- */
+
+enum { HOT_CLIENTS = 8, HOT_COMBATS = 25, HOT_EDITS = 6 };
+
+/* A client of test_hot_campaign_under_load: what it was answered. */
+typedef struct hot_client {
+    const test_campaign *c;
+    int k;                   /* its place among the clients */
+    int n_done;              /* combats answered 201, edits 200 */
+    long long n_dice;        /* the dice of its combats' answers */
+    int n_other, last_other; /* other answers (-1: none), the last */
+} hot_client;
+
+/* One answer to h: done when its status is expected; the dice of a
+ * combat's answer counted. */
+static void hot_answer(hot_client *h, int sent, const http_resp *r,
+                       int expected)
+{
+    if (sent == 0 && r->status == expected) {
+        h->n_done++;
+        h->n_dice +=
+            (long long)json_array_size(json_object_get(r->json, "rolls"));
+    } else {
+        h->n_other++;
+        h->last_other = sent == 0 ? r->status : -1;
+    }
+}
+
+/* HOT_COMBATS combats of Alpha against Bravo, one after another; one in
+ * seven with entered dice (they spend no commitment, and leave nothing
+ * for a combat after them to be worked out ahead on). */
+static void *hot_combats(void *arg)
+{
+    hot_client *h = arg;
+    char path[160];
+    int i;
+
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", h->c->id);
+    for (i = 0; i < HOT_COMBATS; i++) {
+        bool is_entered = (h->k * HOT_COMBATS + i) % 7 == 3;
+        http_resp r;
+        int sent =
+            ts_request(ts, "POST", path, h->c->umpire,
+                       is_entered ? ENTERED_COMBAT("Alpha", 2, "Bravo", 5)
+                                  : COMBAT("Alpha", "Bravo"),
+                       &r);
+        hot_answer(h, sent, &r, 201);
+        if (sent == 0)
+            http_resp_cleanup(&r);
+    }
+    return NULL;
+}
+
+/* HOT_EDITS edits of Bravo's quality, 5 ms apart: combats worked out on
+ * Bravo as it was are worked out again. */
+static void *hot_edits(void *arg)
+{
+    hot_client *h = arg;
+    char path[160];
+    int i;
+
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Bravo", h->c->id);
+    for (i = 0; i < HOT_EDITS; i++) {
+        http_resp r;
+        int sent;
+
+        usleep(5000);
+        sent = ts_request(ts, "PATCH", path, h->c->umpire,
+                          i % 2 ? "{\"scrud\":{\"quality\":2}}"
+                                : "{\"scrud\":{\"quality\":1}}",
+                          &r);
+        hot_answer(h, sent, &r, 200);
+        if (sent == 0)
+            http_resp_cleanup(&r);
+    }
+    return NULL;
+}
+
+/* Unit's whole history, oldest first, page by page: each event starts
+ * from what the one before it left (its before is that one's after).
+ * Its combat events counted. */
+static int assert_history_follows(const test_campaign *c, const char *unit)
+{
+    char path[320], cursor[64] = "";
+    json_t *after = NULL;
+    int n_combats = 0, n_events = 0;
+
+    do {
+        json_t *j, *items, *next;
+        size_t i;
+
+        snprintf(path, sizeof path,
+                 "/v1/campaigns/%s/units/%s/history?order=oldest&limit=200%s%s",
+                 c->id, unit, cursor[0] ? "&cursor=" : "", cursor);
+        j = ts_call(ts, 200, "GET", path, c->umpire, NULL);
+        items = json_object_get(j, "items");
+        for (i = 0; i < json_array_size(items); i++) {
+            json_t *ev = json_array_get(items, i);
+            const char *kind = json_string_value(json_object_get(ev, "kind"));
+
+            ck_assert_ptr_nonnull(kind);
+            if (after != NULL)
+                ck_assert_msg(json_equal(json_object_get(ev, "before"), after),
+                              "%s's event %d (%s) did not start from the "
+                              "one before it",
+                              unit, n_events + 1, kind);
+            json_decref(after);
+            after = json_incref(json_object_get(ev, "after"));
+            n_combats += strcmp(kind, "combat") == 0;
+            n_events++;
+        }
+        next = json_object_get(j, "next_cursor");
+        if (json_is_string(next))
+            snprintf(cursor, sizeof cursor, "%s", json_string_value(next));
+        else if (json_is_integer(next))
+            snprintf(cursor, sizeof cursor, "%lld",
+                     (long long)json_integer_value(next));
+        else
+            cursor[0] = '\0';
+        json_decref(j);
+    } while (cursor[0] != '\0');
+    json_decref(after);
+    return n_combats;
+}
+
+/* Many combats of one campaign at once, from several clients, some with
+ * entered dice, while its units are edited: every one lands, and each
+ * once; every unit's history runs unbroken, each event from what the one
+ * before left (none read the campaign without one landed before it); and
+ * the ledger holds every die answered, and verifies.  On SQLite some
+ * were worked out ahead of others in flight. */
+START_TEST(test_hot_campaign_under_load)
+{
+    hot_client h[HOT_CLIENTS + 1];
+    pthread_t th[HOT_CLIENTS + 1];
+    long long ahead0 = pipeline_n_ahead(), n_dice = 0;
+    test_campaign c;
+    char path[160];
+    json_t *j;
+    int i;
+
+    world_kept(&c);
+    memset(h, 0, sizeof h);
+    for (i = 0; i <= HOT_CLIENTS; i++) {
+        h[i].c = &c;
+        h[i].k = i;
+        ck_assert_int_eq(
+            pthread_create(&th[i], NULL,
+                           i < HOT_CLIENTS ? hot_combats : hot_edits, &h[i]),
+            0);
+    }
+    for (i = 0; i <= HOT_CLIENTS; i++)
+        pthread_join(th[i], NULL);
+    for (i = 0; i <= HOT_CLIENTS; i++) {
+        ck_assert_msg(h[i].n_other == 0,
+                      "client %d: %d answers not the expected one (the last "
+                      "%d)",
+                      i, h[i].n_other, h[i].last_other);
+        n_dice += i < HOT_CLIENTS ? h[i].n_dice : 0;
+    }
+    ck_assert_int_eq(h[HOT_CLIENTS].n_done, HOT_EDITS);
+    ck_assert_int_eq(assert_history_follows(&c, "Alpha"),
+                     HOT_CLIENTS * HOT_COMBATS);
+    ck_assert_int_eq(assert_history_follows(&c, "Bravo"),
+                     HOT_CLIENTS * HOT_COMBATS);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/ledger/verify", c.id);
+    j = ts_call(ts, 200, "GET", path, c.umpire, NULL);
+    ck_assert_msg(json_is_true(json_object_get(j, "verified")), "%s",
+                  json_dumps(j, 0));
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(j, "ledger"), "length")),
+                     n_dice);
+    json_decref(j);
+    if (!ts_is_pg())
+        ck_assert_int_gt(pipeline_n_ahead(), ahead0);
+}
+END_TEST
+
 /* A campaign combat through the API; its id into id. */
 static void post_combat(const test_campaign *c, const char *body, char id[64])
 {
@@ -1252,6 +1433,7 @@ Suite *suite_pipeline(void)
     tcase_add_test(staged, test_ahead_reads_the_store_as_left);
     tcase_add_test(staged, test_ahead_without_rolls_checks_the_ledger);
     tcase_add_test(staged, test_ahead_wait_ends_at_the_writer);
+    tcase_add_test(staged, test_hot_campaign_under_load);
     tcase_add_test(staged, test_staged_combats_read_kept_units);
     tcase_add_test(staged, test_unit_page_reads_its_combats_with_events);
     suite_add_tcase(s, staged);
