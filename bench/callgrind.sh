@@ -96,7 +96,8 @@ trap 'exit 143' TERM
 # The request bodies, taken from the wrk scripts so that both benchmarks
 # send the same combats.
 sed -n '/^wrk.body = \[\[/,/^\]\]/p' "$HERE/scrud-8v4.lua" | sed '1d;$d' >"$TMP/oneoff.json"
-sed -n '/^{"sides":\[/,/^\]\])/p' "$HERE/campaign-4v4.lua" | sed '$d' >"$TMP/campaign.json"
+# (the script's first body: its seeded combat)
+sed -n '/^{"sides":\[/,/^\]\])/{p;/^\]\])/q;}' "$HERE/campaign-4v4.lua" | sed '$d' >"$TMP/campaign.json"
 if [ ! -s "$TMP/oneoff.json" ] || [ ! -s "$TMP/campaign.json" ]; then
     die "cannot read the request bodies from the wrk scripts"
 fi

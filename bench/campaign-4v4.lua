@@ -1,7 +1,7 @@
 -- campaign-4v4.lua: the campaign combat of `make bench` (bench/README.md,
 -- "Campaign combats").
 --
---   wrk ... -s bench/campaign-4v4.lua URL -- CAMPAIGN_ID UMPIRE_TOKEN
+--   wrk ... -s bench/campaign-4v4.lua URL -- CAMPAIGN_ID UMPIRE_TOKEN [N]
 --
 -- Every request is the same SCRUD combat of 4 units against 4 in the
 -- campaign bench/campaign.sh made, POST /v1/campaigns/ID/combats/scrud, with
@@ -9,6 +9,10 @@
 -- different fight, appended to the ledger, the units' histories and the
 -- event log.  The campaign's options keep every unit as it was (no lasting
 -- penalty, no elimination), so combats can go on for ever.
+--
+-- With N (a whole number from 1), every Nth request of each connection
+-- is the same combat with entered dice instead (each unit's die given,
+-- as a player's own dice are): it spends no commitment.
 --
 -- Anything but a 201 is counted and reported by done(), as in scrud-8v4.lua.
 
@@ -26,18 +30,35 @@ function init(args)
    if id == nil or token == nil then
       error("usage: wrk ... -s campaign-4v4.lua URL -- CAMPAIGN_ID TOKEN")
    end
-   req = wrk.format("POST", "/v1/campaigns/" .. id .. "/combats/scrud",
-      {["Content-Type"] = "application/json",
-       ["Authorization"] = "Bearer " .. token}, [[
+   local path = "/v1/campaigns/" .. id .. "/combats/scrud"
+   local headers = {["Content-Type"] = "application/json",
+                    ["Authorization"] = "Bearer " .. token}
+   req = wrk.format("POST", path, headers, [[
 {"sides":[
  {"side":"blue","units":[{"unit":"B1"},{"unit":"B2"},{"unit":"B3"},{"unit":"B4"}]},
  {"side":"red","units":[{"unit":"R1"},{"unit":"R2"},{"unit":"R3"},{"unit":"R4"}]}],
  "dice":{"source":"seeded"},
  "note":"bench: campaign 4 against 4"}
 ]])
+   entered_every = tonumber(args[3] or "0") or 0
+   if entered_every < 0 or entered_every ~= math.floor(entered_every) then
+      error("campaign-4v4.lua: N must be a whole number from 1")
+   end
+   entered = wrk.format("POST", path, headers, [[
+{"sides":[
+ {"side":"blue","units":[{"unit":"B1","die":3},{"unit":"B2","die":4},{"unit":"B3","die":2},{"unit":"B4","die":5}]},
+ {"side":"red","units":[{"unit":"R1","die":6},{"unit":"R2","die":1},{"unit":"R3","die":3},{"unit":"R4","die":7}]}],
+ "dice":{"source":"entered"},
+ "note":"bench: campaign 4 against 4, entered dice"}
+]])
+   sent = 0
 end
 
 function request()
+   sent = sent + 1
+   if entered_every > 0 and sent % entered_every == 0 then
+      return entered
+   end
    return req
 end
 

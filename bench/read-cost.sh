@@ -75,7 +75,8 @@ port=$(free_port)
 PID=$!
 wait_up "$port"
 read -r id token < <("$HERE/campaign.sh" "$port") || die "campaign set-up failed"
-sed -n '/^{"sides":\[/,/^\]\])/p' "$HERE/campaign-4v4.lua" | sed '$d' >"$TMP/combat.json"
+# (the script's first body: its seeded combat)
+sed -n '/^{"sides":\[/,/^\]\])/{p;/^\]\])/q;}' "$HERE/campaign-4v4.lua" | sed '$d' >"$TMP/combat.json"
 for _ in $(seq "$N"); do
     code=$(curl -s -o /dev/null -w '%{http_code}' -X POST \
         -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \

@@ -28,6 +28,8 @@
 #                         list such as 0-7                     (none)
 #   BENCH_WRK_CPUS        CPUs wrk is pinned to, such as 8-15  (none)
 #   BENCH_CAMPAIGN=0      leaves out the campaign runs
+#   BENCH_ENTERED=N       every Nth campaign combat of each connection with
+#                         entered dice (bench/campaign-4v4.lua; none)
 #   BENCH_VERBOSE=1       also print wrk's own output
 set -u
 
@@ -177,7 +179,7 @@ CAMPAIGN_ARGS=()
 if [ "$CAMPAIGN" != 0 ]; then
     read -r CAMPAIGN_ID CAMPAIGN_TOKEN < <("$HERE/campaign.sh" "$UMPIRE_PORT")
     [ -n "${CAMPAIGN_TOKEN:-}" ] || die "cannot set up the campaign"
-    CAMPAIGN_ARGS=(-- "$CAMPAIGN_ID" "$CAMPAIGN_TOKEN")
+    CAMPAIGN_ARGS=(-- "$CAMPAIGN_ID" "$CAMPAIGN_TOKEN" ${BENCH_ENTERED:+"$BENCH_ENTERED"})
 fi
 WRK_ARGS=(-t"$WRK_THREADS" -c"$CONNECTIONS" --timeout 10s --latency)
 
@@ -238,7 +240,8 @@ echo "  combat:   $UMPIRE_BIN --threads $SERVER_THREADS --per-ip-connection-limi
     "--access-log off, POST /v1/combats/scrud (bench/scrud-8v4.lua: one-off SCRUD 8 v 4, seeded dice) -> 201"
 [ "$CAMPAIGN" = 0 ] ||
     echo "  campaign: the same umpire, POST /v1/campaigns/$CAMPAIGN_ID/combats/scrud" \
-        "(bench/campaign-4v4.lua: SCRUD 4 v 4, seeded dice, units that never wear out) -> 201"
+        "(bench/campaign-4v4.lua: SCRUD 4 v 4, seeded dice${BENCH_ENTERED:+, every ${BENCH_ENTERED}th entered}," \
+        "units that never wear out) -> 201"
 echo "  access logging is off in both (bench-bare has none), for a like-for-like comparison"
 echo "  durability: every 201 follows the commit of its combat (SQLite WAL," \
     "synchronous=FULL, group commit); database in $TMP"

@@ -90,7 +90,8 @@ BASE="http://127.0.0.1:$PORT/v1/campaigns/$ID"
 AUTH="Authorization: Bearer $TOKEN"
 curl -sf -o /dev/null -X POST "$BASE/units" -H "$AUTH" -H 'Content-Type: application/json' \
     -d '{"name":"X1","side":"blue","scrud":{"quality":0}}' || die "cannot create X1"
-sed -n '/^{"sides":\[/,/^\]\])/p' "$HERE/campaign-4v4.lua" | sed '$d' >"$TMP/combat.json"
+# (the script's first body: its seeded combat)
+sed -n '/^{"sides":\[/,/^\]\])/{p;/^\]\])/q;}' "$HERE/campaign-4v4.lua" | sed '$d' >"$TMP/combat.json"
 [ -s "$TMP/combat.json" ] || die "cannot read the combat from bench/campaign-4v4.lua"
 
 # fill COUNT: COUNT more combats, in chunks of 5000 per curl.

@@ -946,8 +946,8 @@ typedef struct db_ahead {
  * version (db_campaign_get) a->version; its next commitment, its ledger
  * (db_chain_open) and its units (db_unit_find) a's.  a is borrowed until
  * db_read_end.  Nothing written is trusted to it: the combat lands only
- * where the campaign is still at a->version, with a's next commitment
- * (which it spends) or else the ledger at a's head
+ * where the campaign is still at a->version, with the ledger at a's head
+ * and (where it spends one) a's next commitment
  * (db_combat_insert_chained): they all landed, and nothing else wrote.
  * db_snapshot_is_ahead: whether c's db_campaign_get found it so. */
 void db_snapshot_ahead(db_conn *c, const db_ahead *a);

@@ -108,7 +108,7 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
          "UPDATE campaigns SET ledger_length = ?1, ledger_head = ?2, "
          "version = version + 1, next_commitment = ?4, next_seed = ?5, "
          "next_created_at = ?6 WHERE id = ?3 AND next_commitment = ?7 AND "
-         "version = ?8"}};
+         "version = ?8 AND ledger_length = ?9 AND ledger_head = ?10"}};
     bool is_spending = !is_backfill && ch->spent[0] != '\0',
          is_at = !is_backfill && version >= 0;
     long long now;
@@ -130,14 +130,14 @@ static err_code chain_save(db_conn *c, const db_chain *ch, bool is_backfill,
         db_bind_text(st, 6, ch->next.created_at);
         db_bind_text(st, 7, ch->spent);
     }
-    /* At a version: and, spending no commitment, where the chain
-     * started.  A combat worked out ahead of others in flight (pipeline.c)
-     * chains on the head they leave, and spends the commitment the last
-     * of them drew: either says they landed (that commitment is stored
-     * only by its combat's landing). */
-    if (is_at)
+    /* At a version: and where the chain started.  A combat worked out
+     * ahead of others in flight (pipeline.c) chains on the ledger they
+     * leave, and spends the next commitment they leave: the last of them
+     * to roll moved the head, and the last to draw one drew it (it is
+     * stored only by that combat's landing), so together they say all
+     * of them landed, seeded or entered. */
+    if (is_at) {
         db_bind_int64(st, 8, version);
-    if (is_at && !is_spending) {
         db_bind_int64(st, 9, ch->length0);
         db_bind_text(st, 10, ch->head0);
     }

@@ -210,8 +210,8 @@ void combat_bound_clear(combat_record *rec);
  * the campaign is being worked out, it waits for it (AHEAD_WAIT_MS at
  * most), until combat_campaign_release (its job handed to the writer).
  * combat_campaign_worked, once it is worked out or not, keeps
- * what it leaves for the next (where it was staged with
- * seeded dice: its landing shows the ones before landed), on the ahead
+ * what it leaves for the next (where it was staged with dice, seeded or
+ * entered: its landing shows the ones before landed), on the ahead
  * it was worked out on (is_on_ahead) or its snapshot alone; seen, the
  * campaign's version in its snapshot (what the combats before it left
  * up to there, the next reads from the store).

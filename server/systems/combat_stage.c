@@ -449,14 +449,16 @@ void combat_campaign_worked(combat_record *rec, bool is_on_ahead,
     pthread_mutex_lock(&busy_lock);
     if ((i = busy_slot(rec->campaign_id)) >= 0 && rec->is_counted) {
         /* Kept where the landing of the next will say this one landed,
-         * as worked out: its seeded dice move the ledger's head and draw
-         * the next commitment, stored only by its landing (the next's
-         * save checks the one or the other: db_combat_insert_chained),
-         * and nothing went to the writer whole meanwhile (gen). */
+         * as worked out: its dice move the ledger's head, which the
+         * next's save checks (db_combat_insert_chained), with the next
+         * commitment it leaves (seeded, the one it drew, stored only by
+         * its landing; entered, the campaign's as it found it,
+         * pipeline_stage), and nothing went to the writer whole
+         * meanwhile (gen). */
         if (!(busy[i].gen == rec->ahead_gen && rec->is_staged &&
               rec->n_rolls > 0 && rec->left != NULL && seen >= 0 &&
-              rec->dice.kind == DICE_SEEDED &&
-              rec->chain_end.spent[0] != '\0' &&
+              (rec->dice.kind != DICE_SEEDED ||
+               rec->chain_end.spent[0] != '\0') &&
               rec->chain_end.next.commitment[0] != '\0' &&
               (!is_on_ahead || busy[i].has_ahead) &&
               ahead_keep(i, rec, is_on_ahead, seen)))

@@ -12,6 +12,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include <sodium.h>
+
 err_code pipeline_read(const systems_entry *s, const json_t *body,
                        const char *campaign_id, const char *token_id,
                        void **out, err_info *e)
@@ -78,6 +80,19 @@ static err_code work_out(db_conn *c, combat_record *rec, db_campaign *cmp,
     return s->run(rec, e);
 }
 
+/* The campaign's next commitment, as c reads it, into rec->chain_end's
+ * next (left empty where it cannot be read: then none is worked out
+ * ahead of rec). */
+static void leave_next_commitment(db_conn *c, combat_record *rec)
+{
+    err_info e;
+
+    err_clear(&e);
+    if (db_commitment_next(c, rec->campaign_id, &rec->chain_end.next, &e) !=
+        ERR_OK)
+        sodium_memzero(&rec->chain_end.next, sizeof rec->chain_end.next);
+}
+
 bool pipeline_stage(db *d, void *job)
 {
     combat_record *rec = job;
@@ -131,6 +146,11 @@ bool pipeline_stage(db *d, void *job)
                      "a seeded combat without its commitment");
     if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED)
         db_chain_spend(&rec->chain_end, rec->dice.commitment);
+    /* Entered dice spend none: the next combat worked out ahead of this
+     * one spends the campaign's next commitment as this one found it
+     * (combat_campaign_worked), where it has one to be. */
+    else if (rc == ERR_OK && rec->n_rolls > 0 && db_commits_in_order(d))
+        leave_next_commitment(c, rec);
     /* The events' documents packed with the report, then the rolls (and
      * the report, when the documents are not with it). */
     if (rc == ERR_OK)
