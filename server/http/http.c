@@ -239,6 +239,10 @@ static void write_done(void *arg, err_code rc, const err_info *e)
      * n_resuming too, so that libmicrohttpd is not stopped under the
      * resume.  r may be freed by then; s lives until http_stop. */
     atomic_fetch_add(&s->n_resuming, 1);
+    /* Committed or rolled back: r is alive until the exchange below (its
+     * connection suspended, or gone and left to this call to free). */
+    if (r->committed != NULL)
+        r->committed(r->state);
     r->job_rc = rc;
     err_clear(&r->job_err);
     if (rc != ERR_OK && e != NULL)
@@ -312,11 +316,6 @@ static bool suspend_for_job(http_request *r)
     /* Suspend first: the job may finish before the caller returns. */
     MHD_suspend_connection(r->conn);
     return true;
-}
-
-bool http_is_in_job(http_request *r)
-{
-    return atomic_load(&r->job_state) == HTTP_JOB_RUNNING;
 }
 
 void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)

@@ -223,6 +223,11 @@ struct http_request {
     void (*read)(http_request *r); /* a long read's handler (http_heavy.h),
                                       run off the request workers */
     http_finish_fn finish;
+    /* Called with state on the writer's thread once the deferred write's
+     * batch has committed or rolled back, before finish is (NULL: none):
+     * what the handler holds until its write is in the store or never
+     * will be, let go of there rather than on the HTTP thread later. */
+    void (*committed)(void *state);
     void *state; /* the handler's, freed by state_free */
     void (*state_free)(void *state);
 
@@ -262,10 +267,6 @@ void http_reply_problem_raw(http_request *r, int status, const char *code,
  * r->state must be set; it stays alive until the request is freed.
  */
 void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish);
-/* Whether r's deferred write is queued or running on the writer: its
- * finish is then called inside the job (an Idempotency-Key's answer is
- * made there), before the batch commits. */
-bool http_is_in_job(http_request *r);
 
 /*
  * Runs handler(r) on the threads of long reads (http_heavy.h) instead of

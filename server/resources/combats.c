@@ -54,6 +54,10 @@ static void create(http_request *r, const char *campaign_id)
         http_reply_err(r, rc, &e);
         return;
     }
+    /* Its campaign's count of combats in flight left once its batch is
+     * committed, on the writer. */
+    if (campaign_id != NULL)
+        r->committed = combat_committed;
     http_defer_write(r, campaign_id ? pipeline_campaign_job : combat_insert_job,
                      combat_finish);
     /* Handed to the writer: the next of its campaign may be worked out

@@ -668,13 +668,6 @@ void combat_finish(http_request *r, err_code rc, const err_info *e)
 {
     combat_record *rec = r->state;
 
-    /* Its batch committed (or rolled back): no longer in flight.  (Were
-     * it left at the end of its job, a combat of its campaign worked out
-     * before the commit would read the campaign without it.)  Called
-     * inside the job (an Idempotency-Key's answer), it leaves when the
-     * request is freed (combat_record_cleanup), after the commit. */
-    if (!http_is_in_job(r))
-        combat_campaign_leave(rec);
     if (rc != ERR_OK) {
         http_reply_problem(r, e);
         return;

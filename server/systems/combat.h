@@ -207,8 +207,11 @@ void combat_bound_clear(combat_record *rec);
  * writer lands them in the order they are handed to it), on how they
  * leave the campaign (*ahead, a copy: combat_ahead_free it); or not (the
  * writer works it out whole, as it always may).  Where another combat of
- * the campaign is being worked out, it waits for it (AHEAD_WAIT_MS at
- * most), until combat_campaign_release (its job handed to the writer).
+ * the campaign is being worked out, it waits for it, until
+ * combat_campaign_release (its job handed to the writer); where those in
+ * flight leave nothing to be worked out ahead on, it waits for them to
+ * land, then is worked out alone (50 ms at most in all, then the
+ * writer).
  * combat_campaign_worked, once it is worked out or not, keeps
  * what it leaves for the next (where it was staged with dice, seeded or
  * entered: its landing shows the ones before landed), on the ahead
@@ -218,9 +221,10 @@ void combat_bound_clear(combat_record *rec);
  * combat_campaign_no_ahead: the combats in flight will not land as
  * worked out (one was worked out again), so none is worked out ahead of
  * them.  combat_campaign_leave, once rec's batch is committed or rolled
- * back (combat_finish; or rec is freed), ends the count: a combat worked
- * out before that commit is worked out ahead of it, not on a snapshot
- * without it.  All are no-ops for a record not counted.
+ * back (combat_committed, on the writer's thread; or rec is freed), ends
+ * the count: a combat worked out before that commit is worked out ahead
+ * of it, not on a snapshot without it.  All are no-ops for a record not
+ * counted.
  */
 typedef enum combat_enter {
     COMBAT_ENTER_WRITER,
@@ -237,6 +241,12 @@ void combat_campaign_no_ahead(const char *campaign_id);
  * A no-op unless rec holds that (combat_campaign_enter). */
 void combat_campaign_release(combat_record *rec);
 void combat_campaign_leave(combat_record *rec);
+/* combat_campaign_leave of state (a request's, starting with its
+ * combat_record): its request's committed hook (http.h). */
+void combat_committed(void *state);
+/* The longest combat_campaign_enter waits, in ms (50; 0 or less puts
+ * that back): the tests' own. */
+void combat_campaign_set_wait(int ms);
 void combat_ahead_free(db_ahead *a);
 
 /* Writer job of a one-off combat: claims its cited commitment, if any,

@@ -10,6 +10,7 @@
 #include "units_doc.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -275,8 +276,10 @@ void combat_bound_clear(combat_record *rec)
  * ahead.units); gen counts each ahead kept or dropped. */
 enum { BUSY_SLOTS = 64, AHEAD_UNITS_MAX = 256 };
 /* The longest a combat waits for another of its campaign being worked
- * out, before it goes to the writer whole. */
+ * out, or for those in flight to land, before it goes to the writer
+ * whole (combat_campaign_set_wait may change it). */
 #define AHEAD_WAIT_MS 50
+static atomic_int ahead_wait_ms = AHEAD_WAIT_MS;
 static struct {
     char campaign_id[DB_ID_MAX];
     int n;
@@ -353,13 +356,19 @@ combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
     memset(ahead, 0, sizeof *ahead);
     pthread_once(&busy_once, busy_init);
     clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_nsec += AHEAD_WAIT_MS * 1000000L;
+    until.tv_nsec += atomic_load(&ahead_wait_ms) * 1000000L;
     until.tv_sec += until.tv_nsec / 1000000000L;
     until.tv_nsec %= 1000000000L;
     pthread_mutex_lock(&busy_lock);
-    /* Another of its combats being worked out: wait for what it leaves. */
+    /* Another of its combats being worked out: wait for what it leaves.
+     * Those in flight leaving nothing to be worked out ahead on (one was
+     * worked out again, or by the writer, or rolled no die): wait for
+     * them to land, and be worked out alone after them, rather than send
+     * this one and every one after it to the writer until none is in
+     * flight.  They land on the writer, not on these threads
+     * (combat_committed). */
     while (may_ahead && (i = busy_slot(rec->campaign_id)) >= 0 &&
-           busy[i].is_working &&
+           (busy[i].is_working || !busy[i].has_ahead) &&
            pthread_cond_timedwait(&busy_worked, &busy_lock, &until) == 0)
         ;
     if ((i = busy_slot(rec->campaign_id)) >= 0) {
@@ -508,7 +517,18 @@ void combat_campaign_leave(combat_record *rec)
     if (i >= 0 && --busy[i].n == 0) {
         ahead_drop(i);
         busy[i].is_working = false;
+        pthread_cond_broadcast(&busy_worked); /* none in flight now */
     }
     pthread_mutex_unlock(&busy_lock);
     rec->is_counted = false;
+}
+
+void combat_committed(void *state)
+{
+    combat_campaign_leave(state);
+}
+
+void combat_campaign_set_wait(int ms)
+{
+    atomic_store(&ahead_wait_ms, ms > 0 ? ms : AHEAD_WAIT_MS);
 }

@@ -172,6 +172,10 @@ bool pipeline_stage(db *d, void *job)
     if (is_ahead)
         atomic_fetch_add(&n_ahead, 1);
     combat_campaign_worked(rec, is_ahead, seen);
+    /* An entered combat's save uses no next commitment: the seed it left
+     * for the next goes now (the ahead holds its own copy). */
+    if (rec->dice.kind != DICE_SEEDED)
+        sodium_memzero(&rec->chain_end.next, sizeof rec->chain_end.next);
     combat_ahead_free(&ahead);
     return true;
 }

@@ -25,8 +25,9 @@
  *              nothing.  While other combats of its campaign are in
  *              flight, a combat is staged ahead of them, on the campaign
  *              as they leave it (pipeline_stage), and lands only where
- *              they all landed (the commitment it spends, drawn by the
- *              last of them, or else the ledger's head, says so);
+ *              they all landed (the campaign's version, the ledger's
+ *              head they leave, and the commitment it spends where it
+ *              spends one, say so);
  *   odds:      pipeline_odds: pipeline_bound (read, then check one-off or
  *              bind from a read snapshot), then the system's odds stage;
  *              nothing rolled, claimed or written (docs/odds.md).
@@ -60,9 +61,11 @@ err_code pipeline_oneoff(db *d, void *job, err_info *e);
 
 /*
  * A campaign job read by pipeline_read, worked out on a read snapshot of
- * d's pool, if its system can (a reset stage): alone, or, where other
- * combats of its campaign are in flight (staged, with seeded dice, on a
- * store whose writer lands jobs in order: SQLite's), ahead of them, on
+ * d's pool, if its system can (a reset stage): alone (where those of
+ * its campaign in flight leave nothing to go on, once they have
+ * landed), or, where other combats of its campaign are in flight
+ * (staged, with dice, seeded or entered, on a store whose writer lands
+ * jobs in order: SQLite's), ahead of them, on
  * the campaign as they leave it (combat_campaign_enter: its units, its
  * ledger and its next commitment theirs); its landing then checks that
  * they all landed, as they were worked out, and nothing else, or works

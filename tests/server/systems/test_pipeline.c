@@ -1129,10 +1129,13 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
     ck_assert(!d->is_staged);
     ck_assert_int_eq(pipeline_n_ahead(), ahead0);
     combat_campaign_release(b);
-    /* The next, with a, b and d in flight: to the writer, with no ahead
-     * to be worked out on. */
+    /* The next, with a, b and d in flight and no ahead to be worked out
+     * on: it waits for them to land (none does: this thread lands them
+     * below), 50 ms at most, then goes to the writer. */
     f = read_job(&c, COMBAT("Alpha", "Bravo"));
+    clock_gettime(CLOCK_MONOTONIC, &start);
     ck_assert(!stage(f));
+    ck_assert_int_ge(ms_since(&start), 50);
     ck_assert(!f->is_staged);
     land((void *)a, id);
     land((void *)b, id);
@@ -1150,6 +1153,68 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
     land((void *)a, id);
     land((void *)b, id);
     assert_counts(landed0, redone0, 3, 0);
+    assert_events_follow(&c);
+    assert_ledger_verifies(&c);
+}
+END_TEST
+
+/* stage(job) on a thread of its own: whether it was staged, and when it
+ * returned (ms after the start given). */
+typedef struct staging {
+    void *job;
+    const struct timespec *start;
+    bool is_staged;
+    long long ms;
+} staging;
+
+static void *stage_on_thread(void *arg)
+{
+    staging *g = arg;
+
+    g->is_staged = stage(g->job);
+    g->ms = ms_since(g->start);
+    return NULL;
+}
+
+/* Those in flight leaving nothing to be worked out ahead on (one was
+ * worked out again, or by the writer): the next waits for them to land,
+ * then is worked out alone on the campaign they leave, rather than go to
+ * the writer (as every one after it would, until none is in flight). */
+START_TEST(test_ahead_waits_for_those_in_flight)
+{
+    long long landed0, redone0, ahead0, version;
+    struct timespec start;
+    test_campaign c;
+    combat_record *a, *b;
+    staging g;
+    pthread_t th;
+    char id[64];
+
+    TS_SQLITE_ONLY();
+    world_kept(&c);
+    pipeline_stats(&landed0, &redone0);
+    a = read_job(&c, COMBAT("Alpha", "Bravo"));
+    b = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(stage(a));
+    version = a->version;
+    combat_campaign_no_ahead(c.id); /* as a combat worked out again does */
+    ahead0 = pipeline_n_ahead();
+    /* Long enough that only a's landing can end the wait. */
+    combat_campaign_set_wait(10000);
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    g = (staging){b, &start, false, 0};
+    ck_assert_int_eq(pthread_create(&th, NULL, stage_on_thread, &g), 0);
+    usleep(100 * 1000);
+    land((void *)a, id);
+    pthread_join(th, NULL);
+    combat_campaign_set_wait(0);
+    ck_assert_msg(g.is_staged, "not worked out once a landed");
+    ck_assert_int_ge(g.ms, 100);
+    ck_assert_int_lt(g.ms, 5000);
+    ck_assert_int_eq(pipeline_n_ahead(), ahead0); /* alone, after a */
+    ck_assert_int_eq(b->version, version + 1);
+    land((void *)b, id);
+    assert_counts(landed0, redone0, 2, 0);
     assert_events_follow(&c);
     assert_ledger_verifies(&c);
 }
@@ -1184,8 +1249,8 @@ static void hot_answer(hot_client *h, int sent, const http_resp *r,
 }
 
 /* HOT_COMBATS combats of Alpha against Bravo, one after another; one in
- * seven with entered dice (they spend no commitment, and leave nothing
- * for a combat after them to be worked out ahead on). */
+ * seven with entered dice (they spend no commitment: the next combat's
+ * landing shows they landed by the ledger's head alone). */
 static void *hot_combats(void *arg)
 {
     hot_client *h = arg;
@@ -1512,6 +1577,7 @@ Suite *suite_pipeline(void)
     tcase_add_test(staged, test_ahead_reads_the_store_as_left);
     tcase_add_test(staged, test_ahead_without_rolls_checks_the_ledger);
     tcase_add_test(staged, test_ahead_wait_ends_at_the_writer);
+    tcase_add_test(staged, test_ahead_waits_for_those_in_flight);
     tcase_add_test(staged, test_hot_campaign_under_load);
     tcase_add_test(staged, test_staged_combats_read_kept_units);
     tcase_add_test(staged, test_unit_page_reads_its_combats_with_events);
