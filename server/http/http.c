@@ -324,8 +324,11 @@ void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
 
     r->job = run;
     r->finish = finish;
-    if (!suspend_for_job(r))
+    if (!suspend_for_job(r)) {
+        if (r->committed != NULL) /* never will be */
+            r->committed(r->state);
         return;
+    }
     if (db_submit_in(r->srv->db, job_campaign(r), run_job, write_done, r) !=
         ERR_OK) {
         err_clear(&e);

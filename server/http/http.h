@@ -223,10 +223,13 @@ struct http_request {
     void (*read)(http_request *r); /* a long read's handler (http_heavy.h),
                                       run off the request workers */
     http_finish_fn finish;
-    /* Called with state on the writer's thread once the deferred write's
-     * batch has committed or rolled back, before finish is (NULL: none):
-     * what the handler holds until its write is in the store or never
-     * will be, let go of there rather than on the HTTP thread later. */
+    /* Called with state once the deferred write's batch has committed or
+     * rolled back, on the writer's thread, before the connection is
+     * resumed for finish; or once the write will never run (the writer
+     * stopped, the service stopping), on the thread that found it so.
+     * (An Idempotency-Key's finish runs inside the job, before it.)
+     * NULL: none.  What the handler holds until its write is in the store
+     * or never will be is let go of there, not on an HTTP thread later. */
     void (*committed)(void *state);
     void *state; /* the handler's, freed by state_free */
     void (*state_free)(void *state);

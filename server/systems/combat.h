@@ -210,8 +210,10 @@ void combat_bound_clear(combat_record *rec);
  * the campaign is being worked out, it waits for it, until
  * combat_campaign_release (its job handed to the writer); where those in
  * flight leave nothing to be worked out ahead on, it waits for them to
- * land, then is worked out alone (50 ms at most in all, then the
- * writer).
+ * land, then is worked out alone (50 ms at most for the one, 5 ms for
+ * the others, then the writer; once a wait for the others has run out,
+ * the writer at once, until one leaves something to go on again or none
+ * is in flight).
  * combat_campaign_worked, once it is worked out or not, keeps
  * what it leaves for the next (where it was staged with dice, seeded or
  * entered: its landing shows the ones before landed), on the ahead
@@ -244,9 +246,10 @@ void combat_campaign_leave(combat_record *rec);
 /* combat_campaign_leave of state (a request's, starting with its
  * combat_record): its request's committed hook (http.h). */
 void combat_committed(void *state);
-/* The longest combat_campaign_enter waits, in ms (50; 0 or less puts
- * that back): the tests' own. */
-void combat_campaign_set_wait(int ms);
+/* The longest combat_campaign_enter waits, in ms, for one being worked
+ * out (50) and for those in flight to land (5); 0 or less puts each
+ * back: the tests' own. */
+void combat_campaign_set_wait(int ms, int drain_ms);
 void combat_ahead_free(db_ahead *a);
 
 /* Writer job of a one-off combat: claims its cited commitment, if any,

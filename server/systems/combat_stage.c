@@ -276,15 +276,29 @@ void combat_bound_clear(combat_record *rec)
  * ahead.units); gen counts each ahead kept or dropped. */
 enum { BUSY_SLOTS = 64, AHEAD_UNITS_MAX = 256 };
 /* The longest a combat waits for another of its campaign being worked
- * out, or for those in flight to land, before it goes to the writer
- * whole (combat_campaign_set_wait may change it). */
+ * out, before it goes to the writer whole; and for those in flight to
+ * land, where they leave nothing to go on: a batch's commit, with its
+ * sync, which on a slow disk takes longer than this service lets one of
+ * the HTTP threads (and every connection it serves) stand still
+ * (combat_campaign_set_wait may change both). */
 #define AHEAD_WAIT_MS 50
-static atomic_int ahead_wait_ms = AHEAD_WAIT_MS;
+#define DRAIN_WAIT_MS 5
+static atomic_int ahead_wait_ms = AHEAD_WAIT_MS, drain_wait_ms = DRAIN_WAIT_MS;
+
+/* t plus ms milliseconds. */
+static struct timespec after_ms(struct timespec t, int ms)
+{
+    t.tv_nsec += ms * 1000000L;
+    t.tv_sec += t.tv_nsec / 1000000000L;
+    t.tv_nsec %= 1000000000L;
+    return t;
+}
 static struct {
     char campaign_id[DB_ID_MAX];
     int n;
     bool is_working, has_ahead;
-    db_ahead ahead; /* its units owned */
+    bool is_drain_late; /* a wait for those in flight to land ran out */
+    db_ahead ahead;     /* its units owned */
     long long *unit_at;
     unsigned long gen;
 } busy[BUSY_SLOTS];
@@ -349,28 +363,42 @@ static void ahead_drop(int i)
 combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
                                    db_ahead *ahead)
 {
-    struct timespec until;
+    struct timespec now, until, until_drain;
     combat_enter how = COMBAT_ENTER_WRITER;
     int i;
 
     memset(ahead, 0, sizeof *ahead);
     pthread_once(&busy_once, busy_init);
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_nsec += atomic_load(&ahead_wait_ms) * 1000000L;
-    until.tv_sec += until.tv_nsec / 1000000000L;
-    until.tv_nsec %= 1000000000L;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    until = after_ms(now, atomic_load(&ahead_wait_ms));
+    until_drain = after_ms(now, atomic_load(&drain_wait_ms));
     pthread_mutex_lock(&busy_lock);
     /* Another of its combats being worked out: wait for what it leaves.
      * Those in flight leaving nothing to be worked out ahead on (one was
      * worked out again, or by the writer, or rolled no die): wait for
-     * them to land, and be worked out alone after them, rather than send
-     * this one and every one after it to the writer until none is in
-     * flight.  They land on the writer, not on these threads
-     * (combat_committed). */
-    while (may_ahead && (i = busy_slot(rec->campaign_id)) >= 0 &&
-           (busy[i].is_working || !busy[i].has_ahead) &&
-           pthread_cond_timedwait(&busy_worked, &busy_lock, &until) == 0)
-        ;
+     * them to land, a short while, and be worked out alone after them,
+     * rather than send this one and every one after it to the writer
+     * until none is in flight.  They land on the writer, not on these
+     * threads (combat_committed). */
+    for (;;) {
+        bool is_draining;
+
+        if (!may_ahead || (i = busy_slot(rec->campaign_id)) < 0)
+            break;
+        is_draining = !busy[i].is_working && !busy[i].has_ahead;
+        /* Free, or (once such a wait ran out: a commit slower than it)
+         * the writer for all until none is in flight, as before. */
+        if ((!busy[i].is_working && !is_draining) ||
+            (is_draining && busy[i].is_drain_late))
+            break;
+        if (pthread_cond_timedwait(&busy_worked, &busy_lock,
+                                   is_draining ? &until_drain : &until) != 0) {
+            if ((i = busy_slot(rec->campaign_id)) >= 0 && !busy[i].is_working &&
+                !busy[i].has_ahead)
+                busy[i].is_drain_late = true;
+            break;
+        }
+    }
     if ((i = busy_slot(rec->campaign_id)) >= 0) {
         busy[i].n++;
         rec->is_counted = true;
@@ -391,6 +419,7 @@ combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
         if (i < BUSY_SLOTS) {
             text_copy(busy[i].campaign_id, DB_ID_MAX, rec->campaign_id);
             busy[i].n = 1;
+            busy[i].is_drain_late = false;
             busy[i].is_working = true;
             rec->holds_work = true;
             ahead_drop(i);
@@ -446,6 +475,7 @@ static bool ahead_keep(int i, const combat_record *rec, bool is_on_ahead,
     busy[i].ahead = a;
     busy[i].unit_at = at;
     busy[i].has_ahead = true;
+    busy[i].is_drain_late = false;
     sodium_memzero(&a, sizeof a); /* the next commitment's seed */
     return true;
 }
@@ -528,7 +558,8 @@ void combat_committed(void *state)
     combat_campaign_leave(state);
 }
 
-void combat_campaign_set_wait(int ms)
+void combat_campaign_set_wait(int ms, int drain_ms)
 {
     atomic_store(&ahead_wait_ms, ms > 0 ? ms : AHEAD_WAIT_MS);
+    atomic_store(&drain_wait_ms, drain_ms > 0 ? drain_ms : DRAIN_WAIT_MS);
 }

@@ -236,7 +236,7 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
 out:
     /* A job that fails lands nothing: those worked out ahead of it would
      * not land either.  (It stops counting among its campaign's combats
-     * in flight once its batch is committed: combat_finish.) */
+     * in flight once its batch is committed: combat_committed.) */
     if (rc != ERR_OK)
         combat_campaign_no_ahead(rec->campaign_id);
     return rc;

@@ -1100,13 +1100,16 @@ static long long ms_since(const struct timespec *start)
 /* A combat arriving while another of its campaign is being worked out
  * waits for it, 50 ms at most (AHEAD_WAIT_MS), then goes to the writer
  * whole; what the first was worked out ahead on is dropped, so nothing
- * after lands on it; every combat lands, and once none is in flight the
- * next is worked out ahead again. */
+ * after lands on it.  The next waits for those in flight to land, for
+ * the shorter wait (DRAIN_WAIT_MS), then goes to the writer; that wait
+ * having run out, the one after goes there at once.  Every combat
+ * lands, and once none is in flight the next is worked out ahead
+ * again. */
 START_TEST(test_ahead_wait_ends_at_the_writer)
 {
-    long long landed0, redone0, ahead0;
+    long long landed0, redone0, ahead0, elapsed;
     test_campaign c;
-    combat_record *a, *b, *d, *f;
+    combat_record *a, *b, *d, *f, *g;
     struct timespec start;
     db_ahead held;
     char id[64];
@@ -1131,16 +1134,31 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
     combat_campaign_release(b);
     /* The next, with a, b and d in flight and no ahead to be worked out
      * on: it waits for them to land (none does: this thread lands them
-     * below), 50 ms at most, then goes to the writer. */
+     * below) for the shorter of the two waits (here 40 ms against 3 s),
+     * then goes to the writer. */
     f = read_job(&c, COMBAT("Alpha", "Bravo"));
+    combat_campaign_set_wait(3000, 40);
     clock_gettime(CLOCK_MONOTONIC, &start);
     ck_assert(!stage(f));
-    ck_assert_int_ge(ms_since(&start), 50);
+    elapsed = ms_since(&start);
+    combat_campaign_set_wait(0, 0);
+    ck_assert_int_ge(elapsed, 40);
+    ck_assert_int_lt(elapsed, 2000);
     ck_assert(!f->is_staged);
+    /* That wait ran out (a commit slower than it): the next does not
+     * wait again (here it would for 2 s), until none is in flight. */
+    g = read_job(&c, COMBAT("Alpha", "Bravo"));
+    combat_campaign_set_wait(3000, 2000);
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ck_assert(!stage(g));
+    elapsed = ms_since(&start);
+    combat_campaign_set_wait(0, 0);
+    ck_assert_int_lt(elapsed, 1000);
     land((void *)a, id);
     land((void *)b, id);
     land((void *)d, id);
     land((void *)f, id);
+    land((void *)g, id);
     assert_counts(landed0, redone0, 1, 0);
     assert_events_follow(&c);
     assert_ledger_verifies(&c);
@@ -1200,14 +1218,14 @@ START_TEST(test_ahead_waits_for_those_in_flight)
     combat_campaign_no_ahead(c.id); /* as a combat worked out again does */
     ahead0 = pipeline_n_ahead();
     /* Long enough that only a's landing can end the wait. */
-    combat_campaign_set_wait(10000);
+    combat_campaign_set_wait(0, 10000);
     clock_gettime(CLOCK_MONOTONIC, &start);
     g = (staging){b, &start, false, 0};
     ck_assert_int_eq(pthread_create(&th, NULL, stage_on_thread, &g), 0);
     usleep(100 * 1000);
     land((void *)a, id);
     pthread_join(th, NULL);
-    combat_campaign_set_wait(0);
+    combat_campaign_set_wait(0, 0);
     ck_assert_msg(g.is_staged, "not worked out once a landed");
     ck_assert_int_ge(g.ms, 100);
     ck_assert_int_lt(g.ms, 5000);
