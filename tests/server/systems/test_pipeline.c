@@ -1097,6 +1097,22 @@ static long long ms_since(const struct timespec *start)
            (now.tv_nsec - start->tv_nsec) / 1000000LL;
 }
 
+/* stage(job) with the waits set to wait_ms and drain_ms
+ * (combat_campaign_set_wait; 0: as they are), then put back: whether it
+ * was staged; how long it took, in ms, into *ms. */
+static bool stage_timed(void *job, int wait_ms, int drain_ms, long long *ms)
+{
+    struct timespec start;
+    bool is_staged;
+
+    combat_campaign_set_wait(wait_ms, drain_ms);
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    is_staged = stage(job);
+    *ms = ms_since(&start);
+    combat_campaign_set_wait(0, 0);
+    return is_staged;
+}
+
 /* A combat arriving while another of its campaign is being worked out
  * waits for it, 50 ms at most (AHEAD_WAIT_MS), then goes to the writer
  * whole; what the first was worked out ahead on is dropped, so nothing
@@ -1110,7 +1126,6 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
     long long landed0, redone0, ahead0, elapsed;
     test_campaign c;
     combat_record *a, *b, *d, *f, *g;
-    struct timespec start;
     db_ahead held;
     char id[64];
 
@@ -1126,9 +1141,8 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
     ck_assert_int_eq(held.version, a->version + 1);
     combat_ahead_free(&held);
     ahead0 = pipeline_n_ahead();
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    ck_assert(!stage(d));
-    ck_assert_int_ge(ms_since(&start), 50);
+    ck_assert(!stage_timed(d, 0, 0, &elapsed));
+    ck_assert_int_ge(elapsed, 50);
     ck_assert(!d->is_staged);
     ck_assert_int_eq(pipeline_n_ahead(), ahead0);
     combat_campaign_release(b);
@@ -1137,22 +1151,14 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
      * below) for the shorter of the two waits (here 40 ms against 3 s),
      * then goes to the writer. */
     f = read_job(&c, COMBAT("Alpha", "Bravo"));
-    combat_campaign_set_wait(3000, 40);
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    ck_assert(!stage(f));
-    elapsed = ms_since(&start);
-    combat_campaign_set_wait(0, 0);
+    ck_assert(!stage_timed(f, 3000, 40, &elapsed));
     ck_assert_int_ge(elapsed, 40);
     ck_assert_int_lt(elapsed, 2000);
     ck_assert(!f->is_staged);
     /* That wait ran out (a commit slower than it): the next does not
      * wait again (here it would for 2 s), until none is in flight. */
     g = read_job(&c, COMBAT("Alpha", "Bravo"));
-    combat_campaign_set_wait(3000, 2000);
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    ck_assert(!stage(g));
-    elapsed = ms_since(&start);
-    combat_campaign_set_wait(0, 0);
+    ck_assert(!stage_timed(g, 3000, 2000, &elapsed));
     ck_assert_int_lt(elapsed, 1000);
     land((void *)a, id);
     land((void *)b, id);
