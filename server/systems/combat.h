@@ -212,8 +212,7 @@ void combat_bound_clear(combat_record *rec);
  * flight leave nothing to be worked out ahead on, it waits for them to
  * land, then is worked out alone (50 ms at most for the one, 5 ms for
  * the others, then the writer; once a wait for the others has run out,
- * the writer at once, until one leaves something to go on again or none
- * is in flight).
+ * the writer at once, until none is in flight).
  * combat_campaign_worked, once it is worked out or not, keeps
  * what it leaves for the next (where it was staged with dice, seeded or
  * entered: its landing shows the ones before landed), on the ahead

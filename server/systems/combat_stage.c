@@ -284,15 +284,6 @@ enum { BUSY_SLOTS = 64, AHEAD_UNITS_MAX = 256 };
 #define AHEAD_WAIT_MS 50
 #define DRAIN_WAIT_MS 5
 static atomic_int ahead_wait_ms = AHEAD_WAIT_MS, drain_wait_ms = DRAIN_WAIT_MS;
-
-/* t plus ms milliseconds. */
-static struct timespec after_ms(struct timespec t, int ms)
-{
-    t.tv_nsec += ms * 1000000L;
-    t.tv_sec += t.tv_nsec / 1000000000L;
-    t.tv_nsec %= 1000000000L;
-    return t;
-}
 static struct {
     char campaign_id[DB_ID_MAX];
     int n;
@@ -305,6 +296,15 @@ static struct {
 static pthread_mutex_t busy_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t busy_worked; /* on the monotonic clock */
 static pthread_once_t busy_once = PTHREAD_ONCE_INIT;
+
+/* t plus ms milliseconds. */
+static struct timespec after_ms(struct timespec t, int ms)
+{
+    t.tv_nsec += ms * 1000000L;
+    t.tv_sec += t.tv_nsec / 1000000000L;
+    t.tv_nsec %= 1000000000L;
+    return t;
+}
 
 static void busy_init(void)
 {
