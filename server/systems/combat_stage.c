@@ -364,6 +364,7 @@ combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
                                    db_ahead *ahead)
 {
     struct timespec now, until, until_drain;
+    bool has_until_drain = false;
     combat_enter how = COMBAT_ENTER_WRITER;
     int i;
 
@@ -371,7 +372,6 @@ combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
     pthread_once(&busy_once, busy_init);
     clock_gettime(CLOCK_MONOTONIC, &now);
     until = after_ms(now, atomic_load(&ahead_wait_ms));
-    until_drain = after_ms(now, atomic_load(&drain_wait_ms));
     pthread_mutex_lock(&busy_lock);
     /* Another of its combats being worked out: wait for what it leaves.
      * Those in flight leaving nothing to be worked out ahead on (one was
@@ -391,11 +391,22 @@ combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
         if ((!busy[i].is_working && !is_draining) ||
             (is_draining && busy[i].is_drain_late))
             break;
+        /* The drain's own time counts from when it is first seen (after
+         * a wait for one being worked out, it may only begin). */
+        if (is_draining && !has_until_drain) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            until_drain = after_ms(now, atomic_load(&drain_wait_ms));
+            has_until_drain = true;
+        }
         if (pthread_cond_timedwait(&busy_worked, &busy_lock,
                                    is_draining ? &until_drain : &until) != 0) {
-            if ((i = busy_slot(rec->campaign_id)) >= 0 && !busy[i].is_working &&
-                !busy[i].has_ahead)
+            /* Those in flight did not land in a drain's whole time: the
+             * writer for all, these waiting too, until none is. */
+            if (is_draining && (i = busy_slot(rec->campaign_id)) >= 0 &&
+                !busy[i].is_working && !busy[i].has_ahead) {
                 busy[i].is_drain_late = true;
+                pthread_cond_broadcast(&busy_worked);
+            }
             break;
         }
     }

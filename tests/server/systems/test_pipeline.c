@@ -1244,6 +1244,48 @@ START_TEST(test_ahead_waits_for_those_in_flight)
 }
 END_TEST
 
+/* A combat that first waits for one being worked out, which then leaves
+ * nothing to go on, still has the whole wait for those in flight to
+ * land, counted from then (not from its arrival); with nothing landing,
+ * it then goes to the writer. */
+START_TEST(test_drain_wait_counted_from_the_drain)
+{
+    long long landed0, redone0;
+    struct timespec start;
+    test_campaign c;
+    combat_record *a, *b;
+    db_ahead held;
+    staging g;
+    pthread_t th;
+    char id[64];
+
+    TS_SQLITE_ONLY();
+    world_kept(&c);
+    pipeline_stats(&landed0, &redone0);
+    a = read_job(&c, COMBAT("Alpha", "Bravo"));
+    b = read_job(&c, COMBAT("Alpha", "Bravo"));
+    /* a being worked out, alone. */
+    ck_assert_int_eq(combat_campaign_enter(a, true, &held), COMBAT_ENTER_ALONE);
+    combat_ahead_free(&held);
+    combat_campaign_set_wait(5000, 100);
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    g = (staging){b, &start, false, 0};
+    ck_assert_int_eq(pthread_create(&th, NULL, stage_on_thread, &g), 0);
+    /* 150 ms on (more than the drain's 100), a is done, leaving nothing. */
+    usleep(150 * 1000);
+    combat_campaign_release(a);
+    pthread_join(th, NULL);
+    combat_campaign_set_wait(0, 0);
+    ck_assert(!g.is_staged);
+    ck_assert_int_ge(g.ms, 240);
+    ck_assert_int_lt(g.ms, 4000);
+    land((void *)a, id);
+    land((void *)b, id);
+    assert_counts(landed0, redone0, 0, 0);
+    assert_events_follow(&c);
+}
+END_TEST
+
 /* ---- a hot campaign under load ---- */
 
 enum { HOT_CLIENTS = 8, HOT_COMBATS = 25, HOT_EDITS = 6 };
@@ -1602,6 +1644,7 @@ Suite *suite_pipeline(void)
     tcase_add_test(staged, test_ahead_without_rolls_checks_the_ledger);
     tcase_add_test(staged, test_ahead_wait_ends_at_the_writer);
     tcase_add_test(staged, test_ahead_waits_for_those_in_flight);
+    tcase_add_test(staged, test_drain_wait_counted_from_the_drain);
     tcase_add_test(staged, test_hot_campaign_under_load);
     tcase_add_test(staged, test_staged_combats_read_kept_units);
     tcase_add_test(staged, test_unit_page_reads_its_combats_with_events);
