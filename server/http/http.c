@@ -1,7 +1,8 @@
 /*
  * http.c: the libmicrohttpd daemon and the request lifecycle; see http.h.
  * Responses are made in http_reply.c; connections are tracked, and slow or
- * idle ones closed, in http_conn.c.
+ * idle ones closed, in http_conn.c; the work a request hands to the writer
+ * or a thread of long reads, and its return, is http_job.c's.
  *
  * Threads: libmicrohttpd's pool runs access handlers; the database writer
  * runs jobs and resumes suspended connections.  A request is touched by one
@@ -12,9 +13,10 @@
  * Accounting: n_in_flight counts requests from the access handler's first
  * call to the completed callback; n_pending those of them with a write in
  * flight, from http_defer_write to whichever comes first of the answer
- * being made and the request being completed (pending_end, exactly once).
+ * being made and the request being completed (http_pending_end, exactly
+ * once).
  */
-#include "http.h"
+#include "http_int.h"
 #include "events_hub.h"
 #include "http_conn.h"
 #include "http_reply.h"
@@ -23,7 +25,6 @@
 #include "http_log.h"
 #include "http_stream.h"
 #include "ledgers.h"
-#include "idem.h"
 #include "problem.h"
 #include "router.h"
 
@@ -40,28 +41,6 @@
 #include <unistd.h>
 
 #include <microhttpd.h>
-
-struct http_server {
-    http_config cfg;
-    struct MHD_Daemon *daemon;
-    http_listener *listener; /* the listening socket and umpire-accept */
-    db *db;
-    http_log *log;           /* the access log, or NULL when off */
-    atomic_int n_in_flight;  /* requests between first call and completion */
-    atomic_int n_pending;    /* requests suspended for a database write */
-    atomic_int n_resuming;   /* write_done calls inside MHD_resume_connection */
-    atomic_bool is_stopping; /* new requests are turned away (503) */
-    notify *notify;          /* the poster of channel posts */
-    events_hub *events;      /* live event streams and their pump */
-    http_heavy *heavy;       /* the threads of long reads */
-    http_streams *exports;   /* streamed ledger exports and their pump */
-    int port;
-    http_conn_table *conns; /* open connections (http_conn.h) */
-    /* Idempotency keys of requests in flight, "scope\nkey" (idem.h). */
-    pthread_mutex_t keys_lock;
-    char **keys;
-    size_t n_keys, cap_keys;
-};
 
 void http_config_default(http_config *cfg)
 {
@@ -148,227 +127,13 @@ void http_stats_read(http_server *s, http_stats *out)
     out->n_given_up = c.n_given_up;
 }
 
-/* ---- idempotency keys in flight ---- */
-
-static void key_text(const http_request *r, char *out, size_t n)
-{
-    snprintf(out, n, "%s\n%s", r->idem.scope, r->idem.key);
-}
-
-bool http_claim_key(http_request *r)
-{
-    http_server *s = r->srv;
-    char k[sizeof r->idem.scope + sizeof r->idem.key + 2];
-    bool is_free = true;
-    size_t i;
-
-    key_text(r, k, sizeof k);
-    pthread_mutex_lock(&s->keys_lock);
-    for (i = 0; i < s->n_keys && is_free; i++)
-        is_free = strcmp(s->keys[i], k) != 0;
-    if (is_free && s->n_keys == s->cap_keys) {
-        size_t cap = s->cap_keys ? 2 * s->cap_keys : 16;
-        char **grown = realloc(s->keys, cap * sizeof *grown);
-        if (grown) {
-            s->keys = grown;
-            s->cap_keys = cap;
-        }
-    }
-    if (is_free && s->n_keys < s->cap_keys &&
-        (s->keys[s->n_keys] = strdup(k)) != NULL) {
-        s->n_keys++;
-        r->is_claimed = true;
-    }
-    pthread_mutex_unlock(&s->keys_lock);
-    return r->is_claimed;
-}
-
-static void release_key(http_request *r)
-{
-    http_server *s = r->srv;
-    char k[sizeof r->idem.scope + sizeof r->idem.key + 2];
-    size_t i;
-
-    if (!r->is_claimed)
-        return;
-    key_text(r, k, sizeof k);
-    pthread_mutex_lock(&s->keys_lock);
-    for (i = 0; i < s->n_keys; i++)
-        if (strcmp(s->keys[i], k) == 0) {
-            free(s->keys[i]);
-            s->keys[i] = s->keys[--s->n_keys];
-            break;
-        }
-    pthread_mutex_unlock(&s->keys_lock);
-    r->is_claimed = false;
-}
-
-/* ---- deferred writes ---- */
-
-static void reply_stopping(http_request *r)
-{
-    http_reply_problem_raw(r, 503, "service_stopping", "Service unavailable",
-                           "the service is stopping; retry shortly");
-}
-
-static void request_free(http_request *r);
-
-/* r's write is no longer in flight: counted done, exactly once. */
-static void pending_end(http_request *r)
-{
-    if (!r->is_pending)
-        return;
-    r->is_pending = false;
-    atomic_fetch_sub(&r->srv->n_pending, 1);
-}
-
-/*
- * On the writer, once the job's outcome is durable: the connection is
- * resumed, and the access handler answers.  If the connection went first
- * (the completed callback found the job still running and orphaned the
- * request), nobody will answer: the request is freed here.
- */
-static void write_done(void *arg, err_code rc, const err_info *e)
-{
-    http_request *r = arg;
-    struct MHD_Connection *conn = r->conn;
-    http_server *s = r->srv;
-
-    /* From the moment the job is done, the request may end (and stop
-     * counting as pending) before this call returns: http_stop waits for
-     * n_resuming too, so that libmicrohttpd is not stopped under the
-     * resume.  r may be freed by then; s lives until http_stop. */
-    atomic_fetch_add(&s->n_resuming, 1);
-    /* Committed or rolled back: r is alive until the exchange below (its
-     * connection suspended, or gone and left to this call to free). */
-    if (r->committed != NULL)
-        r->committed(r->state);
-    r->job_rc = rc;
-    err_clear(&r->job_err);
-    if (rc != ERR_OK && e != NULL)
-        r->job_err = *e;
-    if (atomic_exchange(&r->job_state, HTTP_JOB_DONE) == HTTP_JOB_ORPHANED) {
-        pending_end(r);
-        request_free(r);
-    } else {
-        MHD_resume_connection(conn);
-    }
-    atomic_fetch_sub(&s->n_resuming, 1);
-}
-
-/* The campaign r's write job changes: named by its path
- * (/v1/campaigns/{id}/...) or set by its handler; NULL for none. */
-static const char *job_campaign(const http_request *r)
-{
-    if (r->job_campaign[0] != '\0')
-        return r->job_campaign;
-    if (strncmp(r->path, "/v1/campaigns/", 14) == 0 && r->n_params > 0)
-        return r->params[0];
-    return NULL;
-}
-
-/*
- * Runs the handler's job with the handler's state (submitted as writing
- * its campaign: db_submit_in serialises the campaign's writes with every
- * other writer's, of this instance or another).  A request with an
- * Idempotency-Key makes its response here, once the job has succeeded,
- * and stores it under the key in the same transaction (idem.h).
- */
-static err_code run_job(db_conn *conn, void *arg, err_info *e)
-{
-    http_request *r = arg;
-    err_code rc = r->job(conn, r->state, e);
-
-    if (rc != ERR_OK || !r->has_idem)
-        return rc;
-    r->finish(r, ERR_OK, NULL);
-    r->is_replied_in_job = true;
-    if (r->status < 200 || r->status > 299) {
-        /* No answer to keep: nothing may land that a retry would roll
-         * again (the finish failed, e.g. out of memory). */
-        http_reply_reset(r);
-        return err_set(e, ERR_INTERNAL, NULL,
-                       "the answer to keep under the Idempotency-Key could "
-                       "not be made");
-    }
-    if ((rc = idem_store(conn, r, e)) != ERR_OK)
-        http_reply_reset(r);
-    return rc;
-}
-
-/*
- * r counted in flight and its connection suspended, before its work goes
- * to another thread (the writer, a thread of long reads), whose end is
- * write_done; false when the service is stopping (r is then answered).
- */
-static bool suspend_for_job(http_request *r)
-{
-    /* Counted before the stop flag is read, so http_stop either sees this
-     * job and waits for it, or this job sees the flag and backs out. */
-    atomic_fetch_add(&r->srv->n_pending, 1);
-    if (atomic_load(&r->srv->is_stopping)) {
-        atomic_fetch_sub(&r->srv->n_pending, 1);
-        reply_stopping(r);
-        return false;
-    }
-    r->is_pending = true;
-    atomic_store(&r->job_state, HTTP_JOB_RUNNING);
-    /* Suspend first: the job may finish before the caller returns. */
-    MHD_suspend_connection(r->conn);
-    return true;
-}
-
-void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish)
-{
-    err_info e;
-
-    r->job = run;
-    r->finish = finish;
-    if (!suspend_for_job(r)) {
-        if (r->committed != NULL) /* never will be */
-            r->committed(r->state);
-        return;
-    }
-    if (db_submit_in(r->srv->db, job_campaign(r), run_job, write_done, r) !=
-        ERR_OK) {
-        err_clear(&e);
-        err_set(&e, ERR_INTERNAL, NULL, "the database writer has stopped");
-        write_done(r, ERR_INTERNAL, &e);
-    }
-}
-
-/* On a thread of long reads: the handler answers, then, as a write's
- * commit does, the connection is resumed (or, gone, the request freed). */
-static void read_run(void *arg)
-{
-    http_request *r = arg;
-
-    r->read(r);
-    write_done(r, ERR_OK, NULL);
-}
-
-void http_defer_read(http_request *r, void (*handler)(http_request *r))
-{
-    r->read = handler;
-    if (!suspend_for_job(r))
-        return;
-    r->is_replied_in_job = true; /* the handler's answer, as it made it */
-    if (!http_heavy_submit(r->srv->heavy, read_run, r)) {
-        r->retry_after = 1;
-        http_reply_problem_raw(r, 503, "busy", "Service busy",
-                               "too many long reads (reports, ledger "
-                               "checks, odds) are waiting; retry shortly");
-        write_done(r, ERR_OK, NULL);
-    }
-}
-
 /* ---- the lifecycle ---- */
 
-static void request_free(http_request *r)
+void http_request_free(http_request *r)
 {
     if (r == NULL)
         return;
-    release_key(r);
+    http_release_key(r);
     http_stream_release(r->stream); /* never handed to a response */
     if (r->state_free)
         r->state_free(r->state);
@@ -407,8 +172,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         atomic_fetch_sub(&s->n_in_flight, 1);
         return;
     }
-    pending_end(r);
-    request_free(r);
+    http_pending_end(r);
+    http_request_free(r);
     atomic_fetch_sub(&s->n_in_flight, 1);
 }
 
@@ -547,7 +312,7 @@ static void dispatch(http_request *r)
 
     http_conn_busy(r->srv->conns, r->conn);
     if (atomic_load(&r->srv->is_stopping))
-        reply_stopping(r);
+        http_reply_stopping(r);
     else if (!check_query(r))
         return;
     else if (r->body_len > 0 && ct != NULL && !is_json_type(ct))
@@ -578,7 +343,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             http_reply_reset(r); /* made, then its transaction failed */
         if (!r->is_replied_in_job)
             r->finish(r, r->job_rc, &r->job_err);
-        pending_end(r);
+        http_pending_end(r);
     } else if (!r->is_ready) {
         dispatch(r);
         if (r->is_pending)
