@@ -1182,11 +1182,13 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
 }
 END_TEST
 
-/* stage(job) on a thread of its own: whether it was staged, and when it
- * returned (ms after the start given). */
+/* stage(job) on a thread of its own, with the waits set to wait_ms and
+ * drain_ms (combat_campaign_set_wait): whether it was staged, and when
+ * it returned (ms after staging_start). */
 typedef struct staging {
     void *job;
-    const struct timespec *start;
+    struct timespec start;
+    pthread_t thread;
     bool is_staged;
     long long ms;
 } staging;
@@ -1196,8 +1198,24 @@ static void *stage_on_thread(void *arg)
     staging *g = arg;
 
     g->is_staged = stage(g->job);
-    g->ms = ms_since(g->start);
+    g->ms = ms_since(&g->start);
     return NULL;
+}
+
+static void staging_start(staging *g, void *job, int wait_ms, int drain_ms)
+{
+    memset(g, 0, sizeof *g);
+    g->job = job;
+    combat_campaign_set_wait(wait_ms, drain_ms);
+    clock_gettime(CLOCK_MONOTONIC, &g->start);
+    ck_assert_int_eq(pthread_create(&g->thread, NULL, stage_on_thread, g), 0);
+}
+
+/* Once its thread is done; the waits put back. */
+static void staging_end(staging *g)
+{
+    pthread_join(g->thread, NULL);
+    combat_campaign_set_wait(0, 0);
 }
 
 /* Those in flight leaving nothing to be worked out ahead on (one was
@@ -1207,11 +1225,9 @@ static void *stage_on_thread(void *arg)
 START_TEST(test_ahead_waits_for_those_in_flight)
 {
     long long landed0, redone0, ahead0, version;
-    struct timespec start;
     test_campaign c;
     combat_record *a, *b;
     staging g;
-    pthread_t th;
     char id[64];
 
     TS_SQLITE_ONLY();
@@ -1224,14 +1240,10 @@ START_TEST(test_ahead_waits_for_those_in_flight)
     combat_campaign_no_ahead(c.id); /* as a combat worked out again does */
     ahead0 = pipeline_n_ahead();
     /* Long enough that only a's landing can end the wait. */
-    combat_campaign_set_wait(0, 10000);
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    g = (staging){b, &start, false, 0};
-    ck_assert_int_eq(pthread_create(&th, NULL, stage_on_thread, &g), 0);
+    staging_start(&g, b, 0, 10000);
     usleep(100 * 1000);
     land((void *)a, id);
-    pthread_join(th, NULL);
-    combat_campaign_set_wait(0, 0);
+    staging_end(&g);
     ck_assert_msg(g.is_staged, "not worked out once a landed");
     ck_assert_int_ge(g.ms, 100);
     ck_assert_int_lt(g.ms, 5000);
@@ -1251,12 +1263,10 @@ END_TEST
 START_TEST(test_drain_wait_counted_from_the_drain)
 {
     long long landed0, redone0;
-    struct timespec start;
     test_campaign c;
     combat_record *a, *b;
     db_ahead held;
     staging g;
-    pthread_t th;
     char id[64];
 
     TS_SQLITE_ONLY();
@@ -1267,15 +1277,11 @@ START_TEST(test_drain_wait_counted_from_the_drain)
     /* a being worked out, alone. */
     ck_assert_int_eq(combat_campaign_enter(a, true, &held), COMBAT_ENTER_ALONE);
     combat_ahead_free(&held);
-    combat_campaign_set_wait(5000, 100);
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    g = (staging){b, &start, false, 0};
-    ck_assert_int_eq(pthread_create(&th, NULL, stage_on_thread, &g), 0);
+    staging_start(&g, b, 5000, 100);
     /* 150 ms on (more than the drain's 100), a is done, leaving nothing. */
     usleep(150 * 1000);
     combat_campaign_release(a);
-    pthread_join(th, NULL);
-    combat_campaign_set_wait(0, 0);
+    staging_end(&g);
     ck_assert(!g.is_staged);
     ck_assert_int_ge(g.ms, 240);
     ck_assert_int_lt(g.ms, 4000);
