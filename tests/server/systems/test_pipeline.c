@@ -667,6 +667,16 @@ static void assert_ledger_verifies(const test_campaign *c)
     json_decref(j);
 }
 
+/* assert_counts, then c's units' events follow each other and its
+ * ledger verifies: what every landing of these tests leaves. */
+static void assert_landed(const test_campaign *c, long long landed0,
+                          long long redone0, int landed, int redone)
+{
+    assert_counts(landed0, redone0, landed, redone);
+    assert_events_follow(c);
+    assert_ledger_verifies(c);
+}
+
 /* a, staged, never lands (refused, or lost); then one write of its
  * campaign (Bravo edited with body), which takes it to the version b,
  * worked out ahead of a, expects; then b's writer job: worked out again
@@ -801,9 +811,7 @@ START_TEST(test_chain_ahead_and_an_edit_between)
     ck_assert(stage(d));
     land((void *)b, id);
     land((void *)d, id);
-    assert_counts(landed0, redone0, 3, 0);
-    assert_events_follow(&c);
-    assert_ledger_verifies(&c);
+    assert_landed(&c, landed0, redone0, 3, 0);
 
     /* Again, with Alpha edited once the first has landed. */
     pipeline_stats(&landed0, &redone0);
@@ -864,9 +872,7 @@ START_TEST(test_ahead_reads_the_store_as_left)
         land((void *)a, id);
         land((void *)y, id);
         land((void *)b, id);
-        assert_counts(landed0, redone0, 3, 0);
-        assert_events_follow(&c);
-        assert_ledger_verifies(&c);
+        assert_landed(&c, landed0, redone0, 3, 0);
     }
 }
 END_TEST
@@ -1064,9 +1070,7 @@ START_TEST(test_ahead_of_entered_dice)
     ck_assert(reads_as_left(b, a, "Bravo"));
     land((void *)a, id);
     land((void *)b, id);
-    assert_counts(landed0, redone0, 2, 0);
-    assert_events_follow(&c);
-    assert_ledger_verifies(&c);
+    assert_landed(&c, landed0, redone0, 2, 0);
 
     /* The first never lands; Bravo edited in its place. */
     next_commitment(&c, k0);
@@ -1165,9 +1169,7 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
     land((void *)d, id);
     land((void *)f, id);
     land((void *)g, id);
-    assert_counts(landed0, redone0, 1, 0);
-    assert_events_follow(&c);
-    assert_ledger_verifies(&c);
+    assert_landed(&c, landed0, redone0, 1, 0);
     /* None in flight: the next two, the second worked out ahead. */
     a = read_job(&c, COMBAT("Alpha", "Bravo"));
     b = read_job(&c, COMBAT("Alpha", "Bravo"));
@@ -1176,9 +1178,7 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
     ck_assert_int_eq(pipeline_n_ahead(), ahead0 + 1);
     land((void *)a, id);
     land((void *)b, id);
-    assert_counts(landed0, redone0, 3, 0);
-    assert_events_follow(&c);
-    assert_ledger_verifies(&c);
+    assert_landed(&c, landed0, redone0, 3, 0);
 }
 END_TEST
 
@@ -1250,9 +1250,7 @@ START_TEST(test_ahead_waits_for_those_in_flight)
     ck_assert_int_eq(pipeline_n_ahead(), ahead0); /* alone, after a */
     ck_assert_int_eq(b->version, version + 1);
     land((void *)b, id);
-    assert_counts(landed0, redone0, 2, 0);
-    assert_events_follow(&c);
-    assert_ledger_verifies(&c);
+    assert_landed(&c, landed0, redone0, 2, 0);
 }
 END_TEST
 
