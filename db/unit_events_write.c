@@ -479,6 +479,51 @@ static err_code insert_run(db_conn *c, const db_event *const *evs, size_t n,
     return rc;
 }
 
+/* A run of PostgreSQL's (insert_run_pg) is at most this long: its
+ * statement binds 2 + 2 n parameters, under the 64 sql_pg.c allows. */
+enum { PG_RUN_MAX = 16 };
+
+/* A run of n (at most PG_RUN_MAX) events of one campaign and combat whose
+ * documents are in the combat's row (doc_slot), on PostgreSQL: their rows
+ * in one statement, one round trip where each event took its own, inside
+ * the campaign's lock.  The trigger unit_events_chain (migration 23) runs
+ * for each row in turn, as for rows inserted one at a time: their seqs
+ * are given in the order of the rows, and each row's trigger sees the
+ * heads the rows before it moved. */
+static err_code insert_run_pg(db_conn *c, const db_event *const *evs, size_t n,
+                              const event_keys *k, err_info *e)
+{
+    static const char head[] = "INSERT INTO unit_events (unit_row, "
+                               "campaign_row, combat_row, doc_slot) VALUES ";
+    char sql[sizeof head + PG_RUN_MAX * sizeof "(?99,?1,?2,?99),"];
+    long long unit_row[PG_RUN_MAX];
+    db_stmt *st = NULL;
+    err_code rc = ERR_OK;
+    size_t i, len = sizeof head - 1;
+
+    assert(n >= 1 && n <= PG_RUN_MAX);
+    memcpy(sql, head, len);
+    for (i = 0; i < n && rc == ERR_OK; i++) {
+        unit_row[i] = evs[i]->unit_row;
+        if (unit_row[i] <= 0)
+            rc = unit_row_of(c, evs[i]->unit_id, &unit_row[i], e);
+        len +=
+            (size_t)snprintf(sql + len, sizeof sql - len, "%s(?%zu,?1,?2,?%zu)",
+                             i > 0 ? "," : "", 3 + 2 * i, 4 + 2 * i);
+    }
+    if (rc != ERR_OK || (rc = db_prepare(c, sql, &st, e)))
+        return rc;
+    bind_row_or_null(st, 1, k->campaign_row);
+    bind_row_or_null(st, 2, k->combat_row);
+    for (i = 0; i < n; i++) {
+        bind_row_or_null(st, 3 + 2 * (int)i, unit_row[i]);
+        db_bind_int(st, 4 + 2 * (int)i, evs[i]->doc_slot);
+    }
+    rc = db_step_done(c, st, e, "insert history events");
+    db_done(st);
+    return rc;
+}
+
 /* The campaign's n events just inserted logged in the event log (SQLite
  * only; see db_events_insert).  A block (is_block) is one row for n
  * events whose documents are in their combat's row: its seq the last of
@@ -529,7 +574,8 @@ err_code db_events_insert_logged(db_conn *c, const db_event *const *evs,
      * inserted together (insert_run), one block row of up to
      * DB_LOG_BLOCK_MAX (migration 17).  On PostgreSQL the trigger
      * event_log_unit_events logs every event: identity numbers are not
-     * handed out as a run. */
+     * handed out as a run.  A run there is still one statement
+     * (insert_run_pg). */
     bool is_sqlite = db_conn_sqlite(c) != NULL;
     event_keys keys = {NULL, NULL, 0, 0};
     err_code rc = ERR_OK;
@@ -549,19 +595,25 @@ err_code db_events_insert_logged(db_conn *c, const db_event *const *evs,
 
         if ((rc = find_keys(c, evs[i], &keys, e)))
             break;
-        if (!is_sqlite || evs[i]->doc_slot <= 0) {
+        if (evs[i]->doc_slot <= 0) {
             if ((rc = insert_row(c, evs[i], &keys, e)) == ERR_OK && is_sqlite)
                 rc = log_events(c, evs[i]->campaign_id, 1, false, 0, e);
             i++;
             continue;
         }
         /* A run of packed events of its campaign and combat: its rows,
-         * then one block row of the log. */
-        while (i + run < n && run < DB_LOG_BLOCK_MAX &&
+         * then, on SQLite, one block row of the log. */
+        while (i + run < n &&
+               run < (is_sqlite ? DB_LOG_BLOCK_MAX : PG_RUN_MAX) &&
                evs[i + run]->doc_slot > 0 &&
                strcmp(evs[i + run]->campaign_id, evs[i]->campaign_id) == 0 &&
                strcmp(evs[i + run]->combat_id, evs[i]->combat_id) == 0)
             run++;
+        if (!is_sqlite) {
+            rc = insert_run_pg(c, evs + i, run, &keys, e);
+            i += run;
+            continue;
+        }
         if ((rc = insert_run(c, evs + i, run, &keys, &first, e)) != ERR_OK)
             break;
         if (i == 0 && held != NULL && held->is_pending)
