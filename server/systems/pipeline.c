@@ -93,6 +93,50 @@ static void leave_next_commitment(db_conn *c, combat_record *rec)
         sodium_memzero(&rec->chain_end.next, sizeof rec->chain_end.next);
 }
 
+/* rec, worked out on c (work_out), made ready to land as one piece:
+ * its writes recorded rather than made (apply, staging), its rolls
+ * chained on the ledger as c reads it, its commitment spent with the
+ * ledger's save, its units' events and rolls packed, the units it leaves
+ * kept (combat_units_leave).  Where is_leaving, an entered combat leaves
+ * the campaign's next commitment for the next combat worked out ahead of
+ * it. */
+static err_code stage_worked(db_conn *c, combat_record *rec, bool is_leaving,
+                             err_info *e)
+{
+    err_code rc;
+
+    rec->is_staging = true;
+    rc = rec->system->apply(c, rec, e);
+    rec->is_staging = false;
+    if (rc == ERR_OK)
+        rc = db_combat_chain(c, &rec->cb, rec->rolls, rec->n_rolls,
+                             &rec->chain_end, e);
+    /* Its commitment spent, and the next drawn, with the ledger's save.
+     * A seeded combat always has one (drawn or taken): one without would
+     * save spending none, so it is not staged (the writer's claim of it
+     * refuses it). */
+    if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED &&
+        rec->dice.commitment[0] == '\0')
+        rc = err_set(e, ERR_INTERNAL, NULL,
+                     "a seeded combat without its commitment");
+    if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED)
+        db_chain_spend(&rec->chain_end, rec->dice.commitment);
+    /* Entered dice spend none: the next combat worked out ahead of this
+     * one spends the campaign's next commitment as this one found it
+     * (combat_campaign_worked), where it has one to be. */
+    else if (rc == ERR_OK && rec->n_rolls > 0 && is_leaving)
+        leave_next_commitment(c, rec);
+    /* The events' documents packed with the report, then the rolls (and
+     * the report, when the documents are not with it). */
+    if (rc == ERR_OK)
+        rc = combat_changes_pack(rec, e);
+    if (rc == ERR_OK)
+        rc = db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, e);
+    if (rc == ERR_OK)
+        combat_units_leave(rec);
+    return rc;
+}
+
 bool pipeline_stage(db *d, void *job)
 {
     combat_record *rec = job;
@@ -128,37 +172,8 @@ bool pipeline_stage(db *d, void *job)
      * or the campaign moved otherwise) as the snapshot holds it. */
     is_ahead = is_ahead && db_snapshot_is_ahead(c);
     seen = db_snapshot_version(c, rec->campaign_id);
-    if (rc == ERR_OK) {
-        rec->is_staging = true;
-        rc = s->apply(c, rec, &e);
-        rec->is_staging = false;
-    }
     if (rc == ERR_OK)
-        rc = db_combat_chain(c, &rec->cb, rec->rolls, rec->n_rolls,
-                             &rec->chain_end, &e);
-    /* Its commitment spent, and the next drawn, with the ledger's save.
-     * A seeded combat always has one (drawn or taken): one without would
-     * save spending none, so it is not staged (the writer's claim of it
-     * refuses it). */
-    if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED &&
-        rec->dice.commitment[0] == '\0')
-        rc = err_set(&e, ERR_INTERNAL, NULL,
-                     "a seeded combat without its commitment");
-    if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED)
-        db_chain_spend(&rec->chain_end, rec->dice.commitment);
-    /* Entered dice spend none: the next combat worked out ahead of this
-     * one spends the campaign's next commitment as this one found it
-     * (combat_campaign_worked), where it has one to be. */
-    else if (rc == ERR_OK && rec->n_rolls > 0 && db_commits_in_order(d))
-        leave_next_commitment(c, rec);
-    /* The events' documents packed with the report, then the rolls (and
-     * the report, when the documents are not with it). */
-    if (rc == ERR_OK)
-        rc = combat_changes_pack(rec, &e);
-    if (rc == ERR_OK)
-        rc = db_combat_pack(&rec->cb, rec->rolls, rec->n_rolls, &e);
-    if (rc == ERR_OK)
-        combat_units_leave(rec);
+        rc = stage_worked(c, rec, db_commits_in_order(d), &e);
     if (db_read_end(d, c, &e) != ERR_OK && rc == ERR_OK)
         rc = ERR_DB;
     if (rc != ERR_OK) {
@@ -185,12 +200,37 @@ void pipeline_staged_handed(void *job)
     combat_campaign_release(job);
 }
 
+/* rec, made ready on the version rec->version (stage_worked), written on
+ * the writer's connection c where the campaign is still at that version
+ * (*is_current); else nothing written. */
+static err_code land(db_conn *c, combat_record *rec, bool *is_current,
+                     err_info *e)
+{
+    /* The combat's row of the event log held back, and written with its
+     * units' events (one row, on SQLite). */
+    db_combat_log held = {.is_pending = false};
+    err_code rc;
+
+    if ((rc = db_combat_insert_chained(c, &rec->cb, rec->rolls, rec->n_rolls,
+                                       &rec->chain_end, rec->version,
+                                       is_current, &held, e)) ||
+        !*is_current)
+        return rc;
+    if ((rc = combat_changes_write(c, rec, &held, e)) == ERR_OK &&
+        held.is_pending) /* cannot be: combat_changes_write logs */
+        rc = err_set(e, ERR_INTERNAL, NULL, "combat %s was not logged",
+                     rec->cb.id);
+    if (rc == ERR_OK)
+        combat_units_landed(c, rec);
+    return rc;
+}
+
 err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
 {
     combat_record *rec = arg;
     const systems_entry *s = rec->system;
     db_campaign cmp;
-    bool is_staged_current = false;
+    bool is_current = false;
     err_code rc;
 
     assert(s != NULL && s->bind != NULL && s->apply != NULL);
@@ -202,23 +242,10 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
      * one.  The ledger's save checks it (db_combat_insert_chained), and
      * spends the commitment (db_chain_spend). */
     if (rec->is_staged) {
-        /* The combat's row of the event log held back, and written with
-         * its units' events (one row, on SQLite). */
-        db_combat_log held = {.is_pending = false};
-
-        if ((rc = db_combat_insert_chained(
-                 c, &rec->cb, rec->rolls, rec->n_rolls, &rec->chain_end,
-                 rec->version, &is_staged_current, &held, e)))
+        if ((rc = land(c, rec, &is_current, e)) != ERR_OK)
             goto out;
-        if (is_staged_current) {
-            if ((rc = combat_changes_write(c, rec, &held, e)) == ERR_OK &&
-                held.is_pending) /* cannot be: combat_changes_write logs */
-                rc = err_set(e, ERR_INTERNAL, NULL, "combat %s was not logged",
-                             rec->cb.id);
-            if (rc == ERR_OK) {
-                combat_units_landed(c, rec);
-                atomic_fetch_add(&n_landed, 1);
-            }
+        if (is_current) {
+            atomic_fetch_add(&n_landed, 1);
             goto out;
         }
         s->reset(rec); /* worked out again, below */
@@ -226,13 +253,19 @@ err_code pipeline_campaign_job(db_conn *c, void *arg, err_info *e)
         /* Those worked out ahead of it would not land either. */
         combat_campaign_no_ahead(rec->campaign_id);
     }
-    /* Nothing is written until the rules have accepted the combat: the
-     * commitment's seed is read, not claimed, before they run. */
+    /* Worked out here, on the campaign as the writer has it, and written
+     * as a staged one is: the same few rows (its rolls and its units'
+     * events packed in the combat's), rather than a row of every roll and
+     * event.  Nothing is written until the rules have accepted the
+     * combat, and its commitment is spent by the ledger's save. */
     if ((rc = work_out(c, rec, &cmp, e)) ||
-        (rc = combat_claim_commitment(c, rec, e)) ||
-        (rc = db_combat_insert(c, &rec->cb, rec->rolls, rec->n_rolls, e)))
+        (rc = stage_worked(c, rec, false, e)))
         goto out;
-    rc = s->apply(c, arg, e);
+    rec->version = cmp.version;
+    if ((rc = land(c, rec, &is_current, e)) == ERR_OK && !is_current)
+        rc = err_set(e, ERR_INTERNAL, NULL,
+                     "combat %s: its campaign moved under the writer",
+                     rec->cb.id);
 out:
     /* A job that fails lands nothing: those worked out ahead of it would
      * not land either.  (It stops counting among its campaign's combats

@@ -417,9 +417,10 @@ static char *log_text(const test_campaign *c)
 /* A staged combat's units' events are logged in its combat's row (SQLite,
  * migration 27): read back, that row gives every reader of the log the
  * events, with the ids, that the two rows it stands for give (the shape
- * before, which a combat not staged still writes, as does an event of its
- * own): the log rewritten into that shape reads the same, byte for byte,
- * window by window. */
+ * before, which stores from before still hold, and PostgreSQL's triggers
+ * write; an event of its own still has a row of its own): the log
+ * rewritten into that shape reads the same, byte for byte, window by
+ * window.  A combat the writer works out is logged as a staged one. */
 START_TEST(test_staged_combat_logged_in_one_row)
 {
     test_campaign c;
@@ -440,7 +441,7 @@ START_TEST(test_staged_combat_logged_in_one_row)
     ts_unit(ts, &c, "Golf", "Blue", 0, 6, NULL);
     for (k = 0; k < 3; k++) {
         /* one staged, and one in flight beside it that the writer works
-         * out (logged in two rows) */
+         * out (logged in one row too) */
         void *staged = read_job(&c, pairs[2 * k]),
              *second = read_job(&c, pairs[2 * k + 1]);
         ck_assert(stage(staged));
@@ -462,7 +463,7 @@ START_TEST(test_staged_combat_logged_in_one_row)
                                 "SELECT count(*) FROM event_log WHERE "
                                 "campaign_id = ? AND n_units IS NOT NULL",
                                 TS_TEXT(c.id)),
-                     3);
+                     6);
     folded = log_text(&c);
     /* the ids as the two rows gave them: every id of the log once, in
      * order (the campaign is the server's only one) */
@@ -492,13 +493,13 @@ START_TEST(test_staged_combat_logged_in_one_row)
                     "INSERT INTO event_log (seq, campaign_id, kind, unit_seq, "
                     "n) SELECT -seq, campaign_id, 'unit', unit_seq, n_units "
                     "FROM event_log WHERE n_units IS NOT NULL"),
-        3);
+        6);
     ck_assert_int_eq(ts_sql_exec(ts, "UPDATE event_log SET seq = seq - "
                                      "n_units, unit_seq = NULL, n_units = "
                                      "NULL WHERE n_units IS NOT NULL"),
-                     3);
+                     6);
     ck_assert_int_eq(
-        ts_sql_exec(ts, "UPDATE event_log SET seq = -seq WHERE seq < 0"), 3);
+        ts_sql_exec(ts, "UPDATE event_log SET seq = -seq WHERE seq < 0"), 6);
     split = log_text(&c);
     {
         size_t at = 0;
@@ -708,6 +709,49 @@ static json_t *get_combat(const test_campaign *c, const char *id)
  * worked out ahead of it: on the campaign as the first leaves it (its
  * units, its ledger, its next commitment), and both land as worked out.
  * On PostgreSQL (several writers) it is left to the writer. */
+/* A combat the writer works out whole (never staged) is written as a
+ * staged one is: its rolls packed in its row, at their first place in the
+ * ledger, no row each; its units' events with their documents in its row
+ * (doc_slot), no text of their own; its commitment spent by the ledger's
+ * save.  It reads back as any other. */
+START_TEST(test_writer_combat_lands_packed)
+{
+    long long landed0, redone0;
+    test_campaign c;
+    char id[64], k0[65], spent[80];
+
+    world(&c);
+    next_commitment(&c, k0);
+    pipeline_stats(&landed0, &redone0);
+    land(read_job(&c, COMBAT("Alpha", "Bravo")), id); /* never staged */
+    assert_landed(&c, landed0, redone0, 0, 0);
+    ck_assert_int_eq(
+        ts_sql_int(ts, "SELECT count(*) FROM rolls WHERE combat_id = ?",
+                   TS_TEXT(id)),
+        0);
+    ck_assert_int_eq(ts_sql_int(ts,
+                                "SELECT count(*) FROM combats WHERE id = ? "
+                                "AND rolls IS NOT NULL AND ledger_first = 1",
+                                TS_TEXT(id)),
+                     1);
+    ck_assert_int_eq(ts_sql_int(ts,
+                                "SELECT count(*) FROM unit_events WHERE "
+                                "combat_row = (SELECT rowid FROM combats "
+                                "WHERE id = ?) AND doc_slot > 0 AND after "
+                                "IS NULL",
+                                TS_TEXT(id)),
+                     2);
+    ck_assert(ts_sql_text(ts, spent, sizeof spent,
+                          "SELECT commitment FROM combats WHERE id = ?",
+                          TS_TEXT(id)));
+    ck_assert_str_eq(spent, k0);
+    next_commitment(&c, spent);
+    ck_assert_str_ne(spent, k0);
+    ck_assert_int_eq(alpha_quality(&c, id), 0);
+    check_combat_events(&c, id);
+}
+END_TEST
+
 START_TEST(test_second_combat_worked_out_ahead)
 {
     long long landed0, redone0, ahead0 = pipeline_n_ahead();
@@ -1638,6 +1682,7 @@ Suite *suite_pipeline(void)
     tcase_add_checked_fixture(staged, setup, teardown);
     tcase_set_timeout(staged, 60);
     tcase_add_test(staged, test_staged_combat_lands_as_staged);
+    tcase_add_test(staged, test_writer_combat_lands_packed);
     tcase_add_test(staged, test_staged_combat_logged_in_one_row);
     tcase_add_test(staged, test_staged_combat_redone_when_a_unit_changed);
     tcase_add_test(staged, test_second_combat_worked_out_ahead);
