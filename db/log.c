@@ -104,9 +104,9 @@ static err_code insert_rolls(db_conn *c, const db_combat *cb,
 
 /* The combat's own row, with its packed rolls (a campaign combat's once
  * chained with ledger_first, the ledger place of the first: migration
- * 22; a one-off's without).  Its report as packed, else its facts (a
- * campaign combat worked out on the writer: db_combat_pack is not called
- * there), else its text. */
+ * 22; a one-off's without).  Its report as packed (db_combat_pack),
+ * else its facts (a record db_combat_pack was not called on), else its
+ * text. */
 static err_code insert_combat_row(db_conn *c, const db_combat *cb, err_info *e)
 {
     unsigned char *facts_z = NULL;

@@ -9,10 +9,10 @@
  *
  * A campaign combat lands whole or not at all: it is worked out on a
  * snapshot of its campaign on this thread (pipeline_stage), and its
- * writer job writes the combat row, every roll and every unit change with
- * its history event in one transaction, or, if the campaign changed
- * meanwhile, works it out again first; the response goes out after that
- * job's commit.
+ * writer job writes the combat row (its rolls and its units' history
+ * documents packed in it) and every unit change with its history event
+ * in one transaction, or, if the campaign changed meanwhile, works it out
+ * again first; the response goes out after that job's commit.
  */
 #include "combats.h"
 

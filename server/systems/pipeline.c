@@ -113,8 +113,7 @@ static err_code stage_worked(db_conn *c, combat_record *rec, bool is_leaving,
                              &rec->chain_end, e);
     /* Its commitment spent, and the next drawn, with the ledger's save.
      * A seeded combat always has one (drawn or taken): one without would
-     * save spending none, so it is not staged (the writer's claim of it
-     * refuses it). */
+     * save spending none, so it is refused. */
     if (rc == ERR_OK && rec->dice.kind == DICE_SEEDED &&
         rec->dice.commitment[0] == '\0')
         rc = err_set(e, ERR_INTERNAL, NULL,

@@ -14,23 +14,22 @@
  *              only writes: if the campaign is still at the version the
  *              snapshot read (every change to what the rules read moves
  *              it: migration 12) and its next commitment is the one the
- *              dice came from, it claims the commitment, inserts the
- *              combat and its rolls and makes the recorded writes.  If
- *              not (another combat landed first, a unit was edited), or
- *              the combat was not staged, the writer works it
- *              out again itself, as it always may: the campaign read,
- *              bind, the commitment, run, then the claim, the inserts and
- *              apply.  Either way all in one transaction, so the combat
- *              lands whole or not at all, and a refused one writes
- *              nothing.  While other combats of its campaign are in
- *              flight, a combat is staged ahead of them, on the campaign
- *              as they leave it (pipeline_stage), and lands only where
- *              they all landed (the campaign's version, the ledger's
- *              head they leave, and the commitment it spends where it
- *              spends one, say so);
- *   odds:      pipeline_odds: pipeline_bound (read, then check one-off or
- *              bind from a read snapshot), then the system's odds stage;
- *              nothing rolled, claimed or written (docs/odds.md).
+ *              dice came from, it inserts the combat with its rolls
+ *              packed, spends the commitment with the ledger's save and
+ *              makes the recorded writes.  If not (another combat landed
+ *              first, a unit was edited), or the combat was not staged,
+ *              the writer works it out again itself, as it always may,
+ *              the same way on its own connection (the campaign read,
+ *              bind, the commitment, run, apply recording its writes,
+ *              the chain), then writes it as a staged one.  Either way
+ *              all in one transaction, so the combat lands whole or not
+ *              at all, and a refused one writes nothing.  While other combats
+ * of its campaign are in flight, a combat is staged ahead of them, on the
+ * campaign as they leave it (pipeline_stage), and lands only where they all
+ * landed (the campaign's version, the ledger's head they leave, and the
+ * commitment it spends where it spends one, say so); odds:      pipeline_odds:
+ * pipeline_bound (read, then check one-off or bind from a read snapshot), then
+ * the system's odds stage; nothing rolled, claimed or written (docs/odds.md).
  *
  * Nothing here knows HTTP: resources/combats.c is the HTTP front door of
  * the combats, resources/odds_http.c of the odds.

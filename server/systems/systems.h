@@ -13,8 +13,9 @@
  *   run     the rules (core/<system>.c) with the job's dice: the combat's
  *           row, its roll log and its report;
  *   apply   campaign only: the outcome to every unit, each with its history
- *           event, through combat_unit_update and combat_unit_event (on a
- *           snapshot they record the writes for the writer to make);
+ *           event, through combat_unit_update and combat_unit_event, which
+ *           record the writes for the writer to make, whether it runs on
+ *           a snapshot (pipeline_stage) or on the writer;
  *   reset   drops what run made, so that bind, run and apply can be made
  *           again (a staged combat whose campaign changed meanwhile);
  *   replay  a stored report again through the rules, from its logged dice;
@@ -94,7 +95,8 @@ typedef struct systems_entry {
     err_code (*run)(void *job, err_info *e);
     err_code (*apply)(db_conn *c, void *job, err_info *e);
     /* NULL: the system's campaign combats are worked out on the writer
-     * only, never staged (pipeline_stage). */
+     * only, never staged (pipeline_stage); written there as staged ones
+     * are (apply records its writes either way). */
     void (*reset)(void *job);
     combat_replay_fn replay;
     /* cb, read back with its facts (and no report): its report rendered

@@ -13,7 +13,8 @@
  * And a combat worked out off the writer (pipeline_stage): landed as it
  * was staged while its campaign stays as it was read, worked out again
  * by the writer when a unit changed in between, and not staged at all
- * while another combat of its campaign is in flight.
+ * while another combat of its campaign is in flight; one the writer works
+ * out written as a staged one is.
  */
 #include "db_sql.h"
 #include "combat.h"
@@ -37,6 +38,12 @@
 #define COMBAT(red, blue)                                                      \
     "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"" red "\"}]},"       \
     "{\"side\":\"Blue\",\"units\":[{\"unit\":\"" blue "\"}]}]}"
+
+/* The same with entered dice: each side's unit rolls the die given. */
+#define ENTERED_COMBAT(red, d_red, blue, d_blue)                               \
+    "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"" red                \
+    "\",\"die\":" #d_red "}]},{\"side\":\"Blue\",\"units\":[{\"unit\":\"" blue \
+    "\",\"die\":" #d_blue "}]}],\"dice\":{\"source\":\"entered\"}}"
 
 static test_server *ts;
 
@@ -487,31 +494,40 @@ START_TEST(test_staged_combat_logged_in_one_row)
         db_event_log_free(evs, n);
     }
     /* each such row as the two it stands for: the combat's (and the
-     * ledger's move), then its units' block */
-    ck_assert_int_eq(
-        ts_sql_exec(ts,
-                    "INSERT INTO event_log (seq, campaign_id, kind, unit_seq, "
-                    "n) SELECT -seq, campaign_id, 'unit', unit_seq, n_units "
-                    "FROM event_log WHERE n_units IS NOT NULL"),
-        6);
-    ck_assert_int_eq(ts_sql_exec(ts, "UPDATE event_log SET seq = seq - "
-                                     "n_units, unit_seq = NULL, n_units = "
-                                     "NULL WHERE n_units IS NOT NULL"),
-                     6);
-    ck_assert_int_eq(
-        ts_sql_exec(ts, "UPDATE event_log SET seq = -seq WHERE seq < 0"), 6);
-    split = log_text(&c);
-    {
+     * ledger's move), then its units' block; the first three, so that
+     * both shapes are read side by side (a store from before this one
+     * holds both), then the other three */
+    for (k = 0; k < 2; k++) {
         size_t at = 0;
+
+        ck_assert_int_eq(
+            ts_sql_exec(ts, "INSERT INTO event_log (seq, campaign_id, kind, "
+                            "unit_seq, n) SELECT -seq, campaign_id, 'unit', "
+                            "unit_seq, n_units FROM event_log WHERE seq IN "
+                            "(SELECT seq FROM event_log WHERE n_units IS NOT "
+                            "NULL ORDER BY seq LIMIT 3)"),
+            3);
+        ck_assert_int_eq(
+            ts_sql_exec(ts, "UPDATE event_log SET seq = seq - n_units, "
+                            "unit_seq = NULL, n_units = NULL WHERE seq IN "
+                            "(SELECT -seq FROM event_log WHERE seq < 0)"),
+            3);
+        ck_assert_int_eq(
+            ts_sql_exec(ts, "UPDATE event_log SET seq = -seq WHERE seq < 0"),
+            3);
+        split = log_text(&c);
         while (folded[at] && folded[at] == split[at])
             at++;
-        ck_assert_msg(folded[at] == split[at], "read otherwise from: %.200s",
-                      folded + at);
+        ck_assert_msg(folded[at] == split[at], "%s read otherwise from: %.200s",
+                      k == 0 ? "half split" : "split", folded + at);
+        free(split);
     }
+    ck_assert_int_eq(ts_sql_int(ts, "SELECT count(*) FROM event_log WHERE "
+                                    "n_units IS NOT NULL"),
+                     0);
     ck_assert_ptr_nonnull(strstr(folded, " unit "));
     ck_assert_ptr_nonnull(strstr(folded, " ledger "));
     free(folded);
-    free(split);
 }
 END_TEST
 
@@ -705,18 +721,15 @@ static json_t *get_combat(const test_campaign *c, const char *id)
     return ts_call(ts, 200, "GET", path, c->umpire, NULL);
 }
 
-/* A second combat of a campaign, while the first is in flight, is
- * worked out ahead of it: on the campaign as the first leaves it (its
- * units, its ledger, its next commitment), and both land as worked out.
- * On PostgreSQL (several writers) it is left to the writer. */
 /* A combat the writer works out whole (never staged) is written as a
  * staged one is: its rolls packed in its row, at their first place in the
  * ledger, no row each; its units' events with their documents in its row
- * (doc_slot), no text of their own; its commitment spent by the ledger's
- * save.  It reads back as any other. */
+ * (doc_slot), no text of their own; a seeded one's commitment spent by
+ * the ledger's save, an entered one's left to the next.  Each reads back
+ * as any other. */
 START_TEST(test_writer_combat_lands_packed)
 {
-    long long landed0, redone0;
+    long long landed0, redone0, length;
     test_campaign c;
     char id[64], k0[65], spent[80];
 
@@ -749,9 +762,40 @@ START_TEST(test_writer_combat_lands_packed)
     ck_assert_str_ne(spent, k0);
     ck_assert_int_eq(alpha_quality(&c, id), 0);
     check_combat_events(&c, id);
+    /* entered dice, their rolls after the first combat's: the
+     * commitment stays the campaign's next */
+    next_commitment(&c, k0);
+    length = ts_sql_int(ts, "SELECT ledger_length FROM campaigns WHERE id = ?",
+                        TS_TEXT(c.id));
+    ck_assert_int_gt(length, 0);
+    land(read_job(&c, ENTERED_COMBAT("Alpha", 2, "Bravo", 5)), id);
+    assert_landed(&c, landed0, redone0, 0, 0);
+    ck_assert_int_eq(
+        ts_sql_int(ts, "SELECT count(*) FROM rolls WHERE combat_id = ?",
+                   TS_TEXT(id)),
+        0);
+    ck_assert_int_eq(ts_sql_int(ts,
+                                "SELECT ledger_first FROM combats WHERE id = ? "
+                                "AND rolls IS NOT NULL AND commitment IS NULL",
+                                TS_TEXT(id)),
+                     length + 1);
+    ck_assert_int_eq(ts_sql_int(ts,
+                                "SELECT count(*) FROM unit_events WHERE "
+                                "combat_row = (SELECT rowid FROM combats "
+                                "WHERE id = ?) AND doc_slot > 0 AND after "
+                                "IS NULL",
+                                TS_TEXT(id)),
+                     2);
+    next_commitment(&c, spent);
+    ck_assert_str_eq(spent, k0);
+    check_combat_events(&c, id);
 }
 END_TEST
 
+/* A second combat of a campaign, while the first is in flight, is
+ * worked out ahead of it: on the campaign as the first leaves it (its
+ * units, its ledger, its next commitment), and both land as worked out.
+ * On PostgreSQL (several writers) it is left to the writer. */
 START_TEST(test_second_combat_worked_out_ahead)
 {
     long long landed0, redone0, ahead0 = pipeline_n_ahead();
@@ -1001,11 +1045,6 @@ START_TEST(test_ahead_without_rolls_checks_the_ledger)
                      0);
 }
 END_TEST
-
-#define ENTERED_COMBAT(red, d_red, blue, d_blue)                               \
-    "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"" red                \
-    "\",\"die\":" #d_red "}]},{\"side\":\"Blue\",\"units\":[{\"unit\":\"" blue \
-    "\",\"die\":" #d_blue "}]}],\"dice\":{\"source\":\"entered\"}}"
 
 /* A combat worked out ahead of one that never lands, after a write that
  * takes the campaign to the version it expects: its landing sees the
