@@ -493,6 +493,16 @@ err_code db_unit_update(db_conn *c, const db_unit *u, err_info *e);
  * kept for the campaign at the version read, when kept (db/unit_cache.h). */
 err_code db_unit_find(db_conn *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e);
+/* The n units refs (ids or names) of the campaign read together, for the
+ * db_unit_find of each that follow on c until db_units_prefetch_end: on
+ * PostgreSQL, one statement (for up to 63 refs) where each find is one.
+ * Between the two, c must see the campaign's units as they were read (a
+ * snapshot, or the writer's job under the campaign's lock) and write
+ * none.  Elsewhere, or where it cannot (out of memory, a failed read),
+ * nothing: the finds read one at a time. */
+void db_units_prefetch(db_conn *c, const char *campaign_id,
+                       const char *const *refs, size_t n);
+void db_units_prefetch_end(db_conn *c);
 /* u as the store gives it back once written (db_unit_update, then
  * db_unit_find): what it does not store is as a read leaves it.  out may
  * be u. */

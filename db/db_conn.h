@@ -85,6 +85,9 @@ struct db_conn {
      * that the batch forgets them again once committed (db.c). */
     struct token_cache *tokens;
     bool is_token_reissued;
+    /* PostgreSQL: the units read together for the finds that follow
+     * (db_units_prefetch to db_units_prefetch_end, units.c), or NULL. */
+    struct unit_prefetch *prefetch;
 };
 
 /* The most parameters a statement takes. */

@@ -133,6 +133,7 @@ void pg_conn_close(db_conn *c)
     if (c == NULL)
         return;
     db_conn_forget(c);
+    db_units_prefetch_end(c);
     if (c->pg != NULL)
         PQfinish(c->pg);
     free(c);

@@ -9,6 +9,7 @@
  * Matrix.  In a campaign combat's snapshot, a unit is read from the units
  * kept for its campaign where they are of the version read (unit_cache.h).
  */
+#include "db_conn.h"
 #include "db_sql.h"
 #include "matrix.h"
 #include "unit_cache.h"
@@ -351,10 +352,60 @@ static bool read_found_unit(db_stmt *st, void *out)
     return unit_is_sane(out);
 }
 
+/* The units read together (db_units_prefetch): the refs asked for
+ * (copies, in one block) and the rows they found, at most two a ref (one
+ * by its id, one by its name). */
+typedef struct unit_prefetch {
+    char campaign_id[DB_ID_MAX];
+    char **refs;
+    size_t n_refs;
+    db_unit *units;
+    size_t n_units;
+} unit_prefetch;
+
+/* ref of campaign_id as the units read together give it, as db_unit_find
+ * would (its id first, then its name), into *out with *rc: false where
+ * they were not read for it. */
+static bool prefetched(const db_conn *c, const char *campaign_id,
+                       const char *ref, db_unit *out, err_code *rc, err_info *e)
+{
+    const unit_prefetch *p = c->prefetch;
+    const db_unit *by_name = NULL, *u = NULL;
+    size_t i;
+
+    if (p == NULL || strcmp(p->campaign_id, campaign_id) != 0)
+        return false;
+    for (i = 0; i < p->n_refs && strcmp(p->refs[i], ref) != 0; i++)
+        ;
+    if (i == p->n_refs)
+        return false;
+    for (i = 0; i < p->n_units && u == NULL; i++)
+        if (strcmp(p->units[i].id, ref) == 0)
+            u = &p->units[i];
+        else if (by_name == NULL && strcmp(p->units[i].name, ref) == 0)
+            by_name = &p->units[i];
+    if (u == NULL)
+        u = by_name;
+    if (u == NULL)
+        *rc = err_set(e, ERR_NOT_FOUND, NULL, "the campaign has no unit \"%s\"",
+                      ref);
+    else if (!unit_is_sane(u))
+        *rc =
+            err_set(e, ERR_DB, NULL, "unit %s holds impossible values", u->id);
+    else {
+        *out = *u;
+        *rc = ERR_OK;
+    }
+    return true;
+}
+
 err_code db_unit_find(db_conn *c, const char *campaign_id,
                       const char *id_or_name, db_unit *out, err_info *e)
 {
     err_code rc;
+
+    if (prefetched(c, campaign_id, id_or_name, out, &rc, e))
+        return rc;
 
     /* The unit the snapshot holds (kept, or read and kept), then as the
      * combats in flight leave it, where they do (db_snapshot_ahead):
@@ -377,6 +428,108 @@ err_code db_unit_find(db_conn *c, const char *campaign_id,
         db_unit_ahead(c, campaign_id, out);
     }
     return rc;
+}
+
+/* Refs a statement of db_units_prefetch reads (with the campaign, its
+ * parameters: under PG_PARAMS_MAX). */
+enum { PREFETCH_REFS = PG_PARAMS_MAX - 1 };
+
+/* The rows the n refs (1..PREFETCH_REFS) of campaign_id find, added to
+ * p's (room for 2 n more). */
+static err_code prefetch_some(db_conn *c, unit_prefetch *p,
+                              const char *campaign_id, char *const *refs,
+                              size_t n, err_info *e)
+{
+    char
+        sql[sizeof "SELECT " UNIT_COLUMNS
+                   "WHERE u.campaign_id = ?1 AND (u.id IN () OR u.name IN ())" +
+            2 * PREFETCH_REFS * sizeof ",?99"];
+    size_t len, k;
+    db_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    len = (size_t)snprintf(sql, sizeof sql,
+                           "SELECT " UNIT_COLUMNS
+                           "WHERE u.campaign_id = ?1 AND (u.id IN (");
+    for (k = 0; k < 2 * n; k++) {
+        if (k == n)
+            len += (size_t)snprintf(sql + len, sizeof sql - len,
+                                    ") OR u.name IN (");
+        len += (size_t)snprintf(sql + len, sizeof sql - len, "%s?%zu",
+                                k % n > 0 ? "," : "", 2 + k % n);
+    }
+    snprintf(sql + len, sizeof sql - len, "))");
+    if ((rc = db_prepare(c, sql, &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    for (k = 0; k < n; k++)
+        db_bind_text(st, 2 + (int)k, refs[k]);
+    while ((step = db_step(st)) == DB_ROW) {
+        if (p->n_units == 2 * p->n_refs) { /* cannot be: two rows a ref */
+            rc = err_set(e, ERR_DB, NULL, "more units than asked for");
+            break;
+        }
+        read_unit(st, &p->units[p->n_units++]);
+    }
+    if (rc == ERR_OK && step != DB_DONE)
+        rc = db_fail(c, e, "read units");
+    db_done(st);
+    return rc;
+}
+
+void db_units_prefetch(db_conn *c, const char *campaign_id,
+                       const char *const *refs, size_t n)
+{
+    unit_prefetch *p;
+    size_t i, size = 0;
+    char *at;
+    err_info e;
+
+    db_units_prefetch_end(c);
+    if (c->kind != DB_KIND_PG || n == 0)
+        return;
+    for (i = 0; i < n; i++)
+        size += strlen(refs[i]) + 1;
+    if ((p = calloc(1, sizeof *p)) == NULL ||
+        (p->refs = malloc(n * sizeof *p->refs + size)) == NULL ||
+        (p->units = malloc(2 * n * sizeof *p->units)) == NULL) {
+        if (p != NULL)
+            free(p->refs);
+        free(p);
+        return; /* found one at a time */
+    }
+    snprintf(p->campaign_id, sizeof p->campaign_id, "%s", campaign_id);
+    at = (char *)(p->refs + n);
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(refs[i]) + 1;
+        p->refs[i] = memcpy(at, refs[i], len);
+        at += len;
+    }
+    p->n_refs = n;
+    err_clear(&e);
+    for (i = 0; i < n; i += PREFETCH_REFS)
+        if (prefetch_some(c, p, campaign_id, p->refs + i,
+                          n - i < PREFETCH_REFS ? n - i : PREFETCH_REFS,
+                          &e) != ERR_OK) {
+            free(p->units);
+            free(p->refs);
+            free(p);
+            return; /* found one at a time */
+        }
+    c->prefetch = p;
+}
+
+void db_units_prefetch_end(db_conn *c)
+{
+    unit_prefetch *p = c->prefetch;
+
+    if (p == NULL)
+        return;
+    free(p->units);
+    free(p->refs);
+    free(p);
+    c->prefetch = NULL;
 }
 
 static void read_unit_row(db_stmt *st, void *elem)

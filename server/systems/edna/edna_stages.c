@@ -200,8 +200,8 @@ out:
 
 /* bind: the campaign's options under the request's, and its units:
  * found, carrying EDNA, in play; their EDNA filled in. */
-static err_code bind_campaign(db_conn *c, void *job, const db_campaign *cmp,
-                              err_info *e)
+static err_code bind_found(db_conn *c, void *job, const db_campaign *cmp,
+                           err_info *e)
 {
     edna_job *j = job;
     char f[JV_PATH_MAX];
@@ -239,6 +239,24 @@ static err_code bind_campaign(db_conn *c, void *job, const db_campaign *cmp,
         j->start[i] = u.edna_start;
     }
     return ERR_OK;
+}
+
+/* bind_found, with the units read together where each find would be a
+ * statement (PostgreSQL). */
+static err_code bind_campaign(db_conn *c, void *job, const db_campaign *cmp,
+                              err_info *e)
+{
+    edna_job *j = job;
+    const char *refs[EDNA_MAX_UNITS];
+    size_t i;
+    err_code rc;
+
+    for (i = 0; i < j->in.n_units && i < EDNA_MAX_UNITS; i++)
+        refs[i] = j->unit_ref[i];
+    db_units_prefetch(c, j->rec.campaign_id, refs, i);
+    rc = bind_found(c, job, cmp, e);
+    db_units_prefetch_end(c);
+    return rc;
 }
 
 static err_code apply_unit(db_conn *c, edna_job *j, const edna_result *res,

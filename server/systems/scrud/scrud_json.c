@@ -315,9 +315,8 @@ static const char *unit_field(char f[JV_PATH_MAX], size_t s, size_t i)
     return f;
 }
 
-err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
-                               scrud_plan *plan, combat_record *keep,
-                               err_info *e)
+static err_code bind_units(db_conn *c, const char *campaign_id,
+                           scrud_plan *plan, combat_record *keep, err_info *e)
 {
     char f[JV_PATH_MAX];
     db_side side;
@@ -382,6 +381,24 @@ err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
                     }
         }
     return check_dice_fit(plan, e);
+}
+
+err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
+                               scrud_plan *plan, combat_record *keep,
+                               err_info *e)
+{
+    const char *refs[2 * SCRUD_MAX_UNITS_PER_SIDE];
+    size_t s, i, n = 0;
+    err_code rc;
+
+    /* read together where each find would be a statement (PostgreSQL) */
+    for (s = 0; s < 2; s++)
+        for (i = 0; i < plan->in.sides[s].n_units; i++)
+            refs[n++] = plan->unit_ref[s][i];
+    db_units_prefetch(c, campaign_id, refs, n);
+    rc = bind_units(c, campaign_id, plan, keep, e);
+    db_units_prefetch_end(c);
+    return rc;
 }
 
 void scrud_json_entered_values(const scrud_plan *plan, int *values, size_t *n)

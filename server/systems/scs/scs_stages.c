@@ -233,7 +233,7 @@ static err_code check(void *job, err_info *e)
 
 /* Campaign units: found, carrying SCS, in play, attackers on one side and
  * defenders on another; their counters read. */
-static err_code bind_units(db_conn *c, scs_combat *j, err_info *e)
+static err_code bind_units_found(db_conn *c, scs_combat *j, err_info *e)
 {
     char f[JV_PATH_MAX], side_id[2][DB_ID_MAX] = {"", ""};
     db_unit u;
@@ -285,6 +285,24 @@ static err_code bind_units(db_conn *c, scs_combat *j, err_info *e)
             j->counters[s][i] = u.scs;
         }
     return ERR_OK;
+}
+
+/* bind_units_found, with the units read together where each find would
+ * be a statement (PostgreSQL). */
+static err_code bind_units(db_conn *c, scs_combat *j, err_info *e)
+{
+    const char *refs[2 * SCS_MAX_UNITS];
+    size_t i, n = 0;
+    int s;
+    err_code rc;
+
+    for (s = 0; s < 2; s++)
+        for (i = 0; i < j->in.n_units[s]; i++)
+            refs[n++] = j->unit_ref[s][i];
+    db_units_prefetch(c, j->rec.campaign_id, refs, n);
+    rc = bind_units_found(c, j, e);
+    db_units_prefetch_end(c);
+    return rc;
 }
 
 /* The table a campaign combat names: the campaign's own, or a built-in. */

@@ -16,6 +16,7 @@
  * while another combat of its campaign is in flight; one the writer works
  * out written as a staged one is.
  */
+#include "db_conn.h"
 #include "db_sql.h"
 #include "combat.h"
 #include "db_fixture.h"
@@ -528,6 +529,60 @@ START_TEST(test_staged_combat_logged_in_one_row)
     ck_assert_ptr_nonnull(strstr(folded, " unit "));
     ck_assert_ptr_nonnull(strstr(folded, " ledger "));
     free(folded);
+}
+END_TEST
+
+/* Units read together (db_units_prefetch; PostgreSQL's binds) are found
+ * as each would be alone: by id or by name, none where no unit is, twice
+ * where asked twice.  (No unit is named as another's id: the service
+ * refuses the name.) */
+START_TEST(test_units_found_together)
+{
+    test_campaign c;
+    char bravo[64];
+    const char *refs[6];
+    db_unit alone[6], together[6];
+    err_code rc_alone[6], rc_together[6];
+    db_conn *r;
+    size_t i;
+
+    world(&c);
+    ck_assert(ts_sql_text(ts, bravo, sizeof bravo,
+                          "SELECT id FROM units WHERE campaign_id = ? AND "
+                          "name = 'Bravo'",
+                          TS_TEXT(c.id)));
+    refs[0] = "Alpha";
+    refs[1] = bravo;
+    refs[2] = "Nobody";
+    refs[3] = "Charlie";
+    refs[4] = "Alpha";
+    refs[5] = "Bravo";
+    r = db_read_acquire(http_db(ts->srv));
+    for (i = 0; i < 6; i++)
+        rc_alone[i] = db_unit_find(r, c.id, refs[i], &alone[i], NULL);
+    db_units_prefetch(r, c.id, refs, 6);
+    /* read together on PostgreSQL only: SQLite's finds are its cache's */
+    ck_assert(ts_is_pg() ? r->prefetch != NULL : r->prefetch == NULL);
+    for (i = 0; i < 6; i++)
+        rc_together[i] = db_unit_find(r, c.id, refs[i], &together[i], NULL);
+    db_units_prefetch_end(r);
+    ck_assert_ptr_null(r->prefetch);
+    db_read_release(http_db(ts->srv), r);
+    ck_assert_int_eq(rc_alone[2], ERR_NOT_FOUND);
+    ck_assert_str_eq(alone[1].name, "Bravo");
+    ck_assert_str_eq(alone[5].id, bravo);
+    ck_assert(alone[3].is_eliminated);
+    for (i = 0; i < 6; i++) {
+        ck_assert_int_eq(rc_together[i], rc_alone[i]);
+        if (rc_alone[i] != ERR_OK)
+            continue;
+        ck_assert_str_eq(together[i].id, alone[i].id);
+        ck_assert_str_eq(together[i].name, alone[i].name);
+        ck_assert_str_eq(together[i].side_name, alone[i].side_name);
+        ck_assert_int_eq(together[i].is_eliminated, alone[i].is_eliminated);
+        ck_assert_int_eq(together[i].scrud.quality, alone[i].scrud.quality);
+        ck_assert_int_eq(together[i].row, alone[i].row);
+    }
 }
 END_TEST
 
@@ -1722,6 +1777,7 @@ Suite *suite_pipeline(void)
     tcase_set_timeout(staged, 60);
     tcase_add_test(staged, test_staged_combat_lands_as_staged);
     tcase_add_test(staged, test_writer_combat_lands_packed);
+    tcase_add_test(staged, test_units_found_together);
     tcase_add_test(staged, test_staged_combat_logged_in_one_row);
     tcase_add_test(staged, test_staged_combat_redone_when_a_unit_changed);
     tcase_add_test(staged, test_second_combat_worked_out_ahead);
