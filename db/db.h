@@ -498,10 +498,11 @@ err_code db_unit_find(db_conn *c, const char *campaign_id,
  * PostgreSQL, one statement (for up to 63 refs) where each find is one.
  * Between the two, c must see the campaign's units as they were read (a
  * snapshot, or the writer's job under the campaign's lock) and write
- * none.  Elsewhere, or where it cannot (out of memory, a failed read),
- * nothing: the finds read one at a time. */
-void db_units_prefetch(db_conn *c, const char *campaign_id,
-                       const char *const *refs, size_t n);
+ * none.  On SQLite, or out of memory, nothing: the finds read one at a
+ * time.  An error only where the read failed (which ends PostgreSQL's
+ * transaction: the finds could not read either). */
+err_code db_units_prefetch(db_conn *c, const char *campaign_id,
+                           const char *const *refs, size_t n, err_info *e);
 void db_units_prefetch_end(db_conn *c);
 /* u as the store gives it back once written (db_unit_update, then
  * db_unit_find): what it does not store is as a read leaves it.  out may

@@ -404,25 +404,25 @@ err_code db_unit_find(db_conn *c, const char *campaign_id,
 {
     err_code rc;
 
-    if (prefetched(c, campaign_id, id_or_name, out, &rc, e))
-        return rc;
-
     /* The unit the snapshot holds (kept, or read and kept), then as the
      * combats in flight leave it, where they do (db_snapshot_ahead):
      * they rename, add and drop no unit, so the one ref names is the
-     * same. */
+     * same.  Read: among the units read together (db_units_prefetch),
+     * else alone. */
     if (db_unit_kept(c, campaign_id, id_or_name, out)) {
         db_unit_ahead(c, campaign_id, out);
         return ERR_OK;
     }
     memset(out, 0, sizeof *out);
-    rc = db_find_one(c,
-                     "SELECT " UNIT_COLUMNS "WHERE u.rowid = coalesce("
-                     "(SELECT rowid FROM units "
-                     "WHERE id = ?2 AND campaign_id = ?1), "
-                     "(SELECT rowid FROM units "
-                     "WHERE campaign_id = ?1 AND name = ?2))",
-                     campaign_id, id_or_name, read_found_unit, out, "unit", e);
+    if (!prefetched(c, campaign_id, id_or_name, out, &rc, e))
+        rc = db_find_one(c,
+                         "SELECT " UNIT_COLUMNS "WHERE u.rowid = coalesce("
+                         "(SELECT rowid FROM units "
+                         "WHERE id = ?2 AND campaign_id = ?1), "
+                         "(SELECT rowid FROM units "
+                         "WHERE campaign_id = ?1 AND name = ?2))",
+                         campaign_id, id_or_name, read_found_unit, out, "unit",
+                         e);
     if (rc == ERR_OK) {
         db_unit_keep(c, out);
         db_unit_ahead(c, campaign_id, out);
@@ -478,17 +478,17 @@ static err_code prefetch_some(db_conn *c, unit_prefetch *p,
     return rc;
 }
 
-void db_units_prefetch(db_conn *c, const char *campaign_id,
-                       const char *const *refs, size_t n)
+err_code db_units_prefetch(db_conn *c, const char *campaign_id,
+                           const char *const *refs, size_t n, err_info *e)
 {
     unit_prefetch *p;
     size_t i, size = 0;
+    err_code rc = ERR_OK;
     char *at;
-    err_info e;
 
     db_units_prefetch_end(c);
     if (c->kind != DB_KIND_PG || n == 0)
-        return;
+        return ERR_OK;
     for (i = 0; i < n; i++)
         size += strlen(refs[i]) + 1;
     if ((p = calloc(1, sizeof *p)) == NULL ||
@@ -497,7 +497,7 @@ void db_units_prefetch(db_conn *c, const char *campaign_id,
         if (p != NULL)
             free(p->refs);
         free(p);
-        return; /* found one at a time */
+        return ERR_OK; /* found one at a time: nothing was read */
     }
     snprintf(p->campaign_id, sizeof p->campaign_id, "%s", campaign_id);
     at = (char *)(p->refs + n);
@@ -507,17 +507,19 @@ void db_units_prefetch(db_conn *c, const char *campaign_id,
         at += len;
     }
     p->n_refs = n;
-    err_clear(&e);
-    for (i = 0; i < n; i += PREFETCH_REFS)
-        if (prefetch_some(c, p, campaign_id, p->refs + i,
-                          n - i < PREFETCH_REFS ? n - i : PREFETCH_REFS,
-                          &e) != ERR_OK) {
-            free(p->units);
-            free(p->refs);
-            free(p);
-            return; /* found one at a time */
-        }
+    for (i = 0; i < n && rc == ERR_OK; i += PREFETCH_REFS)
+        rc = prefetch_some(c, p, campaign_id, p->refs + i,
+                           n - i < PREFETCH_REFS ? n - i : PREFETCH_REFS, e);
+    if (rc != ERR_OK) {
+        /* A failed statement ends PostgreSQL's transaction: the finds
+         * could not read either. */
+        free(p->units);
+        free(p->refs);
+        free(p);
+        return rc;
+    }
     c->prefetch = p;
+    return ERR_OK;
 }
 
 void db_units_prefetch_end(db_conn *c)

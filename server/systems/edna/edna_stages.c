@@ -253,7 +253,8 @@ static err_code bind_campaign(db_conn *c, void *job, const db_campaign *cmp,
 
     for (i = 0; i < j->in.n_units && i < EDNA_MAX_UNITS; i++)
         refs[i] = j->unit_ref[i];
-    db_units_prefetch(c, j->rec.campaign_id, refs, i);
+    if ((rc = db_units_prefetch(c, j->rec.campaign_id, refs, i, e)))
+        return rc;
     rc = bind_found(c, job, cmp, e);
     db_units_prefetch_end(c);
     return rc;

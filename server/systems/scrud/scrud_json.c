@@ -395,7 +395,8 @@ err_code scrud_json_bind_units(db_conn *c, const char *campaign_id,
     for (s = 0; s < 2; s++)
         for (i = 0; i < plan->in.sides[s].n_units; i++)
             refs[n++] = plan->unit_ref[s][i];
-    db_units_prefetch(c, campaign_id, refs, n);
+    if ((rc = db_units_prefetch(c, campaign_id, refs, n, e)))
+        return rc;
     rc = bind_units(c, campaign_id, plan, keep, e);
     db_units_prefetch_end(c);
     return rc;

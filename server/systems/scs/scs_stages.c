@@ -299,7 +299,8 @@ static err_code bind_units(db_conn *c, scs_combat *j, err_info *e)
     for (s = 0; s < 2; s++)
         for (i = 0; i < j->in.n_units[s]; i++)
             refs[n++] = j->unit_ref[s][i];
-    db_units_prefetch(c, j->rec.campaign_id, refs, n);
+    if ((rc = db_units_prefetch(c, j->rec.campaign_id, refs, n, e)))
+        return rc;
     rc = bind_units_found(c, j, e);
     db_units_prefetch_end(c);
     return rc;

@@ -533,46 +533,87 @@ START_TEST(test_staged_combat_logged_in_one_row)
 END_TEST
 
 /* Units read together (db_units_prefetch; PostgreSQL's binds) are found
- * as each would be alone: by id or by name, none where no unit is, twice
- * where asked twice.  (No unit is named as another's id: the service
- * refuses the name.) */
+ * as each would be alone: by id or by name, the id first (a unit named as
+ * another's id, which only a write behind the service's back makes), none
+ * where no unit is or it is another campaign's, twice where asked twice,
+ * and more than one statement's worth (63) at once. */
+enum { TOGETHER_EXTRA = 70, TOGETHER_REFS = 8 + TOGETHER_EXTRA };
+
 START_TEST(test_units_found_together)
 {
-    test_campaign c;
-    char bravo[64];
-    const char *refs[6];
-    db_unit alone[6], together[6];
-    err_code rc_alone[6], rc_together[6];
+    test_campaign c, other;
+    char alpha[64], bravo[64], charlie[64], theirs[64];
+    char names[TOGETHER_EXTRA][16];
+    const char *refs[TOGETHER_REFS];
+    static db_unit alone[TOGETHER_REFS], together[TOGETHER_REFS];
+    err_code rc_alone[TOGETHER_REFS], rc_together[TOGETHER_REFS];
     db_conn *r;
     size_t i;
 
     world(&c);
+    world(&other);
+    ck_assert(ts_sql_text(ts, alpha, sizeof alpha,
+                          "SELECT id FROM units WHERE campaign_id = ? AND "
+                          "name = 'Alpha'",
+                          TS_TEXT(c.id)));
     ck_assert(ts_sql_text(ts, bravo, sizeof bravo,
                           "SELECT id FROM units WHERE campaign_id = ? AND "
                           "name = 'Bravo'",
                           TS_TEXT(c.id)));
+    ck_assert(ts_sql_text(ts, charlie, sizeof charlie,
+                          "SELECT id FROM units WHERE campaign_id = ? AND "
+                          "name = 'Charlie'",
+                          TS_TEXT(c.id)));
+    ck_assert(ts_sql_text(ts, theirs, sizeof theirs,
+                          "SELECT id FROM units WHERE campaign_id = ? AND "
+                          "name = 'Alpha'",
+                          TS_TEXT(other.id)));
+    for (i = 0; i < TOGETHER_EXTRA; i++) {
+        snprintf(names[i], sizeof names[i], "U%02zu", i);
+        ts_unit(ts, &c, names[i], i % 2 ? "Red" : "Blue", (int)(i % 3), 6,
+                NULL);
+        refs[8 + i] = names[i];
+    }
+    /* Delta: named as Alpha's id */
+    ts_unit(ts, &c, "Delta", "Blue", 1, 6, NULL);
+    ck_assert_int_eq(ts_sql_exec(ts,
+                                 "UPDATE units SET name = ? WHERE "
+                                 "campaign_id = ? AND name = 'Delta'",
+                                 TS_TEXT(alpha), TS_TEXT(c.id)),
+                     1);
     refs[0] = "Alpha";
     refs[1] = bravo;
     refs[2] = "Nobody";
     refs[3] = "Charlie";
     refs[4] = "Alpha";
     refs[5] = "Bravo";
+    refs[6] = alpha;
+    refs[7] = theirs;
     r = db_read_acquire(http_db(ts->srv));
-    for (i = 0; i < 6; i++)
+    for (i = 0; i < TOGETHER_REFS; i++)
         rc_alone[i] = db_unit_find(r, c.id, refs[i], &alone[i], NULL);
-    db_units_prefetch(r, c.id, refs, 6);
+    ck_assert_int_eq(db_units_prefetch(r, c.id, refs, TOGETHER_REFS, NULL),
+                     ERR_OK);
     /* read together on PostgreSQL only: SQLite's finds are its cache's */
     ck_assert(ts_is_pg() ? r->prefetch != NULL : r->prefetch == NULL);
-    for (i = 0; i < 6; i++)
+    for (i = 0; i < TOGETHER_REFS; i++)
         rc_together[i] = db_unit_find(r, c.id, refs[i], &together[i], NULL);
+    /* another campaign's finds are its own */
+    ck_assert_int_eq(db_unit_find(r, other.id, "Alpha", &together[0], NULL),
+                     ERR_OK);
+    ck_assert_str_eq(together[0].id, theirs);
+    rc_together[0] = db_unit_find(r, c.id, refs[0], &together[0], NULL);
     db_units_prefetch_end(r);
     ck_assert_ptr_null(r->prefetch);
     db_read_release(http_db(ts->srv), r);
     ck_assert_int_eq(rc_alone[2], ERR_NOT_FOUND);
+    ck_assert_int_eq(rc_alone[7], ERR_NOT_FOUND);
     ck_assert_str_eq(alone[1].name, "Bravo");
     ck_assert_str_eq(alone[5].id, bravo);
+    ck_assert_str_eq(alone[3].id, charlie);
     ck_assert(alone[3].is_eliminated);
-    for (i = 0; i < 6; i++) {
+    ck_assert_str_eq(alone[6].name, "Alpha"); /* the id, not Delta */
+    for (i = 0; i < TOGETHER_REFS; i++) {
         ck_assert_int_eq(rc_together[i], rc_alone[i]);
         if (rc_alone[i] != ERR_OK)
             continue;
@@ -583,6 +624,7 @@ START_TEST(test_units_found_together)
         ck_assert_int_eq(together[i].scrud.quality, alone[i].scrud.quality);
         ck_assert_int_eq(together[i].row, alone[i].row);
     }
+    ck_assert_str_eq(together[8 + TOGETHER_EXTRA - 1].name, "U69");
 }
 END_TEST
 
