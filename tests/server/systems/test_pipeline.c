@@ -74,6 +74,16 @@ static void world(test_campaign *c)
         ts_call(ts, 200, "PATCH", path, c->umpire, "{\"eliminated\":true}"));
 }
 
+/* The id of c's unit name into out (64 bytes). */
+static void unit_id(const test_campaign *c, const char *name, char *out)
+{
+    ck_assert_msg(ts_sql_text(ts, out, 64,
+                              "SELECT id FROM units WHERE campaign_id = ? AND "
+                              "name = ?",
+                              TS_TEXT(c->id), TS_TEXT(name)),
+                  "no unit %s", name);
+}
+
 /* The campaign's next commitment, as GET /v1/campaigns/{id} shows it. */
 static void next_commitment(const test_campaign *c, char out[65])
 {
@@ -457,10 +467,7 @@ START_TEST(test_staged_combat_logged_in_one_row)
         land(second, id); /* not staged: the writer works it out */
         if (k == 1) {     /* an event of its own between */
             char charlie[64];
-            ck_assert(ts_sql_text(ts, charlie, sizeof charlie,
-                                  "SELECT id FROM units WHERE campaign_id = ? "
-                                  "AND name = 'Charlie'",
-                                  TS_TEXT(c.id)));
+            unit_id(&c, "Charlie", charlie);
             snprintf(path, sizeof path, "/v1/campaigns/%s/units/%s", c.id,
                      charlie);
             json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
@@ -552,22 +559,10 @@ START_TEST(test_units_found_together)
 
     world(&c);
     world(&other);
-    ck_assert(ts_sql_text(ts, alpha, sizeof alpha,
-                          "SELECT id FROM units WHERE campaign_id = ? AND "
-                          "name = 'Alpha'",
-                          TS_TEXT(c.id)));
-    ck_assert(ts_sql_text(ts, bravo, sizeof bravo,
-                          "SELECT id FROM units WHERE campaign_id = ? AND "
-                          "name = 'Bravo'",
-                          TS_TEXT(c.id)));
-    ck_assert(ts_sql_text(ts, charlie, sizeof charlie,
-                          "SELECT id FROM units WHERE campaign_id = ? AND "
-                          "name = 'Charlie'",
-                          TS_TEXT(c.id)));
-    ck_assert(ts_sql_text(ts, theirs, sizeof theirs,
-                          "SELECT id FROM units WHERE campaign_id = ? AND "
-                          "name = 'Alpha'",
-                          TS_TEXT(other.id)));
+    unit_id(&c, "Alpha", alpha);
+    unit_id(&c, "Bravo", bravo);
+    unit_id(&c, "Charlie", charlie);
+    unit_id(&other, "Alpha", theirs);
     for (i = 0; i < TOGETHER_EXTRA; i++) {
         snprintf(names[i], sizeof names[i], "U%02zu", i);
         ts_unit(ts, &c, names[i], i % 2 ? "Red" : "Blue", (int)(i % 3), 6,
@@ -818,6 +813,35 @@ static json_t *get_combat(const test_campaign *c, const char *id)
     return ts_call(ts, 200, "GET", path, c->umpire, NULL);
 }
 
+/* Combat id stored packed, as a staged one: no row of rolls, its rolls
+ * in its row, from ledger place first; its two units' events with their
+ * documents in its row.  Its commitment into commitment ("" for none). */
+static void assert_stored_packed(const char *id, long long first,
+                                 char commitment[80])
+{
+    ck_assert_int_eq(
+        ts_sql_int(ts, "SELECT count(*) FROM rolls WHERE combat_id = ?",
+                   TS_TEXT(id)),
+        0);
+    ck_assert_int_eq(ts_sql_int(ts,
+                                "SELECT ledger_first FROM combats WHERE id = ? "
+                                "AND rolls IS NOT NULL",
+                                TS_TEXT(id)),
+                     first);
+    ck_assert_int_eq(ts_sql_int(ts,
+                                "SELECT count(*) FROM unit_events WHERE "
+                                "combat_row = (SELECT rowid FROM combats "
+                                "WHERE id = ?) AND doc_slot > 0 AND after "
+                                "IS NULL",
+                                TS_TEXT(id)),
+                     2);
+    if (!ts_sql_text(ts, commitment, 80,
+                     "SELECT commitment FROM combats WHERE id = ? AND "
+                     "commitment IS NOT NULL",
+                     TS_TEXT(id)))
+        commitment[0] = '\0';
+}
+
 /* A combat the writer works out whole (never staged) is written as a
  * staged one is: its rolls packed in its row, at their first place in the
  * ledger, no row each; its units' events with their documents in its row
@@ -835,25 +859,7 @@ START_TEST(test_writer_combat_lands_packed)
     pipeline_stats(&landed0, &redone0);
     land(read_job(&c, COMBAT("Alpha", "Bravo")), id); /* never staged */
     assert_landed(&c, landed0, redone0, 0, 0);
-    ck_assert_int_eq(
-        ts_sql_int(ts, "SELECT count(*) FROM rolls WHERE combat_id = ?",
-                   TS_TEXT(id)),
-        0);
-    ck_assert_int_eq(ts_sql_int(ts,
-                                "SELECT count(*) FROM combats WHERE id = ? "
-                                "AND rolls IS NOT NULL AND ledger_first = 1",
-                                TS_TEXT(id)),
-                     1);
-    ck_assert_int_eq(ts_sql_int(ts,
-                                "SELECT count(*) FROM unit_events WHERE "
-                                "combat_row = (SELECT rowid FROM combats "
-                                "WHERE id = ?) AND doc_slot > 0 AND after "
-                                "IS NULL",
-                                TS_TEXT(id)),
-                     2);
-    ck_assert(ts_sql_text(ts, spent, sizeof spent,
-                          "SELECT commitment FROM combats WHERE id = ?",
-                          TS_TEXT(id)));
+    assert_stored_packed(id, 1, spent);
     ck_assert_str_eq(spent, k0);
     next_commitment(&c, spent);
     ck_assert_str_ne(spent, k0);
@@ -867,22 +873,8 @@ START_TEST(test_writer_combat_lands_packed)
     ck_assert_int_gt(length, 0);
     land(read_job(&c, ENTERED_COMBAT("Alpha", 2, "Bravo", 5)), id);
     assert_landed(&c, landed0, redone0, 0, 0);
-    ck_assert_int_eq(
-        ts_sql_int(ts, "SELECT count(*) FROM rolls WHERE combat_id = ?",
-                   TS_TEXT(id)),
-        0);
-    ck_assert_int_eq(ts_sql_int(ts,
-                                "SELECT ledger_first FROM combats WHERE id = ? "
-                                "AND rolls IS NOT NULL AND commitment IS NULL",
-                                TS_TEXT(id)),
-                     length + 1);
-    ck_assert_int_eq(ts_sql_int(ts,
-                                "SELECT count(*) FROM unit_events WHERE "
-                                "combat_row = (SELECT rowid FROM combats "
-                                "WHERE id = ?) AND doc_slot > 0 AND after "
-                                "IS NULL",
-                                TS_TEXT(id)),
-                     2);
+    assert_stored_packed(id, length + 1, spent);
+    ck_assert_str_eq(spent, "");
     next_commitment(&c, spent);
     ck_assert_str_eq(spent, k0);
     check_combat_events(&c, id);
@@ -1735,10 +1727,7 @@ START_TEST(test_unit_page_reads_its_combats_with_events)
         size_t n, n_whole, i;
         err_info e;
         err_clear(&e);
-        ck_assert(ts_sql_text(ts, unit, sizeof unit,
-                              "SELECT id FROM units WHERE campaign_id = ? AND "
-                              "name = ?",
-                              TS_TEXT(c.id), TS_TEXT(names[u])));
+        unit_id(&c, names[u], unit);
         ck_assert_int_eq(db_events_page(r, &q, &page, &n, &e), ERR_OK);
         ck_assert_int_eq(db_events_list(r, unit, &whole, &n_whole, &e), ERR_OK);
         ck_assert_uint_eq(n, 3); /* created, and the two combats */
