@@ -27,6 +27,7 @@
  */
 #include "db_int.h"
 #include "db_sql.h"
+#include "deadline.h"
 #include "migrations.h"
 #include "token_cache.h"
 #include "unit_cache.h"
@@ -417,10 +418,7 @@ static db_job *next_batch(db *d)
             continue;
         }
         if (!has_deadline) {
-            clock_gettime(CLOCK_MONOTONIC, &until);
-            until.tv_nsec += DB_UPKEEP_MS * 1000000L;
-            until.tv_sec += until.tv_nsec / 1000000000L;
-            until.tv_nsec %= 1000000000L;
+            until = deadline_in_ms(DB_UPKEEP_MS);
             has_deadline = true;
         }
         if (pthread_cond_timedwait(&d->queue_ready, &d->queue_lock, &until) ==

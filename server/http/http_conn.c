@@ -10,6 +10,7 @@
  * already shut down.
  */
 #include "http_conn.h"
+#include "deadline.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -18,7 +19,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#define REAPER_TICK_NS (250 * 1000 * 1000L)
+#define REAPER_TICK_MS 250
 
 typedef enum conn_state {
     CONN_ARRIVING,  /* its request is coming in: a deadline runs */
@@ -159,12 +160,7 @@ static void *reaper_main(void *arg)
     pthread_mutex_lock(&t->lock);
     while (!t->is_stopping) {
         tick(t, now_monotonic());
-        clock_gettime(CLOCK_MONOTONIC, &at);
-        at.tv_nsec += REAPER_TICK_NS;
-        if (at.tv_nsec >= 1000000000L) {
-            at.tv_sec++;
-            at.tv_nsec -= 1000000000L;
-        }
+        at = deadline_in_ms(REAPER_TICK_MS);
         pthread_cond_timedwait(&t->wake, &t->lock, &at);
     }
     pthread_mutex_unlock(&t->lock);

@@ -6,6 +6,7 @@
  * and the campaigns with a combat in flight; see combat.h.
  */
 #include "combat.h"
+#include "deadline.h"
 #include "text.h"
 #include "units_doc.h"
 
@@ -297,15 +298,6 @@ static pthread_mutex_t busy_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t busy_worked; /* on the monotonic clock */
 static pthread_once_t busy_once = PTHREAD_ONCE_INIT;
 
-/* t plus ms milliseconds. */
-static struct timespec after_ms(struct timespec t, int ms)
-{
-    t.tv_nsec += ms * 1000000L;
-    t.tv_sec += t.tv_nsec / 1000000000L;
-    t.tv_nsec %= 1000000000L;
-    return t;
-}
-
 static void busy_init(void)
 {
     pthread_condattr_t attr;
@@ -363,15 +355,14 @@ static void ahead_drop(int i)
 combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
                                    db_ahead *ahead)
 {
-    struct timespec now, until, until_drain;
+    struct timespec until, until_drain;
     bool has_until_drain = false;
     combat_enter how = COMBAT_ENTER_WRITER;
     int i;
 
     memset(ahead, 0, sizeof *ahead);
     pthread_once(&busy_once, busy_init);
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    until = after_ms(now, atomic_load(&ahead_wait_ms));
+    until = deadline_in_ms(atomic_load(&ahead_wait_ms));
     pthread_mutex_lock(&busy_lock);
     /* Another of its combats being worked out: wait for what it leaves.
      * Those in flight leaving nothing to be worked out ahead on (one was
@@ -394,8 +385,7 @@ combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
         /* The drain's own time counts from when it is first seen (after
          * a wait for one being worked out, it may only begin). */
         if (is_draining && !has_until_drain) {
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            until_drain = after_ms(now, atomic_load(&drain_wait_ms));
+            until_drain = deadline_in_ms(atomic_load(&drain_wait_ms));
             has_until_drain = true;
         }
         if (pthread_cond_timedwait(&busy_worked, &busy_lock,
