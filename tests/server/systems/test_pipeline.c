@@ -711,6 +711,17 @@ static void world_kept(test_campaign *c)
     ts_unit(ts, c, "Bravo", "Blue", 0, 6, NULL);
 }
 
+/* The campaign of world_kept, the pipeline's counts before its combats,
+ * and two jobs of Alpha against Bravo read from it (a, then b). */
+static void kept_pair(test_campaign *c, long long *landed0, long long *redone0,
+                      combat_record **a, combat_record **b)
+{
+    world_kept(c);
+    pipeline_stats(landed0, redone0);
+    *a = read_job(c, COMBAT("Alpha", "Bravo"));
+    *b = read_job(c, COMBAT("Alpha", "Bravo"));
+}
+
 /* The newest two history events of unit (name) of c: items[0] the
  * newest; new. */
 static json_t *last_two_events(const test_campaign *c, const char *unit)
@@ -1306,10 +1317,7 @@ START_TEST(test_ahead_wait_ends_at_the_writer)
     char id[64];
 
     TS_SQLITE_ONLY();
-    world_kept(&c);
-    pipeline_stats(&landed0, &redone0);
-    a = read_job(&c, COMBAT("Alpha", "Bravo"));
-    b = read_job(&c, COMBAT("Alpha", "Bravo"));
+    kept_pair(&c, &landed0, &redone0, &a, &b);
     d = read_job(&c, COMBAT("Alpha", "Bravo"));
     ck_assert(stage(a));
     /* b taken to be worked out ahead of a, and not done yet. */
@@ -1403,10 +1411,7 @@ START_TEST(test_ahead_waits_for_those_in_flight)
     char id[64];
 
     TS_SQLITE_ONLY();
-    world_kept(&c);
-    pipeline_stats(&landed0, &redone0);
-    a = read_job(&c, COMBAT("Alpha", "Bravo"));
-    b = read_job(&c, COMBAT("Alpha", "Bravo"));
+    kept_pair(&c, &landed0, &redone0, &a, &b);
     ck_assert(stage(a));
     version = a->version;
     combat_campaign_no_ahead(c.id); /* as a combat worked out again does */
@@ -1440,10 +1445,7 @@ START_TEST(test_drain_wait_counted_from_the_drain)
     char id[64];
 
     TS_SQLITE_ONLY();
-    world_kept(&c);
-    pipeline_stats(&landed0, &redone0);
-    a = read_job(&c, COMBAT("Alpha", "Bravo"));
-    b = read_job(&c, COMBAT("Alpha", "Bravo"));
+    kept_pair(&c, &landed0, &redone0, &a, &b);
     /* a being worked out, alone. */
     ck_assert_int_eq(combat_campaign_enter(a, true, &held), COMBAT_ENTER_ALONE);
     combat_ahead_free(&held);
