@@ -457,6 +457,16 @@ err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
 /* The campaign's version alone (db_campaign.version). */
 err_code db_campaign_version(db_conn *c, const char *id, long long *out,
                              err_info *e);
+/* A campaign combat landed on c (its ledger's save, then its units'
+ * writes), worked out on version: the campaign left at version + 1, one
+ * count for the whole combat, on either store, as a combat worked out
+ * ahead of it expects (pipeline.c).  SQLite's save counts it so already
+ * (migration 26: a unit's write does not count again).  PostgreSQL's
+ * trigger counts each unit's write, and a combat that saves no ledger
+ * counts none: there it is set, in the combat's transaction, so no
+ * reader sees the counts in between. */
+err_code db_campaign_landed_at(db_conn *c, const char *campaign_id,
+                               long long version, err_info *e);
 /* Saves the campaign's fog of war (fog.c); others must be one of the four
  * ("" is "status"; ERR_INTERNAL otherwise).  ERR_NOT_FOUND: no campaign
  * id. */
@@ -964,7 +974,8 @@ typedef struct db_ahead {
 void db_snapshot_ahead(db_conn *c, const db_ahead *a);
 bool db_snapshot_is_ahead(const db_conn *c);
 /* The version of campaign_id that c's snapshot read (db_campaign_get), as
- * the store holds it (not ahead's); -1 where it read none. */
+ * the store holds it (not ahead's); -1 where it read none.  On either
+ * store, though PostgreSQL keeps no units between snapshots. */
 long long db_snapshot_version(const db_conn *c, const char *campaign_id);
 /* A campaign combat's rolls chained ahead on a read snapshot (c), off
  * the writer: each roll's place and hashes from the campaign's ledger as

@@ -190,6 +190,11 @@ err_code db_chain_store(db_conn *c, const db_chain *ch, err_info *e);
  * db_chain_store does. */
 err_code db_chain_store_at(db_conn *c, const db_chain *ch, long long version,
                            bool *is_current, err_info *e);
+/* Whether ch's campaign is still at version, with its ledger where ch
+ * started (its length0 and head0), in one read: what db_chain_store_at
+ * checks, for PostgreSQL, which saves after the combat's row. */
+err_code db_chain_is_at(db_conn *c, const db_chain *ch, long long version,
+                        bool *is_at, err_info *e);
 
 /* The campaign event log's rows that no trigger writes on SQLite
  * (event_log.c; migration 25), in the transaction of what they report;

@@ -89,6 +89,35 @@ static err_code chain_moved(db_conn *c, const db_chain *ch, bool *is_moved,
     return rc;
 }
 
+err_code db_chain_is_at(db_conn *c, const db_chain *ch, long long version,
+                        bool *is_at, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    *is_at = false;
+    if ((rc = db_prepare(c,
+                         "SELECT version, ledger_length, ledger_head FROM "
+                         "campaigns WHERE id = ?",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, ch->campaign_id);
+    step = db_step(st);
+    if (step == DB_ROW) {
+        const char *head = (const char *)db_column_text(st, 2);
+        *is_at = db_column_int64(st, 0) == version &&
+                 db_column_int64(st, 1) == ch->length0 &&
+                 strcmp(head ? head : "", ch->head0) == 0;
+    } else if (step == DB_DONE) {
+        rc = err_set(e, ERR_NOT_FOUND, NULL, "no campaign %s", ch->campaign_id);
+    } else {
+        rc = db_fail(c, e, "read the campaign's version and ledger");
+    }
+    db_done(st);
+    return rc;
+}
+
 /* The head saved: by the writes of today's schema, counting the
  * campaign's version in the same write rather than by the trigger
  * campaign_version_self's second one; or (is_backfill) by migration 5's

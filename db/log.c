@@ -208,25 +208,25 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   bool *is_current, db_combat_log *held,
                                   err_info *e)
 {
-    /* On SQLite the save checks the ledger too, even where it moves
-     * nothing (a combat without rolls or commitment): a combat worked
-     * out ahead of others lands only where they did (pipeline.c). */
+    /* The ledger is checked too, even where the combat moves nothing (a
+     * combat without rolls or commitment): a combat worked out ahead of
+     * others lands only where they did (pipeline.c). */
     bool is_saved = n_rolls > 0 || end->spent[0],
          is_save_first = db_conn_sqlite(c) != NULL;
-    long long now;
     err_code rc;
 
     /* On SQLite the ledger's save first, where the campaign is still at
      * version (one write that checks it and counts it again; the events
-     * are logged after, db_log_combat); else the version read.  On
-     * PostgreSQL the version read, and the save after the combat's row,
-     * so that its triggers log the combat, then the ledger's move.  Not
-     * current: nothing written. */
+     * are logged after, db_log_combat).  On PostgreSQL the same checked
+     * by a read (the version, and the ledger where the combat started it:
+     * one worked out ahead of others in flight lands only where they did),
+     * and the save after the combat's row, so that its triggers log the
+     * combat, then the ledger's move.  Not current: nothing written. */
     *is_current = false;
     if (is_save_first)
         rc = db_chain_store_at(c, end, version, is_current, e);
-    else if ((rc = db_campaign_version(c, cb->campaign_id, &now, e)) == ERR_OK)
-        *is_current = now == version;
+    else
+        rc = db_chain_is_at(c, end, version, is_current, e);
     if (rc != ERR_OK || !*is_current)
         return rc;
     if ((rc = insert_combat_row(c, cb, e)) ||

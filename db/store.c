@@ -131,6 +131,26 @@ err_code db_campaign_version_next(db_conn *c, const char *id, long long *out,
     return rc;
 }
 
+err_code db_campaign_landed_at(db_conn *c, const char *campaign_id,
+                               long long version, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if (db_conn_sqlite(c) != NULL)
+        return ERR_OK;
+    if ((rc = db_prepare(c,
+                         "UPDATE campaigns SET version = ?2 WHERE id = ?1 AND "
+                         "version <> ?2",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    db_bind_int64(st, 2, version + 1);
+    rc = db_step_done(c, st, e, "count the campaign's version");
+    db_done(st);
+    return rc;
+}
+
 err_code db_campaign_get(db_conn *c, const char *id, db_campaign *out,
                          err_info *e)
 {

@@ -408,9 +408,12 @@ static bool is_snapshot(const db_conn *c)
     return c->units != NULL && !c->is_writer;
 }
 
+/* The version a reader's snapshot read is kept on either store: a combat
+ * worked out ahead of others (pipeline.c) reads it, cache or none
+ * (PostgreSQL keeps none). */
 void db_snapshot_saw(db_conn *c, const char *campaign_id, long long version)
 {
-    if (!is_snapshot(c))
+    if (c->is_writer)
         return;
     memcpy(c->snap_campaign, campaign_id, strnlen(campaign_id, DB_ID_MAX - 1));
     c->snap_campaign[strnlen(campaign_id, DB_ID_MAX - 1)] = '\0';
@@ -433,11 +436,17 @@ void db_snapshot_forget(db_conn *c)
     }
 }
 
-/* Whether c's snapshot has read campaign_id's version. */
+/* Whether c, a reader, has read campaign_id's version in its snapshot. */
+static bool reader_knows(const db_conn *c, const char *campaign_id)
+{
+    return !c->is_writer && c->snap_campaign[0] != '\0' &&
+           strcmp(c->snap_campaign, campaign_id) == 0;
+}
+
+/* The same, where c may use the cache. */
 static bool snapshot_knows(const db_conn *c, const char *campaign_id)
 {
-    return is_snapshot(c) && c->snap_campaign[0] != '\0' &&
-           strcmp(c->snap_campaign, campaign_id) == 0;
+    return is_snapshot(c) && reader_knows(c, campaign_id);
 }
 
 bool db_unit_kept(db_conn *c, const char *campaign_id, const char *ref,
@@ -533,7 +542,7 @@ bool db_snapshot_is_ahead(const db_conn *c)
 
 long long db_snapshot_version(const db_conn *c, const char *campaign_id)
 {
-    return snapshot_knows(c, campaign_id) ? c->snap_version : -1;
+    return reader_knows(c, campaign_id) ? c->snap_version : -1;
 }
 
 /* c's ahead, where it holds campaign_id and applies. */

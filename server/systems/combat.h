@@ -203,10 +203,12 @@ void combat_bound_clear(combat_record *rec);
 /*
  * Counts rec among its campaign's combats between their reading and
  * their writer job, and says how pipeline_stage works it out: alone (no
- * other in flight); ahead of those in flight (may_ahead: the store's
- * writer lands them in the order they are handed to it), on how they
- * leave the campaign (*ahead, a copy: combat_ahead_free it); or not (the
- * writer works it out whole, as it always may).  Where another combat of
+ * other in flight); ahead of those in flight, on how they leave the
+ * campaign (*ahead, a copy: combat_ahead_free it), since the store lands
+ * a campaign's jobs in the order they are handed to it (SQLite's one
+ * writer, and PostgreSQL's writers, which take a campaign's jobs one at a
+ * time: pg_writers.c); or not (the writer works it out whole, as it
+ * always may).  Where another combat of
  * the campaign is being worked out, it waits for it, until
  * combat_campaign_release (its job handed to the writer); where those in
  * flight leave nothing to be worked out ahead on, it waits for them to
@@ -232,8 +234,7 @@ typedef enum combat_enter {
     COMBAT_ENTER_ALONE,
     COMBAT_ENTER_AHEAD
 } combat_enter;
-combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
-                                   db_ahead *ahead);
+combat_enter combat_campaign_enter(combat_record *rec, db_ahead *ahead);
 void combat_campaign_worked(combat_record *rec, bool is_on_ahead,
                             long long seen);
 void combat_campaign_no_ahead(const char *campaign_id);

@@ -352,8 +352,7 @@ static void ahead_drop(int i)
     busy[i].gen++;
 }
 
-combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
-                                   db_ahead *ahead)
+combat_enter combat_campaign_enter(combat_record *rec, db_ahead *ahead)
 {
     struct timespec until, until_drain;
     bool has_until_drain = false;
@@ -374,7 +373,7 @@ combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
     for (;;) {
         bool is_draining;
 
-        if (!may_ahead || (i = busy_slot(rec->campaign_id)) < 0)
+        if ((i = busy_slot(rec->campaign_id)) < 0)
             break;
         is_draining = !busy[i].is_working && !busy[i].has_ahead;
         /* Free, or (once such a wait ran out: a commit slower than it)
@@ -403,7 +402,7 @@ combat_enter combat_campaign_enter(combat_record *rec, bool may_ahead,
     if ((i = busy_slot(rec->campaign_id)) >= 0) {
         busy[i].n++;
         rec->is_counted = true;
-        if (may_ahead && !busy[i].is_working && busy[i].has_ahead &&
+        if (!busy[i].is_working && busy[i].has_ahead &&
             ahead_copy(ahead, &busy[i].ahead)) {
             busy[i].is_working = true;
             rec->holds_work = true;

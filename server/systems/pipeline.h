@@ -63,8 +63,8 @@ err_code pipeline_oneoff(db *d, void *job, err_info *e);
  * d's pool, if its system can (a reset stage): alone (where those of
  * its campaign in flight leave nothing to go on, once they have
  * landed), or, where other combats of its campaign are in flight
- * (staged, with dice, seeded or entered, on a store whose writer lands
- * jobs in order: SQLite's), ahead of them, on
+ * (staged, with dice, seeded or entered: either store lands a campaign's
+ * jobs in the order they are handed over), ahead of them, on
  * the campaign as they leave it (combat_campaign_enter: its units, its
  * ledger and its next commitment theirs); its landing then checks that
  * they all landed, as they were worked out, and nothing else, or works
