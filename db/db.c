@@ -722,6 +722,12 @@ static void sync_done(void *arg, err_code rc, const err_info *e)
 
 err_code db_write(db *d, db_job_fn run, void *arg, err_info *e)
 {
+    return db_write_in(d, NULL, run, arg, e);
+}
+
+err_code db_write_in(db *d, const char *campaign_id, db_job_fn run, void *arg,
+                     err_info *e)
+{
     sync_wait w;
     err_code rc;
 
@@ -731,7 +737,7 @@ err_code db_write(db *d, db_job_fn run, void *arg, err_info *e)
     w.e = e;
     w.run = run;
     w.arg = arg;
-    rc = db_submit(d, sync_run, sync_done, &w);
+    rc = db_submit_in(d, campaign_id, sync_run, sync_done, &w);
     if (rc == ERR_OK) {
         pthread_mutex_lock(&w.lock);
         while (!w.is_done)

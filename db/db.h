@@ -230,8 +230,11 @@ err_code db_submit(db *d, db_job_fn run, db_done_fn done, void *arg);
 err_code db_submit_in(db *d, const char *campaign_id, db_job_fn run,
                       db_done_fn done, void *arg);
 
-/* Runs run(arg) through the writer and waits for its durable outcome. */
+/* Runs run(arg) through the writer and waits for its durable outcome;
+ * db_write_in as a job of campaign_id's (db_submit_in). */
 err_code db_write(db *d, db_job_fn run, void *arg, err_info *e);
+err_code db_write_in(db *d, const char *campaign_id, db_job_fn run, void *arg,
+                     err_info *e);
 
 /* Statistics of the writer: jobs and commits so far. */
 void db_writer_stats(db *d, unsigned long *n_jobs, unsigned long *n_commits);

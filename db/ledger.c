@@ -96,10 +96,17 @@ err_code db_chain_is_at(db_conn *c, const db_chain *ch, long long version,
     err_code rc;
     int step;
 
+    /* The row held until the commit (the combat's landing writes it):
+     * a write that would not take the campaign's lock waits, and counts
+     * after it, rather than between this read and the version the
+     * landing leaves (db_campaign_landed_at). */
     *is_at = false;
     if ((rc = db_prepare(c,
-                         "SELECT version, ledger_length, ledger_head FROM "
-                         "campaigns WHERE id = ?",
+                         db_conn_sqlite(c) != NULL
+                             ? "SELECT version, ledger_length, ledger_head "
+                               "FROM campaigns WHERE id = ?"
+                             : "SELECT version, ledger_length, ledger_head "
+                               "FROM campaigns WHERE id = ? FOR NO KEY UPDATE",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, ch->campaign_id);

@@ -135,7 +135,7 @@ static err_code fight(const test_campaign *c, const char *body_text,
     err_clear(e);
     rc = pipeline_read(s, body, c->id, "", &k.job, e);
     if (rc == ERR_OK)
-        rc = db_write(http_db(ts->srv), counted_job, &k, e);
+        rc = db_write_in(http_db(ts->srv), c->id, counted_job, &k, e);
     *n_changes = k.n_changes;
     snprintf(used, 65, "%s", ((combat_record *)k.job)->dice.commitment);
     s->job_free(k.job);
@@ -312,7 +312,8 @@ static void land(void *job, char id[64])
     err_info e;
 
     err_clear(&e);
-    ck_assert_int_eq(db_write(http_db(ts->srv), pipeline_campaign_job, job, &e),
+    ck_assert_int_eq(db_write_in(http_db(ts->srv), rec->campaign_id,
+                                 pipeline_campaign_job, job, &e),
                      ERR_OK);
     snprintf(id, 64, "%s", rec->cb.id);
     rec->system->job_free(job);
@@ -1075,13 +1076,36 @@ END_TEST
     "\"defenders\":[{\"unit\":\"Bravo\"}],\"column_shift\":-3,"                \
     "\"dice\":{\"source\":\"entered\"}}"
 
+/* A campaign whose units wear (a SCRUD combat changes them), Alpha
+ * (Red) and Bravo (Blue), each with SCRUD and SCS ratings. */
+static void world_wearing(test_campaign *c)
+{
+    static const char *const sides[] = {"Red", "Blue", NULL};
+    char path[128];
+
+    ts_campaign(ts, c,
+                "{\"attrition\":true,\"eliminate_below\":-100,"
+                "\"defeats_per_elimination\":0}",
+                sides);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units", c->id);
+    json_decref(
+        ts_call(ts, 201, "POST", path, c->umpire,
+                "{\"name\":\"Alpha\",\"side\":\"Red\",\"scrud\":{\"quality\":0,"
+                "\"faces\":6},\"scs\":{\"attack\":1,\"defense\":1,\"steps\":9,"
+                "\"reduced\":{\"attack\":1,\"defense\":1}}}"));
+    json_decref(ts_call(
+        ts, 201, "POST", path, c->umpire,
+        "{\"name\":\"Bravo\",\"side\":\"Blue\",\"scrud\":{\"quality\":0,"
+        "\"faces\":6},\"scs\":{\"attack\":1,\"defense\":9,\"steps\":9,"
+        "\"reduced\":{\"attack\":1,\"defense\":1}}}"));
+}
+
 /* A combat without rolls worked out ahead of one that never lands, after
  * one write that takes the campaign to the version it expects: its
  * landing checks the ledger all the same (not moved by it), and works
  * it out again, as the campaign now is. */
 START_TEST(test_ahead_without_rolls_checks_the_ledger)
 {
-    static const char *const sides[] = {"Red", "Blue", NULL};
     long long landed0, redone0;
     test_campaign c;
     combat_record *a, *b;
@@ -1091,21 +1115,7 @@ START_TEST(test_ahead_without_rolls_checks_the_ledger)
     err_info e;
     int round;
 
-    ts_campaign(ts, &c,
-                "{\"attrition\":true,\"eliminate_below\":-100,"
-                "\"defeats_per_elimination\":0}",
-                sides);
-    snprintf(path, sizeof path, "/v1/campaigns/%s/units", c.id);
-    json_decref(
-        ts_call(ts, 201, "POST", path, c.umpire,
-                "{\"name\":\"Alpha\",\"side\":\"Red\",\"scrud\":{\"quality\":0,"
-                "\"faces\":6},\"scs\":{\"attack\":1,\"defense\":1,\"steps\":9,"
-                "\"reduced\":{\"attack\":1,\"defense\":1}}}"));
-    json_decref(ts_call(
-        ts, 201, "POST", path, c.umpire,
-        "{\"name\":\"Bravo\",\"side\":\"Blue\",\"scrud\":{\"quality\":0,"
-        "\"faces\":6},\"scs\":{\"attack\":1,\"defense\":9,\"steps\":9,"
-        "\"reduced\":{\"attack\":1,\"defense\":1}}}"));
+    world_wearing(&c);
     for (round = 0;; round++) { /* a that changes Alpha */
         ck_assert_int_lt(round, 200);
         a = read_job(&c, COMBAT("Alpha", "Bravo"));
@@ -1131,8 +1141,9 @@ START_TEST(test_ahead_without_rolls_checks_the_ledger)
         ts_call(ts, 200, "PATCH", path, c.umpire, "{\"eliminated\":true}"));
     err_clear(&e);
     /* Worked out again, on Bravo eliminated: refused by the rules. */
-    ck_assert_int_ne(db_write(http_db(ts->srv), pipeline_campaign_job, b, &e),
-                     ERR_OK);
+    ck_assert_int_ne(
+        db_write_in(http_db(ts->srv), c.id, pipeline_campaign_job, b, &e),
+        ERR_OK);
     b->system->job_free(b);
     assert_counts(landed0, redone0, 0, 1);
     ck_assert_int_eq(ts_sql_int(ts,
@@ -1145,6 +1156,68 @@ START_TEST(test_ahead_without_rolls_checks_the_ledger)
                                 "campaign_id = ? AND system = 'scs'",
                                 TS_TEXT(c.id)),
                      0);
+}
+END_TEST
+
+/* Every landing leaves its campaign one version on, on either store,
+ * whatever it writes: the version a combat worked out ahead of it
+ * expects (on PostgreSQL a trigger counts each unit's write, and a
+ * combat without a ledger to save counts none: db_campaign_landed_at
+ * sets it).  A staged combat that changes its units, one that rolls no
+ * die (SCS shifted off the table: no ledger to save), one the writer
+ * works out whole, and one worked out again after an edit. */
+START_TEST(test_landing_counts_one_version)
+{
+    long long landed0, redone0, v;
+    test_campaign c;
+    combat_record *a;
+    char path[192], id[64];
+    json_t *body;
+    void *job = NULL;
+    err_info e;
+    int round;
+
+    world_wearing(&c);
+    for (round = 0;; round++) { /* one that changes Alpha */
+        ck_assert_int_lt(round, 200);
+        a = read_job(&c, COMBAT("Alpha", "Bravo"));
+        ck_assert(stage(a));
+        v = a->version;
+        if (leaves_changed(a, "Alpha"))
+            break;
+        land((void *)a, id);
+        ck_assert_int_eq(stored_version(&c), v + 1);
+    }
+    land((void *)a, id);
+    ck_assert_int_eq(stored_version(&c), v + 1);
+
+    body = json_loads(SCS_OFF_TABLE, 0, NULL);
+    err_clear(&e);
+    ck_assert_int_eq(
+        pipeline_read(systems_find("scs"), body, c.id, "", &job, &e), ERR_OK);
+    json_decref(body);
+    ck_assert(stage(job));
+    ck_assert_uint_eq(((combat_record *)job)->n_rolls, 0);
+    v = stored_version(&c);
+    land(job, id);
+    ck_assert_int_eq(stored_version(&c), v + 1);
+
+    v = stored_version(&c);
+    land(read_job(&c, COMBAT("Alpha", "Bravo")), id); /* the writer's */
+    ck_assert_int_eq(stored_version(&c), v + 1);
+
+    pipeline_stats(&landed0, &redone0);
+    a = read_job(&c, COMBAT("Alpha", "Bravo"));
+    ck_assert(stage(a));
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Bravo", c.id);
+    json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
+                        "{\"scrud\":{\"quality\":1}}"));
+    v = stored_version(&c);
+    ck_assert_int_gt(v, a->version);
+    land((void *)a, id);
+    assert_counts(landed0, redone0, 0, 1);
+    ck_assert_int_eq(stored_version(&c), v + 1);
+    assert_ledger_verifies(&c);
 }
 END_TEST
 
@@ -1815,6 +1888,7 @@ Suite *suite_pipeline(void)
     tcase_add_test(staged, test_ahead_of_entered_dice);
     tcase_add_test(staged, test_ahead_reads_the_store_as_left);
     tcase_add_test(staged, test_ahead_without_rolls_checks_the_ledger);
+    tcase_add_test(staged, test_landing_counts_one_version);
     tcase_add_test(staged, test_ahead_wait_ends_at_the_writer);
     tcase_add_test(staged, test_ahead_waits_for_those_in_flight);
     tcase_add_test(staged, test_drain_wait_counted_from_the_drain);
