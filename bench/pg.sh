@@ -21,7 +21,10 @@
 #              (bench/campaign.sh: units that never wear out).  The combats
 #              of one campaign go one at a time, whichever instance takes
 #              them; those of different campaigns do not wait for each
-#              other.
+#              other.  With PG_BENCH_SHARED=1, every instance's wrk in
+#              the one campaign instead (the first instance's): one busy
+#              campaign served by several instances, each landing between
+#              the others' combats.
 #
 # Prints combats/s and p99 latency of each, and exits 1 if any request was
 # answered other than 201.  Every process shares this machine's cores:
@@ -34,6 +37,8 @@
 #   PG_BENCH_CONNECTIONS   connections in all, wrk -c   (32)
 #   PG_BENCH_INSTANCES     the pg-N settings            ("1 2 4")
 #   PG_BENCH_THREADS       worker threads per instance  (2)
+#   PG_BENCH_SHARED=1      the campaign load in one campaign shared by
+#                          the instances (default 0: one each)
 set -euo pipefail
 
 BUILD=${1:-build}
@@ -42,6 +47,7 @@ WARMUP=${PG_BENCH_WARMUP:-2s}
 CONNECTIONS=${PG_BENCH_CONNECTIONS:-32}
 INSTANCES=${PG_BENCH_INSTANCES:-1 2 4}
 THREADS=${PG_BENCH_THREADS:-2}
+SHARED=${PG_BENCH_SHARED:-0}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 case $BUILD in
@@ -134,6 +140,10 @@ setting() {
         start_instance "$db"
     done
     for ((i = 0; i < n; i++)); do
+        if [ "$SHARED" = 1 ] && [ "$i" -gt 0 ]; then
+            CAMPAIGNS+=("${CAMPAIGNS[0]}")
+            continue
+        fi
         CAMPAIGNS+=("$("$HERE/campaign.sh" "${PORTS[$i]}")") ||
             die "cannot set up a campaign"
     done
