@@ -28,7 +28,14 @@
 #   - every unit's history grew by exactly one event per combat;
 #   - the event stream on B received every combat of its campaign,
 #     those sent to A too, while a second campaign was as busy;
-#   - a combat of one campaign does not wait behind another's held lock.
+#   - a combat of one campaign does not wait behind another's held lock;
+#   - in a second campaign whose units wear (bench/campaign.sh's
+#     BENCH_WEAR=1), busy from A and B at once with seeded and entered
+#     dice while a unit is edited through each: every combat is answered
+#     201, every unit's history runs unbroken (each event from what the
+#     one before it left, whichever instance wrote either: a combat
+#     worked out ahead of others on one instance is worked out again
+#     where the other's landed between), and the ledger verifies.
 # Prints a line per check; exits 1 on failure, 77 when PostgreSQL cannot
 # be had.  Needs curl and jq.
 set -euo pipefail
@@ -349,4 +356,72 @@ esac
 [ "$(sort -u "$SCRATCH"/held.* | tr '\n' ' ')" = "201 " ] ||
     die "the held campaign's combats: $(sort "$SCRATCH"/held.* | uniq -c | tr '\n' ' ')"
 ok "with one campaign held, another's combat lands at once (${t#* } s); the held ones land after"
+# ---- 6. a campaign whose units wear, busy from both instances
+read -r CW TW < <(BENCH_WEAR=1 "$ROOT/bench/campaign.sh" "${A##*:}") ||
+    die "cannot set up the campaign whose units wear"
+AUTHW="Authorization: Bearer $TW"
+CPW=/v1/campaigns/$CW
+ENTERED='"sides": [
+  {"side": "blue", "units": [{"unit": "B1", "die": 3}, {"unit": "B2", "die": 4}, {"unit": "B3", "die": 2}, {"unit": "B4", "die": 5}]},
+  {"side": "red",  "units": [{"unit": "R1", "die": 6}, {"unit": "R2", "die": 1}, {"unit": "R3", "die": 3}, {"unit": "R4", "die": 4}]}],
+  "dice": {"source": "entered"}'
+WEAR_ROUNDS=18 # 4 clients: 72 combats, fewer than the 90 none outlives
+wear_client() { # wear_client BASE K OUT
+    local i body
+    for ((i = 0; i < WEAR_ROUNDS; i++)); do
+        body="{$SIDES}"
+        [ $(((i + $2) % 5)) = 4 ] && body="{$ENTERED}"
+        curl -s -X POST "$1$CPW/combats/scrud" -H "$JSON" -H "$AUTHW" \
+            -d "$body" -o /dev/null -w '%{http_code}\n' >>"$3"
+    done
+}
+wear_edits() { # wear_edits BASE UNIT OUT
+    local i
+    for ((i = 0; i < 4; i++)); do
+        sleep 0.05
+        curl -s -X PATCH "$1$CPW/units/$2" -H "$JSON" -H "$AUTHW" \
+            -d "{\"scrud\": {\"quality\": $((i % 2))}}" -o /dev/null \
+            -w '%{http_code}\n' >>"$3"
+    done
+}
+WEARERS=()
+for k in 0 1 2 3; do
+    base=A
+    [ $((k % 2)) = 1 ] && base=B
+    wear_client "${!base}" "$k" "$SCRATCH/wear.$k" &
+    WEARERS+=($!)
+done
+wear_edits "$A" B1 "$SCRATCH/wear.edits" &
+WEARERS+=($!)
+wear_edits "$B" R1 "$SCRATCH/wear.edits" &
+WEARERS+=($!)
+wait "${WEARERS[@]}"
+codes=$(cat "$SCRATCH"/wear.[0-9] | sort | uniq -c | tr '\n' ' ')
+[ "$(cat "$SCRATCH"/wear.[0-9] | grep -c '^201$')" = $((4 * WEAR_ROUNDS)) ] ||
+    die "the campaign whose units wear: combats answered $codes"
+[ "$(sort -u "$SCRATCH/wear.edits")" = 200 ] ||
+    die "the campaign whose units wear: edits answered $(sort "$SCRATCH/wear.edits" | uniq -c | tr '\n' ' ')"
+for u in "${UNITS[@]}"; do
+    cursor=
+    : >"$SCRATCH/history.$u"
+    while :; do
+        page=$(curl -sf "$B$CPW/units/$u/history?order=oldest&limit=100${cursor:+&cursor=$cursor}" \
+            -H "$AUTHW") || die "unit $u: its history could not be read"
+        jq -c '.items[] | [.before, .after]' <<<"$page" >>"$SCRATCH/history.$u"
+        cursor=$(jq -r '.next_cursor // empty' <<<"$page")
+        [ -n "$cursor" ] || break
+    done
+    broken=$(jq -s -r '. as $h | range(1; length)
+        | select($h[. - 1][1] != $h[.][0])' \
+        "$SCRATCH/history.$u" | head -n 1)
+    [ -z "$broken" ] ||
+        die "unit $u: its history's event $broken does not start from what the one before it left"
+    n=$(grep -c . "$SCRATCH/history.$u")
+    [ "$n" -gt $((4 * WEAR_ROUNDS)) ] ||
+        die "unit $u: $n events in its history, for $((4 * WEAR_ROUNDS)) combats"
+done
+v=$(curl -sf "$A$CPW/ledger/verify" -H "$AUTHW")
+[ "$(jq -r .verified <<<"$v")" = true ] ||
+    die "the ledger of the campaign whose units wear does not verify: $v"
+ok "$((4 * WEAR_ROUNDS)) combats whose units wear, from A and B at once with edits: all 201, every unit's history unbroken, the ledger verified"
 echo "race: passed"
