@@ -998,6 +998,11 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   const db_chain *end, long long version,
                                   bool *is_current, db_combat_log *held,
                                   err_info *e);
+/* Whether the landing of a combat of n_rolls rolls, its ledger ending at
+ * end, saves the ledger (db_combat_insert_chained): where it rolled or
+ * spends a commitment.  On PostgreSQL a landing that saves none counts
+ * no version by it (db_campaign_landed_at). */
+bool db_combat_saves_ledger(size_t n_rolls, const db_chain *end);
 
 /* One stored ledger entry, as read back (strings owned). */
 typedef struct db_ledger_row {

@@ -192,7 +192,8 @@ err_code db_chain_store_at(db_conn *c, const db_chain *ch, long long version,
                            bool *is_current, err_info *e);
 /* Whether ch's campaign is still at version, with its ledger where ch
  * started (its length0 and head0), in one read: what db_chain_store_at
- * checks, for PostgreSQL, which saves after the combat's row. */
+ * checks, for PostgreSQL (its SQL alone), which saves after the
+ * combat's row. */
 err_code db_chain_is_at(db_conn *c, const db_chain *ch, long long version,
                         bool *is_at, err_info *e);
 

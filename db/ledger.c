@@ -102,11 +102,8 @@ err_code db_chain_is_at(db_conn *c, const db_chain *ch, long long version,
      * landing leaves (db_campaign_landed_at). */
     *is_at = false;
     if ((rc = db_prepare(c,
-                         db_conn_sqlite(c) != NULL
-                             ? "SELECT version, ledger_length, ledger_head "
-                               "FROM campaigns WHERE id = ?"
-                             : "SELECT version, ledger_length, ledger_head "
-                               "FROM campaigns WHERE id = ? FOR NO KEY UPDATE",
+                         "SELECT version, ledger_length, ledger_head FROM "
+                         "campaigns WHERE id = ? FOR NO KEY UPDATE",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, ch->campaign_id);

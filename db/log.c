@@ -202,6 +202,11 @@ err_code db_combat_chain(db_conn *c, const db_combat *cb, db_roll *rolls,
     return rc ? rc : chain_rolls(cb, rolls, n_rolls, end, e);
 }
 
+bool db_combat_saves_ledger(size_t n_rolls, const db_chain *end)
+{
+    return n_rolls > 0 || end->spent[0] != '\0';
+}
+
 err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
                                   const db_roll *rolls, size_t n_rolls,
                                   const db_chain *end, long long version,
@@ -211,7 +216,7 @@ err_code db_combat_insert_chained(db_conn *c, const db_combat *cb,
     /* The ledger is checked too, even where the combat moves nothing (a
      * combat without rolls or commitment): a combat worked out ahead of
      * others lands only where they did (pipeline.c). */
-    bool is_saved = n_rolls > 0 || end->spent[0],
+    bool is_saved = db_combat_saves_ledger(n_rolls, end),
          is_save_first = db_conn_sqlite(c) != NULL;
     err_code rc;
 

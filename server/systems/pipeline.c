@@ -234,7 +234,7 @@ static err_code land(db_conn *c, combat_record *rec, bool *is_current,
      * write counts, a combat without ledger to save counts nothing). */
     if (rc == ERR_OK &&
         (unit_writes(rec) > 0 ||
-         (rec->n_rolls == 0 && rec->chain_end.spent[0] == '\0')))
+         !db_combat_saves_ledger(rec->n_rolls, &rec->chain_end)))
         rc = db_campaign_landed_at(c, rec->campaign_id, rec->version, e);
     if (rc == ERR_OK)
         combat_units_landed(c, rec);

@@ -84,6 +84,16 @@ static void unit_id(const test_campaign *c, const char *name, char *out)
                   "no unit %s", name);
 }
 
+/* PATCH of c's unit name with body (JSON), answered 200. */
+static void edit_unit(const test_campaign *c, const char *name,
+                      const char *body)
+{
+    char path[192];
+
+    snprintf(path, sizeof path, "/v1/campaigns/%s/units/%s", c->id, name);
+    json_decref(ts_call(ts, 200, "PATCH", path, c->umpire, "%s", body));
+}
+
 /* The campaign's version as the store holds it. */
 static long long stored_version(const test_campaign *c)
 {
@@ -665,9 +675,7 @@ START_TEST(test_staged_combat_redone_when_a_unit_changed)
     job = read_job(&c, COMBAT("Alpha", "Bravo"));
     ck_assert(stage(job));
     /* Between the snapshot and the writer, the umpire edits Alpha. */
-    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Alpha", c.id);
-    json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
-                        "{\"scrud\":{\"quality\":2}}"));
+    edit_unit(&c, "Alpha", "{\"scrud\":{\"quality\":2}}");
     land(job, id);
     assert_counts(landed0, redone0, 0, 1);
     /* Worked out again with Alpha as it is now, not as it was staged. */
@@ -813,12 +821,10 @@ static void lost_then_edit(const test_campaign *c, combat_record *a,
                            combat_record *b, const char *body, char id[64])
 {
     long long landed0, redone0;
-    char path[192];
 
     pipeline_stats(&landed0, &redone0);
     a->system->job_free(a);
-    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Bravo", c->id);
-    json_decref(ts_call(ts, 200, "PATCH", path, c->umpire, "%s", body));
+    edit_unit(c, "Bravo", body);
     land((void *)b, id);
     assert_counts(landed0, redone0, 0, 1);
 }
@@ -966,7 +972,7 @@ START_TEST(test_chain_ahead_and_an_edit_between)
     long long landed0, redone0;
     test_campaign c;
     combat_record *a, *b, *d;
-    char id[64], path[192];
+    char id[64];
     json_t *j;
 
     bool is_changed = false;
@@ -1013,9 +1019,7 @@ START_TEST(test_chain_ahead_and_an_edit_between)
     ck_assert(stage(b));
     ck_assert(stage(d));
     land((void *)a, id);
-    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Alpha", c.id);
-    json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
-                        "{\"scrud\":{\"quality\":2}}"));
+    edit_unit(&c, "Alpha", "{\"scrud\":{\"quality\":2}}");
     land((void *)b, id);
     land((void *)d, id);
     assert_counts(landed0, redone0, 1, 2);
@@ -1100,6 +1104,42 @@ static void world_wearing(test_campaign *c)
         "\"reduced\":{\"attack\":1,\"defense\":1}}}"));
 }
 
+/* The first staged combat of Alpha against Bravo that changes Alpha (its
+ * dice decide), not landed; those before it landed, each one version
+ * on. */
+static combat_record *staged_changing_alpha(const test_campaign *c)
+{
+    combat_record *a;
+    char id[64];
+    long long v;
+    int round;
+
+    for (round = 0;; round++) {
+        ck_assert_int_lt(round, 200);
+        a = read_job(c, COMBAT("Alpha", "Bravo"));
+        ck_assert(stage(a));
+        if (leaves_changed(a, "Alpha"))
+            return a;
+        v = a->version;
+        land((void *)a, id);
+        ck_assert_int_eq(stored_version(c), v + 1);
+    }
+}
+
+/* The SCS combat SCS_OFF_TABLE of c, read (not staged). */
+static combat_record *scs_off_table_job(const test_campaign *c)
+{
+    json_t *body = json_loads(SCS_OFF_TABLE, 0, NULL);
+    void *job = NULL;
+    err_info e;
+
+    err_clear(&e);
+    ck_assert_int_eq(
+        pipeline_read(systems_find("scs"), body, c->id, "", &job, &e), ERR_OK);
+    json_decref(body);
+    return job;
+}
+
 /* A combat without rolls worked out ahead of one that never lands, after
  * one write that takes the campaign to the version it expects: its
  * landing checks the ledger all the same (not moved by it), and works
@@ -1109,36 +1149,18 @@ START_TEST(test_ahead_without_rolls_checks_the_ledger)
     long long landed0, redone0;
     test_campaign c;
     combat_record *a, *b;
-    char path[192];
-    json_t *body;
-    void *job = NULL;
     err_info e;
-    int round;
 
     world_wearing(&c);
-    for (round = 0;; round++) { /* a that changes Alpha */
-        ck_assert_int_lt(round, 200);
-        a = read_job(&c, COMBAT("Alpha", "Bravo"));
-        ck_assert(stage(a));
-        if (leaves_changed(a, "Alpha"))
-            break;
-        land((void *)a, path);
-    }
-    body = json_loads(SCS_OFF_TABLE, 0, NULL);
-    err_clear(&e);
-    ck_assert_int_eq(
-        pipeline_read(systems_find("scs"), body, c.id, "", &job, &e), ERR_OK);
-    json_decref(body);
-    b = job;
+    a = staged_changing_alpha(&c);
+    b = scs_off_table_job(&c);
     pipeline_stats(&landed0, &redone0);
     ck_assert(stage(b));
     ck_assert_uint_eq(b->n_rolls, 0);
     ck_assert_int_eq(b->version, a->version + 1);
     a->system->job_free(a); /* refused, or lost: it never lands */
     /* One write: Bravo eliminated, the campaign at the version b expects. */
-    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Bravo", c.id);
-    json_decref(
-        ts_call(ts, 200, "PATCH", path, c.umpire, "{\"eliminated\":true}"));
+    edit_unit(&c, "Bravo", "{\"eliminated\":true}");
     err_clear(&e);
     /* Worked out again, on Bravo eliminated: refused by the rules. */
     ck_assert_int_ne(
@@ -1170,36 +1192,20 @@ START_TEST(test_landing_counts_one_version)
 {
     long long landed0, redone0, v;
     test_campaign c;
-    combat_record *a;
-    char path[192], id[64];
-    json_t *body;
-    void *job = NULL;
-    err_info e;
-    int round;
+    combat_record *a, *b;
+    char id[64];
 
     world_wearing(&c);
-    for (round = 0;; round++) { /* one that changes Alpha */
-        ck_assert_int_lt(round, 200);
-        a = read_job(&c, COMBAT("Alpha", "Bravo"));
-        ck_assert(stage(a));
-        v = a->version;
-        if (leaves_changed(a, "Alpha"))
-            break;
-        land((void *)a, id);
-        ck_assert_int_eq(stored_version(&c), v + 1);
-    }
+    a = staged_changing_alpha(&c);
+    v = a->version;
     land((void *)a, id);
     ck_assert_int_eq(stored_version(&c), v + 1);
 
-    body = json_loads(SCS_OFF_TABLE, 0, NULL);
-    err_clear(&e);
-    ck_assert_int_eq(
-        pipeline_read(systems_find("scs"), body, c.id, "", &job, &e), ERR_OK);
-    json_decref(body);
-    ck_assert(stage(job));
-    ck_assert_uint_eq(((combat_record *)job)->n_rolls, 0);
+    b = scs_off_table_job(&c);
+    ck_assert(stage(b));
+    ck_assert_uint_eq(b->n_rolls, 0);
     v = stored_version(&c);
-    land(job, id);
+    land((void *)b, id);
     ck_assert_int_eq(stored_version(&c), v + 1);
 
     v = stored_version(&c);
@@ -1209,9 +1215,7 @@ START_TEST(test_landing_counts_one_version)
     pipeline_stats(&landed0, &redone0);
     a = read_job(&c, COMBAT("Alpha", "Bravo"));
     ck_assert(stage(a));
-    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Bravo", c.id);
-    json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
-                        "{\"scrud\":{\"quality\":1}}"));
+    edit_unit(&c, "Bravo", "{\"scrud\":{\"quality\":1}}");
     v = stored_version(&c);
     ck_assert_int_gt(v, a->version);
     land((void *)a, id);
@@ -1732,7 +1736,7 @@ START_TEST(test_staged_combats_read_kept_units)
     unit_cache *k = db_unit_cache(http_db(ts->srv));
     long long hits0, hits, misses;
     test_campaign c;
-    char id[64], path[192];
+    char id[64];
     int i;
 
     static const char *const sides[] = {"Red", "Blue", NULL};
@@ -1758,9 +1762,7 @@ START_TEST(test_staged_combats_read_kept_units)
     ck_assert_int_eq(hits, hits0 + 5);
     ck_assert_int_eq(ts_check_kept_units(ts, c.id), 2);
     /* The umpire edits Alpha: the next combat reads it anew. */
-    snprintf(path, sizeof path, "/v1/campaigns/%s/units/Alpha", c.id);
-    json_decref(ts_call(ts, 200, "PATCH", path, c.umpire,
-                        "{\"scrud\":{\"quality\":3}}"));
+    edit_unit(&c, "Alpha", "{\"scrud\":{\"quality\":3}}");
     ck_assert_int_eq(ts_check_kept_units(ts, c.id), 0);
     post_combat(&c, COMBAT("Alpha", "Bravo"), id);
     ck_assert_int_eq(alpha_quality(&c, id), 3);
