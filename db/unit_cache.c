@@ -400,6 +400,13 @@ unit_cache *db_unit_cache(db *d)
     return d->units;
 }
 
+void db_unit_cache_drop(db *d)
+{
+    unit_cache_free(d->units);
+    d->units = NULL;
+    d->writer->units = NULL;
+}
+
 /* ---- the connections' side ---- */
 
 /* Whether c is a reader holding a snapshot that may use the cache. */

@@ -79,6 +79,10 @@ size_t unit_cache_rows(unit_cache *k, const char *campaign_id,
 size_t unit_cache_sides(unit_cache *k, const char *campaign_id,
                         long long *version, db_side *out, size_t max);
 unit_cache *db_unit_cache(db *d);
+/* For tests: from now on nothing is kept, as when there was no memory for
+ * the cache at db_open (every unit read from the store, as on
+ * PostgreSQL).  Before any job or read of d. */
+void db_unit_cache_drop(db *d);
 
 /* ---- the connections' side (db_conn's units, snap_*, landings) ---- */
 

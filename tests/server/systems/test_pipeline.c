@@ -59,6 +59,16 @@ static void teardown(void)
     ts = NULL;
 }
 
+/* The same, keeping no units between snapshots (as when there was no
+ * memory for the cache): SQLite's combats then read their units from the
+ * store, as PostgreSQL's do. */
+static void setup_uncached(void)
+{
+    ts = ts_start();
+    db_unit_cache_drop(http_db(ts->srv));
+    ck_assert_ptr_null(db_unit_cache(http_db(ts->srv)));
+}
+
 /* Red (Alpha, and Charlie eliminated) against Blue (Bravo). */
 static void world(test_campaign *c)
 {
@@ -1898,5 +1908,23 @@ Suite *suite_pipeline(void)
     tcase_add_test(staged, test_staged_combats_read_kept_units);
     tcase_add_test(staged, test_unit_page_reads_its_combats_with_events);
     suite_add_tcase(s, staged);
+    /* PostgreSQL keeps no units: "staged" already runs these there. */
+    if (!ts_is_pg()) {
+        TCase *uncached = tcase_create("staged_uncached");
+
+        tcase_add_checked_fixture(uncached, setup_uncached, teardown);
+        tcase_set_timeout(uncached, 60);
+        tcase_add_test(uncached, test_staged_combat_lands_as_staged);
+        tcase_add_test(uncached, test_staged_combat_redone_when_a_unit_changed);
+        tcase_add_test(uncached, test_second_combat_worked_out_ahead);
+        tcase_add_test(uncached, test_chain_ahead_and_an_edit_between);
+        tcase_add_test(uncached, test_ahead_of_one_that_never_lands);
+        tcase_add_test(uncached, test_ahead_of_entered_dice);
+        tcase_add_test(uncached, test_ahead_reads_the_store_as_left);
+        tcase_add_test(uncached, test_ahead_without_rolls_checks_the_ledger);
+        tcase_add_test(uncached, test_landing_counts_one_version);
+        tcase_add_test(uncached, test_hot_campaign_under_load);
+        suite_add_tcase(s, uncached);
+    }
     return s;
 }
