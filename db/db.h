@@ -1057,13 +1057,22 @@ typedef struct db_ledger_seed {
  * error (e).
  */
 typedef struct db_ledger_cursor db_ledger_cursor;
+/* upto: the last position given, and only the records with entries up to
+ * it (a shared link's part of the ledger); below 0, the whole ledger. */
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
-                               db_ledger_cursor **out, err_info *e);
+                               long long upto, db_ledger_cursor **out,
+                               err_info *e);
 int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
                            err_info *e);
 int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,
                           err_info *e);
 void db_ledger_cursor_close(db_ledger_cursor *cur);
+
+/* The position and hash of battle_id's last entry in campaign_id's
+ * ledger; *pos 0 (hash "") when it has none yet. */
+err_code db_battle_ledger_last(db_conn *c, const char *campaign_id,
+                               const char *battle_id, long long *pos,
+                               char hash[LEDGER_HASH_HEX], err_info *e);
 
 /* A view of row as an entry of campaign_id (borrows row). */
 void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,

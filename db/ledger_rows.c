@@ -8,38 +8,39 @@
 #include "db_sql.h"
 #include "ledger_rows.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Both kinds of entry of one campaign, with their record's dice; the
- * order of the columns is db_ledger_read_row's.  A battle's rng is "v1" for
- * seeded dice (battles store no rng of their own).  A combat whose rolls
- * are packed (in its row with ledger_first: migrations 15 and 22) is one
- * row, kind 2, at its first roll's place, the packed rolls its last
- * column: read_entries
- * makes an entry of each.  That part comes first: PostgreSQL types each
- * column of a UNION from its parts in order, and a NULL before the bytes
- * would make it text. */
+/* Both kinds of entry of one campaign up to position ?2 (a combat's
+ * packed rolls whole, from its first: the cursor stops at ?2), with
+ * their record's dice; the order of the columns is db_ledger_read_row's.  A
+ * battle's rng is "v1" for seeded dice (battles store no rng of their own).  A
+ * combat whose rolls are packed (in its row with ledger_first: migrations 15
+ * and 22) is one row, kind 2, at its first roll's place, the packed rolls its
+ * last column: read_entries makes an entry of each.  That part comes first:
+ * PostgreSQL types each column of a UNION from its parts in order, and a NULL
+ * before the bytes would make it text. */
 #define LEDGER_ROWS_SQL                                                        \
     "SELECT 2, c.ledger_first, c.created_at, c.id, 0, NULL, NULL, NULL, "      \
     "NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, c.commitment, "              \
     "c.client_seed, NULL, NULL, c.rolls FROM combats c "                       \
-    "WHERE c.campaign_id = ?1 AND c.ledger_first IS NOT NULL "                 \
+    "WHERE c.campaign_id = ?1 AND c.ledger_first <= ?2 "                       \
     "UNION ALL "                                                               \
     "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
     "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
     "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "         \
     "r.prev_hash, r.hash, NULL FROM rolls r JOIN combats c "                   \
     "ON c.id = r.combat_id "                                                   \
-    "WHERE c.campaign_id = ?1 AND r.ledger_pos IS NOT NULL "                   \
+    "WHERE c.campaign_id = ?1 AND r.ledger_pos <= ?2 "                         \
     "UNION ALL "                                                               \
     "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "   \
     "0, 0, a.kind, a.naturals, a.detail, b.dice_source, "                      \
     "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "           \
     "b.client_seed, a.prev_hash, a.hash, NULL FROM battle_actions a "          \
     "JOIN battles b ON b.id = a.battle_id "                                    \
-    "WHERE b.campaign_id = ?1 AND a.ledger_pos IS NOT NULL "                   \
+    "WHERE b.campaign_id = ?1 AND a.ledger_pos <= ?2 "                         \
     "ORDER BY 2"
 
 /* A stored dice list into a new array *out (NULL for none): the count,
@@ -227,6 +228,7 @@ err_code db_ledger_rows(db_conn *c, const char *campaign_id,
     if ((rc = db_prepare(c, LEDGER_ROWS_SQL, &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
+    db_bind_int64(st, 2, LLONG_MAX);
     while (rc == ERR_OK && (step = db_step(st)) == DB_ROW)
         rc = read_entries(st, out, n, &cap, e);
     if (rc == ERR_OK && step != DB_DONE)
@@ -317,19 +319,25 @@ err_code db_ledger_unchained(db_conn *c, const char *campaign_id,
 
 /* ---- the export, read as it is sent ---- */
 
-/* The records whose dice seed the ledger's entries, as the export lists
- * them: the campaign's combats that have entries (a battle's record has
- * none: its actions do), in the order they were written, then its
- * battles, an open one's seed withheld.  The columns: id, source,
- * commitment, seed, client seed. */
-static const char *const ledger_seeds_sql[2] = {
+/* The records whose dice seed the ledger's entries up to position ?2, as
+ * the export lists them: the campaign's combats that have entries there
+ * (a battle's record has none: its actions do), in the order they were
+ * written, then its battles, an open one's seed withheld: every battle
+ * for the whole ledger, those with entries there for a part of it.  The
+ * columns: id, source, commitment, seed, client seed. */
+#define LEDGER_BATTLE_SEEDS                                                    \
+    "SELECT b.id, b.dice_source, b.commitment, CASE b.status WHEN 'open' "     \
+    "THEN NULL ELSE b.server_seed END, b.client_seed FROM battles b "          \
+    "WHERE b.campaign_id = ?1 "
+static const char *const ledger_seeds_sql[3] = {
     "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
-    "FROM combats c WHERE c.campaign_id = ?1 AND (c.ledger_first IS NOT "
-    "NULL OR EXISTS (SELECT 1 FROM rolls r WHERE r.combat_id = c.id AND "
-    "r.ledger_pos IS NOT NULL)) ORDER BY c.rowid",
-    "SELECT b.id, b.dice_source, b.commitment, CASE b.status WHEN 'open' "
-    "THEN NULL ELSE b.server_seed END, b.client_seed FROM battles b "
-    "WHERE b.campaign_id = ?1 ORDER BY b.created_at, b.rowid"};
+    "FROM combats c WHERE c.campaign_id = ?1 AND (c.ledger_first <= ?2 OR "
+    "EXISTS (SELECT 1 FROM rolls r WHERE r.combat_id = c.id AND "
+    "r.ledger_pos <= ?2)) ORDER BY c.rowid",
+    LEDGER_BATTLE_SEEDS "ORDER BY b.created_at, b.rowid",
+    LEDGER_BATTLE_SEEDS "AND EXISTS (SELECT 1 FROM battle_actions a WHERE "
+                        "a.battle_id = b.id AND a.ledger_pos <= ?2) "
+                        "ORDER BY b.created_at, b.rowid"};
 
 struct db_ledger_cursor {
     db_conn *c;
@@ -337,6 +345,8 @@ struct db_ledger_cursor {
      * of seeds being read. */
     db_stmt *entries, *seeds[2];
     int seed_part;
+    long long upto; /* the last position given; LLONG_MAX: all */
+    bool is_past;   /* an entry past upto was read: the entries end */
     /* The keys and hash of the entry read last (prev_from), kind
      * LEDGER_ACTION before any. */
     db_ledger_row last;
@@ -347,9 +357,11 @@ struct db_ledger_cursor {
 };
 
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
-                               db_ledger_cursor **out, err_info *e)
+                               long long upto, db_ledger_cursor **out,
+                               err_info *e)
 {
     db_ledger_cursor *cur = calloc(1, sizeof *cur);
+    bool is_part = upto >= 0;
     int i;
 
     *out = NULL;
@@ -357,20 +369,26 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     cur->c = c;
     cur->last.kind = LEDGER_ACTION; /* none read yet */
+    cur->upto = is_part ? upto : LLONG_MAX;
     /* Statements of its own (not the connection's shared ones): they stay
      * open between the turns of a stream. */
     {
         err_code rc;
         if ((rc = db_prepare_own(c, LEDGER_ROWS_SQL, &cur->entries, e)) ||
             (rc = db_prepare_own(c, ledger_seeds_sql[0], &cur->seeds[0], e)) ||
-            (rc = db_prepare_own(c, ledger_seeds_sql[1], &cur->seeds[1], e))) {
+            (rc = db_prepare_own(c, ledger_seeds_sql[is_part ? 2 : 1],
+                                 &cur->seeds[1], e))) {
             db_ledger_cursor_close(cur);
             return rc;
         }
     }
     db_bind_text(cur->entries, 1, campaign_id);
-    for (i = 0; i < 2; i++)
+    db_bind_int64(cur->entries, 2, cur->upto);
+    for (i = 0; i < 2; i++) {
         db_bind_text(cur->seeds[i], 1, campaign_id);
+        if (i == 0 || is_part)
+            db_bind_int64(cur->seeds[i], 2, cur->upto);
+    }
     *out = cur;
     return ERR_OK;
 }
@@ -380,6 +398,8 @@ int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
 {
     int step = DB_ROW;
 
+    if (cur->is_past)
+        return 0;
     if (cur->next == cur->n_pending) {
         cur->next = cur->n_pending = 0;
         if ((step = db_step(cur->entries)) == DB_ROW &&
@@ -390,6 +410,14 @@ int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
     if (step == DB_ROW) {
         /* Moved out: its strings are the caller's now. */
         *row = cur->pending[cur->next++];
+        if (row->pos > cur->upto) {
+            db_ledger_row_clear(row);
+            cur->is_past = true;
+            /* Its answer read to the end (PostgreSQL: the connection
+             * takes the seeds' statement next). */
+            db_reset(cur->entries);
+            return 0;
+        }
         prev_from(row, &cur->last);
         cur->last.kind = row->kind;
         cur->last.pos = row->pos;
@@ -449,4 +477,35 @@ void db_ledger_cursor_close(db_ledger_cursor *cur)
                                cur->n_pending - cur->next);
     free(cur->pending);
     free(cur);
+}
+
+err_code db_battle_ledger_last(db_conn *c, const char *campaign_id,
+                               const char *battle_id, long long *pos,
+                               char hash[LEDGER_HASH_HEX], err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    *pos = 0;
+    hash[0] = '\0';
+    if ((rc = db_prepare(c,
+                         "SELECT a.ledger_pos, a.hash FROM battle_actions a "
+                         "JOIN battles b ON b.id = a.battle_id WHERE "
+                         "b.campaign_id = ?1 AND a.battle_id = ?2 AND "
+                         "a.ledger_pos IS NOT NULL ORDER BY a.ledger_pos "
+                         "DESC LIMIT 1",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    db_bind_text(st, 2, battle_id);
+    step = db_step(st);
+    if (step == DB_ROW) {
+        *pos = db_column_int64(st, 0);
+        db_column_copy(st, 1, hash, LEDGER_HASH_HEX);
+    } else if (step != DB_DONE) {
+        rc = db_fail(c, e, "read the battle's last ledger entry");
+    }
+    db_done(st);
+    return rc;
 }

@@ -583,8 +583,9 @@ void http_stream_refuse(http_request *r, http_stream_refusal why,
 
     if (why == HTTP_STREAM_KEY_FULL) {
         snprintf(detail, sizeof detail,
-                 "this token has %d %s already: close one, or retry later",
-                 max_per_key, kind->what);
+                 "%s has %d %s already: close one, or retry later",
+                 kind->holder ? kind->holder : "this token", max_per_key,
+                 kind->what);
         http_reply_problem_raw(r, 429, "too_many_streams", "Too many streams",
                                detail);
         r->retry_after = kind->retry_key;

@@ -115,11 +115,13 @@ http_stream *http_stream_open(http_streams *p, http_request *r, const char *key,
 
 /* How a kind of stream is named when one is refused: what a key holds
  * too many of ("event streams open"), the problem code when the service
- * is full, and the seconds of Retry-After of each. */
+ * is full, the seconds of Retry-After of each, and what the key is
+ * ("this link"; NULL: "this token"). */
 typedef struct http_stream_kind {
     const char *what;
     const char *full_code;
     int retry_key, retry_full;
+    const char *holder;
 } http_stream_kind;
 
 /* Answers r for a stream refused (why): 429 too_many_streams when its key

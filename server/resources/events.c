@@ -105,7 +105,7 @@ static bool read_last_id(http_request *r, long long *after, bool *has_after,
 
 /* Event streams, refused (http_stream_refuse). */
 static const http_stream_kind events_kind = {
-    "event streams open", "streams_full", RETRY_TOKEN, RETRY_SERVICE};
+    "event streams open", "streams_full", RETRY_TOKEN, RETRY_SERVICE, NULL};
 
 static void refuse(http_request *r, http_stream_refusal why)
 {

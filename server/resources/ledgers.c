@@ -123,32 +123,6 @@ static err_code view_load(db_conn *c, const char *campaign_id, ledger_view *v,
     return view_seeds(v, e);
 }
 
-/* Loads the view through the pool, from one snapshot; replies on error. */
-static bool view_read(http_request *r, ledger_view *v)
-{
-    db *d = http_db(r->srv);
-    db_conn *c;
-    err_info e;
-    err_code rc, end_rc;
-
-    err_clear(&e);
-    if ((rc = db_read_begin(d, &c, &e)) != ERR_OK) {
-        http_reply_err(r, rc, &e);
-        return false;
-    }
-    rc = view_load(c, r->params[0], v, &e);
-    /* Ended in every case; the first error stays in e. */
-    end_rc = db_read_end(d, c, &e);
-    if (rc == ERR_OK)
-        rc = end_rc;
-    if (rc != ERR_OK) {
-        view_free(v);
-        http_reply_err(r, rc, &e);
-        return false;
-    }
-    return true;
-}
-
 /* ---- the export ---- */
 
 static json_t *int_list(const int *values, int each, size_t n)
@@ -212,47 +186,6 @@ static json_t *seed_json(const char *id, const char *kind, const char *source,
                      client_seed ? json_string(client_seed) : json_null());
 }
 
-/* True when record has entries in the ledger. */
-static bool is_in_ledger(const ledger_view *v, const char *record)
-{
-    return record_first(v, record) < v->n_rows;
-}
-
-void ledgers_get(http_request *r)
-{
-    ledger_view v;
-    json_t *entries, *seeds;
-    size_t i;
-
-    if (!view_read(r, &v))
-        return;
-    entries = json_array();
-    for (i = 0; i < v.n_rows; i++)
-        json_array_append_new(entries, entry_json(&v.entries[i]));
-    seeds = json_array();
-    for (i = 0; i < v.n_combats; i++) {
-        const db_combat *cb = &v.combats[i];
-        if (is_in_ledger(&v, cb->id))
-            json_array_append_new(seeds,
-                                  seed_json(cb->id, "combat", cb->dice_source,
-                                            cb->commitment, cb->server_seed,
-                                            cb->client_seed));
-    }
-    for (i = 0; i < v.n_battles; i++) {
-        const db_battle *b = &v.battles[i];
-        bool is_open = strcmp(b->status, "open") == 0;
-        json_array_append_new(
-            seeds, seed_json(b->id, "battle", b->dice_source, b->commitment,
-                             is_open ? NULL : b->server_seed, b->client_seed));
-    }
-    http_reply_json(r, 200,
-                    json_pack("{s:s, s:s, s:I, s:s, s:o, s:o}", "campaign_id",
-                              v.ch.campaign_id, "version", LEDGER_VERSION,
-                              "length", (json_int_t)v.ch.length, "head",
-                              v.ch.head, "entries", entries, "seeds", seeds));
-    view_free(&v);
-}
-
 /* ---- the export, streamed ---- */
 
 /*
@@ -262,10 +195,11 @@ void ledgers_get(http_request *r)
  * document's first bytes, and the export pump, a thread of its own,
  * writes the entries and then the seeds as the client takes them (at
  * most EXPORT_BUFFER bytes waiting), from one snapshot held on a
- * connection of the export's own (db_snapshot_open).  The document is the
- * one ledgers_get builds in memory, byte for byte.  A failure half-way
+ * connection of the export's own (db_snapshot_open).  A failure half-way
  * ends the stream there: the document is then cut short, which no JSON
- * reader takes for a whole one.
+ * reader takes for a whole one.  A shared link's part of the ledger
+ * (ledgers_send_part) is sent the same way, its entries ending at the
+ * shared report's last die.
  */
 enum {
     EXPORT_BUFFER = 256 * 1024, /* bytes waiting per export, at most */
@@ -279,8 +213,9 @@ typedef struct export_job {
     db_conn *c;
     db_ledger_cursor *cur;
     char campaign_id[DB_ID_MAX];
-    int part;      /* 0 entries, 1 seeds, 2 done */
-    bool is_first; /* nothing yet in the current array */
+    const char *end; /* the document's last bytes, after the seeds (static) */
+    int part;        /* 0 entries, 1 seeds, 2 done */
+    bool is_first;   /* nothing yet in the current array */
 } export_job;
 
 static void export_release(export_job *x)
@@ -347,7 +282,7 @@ static bool export_step(http_stream *s, export_job *x)
             return is_ok;
         }
         if (got == 0) {
-            http_stream_write(s, "]}", 2);
+            http_stream_write(s, x->end, strlen(x->end));
             return false; /* the document is whole: the stream ends */
         }
     }
@@ -392,52 +327,88 @@ err_code ledgers_export_start(http_streams **out, err_info *e)
 
 /* Exports, refused (http_stream_refuse). */
 static const http_stream_kind exports_kind = {"ledger exports running", "busy",
-                                              5, 5};
+                                              5, 5, NULL};
+/* A shared link's ledger part (ledgers_send_part), among the exports. */
+static const http_stream_kind shares_kind = {"ledger streams", "busy", 5, 5,
+                                             "this link"};
 
 static void export_refuse(http_request *r, http_stream_refusal why)
 {
     http_stream_refuse(r, why, &exports_kind, EXPORTS_PER_TOKEN);
 }
 
-void ledgers_export(http_request *r)
+/* A new export of campaign_id's ledger up to upto (below 0: whole), its
+ * snapshot and cursor open, ending with end; NULL with r answered.  When
+ * chain is not NULL, the chain's recorded head into it, from the same
+ * snapshot. */
+static export_job *export_new(http_request *r, const char *campaign_id,
+                              long long upto, const char *end, db_chain *chain)
 {
-    http_streams *pump = http_export_streams(r->srv);
-    const char *key = r->has_token ? r->token.id : "";
-    http_stream_refusal why;
-    export_job *x;
-    db_chain ch;
-    http_stream *s;
-    char *first;
-    jw w;
+    export_job *x = calloc(1, sizeof *x);
     err_info e;
     err_code rc;
 
     err_clear(&e);
-    if ((why = http_streams_check(pump, key, EXPORTS_PER_TOKEN)) !=
-        HTTP_STREAM_OPENED) {
-        export_refuse(r, why);
-        return;
-    }
-    if ((x = calloc(1, sizeof *x)) == NULL) {
+    if (x == NULL) {
         export_refuse(r, HTTP_STREAM_NO_MEMORY);
-        return;
+        return NULL;
     }
     x->is_first = true;
-    snprintf(x->campaign_id, sizeof x->campaign_id, "%s", r->params[0]);
+    x->end = end;
+    snprintf(x->campaign_id, sizeof x->campaign_id, "%s", campaign_id);
     if ((rc = db_snapshot_open(http_db(r->srv), &x->c, &e)) ||
-        (rc = db_chain_open(x->c, x->campaign_id, &ch, &e)) ||
-        (rc = db_ledger_cursor_open(x->c, x->campaign_id, &x->cur, &e))) {
+        (chain != NULL &&
+         (rc = db_chain_open(x->c, x->campaign_id, chain, &e))) ||
+        (rc = db_ledger_cursor_open(x->c, x->campaign_id, upto, &x->cur, &e))) {
         export_gone(NULL, x);
         http_reply_err(r, rc, &e);
-        return;
+        return NULL;
     }
-    if (strcmp(r->method, "HEAD") == 0) { /* as GET would, no body */
+    return x;
+}
+
+/* Answers r with x streamed after first (x is the stream's from now on,
+ * or freed): a HEAD, as GET would, without a body. */
+static void export_send(http_request *r, export_job *x, const char *first,
+                        const char *key, int max_per_key,
+                        const http_stream_kind *kind)
+{
+    http_stream_refusal why;
+    http_stream *s;
+
+    if (strcmp(r->method, "HEAD") == 0) {
         export_gone(NULL, x);
         http_reply_static(r, 200, NULL, 0, "application/json");
         return;
     }
-    /* The head as ledgers_get writes it, up to the entries' array (ids
-     * and hex digits: nothing to escape). */
+    s = http_stream_open(http_export_streams(r->srv), r, key, max_per_key, x,
+                         first, &why);
+    if (s == NULL) {
+        export_gone(NULL, x);
+        http_stream_refuse(r, why, kind, max_per_key);
+        return;
+    }
+    http_reply_stream(r, s, "application/json");
+}
+
+void ledgers_export(http_request *r)
+{
+    const char *key = r->has_token ? r->token.id : "";
+    http_stream_refusal why;
+    export_job *x;
+    db_chain ch;
+    char *first;
+    jw w;
+
+    if ((why = http_streams_check(http_export_streams(r->srv), key,
+                                  EXPORTS_PER_TOKEN)) != HTTP_STREAM_OPENED) {
+        export_refuse(r, why);
+        return;
+    }
+    if ((x = export_new(r, r->params[0], -1, "]}", &ch)) == NULL)
+        return;
+    /* The head, up to the entries' array (ids and hex digits: nothing to
+     * escape). */
     jw_init(&w);
     jw_object(&w);
     jw_kstring(&w, "campaign_id", ch.campaign_id);
@@ -451,14 +422,23 @@ void ledgers_export(http_request *r)
         export_refuse(r, HTTP_STREAM_NO_MEMORY);
         return;
     }
-    s = http_stream_open(pump, r, key, EXPORTS_PER_TOKEN, x, first, &why);
+    export_send(r, x, first, key, EXPORTS_PER_TOKEN, &exports_kind);
     free(first);
-    if (s == NULL) {
-        export_gone(NULL, x);
-        export_refuse(r, why);
+}
+
+void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
+                       const char *first, const char *key, int max_per_key)
+{
+    http_stream_refusal why;
+    export_job *x;
+
+    if ((why = http_streams_check(http_export_streams(r->srv), key,
+                                  max_per_key)) != HTTP_STREAM_OPENED) {
+        http_stream_refuse(r, why, &shares_kind, max_per_key);
         return;
     }
-    http_reply_stream(r, s, "application/json");
+    if ((x = export_new(r, campaign_id, upto, "]}}", NULL)) != NULL)
+        export_send(r, x, first, key, max_per_key, &shares_kind);
 }
 
 /* ---- verification ---- */

@@ -7,13 +7,21 @@
 #include "http.h"
 #include "http_stream.h"
 
-/* GET .../ledger: every entry and every record's dice, built whole in
- * memory (a shared link's cut of the ledger: shares.c). */
-void ledgers_get(http_request *r);
-/* GET .../ledger as served: the same document, streamed from one snapshot
- * by the export pump (started with ledgers_export_start) as the client
- * takes it. */
+/* GET .../ledger: every entry and every record's dice, streamed from one
+ * snapshot by the export pump (started with ledgers_export_start) as the
+ * client takes it. */
 void ledgers_export(http_request *r);
+/*
+ * A shared link's answer (shares.c), streamed as the export is: first
+ * (the caller's text, up to the '[' of the ledger part's entries), then
+ * campaign_id's entries from position 1 to upto (1 or more), then
+ * "],\"seeds\":[", the seeds of the records with entries among them (as
+ * the export gives them), and "]}}", closing the ledger part and the
+ * document.  Counted under key, of which max_per_key may stream at once,
+ * among the service's exports; refused as an export is.
+ */
+void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
+                       const char *first, const char *key, int max_per_key);
 err_code ledgers_export_start(http_streams **out, err_info *e);
 /* GET .../ledger/verify: the chain and every revealed seed's dice checked. */
 void ledgers_verify(http_request *r);

@@ -13,13 +13,15 @@
  *
  * A link reads as a viewer of its campaign holding no side: the public
  * read makes r->token such a viewer (no id, no side, not the umpire) and
- * asks the handlers of GET .../combats/{id}, .../battles/{id}, .../report
- * and .../ledger themselves for their answers, so that what is shared is
- * what those routes serve that viewer, never a copy kept apart.  Fog of
- * war comes with them: each of those handlers fogs its answer for its
+ * asks the handlers of GET .../combats/{id}, .../battles/{id} and
+ * .../report themselves for their answers, so that what is shared is what
+ * those routes serve that viewer, never a copy kept apart.  Fog of war
+ * comes with them: each of those handlers fogs its answer for its
  * request's viewer (fog_view_of, fog.h), here every side's units as the
- * campaign's "others" says; the ledger is left whole, as fog leaves it
- * for players, so that every die stays checkable.
+ * campaign's "others" says.  The ledger part is GET .../ledger's export
+ * cut at the report's last die (ledgers_send_part), streamed as the
+ * export is, and left whole, as fog leaves it for players, so that every
+ * die stays checkable.
  */
 #include "shares.h"
 
@@ -28,6 +30,7 @@
 #include "http.h"
 #include "jsonb.h"
 #include "jsonv.h"
+#include "jsonw.h"
 #include "ledgers.h"
 #include "paging.h"
 #include "report.h"
@@ -308,98 +311,95 @@ static json_t *ask(http_request *r, void (*handler)(http_request *),
     return doc;
 }
 
-/* How far the report's dice reach in the campaign's ledger: a combat's
- * last entry, the whole chain for the campaign, none for a battle. */
-static long long ledger_reach(http_render kind, const json_t *report)
+/* A link read at once by more than this many streams its ledger part to
+ * those, and answers the others as the export does when busy (429 with
+ * Retry-After): a link posted where many open it cannot take every
+ * export of the service (EXPORTS_MAX in ledgers.c). */
+#define SHARE_STREAMS 8
+
+/* How far the shared report's dice reach in the campaign's ledger, into
+ * *last, and the hash of the entry there into head: a combat's last entry
+ * (its report's "ledger"), the whole chain the campaign's report read,
+ * a battle's last action's entry (read from the store); *last 0 (head 64
+ * zeros) for none.  false with r answered. */
+static bool ledger_reach(http_request *r, http_render kind,
+                         const json_t *report, const db_share *s,
+                         long long *last, char head[LEDGER_HASH_HEX])
 {
     const json_t *l = NULL;
+    const char *h = NULL;
 
-    if (kind == HTTP_RENDER_COMBAT)
-        l = json_object_get(json_object_get(report, "ledger"), "last_pos");
-    else if (kind == HTTP_RENDER_CAMPAIGN)
-        l = json_object_get(
-            json_object_get(json_object_get(report, "campaign"), "ledger"),
-            "length");
-    return json_is_integer(l) ? (long long)json_integer_value(l) : 0;
-}
+    *last = 0;
+    snprintf(head, LEDGER_HASH_HEX, "%s", ledger_genesis);
+    if (kind == HTTP_RENDER_BATTLE) {
+        db *d = http_db(r->srv);
+        db_conn *c = db_read_acquire(d);
+        err_info e;
+        err_code rc;
 
-/* The last position of battle_id's entries in the export's entries, or
- * 0 when it has none yet. */
-static long long battle_reach(const json_t *entries, const char *battle_id)
-{
-    long long last = 0;
-    const json_t *en;
-    size_t i;
-
-    json_array_foreach(entries, i, en)
-    {
-        const char *b = json_string_value(json_object_get(en, "battle_id"));
-        json_int_t pos = json_integer_value(json_object_get(en, "pos"));
-        if (b && strcmp(b, battle_id) == 0 && pos > last)
-            last = pos;
-    }
-    return last;
-}
-
-/* The seeds of the records that have entries among entries, as the
- * export gives them (a battle's seed only once it is no longer open), so
- * the page can derive every revealed die. */
-static json_t *seeds_of(const json_t *seeds, const json_t *entries)
-{
-    json_t *out = json_array(), *sd, *en;
-    size_t i, k;
-
-    json_array_foreach(seeds, i, sd)
-    {
-        const char *rec = json_string_value(json_object_get(sd, "record"));
-        json_array_foreach(entries, k, en)
-        {
-            const char *c = json_string_value(json_object_get(en, "combat_id"));
-            const char *b = json_string_value(json_object_get(en, "battle_id"));
-            if (rec &&
-                ((c && strcmp(c, rec) == 0) || (b && strcmp(b, rec) == 0))) {
-                json_array_append(out, sd);
-                break;
-            }
+        err_clear(&e);
+        rc = db_battle_ledger_last(c, s->campaign_id, s->target_id, last, head,
+                                   &e);
+        db_read_release(d, c);
+        if (rc != ERR_OK) {
+            http_reply_err(r, rc, &e);
+            return false;
         }
+        if (*last <= 0)
+            snprintf(head, LEDGER_HASH_HEX, "%s", ledger_genesis);
+        return true;
     }
-    return out;
+    if (kind == HTTP_RENDER_COMBAT) {
+        l = json_object_get(report, "ledger");
+        h = json_string_value(json_object_get(l, "hash"));
+        l = json_object_get(l, "last_pos");
+    } else if (kind == HTTP_RENDER_CAMPAIGN) {
+        l = json_object_get(json_object_get(report, "campaign"), "ledger");
+        h = json_string_value(json_object_get(l, "head"));
+        l = json_object_get(l, "length");
+    }
+    if (!json_is_integer(l) || json_integer_value(l) <= 0)
+        return true;
+    if (h == NULL || strlen(h) != LEDGER_HASH_HEX - 1) {
+        http_reply_problem_raw(r, 500, "internal_error", "Internal error",
+                               "the shared report's ledger is malformed");
+        return false;
+    }
+    *last = (long long)json_integer_value(l);
+    memcpy(head, h, LEDGER_HASH_HEX);
+    return true;
 }
 
-/* {"length", "head", "entries", "seeds"}: the entries of GET .../ledger
- * from 1 to last (for a battle, to its own last entry), as that route
- * serves them, the hash of the last one (64 zeros for none), and the seeds
- * of their records; NULL with r answered. */
-static json_t *ledger_part(http_request *r, db_share *s, long long last,
-                           bool is_battle)
+/* The answer up to its ledger part's entries (the '[' that opens them;
+ * shares_shared's table in docs/sharing.md), new; NULL when out of
+ * memory. */
+static char *answer_head(const db_share *s, const db_campaign *cmp,
+                         const json_t *report, long long last, const char *head)
 {
-    json_t *entries = json_array(), *whole, *en, *out;
-    const char *head =
-        "0000000000000000000000000000000000000000000000000000000000000000";
-    size_t i;
+    char *text = json_dumps(report, JSON_COMPACT), *out;
+    jw w;
 
-    if (last <= 0 && !is_battle)
-        return json_pack("{s:i, s:s, s:o, s:[]}", "length", 0, "head", head,
-                         "entries", entries, "seeds");
-    if ((whole = ask(r, ledgers_get, s, false, NULL)) == NULL) {
-        json_decref(entries);
+    if (text == NULL)
         return NULL;
-    }
-    if (is_battle)
-        last = battle_reach(json_object_get(whole, "entries"), s->target_id);
-    json_array_foreach(json_object_get(whole, "entries"), i, en)
-    {
-        json_int_t pos = json_integer_value(json_object_get(en, "pos"));
-        if (pos < 1 || pos > last)
-            continue;
-        json_array_append(entries, en);
-        head = json_string_value(json_object_get(en, "hash"));
-    }
-    out = json_pack("{s:I, s:s?, s:o, s:o}", "length",
-                    (json_int_t)json_array_size(entries), "head", head,
-                    "entries", entries, "seeds",
-                    seeds_of(json_object_get(whole, "seeds"), entries));
-    json_decref(whole);
+    jw_init(&w);
+    jw_object(&w);
+    jw_kstring(&w, "kind", s->kind);
+    jw_key(&w, "campaign");
+    jw_object(&w);
+    jw_kstring(&w, "id", cmp->id);
+    jw_kstring(&w, "name", cmp->name);
+    jw_object_end(&w);
+    jw_kstring(&w, "created_at", s->created_at);
+    jw_key(&w, "report");
+    jw_raw(&w, text, strlen(text));
+    jw_key(&w, "ledger");
+    jw_object(&w);
+    jw_kint(&w, "length", last);
+    jw_kstring(&w, "head", head);
+    jw_key(&w, "entries");
+    jw_raw(&w, "[", 1);
+    out = jw_take(&w, NULL);
+    free(text);
     return out;
 }
 
@@ -438,7 +438,9 @@ void shares_shared(http_request *r)
     db_share s;
     db_campaign cmp;
     http_render kind = HTTP_RENDER_NONE;
-    json_t *report, *ledger;
+    char head[LEDGER_HASH_HEX];
+    long long last;
+    json_t *report;
     int k;
 
     if (!find_link(r, &s, &cmp))
@@ -467,16 +469,31 @@ void shares_shared(http_request *r)
         r->render = kind;
         return;
     }
-    if ((ledger = ledger_part(r, &s, ledger_reach(kind, report),
-                              kind == HTTP_RENDER_BATTLE)) == NULL) {
+    if (!ledger_reach(r, kind, report, &s, &last, head)) {
         json_decref(report);
         return;
     }
-    http_reply_json(r, 200,
-                    json_pack("{s:s, s:{s:s, s:s}, s:s, s:o, s:o}", "kind",
-                              s.kind, "campaign", "id", cmp.id, "name",
-                              cmp.name, "created_at", s.created_at, "report",
-                              report, "ledger", ledger));
+    if (last <= 0) {
+        http_reply_json(
+            r, 200,
+            json_pack("{s:s, s:{s:s, s:s}, s:s, s:o, s:{s:i, s:s, s:[], s:[]}}",
+                      "kind", s.kind, "campaign", "id", cmp.id, "name",
+                      cmp.name, "created_at", s.created_at, "report", report,
+                      "ledger", "length", 0, "head", head, "entries", "seeds"));
+    } else {
+        /* The entries from position 1 and their records' seeds, streamed
+         * as the ledger's export is (ledgers.h): neither this thread nor
+         * memory holds the campaign's whole ledger. */
+        char *first = answer_head(&s, &cmp, report, last, head);
+
+        json_decref(report);
+        if (first == NULL) {
+            reply_oom(r);
+            return;
+        }
+        ledgers_send_part(r, cmp.id, last, first, s.id, SHARE_STREAMS);
+        free(first);
+    }
     /* Vary: Accept, as every answer that renders (no-op in JSON). */
     r->render = kind;
 }

@@ -256,6 +256,29 @@ static void same_as_export(const test_campaign *c, const json_t *ledger,
             "entry %zu is not the export's", i + 1);
 }
 
+/* The records of the ledger part's seeds, in order, as "a,b,..." (out:
+ * 256 bytes): those with entries among the part's, no other. */
+static const char *seed_records(const json_t *ledger, char *out)
+{
+    const json_t *sd;
+    size_t i, len = 0;
+
+    out[0] = '\0';
+    json_array_foreach(json_object_get(ledger, "seeds"), i, sd) len +=
+        (size_t)snprintf(out + len, 256 - len, "%s%s", i ? "," : "",
+                         jstr(sd, "record"));
+    ck_assert_uint_lt(len, 256);
+    return out;
+}
+
+/* "a,b,c" of up to three ids (NULL ends them early), into out (256). */
+static const char *ids(char *out, const char *a, const char *b, const char *c)
+{
+    snprintf(out, 256, "%s%s%s%s%s", a, b ? "," : "", b ? b : "", c ? "," : "",
+             c ? c : "");
+    return out;
+}
+
 /* ---- the links ---- */
 
 /* A combat's link: the report as the combat's own route serves it, rolls
@@ -263,7 +286,7 @@ static void same_as_export(const test_campaign *c, const json_t *ledger,
 START_TEST(test_share_combat)
 {
     test_campaign c;
-    char cb[2][64], bat[64], secret[64], body[160];
+    char cb[2][64], bat[64], secret[64], body[160], got[256], want[256];
     json_t *doc, *own, *ledger;
     long long last;
 
@@ -293,11 +316,16 @@ START_TEST(test_share_combat)
     same_as_export(&c, ledger, (size_t)last);
     ck_assert_str_eq(jstr(ledger, "head"),
                      jstr(json_object_get(own, "ledger"), "hash"));
+    /* The seeds of the records among those entries: the first combat's
+     * alone, not the second's nor the battle's. */
+    ck_assert_str_eq(seed_records(ledger, got), ids(want, cb[0], NULL, NULL));
     /* The second combat's link reaches its own dice, after the first's. */
     snprintf(body, sizeof body, "{\"kind\":\"combat\",\"id\":\"%s\"}", cb[1]);
     share(&c, body, secret);
     doc = shared(secret, 200);
     chain_check(json_object_get(doc, "ledger"), c.id, 5);
+    ck_assert_str_eq(seed_records(json_object_get(doc, "ledger"), got),
+                     ids(want, cb[0], cb[1], NULL));
     api_fixture_assert_has(doc,
                            "{\"report\":{\"id\":\"%s\",\"dice\":{"
                            "\"client_seed\":\"day 2\"}}}",
@@ -310,7 +338,7 @@ END_TEST
 START_TEST(test_share_battle)
 {
     test_campaign c;
-    char cb[2][64], bat[64], secret[64], body[160];
+    char cb[2][64], bat[64], secret[64], body[160], got[256], want[256];
     json_t *doc, *own;
 
     world(&c, cb, bat);
@@ -332,19 +360,39 @@ START_TEST(test_share_battle)
         int n_battle = 0;
 
         ck_assert_uint_gt(json_array_size(entries), 0);
-        ck_assert_str_eq(
-            json_string_value(json_object_get(last, "battle_id")), bat);
+        ck_assert_str_eq(json_string_value(json_object_get(last, "battle_id")),
+                         bat);
         chain_check(ledger, c.id, (int)json_array_size(entries));
         json_array_foreach(json_object_get(ledger, "seeds"), i, sd)
         {
-            if (strcmp(json_string_value(json_object_get(sd, "record")),
-                       bat) != 0)
+            if (strcmp(json_string_value(json_object_get(sd, "record")), bat) !=
+                0)
                 continue;
             n_battle++;
             ck_assert(json_is_null(json_object_get(sd, "server_seed")));
         }
         ck_assert_int_eq(n_battle, 1);
+        ck_assert_str_eq(seed_records(ledger, got),
+                         ids(want, cb[0], cb[1], bat));
     }
+    /* A battle not rolled yet: no entries, no seeds, the head 64 zeros. */
+    API_FIXTURE_OK(201, "POST", api_fixture_cp(&c, "/units"), c.umpire,
+                   "{\"name\":\"M3\",\"side\":\"Red\"}");
+    API_FIXTURE_OK(201, "POST", api_fixture_cp(&c, "/units"), c.umpire,
+                   "{\"name\":\"M4\",\"side\":\"Blue\"}");
+    own = API_FIXTURE_CALL(
+        201, "POST", api_fixture_cp(&c, "/battles"), c.umpire,
+        "{\"turn\":1,\"attacker\":{\"side\":\"Red\",\"units\":[\"M3\"]},"
+        "\"defender\":{\"side\":\"Blue\",\"units\":[\"M4\"]},"
+        "\"line\":[{\"attacker\":[\"M3\"],\"defender\":[\"M4\"]}]}");
+    snprintf(body, sizeof body, "{\"kind\":\"battle\",\"id\":\"%s\"}",
+             jstr(own, "id"));
+    share(&c, body, secret);
+    doc = shared(secret, 200);
+    api_fixture_assert_has(doc,
+                           "{\"ledger\":{\"length\":0,\"head\":\"%s\","
+                           "\"entries\":[],\"seeds\":[]}}",
+                           ZEROS);
 }
 END_TEST
 
@@ -353,7 +401,7 @@ END_TEST
 START_TEST(test_share_campaign)
 {
     test_campaign c;
-    char cb[2][64], bat[64], secret[64];
+    char cb[2][64], bat[64], secret[64], got[256], want[256];
     json_t *doc, *own, *ledger;
     size_t n;
 
@@ -377,6 +425,7 @@ START_TEST(test_share_campaign)
         jstr(ledger, "head"),
         jstr(json_object_get(json_object_get(own, "campaign"), "ledger"),
              "head"));
+    ck_assert_str_eq(seed_records(ledger, got), ids(want, cb[0], cb[1], bat));
 }
 END_TEST
 
