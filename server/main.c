@@ -77,9 +77,12 @@ static void usage(FILE *out)
         "                             or a PostgreSQL URL (postgresql://...)\n"
         "  --threads N                HTTP worker threads (2)\n"
         "  --read-threads N           threads of long reads: reports,\n"
-        "                             ledger checks, odds (2)\n"
+        "                             ledger checks, shared links (2)\n"
         "  --read-queue N             long reads waiting at most, then\n"
         "                             503 busy (64)\n"
+        "  --odds-threads N           threads of the odds, apart (2)\n"
+        "  --odds-queue N             odds waiting at most, then 503 busy\n"
+        "                             (64)\n"
         "  --connection-timeout SEC   close a connection silent for SEC (30)\n"
         "  --connection-limit N       open connections at most (1024)\n"
         "  --request-timeout SEC      a whole request (line, headers, body)\n"
@@ -223,6 +226,14 @@ static int apply(http_config *cfg, const char *key, const char *v)
         if (parse_int(key, v, 1, 100000, &n))
             return -1;
         cfg->read_queue = (int)n;
+    } else if (strcmp(k, "odds_threads") == 0) {
+        if (parse_int(key, v, 1, 64, &n))
+            return -1;
+        cfg->odds_threads = (int)n;
+    } else if (strcmp(k, "odds_queue") == 0) {
+        if (parse_int(key, v, 1, 100000, &n))
+            return -1;
+        cfg->odds_queue = (int)n;
     } else if (strcmp(k, "connection_timeout") == 0) {
         if (parse_int(key, v, 1, 3600, &n))
             return -1;

@@ -64,6 +64,8 @@ void http_config_default(http_config *cfg)
     cfg->events_keepalive_ms = 15000;
     cfg->read_threads = 2;
     cfg->read_queue = 64;
+    cfg->odds_threads = 2;
+    cfg->odds_queue = 64;
 }
 
 static double now_monotonic(void)
@@ -437,8 +439,11 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return e && e->code ? e->code : ERR_INVALID;
     }
-    if (db_open(cfg->db_path, cfg->threads + cfg->read_threads + 2, &s->db,
-                e) != ERR_OK) {
+    /* A reader for each thread that reads: the workers, the long reads,
+     * the odds (a campaign's odds read its units), and two more. */
+    if (db_open(cfg->db_path,
+                cfg->threads + cfg->read_threads + cfg->odds_threads + 2,
+                &s->db, e) != ERR_OK) {
         http_stop(s);
         return ERR_DB;
     }
@@ -463,8 +468,10 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;
     }
-    if (http_heavy_start(cfg->read_threads, cfg->read_queue, &s->heavy, e) !=
-        ERR_OK) {
+    if (http_heavy_start("umpire-heavy", cfg->read_threads, cfg->read_queue,
+                         &s->heavy, e) != ERR_OK ||
+        http_heavy_start("umpire-odds", cfg->odds_threads, cfg->odds_queue,
+                         &s->odds, e) != ERR_OK) {
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;
     }
@@ -553,6 +560,7 @@ bool http_stop(http_server *s)
     http_listener_free(s->listener);
     http_conn_table_free(s->conns);
     http_heavy_stop(s->heavy);
+    http_heavy_stop(s->odds);
     http_streams_free(s->exports);
     events_hub_stop(s->events);
     /* Posts not yet sent stay in the database for the next start. */

@@ -77,9 +77,12 @@ typedef struct http_config {
     int events_keepalive_ms; /* a keep-alive comment after this long
                                 without an event */
     /* Long reads (http_heavy.h): the threads that run them and how many
-     * may wait. */
+     * may wait; the same for the odds, apart, so that neither waits for
+     * the other. */
     int read_threads;
     int read_queue;
+    int odds_threads;
+    int odds_queue;
 } http_config;
 
 void http_config_default(http_config *cfg);
@@ -278,6 +281,10 @@ void http_defer_write(http_request *r, db_job_fn run, http_finish_fn finish);
  * once.  Counted with the writes in flight, so http_stop waits for it.
  */
 void http_defer_read(http_request *r, void (*handler)(http_request *r));
+/* The same on the threads of the odds (ROUTER_ODDS), apart from the long
+ * reads: a public route's odds asked by many never hold a campaign's
+ * reads back, nor those the odds. */
+void http_defer_odds(http_request *r, void (*handler)(http_request *r));
 
 /* Claims r->idem's key for r (idem.c): false when another request in
  * flight holds it.  The claim ends when r is freed. */

@@ -10,6 +10,7 @@
 #include "http_heavy.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -28,6 +29,7 @@ struct http_heavy {
     bool is_stopping;
     pthread_t *threads;
     int n_threads;
+    char name[16]; /* its threads' (prctl: 15 bytes at most) */
 };
 
 /* Below the request workers: a long read gives way to short requests. */
@@ -38,7 +40,7 @@ static void *heavy_main(void *arg)
     http_heavy *h = arg;
 
     /* The name ps, top -H and perf show. */
-    (void)prctl(PR_SET_NAME, "umpire-heavy");
+    (void)prctl(PR_SET_NAME, h->name);
     /* Linux gives each thread its own nice value. */
     (void)setpriority(PRIO_PROCESS, (id_t)gettid(), HEAVY_NICE);
     pthread_mutex_lock(&h->lock);
@@ -60,8 +62,8 @@ static void *heavy_main(void *arg)
     return NULL;
 }
 
-err_code http_heavy_start(int threads, int queue_max, http_heavy **out,
-                          err_info *e)
+err_code http_heavy_start(const char *name, int threads, int queue_max,
+                          http_heavy **out, err_info *e)
 {
     http_heavy *h = calloc(1, sizeof *h);
 
@@ -79,6 +81,7 @@ err_code http_heavy_start(int threads, int queue_max, http_heavy **out,
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
     }
     h->cap = queue_max;
+    snprintf(h->name, sizeof h->name, "%s", name);
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->more, NULL);
     for (h->n_threads = 0; h->n_threads < threads; h->n_threads++)

@@ -1,6 +1,7 @@
 /*
  * http_heavy.h: the threads that run long reads (a campaign's ledger
- * verified, its report, odds), so that they never hold a request worker.
+ * verified, its report, a shared link), so that they never hold a request
+ * worker; a pool of its own, alike, runs the odds (http_defer_odds).
  *
  * A route flagged ROUTER_HEAVY (router.h) is not run by the worker that
  * read it: http_defer_read (http.h) suspends its connection and queues its
@@ -24,11 +25,11 @@ typedef struct http_heavy http_heavy;
 
 typedef void (*http_heavy_fn)(void *arg);
 
-/* Starts threads threads (1 or more) behind a queue of queue_max jobs;
- * *out is new (http_heavy_stop).  ERR_INTERNAL when a thread cannot be
- * made. */
-err_code http_heavy_start(int threads, int queue_max, http_heavy **out,
-                          err_info *e);
+/* Starts threads threads (1 or more), named name (as ps -L shows them:
+ * 15 bytes at most), behind a queue of queue_max jobs; *out is new
+ * (http_heavy_stop).  ERR_INTERNAL when a thread cannot be made. */
+err_code http_heavy_start(const char *name, int threads, int queue_max,
+                          http_heavy **out, err_info *e);
 
 /* Queues fn(arg); false when the queue is full or the pool has stopped
  * (fn is then not called). */

@@ -32,6 +32,7 @@ struct http_server {
     notify *notify;          /* the poster of channel posts */
     events_hub *events;      /* live event streams and their pump */
     http_heavy *heavy;       /* the threads of long reads */
+    http_heavy *odds;        /* the threads of the odds */
     http_streams *exports;   /* streamed ledger exports and their pump */
     int port;
     http_conn_table *conns; /* open connections (http_conn.h) */

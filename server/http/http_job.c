@@ -211,17 +211,31 @@ static void read_run(void *arg)
     write_done(r, ERR_OK, NULL);
 }
 
-void http_defer_read(http_request *r, void (*handler)(http_request *r))
+/* handler(r) run on pool's threads; busy: the detail of the 503 answered
+ * when its queue is full. */
+static void defer_to(http_request *r, http_heavy *pool,
+                     void (*handler)(http_request *r), const char *busy)
 {
     r->read = handler;
     if (!suspend_for_job(r))
         return;
     r->is_replied_in_job = true; /* the handler's answer, as it made it */
-    if (!http_heavy_submit(r->srv->heavy, read_run, r)) {
+    if (!http_heavy_submit(pool, read_run, r)) {
         r->retry_after = 1;
-        http_reply_problem_raw(r, 503, "busy", "Service busy",
-                               "too many long reads (reports, ledger "
-                               "checks, odds) are waiting; retry shortly");
+        http_reply_problem_raw(r, 503, "busy", "Service busy", busy);
         write_done(r, ERR_OK, NULL);
     }
+}
+
+void http_defer_read(http_request *r, void (*handler)(http_request *r))
+{
+    defer_to(r, r->srv->heavy, handler,
+             "too many long reads (reports, ledger checks, shared links) "
+             "are waiting; retry shortly");
+}
+
+void http_defer_odds(http_request *r, void (*handler)(http_request *r))
+{
+    defer_to(r, r->srv->odds, handler,
+             "too many odds are waiting to be worked out; retry shortly");
 }

@@ -103,15 +103,15 @@ const router_route router_routes[] = {
      &scs_stages},
     /* The odds: nothing rolled, claimed or written (docs/odds.md). */
     {"POST", "/v1/campaigns/{campaign_id}/odds/scrud", odds_http_campaign,
-     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &scrud_stages},
+     ROUTER_READ, ROUTER_ODDS, Q_NONE, &scrud_stages},
     {"POST", "/v1/campaigns/{campaign_id}/odds/edna", odds_http_campaign,
-     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &edna_stages},
+     ROUTER_READ, ROUTER_ODDS, Q_NONE, &edna_stages},
     {"POST", "/v1/campaigns/{campaign_id}/odds/scs", odds_http_campaign,
-     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &scs_stages},
+     ROUTER_READ, ROUTER_ODDS, Q_NONE, &scs_stages},
     {"POST", "/v1/campaigns/{campaign_id}/odds/matrix", odds_http_campaign,
-     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &matrix_stages},
+     ROUTER_READ, ROUTER_ODDS, Q_NONE, &matrix_stages},
     {"POST", "/v1/campaigns/{campaign_id}/odds/civ", odds_http_campaign,
-     ROUTER_READ, ROUTER_HEAVY, Q_NONE, &civ_stages},
+     ROUTER_READ, ROUTER_ODDS, Q_NONE, &civ_stages},
     /* By name: no order. */
     {"GET", "/v1/campaigns/{campaign_id}/tables", tables_list, ROUTER_READ, 0,
      "format limit cursor", NULL},
@@ -161,15 +161,15 @@ const router_route router_routes[] = {
      ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &matrix_stages},
     {"POST", "/v1/combats/civ", combats_create_oneoff, ROUTER_PUBLIC,
      ROUTER_ROLLS | ROUTER_RENDERS | ROUTER_WRITES, Q_READ, &civ_stages},
-    {"POST", "/v1/odds/scrud", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY,
+    {"POST", "/v1/odds/scrud", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_ODDS,
      Q_NONE, &scrud_stages},
-    {"POST", "/v1/odds/edna", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY,
+    {"POST", "/v1/odds/edna", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_ODDS,
      Q_NONE, &edna_stages},
-    {"POST", "/v1/odds/scs", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY,
+    {"POST", "/v1/odds/scs", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_ODDS,
      Q_NONE, &scs_stages},
-    {"POST", "/v1/odds/matrix", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY,
+    {"POST", "/v1/odds/matrix", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_ODDS,
      Q_NONE, &matrix_stages},
-    {"POST", "/v1/odds/civ", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_HEAVY,
+    {"POST", "/v1/odds/civ", odds_http_oneoff, ROUTER_PUBLIC, ROUTER_ODDS,
      Q_NONE, &civ_stages},
     /* Signed by Discord, not by a token (discord_http.h). */
     {"POST", "/v1/discord/interactions", discord_http_interactions,
@@ -524,7 +524,9 @@ void router_dispatch(http_request *r)
     if ((found->flags & ROUTER_ROLLS) && !idem_begin(r))
         return;
     r->route_arg = found->arg;
-    if (found->flags & ROUTER_HEAVY)
+    if (found->flags & ROUTER_ODDS)
+        http_defer_odds(r, found->handler);
+    else if (found->flags & ROUTER_HEAVY)
         http_defer_read(r, found->handler);
     else
         found->handler(r);

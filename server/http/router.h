@@ -37,9 +37,11 @@ enum {
                            slashes included (/console/js/app.js) */
     ROUTER_WRITES = 8,  /* it writes to the database (through its writer):
                            507 database_full when the disk is full */
-    ROUTER_HEAVY = 16   /* its work grows with the campaign or takes up to
+    ROUTER_HEAVY = 16,  /* its work grows with the campaign or takes up to
                            seconds: it runs on the threads of long reads,
                            never on a request worker (http_heavy.h) */
+    ROUTER_ODDS = 32    /* odds: run as a long read is, on threads of
+                           their own (http_defer_odds) */
 };
 
 typedef void (*router_handler)(http_request *r);
@@ -50,7 +52,7 @@ typedef struct router_route {
     router_handler handler;
     router_auth auth;
     unsigned flags;    /* ROUTER_ROLLS, ROUTER_RENDERS, ROUTER_TAIL,
-                          ROUTER_WRITES, ROUTER_HEAVY */
+                          ROUTER_WRITES, ROUTER_HEAVY, ROUTER_ODDS */
     const char *query; /* the query parameters it takes, space-separated,
                           as the spec's operation lists them ("" none) */
     const void *arg;   /* the handler's, as r->route_arg: the combat routes'

@@ -1,8 +1,9 @@
 /*
- * test_edges_heavy.c: long reads run off the request workers
+ * test_edges_heavy.c: long reads and odds run off the request workers
  * (http_heavy.h).  With one request worker, a long read used to hold it:
- * /health waited for the odds.  Now it answers at once while long reads
- * run, and a long read that finds the queue full is refused with 503 busy.
+ * /health waited for the odds.  Now it answers at once while odds run,
+ * odds that find their queue full are refused with 503 busy, and a long
+ * read is served while the odds' threads and queue are full.
  */
 #include "edges_rig.h"
 
@@ -68,7 +69,7 @@ START_TEST(test_health_answers_while_long_reads_run)
 
     edges_config(&cfg);
     cfg.threads = 1; /* one request worker: a long read on it stalls all */
-    cfg.read_threads = 1;
+    cfg.odds_threads = 1;
     ts = edges_start(&cfg);
     alone = time_one(ts);
     t0 = edges_now();
@@ -108,8 +109,8 @@ START_TEST(test_long_read_refused_busy_when_queue_full)
     char retry[32];
 
     edges_config(&cfg);
-    cfg.read_threads = 1;
-    cfg.read_queue = 1; /* one running, one waiting: the third is refused */
+    cfg.odds_threads = 1;
+    cfg.odds_queue = 1; /* one running, one waiting: the third is refused */
     ts = edges_start(&cfg);
     for (i = 0; i < 3; i++) {
         ck_assert_int_ge(fds[i] = send_slow_odds(ts), 0);
@@ -146,8 +147,60 @@ START_TEST(test_long_read_refused_busy_when_queue_full)
 }
 END_TEST
 
+/* The odds' threads and queue full (one running, one waiting, one more
+ * refused): a long read, on threads of its own, is still served at once
+ * (a shared link: its secret unknown, 404 from its thread). */
+START_TEST(test_long_read_served_while_odds_full)
+{
+    static const char get_shared[] =
+        "GET /v1/shared/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA "
+        "HTTP/1.1\r\n"
+        "Host: x\r\n\r\n";
+    http_config cfg;
+    test_server *ts;
+    http_resp r;
+    int fds[3], i, fd, n_busy = 0;
+    double alone, t0, shared;
+
+    edges_config(&cfg);
+    cfg.read_threads = 1;
+    cfg.read_queue = 1;
+    cfg.odds_threads = 1;
+    cfg.odds_queue = 1;
+    ts = edges_start(&cfg);
+    alone = time_one(ts);
+    for (i = 0; i < 3; i++) {
+        ck_assert_int_ge(fds[i] = send_slow_odds(ts), 0);
+        usleep(20 * 1000);
+    }
+    t0 = edges_now();
+    fd = edges_connect(ts, "127.0.0.1");
+    ck_assert_int_ge(fd, 0);
+    ck_assert(edges_send_str(fd, get_shared));
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(edges_read_one(fd, 20, &r), 0);
+    shared = edges_now() - t0;
+    ck_assert_int_eq(r.status, 404);
+    http_resp_cleanup(&r);
+    close(fd);
+    ck_assert_msg(shared < alone / 2,
+                  "the long read took %.3f s while odds (%.3f s alone) ran",
+                  shared, alone);
+    for (i = 0; i < 3; i++) {
+        memset(&r, 0, sizeof r);
+        ck_assert_int_eq(edges_read_one(fds[i], 20, &r), 0);
+        n_busy += r.status == 503;
+        http_resp_cleanup(&r);
+        close(fds[i]);
+    }
+    ck_assert_int_eq(n_busy, 1); /* the odds were full indeed */
+    ts_stop(ts);
+}
+END_TEST
+
 void edges_add_heavy_tests(TCase *tc)
 {
+    tcase_add_test(tc, test_long_read_served_while_odds_full);
     tcase_add_test(tc, test_health_answers_while_long_reads_run);
     tcase_add_test(tc, test_long_read_refused_busy_when_queue_full);
 }
