@@ -248,6 +248,24 @@ heavy_loop() {
         done
     done
 }
+# odds_times OUT: ODDS_N one-off odds of a small SCRUD combat, one at a
+# time, their milliseconds sorted into OUT (answered 200 only).
+ODDS_N=50
+odds_times() {
+    {
+        echo 'silent'
+        echo 'request = "POST"'
+        echo 'header = "Content-Type: application/json"'
+        echo 'data = "{\"sides\":[{\"name\":\"red\",\"units\":[{\"name\":\"R1\"},{\"name\":\"R2\"}]},{\"name\":\"blue\",\"units\":[{\"name\":\"B1\"}]}]}"'
+        printf '%s\n' 'write-out = "%{http_code} %{time_total}\n"'
+        for _ in $(seq "$ODDS_N"); do
+            echo "url = \"http://127.0.0.1:$PORT/v1/odds/scrud\""
+            echo 'output = "/dev/null"'
+        done
+    } >"$TMP/odds.cfg"
+    curl -K "$TMP/odds.cfg" 2>&1 | awk '$1 == 200 { print $2 * 1000 }' | sort -g >"$1"
+}
+odds_times "$TMP/odds.alone"
 pids=""
 for k in $(seq "$HEAVY_N"); do
     heavy_loop "$k" &
@@ -263,6 +281,7 @@ sleep 1
     done
 } >"$TMP/health.cfg"
 curl -K "$TMP/health.cfg" >"$TMP/health" 2>&1
+odds_times "$TMP/odds.loaded"
 # shellcheck disable=SC2086 # the list of pids
 kill $pids 2>/dev/null
 # shellcheck disable=SC2086
@@ -274,6 +293,14 @@ awk -v want="$HEALTH_N" -v heavy="$HEAVY_N" '{ t[NR] = $1 } END {
     printf "/health under %d clients looping over verify, export, report and the newest combat'"'"'s share: %d of %d answered 200, p50 %.2f ms, p99 %.2f ms (target: p99 under 10 ms): %s\n",
         heavy, NR, want, t[int((NR + 1) / 2)], p99, (NR == want && p99 < 10) ? "met" : "not met"
 }' "$TMP/health.sorted" | tee -a "$TMP/verdicts"
+# The odds run on threads of their own: the heavy reads do not hold them.
+for f in alone loaded; do
+    awk -v f="$f" -v want="$ODDS_N" '{ t[NR] = $1 } END {
+        printf "one-off odds (SCRUD 2 v 1, exact), %s: %d of %d answered 200, p50 %.2f ms, p99 %.2f ms\n",
+            (f == "alone" ? "alone" : "under the same heavy reads"), NR, want,
+            t[int((NR + 1) / 2)], t[int(NR * 0.99 + 0.999)]
+    }' "$TMP/odds.$f"
+done
 # What the heavy reads were answered meanwhile (a refused one, 429 or 503,
 # costs the server nothing: the reads above ran fewer at once).
 echo "  the heavy reads finished meanwhile, by status: $(cat "$TMP"/heavy.* 2>/dev/null |
