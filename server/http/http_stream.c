@@ -583,8 +583,8 @@ void http_stream_refuse(http_request *r, http_stream_refusal why,
 
     if (why == HTTP_STREAM_KEY_FULL) {
         snprintf(detail, sizeof detail,
-                 "%s has %d %s already: close one, or retry later",
-                 kind->holder ? kind->holder : "this token", max_per_key,
+                 "%s %d %s already: close one, or retry later",
+                 kind->holder ? kind->holder : "this token has", max_per_key,
                  kind->what);
         http_reply_problem_raw(r, 429, "too_many_streams", "Too many streams",
                                detail);

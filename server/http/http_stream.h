@@ -115,8 +115,8 @@ http_stream *http_stream_open(http_streams *p, http_request *r, const char *key,
 
 /* How a kind of stream is named when one is refused: what a key holds
  * too many of ("event streams open"), the problem code when the service
- * is full, the seconds of Retry-After of each, and what the key is
- * ("this link"; NULL: "this token"). */
+ * is full, the seconds of Retry-After of each, and whose key it is, with
+ * its verb ("the shared links have"; NULL: "this token has"). */
 typedef struct http_stream_kind {
     const char *what;
     const char *full_code;

@@ -328,9 +328,14 @@ err_code ledgers_export_start(http_streams **out, err_info *e)
 /* Exports, refused (http_stream_refuse). */
 static const http_stream_kind exports_kind = {"ledger exports running", "busy",
                                               5, 5, NULL};
-/* A shared link's ledger part (ledgers_send_part), among the exports. */
-static const http_stream_kind shares_kind = {"ledger streams", "busy", 5, 5,
-                                             "this link"};
+/* Shared links' ledger parts (ledgers_send_part), among the exports: all
+ * links together stream SHARES_MAX at most, so that readers without a
+ * token, however many, leave the rest of the exports to the campaigns'
+ * tokens. */
+enum { SHARES_MAX = 8 };
+static const char shares_key[] = "shared links"; /* no token's id */
+static const http_stream_kind shares_kind = {"ledger streams open", "busy", 5,
+                                             5, "the shared links have"};
 
 static void export_refuse(http_request *r, http_stream_refusal why)
 {
@@ -368,7 +373,9 @@ static export_job *export_new(http_request *r, const char *campaign_id,
 }
 
 /* Answers r with x streamed after first (x is the stream's from now on,
- * or freed): a HEAD, as GET would, without a body. */
+ * or freed).  A HEAD is answered as GET is, stream and all, so that its
+ * headers are GET's (chunked, no Content-Length): libmicrohttpd sends no
+ * body, and frees the stream with the response. */
 static void export_send(http_request *r, export_job *x, const char *first,
                         const char *key, int max_per_key,
                         const http_stream_kind *kind)
@@ -376,11 +383,6 @@ static void export_send(http_request *r, export_job *x, const char *first,
     http_stream_refusal why;
     http_stream *s;
 
-    if (strcmp(r->method, "HEAD") == 0) {
-        export_gone(NULL, x);
-        http_reply_static(r, 200, NULL, 0, "application/json");
-        return;
-    }
     s = http_stream_open(http_export_streams(r->srv), r, key, max_per_key, x,
                          first, &why);
     if (s == NULL) {
@@ -426,19 +428,25 @@ void ledgers_export(http_request *r)
     free(first);
 }
 
-void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
-                       const char *first, const char *key, int max_per_key)
+bool ledgers_part_may(http_request *r)
 {
-    http_stream_refusal why;
+    http_stream_refusal why =
+        http_streams_check(http_export_streams(r->srv), shares_key, SHARES_MAX);
+
+    if (why != HTTP_STREAM_OPENED)
+        http_stream_refuse(r, why, &shares_kind, SHARES_MAX);
+    return why == HTTP_STREAM_OPENED;
+}
+
+void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
+                       const char *first)
+{
     export_job *x;
 
-    if ((why = http_streams_check(http_export_streams(r->srv), key,
-                                  max_per_key)) != HTTP_STREAM_OPENED) {
-        http_stream_refuse(r, why, &shares_kind, max_per_key);
+    if (!ledgers_part_may(r))
         return;
-    }
     if ((x = export_new(r, campaign_id, upto, "]}}", NULL)) != NULL)
-        export_send(r, x, first, key, max_per_key, &shares_kind);
+        export_send(r, x, first, shares_key, SHARES_MAX, &shares_kind);
 }
 
 /* ---- verification ---- */

@@ -17,11 +17,15 @@ void ledgers_export(http_request *r);
  * campaign_id's entries from position 1 to upto (1 or more), then
  * "],\"seeds\":[", the seeds of the records with entries among them (as
  * the export gives them), and "]}}", closing the ledger part and the
- * document.  Counted under key, of which max_per_key may stream at once,
- * among the service's exports; refused as an export is.
+ * document.  All links together stream 8 at once at most, among the
+ * service's 16 exports: one more is refused as an export is (429
+ * too_many_streams, or 503 busy when the exports are full).
  */
 void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
-                       const char *first, const char *key, int max_per_key);
+                       const char *first);
+/* Whether a shared link's part may stream now (checked before its report
+ * is read): false with r answered as ledgers_send_part refuses. */
+bool ledgers_part_may(http_request *r);
 err_code ledgers_export_start(http_streams **out, err_info *e);
 /* GET .../ledger/verify: the chain and every revealed seed's dice checked. */
 void ledgers_verify(http_request *r);

@@ -311,12 +311,6 @@ static json_t *ask(http_request *r, void (*handler)(http_request *),
     return doc;
 }
 
-/* A link read at once by more than this many streams its ledger part to
- * those, and answers the others as the export does when busy (429 with
- * Retry-After): a link posted where many open it cannot take every
- * export of the service (EXPORTS_MAX in ledgers.c). */
-#define SHARE_STREAMS 8
-
 /* How far the shared report's dice reach in the campaign's ledger, into
  * *last, and the hash of the entry there into head: a combat's last entry
  * (its report's "ledger"), the whole chain the campaign's report read,
@@ -457,6 +451,10 @@ void shares_shared(http_request *r)
     memset(&r->token, 0, sizeof r->token);
     snprintf(r->token.campaign_id, DB_ID_MAX, "%s", s.campaign_id);
     r->has_token = true;
+    /* Refused before the report is read when no ledger part could stream
+     * now (the service's exports, or the links', are full). */
+    if (r->format == REPORT_JSON && !ledgers_part_may(r))
+        return;
     if ((report = ask(r, handlers[k], &s, k != 2, &kind)) == NULL)
         return;
     if (r->format != REPORT_JSON) {
@@ -491,9 +489,11 @@ void shares_shared(http_request *r)
             reply_oom(r);
             return;
         }
-        ledgers_send_part(r, cmp.id, last, first, s.id, SHARE_STREAMS);
+        ledgers_send_part(r, cmp.id, last, first);
         free(first);
     }
-    /* Vary: Accept, as every answer that renders (no-op in JSON). */
-    r->render = kind;
+    /* Vary: Accept, as every answer that renders (no-op in JSON); not on
+     * a refusal. */
+    if (r->status == 200)
+        r->render = kind;
 }

@@ -264,11 +264,38 @@ static const char *seed_records(const json_t *ledger, char *out)
     size_t i, len = 0;
 
     out[0] = '\0';
-    json_array_foreach(json_object_get(ledger, "seeds"), i, sd) len +=
-        (size_t)snprintf(out + len, 256 - len, "%s%s", i ? "," : "",
-                         jstr(sd, "record"));
-    ck_assert_uint_lt(len, 256);
+    json_array_foreach(json_object_get(ledger, "seeds"), i, sd)
+    {
+        len += (size_t)snprintf(out + len, 256 - len, "%s%s", i ? "," : "",
+                                jstr(sd, "record"));
+        ck_assert_uint_lt(len, 256);
+    }
     return out;
+}
+
+/* Each of the part's seeds is the export's seed of its record, as it is
+ * (its commitment, seed, client seed, source and rng). */
+static void seeds_as_exported(const test_campaign *c, const json_t *ledger)
+{
+    const json_t *all = json_object_get(
+        api_fixture_get(api_fixture_cp(c, "/ledger"), c->player[1]), "seeds");
+    const json_t *sd, *ex;
+    size_t i, k;
+
+    json_array_foreach(json_object_get(ledger, "seeds"), i, sd)
+    {
+        bool is_found = false;
+        json_array_foreach(
+            all, k, ex) if (strcmp(jstr(ex, "record"), jstr(sd, "record")) == 0)
+        {
+            ck_assert_msg(json_equal(sd, ex),
+                          "the seed of %s is not the export's",
+                          jstr(sd, "record"));
+            is_found = true;
+        }
+        ck_assert_msg(is_found, "%s is not in the export's seeds",
+                      jstr(sd, "record"));
+    }
 }
 
 /* "a,b,c" of up to three ids (NULL ends them early), into out (256). */
@@ -319,6 +346,7 @@ START_TEST(test_share_combat)
     /* The seeds of the records among those entries: the first combat's
      * alone, not the second's nor the battle's. */
     ck_assert_str_eq(seed_records(ledger, got), ids(want, cb[0], NULL, NULL));
+    seeds_as_exported(&c, ledger);
     /* The second combat's link reaches its own dice, after the first's. */
     snprintf(body, sizeof body, "{\"kind\":\"combat\",\"id\":\"%s\"}", cb[1]);
     share(&c, body, secret);
@@ -342,6 +370,11 @@ START_TEST(test_share_battle)
     json_t *doc, *own;
 
     world(&c, cb, bat);
+    /* A combat after the battle's roll: the link's part stops before it. */
+    API_FIXTURE_OK(201, "POST", api_fixture_cp(&c, "/combats/scrud"), c.umpire,
+                   "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":"
+                   "\"R2\"}]},{\"side\":\"Blue\",\"units\":[{\"unit\":"
+                   "\"B1\"}]}]}");
     snprintf(body, sizeof body, "{\"kind\":\"battle\",\"id\":\"%s\"}", bat);
     api_fixture_assert_has(share(&c, body, secret),
                            "{\"kind\":\"battle\",\"target_id\":\"%s\","
@@ -359,10 +392,13 @@ START_TEST(test_share_battle)
         size_t i;
         int n_battle = 0;
 
-        ck_assert_uint_gt(json_array_size(entries), 0);
+        /* 3 + 2 rolls, then the battle's roll; not the combat after it */
+        ck_assert_uint_eq(json_array_size(entries), 6);
         ck_assert_str_eq(json_string_value(json_object_get(last, "battle_id")),
                          bat);
-        chain_check(ledger, c.id, (int)json_array_size(entries));
+        chain_check(ledger, c.id, 6);
+        same_as_export(&c, ledger, 6);
+        seeds_as_exported(&c, ledger);
         json_array_foreach(json_object_get(ledger, "seeds"), i, sd)
         {
             if (strcmp(json_string_value(json_object_get(sd, "record")), bat) !=
@@ -680,6 +716,34 @@ START_TEST(test_refused_bodies)
 }
 END_TEST
 
+/* HEAD of a link: GET's status and headers (its answer streamed: chunked,
+ * no Content-Length), no body; each HEAD's stream ends with it, so that
+ * ten in a row (more than the links' 8 at once) are all answered, and a
+ * GET after them too. */
+START_TEST(test_share_head)
+{
+    test_campaign c;
+    char cb[2][64], bat[64], secret[64], body[160], path[128], te[32];
+    http_resp *r;
+    int i;
+
+    world(&c, cb, bat);
+    snprintf(body, sizeof body, "{\"kind\":\"combat\",\"id\":\"%s\"}", cb[1]);
+    share(&c, body, secret);
+    snprintf(path, sizeof path, "/v1/shared/%s", secret);
+    for (i = 0; i < 10; i++) {
+        r = api_fixture_req("HEAD", path, NULL, NULL);
+        ck_assert_int_eq(r->status, 200);
+        ck_assert_msg(r->body == NULL || r->body[0] == '\0', "HEAD has a body");
+        ck_assert_int_eq(ts_header(r, "Transfer-Encoding", te, sizeof te), 1);
+        ck_assert_str_eq(te, "chunked");
+        ck_assert_int_eq(ts_header(r, "Content-Length", te, sizeof te), 0);
+        ck_assert_str_eq(r->content_type, "application/json");
+    }
+    chain_check(json_object_get(shared(secret, 200), "ledger"), c.id, 5);
+}
+END_TEST
+
 /* GET /share/{secret}: the console's share page, whatever the secret,
  * with the console's security headers, its ETag, and no query. */
 START_TEST(test_share_page)
@@ -792,6 +856,7 @@ Suite *suite_shares_http(void)
     tcase_add_test(tc, test_who_may);
     tcase_add_test(tc, test_refused_bodies);
     tcase_add_test(tc, test_share_page);
+    tcase_add_test(tc, test_share_head);
     suite_add_tcase(s, tc);
     log = tcase_create("log");
     tcase_set_timeout(log, 30);
