@@ -212,6 +212,12 @@ err_code db_read_end(db *d, db_conn *c, err_info *e);
  * any thread. */
 err_code db_snapshot_open(db *d, db_conn **out, err_info *e);
 void db_snapshot_close(db_conn *c);
+/* c, a snapshot, is given up before its statements have read their
+ * answers to the end (the client of an export left): finalizing them
+ * does not read the rest of an answer on PostgreSQL (up to a campaign's
+ * whole ledger), as db_snapshot_close closes the connection next.  Call
+ * it just before those. */
+void db_snapshot_abandon(db_conn *c);
 
 /*
  * Queues run(arg) for the writer; done(arg, ...) is called on the writer

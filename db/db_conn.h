@@ -39,6 +39,8 @@ struct db_conn {
     bool is_txn;          /* PostgreSQL: a transaction we opened */
     bool needs_reset;     /* PostgreSQL: make the session again when free */
     bool is_retrying;     /* PostgreSQL: a BEGIN tried again after a break */
+    bool is_abandoned;    /* PostgreSQL: a snapshot closed mid-read
+                             (db_snapshot_abandon) */
     unsigned epoch;       /* PostgreSQL: pg_epoch when last made (sql_pg.c) */
     sqlite3 *lite;        /* DB_KIND_SQLITE */
     PGconn *pg;           /* DB_KIND_PG */

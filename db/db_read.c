@@ -176,6 +176,12 @@ err_code db_snapshot_open(db *d, db_conn **out, err_info *e)
     return ERR_OK;
 }
 
+void db_snapshot_abandon(db_conn *c)
+{
+    if (c != NULL)
+        c->is_abandoned = true;
+}
+
 void db_snapshot_close(db_conn *c)
 {
     if (c == NULL)

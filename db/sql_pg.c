@@ -354,7 +354,9 @@ static void free_blob(db_stmt *st)
 }
 
 /* Reads what is left of a streamed statement's answer, a row at a time
- * (a cancel could land on the connection's next statement instead). */
+ * (a cancel could land on the connection's next statement instead); on
+ * a snapshot given up (db_snapshot_abandon) nothing: its connection is
+ * closed next, which ends the statement on the server. */
 static void stream_close(db_stmt *st)
 {
     PGresult *res;
@@ -362,6 +364,8 @@ static void stream_close(db_stmt *st)
     if (!st->is_stream_open)
         return;
     st->is_stream_open = false;
+    if (st->c->is_abandoned)
+        return;
     while ((res = PQgetResult(st->c->pg)) != NULL)
         PQclear(res);
 }

@@ -228,10 +228,15 @@ static void export_release(export_job *x)
 
 static void export_gone(void *arg, void *user)
 {
+    export_job *x = user;
+
     (void)arg;
-    if (user) {
-        export_release(user);
-        free(user);
+    if (x) {
+        /* Still holding its snapshot: the client left (or a HEAD ended)
+         * before the document did. */
+        db_snapshot_abandon(x->c);
+        export_release(x);
+        free(x);
     }
 }
 
