@@ -83,6 +83,9 @@ static void usage(FILE *out)
         "  --odds-threads N           threads of the odds, apart (2)\n"
         "  --odds-queue N             odds waiting at most, then 503 busy\n"
         "                             (64)\n"
+        "  --stream-stall-timeout SEC cut a streamed answer (an export,\n"
+        "                             live events) whose client takes\n"
+        "                             nothing for SEC while it is full (60)\n"
         "  --connection-timeout SEC   close a connection silent for SEC (30)\n"
         "  --connection-limit N       open connections at most (1024)\n"
         "  --request-timeout SEC      a whole request (line, headers, body)\n"
@@ -226,6 +229,10 @@ static int apply(http_config *cfg, const char *key, const char *v)
         if (parse_int(key, v, 1, 100000, &n))
             return -1;
         cfg->read_queue = (int)n;
+    } else if (strcmp(k, "stream_stall_timeout") == 0) {
+        if (parse_int(key, v, 1, 86400, &n))
+            return -1;
+        cfg->stream_stall_timeout = (int)n;
     } else if (strcmp(k, "odds_threads") == 0) {
         if (parse_int(key, v, 1, 64, &n))
             return -1;

@@ -66,6 +66,7 @@ void http_config_default(http_config *cfg)
     cfg->read_queue = 64;
     cfg->odds_threads = 2;
     cfg->odds_queue = 64;
+    cfg->stream_stall_timeout = 60;
 }
 
 static double now_monotonic(void)
@@ -460,11 +461,13 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         return e && e->code ? e->code : ERR_INTERNAL;
     }
     if (events_hub_start(s->db, cfg->events_limit, cfg->events_keepalive_ms,
-                         &s->events, e) != ERR_OK) {
+                         cfg->stream_stall_timeout * 1000, &s->events,
+                         e) != ERR_OK) {
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;
     }
-    if (ledgers_export_start(&s->exports, e) != ERR_OK) {
+    if (ledgers_export_start(cfg->stream_stall_timeout * 1000, &s->exports,
+                             e) != ERR_OK) {
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;
     }

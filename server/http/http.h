@@ -83,6 +83,11 @@ typedef struct http_config {
     int read_queue;
     int odds_threads;
     int odds_queue;
+    /* A streamed answer (an export, a shared link, live events) whose
+     * client takes nothing for this many seconds while the stream holds
+     * all it may is cut (http_stream.h): its snapshot and place given
+     * back. */
+    int stream_stall_timeout;
 } http_config;
 
 void http_config_default(http_config *cfg);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +42,8 @@ struct http_stream {
     char *buf;                   /* bytes to send: buf[off..len) */
     size_t off, len, cap;
     double last_write; /* monotonic seconds: bytes last appended */
+    double last_taken; /* the same: the client last took bytes, or the
+                          buffer last went from empty to holding some */
     bool is_suspended; /* by the reader; resumed by the pump */
     bool is_ended;     /* no more bytes: the body ends once buf is sent */
     bool is_hung_up;   /* the client left: the reader ends it at once */
@@ -63,6 +66,7 @@ struct http_streams {
     bool is_closing;        /* http_streams_close_all: no new streams */
     bool is_stopping;       /* http_streams_free: the pump ends */
     unsigned long n_passes; /* pump passes done (flushed's) */
+    unsigned long n_cut;    /* streams cut for stalling (stall_ms) */
     /* The pump thread's own. */
     http_stream **snap;   /* the streams given to the producer */
     struct pollfd *fds;   /* [0] the wake-up, then suspended streams' */
@@ -95,6 +99,16 @@ void http_streams_wake(void *arg)
     p->has_work = true;
     pthread_mutex_unlock(&p->lock);
     wake(p);
+}
+
+unsigned long http_streams_cut(http_streams *p)
+{
+    unsigned long n;
+
+    pthread_mutex_lock(&p->lock);
+    n = p->n_cut;
+    pthread_mutex_unlock(&p->lock);
+    return n;
 }
 
 int http_streams_count(http_streams *p)
@@ -130,6 +144,8 @@ static bool append(http_stream *s, const char *data, size_t len)
         s->cap = cap;
     }
     memcpy(s->buf + s->len, data, len);
+    if (s->len == s->off)
+        s->last_taken = now_s(); /* something to take from now on */
     s->len += len;
     s->last_write = now_s();
     return true;
@@ -196,6 +212,7 @@ http_stream *http_stream_open(http_streams *p, http_request *r, const char *key,
     s->pump = p;
     s->conn = r->conn;
     s->fd = ci ? ci->connect_fd : -1;
+    s->last_taken = now_s();
     snprintf(s->key, sizeof s->key, "%s", key);
     s->user = user;
     if (!append(s, first, strlen(first))) {
@@ -232,6 +249,7 @@ ssize_t http_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         size_t k = s->len - s->off < max ? s->len - s->off : max;
         memcpy(buf, s->buf + s->off, k);
         s->off += k;
+        s->last_taken = now_s();
         if (s->off == s->len)
             s->off = s->len = 0;
         n = (ssize_t)k;
@@ -426,6 +444,7 @@ static void produce(http_streams *p)
 static size_t flush(http_streams *p, double now, int *timeout)
 {
     double ka = p->cfg.keepalive_ms / 1000.0, next = -1;
+    double stall = p->cfg.stall_ms / 1000.0;
     size_t n = 1, len = strlen(p->cfg.keepalive);
     http_stream *s;
 
@@ -434,8 +453,25 @@ static size_t flush(http_streams *p, double now, int *timeout)
     for (s = p->head; s; s = s->next) {
         if (s->is_gone)
             continue;
+        bool is_idle;
+
+        /* Bytes waiting that its client takes none of: cut once stall
+         * is over.  The connection is not gone (its response holds s),
+         * so its socket is still its own: shut, libmicrohttpd closes it,
+         * and its free callback marks s gone (its producer's data then
+         * freed). */
+        if (stall > 0 && !s->is_ended && s->len > s->off) {
+            if (now - s->last_taken >= stall) {
+                end(s, true);
+                p->n_cut++;
+                if (s->fd >= 0)
+                    shutdown(s->fd, SHUT_RDWR);
+            } else if (next < 0 || s->last_taken + stall < next) {
+                next = s->last_taken + stall;
+            }
+        }
         /* A stream whose buffer is full is not idle: no keep-alive. */
-        bool is_idle = !s->is_ended && s->len - s->off < p->cfg.buffer_limit;
+        is_idle = !s->is_ended && s->len - s->off < p->cfg.buffer_limit;
         if (is_idle && now - s->last_write >= ka &&
             !append(s, p->cfg.keepalive, len))
             end(s, false);

@@ -69,6 +69,11 @@ typedef struct http_streams_config {
     const char *keepalive; /* its bytes (static), e.g. ": keep-alive\n\n" */
     size_t buffer_limit;   /* bytes a stream holds unsent before its
                               producer is told to wait (http_stream_room) */
+    int stall_ms;          /* a stream holding bytes whose client takes
+                              none for this long is cut: what it holds
+                              dropped, its connection shut (so its
+                              producer's snapshot and its place are given
+                              back); 0: never */
 } http_streams_config;
 
 /* Starts the pump; *out is new (http_streams_free).  ERR_INTERNAL when
@@ -91,6 +96,8 @@ void http_streams_free(http_streams *p);
 
 /* Streams open now (not yet gone); 0 for NULL. */
 int http_streams_count(http_streams *p);
+/* Streams cut so far for stalling (stall_ms). */
+unsigned long http_streams_cut(http_streams *p);
 
 /* Why http_stream_open refused. */
 typedef enum http_stream_refusal {

@@ -32,11 +32,12 @@ typedef struct events_sub events_sub;
 /*
  * Starts the pump of event streams over d (borrowed: it must outlive the
  * hub), max_streams open at most, a keep-alive comment after keepalive_ms
- * without an event, and listens to d's commits.  *out is new
- * (events_hub_stop).
+ * without an event, a stream cut whose client takes nothing for stall_ms
+ * while it holds all it may (0: never), and listens to d's commits.
+ * *out is new (events_hub_stop).
  */
 err_code events_hub_start(db *d, int max_streams, int keepalive_ms,
-                          events_hub **out, err_info *e);
+                          int stall_ms, events_hub **out, err_info *e);
 
 /* The pump (borrowed), NULL for NULL. */
 http_streams *events_hub_streams(events_hub *h);

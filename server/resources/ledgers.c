@@ -321,10 +321,10 @@ static void export_work(void *arg, http_stream *const *streams, size_t n)
     }
 }
 
-err_code ledgers_export_start(http_streams **out, err_info *e)
+err_code ledgers_export_start(int stall_ms, http_streams **out, err_info *e)
 {
     http_streams_config cfg = {EXPORTS_MAX, EXPORT_KEEPALIVE_MS, "\n",
-                               EXPORT_BUFFER};
+                               EXPORT_BUFFER, stall_ms};
     http_streams_producer producer = {export_work, export_gone, NULL};
 
     return http_streams_start(&cfg, &producer, out, e);

@@ -6,10 +6,16 @@
  * read is served while the odds' threads and queue are full.
  */
 #include "edges_rig.h"
+#include "http_stream.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <check.h>
 
@@ -198,8 +204,109 @@ START_TEST(test_long_read_served_while_odds_full)
 }
 END_TEST
 
+/* A socket to ts that asks for path with token and reads nothing, its
+ * receive buffer the smallest: the stream behind it fills. */
+static int stalled_get(test_server *ts, const char *path, const char *token)
+{
+    struct sockaddr_in a;
+    char req[512];
+    int fd = socket(AF_INET, SOCK_STREAM, 0), small = 4096;
+
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small), 0);
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)ts->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    snprintf(req, sizeof req,
+             "GET %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n",
+             path, token);
+    ck_assert(edges_send_str(fd, req));
+    return fd;
+}
+
+static bool cut_at_least(test_server *ts, unsigned long n, double timeout)
+{
+    double t0 = edges_now();
+
+    while (http_streams_cut(http_export_streams(ts->srv)) < n) {
+        if (edges_now() - t0 > timeout)
+            return false;
+        usleep(20 * 1000);
+    }
+    return true;
+}
+
+/* Exports whose clients read nothing, the kernel's buffers and the
+ * stream's full: cut after the stall timeout (1 s here), their places
+ * given back to the token (2 at once), which exports again whole. */
+START_TEST(test_stalled_export_cut)
+{
+    static const char *const sides[] = {"Red", "Blue", NULL};
+    static const char *const names[] = {"R1", "R2", "R3", "R4",
+                                        "B1", "B2", "B3", "B4"};
+    http_config cfg;
+    test_server *ts;
+    test_campaign c;
+    char path[160];
+    http_resp r;
+    edges_end end;
+    int fds[2], i;
+    json_t *doc;
+
+    edges_config(&cfg);
+    cfg.stream_stall_timeout = 1;
+    ts = edges_start(&cfg);
+    ts_campaign(ts, &c,
+                "{\"attrition\":false,\"defeats_per_elimination\":0,"
+                "\"eliminate_below\":-2}",
+                sides);
+    for (i = 0; i < 8; i++)
+        ts_unit(ts, &c, names[i], i < 4 ? "Red" : "Blue", 0, 6, NULL);
+    /* 1,000 combats of 8 rolls: an export of some 4.4 MB, more than the
+     * stream (256 KB) and the sockets' buffers hold. */
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", c.id);
+    for (i = 0; i < 1000; i++)
+        json_decref(ts_call(
+            ts, 201, "POST", path, c.umpire,
+            "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"R1\"},"
+            "{\"unit\":\"R2\"},{\"unit\":\"R3\"},{\"unit\":\"R4\"}]},"
+            "{\"side\":\"Blue\",\"units\":[{\"unit\":\"B1\"},{\"unit\":"
+            "\"B2\"},{\"unit\":\"B3\"},{\"unit\":\"B4\"}]}]}"));
+    snprintf(path, sizeof path, "/v1/campaigns/%s/ledger", c.id);
+    for (i = 0; i < 2; i++)
+        fds[i] = stalled_get(ts, path, c.umpire);
+    usleep(300 * 1000);
+    /* Both hold the token's places. */
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(ts_request(ts, "GET", path, c.umpire, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 429);
+    http_resp_cleanup(&r);
+    ck_assert_msg(cut_at_least(ts, 2, 10), "the stalled exports were not cut");
+    /* Their connections were shut: what the kernel held, then the end,
+     * short of the whole document. */
+    for (i = 0; i < 2; i++) {
+        edges_read_to_close(fds[i], 10, &end);
+        ck_assert(end.is_closed);
+        ck_assert_uint_lt(end.n_bytes, 4000000);
+        close(fds[i]);
+    }
+    /* Their places are the token's again: a whole export. */
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(ts_request(ts, "GET", path, c.umpire, NULL, &r), 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(doc = r.json);
+    ck_assert_uint_eq(json_array_size(json_object_get(doc, "entries")), 8000);
+    http_resp_cleanup(&r);
+    ts_stop(ts);
+}
+END_TEST
+
 void edges_add_heavy_tests(TCase *tc)
 {
+    tcase_add_test(tc, test_stalled_export_cut);
     tcase_add_test(tc, test_long_read_served_while_odds_full);
     tcase_add_test(tc, test_health_answers_while_long_reads_run);
     tcase_add_test(tc, test_long_read_refused_busy_when_queue_full);
