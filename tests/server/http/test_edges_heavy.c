@@ -65,12 +65,32 @@ static double time_one(test_server *ts)
     return edges_now() - t0;
 }
 
+/* Sends req (a whole request) on a connection of its own and reads its
+ * answer, asserted to be status; seconds from t0 until it came. */
+static double answered_after(test_server *ts, const char *req, int status,
+                             double t0)
+{
+    http_resp r;
+    double after;
+    int fd = edges_connect(ts, "127.0.0.1");
+
+    ck_assert_int_ge(fd, 0);
+    ck_assert(edges_send_str(fd, req));
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(edges_read_one(fd, 20, &r), 0);
+    after = edges_now() - t0;
+    ck_assert_int_eq(r.status, status);
+    http_resp_cleanup(&r);
+    close(fd);
+    return after;
+}
+
 START_TEST(test_health_answers_while_long_reads_run)
 {
     http_config cfg;
     test_server *ts;
     http_resp r;
-    int fds[2], i, fd;
+    int fds[2], i;
     double alone, t0, health;
 
     edges_config(&cfg);
@@ -82,15 +102,7 @@ START_TEST(test_health_answers_while_long_reads_run)
     for (i = 0; i < 2; i++)
         ck_assert_int_ge(fds[i] = send_slow_odds(ts), 0);
     usleep(50 * 1000); /* both read and queued */
-    fd = edges_connect(ts, "127.0.0.1");
-    ck_assert_int_ge(fd, 0);
-    ck_assert(edges_send_str(fd, get_health));
-    memset(&r, 0, sizeof r);
-    ck_assert_int_eq(edges_read_one(fd, 20, &r), 0);
-    health = edges_now() - t0;
-    ck_assert_int_eq(r.status, 200);
-    http_resp_cleanup(&r);
-    close(fd);
+    health = answered_after(ts, get_health, 200, t0);
     /* /health came back well before the first long read could end. */
     ck_assert_msg(health < alone / 2,
                   "/health took %.3f s while odds (%.3f s alone) ran", health,
@@ -165,8 +177,8 @@ START_TEST(test_long_read_served_while_odds_full)
     http_config cfg;
     test_server *ts;
     http_resp r;
-    int fds[3], i, fd, n_busy = 0;
-    double alone, t0, shared;
+    int fds[3], i, n_busy = 0;
+    double alone, shared;
 
     edges_config(&cfg);
     cfg.read_threads = 1;
@@ -179,16 +191,7 @@ START_TEST(test_long_read_served_while_odds_full)
         ck_assert_int_ge(fds[i] = send_slow_odds(ts), 0);
         usleep(20 * 1000);
     }
-    t0 = edges_now();
-    fd = edges_connect(ts, "127.0.0.1");
-    ck_assert_int_ge(fd, 0);
-    ck_assert(edges_send_str(fd, get_shared));
-    memset(&r, 0, sizeof r);
-    ck_assert_int_eq(edges_read_one(fd, 20, &r), 0);
-    shared = edges_now() - t0;
-    ck_assert_int_eq(r.status, 404);
-    http_resp_cleanup(&r);
-    close(fd);
+    shared = answered_after(ts, get_shared, 404, edges_now());
     ck_assert_msg(shared < alone / 2,
                   "the long read took %.3f s while odds (%.3f s alone) ran",
                   shared, alone);
