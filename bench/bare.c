@@ -45,11 +45,11 @@
 
 #include <microhttpd.h>
 
-#include "http.h"        /* HTTP_CONNECTION_MEMORY */
+#include "http.h"        /* HTTP_CONNECTION_MEMORY, HTTP_DEFAULT_* */
 #include "http_listen.h" /* the server's listening socket and accepting */
 
 /* umpire's default --connection-limit. */
-#define CONNECTION_LIMIT 1024u
+#define CONNECTION_LIMIT ((unsigned)HTTP_DEFAULT_CONNECTION_LIMIT)
 
 static const char BODY[] = "{\"status\":\"ok\"}";
 
@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     struct MHD_Daemon *d;
     http_listener *listener;
     sigset_t sigs;
-    long port, threads = 2, per_ip = 256;
+    long port, threads = 2, per_ip = HTTP_DEFAULT_PER_IP_LIMIT;
     int sig, bound_port;
 
     if (argc < 2 || argc > 4 || parse_num(argv[1], 0, 65535, &port) ||
@@ -153,8 +153,8 @@ int main(int argc, char **argv)
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_NO_LISTEN_SOCKET,
         0, NULL, NULL, on_request, NULL, MHD_OPTION_THREAD_POOL_SIZE,
-        (unsigned)threads, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-        MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)threads, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)HTTP_DEFAULT_CONNECTION_TIMEOUT, MHD_OPTION_CONNECTION_LIMIT,
         http_listen_daemon_limit(CONNECTION_LIMIT, (unsigned)threads),
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_CONNECTION_MEMORY,

@@ -6,7 +6,8 @@
 #
 # Starts BUILD_DIR/umpire on a fresh database, sets up the campaign of
 # bench/campaign.sh (units that never wear out) plus one unit, X1, that never
-# fights (its history is its creation alone), then fills the campaign with
+# fights (its history is its creation alone), SCALE_UNITS more units and
+# SCALE_BATTLES open battles (the lists then hold many), then fills it with
 # SCRUD 4 v 4 combats through the server's own route (curl, 32 requests in
 # flight, each combat committed as in production) up to each size of
 # SCALE_SIZES in turn.  At each size it times every read route, the median
@@ -35,6 +36,10 @@
 #   SCALE_REPS    requests per page route (20)
 #   SCALE_HEALTH  /health requests timed under heavy reads (500)
 #   SCALE_HEAVY   clients looping over the heavy routes meanwhile (4)
+#   SCALE_UNITS   units more than the combats' 9, so that the units' list
+#                 is read a page of 50 among many (1000)
+#   SCALE_BATTLES open Matrix battles, each with two units of its own, for
+#                 the battles' list (200)
 #   SCALE_PARALLEL  combats in flight while filling (32: none is staged,
 #                 each finding another of its campaign in flight, so the
 #                 writer works them out; 1: each is staged, as a lone
@@ -48,6 +53,8 @@ REPS=${SCALE_REPS:-20}
 HEALTH_N=${SCALE_HEALTH:-500}
 HEAVY_N=${SCALE_HEAVY:-4}
 PARALLEL=${SCALE_PARALLEL:-32}
+UNITS_N=${SCALE_UNITS:-1000}
+BATTLES_N=${SCALE_BATTLES:-200}
 HEAVY_REPS=3
 HERE=$(cd "$(dirname "$0")" && pwd)
 UMPIRE_BIN="$BUILD/umpire"
@@ -57,6 +64,8 @@ die() {
     exit 2
 }
 case $PARALLEL in '' | *[!0-9]* | 0) die "SCALE_PARALLEL must be a number, 1 or more" ;; esac
+case $UNITS_N in '' | *[!0-9]*) die "SCALE_UNITS must be a number" ;; esac
+case $BATTLES_N in '' | *[!0-9]*) die "SCALE_BATTLES must be a number" ;; esac
 command -v curl >/dev/null 2>&1 || die "curl is not installed"
 [ -x "$UMPIRE_BIN" ] || die "$UMPIRE_BIN is missing: make $UMPIRE_BIN"
 
@@ -95,6 +104,42 @@ BASE="http://127.0.0.1:$PORT/v1/campaigns/$ID"
 AUTH="Authorization: Bearer $TOKEN"
 curl -sf -o /dev/null -X POST "$BASE/units" -H "$AUTH" -H 'Content-Type: application/json' \
     -d '{"name":"X1","side":"blue","scrud":{"quality":0}}' || die "cannot create X1"
+# posts FILE: POSTs each "PATH BODY" line of FILE (BODY JSON, no spaces
+# in PATH) under $BASE, 16 at once; every answer must be a 201.
+posts() {
+    local path body n first=1
+    n=$(wc -l <"$1")
+    while read -r path body; do
+        [ "$first" = 1 ] || echo 'next'
+        first=0
+        echo "url = \"$BASE$path\""
+        echo 'request = "POST"'
+        echo 'header = "Content-Type: application/json"'
+        echo "header = \"$AUTH\""
+        printf 'data = "%s"\n' "$(printf '%s' "$body" | sed 's/"/\\"/g')"
+        echo 'output = "/dev/null"'
+        printf '%s\n' 'write-out = "%{http_code}\n"'
+    done <"$1" >"$TMP/posts.cfg"
+    curl --parallel --parallel-max 16 --no-progress-meter -K "$TMP/posts.cfg" \
+        >"$TMP/posts.codes" 2>"$TMP/posts.err"
+    [ "$(grep -c '^201$' "$TMP/posts.codes")" = "$n" ] ||
+        die "a POST was not answered 201: $(sort "$TMP/posts.codes" | uniq -c | head -c 300) $(head -c 300 "$TMP/posts.err")"
+}
+# Lists of many: UNITS_N more units (U00001..., the two sides in turn) and
+# BATTLES_N open Matrix battles, each between two units of its own, so
+# that the units' and battles' list pages read a page of 50 among many.
+: >"$TMP/setup"
+for i in $(seq "$UNITS_N"); do
+    printf '/units {"name":"U%05d","side":"%s"}\n' "$i" "$([ $((i % 2)) = 0 ] && echo blue || echo red)"
+done >>"$TMP/setup"
+for i in $(seq "$BATTLES_N"); do
+    printf '/units {"name":"MA%04d","side":"red"}\n/units {"name":"MD%04d","side":"blue"}\n' "$i" "$i"
+done >>"$TMP/setup"
+posts "$TMP/setup"
+for i in $(seq "$BATTLES_N"); do
+    printf '/battles {"turn":1,"attacker":{"side":"red","units":["MA%04d"]},"defender":{"side":"blue","units":["MD%04d"]},"line":[{"attacker":["MA%04d"],"defender":["MD%04d"]}]}\n' "$i" "$i" "$i" "$i"
+done >"$TMP/setup"
+[ "$BATTLES_N" = 0 ] || posts "$TMP/setup"
 # (the script's first body: its seeded combat)
 sed -n '/^{"sides":\[/,/^\]\])/{p;/^\]\])/q;}' "$HERE/campaign-4v4.lua" | sed '$d' >"$TMP/combat.json"
 [ -s "$TMP/combat.json" ] || die "cannot read the combat from bench/campaign-4v4.lua"

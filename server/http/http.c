@@ -48,8 +48,8 @@ void http_config_default(http_config *cfg)
     cfg->port = 8080;
     cfg->db_path = "data/umpire.db";
     cfg->threads = 2;
-    cfg->connection_timeout = 30;
-    cfg->connection_limit = 1024;
+    cfg->connection_timeout = HTTP_DEFAULT_CONNECTION_TIMEOUT;
+    cfg->connection_limit = HTTP_DEFAULT_CONNECTION_LIMIT;
     cfg->body_limit = 64 * 1024;
     cfg->access_log = "-";
     cors_config_init(&cfg->cors);
@@ -57,7 +57,7 @@ void http_config_default(http_config *cfg)
     notify_config_default(&cfg->notify);
     cfg->request_timeout = 10;
     cfg->keepalive_timeout = 15;
-    cfg->per_ip_connection_limit = 256;
+    cfg->per_ip_connection_limit = HTTP_DEFAULT_PER_IP_LIMIT;
     cfg->idle_close_percent = 90;
     cfg->stop_timeout = 10;
     cfg->events_limit = 256;

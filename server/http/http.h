@@ -46,6 +46,14 @@
  */
 #define HTTP_CONNECTION_MEMORY (16 * 1024)
 
+/* The defaults of http_config_default that bench/bare.c configures its
+ * daemon with too, so that the two are alike: connections open at most,
+ * the seconds of silence before one is closed, and connections from one
+ * address at most. */
+#define HTTP_DEFAULT_CONNECTION_LIMIT   1024
+#define HTTP_DEFAULT_CONNECTION_TIMEOUT 30
+#define HTTP_DEFAULT_PER_IP_LIMIT       256
+
 typedef struct http_config {
     const char *listen; /* IPv4 or IPv6 address, default 127.0.0.1 */
     int port;           /* 0 picks a free port */
