@@ -397,6 +397,8 @@ OK_CAMPAIGN=0
 [ "$CAMPAIGN" = 0 ] || OK_CAMPAIGN=$(answered campaign)
 stop "$UMPIRE_PID"
 UMPIRE_PID=""
+# Where its campaign combats were worked out, as it logs when it stops.
+grep '^umpire: campaign combats since the start' "$TMP/umpire.log" | sed 's/^umpire: //'
 if command -v sqlite3 >/dev/null 2>&1; then
     STORED=$(sqlite3 "$TMP/bench.db" \
         'SELECT count(*) FROM combats WHERE campaign_id IS NULL' 2>&1)

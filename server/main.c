@@ -7,6 +7,7 @@
 #include "discord_commands.h"
 #include "http.h"
 #include "ledgers.h"
+#include "pipeline.h"
 #include "version.h"
 
 #include <errno.h>
@@ -643,6 +644,22 @@ static int subcommand_main(int argc, char **argv)
     return -1;
 }
 
+/* Where the campaign combats since the start were worked out (the writer
+ * only writes what a request worker worked out, but for those it worked
+ * out again: docs/operations.md), for the log; bench/run.sh shows it. */
+static void log_campaign_combats(void)
+{
+    long long landed, redone;
+
+    pipeline_stats(&landed, &redone);
+    if (landed + redone > 0)
+        fprintf(stderr,
+                "umpire: campaign combats since the start: %lld worked out "
+                "off the writer (%lld of them ahead of others of their "
+                "campaign in flight), %lld worked out again by the writer\n",
+                landed, pipeline_n_ahead(), redone);
+}
+
 int main(int argc, char **argv)
 {
     http_config cfg;
@@ -748,6 +765,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "umpire: stopped without closing the database\n");
         goto out;
     }
+    log_campaign_combats();
     if (closed.code != ERR_OK)
         fprintf(stderr, "umpire: stopped; %s\n", closed.message);
     else
