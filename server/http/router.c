@@ -454,41 +454,49 @@ static bool check_query(http_request *r, const router_route *rt)
     return false;
 }
 
-/* The methods of path for Allow (router.h): each route's, HEAD after GET,
- * then OPTIONS; "" when no route has the path.  The route of r's method
- * (HEAD: GET's) into *found, or NULL. */
-static void allowed(http_request *r, char *allow, size_t size,
-                    const router_route **found)
+/* The route of r's method (HEAD: GET's) for its path, or NULL; and, when
+ * allow is not NULL, the methods of the path for Allow (router.h): each
+ * route's, HEAD after GET, then OPTIONS; "" when no route has the path.
+ * A request that finds its route needs no Allow: it is written only for
+ * OPTIONS and for 405. */
+static const router_route *find(http_request *r, char *allow, size_t size)
 {
     bool is_head = strcmp(r->method, "HEAD") == 0;
     size_t i, len = 0, n = slashes(r->path);
+    const router_route *found = NULL;
 
     (void)pthread_once(&route_slashes_once, route_slashes_count);
-    allow[0] = '\0';
-    *found = NULL;
+    if (allow != NULL)
+        allow[0] = '\0';
     for (i = 0; i < router_n_routes && len < size; i++) {
         const router_route *rt = &router_routes[i];
         bool is_get;
         if (!may_match(i, n) || !match(rt, r->path, r, false))
             continue;
         is_get = strcmp(rt->method, "GET") == 0;
-        len +=
-            (size_t)snprintf(allow + len, size - len, "%s%s%s", len ? ", " : "",
-                             rt->method, is_get ? ", HEAD" : "");
+        if (allow != NULL)
+            len += (size_t)snprintf(allow + len, size - len, "%s%s%s",
+                                    len ? ", " : "", rt->method,
+                                    is_get ? ", HEAD" : "");
         if (strcmp(rt->method, r->method) == 0 || (is_head && is_get))
-            *found = rt;
+            found = rt;
     }
-    if (len > 0 && len < size)
+    if (allow != NULL && len > 0 && len < size)
         snprintf(allow + len, size - len, ", OPTIONS");
+    return found;
 }
 
 void router_dispatch(http_request *r)
 {
     char allow[sizeof r->allow];
-    const router_route *found;
+    bool is_options = strcmp(r->method, "OPTIONS") == 0;
+    const router_route *found =
+        find(r, is_options ? allow : NULL, sizeof allow);
 
-    allowed(r, allow, sizeof allow, &found);
-    if (strcmp(r->method, "OPTIONS") == 0) {
+    /* No route of its method: the path's methods decide 405 or 404. */
+    if (found == NULL && !is_options)
+        find(r, allow, sizeof allow);
+    if (is_options) {
         options(r, allow);
         return;
     }
