@@ -5,7 +5,8 @@
 //      verifier/README.md (verify.js selfTest): if it cannot, it says so
 //      and vouches for nothing.
 //   2. GET /v1/shared/{secret} (public): {kind, campaign, created_at,
-//      report, ledger: {entries, head}}. 404: unknown or revoked.
+//      report, ledger: {entries, head}}, streamed. 404: unknown or
+//      revoked; 429 or 503: busy (share-answer.js says what to do).
 //   3. verify.js verifyShared: the seed against its commitment, every die
 //      re-derived (rng v1), the ledger's chain from entry 1 up to the
 //      report, the combat's seal and its dice in the ledger.
@@ -18,6 +19,7 @@
 
 import { h, replace, timeEl, table, copyText, downloadBlob } from './dom.js';
 import { selfTest, verifyShared } from './verify.js';
+import { shareFailure, cutShort } from './share-answer.js';
 
 const SYSTEMS = { scrud: 'SCRUD', edna: 'EDNA', scs: 'SCS', matrix: 'Matrix', civ: 'Civilization' };
 const systemTitle = (s) => SYSTEMS[s] || s || '';
@@ -456,16 +458,17 @@ async function start() {
     showError('No answer', 'The service did not answer. Try again in a moment.');
     return;
   }
-  if (res.status === 404) {
-    showError('This link does not work', 'The service knows no such link: it was mistyped, or the umpire has revoked it.');
+  if (!res.ok) {
+    const f = shareFailure(res.status, res.headers.get('Retry-After'));
+    showError(f.title, f.detail);
     return;
   }
   let doc;
   try {
-    if (!res.ok) throw new Error(`the service answered ${res.status}`);
     doc = await res.json();
   } catch (e) {
-    showError('The report could not be read', e.message);
+    const f = cutShort(e.message);
+    showError(f.title, f.detail);
     return;
   }
   draw(secret, doc, selfChecks);

@@ -1,7 +1,8 @@
 // results.test.mjs: the console's readings that need no browser, with
 // node's own test runner (run.sh runs it with verify.test.mjs, before
 // installing anything): who wins and each unit's fate per system, the
-// words of a unit's history, and where a results table's problem points.
+// words of a unit's history, where a results table's problem points, and
+// what the share page says of an answer it cannot check.
 // The browser flows (flows-results.mjs, flows-tables.mjs) check the same
 // against the service; these pin the edge cases down.
 
@@ -16,6 +17,7 @@ import { civWinner, civFate } from '../../console/js/result-civ.js';
 import { changes } from '../../console/js/format.js';
 import { parseCellField, rollKeys } from '../../console/js/table-editor.js';
 import { cellClass } from '../../console/js/tables.js';
+import { shareFailure, cutShort } from '../../console/js/share-answer.js';
 
 test('SCRUD: fewer defeats wins, equal is even; fates', () => {
   const side = (name, d) => ({ name, defeats_suffered: d, units: [] });
@@ -122,4 +124,17 @@ test('the rows of a roll kind, and the colour of a cell', () => {
   assert.equal(cellClass('A1 D1'), 'cell-both');
   assert.equal(cellClass('A1/D1r1'), 'cell-both');
   assert.equal(cellClass('-'), 'cell-none');
+});
+
+test('share page: what a failed answer says', () => {
+  assert.equal(shareFailure(404, null).title, 'This link does not work');
+  const busy = shareFailure(429, '5');
+  assert.equal(busy.title, 'The service is busy');
+  assert.match(busy.detail, /in 5 seconds\./);
+  assert.match(shareFailure(503, '1').detail, /in 1 second\./);
+  assert.match(shareFailure(503, null).detail, /in a moment\./);
+  assert.match(shareFailure(503, 'soon').detail, /in a moment\./);
+  assert.equal(shareFailure(500, null).detail, 'The service answered 500.');
+  assert.match(cutShort('Unexpected end of JSON input').detail,
+    /stopped short \(Unexpected end of JSON input\)/);
 });
