@@ -215,8 +215,9 @@ void db_snapshot_close(db_conn *c);
 /* c, a snapshot, is given up before its statements have read their
  * answers to the end (the client of an export left): finalizing them
  * does not read the rest of an answer on PostgreSQL (up to a campaign's
- * whole ledger), as db_snapshot_close closes the connection next.  Call
- * it just before those. */
+ * whole ledger), and db_snapshot_close then sends no ROLLBACK (which
+ * would read it first): closing the connection ends both.  Call it just
+ * before those. */
 void db_snapshot_abandon(db_conn *c);
 
 /*

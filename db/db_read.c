@@ -186,6 +186,9 @@ void db_snapshot_close(db_conn *c)
 {
     if (c == NULL)
         return;
-    db_exec(c, "ROLLBACK", NULL);
+    /* Given up mid-read: no ROLLBACK, which on PostgreSQL would first read
+     * the rest of a pending answer; closing ends the transaction. */
+    if (!c->is_abandoned)
+        db_exec(c, "ROLLBACK", NULL);
     db_conn_close(c);
 }

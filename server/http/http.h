@@ -92,9 +92,9 @@ typedef struct http_config {
     int odds_threads;
     int odds_queue;
     /* A streamed answer (an export, a shared link, live events) whose
-     * client takes nothing for this many seconds while the stream holds
-     * all it may is cut (http_stream.h): its snapshot and place given
-     * back. */
+     * client takes less than 64 KiB in this many seconds while half its
+     * buffer or more waits is cut (http_stream.h): its snapshot and place
+     * given back. */
     int stream_stall_timeout;
 } http_config;
 

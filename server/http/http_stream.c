@@ -41,14 +41,14 @@ struct http_stream {
     void *user;                  /* the producer's (gone frees it) */
     char *buf;                   /* bytes to send: buf[off..len) */
     size_t off, len, cap;
-    double last_write; /* monotonic seconds: bytes last appended */
-    double last_taken; /* the same: the client last took bytes, or the
-                          buffer last went from empty to holding some */
-    bool is_suspended; /* by the reader; resumed by the pump */
-    bool is_ended;     /* no more bytes: the body ends once buf is sent */
-    bool is_hung_up;   /* the client left: the reader ends it at once */
-    bool is_wanting;   /* the producer has more once there is room */
-    bool is_gone;      /* the response is freed: the pump reaps it */
+    double last_write;   /* monotonic seconds: bytes last appended */
+    double window_start; /* the same: its stall window began (stall_ms) */
+    size_t window_taken; /* bytes the client took in that window */
+    bool is_suspended;   /* by the reader; resumed by the pump */
+    bool is_ended;       /* no more bytes: the body ends once buf is sent */
+    bool is_hung_up;     /* the client left: the reader ends it at once */
+    bool is_wanting;     /* the producer has more once there is room */
+    bool is_gone;        /* the response is freed: the pump reaps it */
     http_stream *next;
 };
 
@@ -144,8 +144,11 @@ static bool append(http_stream *s, const char *data, size_t len)
         s->cap = cap;
     }
     memcpy(s->buf + s->len, data, len);
-    if (s->len == s->off)
-        s->last_taken = now_s(); /* something to take from now on */
+    if (s->len == s->off) {
+        /* Something to take from now on: a window of its own. */
+        s->window_start = now_s();
+        s->window_taken = 0;
+    }
     s->len += len;
     s->last_write = now_s();
     return true;
@@ -212,7 +215,7 @@ http_stream *http_stream_open(http_streams *p, http_request *r, const char *key,
     s->pump = p;
     s->conn = r->conn;
     s->fd = ci ? ci->connect_fd : -1;
-    s->last_taken = now_s();
+    s->window_start = now_s();
     snprintf(s->key, sizeof s->key, "%s", key);
     s->user = user;
     if (!append(s, first, strlen(first))) {
@@ -249,7 +252,7 @@ ssize_t http_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         size_t k = s->len - s->off < max ? s->len - s->off : max;
         memcpy(buf, s->buf + s->off, k);
         s->off += k;
-        s->last_taken = now_s();
+        s->window_taken += k;
         if (s->off == s->len)
             s->off = s->len = 0;
         n = (ssize_t)k;
@@ -438,6 +441,37 @@ static void produce(http_streams *p)
     pthread_mutex_lock(&p->lock);
 }
 
+/* Bytes a client takes at least in a stall window (stall_ms) while half
+ * its stream's buffer or more waits for it: about 1 KiB a second over a
+ * minute's window. */
+#define STALL_MIN_TAKEN (64 * 1024)
+
+/* At the end of s's stall window (s holding bytes): a client that took
+ * less than STALL_MIN_TAKEN while half its buffer or more waited is cut,
+ * what s holds dropped; otherwise a new window begins.  The connection is
+ * not gone (its response holds s), so its socket is still its own: shut,
+ * libmicrohttpd closes it, and its free callback marks s gone (its
+ * producer's data then freed).  Returns next, or the window's end if
+ * sooner. */
+static double stall_check(http_streams *p, http_stream *s, double now,
+                          double stall, double next)
+{
+    if (now - s->window_start >= stall) {
+        if (s->len - s->off >= p->cfg.buffer_limit / 2 &&
+            s->window_taken < STALL_MIN_TAKEN) {
+            end(s, true);
+            p->n_cut++;
+            if (s->fd >= 0)
+                shutdown(s->fd, SHUT_RDWR);
+            return next;
+        }
+        s->window_start = now;
+        s->window_taken = 0;
+    }
+    return next < 0 || s->window_start + stall < next ? s->window_start + stall
+                                                      : next;
+}
+
 /* Keep-alives due, and every suspended stream with something to do
  * resumed; then the sockets to poll into p->fds (the wake-up first).
  * Returns how many, and the poll's timeout (ms, -1 none) in *timeout. */
@@ -455,26 +489,13 @@ static size_t flush(http_streams *p, double now, int *timeout)
             continue;
         bool is_idle;
 
-        /* Bytes waiting that its client takes none of: cut once stall
-         * is over.  The connection is not gone (its response holds s),
-         * so its socket is still its own: shut, libmicrohttpd closes it,
-         * and its free callback marks s gone (its producer's data then
-         * freed). */
-        if (stall > 0 && !s->is_ended && s->len > s->off) {
-            if (now - s->last_taken >= stall) {
-                end(s, true);
-                p->n_cut++;
-                if (s->fd >= 0)
-                    shutdown(s->fd, SHUT_RDWR);
-            } else if (next < 0 || s->last_taken + stall < next) {
-                next = s->last_taken + stall;
-            }
-        }
         /* A stream whose buffer is full is not idle: no keep-alive. */
         is_idle = !s->is_ended && s->len - s->off < p->cfg.buffer_limit;
         if (is_idle && now - s->last_write >= ka &&
             !append(s, p->cfg.keepalive, len))
             end(s, false);
+        if (stall > 0 && s->len > s->off)
+            next = stall_check(p, s, now, stall, next);
         if (s->is_suspended && (s->len > s->off || s->is_ended)) {
             s->is_suspended = false;
             MHD_resume_connection(s->conn);

@@ -69,8 +69,9 @@ typedef struct http_streams_config {
     const char *keepalive; /* its bytes (static), e.g. ": keep-alive\n\n" */
     size_t buffer_limit;   /* bytes a stream holds unsent before its
                               producer is told to wait (http_stream_room) */
-    int stall_ms;          /* a stream holding bytes whose client takes
-                              none for this long is cut: what it holds
+    int stall_ms;          /* the stall window: a stream whose client
+                              takes less than 64 KiB in one while half its
+                              buffer or more waits is cut, what it holds
                               dropped, its connection shut (so its
                               producer's snapshot and its place are given
                               back); 0: never */

@@ -32,8 +32,9 @@ typedef struct events_sub events_sub;
 /*
  * Starts the pump of event streams over d (borrowed: it must outlive the
  * hub), max_streams open at most, a keep-alive comment after keepalive_ms
- * without an event, a stream cut whose client takes nothing for stall_ms
- * while it holds all it may (0: never), and listens to d's commits.
+ * without an event, a stream cut whose client takes under 64 KiB in
+ * stall_ms while half its buffer or more waits (0: never), and listens
+ * to d's commits.
  * *out is new (events_hub_stop).
  */
 err_code events_hub_start(db *d, int max_streams, int keepalive_ms,

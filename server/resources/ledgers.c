@@ -215,11 +215,17 @@ typedef struct export_job {
     char campaign_id[DB_ID_MAX];
     const char *end; /* the document's last bytes, after the seeds (static) */
     int part;        /* 0 entries, 1 seeds, 2 done */
+    bool is_whole;   /* its last bytes written: its statements read out */
     bool is_first;   /* nothing yet in the current array */
 } export_job;
 
+/* Its cursor and snapshot closed; a snapshot given up first unless the
+ * document was written whole (db_snapshot_abandon: on PostgreSQL, the
+ * rest of a statement's answer is then not read, on the pump). */
 static void export_release(export_job *x)
 {
+    if (!x->is_whole)
+        db_snapshot_abandon(x->c);
     db_ledger_cursor_close(x->cur);
     db_snapshot_close(x->c);
     x->cur = NULL;
@@ -232,9 +238,6 @@ static void export_gone(void *arg, void *user)
 
     (void)arg;
     if (x) {
-        /* Still holding its snapshot: the client left (or a HEAD ended)
-         * before the document did. */
-        db_snapshot_abandon(x->c);
         export_release(x);
         free(x);
     }
@@ -287,6 +290,7 @@ static bool export_step(http_stream *s, export_job *x)
             return is_ok;
         }
         if (got == 0) {
+            x->is_whole = true;
             http_stream_write(s, x->end, strlen(x->end));
             return false; /* the document is whole: the stream ends */
         }
@@ -385,9 +389,16 @@ static void export_send(http_request *r, export_job *x, const char *first,
                         const char *key, int max_per_key,
                         const http_stream_kind *kind)
 {
+    bool is_head = strcmp(r->method, "HEAD") == 0;
     http_stream_refusal why;
     http_stream *s;
 
+    if (is_head) {
+        /* Nothing read for it: its snapshot let go before the pump could
+         * start the query, the stream ended at once. */
+        export_release(x);
+        x->part = 2;
+    }
     s = http_stream_open(http_export_streams(r->srv), r, key, max_per_key, x,
                          first, &why);
     if (s == NULL) {
@@ -395,6 +406,8 @@ static void export_send(http_request *r, export_job *x, const char *first,
         http_stream_refuse(r, why, kind, max_per_key);
         return;
     }
+    if (is_head)
+        http_stream_end(s);
     http_reply_stream(r, s, "application/json");
 }
 

@@ -527,7 +527,7 @@ Suite *suite_edges(void)
     tcase_set_timeout(stop, 20);
     edges_add_stop_tests(stop);
     suite_add_tcase(s, stop);
-    tcase_set_timeout(heavy, 30);
+    tcase_set_timeout(heavy, 60);
     edges_add_heavy_tests(heavy);
     suite_add_tcase(s, heavy);
     return s;

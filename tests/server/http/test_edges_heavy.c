@@ -230,21 +230,30 @@ static int stalled_get(test_server *ts, const char *path, const char *token)
     return fd;
 }
 
-static bool cut_at_least(test_server *ts, unsigned long n, double timeout)
+/* Reads fd 256 bytes at a time, a tenth of a second apart (about 2.5 KB
+ * a second), until the export pump has cut n streams or timeout seconds
+ * pass; whether it did. */
+static bool trickle_until_cut(test_server *ts, int fd, unsigned long n,
+                              double timeout)
 {
     double t0 = edges_now();
+    char buf[256];
 
     while (http_streams_cut(http_export_streams(ts->srv)) < n) {
         if (edges_now() - t0 > timeout)
             return false;
-        usleep(20 * 1000);
+        (void)recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+        usleep(100 * 1000);
     }
     return true;
 }
 
-/* Exports whose clients read nothing, the kernel's buffers and the
- * stream's full: cut after the stall timeout (1 s here), their places
- * given back to the token (2 at once), which exports again whole. */
+/* Two exports whose clients read too slowly, the kernel's buffers and
+ * the stream's full: one that reads nothing, one that reads about 2.5 KB
+ * a second (under 64 KiB a window; so slowly that the server's socket
+ * seldom has room enough to take a block).  Both cut after the stall
+ * window (1 s here), their places given back to the token (2 at once),
+ * which exports again whole. */
 START_TEST(test_stalled_export_cut)
 {
     static const char *const sides[] = {"Red", "Blue", NULL};
@@ -268,10 +277,10 @@ START_TEST(test_stalled_export_cut)
                 sides);
     for (i = 0; i < 8; i++)
         ts_unit(ts, &c, names[i], i < 4 ? "Red" : "Blue", 0, 6, NULL);
-    /* 1,000 combats of 8 rolls: an export of some 4.4 MB, more than the
-     * stream (256 KB) and the sockets' buffers hold. */
+    /* 1,500 combats of 8 rolls: an export of some 6.6 MB, more than the
+     * stream (256 KB) and the sockets' buffers hold (about 2.8 MB here). */
     snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", c.id);
-    for (i = 0; i < 1000; i++)
+    for (i = 0; i < 1500; i++)
         json_decref(ts_call(
             ts, 201, "POST", path, c.umpire,
             "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"R1\"},"
@@ -282,18 +291,21 @@ START_TEST(test_stalled_export_cut)
     for (i = 0; i < 2; i++)
         fds[i] = stalled_get(ts, path, c.umpire);
     usleep(300 * 1000);
+
     /* Both hold the token's places. */
     memset(&r, 0, sizeof r);
     ck_assert_int_eq(ts_request(ts, "GET", path, c.umpire, NULL, &r), 0);
     ck_assert_int_eq(r.status, 429);
     http_resp_cleanup(&r);
-    ck_assert_msg(cut_at_least(ts, 2, 10), "the stalled exports were not cut");
+    /* The second trickles (about 2.5 KB a second) until both are cut. */
+    ck_assert_msg(trickle_until_cut(ts, fds[1], 2, 10),
+                  "the stalled exports were not cut");
     /* Their connections were shut: what the kernel held, then the end,
-     * short of the whole document. */
+     * short of the whole document (some 6.6 MB). */
     for (i = 0; i < 2; i++) {
         edges_read_to_close(fds[i], 10, &end);
         ck_assert(end.is_closed);
-        ck_assert_uint_lt(end.n_bytes, 4000000);
+        ck_assert_uint_lt(end.n_bytes, 6000000);
         close(fds[i]);
     }
     /* Their places are the token's again: a whole export. */
@@ -301,7 +313,7 @@ START_TEST(test_stalled_export_cut)
     ck_assert_int_eq(ts_request(ts, "GET", path, c.umpire, NULL, &r), 0);
     ck_assert_int_eq(r.status, 200);
     ck_assert_ptr_nonnull(doc = r.json);
-    ck_assert_uint_eq(json_array_size(json_object_get(doc, "entries")), 8000);
+    ck_assert_uint_eq(json_array_size(json_object_get(doc, "entries")), 12000);
     http_resp_cleanup(&r);
     ts_stop(ts);
 }
