@@ -19,7 +19,8 @@ void ledgers_export(http_request *r);
  * the export gives them), and "]}}", closing the ledger part and the
  * document.  All links together stream 8 at once at most, among the
  * service's 16 exports: one more is refused as an export is (429
- * too_many_streams, or 503 busy when the exports are full).
+ * too_many_streams, or 503 busy when the exports are full).  The caller
+ * checks first, before its own reads (ledgers_part_may).
  */
 void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
                        const char *first);

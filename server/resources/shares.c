@@ -364,17 +364,15 @@ static bool ledger_reach(http_request *r, http_render kind,
     return true;
 }
 
-/* The answer up to its ledger part's entries (the '[' that opens them;
- * shares_shared's table in docs/sharing.md), new; NULL when out of
- * memory. */
-static char *answer_head(const db_share *s, const db_campaign *cmp,
-                         const json_t *report, long long last, const char *head)
+/* The answer (shares_shared's table in docs/sharing.md), report the
+ * text its route answered: up to the '[' that opens its ledger part's
+ * entries, which the export's stream goes on from; or, for a part of no
+ * entry (last 0), whole.  New; NULL when out of memory. */
+static char *answer_text(const db_share *s, const db_campaign *cmp,
+                         const char *report, long long last, const char *head)
 {
-    char *text = json_dumps(report, JSON_COMPACT), *out;
     jw w;
 
-    if (text == NULL)
-        return NULL;
     jw_init(&w);
     jw_object(&w);
     jw_kstring(&w, "kind", s->kind);
@@ -385,16 +383,22 @@ static char *answer_head(const db_share *s, const db_campaign *cmp,
     jw_object_end(&w);
     jw_kstring(&w, "created_at", s->created_at);
     jw_key(&w, "report");
-    jw_raw(&w, text, strlen(text));
+    jw_raw(&w, report, strlen(report));
     jw_key(&w, "ledger");
     jw_object(&w);
     jw_kint(&w, "length", last);
     jw_kstring(&w, "head", head);
     jw_key(&w, "entries");
-    jw_raw(&w, "[", 1);
-    out = jw_take(&w, NULL);
-    free(text);
-    return out;
+    if (last > 0) {
+        jw_raw(&w, "[", 1);
+        return jw_take(&w, NULL);
+    }
+    jw_raw(&w, "[]", 2);
+    jw_key(&w, "seeds");
+    jw_raw(&w, "[]", 2);
+    jw_object_end(&w);
+    jw_object_end(&w);
+    return jw_take(&w, NULL);
 }
 
 /* The link of r's secret and its campaign; false with r answered. */
@@ -432,7 +436,7 @@ void shares_shared(http_request *r)
     db_share s;
     db_campaign cmp;
     http_render kind = HTTP_RENDER_NONE;
-    char head[LEDGER_HASH_HEX];
+    char head[LEDGER_HASH_HEX], *text;
     long long last;
     json_t *report;
     int k;
@@ -471,26 +475,22 @@ void shares_shared(http_request *r)
         json_decref(report);
         return;
     }
+    /* The report as its route wrote it (still r's answer), not written
+     * again from its parse. */
+    json_decref(report);
+    if ((text = answer_text(&s, &cmp, r->resp_body ? r->resp_body : "{}", last,
+                            head)) == NULL) {
+        reply_oom(r);
+        return;
+    }
     if (last <= 0) {
-        http_reply_json(
-            r, 200,
-            json_pack("{s:s, s:{s:s, s:s}, s:s, s:o, s:{s:i, s:s, s:[], s:[]}}",
-                      "kind", s.kind, "campaign", "id", cmp.id, "name",
-                      cmp.name, "created_at", s.created_at, "report", report,
-                      "ledger", "length", 0, "head", head, "entries", "seeds"));
+        http_reply_json_text(r, 200, text);
     } else {
         /* The entries from position 1 and their records' seeds, streamed
          * as the ledger's export is (ledgers.h): neither this thread nor
          * memory holds the campaign's whole ledger. */
-        char *first = answer_head(&s, &cmp, report, last, head);
-
-        json_decref(report);
-        if (first == NULL) {
-            reply_oom(r);
-            return;
-        }
-        ledgers_send_part(r, cmp.id, last, first);
-        free(first);
+        ledgers_send_part(r, cmp.id, last, text);
+        free(text);
     }
     /* Vary: Accept, as every answer that renders (no-op in JSON); not on
      * a refusal. */
