@@ -88,6 +88,9 @@ static void usage(FILE *out)
         "                             live events) whose client takes\n"
         "                             under 64 KiB in SEC while it is\n"
         "                             half full or more (60)\n"
+        "  --export-time-limit SEC    cut a ledger's export or a shared\n"
+        "                             link's ledger still streaming after\n"
+        "                             SEC, 0 for never (3600)\n"
         "  --connection-timeout SEC   close a connection silent for SEC (30)\n"
         "  --connection-limit N       open connections at most (1024)\n"
         "  --request-timeout SEC      a whole request (line, headers, body)\n"
@@ -235,6 +238,10 @@ static int apply(http_config *cfg, const char *key, const char *v)
         if (parse_int(key, v, 1, 86400, &n))
             return -1;
         cfg->stream_stall_timeout = (int)n;
+    } else if (strcmp(k, "export_time_limit") == 0) {
+        if (parse_int(key, v, 0, 604800, &n))
+            return -1;
+        cfg->export_time_limit = (int)n;
     } else if (strcmp(k, "odds_threads") == 0) {
         if (parse_int(key, v, 1, 64, &n))
             return -1;

@@ -67,6 +67,7 @@ void http_config_default(http_config *cfg)
     cfg->odds_threads = 2;
     cfg->odds_queue = 64;
     cfg->stream_stall_timeout = 60;
+    cfg->export_time_limit = 3600;
 }
 
 static double now_monotonic(void)
@@ -466,7 +467,8 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;
     }
-    if (ledgers_export_start(cfg->stream_stall_timeout * 1000, &s->exports,
+    if (ledgers_export_start(cfg->stream_stall_timeout * 1000,
+                             cfg->export_time_limit * 1000, &s->exports,
                              e) != ERR_OK) {
         http_stop(s);
         return e && e->code ? e->code : ERR_INTERNAL;

@@ -96,6 +96,10 @@ typedef struct http_config {
      * buffer or more waits is cut (http_stream.h): its snapshot and place
      * given back. */
     int stream_stall_timeout;
+    /* A ledger's export or a shared link's ledger still streaming after
+     * this many seconds is cut the same way, however fast its client
+     * reads, so that no snapshot is held longer; 0: never. */
+    int export_time_limit;
 } http_config;
 
 void http_config_default(http_config *cfg);

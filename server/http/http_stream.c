@@ -41,7 +41,8 @@ struct http_stream {
     void *user;                  /* the producer's (gone frees it) */
     char *buf;                   /* bytes to send: buf[off..len) */
     size_t off, len, cap;
-    double last_write;   /* monotonic seconds: bytes last appended */
+    double opened;       /* monotonic seconds: http_stream_open */
+    double last_write;   /* the same: bytes last appended */
     double window_start; /* the same: its stall window began (stall_ms) */
     size_t window_taken; /* bytes the client took in that window */
     bool is_suspended;   /* by the reader; resumed by the pump */
@@ -59,14 +60,15 @@ struct http_streams {
     pthread_cond_t flushed; /* a pump pass has resumed what it should */
     pthread_t thread;
     bool has_thread;
-    int wake_fd;            /* eventfd: the pump's poll wakes on it */
-    http_stream *head;      /* every stream, newest first */
-    int n_open;             /* of them, not gone */
-    bool has_work;          /* the producer is due a turn */
-    bool is_closing;        /* http_streams_close_all: no new streams */
-    bool is_stopping;       /* http_streams_free: the pump ends */
-    unsigned long n_passes; /* pump passes done (flushed's) */
-    unsigned long n_cut;    /* streams cut for stalling (stall_ms) */
+    int wake_fd;              /* eventfd: the pump's poll wakes on it */
+    http_stream *head;        /* every stream, newest first */
+    int n_open;               /* of them, not gone */
+    bool has_work;            /* the producer is due a turn */
+    bool is_closing;          /* http_streams_close_all: no new streams */
+    bool is_stopping;         /* http_streams_free: the pump ends */
+    unsigned long n_passes;   /* pump passes done (flushed's) */
+    unsigned long n_cut;      /* streams cut for stalling (stall_ms) */
+    unsigned long n_cut_long; /* streams cut for running past max_ms */
     /* The pump thread's own. */
     http_stream **snap;   /* the streams given to the producer */
     struct pollfd *fds;   /* [0] the wake-up, then suspended streams' */
@@ -107,6 +109,16 @@ unsigned long http_streams_cut(http_streams *p)
 
     pthread_mutex_lock(&p->lock);
     n = p->n_cut;
+    pthread_mutex_unlock(&p->lock);
+    return n;
+}
+
+unsigned long http_streams_cut_long(http_streams *p)
+{
+    unsigned long n;
+
+    pthread_mutex_lock(&p->lock);
+    n = p->n_cut_long;
     pthread_mutex_unlock(&p->lock);
     return n;
 }
@@ -215,7 +227,7 @@ http_stream *http_stream_open(http_streams *p, http_request *r, const char *key,
     s->pump = p;
     s->conn = r->conn;
     s->fd = ci ? ci->connect_fd : -1;
-    s->window_start = now_s();
+    s->opened = s->window_start = now_s();
     snprintf(s->key, sizeof s->key, "%s", key);
     s->user = user;
     if (!append(s, first, strlen(first))) {
@@ -446,12 +458,23 @@ static void produce(http_streams *p)
  * minute's window. */
 #define STALL_MIN_TAKEN (64 * 1024)
 
+/* Cuts s, what it holds dropped.  The connection is not gone (its
+ * response holds s), so its socket is still its own: shut, libmicrohttpd
+ * closes it, and its free callback marks s gone (its producer's data then
+ * freed).  The log says why (the lock held: a line, seldom). */
+static void cut(http_streams *p, http_stream *s, const char *why)
+{
+    end(s, true);
+    if (s->fd >= 0)
+        shutdown(s->fd, SHUT_RDWR);
+    fprintf(stderr, "umpire: cut one of the %s%s%s%s: %s\n",
+            p->cfg.name ? p->cfg.name : "streams", s->key[0] ? " (" : "",
+            s->key, s->key[0] ? ")" : "", why);
+}
+
 /* At the end of s's stall window (s holding bytes): a client that took
- * less than STALL_MIN_TAKEN while half its buffer or more waited is cut,
- * what s holds dropped; otherwise a new window begins.  The connection is
- * not gone (its response holds s), so its socket is still its own: shut,
- * libmicrohttpd closes it, and its free callback marks s gone (its
- * producer's data then freed).  Returns next, or the window's end if
+ * less than STALL_MIN_TAKEN while half its buffer or more waited is cut;
+ * otherwise a new window begins.  Returns next, or the window's end if
  * sooner. */
 static double stall_check(http_streams *p, http_stream *s, double now,
                           double stall, double next)
@@ -459,10 +482,8 @@ static double stall_check(http_streams *p, http_stream *s, double now,
     if (now - s->window_start >= stall) {
         if (s->len - s->off >= p->cfg.buffer_limit / 2 &&
             s->window_taken < STALL_MIN_TAKEN) {
-            end(s, true);
             p->n_cut++;
-            if (s->fd >= 0)
-                shutdown(s->fd, SHUT_RDWR);
+            cut(p, s, "its client read too slowly");
             return next;
         }
         s->window_start = now;
@@ -478,7 +499,7 @@ static double stall_check(http_streams *p, http_stream *s, double now,
 static size_t flush(http_streams *p, double now, int *timeout)
 {
     double ka = p->cfg.keepalive_ms / 1000.0, next = -1;
-    double stall = p->cfg.stall_ms / 1000.0;
+    double stall = p->cfg.stall_ms / 1000.0, max = p->cfg.max_ms / 1000.0;
     size_t n = 1, len = strlen(p->cfg.keepalive);
     http_stream *s;
 
@@ -494,6 +515,15 @@ static size_t flush(http_streams *p, double now, int *timeout)
         if (is_idle && now - s->last_write >= ka &&
             !append(s, p->cfg.keepalive, len))
             end(s, false);
+        /* Running too long: cut, unless all it had to send is sent. */
+        if (max > 0 && !s->is_hung_up && (!s->is_ended || s->len > s->off)) {
+            if (now - s->opened >= max) {
+                p->n_cut_long++;
+                cut(p, s, "it ran past its time limit");
+            } else if (next < 0 || s->opened + max < next) {
+                next = s->opened + max;
+            }
+        }
         if (stall > 0 && s->len > s->off)
             next = stall_check(p, s, now, stall, next);
         if (s->is_suspended && (s->len > s->off || s->is_ended)) {
@@ -615,6 +645,12 @@ void http_streams_free(http_streams *p)
         wake(p);
         pthread_join(p->thread, NULL);
     }
+    /* The pump has stopped: its counts are final. */
+    if (p->n_cut + p->n_cut_long > 0)
+        fprintf(stderr,
+                "umpire: %s cut since the start: %lu for a client reading "
+                "too slowly, %lu for running past their time limit\n",
+                p->cfg.name ? p->cfg.name : "streams", p->n_cut, p->n_cut_long);
     /* libmicrohttpd has stopped: every response is freed, and no stream
      * can be suspended any more. */
     while ((s = p->head) != NULL) {

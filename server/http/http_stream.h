@@ -75,6 +75,11 @@ typedef struct http_streams_config {
                               dropped, its connection shut (so its
                               producer's snapshot and its place are given
                               back); 0: never */
+    int max_ms;            /* a stream open this long is cut the same way,
+                              however fast its client reads (an export's
+                              snapshot held no longer); 0: never */
+    const char *name;      /* what the log calls these streams ("ledger
+                              exports") */
 } http_streams_config;
 
 /* Starts the pump; *out is new (http_streams_free).  ERR_INTERNAL when
@@ -99,6 +104,8 @@ void http_streams_free(http_streams *p);
 int http_streams_count(http_streams *p);
 /* Streams cut so far for stalling (stall_ms). */
 unsigned long http_streams_cut(http_streams *p);
+/* Streams cut so far for running past max_ms. */
+unsigned long http_streams_cut_long(http_streams *p);
 
 /* Why http_stream_open refused. */
 typedef enum http_stream_refusal {

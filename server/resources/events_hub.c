@@ -432,8 +432,10 @@ static void gone(void *arg, void *user)
 err_code events_hub_start(db *d, int max_streams, int keepalive_ms,
                           int stall_ms, events_hub **out, err_info *e)
 {
-    http_streams_config cfg = {max_streams, keepalive_ms, ": keep-alive\n\n",
-                               BUFFER_LIMIT, stall_ms};
+    http_streams_config cfg = {
+        max_streams,         keepalive_ms, ": keep-alive\n\n",
+        BUFFER_LIMIT,        stall_ms,     0,
+        "live event streams"};
     http_streams_producer producer = {work, gone, NULL};
     events_hub *h = calloc(1, sizeof *h);
     err_code rc;

@@ -325,10 +325,16 @@ static void export_work(void *arg, http_stream *const *streams, size_t n)
     }
 }
 
-err_code ledgers_export_start(int stall_ms, http_streams **out, err_info *e)
+err_code ledgers_export_start(int stall_ms, int max_ms, http_streams **out,
+                              err_info *e)
 {
-    http_streams_config cfg = {EXPORTS_MAX, EXPORT_KEEPALIVE_MS, "\n",
-                               EXPORT_BUFFER, stall_ms};
+    http_streams_config cfg = {EXPORTS_MAX,
+                               EXPORT_KEEPALIVE_MS,
+                               "\n",
+                               EXPORT_BUFFER,
+                               stall_ms,
+                               max_ms,
+                               "ledger exports and shared ledgers"};
     http_streams_producer producer = {export_work, export_gone, NULL};
 
     return http_streams_start(&cfg, &producer, out, e);

@@ -27,10 +27,12 @@ void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
 /* Whether a shared link's part may stream now (checked before its report
  * is read): false with r answered as ledgers_send_part refuses. */
 bool ledgers_part_may(http_request *r);
-/* stall_ms: an export whose client takes under 64 KiB in this long while
- * half its buffer or more waits is cut (http_streams_config), its
- * snapshot given back. */
-err_code ledgers_export_start(int stall_ms, http_streams **out, err_info *e);
+/* stall_ms: an export (or a shared link's part) whose client takes under
+ * 64 KiB in this long while half its buffer or more waits is cut
+ * (http_streams_config), its snapshot given back; max_ms: one still
+ * running after this long is cut too (0: never). */
+err_code ledgers_export_start(int stall_ms, int max_ms, http_streams **out,
+                              err_info *e);
 /* GET .../ledger/verify: the chain and every revealed seed's dice checked. */
 void ledgers_verify(http_request *r);
 /* The same checks of campaign_id's ledger on c (one snapshot: db_read_begin),

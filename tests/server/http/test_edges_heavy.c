@@ -248,6 +248,33 @@ static bool trickle_until_cut(test_server *ts, int fd, unsigned long n,
     return true;
 }
 
+/* A campaign of 1,500 combats of 8 rolls on ts: an export of some 6.6 MB,
+ * more than the stream (256 KB) and the sockets' buffers hold (about
+ * 2.8 MB here). */
+static void big_campaign(test_server *ts, test_campaign *c)
+{
+    static const char *const sides[] = {"Red", "Blue", NULL};
+    static const char *const names[] = {"R1", "R2", "R3", "R4",
+                                        "B1", "B2", "B3", "B4"};
+    char path[160];
+    int i;
+
+    ts_campaign(ts, c,
+                "{\"attrition\":false,\"defeats_per_elimination\":0,"
+                "\"eliminate_below\":-2}",
+                sides);
+    for (i = 0; i < 8; i++)
+        ts_unit(ts, c, names[i], i < 4 ? "Red" : "Blue", 0, 6, NULL);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", c->id);
+    for (i = 0; i < 1500; i++)
+        json_decref(ts_call(
+            ts, 201, "POST", path, c->umpire,
+            "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"R1\"},"
+            "{\"unit\":\"R2\"},{\"unit\":\"R3\"},{\"unit\":\"R4\"}]},"
+            "{\"side\":\"Blue\",\"units\":[{\"unit\":\"B1\"},{\"unit\":"
+            "\"B2\"},{\"unit\":\"B3\"},{\"unit\":\"B4\"}]}]}"));
+}
+
 /* Two exports whose clients read too slowly, the kernel's buffers and
  * the stream's full: one that reads nothing, one that reads about 2.5 KB
  * a second (under 64 KiB a window; so slowly that the server's socket
@@ -256,9 +283,6 @@ static bool trickle_until_cut(test_server *ts, int fd, unsigned long n,
  * which exports again whole. */
 START_TEST(test_stalled_export_cut)
 {
-    static const char *const sides[] = {"Red", "Blue", NULL};
-    static const char *const names[] = {"R1", "R2", "R3", "R4",
-                                        "B1", "B2", "B3", "B4"};
     http_config cfg;
     test_server *ts;
     test_campaign c;
@@ -271,22 +295,7 @@ START_TEST(test_stalled_export_cut)
     edges_config(&cfg);
     cfg.stream_stall_timeout = 1;
     ts = edges_start(&cfg);
-    ts_campaign(ts, &c,
-                "{\"attrition\":false,\"defeats_per_elimination\":0,"
-                "\"eliminate_below\":-2}",
-                sides);
-    for (i = 0; i < 8; i++)
-        ts_unit(ts, &c, names[i], i < 4 ? "Red" : "Blue", 0, 6, NULL);
-    /* 1,500 combats of 8 rolls: an export of some 6.6 MB, more than the
-     * stream (256 KB) and the sockets' buffers hold (about 2.8 MB here). */
-    snprintf(path, sizeof path, "/v1/campaigns/%s/combats/scrud", c.id);
-    for (i = 0; i < 1500; i++)
-        json_decref(ts_call(
-            ts, 201, "POST", path, c.umpire,
-            "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":\"R1\"},"
-            "{\"unit\":\"R2\"},{\"unit\":\"R3\"},{\"unit\":\"R4\"}]},"
-            "{\"side\":\"Blue\",\"units\":[{\"unit\":\"B1\"},{\"unit\":"
-            "\"B2\"},{\"unit\":\"B3\"},{\"unit\":\"B4\"}]}]}"));
+    big_campaign(ts, &c);
     snprintf(path, sizeof path, "/v1/campaigns/%s/ledger", c.id);
     for (i = 0; i < 2; i++)
         fds[i] = stalled_get(ts, path, c.umpire);
@@ -319,9 +328,63 @@ START_TEST(test_stalled_export_cut)
 }
 END_TEST
 
+/* An export whose client reads steadily (16 KB at most every 50 ms, above
+ * the stall floor, the whole document far away) is cut at the export time
+ * limit (2 s here), counted as such and not as a stall; its connection
+ * ends short of the document, and its place is given back. */
+START_TEST(test_long_export_cut)
+{
+    http_streams *exports;
+    http_config cfg;
+    test_server *ts;
+    test_campaign c;
+    char path[160], buf[16384];
+    double t0, cut_after;
+    size_t n_bytes = 0;
+    edges_end end;
+    ssize_t k;
+    int fd;
+
+    edges_config(&cfg);
+    cfg.export_time_limit = 2;
+    ts = edges_start(&cfg);
+    exports = http_export_streams(ts->srv);
+    big_campaign(ts, &c);
+    snprintf(path, sizeof path, "/v1/campaigns/%s/ledger", c.id);
+    t0 = edges_now();
+    fd = stalled_get(ts, path, c.umpire);
+    while (http_streams_cut_long(exports) == 0 && edges_now() - t0 < 10) {
+        if ((k = recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0)
+            n_bytes += (size_t)k;
+        usleep(50 * 1000);
+    }
+    cut_after = edges_now() - t0;
+    ck_assert_msg(http_streams_cut_long(exports) == 1,
+                  "the export was not cut (%zu bytes read in %.1f s)", n_bytes,
+                  cut_after);
+    ck_assert_msg(cut_after >= 1.9, "cut after %.2f s, before its limit",
+                  cut_after);
+    ck_assert_uint_gt(n_bytes, 64 * 1024); /* its client did read */
+    ck_assert_uint_eq(http_streams_cut(exports), 0);
+    /* What the kernel held, then the end, short of the whole document
+     * (some 6.6 MB). */
+    edges_read_to_close(fd, 10, &end);
+    close(fd);
+    ck_assert(end.is_closed);
+    ck_assert_uint_lt(n_bytes + end.n_bytes, 6000000);
+    /* libmicrohttpd frees the connection it was shut under soon after. */
+    t0 = edges_now();
+    while (http_streams_count(exports) > 0 && edges_now() - t0 < 5)
+        usleep(10 * 1000);
+    ck_assert_int_eq(http_streams_count(exports), 0);
+    ts_stop(ts);
+}
+END_TEST
+
 void edges_add_heavy_tests(TCase *tc)
 {
     tcase_add_test(tc, test_stalled_export_cut);
+    tcase_add_test(tc, test_long_export_cut);
     tcase_add_test(tc, test_long_read_served_while_odds_full);
     tcase_add_test(tc, test_health_answers_while_long_reads_run);
     tcase_add_test(tc, test_long_read_refused_busy_when_queue_full);
