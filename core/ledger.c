@@ -80,88 +80,134 @@ static char *decimal(long long v, char num[24])
     return p;
 }
 
-/* One field of n bytes as a netstring: "<length>:<bytes>,", in one
- * write (every entry is some twenty of them). */
-static void field_n(buf *b, const char *s, size_t n)
+/* The fields of one entry's content, gathered before they are written:
+ * each field's bytes, then all of them as netstrings ("<length>:<bytes>,")
+ * in one reservation (every entry is some twenty of them, and every roll
+ * of a campaign combat is chained, and every entry of an export checked,
+ * as one). */
+enum { FIELDS_MAX = 18, NUMS_MAX = 5 }; /* a roll's 17; its 5 numbers */
+
+typedef struct fields {
+    struct {
+        const char *s;
+        size_t n;
+    } f[FIELDS_MAX];
+    size_t n_f;
+    size_t room;            /* bytes they take at most, as netstrings */
+    char num[NUMS_MAX][24]; /* the numbers' decimal text (decimal) */
+    size_t n_num;
+} fields;
+
+/* A field of n bytes at s (borrowed until put_fields). */
+static void add(fields *fs, const char *s, size_t n)
 {
-    char num[24], *d = decimal((long long)n, num);
-    size_t k = (size_t)(num + sizeof num - d);
+    fs->f[fs->n_f].s = s;
+    fs->f[fs->n_f].n = n;
+    fs->n_f++;
+    fs->room += 20 + 2 + n; /* its length's digits at most, ':' and ',' */
+}
+
+/* A text field (NULL: the empty text). */
+static void add_text(fields *fs, const char *s)
+{
+    add(fs, s ? s : "", s ? strlen(s) : 0);
+}
+
+static void add_num(fields *fs, long long v)
+{
+    char *num = fs->num[fs->n_num++], *d = decimal(v, num);
+
+    add(fs, d, (size_t)(num + 24 - d));
+}
+
+/* The fields of fs as netstrings at the end of b. */
+static void put_fields(buf *b, const fields *fs)
+{
+    size_t i;
     char *p;
 
-    if (!reserve(b, k + n + 2))
+    if (!reserve(b, fs->room))
         return;
     p = b->p + b->len;
-    memcpy(p, d, k);
-    p[k] = ':';
-    memcpy(p + k + 1, s, n);
-    p[k + 1 + n] = ',';
-    p[k + n + 2] = '\0';
-    b->len += k + n + 2;
+    for (i = 0; i < fs->n_f; i++) {
+        size_t n = fs->f[i].n;
+        if (n < 10) {
+            *p++ = (char)('0' + n);
+        } else {
+            char num[24], *d = decimal((long long)n, num);
+            size_t k = (size_t)(num + sizeof num - d);
+            memcpy(p, d, k);
+            p += k;
+        }
+        *p++ = ':';
+        memcpy(p, fs->f[i].s, n);
+        p += n;
+        *p++ = ',';
+    }
+    *p = '\0';
+    b->len = (size_t)(p - b->p);
 }
 
-static void field(buf *b, const char *s)
+/* A comma-separated list of n copies of each (faces) or of values, into
+ * list (empty when n is 0). */
+static void list_of(buf *list, const int *values, int each, size_t n)
 {
-    if (s == NULL)
-        field_n(b, "", 0);
-    else
-        field_n(b, s, strlen(s));
-}
-
-static void field_num(buf *b, long long v)
-{
-    char num[24], *d = decimal(v, num);
-
-    field_n(b, d, (size_t)(num + sizeof num - d));
-}
-
-/* A comma-separated list of n copies of each (faces) or of values. */
-static void field_list(buf *b, const int *values, int each, size_t n)
-{
-    buf list = {0};
     size_t i;
 
-    put(&list, "", 0);
+    put(list, "", 0);
     for (i = 0; i < n; i++) {
         char num[24], *d = decimal(values ? values[i] : each, num);
         if (i > 0)
-            put(&list, ",", 1);
-        put(&list, d, (size_t)(num + sizeof num - d));
+            put(list, ",", 1);
+        put(list, d, (size_t)(num + sizeof num - d));
     }
-    if (list.is_oom)
-        b->is_oom = true;
-    else
-        field_n(b, list.p, list.len);
-    free(list.p);
 }
+
+/* The literal s as a field, without counting it. */
+#define ADD_LITERAL(fs, s) add((fs), (s), sizeof(s) - 1)
 
 /* The entry's canonical content (docs/ledger.md) into b. */
 static void content(buf *b, const ledger_entry *en)
 {
-    field(b, LEDGER_VERSION);
-    field(b, en->kind == LEDGER_ROLL ? "roll" : "action");
-    field(b, en->campaign_id);
-    field_num(b, en->pos);
-    field(b, en->at);
-    field(b, en->record_id);
-    field_num(b, en->seq);
+    buf faces = {0}, naturals = {0};
+    fields fs;
+
+    fs.n_f = fs.room = fs.n_num = 0;
+    ADD_LITERAL(&fs, LEDGER_VERSION);
+    if (en->kind == LEDGER_ROLL)
+        ADD_LITERAL(&fs, "roll");
+    else
+        ADD_LITERAL(&fs, "action");
+    add_text(&fs, en->campaign_id);
+    add_num(&fs, en->pos);
+    add_text(&fs, en->at);
+    add_text(&fs, en->record_id);
+    add_num(&fs, en->seq);
     if (en->kind == LEDGER_ROLL) {
-        field(b, en->side);
-        field(b, en->unit_id);
-        field(b, en->unit);
-        field(b, en->reason);
-        field_num(b, en->faces);
-        field_num(b, en->natural);
-        field_num(b, en->modified);
+        add_text(&fs, en->side);
+        add_text(&fs, en->unit_id);
+        add_text(&fs, en->unit);
+        add_text(&fs, en->reason);
+        add_num(&fs, en->faces);
+        add_num(&fs, en->natural);
+        add_num(&fs, en->modified);
     } else {
-        field(b, en->action);
-        field_list(b, NULL, LEDGER_BATTLE_DIE, en->n_naturals);
-        field_list(b, en->naturals, 0, en->n_naturals);
-        field(b, en->detail);
+        add_text(&fs, en->action);
+        list_of(&faces, NULL, LEDGER_BATTLE_DIE, en->n_naturals);
+        list_of(&naturals, en->naturals, 0, en->n_naturals);
+        if (faces.is_oom || naturals.is_oom)
+            b->is_oom = true;
+        add(&fs, faces.p ? faces.p : "", faces.len);
+        add(&fs, naturals.p ? naturals.p : "", naturals.len);
+        add_text(&fs, en->detail);
     }
-    field(b, en->source);
-    field(b, en->rng);
-    field(b, en->commitment);
-    field(b, en->client_seed);
+    add_text(&fs, en->source);
+    add_text(&fs, en->rng);
+    add_text(&fs, en->commitment);
+    add_text(&fs, en->client_seed);
+    put_fields(b, &fs);
+    free(faces.p);
+    free(naturals.p);
 }
 
 char *ledger_content(const ledger_entry *en, size_t *len)
