@@ -4,6 +4,7 @@
  */
 #include "ledger.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,7 +86,7 @@ static char *decimal(long long v, char num[24])
  * in one reservation (every entry is some twenty of them, and every roll
  * of a campaign combat is chained, and every entry of an export checked,
  * as one). */
-enum { FIELDS_MAX = 18, NUMS_MAX = 5 }; /* a roll's 17; its 5 numbers */
+enum { FIELDS_MAX = 18, NUMS_MAX = 5 }; /* a roll's 18; its 5 numbers */
 
 typedef struct fields {
     struct {
@@ -98,13 +99,26 @@ typedef struct fields {
     size_t n_num;
 } fields;
 
+/* The decimal digits of n. */
+static size_t digits(size_t n)
+{
+    size_t k = 1;
+
+    while (n >= 10) {
+        n /= 10;
+        k++;
+    }
+    return k;
+}
+
 /* A field of n bytes at s (borrowed until put_fields). */
 static void add(fields *fs, const char *s, size_t n)
 {
+    assert(fs->n_f < FIELDS_MAX);
     fs->f[fs->n_f].s = s;
     fs->f[fs->n_f].n = n;
     fs->n_f++;
-    fs->room += 20 + 2 + n; /* its length's digits at most, ':' and ',' */
+    fs->room += digits(n) + 2 + n; /* its length, ':', it and ',' */
 }
 
 /* A text field (NULL: the empty text). */
@@ -115,7 +129,11 @@ static void add_text(fields *fs, const char *s)
 
 static void add_num(fields *fs, long long v)
 {
-    char *num = fs->num[fs->n_num++], *d = decimal(v, num);
+    char *num, *d;
+
+    assert(fs->n_num < NUMS_MAX);
+    num = fs->num[fs->n_num++];
+    d = decimal(v, num);
 
     add(fs, d, (size_t)(num + 24 - d));
 }

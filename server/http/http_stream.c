@@ -69,6 +69,10 @@ struct http_streams {
     unsigned long n_passes;   /* pump passes done (flushed's) */
     unsigned long n_cut;      /* streams cut for stalling (stall_ms) */
     unsigned long n_cut_long; /* streams cut for running past max_ms */
+    /* The lines cut wrote under the lock, for the log once it is let go
+     * (a blocked stderr must not hold every stream); more are dropped. */
+    char cut_log[8][192];
+    size_t n_cut_log;
     /* The pump thread's own. */
     http_stream **snap;   /* the streams given to the producer */
     struct pollfd *fds;   /* [0] the wake-up, then suspended streams' */
@@ -461,15 +465,27 @@ static void produce(http_streams *p)
 /* Cuts s, what it holds dropped.  The connection is not gone (its
  * response holds s), so its socket is still its own: shut, libmicrohttpd
  * closes it, and its free callback marks s gone (its producer's data then
- * freed).  The log says why (the lock held: a line, seldom). */
+ * freed).  Its line for the log says why (log_cuts writes it). */
 static void cut(http_streams *p, http_stream *s, const char *why)
 {
     end(s, true);
     if (s->fd >= 0)
         shutdown(s->fd, SHUT_RDWR);
-    fprintf(stderr, "umpire: cut one of the %s%s%s%s: %s\n",
-            p->cfg.name ? p->cfg.name : "streams", s->key[0] ? " (" : "",
-            s->key, s->key[0] ? ")" : "", why);
+    if (p->n_cut_log < sizeof p->cut_log / sizeof p->cut_log[0])
+        snprintf(p->cut_log[p->n_cut_log++], sizeof p->cut_log[0],
+                 "umpire: cut one of the %s%s%s%s: %s\n",
+                 p->cfg.name ? p->cfg.name : "streams", s->key[0] ? " (" : "",
+                 s->key, s->key[0] ? ")" : "", why);
+}
+
+/* Writes the lines of the cuts since the last call, on the pump thread
+ * without the lock (only it writes them). */
+static void log_cuts(http_streams *p, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        fputs(p->cut_log[i], stderr);
 }
 
 /* At the end of s's stall window (s holding bytes): a client that took
@@ -515,8 +531,10 @@ static size_t flush(http_streams *p, double now, int *timeout)
         if (is_idle && now - s->last_write >= ka &&
             !append(s, p->cfg.keepalive, len))
             end(s, false);
-        /* Running too long: cut, unless all it had to send is sent. */
-        if (max > 0 && !s->is_hung_up && (!s->is_ended || s->len > s->off)) {
+        /* Running too long: cut.  One that has ended holds no snapshot
+         * any more (its producer let it go first): its last bytes drain,
+         * as slowly as the stall check lets them. */
+        if (max > 0 && !s->is_ended) {
             if (now - s->opened >= max) {
                 p->n_cut_long++;
                 cut(p, s, "it ran past its time limit");
@@ -564,7 +582,7 @@ static void *pump_main(void *arg)
 {
     http_streams *p = arg;
     int timeout;
-    size_t n;
+    size_t n, n_log;
 
     /* The name ps, top -H and perf show. */
     (void)prctl(PR_SET_NAME, "umpire-stream");
@@ -575,7 +593,10 @@ static void *pump_main(void *arg)
         /* Out of memory, it polls the sockets it has room for. */
         (void)reserve(p, (size_t)p->n_open);
         n = flush(p, now_s(), &timeout);
+        n_log = p->n_cut_log;
+        p->n_cut_log = 0;
         pthread_mutex_unlock(&p->lock);
+        log_cuts(p, n_log);
         if (poll(p->fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
             usleep(10 * 1000);
         pthread_mutex_lock(&p->lock);
@@ -646,11 +667,16 @@ void http_streams_free(http_streams *p)
         pthread_join(p->thread, NULL);
     }
     /* The pump has stopped: its counts are final. */
-    if (p->n_cut + p->n_cut_long > 0)
+    if (p->n_cut + p->n_cut_long > 0 && p->cfg.max_ms > 0)
         fprintf(stderr,
                 "umpire: %s cut since the start: %lu for a client reading "
                 "too slowly, %lu for running past their time limit\n",
                 p->cfg.name ? p->cfg.name : "streams", p->n_cut, p->n_cut_long);
+    else if (p->n_cut > 0)
+        fprintf(stderr,
+                "umpire: %s cut since the start: %lu for a client reading "
+                "too slowly\n",
+                p->cfg.name ? p->cfg.name : "streams", p->n_cut);
     /* libmicrohttpd has stopped: every response is freed, and no stream
      * can be suspended any more. */
     while ((s = p->head) != NULL) {
