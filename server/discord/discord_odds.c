@@ -4,6 +4,13 @@
  * exact fraction beside them where it is short, within the reply
  * module's limits; the whole answer is one POST away (the footer says
  * which route).
+ *
+ * They are worked out on the odds' own threads (http_defer_odds), as the
+ * odds routes are, not on the request worker that read the interaction:
+ * an odds request may take seconds (its time limit is 5), and a request
+ * worker held so long holds every connection it serves.  With the odds'
+ * queue full, the interaction is answered at once with the service's
+ * 503 busy as a notice (discord_http_reshape).
  */
 #include "discord_odds.h"
 
@@ -275,18 +282,36 @@ json_t *discord_odds_embed(const json_t *answer, const char *campaign_id,
     return discord_reply_embed_take(&em);
 }
 
-/* Answers r with the odds of body (stolen) of s. */
-static void answer(http_request *r, discord_interaction *in,
-                   const systems_entry *s, json_t *body, int combat,
-                   bool is_public)
+/* What the odds' thread is given: the interaction's odds to work out (the
+ * interaction's job while it waits). */
+typedef struct odds_job {
+    const systems_entry *s;
+    json_t *body;
+    int combat;
+    bool is_public;
+} odds_job;
+
+static void odds_job_free(void *p)
+{
+    odds_job *j = p;
+
+    if (j != NULL)
+        json_decref(j->body);
+    free(j);
+}
+
+/* Answers r with the odds of j's body of j's system. */
+static void answer_now(http_request *r, const discord_interaction *in,
+                       const odds_job *j)
 {
     err_info e;
     json_t *a;
+    int combat = j->combat;
+    bool is_public = j->is_public;
 
     err_clear(&e);
-    a = pipeline_odds(s, body, in->campaign_id, in->umpire_token_id,
+    a = pipeline_odds(j->s, j->body, in->campaign_id, in->umpire_token_id,
                       http_db(r->srv), &e);
-    json_decref(body);
     if (a == NULL) {
         discord_reply_send(
             r, discord_reply_notice("No odds: %s",
@@ -298,6 +323,40 @@ static void answer(http_request *r, discord_interaction *in,
                                  discord_odds_embed(a, in->campaign_id, combat),
                                  NULL, !is_public));
     json_decref(a);
+}
+
+/* On a thread of the odds: the interaction is r's state, the odds its
+ * job. */
+static void answer_deferred(http_request *r)
+{
+    discord_interaction *in = r->state;
+
+    answer_now(r, in, in->job);
+}
+
+/* Answers r with the odds of body (stolen) of s, on the odds' threads. */
+static void answer(http_request *r, discord_interaction *in,
+                   const systems_entry *s, json_t *body, int combat,
+                   bool is_public)
+{
+    odds_job *j = calloc(1, sizeof *j);
+
+    if (j == NULL) {
+        json_decref(body);
+        discord_reply_send(r, discord_reply_notice("The service is out of "
+                                                   "memory; try again."));
+        return;
+    }
+    *j = (odds_job){s, body, combat, is_public};
+    if (r->state != in || in->job != NULL) {
+        /* Not the request's own interaction (kept for a write): here. */
+        answer_now(r, in, j);
+        odds_job_free(j);
+        return;
+    }
+    in->job = j;
+    in->job_free = odds_job_free;
+    http_defer_odds(r, answer_deferred);
 }
 
 void discord_odds_run(http_request *r, discord_interaction *in)

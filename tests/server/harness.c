@@ -93,6 +93,26 @@ static test_server *start(size_t body_limit, const char *cors_origins)
     return start_with(body_limit, cors_origins, NULL, NULL);
 }
 
+test_server *ts_start_config(http_config *cfg)
+{
+    test_server *ts = calloc(1, sizeof *ts);
+    err_info e;
+
+    ck_assert_ptr_nonnull(ts);
+    snprintf(ts->dir, sizeof ts->dir, "/tmp/umpire-test-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(ts->dir));
+    snprintf(ts->db_path, sizeof ts->db_path, "%s/umpire.db", ts->dir);
+    if (ts_is_pg())
+        ts_pg_schema(ts);
+    cfg->db_path = ts->db_path;
+    err_clear(&e);
+    if (http_start(cfg, &ts->srv, &e) != ERR_OK)
+        ck_abort_msg("http_start: %s", e.message);
+    ts->port = http_port(ts->srv);
+    ck_assert_int_gt(ts->port, 0);
+    return ts;
+}
+
 test_server *ts_start_discord(const discord_config *discord,
                               const notify_config *posts)
 {

@@ -57,6 +57,10 @@ test_server *ts_start_cors(const char *origins);
  * defaults, posting to Discord itself: give no campaign a webhook). */
 test_server *ts_start_discord(const discord_config *discord,
                               const notify_config *posts);
+/* Starts a server with cfg (http_config_default's, changed by the
+ * caller), on a database of its own (cfg->db_path set to it, on
+ * PostgreSQL a schema of its own); aborts the test on failure. */
+test_server *ts_start_config(http_config *cfg);
 /* Stops it gracefully and removes its folder. */
 void ts_stop(test_server *ts);
 

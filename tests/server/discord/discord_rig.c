@@ -19,23 +19,44 @@ void discord_rig_start(discord_rig *g)
     discord_rig_start_with(g, NULL);
 }
 
-void discord_rig_start_with(discord_rig *g, const notify_config *posts)
+/* g's key pair, and its application's settings with its public key. */
+static void keys(discord_rig *g, discord_config *cfg)
 {
-    static const char *const sides[] = {"red", "blue", NULL};
-    discord_config cfg;
     char hex[2 * crypto_sign_PUBLICKEYBYTES + 1];
 
     memset(g, 0, sizeof *g);
     crypto_sign_keypair(g->pk, g->sk);
     sodium_bin2hex(hex, sizeof hex, g->pk, sizeof g->pk);
-    discord_verify_config_init(&cfg);
-    ck_assert_int_eq(discord_verify_config_key(&cfg, hex, NULL), ERR_OK);
-    ck_assert_int_eq(discord_verify_config_app(&cfg, DISCORD_RIG_APP, NULL),
+    discord_verify_config_init(cfg);
+    ck_assert_int_eq(discord_verify_config_key(cfg, hex, NULL), ERR_OK);
+    ck_assert_int_eq(discord_verify_config_app(cfg, DISCORD_RIG_APP, NULL),
                      ERR_OK);
-    g->ts = ts_start_discord(&cfg, posts);
+}
+
+/* g's campaign on its started server, and its first interaction's id. */
+static void campaign(discord_rig *g)
+{
+    static const char *const sides[] = {"red", "blue", NULL};
+
     ts_campaign(g->ts, &g->cmp, NULL, sides);
     g->next_id = 1500000000000000001LL;
     g->channel = DISCORD_RIG_CHANNEL;
+}
+
+void discord_rig_start_with(discord_rig *g, const notify_config *posts)
+{
+    discord_config cfg;
+
+    keys(g, &cfg);
+    g->ts = ts_start_discord(&cfg, posts);
+    campaign(g);
+}
+
+void discord_rig_start_config(discord_rig *g, http_config *cfg)
+{
+    keys(g, &cfg->discord);
+    g->ts = ts_start_config(cfg);
+    campaign(g);
 }
 
 void discord_rig_stop(discord_rig *g)
@@ -128,8 +149,8 @@ static json_t *send_data(discord_rig *g, int type, const char *user,
     return j;
 }
 
-json_t *discord_rig_command(discord_rig *g, const char *user,
-                            const char *name, const char *options_fmt, ...)
+json_t *discord_rig_command(discord_rig *g, const char *user, const char *name,
+                            const char *options_fmt, ...)
 {
     char *opts = NULL, *data = NULL;
     va_list ap;
@@ -149,8 +170,8 @@ json_t *discord_rig_command(discord_rig *g, const char *user,
     return j;
 }
 
-json_t *discord_rig_complete(discord_rig *g, const char *user,
-                             const char *name, const char *options)
+json_t *discord_rig_complete(discord_rig *g, const char *user, const char *name,
+                             const char *options)
 {
     char *data = NULL;
     json_t *j;
@@ -171,12 +192,11 @@ json_t *discord_rig_press(discord_rig *g, const char *user,
     char *data = NULL;
     json_t *j;
 
-    ck_assert_int_ge(asprintf(&data,
-                              "{\"custom_id\":\"%s\",\"component_type\":%d%s%s}",
-                              custom_id, values ? 3 : 2,
-                              values ? ",\"values\":" : "",
-                              values ? values : ""),
-                     0);
+    ck_assert_int_ge(
+        asprintf(&data, "{\"custom_id\":\"%s\",\"component_type\":%d%s%s}",
+                 custom_id, values ? 3 : 2, values ? ",\"values\":" : "",
+                 values ? values : ""),
+        0);
     j = send_data(g, 3, user, data);
     free(data);
     return j;
@@ -189,8 +209,7 @@ const char *discord_rig_text(const json_t *reply)
 
     if (s == NULL)
         s = json_string_value(json_object_get(
-            json_array_get(json_object_get(data, "embeds"), 0),
-            "description"));
+            json_array_get(json_object_get(data, "embeds"), 0), "description"));
     return s ? s : "";
 }
 
@@ -218,23 +237,24 @@ static size_t len_of(const json_t *o, const char *k, size_t max)
 size_t discord_rig_assert_limits(const json_t *reply)
 {
     const json_t *data = json_object_get(reply, "data"), *em, *f;
-    const json_t *parse = json_object_get(
-        json_object_get(data, "allowed_mentions"), "parse");
+    const json_t *parse =
+        json_object_get(json_object_get(data, "allowed_mentions"), "parse");
     size_t i, k, total = 0;
 
     ck_assert_msg(json_is_array(parse) && json_array_size(parse) == 0,
                   "allowed_mentions must parse nothing");
     len_of(data, "content", DISCORD_REPLY_CONTENT_MAX);
-    json_array_foreach(json_object_get(data, "embeds"), i, em) {
+    json_array_foreach(json_object_get(data, "embeds"), i, em)
+    {
         size_t t = len_of(em, "title", DISCORD_REPLY_TITLE_MAX) +
                    len_of(em, "description", DISCORD_REPLY_DESCRIPTION_MAX) +
                    len_of(json_object_get(em, "footer"), "text",
                           DISCORD_REPLY_FOOTER_MAX);
         ck_assert_uint_le(json_array_size(json_object_get(em, "fields")),
                           DISCORD_REPLY_FIELDS_MAX);
-        json_array_foreach(json_object_get(em, "fields"), k, f)
-            t += len_of(f, "name", DISCORD_REPLY_FIELD_NAME_MAX) +
-                 len_of(f, "value", DISCORD_REPLY_FIELD_VALUE_MAX);
+        json_array_foreach(json_object_get(em, "fields"), k, f) t +=
+            len_of(f, "name", DISCORD_REPLY_FIELD_NAME_MAX) +
+            len_of(f, "value", DISCORD_REPLY_FIELD_VALUE_MAX);
         ck_assert_uint_le(t, DISCORD_REPLY_EMBED_MAX);
         total += t;
     }
@@ -289,7 +309,8 @@ static const char *find_component(const json_t *list, const char *part)
     const char *id;
     size_t i;
 
-    json_array_foreach(list, i, c) {
+    json_array_foreach(list, i, c)
+    {
         id = json_string_value(json_object_get(c, "custom_id"));
         if (id && strstr(id, part))
             return id;

@@ -35,8 +35,8 @@ typedef struct discord_rig {
     test_server *ts;
     unsigned char pk[crypto_sign_PUBLICKEYBYTES];
     unsigned char sk[crypto_sign_SECRETKEYBYTES];
-    test_campaign cmp; /* sides "red" and "blue" */
-    long long next_id; /* the next interaction id */
+    test_campaign cmp;   /* sides "red" and "blue" */
+    long long next_id;   /* the next interaction id */
     const char *channel; /* where interactions come from */
     char last_id[24];    /* the id of the last interaction sent */
 } discord_rig;
@@ -47,6 +47,9 @@ void discord_rig_start(discord_rig *g);
  * the defaults), e.g. posting to a local stand-in for Discord
  * (notify_rig.h: rcv_start, nrig_config). */
 void discord_rig_start_with(discord_rig *g, const notify_config *posts);
+/* The same on a server of cfg (http_config_default's, changed by the
+ * caller: its Discord application is set here). */
+void discord_rig_start_config(discord_rig *g, http_config *cfg);
 void discord_rig_stop(discord_rig *g);
 
 /* Signs body with timestamp (decimal Unix seconds) into sig_hex (129
@@ -56,8 +59,7 @@ void discord_rig_sign(const discord_rig *g, const char *timestamp,
 
 /* Sends body to the endpoint with these headers (NULL: left out). */
 void discord_rig_post(discord_rig *g, const char *sig_hex,
-                      const char *timestamp, const char *body,
-                      http_resp *out);
+                      const char *timestamp, const char *body, http_resp *out);
 /* Signs body now and sends it; the response must be 200 JSON (new). */
 json_t *discord_rig_send(discord_rig *g, const char *body);
 
@@ -67,12 +69,12 @@ char *discord_rig_body(discord_rig *g, int type, const char *user,
                        const char *data);
 
 /* A slash command with its options (JSON array text, "[]" for none). */
-json_t *discord_rig_command(discord_rig *g, const char *user,
-                            const char *name, const char *options_fmt, ...)
+json_t *discord_rig_command(discord_rig *g, const char *user, const char *name,
+                            const char *options_fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* An autocomplete of name with options (one with "focused": true). */
-json_t *discord_rig_complete(discord_rig *g, const char *user,
-                             const char *name, const char *options);
+json_t *discord_rig_complete(discord_rig *g, const char *user, const char *name,
+                             const char *options);
 /* A component pressed: its custom_id and, for a select, values (JSON
  * array text or NULL). */
 json_t *discord_rig_press(discord_rig *g, const char *user,

@@ -5,11 +5,13 @@
  * public message, unlink and re-link), who may do what, every command
  * and autocomplete, an unknown unit, and a repeated interaction; /odds
  * answering a player the numbers of POST .../odds/scrud, refusing an
- * unknown unit, and its edna and scs (public); a
+ * unknown unit, and its edna and scs (public), worked out on the odds'
+ * own threads (with them full, the service's busy as a notice); a
  * combat made with a command posted to the campaign's webhook, like any
  * other, to a stand-in for Discord (notify_rig.h).
  */
 #include "discord_rig.h"
+#include "edges_rig.h"
 #include "notify_rig.h"
 #include "suites.h"
 
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static discord_rig g;
 
@@ -189,8 +192,9 @@ START_TEST(test_link_claim_unlink_relink)
         "[{\"name\":\"token\",\"type\":3,\"value\":\"%s\"}]", g.cmp.player[0]);
     discord_rig_assert_notice(r, "player token");
     json_decref(r);
-    r = discord_rig_command(&g, DISCORD_RIG_UMPIRE, "link",
-                            "[{\"name\":\"token\",\"type\":3,\"value\":\"x\"}]");
+    r = discord_rig_command(
+        &g, DISCORD_RIG_UMPIRE, "link",
+        "[{\"name\":\"token\",\"type\":3,\"value\":\"x\"}]");
     discord_rig_assert_notice(r, "not valid");
     json_decref(r);
     discord_rig_link(&g);
@@ -232,9 +236,10 @@ START_TEST(test_player_cannot_roll)
 
     units();
     discord_rig_link(&g);
-    r = discord_rig_command(&g, DISCORD_RIG_PLAYER, "scrud",
-                            "[{\"name\":\"side_a\",\"type\":3,\"value\":\"R1\"},"
-                            "{\"name\":\"side_b\",\"type\":3,\"value\":\"B1\"}]");
+    r = discord_rig_command(
+        &g, DISCORD_RIG_PLAYER, "scrud",
+        "[{\"name\":\"side_a\",\"type\":3,\"value\":\"R1\"},"
+        "{\"name\":\"side_b\",\"type\":3,\"value\":\"B1\"}]");
     discord_rig_assert_notice(r, "players read");
     discord_rig_keep(r, "refused_player");
     json_decref(r);
@@ -318,9 +323,10 @@ static void unit_id(const char *name, char *out)
     out[0] = '\0';
     snprintf(path, sizeof path, "/v1/campaigns/%s/units", g.cmp.id);
     j = ts_call(g.ts, 200, "GET", path, g.cmp.umpire, NULL);
-    json_array_foreach(json_object_get(j, "items"), i, u)
-        if (strcmp(json_string_value(json_object_get(u, "name")), name) == 0)
-            snprintf(out, 64, "%s", json_string_value(json_object_get(u, "id")));
+    json_array_foreach(
+        json_object_get(j, "items"), i,
+        u) if (strcmp(json_string_value(json_object_get(u, "name")), name) == 0)
+        snprintf(out, 64, "%s", json_string_value(json_object_get(u, "id")));
     json_decref(j);
     ck_assert_msg(out[0] != '\0', "no unit %s", name);
 }
@@ -329,16 +335,18 @@ static void unit_id(const char *name, char *out)
 static char *embed_text(const json_t *r)
 {
     const json_t *em = json_array_get(
-        json_object_get(json_object_get(r, "data"), "embeds"), 0), *f;
+                     json_object_get(json_object_get(r, "data"), "embeds"), 0),
+                 *f;
     size_t i, n = 1;
     char *out;
 
     n += strlen(discord_rig_text(r));
-    json_array_foreach(json_object_get(em, "fields"), i, f)
-        n += strlen(json_string_value(json_object_get(f, "value"))) + 1;
+    json_array_foreach(json_object_get(em, "fields"), i, f) n +=
+        strlen(json_string_value(json_object_get(f, "value"))) + 1;
     out = calloc(1, n);
     strcat(out, discord_rig_text(r));
-    json_array_foreach(json_object_get(em, "fields"), i, f) {
+    json_array_foreach(json_object_get(em, "fields"), i, f)
+    {
         strcat(out, json_string_value(json_object_get(f, "value")));
         strcat(out, "\n");
     }
@@ -389,12 +397,12 @@ START_TEST(test_odds_scrud_as_the_route_answers)
                          64);
         discord_rig_assert_limits(r);
         text = embed_text(r);
-        assert_shows(text, json_object_get(json_object_get(a, "more_defeats"),
-                                           "first"));
+        assert_shows(
+            text, json_object_get(json_object_get(a, "more_defeats"), "first"));
         assert_shows(text, json_object_get(json_object_get(a, "more_defeats"),
                                            "second"));
-        assert_shows(text, json_object_get(json_object_get(a, "more_defeats"),
-                                           "equal"));
+        assert_shows(
+            text, json_object_get(json_object_get(a, "more_defeats"), "equal"));
         {
             size_t k;
             json_array_foreach(json_object_get(a, "sides"), k, side)
@@ -447,8 +455,8 @@ START_TEST(test_odds_unknown_unit_and_public)
         "{\"name\":\"public\",\"type\":5,\"value\":true}]}]");
     ck_assert_int_eq(json_integer_value(json_object_get(r, "type")), 4);
     ck_assert(json_object_get(json_object_get(r, "data"), "flags") == NULL ||
-              json_integer_value(json_object_get(json_object_get(r, "data"),
-                                                 "flags")) == 0);
+              json_integer_value(
+                  json_object_get(json_object_get(r, "data"), "flags")) == 0);
     ck_assert_ptr_nonnull(strstr(discord_rig_text(r), "%"));
     discord_rig_assert_limits(r);
     discord_rig_keep(r, "odds_scs");
@@ -538,8 +546,9 @@ START_TEST(test_reads_unit_ledger_commitment_check)
         "[{\"name\":\"side_a\",\"type\":3,\"value\":\"R1\"},"
         "{\"name\":\"side_b\",\"type\":3,\"value\":\"B1\"}]");
     json_decref(r);
-    r = discord_rig_command(&g, DISCORD_RIG_PLAYER, "unit",
-                            "[{\"name\":\"unit\",\"type\":3,\"value\":\"R1\"}]");
+    r = discord_rig_command(
+        &g, DISCORD_RIG_PLAYER, "unit",
+        "[{\"name\":\"unit\",\"type\":3,\"value\":\"R1\"}]");
     ck_assert_ptr_nonnull(strstr(discord_rig_text(r), "In play"));
     discord_rig_assert_limits(r);
     discord_rig_keep(r, "unit");
@@ -587,8 +596,8 @@ static void choices(const json_t *r, char *out, size_t n)
 
     ck_assert_int_eq(json_integer_value(json_object_get(r, "type")), 8);
     out[0] = '\0';
-    json_array_foreach(
-        json_object_get(json_object_get(r, "data"), "choices"), i, c)
+    json_array_foreach(json_object_get(json_object_get(r, "data"), "choices"),
+                       i, c)
         snprintf(out + strlen(out), n - strlen(out), "%s%s", i ? "|" : "",
                  json_string_value(json_object_get(c, "value")));
 }
@@ -614,9 +623,10 @@ START_TEST(test_autocomplete)
     choices(r, got, sizeof got);
     ck_assert_str_eq(got, "B1");
     json_decref(r);
-    r = discord_rig_complete(&g, DISCORD_RIG_UMPIRE, "scs",
-                             "[{\"name\":\"table\",\"type\":3,\"value\":\"2d6\","
-                             "\"focused\":true}]");
+    r = discord_rig_complete(
+        &g, DISCORD_RIG_UMPIRE, "scs",
+        "[{\"name\":\"table\",\"type\":3,\"value\":\"2d6\","
+        "\"focused\":true}]");
     choices(r, got, sizeof got);
     ck_assert_ptr_nonnull(strstr(got, "example-2d6"));
     json_decref(r);
@@ -712,6 +722,88 @@ START_TEST(test_command_combat_posted_to_webhook)
 }
 END_TEST
 
+/* /odds works its odds out on the odds' own threads, as the odds routes
+ * do, not on the request worker that read the interaction: with those
+ * threads and their queue full (one thread, one waiting), an /odds is
+ * answered at once with the service's busy as a notice, and once they
+ * are free, with the odds. */
+static void setup_odds_threads(void)
+{
+    http_config cfg;
+
+    http_config_default(&cfg);
+    cfg.port = 0;
+    cfg.access_log = "off";
+    cfg.odds_threads = 1;
+    cfg.odds_queue = 1;
+    discord_rig_start_config(&g, &cfg);
+}
+
+/* A connection that has sent POST /v1/odds/scrud with many samples (some
+ * tenths of a second of work); -1 if it could not. */
+static int send_slow_odds(void)
+{
+    static const char body[] =
+        "{\"sides\": [{\"name\": \"red\", \"units\": [{\"name\": \"R1\"}, "
+        "{\"name\": \"R2\"}, {\"name\": \"R3\"}]}, {\"name\": \"blue\", "
+        "\"units\": [{\"name\": \"B1\", \"quality\": 1}, {\"name\": "
+        "\"B2\"}]}], \"odds\": {\"method\": \"sample\", \"samples\": "
+        "500000}}";
+    char req[1024];
+    int fd = edges_connect(g.ts, "127.0.0.1");
+
+    snprintf(req, sizeof req,
+             "POST /v1/odds/scrud HTTP/1.1\r\nHost: x\r\n"
+             "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+             strlen(body), body);
+    if (fd >= 0 && !edges_send_str(fd, req)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+static json_t *odds_command(void)
+{
+    return discord_rig_command(
+        &g, DISCORD_RIG_PLAYER, "odds",
+        "[{\"name\":\"scrud\",\"type\":1,\"options\":["
+        "{\"name\":\"side_a\",\"type\":3,\"value\":\"R1, R2\"},"
+        "{\"name\":\"side_b\",\"type\":3,\"value\":\"B1\"}]}]");
+}
+
+START_TEST(test_odds_on_the_odds_threads)
+{
+    http_resp resp;
+    int fds[2], i;
+    json_t *r;
+
+    units();
+    discord_rig_link(&g);
+    for (i = 0; i < 2; i++) {
+        ck_assert_int_ge(fds[i] = send_slow_odds(), 0);
+        usleep(20 * 1000);
+    }
+    r = odds_command();
+    discord_rig_assert_notice(r, "too many odds are waiting");
+    json_decref(r);
+    for (i = 0; i < 2; i++) {
+        memset(&resp, 0, sizeof resp);
+        ck_assert_int_eq(edges_read_one(fds[i], 20, &resp), 0);
+        ck_assert_int_eq(resp.status, 200);
+        http_resp_cleanup(&resp);
+        close(fds[i]);
+    }
+    r = odds_command();
+    ck_assert_int_eq(json_integer_value(json_object_get(r, "type")), 4);
+    ck_assert_int_eq(
+        json_array_size(json_object_get(json_object_get(r, "data"), "embeds")),
+        1);
+    json_decref(r);
+    ck_assert_uint_eq(n_combats(), 0);
+}
+END_TEST
+
 Suite *suite_discord_http(void)
 {
     Suite *s = suite_create("discord_http");
@@ -741,6 +833,12 @@ Suite *suite_discord_http(void)
     tcase_add_checked_fixture(t, setup_posts, teardown_posts);
     tcase_set_timeout(t, 30);
     tcase_add_test(t, test_command_combat_posted_to_webhook);
+    suite_add_tcase(s, t);
+    /* Its own server, the odds' threads one and their queue one. */
+    t = tcase_create("odds threads");
+    tcase_add_checked_fixture(t, setup_odds_threads, teardown);
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, test_odds_on_the_odds_threads);
     suite_add_tcase(s, t);
     return s;
 }
