@@ -13,8 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Both kinds of entry of one campaign up to position ?2 (a combat's
- * packed rolls whole, from its first: the cursor stops at ?2), with
+/* Both kinds of entry of one campaign from position ?3 up to position ?2
+ * (a combat's packed rolls whole, from its first, which ?3 is when it
+ * falls among them: the cursor stops at ?2), with
  * their record's dice; the order of the columns is db_ledger_read_row's.  A
  * battle's rng is "v1" for seeded dice (battles store no rng of their own).  A
  * combat whose rolls are packed (in its row with ledger_first: migrations 15
@@ -27,20 +28,21 @@
     "NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, c.commitment, "              \
     "c.client_seed, NULL, NULL, c.rolls FROM combats c "                       \
     "WHERE c.campaign_id = ?1 AND c.ledger_first <= ?2 "                       \
+    "AND c.ledger_first >= ?3 "                                                \
     "UNION ALL "                                                               \
     "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
     "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
     "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "         \
     "r.prev_hash, r.hash, NULL FROM rolls r JOIN combats c "                   \
     "ON c.id = r.combat_id "                                                   \
-    "WHERE c.campaign_id = ?1 AND r.ledger_pos <= ?2 "                         \
+    "WHERE c.campaign_id = ?1 AND r.ledger_pos <= ?2 AND r.ledger_pos >= ?3 "  \
     "UNION ALL "                                                               \
     "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "   \
     "0, 0, a.kind, a.naturals, a.detail, b.dice_source, "                      \
     "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "           \
     "b.client_seed, a.prev_hash, a.hash, NULL FROM battle_actions a "          \
     "JOIN battles b ON b.id = a.battle_id "                                    \
-    "WHERE b.campaign_id = ?1 AND a.ledger_pos <= ?2 "                         \
+    "WHERE b.campaign_id = ?1 AND a.ledger_pos <= ?2 AND a.ledger_pos >= ?3 "  \
     "ORDER BY 2"
 
 /* A stored dice list into a new array *out (NULL for none): the count,
@@ -229,6 +231,7 @@ err_code db_ledger_rows(db_conn *c, const char *campaign_id,
         return rc;
     db_bind_text(st, 1, campaign_id);
     db_bind_int64(st, 2, LLONG_MAX);
+    db_bind_int64(st, 3, 0);
     while (rc == ERR_OK && (step = db_step(st)) == DB_ROW)
         rc = read_entries(st, out, n, &cap, e);
     if (rc == ERR_OK && step != DB_DONE)
@@ -345,8 +348,9 @@ struct db_ledger_cursor {
      * of seeds being read. */
     db_stmt *entries, *seeds[2];
     int seed_part;
-    long long upto; /* the last position given; LLONG_MAX: all */
-    bool is_past;   /* an entry past upto was read: the entries end */
+    long long after; /* the entries up to it are read, not given */
+    long long upto;  /* the last position given; LLONG_MAX: all */
+    bool is_past;    /* an entry past upto was read: the entries end */
     /* The keys and hash of the entry read last (prev_from), kind
      * LEDGER_ACTION before any. */
     db_ledger_row last;
@@ -356,34 +360,71 @@ struct db_ledger_cursor {
     size_t n_pending, next, cap;
 };
 
+/* Where the entries after position after begin to be read: the first
+ * position of the combat whose packed rolls hold after + 1 (the rolls
+ * before it in that combat are read to chain it, not given), else
+ * after + 1.  A combat's rolls are at consecutive positions, so none but
+ * its own lie between. */
+static err_code read_from(db_conn *c, const char *campaign_id, long long after,
+                          long long *from, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    *from = after + 1;
+    if (after <= 0)
+        return ERR_OK;
+    if ((rc = db_prepare(c,
+                         "SELECT MAX(ledger_first) FROM combats WHERE "
+                         "campaign_id = ?1 AND ledger_first <= ?2",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    db_bind_int64(st, 2, after + 1);
+    if ((step = db_step(st)) == DB_ROW) {
+        if (db_column_type(st, 0) != DB_NULL)
+            *from = db_column_int64(st, 0);
+    } else {
+        rc = db_fail(c, e, "read where the ledger's part begins");
+    }
+    db_done(st);
+    return rc;
+}
+
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
-                               long long upto, db_ledger_cursor **out,
-                               err_info *e)
+                               long long after, long long upto,
+                               db_ledger_cursor **out, err_info *e)
 {
     db_ledger_cursor *cur = calloc(1, sizeof *cur);
     bool is_part = upto >= 0;
+    long long from;
+    err_code rc;
     int i;
 
     *out = NULL;
     if (cur == NULL)
         return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    if ((rc = read_from(c, campaign_id, after, &from, e))) {
+        free(cur);
+        return rc;
+    }
     cur->c = c;
     cur->last.kind = LEDGER_ACTION; /* none read yet */
+    cur->after = after > 0 ? after : 0;
     cur->upto = is_part ? upto : LLONG_MAX;
     /* Statements of its own (not the connection's shared ones): they stay
      * open between the turns of a stream. */
-    {
-        err_code rc;
-        if ((rc = db_prepare_own(c, LEDGER_ROWS_SQL, &cur->entries, e)) ||
-            (rc = db_prepare_own(c, ledger_seeds_sql[0], &cur->seeds[0], e)) ||
-            (rc = db_prepare_own(c, ledger_seeds_sql[is_part ? 2 : 1],
-                                 &cur->seeds[1], e))) {
-            db_ledger_cursor_close(cur);
-            return rc;
-        }
+    if ((rc = db_prepare_own(c, LEDGER_ROWS_SQL, &cur->entries, e)) ||
+        (rc = db_prepare_own(c, ledger_seeds_sql[0], &cur->seeds[0], e)) ||
+        (rc = db_prepare_own(c, ledger_seeds_sql[is_part ? 2 : 1],
+                             &cur->seeds[1], e))) {
+        db_ledger_cursor_close(cur);
+        return rc;
     }
     db_bind_text(cur->entries, 1, campaign_id);
     db_bind_int64(cur->entries, 2, cur->upto);
+    db_bind_int64(cur->entries, 3, from);
     for (i = 0; i < 2; i++) {
         db_bind_text(cur->seeds[i], 1, campaign_id);
         if (i == 0 || is_part)
@@ -398,16 +439,17 @@ int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
 {
     int step = DB_ROW;
 
-    if (cur->is_past)
-        return 0;
-    if (cur->next == cur->n_pending) {
-        cur->next = cur->n_pending = 0;
-        if ((step = db_step(cur->entries)) == DB_ROW &&
-            read_entries(cur->entries, &cur->pending, &cur->n_pending,
-                         &cur->cap, e) != ERR_OK)
-            return -1;
-    }
-    if (step == DB_ROW) {
+    while (!cur->is_past) {
+        if (cur->next == cur->n_pending) {
+            cur->next = cur->n_pending = 0;
+            if ((step = db_step(cur->entries)) != DB_ROW)
+                break;
+            if (read_entries(cur->entries, &cur->pending, &cur->n_pending,
+                             &cur->cap, e) != ERR_OK)
+                return -1;
+            if (cur->n_pending == 0)
+                continue;
+        }
         /* Moved out: its strings are the caller's now. */
         *row = cur->pending[cur->next++];
         if (row->pos > cur->upto) {
@@ -424,9 +466,12 @@ int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
         cur->last.seq = row->seq;
         memcpy(cur->last.record_id, row->record_id, sizeof row->record_id);
         memcpy(cur->last.hash, row->hash, sizeof row->hash);
-        return 1;
+        if (row->pos > cur->after)
+            return 1;
+        /* Before the part asked for: read to chain the next, not given. */
+        db_ledger_row_clear(row);
     }
-    if (step == DB_DONE)
+    if (cur->is_past || step == DB_DONE)
         return 0;
     db_fail(cur->c, e, "read the ledger");
     return -1;

@@ -295,6 +295,14 @@ static vf_result read_ledger(const json_t *doc, ledger *L, FILE *out)
         vf_get_str(doc, "head", true, &head) || vf_get_hash(head, L->head))
         return vf_bad_input(out, "campaign_id, length and head (64 hex digits) "
                                  "are required");
+    if (json_object_get(doc, "after") != NULL)
+        return vf_bad_input(
+            out,
+            "this is the part of a ledger after entry %lld"
+            " (?after=): join its entries after those up to "
+            "there, from an export before it, and check the "
+            "whole (docs/ledger.md, \"Resuming an export\")",
+            (long long)json_integer_value(json_object_get(doc, "after")));
     if (!json_is_array(entries) || !json_is_array(seeds))
         return vf_bad_input(out, "missing array \"entries\" or \"seeds\"");
     L->n_entries = json_array_size(entries);

@@ -17,6 +17,7 @@
 #include "jsonw.h"
 #include "text.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,12 +358,13 @@ static void export_refuse(http_request *r, http_stream_refusal why)
     http_stream_refuse(r, why, &exports_kind, EXPORTS_PER_TOKEN);
 }
 
-/* A new export of campaign_id's ledger up to upto (below 0: whole), its
- * snapshot and cursor open, ending with end; NULL with r answered.  When
- * chain is not NULL, the chain's recorded head into it, from the same
- * snapshot. */
+/* A new export of campaign_id's ledger after after (0: from the first) up
+ * to upto (below 0: whole), its snapshot and cursor open, ending with end;
+ * NULL with r answered.  When chain is not NULL, the chain's recorded
+ * head into it, from the same snapshot. */
 static export_job *export_new(http_request *r, const char *campaign_id,
-                              long long upto, const char *end, db_chain *chain)
+                              long long after, long long upto, const char *end,
+                              db_chain *chain)
 {
     export_job *x = calloc(1, sizeof *x);
     err_info e;
@@ -379,7 +381,8 @@ static export_job *export_new(http_request *r, const char *campaign_id,
     if ((rc = db_snapshot_open(http_db(r->srv), &x->c, &e)) ||
         (chain != NULL &&
          (rc = db_chain_open(x->c, x->campaign_id, chain, &e))) ||
-        (rc = db_ledger_cursor_open(x->c, x->campaign_id, upto, &x->cur, &e))) {
+        (rc = db_ledger_cursor_open(x->c, x->campaign_id, after, upto, &x->cur,
+                                    &e))) {
         export_gone(NULL, x);
         http_reply_err(r, rc, &e);
         return NULL;
@@ -417,21 +420,50 @@ static void export_send(http_request *r, export_job *x, const char *first,
     http_reply_stream(r, s, "application/json");
 }
 
+/* ?after=N of an export: the entries after position N (0, the default:
+ * all).  False (r answered) when malformed. */
+static bool parse_after(http_request *r, long long *after)
+{
+    const char *s = http_query(r, "after");
+    char *end = NULL;
+    err_info e;
+
+    *after = 0;
+    if (s == NULL)
+        return true;
+    errno = 0;
+    *after = strtoll(s, &end, 10);
+    if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 ||
+        (s[0] == '0' && s[1] != '\0')) {
+        err_clear(&e);
+        err_set(&e, ERR_INVALID, "after",
+                "after is the position of the last entry you hold, a whole "
+                "number from 0, not \"%.40s\"",
+                s);
+        http_reply_err(r, e.code, &e);
+        return false;
+    }
+    return true;
+}
+
 void ledgers_export(http_request *r)
 {
     const char *key = r->has_token ? r->token.id : "";
     http_stream_refusal why;
+    long long after;
     export_job *x;
     db_chain ch;
     char *first;
     jw w;
 
+    if (!parse_after(r, &after))
+        return;
     if ((why = http_streams_check(http_export_streams(r->srv), key,
                                   EXPORTS_PER_TOKEN)) != HTTP_STREAM_OPENED) {
         export_refuse(r, why);
         return;
     }
-    if ((x = export_new(r, r->params[0], -1, "]}", &ch)) == NULL)
+    if ((x = export_new(r, r->params[0], after, -1, "]}", &ch)) == NULL)
         return;
     /* The head, up to the entries' array (ids and hex digits: nothing to
      * escape). */
@@ -441,6 +473,8 @@ void ledgers_export(http_request *r)
     jw_kstring(&w, "version", LEDGER_VERSION);
     jw_kint(&w, "length", ch.length);
     jw_kstring(&w, "head", ch.head);
+    if (after > 0)
+        jw_kint(&w, "after", after);
     jw_key(&w, "entries");
     jw_raw(&w, "[", 1);
     if ((first = jw_take(&w, NULL)) == NULL) {
@@ -469,7 +503,7 @@ void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
 
     /* Its room was checked before the report was read (ledgers_part_may);
      * http_stream_open checks it again as it opens. */
-    if ((x = export_new(r, campaign_id, upto, "]}}", NULL)) != NULL)
+    if ((x = export_new(r, campaign_id, 0, upto, "]}}", NULL)) != NULL)
         export_send(r, x, first, shares_key, SHARES_MAX, &shares_kind);
 }
 

@@ -201,6 +201,19 @@ START_TEST(test_ledger_empty)
 }
 END_TEST
 
+/* A part of an export (?after=N) is refused as such: its chain starts at
+ * entry N + 1, not at the genesis. */
+START_TEST(test_ledger_part_refused)
+{
+    json_t *L = verifier_fixture_ledger();
+
+    json_object_set_new(L, "after", json_integer(2));
+    verifier_fixture_expect(L, VF_MODE_LEDGER, VF_BAD_INPUT,
+                            "the part of a ledger after entry 2");
+    json_decref(L);
+}
+END_TEST
+
 /* Malformed ledgers: a member of the ledger (pos 0), of an entry (pos) or
  * of the first record of seeds (pos -1) replaced, or removed. */
 static const struct bad_ledger {
@@ -257,6 +270,7 @@ Suite *suite_verifier_ledger(void)
     tcase_add_test(ledger, test_ledger_die_renumbered);
     tcase_add_test(ledger, test_ledger_unrevealed);
     tcase_add_test(ledger, test_ledger_empty);
+    tcase_add_test(ledger, test_ledger_part_refused);
     tcase_add_loop_test(ledger, test_ledger_malformed, 0,
                         (int)(sizeof bad_ledgers / sizeof *bad_ledgers));
     suite_add_tcase(s, ledger);

@@ -55,6 +55,44 @@ static const char *with(const char *tmpl, const char *s)
     return b;
 }
 
+/* Every part of c's export after a position (?after=0 to one past its
+ * last entry): the same length, head and seeds as whole, "after" said,
+ * and exactly whole's entries after it, each as whole gives it (a part
+ * that begins inside a combat's rolls chains its first from the one
+ * before); a malformed position refused, naming it. */
+static void check_parts(const test_campaign *c, const json_t *whole)
+{
+    static const char *const bad[] = {
+        "-1", "x", "01", "1.5", "", "2x", "99999999999999999999"};
+    const json_t *all = scs_get(whole, "entries");
+    long long len = rig_inum(whole, "length"), n;
+    json_t *part, *entries;
+    size_t i;
+
+    RIG_EQ_INT((long long)json_array_size(all), len);
+    for (n = 0; n <= len + 1; n++) {
+        snprintf(rig_ctx, sizeof rig_ctx, "the export after %lld", n);
+        part = scs_call(200, "GET", c->player[0], NULL,
+                        "/v1/campaigns/%s/ledger?after=%lld", c->id, n);
+        RIG_EQ_INT(rig_inum(part, "length"), len);
+        RIG_EQ_STR(scs_str(part, "head"), scs_str(whole, "head"));
+        if (n == 0)
+            RIG_IS_TRUE(scs_get(part, "after") == NULL);
+        else
+            RIG_EQ_INT(rig_inum(part, "after"), n);
+        entries = scs_get(part, "entries");
+        RIG_EQ_INT((long long)json_array_size(entries), n < len ? len - n : 0);
+        for (i = 0; i < json_array_size(entries); i++)
+            RIG_IS_TRUE(json_equal(json_array_get(entries, i),
+                                   json_array_get(all, (size_t)n + i)));
+        RIG_IS_TRUE(
+            json_equal(scs_get(part, "seeds"), scs_get(whole, "seeds")));
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        scs_rig_refuse(422, NULL, "after", "GET", c->umpire, NULL,
+                       "/v1/campaigns/%s/ledger?after=%s", c->id, bad[i]);
+}
+
 /* ---- 1. A campaign's dice, as they are rolled ---- */
 
 START_TEST(test_campaign_ledger)
@@ -186,6 +224,9 @@ START_TEST(test_campaign_ledger)
     /* and a player reads the same */
     RIG_IS_TRUE(json_equal(led, scs_call(200, "GET", c.player[1], NULL,
                                          "/v1/campaigns/%s/ledger", c.id)));
+    /* and its parts after each position, combats' rolls and battles'
+     * actions among them */
+    check_parts(&c, led);
 }
 END_TEST
 
