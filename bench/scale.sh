@@ -25,7 +25,9 @@
 # that share link (its high-water mark reset first through
 # /proc/PID/clear_refs).  A share link of the campaign's oldest and of its
 # newest combat (GET /v1/shared/SECRET, made at each size) is timed with
-# the heavy routes: its answer carries the ledger from position 1.  Exits
+# the heavy routes: its answer carries the ledger from position 1; so is
+# the export's part after the campaign's last combat (?after=, the last 8
+# entries: what a copy kept up to date asks for).  Exits
 # 1 when a target is not met: a page route over 5 ms at the last size,
 # /health's p99 at 10 ms or more, or a peak memory of 50 MB or more.
 #
@@ -169,8 +171,8 @@ fill() {
     done
 }
 
-ROUTES="history-newest history-single units combats battles feed card verify export report share-first share-newest"
-HEAVY_ROUTES="verify export report share-first share-newest"
+ROUTES="history-newest history-single units combats battles feed card verify export export-newest report share-first share-newest"
+HEAVY_ROUTES="verify export export-newest report share-first share-newest"
 # share KIND_ORDER: the secret of a new share link to the campaign's oldest
 # or newest combat (order: oldest, newest).
 share() {
@@ -186,6 +188,7 @@ share() {
 }
 SHARE_FIRST=""
 SHARE_NEWEST=""
+AFTER=0 # the export's newest part: the entries after this (the last combat's)
 # url ROUTE: the whole url of its request.
 url() {
     case $1 in
@@ -209,6 +212,7 @@ path() {
     card) echo "/units/B1/card" ;;
     verify) echo "/ledger/verify" ;;
     export) echo "/ledger" ;;
+    export-newest) echo "/ledger?after=$AFTER" ;;
     report) echo "/report" ;;
     share-first) echo "(/v1/shared/SECRET)" ;;
     share-newest) echo "(/v1/shared/SECRET)" ;;
@@ -225,6 +229,7 @@ label() {
     card) echo "unit card" ;;
     verify) echo "ledger verify (heavy)" ;;
     export) echo "ledger export (heavy)" ;;
+    export-newest) echo "export, last combat (heavy)" ;;
     report) echo "campaign report (heavy)" ;;
     share-first) echo "share, oldest combat (heavy)" ;;
     share-newest) echo "share, newest combat (heavy)" ;;
@@ -266,6 +271,10 @@ for size in $SIZES; do
         "(database $(($(stat -c %s "$TMP/scale.db") / 1048576)) MB)"
     [ -n "$SHARE_FIRST" ] || SHARE_FIRST=$(share oldest)
     SHARE_NEWEST=$(share newest)
+    # The ledger's length less the last combat's 8 rolls.
+    AFTER=$(curl -sf -H "$AUTH" "$BASE" | sed -n 's/.*"ledger":{"length":\([0-9]*\).*/\1/p')
+    [ -n "$AFTER" ] || die "cannot read the ledger's length"
+    AFTER=$((AFTER - 8))
     for r in $ROUTES; do
         time_route "$r" >"$TMP/result-$size-$r"
     done

@@ -1064,10 +1064,11 @@ typedef struct db_ledger_seed {
  * error (e).
  */
 typedef struct db_ledger_cursor db_ledger_cursor;
-/* after: the entries from after + 1 are given (0: from the first; the
- * seeds are those of the whole ledger, or of the part up to upto, still);
- * upto: the last position given, and only the records with entries up to
- * it (a shared link's part of the ledger); below 0, the whole ledger. */
+/* after: the entries from after + 1 are given, and only the records with
+ * entries among them (0: from the first, and for the whole ledger every
+ * battle, entries or not); upto: the last position given, and only the
+ * records with entries up to it (a shared link's part of the ledger);
+ * below 0, the whole ledger. */
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
                                long long after, long long upto,
                                db_ledger_cursor **out, err_info *e);

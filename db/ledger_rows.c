@@ -322,25 +322,29 @@ err_code db_ledger_unchained(db_conn *c, const char *campaign_id,
 
 /* ---- the export, read as it is sent ---- */
 
-/* The records whose dice seed the ledger's entries up to position ?2, as
- * the export lists them: the campaign's combats that have entries there
- * (a battle's record has none: its actions do), in the order they were
- * written, then its battles, an open one's seed withheld: every battle
- * for the whole ledger, those with entries there for a part of it.  The
- * columns: id, source, commitment, seed, client seed. */
+/* The records whose dice seed the ledger's entries from position ?3 up
+ * to ?2, as the export lists them: the campaign's combats that have
+ * entries there (a battle's record has none: its actions do), in the
+ * order they were written, then its battles, an open one's seed
+ * withheld: every battle for the whole ledger, those with entries there
+ * for a part of it.  (A battle's seed is revealed by the action that
+ * closes it, an entry of its own: a part after a position holds every
+ * seed revealed since.)  The columns: id, source, commitment, seed,
+ * client seed. */
 #define LEDGER_BATTLE_SEEDS                                                    \
     "SELECT b.id, b.dice_source, b.commitment, CASE b.status WHEN 'open' "     \
     "THEN NULL ELSE b.server_seed END, b.client_seed FROM battles b "          \
     "WHERE b.campaign_id = ?1 "
 static const char *const ledger_seeds_sql[3] = {
     "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
-    "FROM combats c WHERE c.campaign_id = ?1 AND (c.ledger_first <= ?2 OR "
-    "EXISTS (SELECT 1 FROM rolls r WHERE r.combat_id = c.id AND "
-    "r.ledger_pos <= ?2)) ORDER BY c.rowid",
+    "FROM combats c WHERE c.campaign_id = ?1 AND ((c.ledger_first <= ?2 AND "
+    "c.ledger_first >= ?3) OR EXISTS (SELECT 1 FROM rolls r WHERE "
+    "r.combat_id = c.id AND r.ledger_pos <= ?2 AND r.ledger_pos >= ?3)) "
+    "ORDER BY c.rowid",
     LEDGER_BATTLE_SEEDS "ORDER BY b.created_at, b.rowid",
     LEDGER_BATTLE_SEEDS "AND EXISTS (SELECT 1 FROM battle_actions a WHERE "
-                        "a.battle_id = b.id AND a.ledger_pos <= ?2) "
-                        "ORDER BY b.created_at, b.rowid"};
+                        "a.battle_id = b.id AND a.ledger_pos <= ?2 AND "
+                        "a.ledger_pos >= ?3) ORDER BY b.created_at, b.rowid"};
 
 struct db_ledger_cursor {
     db_conn *c;
@@ -364,28 +368,43 @@ struct db_ledger_cursor {
  * position of the combat whose packed rolls hold after + 1 (the rolls
  * before it in that combat are read to chain it, not given), else
  * after + 1.  A combat's rolls are at consecutive positions, so none but
- * its own lie between. */
+ * its own lie between: the records with entries from there are exactly
+ * those the entries given name. */
 static err_code read_from(db_conn *c, const char *campaign_id, long long after,
                           long long *from, err_info *e)
 {
+    db_roll *rolls = NULL;
     db_stmt *st = NULL;
+    size_t n = 0;
     err_code rc;
     int step;
 
     *from = after + 1;
     if (after <= 0)
         return ERR_OK;
+    /* The last combat with packed rolls from after + 1 or before. */
     if ((rc = db_prepare(c,
-                         "SELECT MAX(ledger_first) FROM combats WHERE "
-                         "campaign_id = ?1 AND ledger_first <= ?2",
+                         "SELECT ledger_first, rolls FROM combats WHERE "
+                         "campaign_id = ?1 AND ledger_first <= ?2 "
+                         "ORDER BY ledger_first DESC LIMIT 1",
                          &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
     db_bind_int64(st, 2, after + 1);
     if ((step = db_step(st)) == DB_ROW) {
-        if (db_column_type(st, 0) != DB_NULL)
-            *from = db_column_int64(st, 0);
-    } else {
+        long long first = db_column_int64(st, 0);
+        rc = db_column_rolls_read(st, 1, first, NULL, &rolls, &n, e);
+        if (rc == ERR_NOMEM) {
+            /* stays the caller's error */
+        } else if (rc != ERR_OK || first + (long long)n > after + 1) {
+            /* It holds after + 1 (or does not read: read it whole, as
+             * the whole export does, its entry then failing its check). */
+            err_clear(e);
+            rc = ERR_OK;
+            *from = first;
+        }
+        free(rolls);
+    } else if (step != DB_DONE) {
         rc = db_fail(c, e, "read where the ledger's part begins");
     }
     db_done(st);
@@ -417,7 +436,7 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
      * open between the turns of a stream. */
     if ((rc = db_prepare_own(c, LEDGER_ROWS_SQL, &cur->entries, e)) ||
         (rc = db_prepare_own(c, ledger_seeds_sql[0], &cur->seeds[0], e)) ||
-        (rc = db_prepare_own(c, ledger_seeds_sql[is_part ? 2 : 1],
+        (rc = db_prepare_own(c, ledger_seeds_sql[is_part || after > 0 ? 2 : 1],
                              &cur->seeds[1], e))) {
         db_ledger_cursor_close(cur);
         return rc;
@@ -427,8 +446,10 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
     db_bind_int64(cur->entries, 3, from);
     for (i = 0; i < 2; i++) {
         db_bind_text(cur->seeds[i], 1, campaign_id);
-        if (i == 0 || is_part)
+        if (i == 0 || is_part || after > 0) {
             db_bind_int64(cur->seeds[i], 2, cur->upto);
+            db_bind_int64(cur->seeds[i], 3, from);
+        }
     }
     *out = cur;
     return ERR_OK;
