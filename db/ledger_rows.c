@@ -443,7 +443,10 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
     }
     db_bind_text(cur->entries, 1, campaign_id);
     db_bind_int64(cur->entries, 2, cur->upto);
-    db_bind_int64(cur->entries, 3, from);
+    /* Entry after itself read too (not given), when it comes first: a
+     * roll kept as a row (before migration 15) takes its previous hash
+     * from it, as packed rolls take theirs from the roll before. */
+    db_bind_int64(cur->entries, 3, after > 0 && after < from ? after : from);
     for (i = 0; i < 2; i++) {
         db_bind_text(cur->seeds[i], 1, campaign_id);
         if (i == 0 || is_part || after > 0) {

@@ -18,6 +18,7 @@
 #include "text.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -434,7 +435,7 @@ static bool parse_after(http_request *r, long long *after)
     errno = 0;
     *after = strtoll(s, &end, 10);
     if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 ||
-        (s[0] == '0' && s[1] != '\0')) {
+        (s[0] == '0' && s[1] != '\0') || *after == LLONG_MAX) {
         err_clear(&e);
         err_set(&e, ERR_INVALID, "after",
                 "after is the position of the last entry you hold, a whole "

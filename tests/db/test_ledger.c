@@ -1769,6 +1769,63 @@ START_TEST(test_migration_clock_step)
 }
 END_TEST
 
+/* The ledger's parts after each position (db_ledger_cursor_open's after),
+ * over rolls kept as rows (a combat's rolls before migration 15 chained
+ * in the rolls table, each one's previous hash taken from the one before
+ * it), packed rolls and a battle's action: each part gives exactly the
+ * entries after its position, each with the previous hash and the hash
+ * the whole ledger gives it. */
+START_TEST(test_db_ledger_parts)
+{
+    combat_job a, p, q;
+    staged_job sp = {.j = &p, .pack = true};
+    db_ledger_row *rows = NULL, row;
+    db_ledger_cursor *cur;
+    db_battle bt;
+    db_campaign cmp;
+    db_chain ch;
+    db_conn *c;
+    err_info e;
+    size_t n;
+    long long after, pos;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    add_combat(&a, cmp.id, 3, false);
+    add_combat(&p, cmp.id, 3, false);
+    db_new_id("cmb", p.cb.id);
+    db_fixture_write_ok(job_staged, &sp, "staged");
+    free(p.cb.rolls_z);
+    free(p.cb.report_z);
+    add_combat(&q, cmp.id, 3, false);
+    add_battle(&bt, cmp.id, true);
+    ck_assert_int_eq(add_action(&bt, 1, "roll", "[3,4]", NULL), ERR_OK);
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_uint_gt(n, 9);
+    c = db_read_acquire(db_fixture_db);
+    for (after = 0; after <= (long long)n + 1; after++) {
+        ck_assert_int_eq(db_ledger_cursor_open(c, cmp.id, after, -1, &cur, &e),
+                         ERR_OK);
+        for (pos = after + 1; db_ledger_cursor_entry(cur, &row, &e) == 1;
+             pos++) {
+            ck_assert_msg(row.pos == pos, "after %lld: entry %lld, not %lld",
+                          after, row.pos, pos);
+            ck_assert_msg(strcmp(row.prev_hash, rows[pos - 1].prev_hash) == 0 &&
+                              strcmp(row.hash, rows[pos - 1].hash) == 0,
+                          "after %lld: entry %lld's hashes are not the "
+                          "ledger's (previous \"%s\")",
+                          after, pos, row.prev_hash);
+            db_ledger_row_clear(&row);
+        }
+        ck_assert_int_eq(pos,
+                         after < (long long)n ? (long long)n + 1 : after + 1);
+        db_ledger_cursor_close(cur);
+    }
+    db_read_release(db_fixture_db, c);
+    db_ledger_rows_free(rows, n);
+}
+END_TEST
+
 Suite *suite_ledger(void)
 {
     Suite *s = suite_create("ledger");
@@ -1781,6 +1838,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_chain);
     tcase_add_test(tc, test_db_combat_chains);
     tcase_add_test(tc, test_db_packed_rolls_chain);
+    tcase_add_test(tc, test_db_ledger_parts);
     tcase_add_test(tc, test_db_staged_not_current);
     tcase_add_test(tc, test_db_packed_rolls_unreadable);
     tcase_add_test(tc, test_db_packed_rolls_hashes_beside);

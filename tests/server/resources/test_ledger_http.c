@@ -77,8 +77,14 @@ static bool names(const json_t *entries, size_t k, const char *id)
  * position refused, naming it. */
 static void check_parts(const test_campaign *c, const json_t *whole)
 {
-    static const char *const bad[] = {
-        "-1", "x", "01", "1.5", "", "2x", "99999999999999999999"};
+    static const char *const bad[] = {"-1",
+                                      "x",
+                                      "01",
+                                      "1.5",
+                                      "",
+                                      "2x",
+                                      "99999999999999999999",
+                                      "9223372036854775807"};
     const json_t *all = scs_get(whole, "entries");
     long long len = rig_inum(whole, "length"), n;
     json_t *part, *entries;
