@@ -14,7 +14,9 @@
  *     message, an updated message or autocomplete choices, and an
  *     ephemeral message saying why for everything refused.
  * Every command is answered within Discord's 3 seconds: reads at once,
- * writes once their transaction commits (milliseconds).
+ * writes once their transaction commits (milliseconds); the odds on the
+ * odds' threads, or busy once they waited there 1.5 s (discord_odds.h),
+ * unless working them out takes longer still (their limit is 5 s).
  */
 #ifndef UMPIRE_DISCORD_HTTP_H
 #define UMPIRE_DISCORD_HTTP_H

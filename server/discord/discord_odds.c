@@ -10,7 +10,9 @@
  * an odds request may take seconds (its time limit is 5), and a request
  * worker held so long holds every connection it serves.  With the odds'
  * queue full, the interaction is answered at once with the service's
- * 503 busy as a notice (discord_http_reshape).
+ * 503 busy as a notice (discord_http_reshape); one that waited there
+ * longer than wait_max_ms is answered busy too rather than worked out:
+ * Discord waits 3 s for an answer, and drops one that comes later.
  */
 #include "discord_odds.h"
 
@@ -24,6 +26,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* The longest an interaction's odds may wait for the odds' threads and
+ * still be worked out (discord_odds_set_wait_max). */
+static int wait_max_ms = DISCORD_ODDS_WAIT_MAX_MS;
+
+void discord_odds_set_wait_max(int ms)
+{
+    wait_max_ms = ms;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
 
 static const json_t *get(const json_t *o, const char *k)
 {
@@ -289,6 +309,7 @@ typedef struct odds_job {
     json_t *body;
     int combat;
     bool is_public;
+    double queued_ms; /* now_ms when it was handed to the odds' threads */
 } odds_job;
 
 static void odds_job_free(void *p)
@@ -330,8 +351,16 @@ static void answer_now(http_request *r, const discord_interaction *in,
 static void answer_deferred(http_request *r)
 {
     discord_interaction *in = r->state;
+    const odds_job *j = in->job;
 
-    answer_now(r, in, in->job);
+    if (now_ms() - j->queued_ms > wait_max_ms) {
+        discord_reply_send(r, discord_reply_notice(
+                                  "The odds are busy: this request waited too "
+                                  "long to be answered in time. Try again "
+                                  "shortly."));
+        return;
+    }
+    answer_now(r, in, j);
 }
 
 /* Answers r with the odds of body (stolen) of s, on the odds' threads. */
@@ -347,7 +376,7 @@ static void answer(http_request *r, discord_interaction *in,
                                                    "memory; try again."));
         return;
     }
-    *j = (odds_job){s, body, combat, is_public};
+    *j = (odds_job){s, body, combat, is_public, now_ms()};
     if (r->state != in || in->job != NULL) {
         /* Not the request's own interaction (kept for a write): here. */
         answer_now(r, in, j);

@@ -25,6 +25,12 @@ void discord_odds_run(http_request *r, discord_interaction *in);
 void discord_odds_battle(http_request *r, discord_interaction *in,
                          const systems_entry *s, json_t *body, int combat);
 
+/* The longest an interaction's odds wait for the odds' threads and are
+ * still worked out; beyond it they are answered busy (Discord waits 3 s
+ * for an answer).  discord_odds_set_wait_max changes it (tests). */
+#define DISCORD_ODDS_WAIT_MAX_MS 1500
+void discord_odds_set_wait_max(int ms);
+
 /* An odds answer (docs/odds.md) of system as an embed (new); combat: a
  * Matrix answer's combat shown, else -1. */
 json_t *discord_odds_embed(const json_t *answer, const char *campaign_id,

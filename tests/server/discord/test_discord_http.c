@@ -10,6 +10,7 @@
  * combat made with a command posted to the campaign's webhook, like any
  * other, to a stand-in for Discord (notify_rig.h).
  */
+#include "discord_odds.h"
 #include "discord_rig.h"
 #include "edges_rig.h"
 #include "notify_rig.h"
@@ -799,6 +800,12 @@ START_TEST(test_odds_on_the_odds_threads)
     ck_assert_int_eq(
         json_array_size(json_object_get(json_object_get(r, "data"), "embeds")),
         1);
+    json_decref(r);
+    /* Odds that waited longer than Discord can wait for them: busy. */
+    discord_odds_set_wait_max(0);
+    r = odds_command();
+    discord_odds_set_wait_max(DISCORD_ODDS_WAIT_MAX_MS);
+    discord_rig_assert_notice(r, "waited too long");
     json_decref(r);
     ck_assert_uint_eq(n_combats(), 0);
 }
