@@ -740,8 +740,10 @@ static void setup_odds_threads(void)
     discord_rig_start_config(&g, &cfg);
 }
 
-/* A connection that has sent POST /v1/odds/scrud with many samples (some
- * tenths of a second of work); -1 if it could not. */
+/* A connection that has sent POST /v1/odds/scrud with the most samples
+ * (about 0.4 s of work here; the two of the test are sent 10 ms apart,
+ * so that the thread and the queue are still full on a machine several
+ * times faster); -1 if it could not. */
 static int send_slow_odds(void)
 {
     static const char body[] =
@@ -749,7 +751,7 @@ static int send_slow_odds(void)
         "{\"name\": \"R2\"}, {\"name\": \"R3\"}]}, {\"name\": \"blue\", "
         "\"units\": [{\"name\": \"B1\", \"quality\": 1}, {\"name\": "
         "\"B2\"}]}], \"odds\": {\"method\": \"sample\", \"samples\": "
-        "500000}}";
+        "1000000}}";
     char req[1024];
     int fd = edges_connect(g.ts, "127.0.0.1");
 
@@ -783,7 +785,7 @@ START_TEST(test_odds_on_the_odds_threads)
     discord_rig_link(&g);
     for (i = 0; i < 2; i++) {
         ck_assert_int_ge(fds[i] = send_slow_odds(), 0);
-        usleep(20 * 1000);
+        usleep(10 * 1000);
     }
     r = odds_command();
     discord_rig_assert_notice(r, "too many odds are waiting");
