@@ -1065,13 +1065,15 @@ typedef struct db_ledger_seed {
  */
 typedef struct db_ledger_cursor db_ledger_cursor;
 /* after: the entries from after + 1 are given, and only the records with
- * entries among them (0: from the first, and for the whole ledger every
- * battle, entries or not); upto: the last position given, and only the
- * records with entries up to it (a shared link's part of the ledger);
- * below 0, the whole ledger. */
+ * entries among them, unless is_all_seeds (0: from the first, and for the
+ * whole ledger every battle, entries or not); upto: the last position
+ * given, and only the records with entries up to it (a shared link's part
+ * of the ledger); below 0, the whole ledger.  is_all_seeds: the seeds of
+ * the whole ledger's records, whatever after (not with upto). */
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
                                long long after, long long upto,
-                               db_ledger_cursor **out, err_info *e);
+                               bool is_all_seeds, db_ledger_cursor **out,
+                               err_info *e);
 int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
                            err_info *e);
 int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,

@@ -413,10 +413,14 @@ static err_code read_from(db_conn *c, const char *campaign_id, long long after,
 
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
                                long long after, long long upto,
-                               db_ledger_cursor **out, err_info *e)
+                               bool is_all_seeds, db_ledger_cursor **out,
+                               err_info *e)
 {
     db_ledger_cursor *cur = calloc(1, sizeof *cur);
     bool is_part = upto >= 0;
+    /* The seeds of the records of the entries given only, or every one's
+     * (the whole ledger's: from position 1, every battle). */
+    bool is_named = is_part || (after > 0 && !is_all_seeds);
     long long from;
     err_code rc;
     int i;
@@ -436,7 +440,7 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
      * open between the turns of a stream. */
     if ((rc = db_prepare_own(c, LEDGER_ROWS_SQL, &cur->entries, e)) ||
         (rc = db_prepare_own(c, ledger_seeds_sql[0], &cur->seeds[0], e)) ||
-        (rc = db_prepare_own(c, ledger_seeds_sql[is_part || after > 0 ? 2 : 1],
+        (rc = db_prepare_own(c, ledger_seeds_sql[is_named ? 2 : 1],
                              &cur->seeds[1], e))) {
         db_ledger_cursor_close(cur);
         return rc;
@@ -449,9 +453,9 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
     db_bind_int64(cur->entries, 3, after > 0 && after < from ? after : from);
     for (i = 0; i < 2; i++) {
         db_bind_text(cur->seeds[i], 1, campaign_id);
-        if (i == 0 || is_part || after > 0) {
+        if (i == 0 || is_named) {
             db_bind_int64(cur->seeds[i], 2, cur->upto);
-            db_bind_int64(cur->seeds[i], 3, from);
+            db_bind_int64(cur->seeds[i], 3, is_named ? from : 1);
         }
     }
     *out = cur;

@@ -301,7 +301,8 @@ static vf_result read_ledger(const json_t *doc, ledger *L, FILE *out)
             "this is the part of a ledger after entry %lld"
             " (?after=): join its entries after those up to "
             "there, from an export before it, and check the "
-            "whole (docs/ledger.md, \"Keeping an export up to date\")",
+            "whole (docs/ledger.md, \"Keeping an export up to date, or "
+            "finishing one\")",
             (long long)json_integer_value(json_object_get(doc, "after")));
     if (!json_is_array(entries) || !json_is_array(seeds))
         return vf_bad_input(out, "missing array \"entries\" or \"seeds\"");

@@ -144,7 +144,7 @@ const router_route router_routes[] = {
     {"GET", "/v1/campaigns/{campaign_id}/report", reports_campaign, ROUTER_READ,
      ROUTER_RENDERS | ROUTER_HEAVY, Q_READ, NULL},
     {"GET", "/v1/campaigns/{campaign_id}/ledger", ledgers_export, ROUTER_READ,
-     0, Q_READ " after", NULL},
+     0, Q_READ " after seeds", NULL},
     {"GET", "/v1/campaigns/{campaign_id}/ledger/verify", ledgers_verify,
      ROUTER_READ, ROUTER_HEAVY, Q_READ " pos hash", NULL},
     {"POST", "/v1/commitments", commitments_create, ROUTER_PUBLIC,

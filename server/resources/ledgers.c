@@ -360,11 +360,13 @@ static void export_refuse(http_request *r, http_stream_refusal why)
 }
 
 /* A new export of campaign_id's ledger after after (0: from the first) up
- * to upto (below 0: whole), its snapshot and cursor open, ending with end;
- * NULL with r answered.  When chain is not NULL, the chain's recorded
+ * to upto (below 0: whole), with every record's seeds or those its entries
+ * name (db_ledger_cursor_open), its snapshot and cursor open, ending with
+ * end; NULL with r answered.  When chain is not NULL, the chain's recorded
  * head into it, from the same snapshot. */
 static export_job *export_new(http_request *r, const char *campaign_id,
-                              long long after, long long upto, const char *end,
+                              long long after, long long upto,
+                              bool is_all_seeds, const char *end,
                               db_chain *chain)
 {
     export_job *x = calloc(1, sizeof *x);
@@ -382,8 +384,8 @@ static export_job *export_new(http_request *r, const char *campaign_id,
     if ((rc = db_snapshot_open(http_db(r->srv), &x->c, &e)) ||
         (chain != NULL &&
          (rc = db_chain_open(x->c, x->campaign_id, chain, &e))) ||
-        (rc = db_ledger_cursor_open(x->c, x->campaign_id, after, upto, &x->cur,
-                                    &e))) {
+        (rc = db_ledger_cursor_open(x->c, x->campaign_id, after, upto,
+                                    is_all_seeds, &x->cur, &e))) {
         export_gone(NULL, x);
         http_reply_err(r, rc, &e);
         return NULL;
@@ -447,24 +449,47 @@ static bool parse_after(http_request *r, long long *after)
     return true;
 }
 
+/* ?seeds= of an export: "named" (the default), those of the records its
+ * entries name (with after, the part's; else every record's), or "all",
+ * every record's whatever after (a download cut short, resumed: the
+ * seeds come last).  False (r answered) when malformed. */
+static bool parse_seeds(http_request *r, bool *is_all)
+{
+    const char *s = http_query(r, "seeds");
+    err_info e;
+
+    *is_all = s != NULL && strcmp(s, "all") == 0;
+    if (s == NULL || *is_all || strcmp(s, "named") == 0)
+        return true;
+    err_clear(&e);
+    err_set(&e, ERR_INVALID, "seeds",
+            "seeds is \"named\" (the seeds of the records the entries name, "
+            "the default) or \"all\" (every record's), not \"%.40s\"",
+            s);
+    http_reply_err(r, e.code, &e);
+    return false;
+}
+
 void ledgers_export(http_request *r)
 {
     const char *key = r->has_token ? r->token.id : "";
     http_stream_refusal why;
+    bool is_all_seeds;
     long long after;
     export_job *x;
     db_chain ch;
     char *first;
     jw w;
 
-    if (!parse_after(r, &after))
+    if (!parse_after(r, &after) || !parse_seeds(r, &is_all_seeds))
         return;
     if ((why = http_streams_check(http_export_streams(r->srv), key,
                                   EXPORTS_PER_TOKEN)) != HTTP_STREAM_OPENED) {
         export_refuse(r, why);
         return;
     }
-    if ((x = export_new(r, r->params[0], after, -1, "]}", &ch)) == NULL)
+    if ((x = export_new(r, r->params[0], after, -1, is_all_seeds, "]}", &ch)) ==
+        NULL)
         return;
     /* The head, up to the entries' array (ids and hex digits: nothing to
      * escape). */
@@ -504,7 +529,7 @@ void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
 
     /* Its room was checked before the report was read (ledgers_part_may);
      * http_stream_open checks it again as it opens. */
-    if ((x = export_new(r, campaign_id, 0, upto, "]}}", NULL)) != NULL)
+    if ((x = export_new(r, campaign_id, 0, upto, false, "]}}", NULL)) != NULL)
         export_send(r, x, first, shares_key, SHARES_MAX, &shares_kind);
 }
 

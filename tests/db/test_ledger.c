@@ -1804,8 +1804,9 @@ START_TEST(test_db_ledger_parts)
     ck_assert_uint_gt(n, 9);
     c = db_read_acquire(db_fixture_db);
     for (after = 0; after <= (long long)n + 1; after++) {
-        ck_assert_int_eq(db_ledger_cursor_open(c, cmp.id, after, -1, &cur, &e),
-                         ERR_OK);
+        ck_assert_int_eq(
+            db_ledger_cursor_open(c, cmp.id, after, -1, false, &cur, &e),
+            ERR_OK);
         for (pos = after + 1; db_ledger_cursor_entry(cur, &row, &e) == 1;
              pos++) {
             ck_assert_msg(row.pos == pos, "after %lld: entry %lld, not %lld",
