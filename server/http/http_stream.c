@@ -60,15 +60,14 @@ struct http_streams {
     pthread_cond_t flushed; /* a pump pass has resumed what it should */
     pthread_t thread;
     bool has_thread;
-    int wake_fd;              /* eventfd: the pump's poll wakes on it */
-    http_stream *head;        /* every stream, newest first */
-    int n_open;               /* of them, not gone */
-    bool has_work;            /* the producer is due a turn */
-    bool is_closing;          /* http_streams_close_all: no new streams */
-    bool is_stopping;         /* http_streams_free: the pump ends */
-    unsigned long n_passes;   /* pump passes done (flushed's) */
-    unsigned long n_cut;      /* streams cut for stalling (stall_ms) */
-    unsigned long n_cut_long; /* streams cut for running past max_ms */
+    int wake_fd;            /* eventfd: the pump's poll wakes on it */
+    http_stream *head;      /* every stream, newest first */
+    int n_open;             /* of them, not gone */
+    bool has_work;          /* the producer is due a turn */
+    bool is_closing;        /* http_streams_close_all: no new streams */
+    bool is_stopping;       /* http_streams_free: the pump ends */
+    unsigned long n_passes; /* pump passes done (flushed's) */
+    http_streams_cuts cuts; /* streams cut so far, by why */
     /* The lines cut wrote under the lock, for the log once it is let go
      * (a blocked stderr must not hold every stream); more are dropped. */
     char cut_log[8][192];
@@ -107,22 +106,12 @@ void http_streams_wake(void *arg)
     wake(p);
 }
 
-unsigned long http_streams_cut(http_streams *p)
+http_streams_cuts http_streams_cut(http_streams *p)
 {
-    unsigned long n;
+    http_streams_cuts n;
 
     pthread_mutex_lock(&p->lock);
-    n = p->n_cut;
-    pthread_mutex_unlock(&p->lock);
-    return n;
-}
-
-unsigned long http_streams_cut_long(http_streams *p)
-{
-    unsigned long n;
-
-    pthread_mutex_lock(&p->lock);
-    n = p->n_cut_long;
+    n = p->cuts;
     pthread_mutex_unlock(&p->lock);
     return n;
 }
@@ -462,12 +451,15 @@ static void produce(http_streams *p)
  * minute's window. */
 #define STALL_MIN_TAKEN (64 * 1024)
 
-/* Cuts s, what it holds dropped.  The connection is not gone (its
- * response holds s), so its socket is still its own: shut, libmicrohttpd
- * closes it, and its free callback marks s gone (its producer's data then
- * freed).  Its line for the log says why (log_cuts writes it). */
-static void cut(http_streams *p, http_stream *s, const char *why)
+/* Cuts s, what it holds dropped, counted in *count.  The connection is
+ * not gone (its response holds s), so its socket is still its own: shut,
+ * libmicrohttpd closes it, and its free callback marks s gone (its
+ * producer's data then freed).  Its line for the log says why (log_cuts
+ * writes it). */
+static void cut(http_streams *p, http_stream *s, unsigned long *count,
+                const char *why)
 {
+    (*count)++;
     end(s, true);
     if (s->fd >= 0)
         shutdown(s->fd, SHUT_RDWR);
@@ -498,8 +490,7 @@ static double stall_check(http_streams *p, http_stream *s, double now,
     if (now - s->window_start >= stall) {
         if (s->len - s->off >= p->cfg.buffer_limit / 2 &&
             s->window_taken < STALL_MIN_TAKEN) {
-            p->n_cut++;
-            cut(p, s, "its client read too slowly");
+            cut(p, s, &p->cuts.stalled, "its client read too slowly");
             return next;
         }
         s->window_start = now;
@@ -535,12 +526,10 @@ static size_t flush(http_streams *p, double now, int *timeout)
          * any more (its producer let it go first): its last bytes drain,
          * as slowly as the stall check lets them. */
         if (max > 0 && !s->is_ended) {
-            if (now - s->opened >= max) {
-                p->n_cut_long++;
-                cut(p, s, "it ran past its time limit");
-            } else if (next < 0 || s->opened + max < next) {
+            if (now - s->opened >= max)
+                cut(p, s, &p->cuts.too_long, "it ran past its time limit");
+            else if (next < 0 || s->opened + max < next)
                 next = s->opened + max;
-            }
         }
         if (stall > 0 && s->len > s->off)
             next = stall_check(p, s, now, stall, next);
@@ -667,16 +656,17 @@ void http_streams_free(http_streams *p)
         pthread_join(p->thread, NULL);
     }
     /* The pump has stopped: its counts are final. */
-    if (p->n_cut + p->n_cut_long > 0 && p->cfg.max_ms > 0)
+    if (p->cuts.stalled + p->cuts.too_long > 0) {
+        char limit[80] = "";
+        if (p->cfg.max_ms > 0) /* only such streams have a time limit */
+            snprintf(limit, sizeof limit,
+                     ", %lu for running past their time limit",
+                     p->cuts.too_long);
         fprintf(stderr,
                 "umpire: %s cut since the start: %lu for a client reading "
-                "too slowly, %lu for running past their time limit\n",
-                p->cfg.name ? p->cfg.name : "streams", p->n_cut, p->n_cut_long);
-    else if (p->n_cut > 0)
-        fprintf(stderr,
-                "umpire: %s cut since the start: %lu for a client reading "
-                "too slowly\n",
-                p->cfg.name ? p->cfg.name : "streams", p->n_cut);
+                "too slowly%s\n",
+                p->cfg.name ? p->cfg.name : "streams", p->cuts.stalled, limit);
+    }
     /* libmicrohttpd has stopped: every response is freed, and no stream
      * can be suspended any more. */
     while ((s = p->head) != NULL) {

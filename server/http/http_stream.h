@@ -102,10 +102,11 @@ void http_streams_free(http_streams *p);
 
 /* Streams open now (not yet gone); 0 for NULL. */
 int http_streams_count(http_streams *p);
-/* Streams cut so far for stalling (stall_ms). */
-unsigned long http_streams_cut(http_streams *p);
-/* Streams cut so far for running past max_ms. */
-unsigned long http_streams_cut_long(http_streams *p);
+/* Streams cut so far: for stalling (stall_ms), for running past max_ms. */
+typedef struct http_streams_cuts {
+    unsigned long stalled, too_long;
+} http_streams_cuts;
+http_streams_cuts http_streams_cut(http_streams *p);
 
 /* Why http_stream_open refused. */
 typedef enum http_stream_refusal {

@@ -424,49 +424,42 @@ static void export_send(http_request *r, export_job *x, const char *first,
 }
 
 /* ?after=N of an export: the entries after position N (0, the default:
- * all).  False (r answered) when malformed. */
-static bool parse_after(http_request *r, long long *after)
+ * all).  False (and e) when malformed. */
+static bool parse_after(http_request *r, long long *after, err_info *e)
 {
     const char *s = http_query(r, "after");
     char *end = NULL;
-    err_info e;
 
     *after = 0;
     if (s == NULL)
         return true;
     errno = 0;
     *after = strtoll(s, &end, 10);
-    if (*s < '0' || *s > '9' || *end != '\0' || errno != 0 ||
-        (s[0] == '0' && s[1] != '\0') || *after == LLONG_MAX) {
-        err_clear(&e);
-        err_set(&e, ERR_INVALID, "after",
-                "after is the position of the last entry you hold, a whole "
-                "number from 0, not \"%.40s\"",
-                s);
-        http_reply_err(r, e.code, &e);
-        return false;
-    }
-    return true;
+    if (*s >= '0' && *s <= '9' && *end == '\0' && errno == 0 &&
+        (s[0] != '0' || s[1] == '\0') && *after != LLONG_MAX)
+        return true;
+    err_set(e, ERR_INVALID, "after",
+            "after is the position of the last entry you hold, a whole "
+            "number from 0, not \"%.40s\"",
+            s);
+    return false;
 }
 
 /* ?seeds= of an export: "named" (the default), those of the records its
  * entries name (with after, the part's; else every record's), or "all",
  * every record's whatever after (a download cut short, resumed: the
- * seeds come last).  False (r answered) when malformed. */
-static bool parse_seeds(http_request *r, bool *is_all)
+ * seeds come last).  False (and e) when malformed. */
+static bool parse_seeds(http_request *r, bool *is_all, err_info *e)
 {
     const char *s = http_query(r, "seeds");
-    err_info e;
 
     *is_all = s != NULL && strcmp(s, "all") == 0;
     if (s == NULL || *is_all || strcmp(s, "named") == 0)
         return true;
-    err_clear(&e);
-    err_set(&e, ERR_INVALID, "seeds",
+    err_set(e, ERR_INVALID, "seeds",
             "seeds is \"named\" (the seeds of the records the entries name, "
             "the default) or \"all\" (every record's), not \"%.40s\"",
             s);
-    http_reply_err(r, e.code, &e);
     return false;
 }
 
@@ -479,10 +472,14 @@ void ledgers_export(http_request *r)
     export_job *x;
     db_chain ch;
     char *first;
+    err_info e;
     jw w;
 
-    if (!parse_after(r, &after) || !parse_seeds(r, &is_all_seeds))
+    err_clear(&e);
+    if (!parse_after(r, &after, &e) || !parse_seeds(r, &is_all_seeds, &e)) {
+        http_reply_err(r, e.code, &e);
         return;
+    }
     if ((why = http_streams_check(http_export_streams(r->srv), key,
                                   EXPORTS_PER_TOKEN)) != HTTP_STREAM_OPENED) {
         export_refuse(r, why);

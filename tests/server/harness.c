@@ -55,44 +55,6 @@ void ts_pg_schema(test_server *ts)
              url, strchr(url, '?') ? '&' : '?', ts->schema);
 }
 
-static test_server *start_with(size_t body_limit, const char *cors_origins,
-                               const discord_config *discord,
-                               const notify_config *posts)
-{
-    test_server *ts = calloc(1, sizeof *ts);
-    http_config cfg;
-    err_info e;
-
-    ck_assert_ptr_nonnull(ts);
-    snprintf(ts->dir, sizeof ts->dir, "/tmp/umpire-test-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(ts->dir));
-    snprintf(ts->db_path, sizeof ts->db_path, "%s/umpire.db", ts->dir);
-    if (ts_is_pg())
-        ts_pg_schema(ts);
-    http_config_default(&cfg);
-    cfg.port = 0;
-    cfg.db_path = ts->db_path;
-    cfg.access_log = "off";
-    cfg.body_limit = body_limit;
-    err_clear(&e);
-    if (cors_origins && cors_config_add(&cfg.cors, cors_origins, &e) != ERR_OK)
-        ck_abort_msg("cors_config_add: %s", e.message);
-    if (discord != NULL)
-        cfg.discord = *discord;
-    if (posts != NULL)
-        cfg.notify = *posts;
-    if (http_start(&cfg, &ts->srv, &e) != ERR_OK)
-        ck_abort_msg("http_start: %s", e.message);
-    ts->port = http_port(ts->srv);
-    ck_assert_int_gt(ts->port, 0);
-    return ts;
-}
-
-static test_server *start(size_t body_limit, const char *cors_origins)
-{
-    return start_with(body_limit, cors_origins, NULL, NULL);
-}
-
 test_server *ts_start_config(http_config *cfg)
 {
     test_server *ts = calloc(1, sizeof *ts);
@@ -111,6 +73,32 @@ test_server *ts_start_config(http_config *cfg)
     ts->port = http_port(ts->srv);
     ck_assert_int_gt(ts->port, 0);
     return ts;
+}
+
+static test_server *start_with(size_t body_limit, const char *cors_origins,
+                               const discord_config *discord,
+                               const notify_config *posts)
+{
+    http_config cfg;
+    err_info e;
+
+    http_config_default(&cfg);
+    cfg.port = 0;
+    cfg.access_log = "off";
+    cfg.body_limit = body_limit;
+    err_clear(&e);
+    if (cors_origins && cors_config_add(&cfg.cors, cors_origins, &e) != ERR_OK)
+        ck_abort_msg("cors_config_add: %s", e.message);
+    if (discord != NULL)
+        cfg.discord = *discord;
+    if (posts != NULL)
+        cfg.notify = *posts;
+    return ts_start_config(&cfg);
+}
+
+static test_server *start(size_t body_limit, const char *cors_origins)
+{
+    return start_with(body_limit, cors_origins, NULL, NULL);
 }
 
 test_server *ts_start_discord(const discord_config *discord,

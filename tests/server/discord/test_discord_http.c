@@ -740,32 +740,6 @@ static void setup_odds_threads(void)
     discord_rig_start_config(&g, &cfg);
 }
 
-/* A connection that has sent POST /v1/odds/scrud with the most samples
- * (about 0.4 s of work here; the two of the test are sent 10 ms apart,
- * so that the thread and the queue are still full on a machine several
- * times faster); -1 if it could not. */
-static int send_slow_odds(void)
-{
-    static const char body[] =
-        "{\"sides\": [{\"name\": \"red\", \"units\": [{\"name\": \"R1\"}, "
-        "{\"name\": \"R2\"}, {\"name\": \"R3\"}]}, {\"name\": \"blue\", "
-        "\"units\": [{\"name\": \"B1\", \"quality\": 1}, {\"name\": "
-        "\"B2\"}]}], \"odds\": {\"method\": \"sample\", \"samples\": "
-        "1000000}}";
-    char req[1024];
-    int fd = edges_connect(g.ts, "127.0.0.1");
-
-    snprintf(req, sizeof req,
-             "POST /v1/odds/scrud HTTP/1.1\r\nHost: x\r\n"
-             "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-             strlen(body), body);
-    if (fd >= 0 && !edges_send_str(fd, req)) {
-        close(fd);
-        fd = -1;
-    }
-    return fd;
-}
-
 static json_t *odds_command(void)
 {
     return discord_rig_command(
@@ -784,7 +758,10 @@ START_TEST(test_odds_on_the_odds_threads)
     units();
     discord_rig_link(&g);
     for (i = 0; i < 2; i++) {
-        ck_assert_int_ge(fds[i] = send_slow_odds(), 0);
+        /* The most samples (about 0.4 s of work here), 10 ms apart, so
+         * that the thread and the queue are still full on a machine
+         * several times faster. */
+        ck_assert_int_ge(fds[i] = edges_send_slow_odds(g.ts, 1000000), 0);
         usleep(10 * 1000);
     }
     r = odds_command();

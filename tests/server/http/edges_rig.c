@@ -28,6 +28,29 @@ test_server *edges_start(http_config *cfg)
     return ts_start_config(cfg);
 }
 
+int edges_send_slow_odds(const test_server *ts, long samples)
+{
+    char body[512], req[1024];
+    int fd = edges_connect(ts, "127.0.0.1");
+
+    snprintf(body, sizeof body,
+             "{\"sides\": [{\"name\": \"red\", \"units\": [{\"name\": "
+             "\"R1\"}, {\"name\": \"R2\"}, {\"name\": \"R3\"}]}, {\"name\": "
+             "\"blue\", \"units\": [{\"name\": \"B1\", \"quality\": 1}, "
+             "{\"name\": \"B2\"}]}], \"odds\": {\"method\": \"sample\", "
+             "\"samples\": %ld}}",
+             samples);
+    snprintf(req, sizeof req,
+             "POST /v1/odds/scrud HTTP/1.1\r\nHost: x\r\n"
+             "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+             strlen(body), body);
+    if (fd >= 0 && !edges_send_str(fd, req)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 double edges_now(void)
 {
     struct timespec t;

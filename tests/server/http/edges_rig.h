@@ -35,6 +35,12 @@ int edges_connect(const test_server *ts, const char *src);
 /* Sends all of data; false when the server has closed. */
 bool edges_send(int fd, const char *data, size_t len);
 bool edges_send_str(int fd, const char *text);
+/* A connection to ts that has sent one slow odds request: POST
+ * /v1/odds/scrud, a small SCRUD combat sampled samples times (500,000: a
+ * fraction of a second of work here; well inside the odds' 5 s bound
+ * under the sanitizers too, where a million took about 3 s each while the
+ * machine was busy with other work, and met it); -1 if it could not. */
+int edges_send_slow_odds(const test_server *ts, long samples);
 
 /*
  * Reads one response (its headers, then Content-Length bytes) within
@@ -46,10 +52,10 @@ int edges_read_one(int fd, double timeout, http_resp *out);
 
 /* What edges_read_to_close saw. */
 typedef struct edges_end {
-    bool is_closed;   /* the server closed (end of stream or reset) */
-    double after;     /* seconds from the call until then */
-    size_t n_bytes;   /* bytes read before */
-    char head[4096];  /* the first of them, NUL-terminated */
+    bool is_closed;  /* the server closed (end of stream or reset) */
+    double after;    /* seconds from the call until then */
+    size_t n_bytes;  /* bytes read before */
+    char head[4096]; /* the first of them, NUL-terminated */
 } edges_end;
 
 /* Reads until the server closes or timeout seconds pass. */

@@ -19,42 +19,17 @@
 
 #include <check.h>
 
-/* Sampled odds of a small SCRUD combat, 500,000 samples: a fraction of a
- * second of work, every time.  Well inside the odds' time bound (5 s from
- * when a long-read thread starts it) under the sanitizers too: there a
- * million took about 3 s each while the machine was busy with other work
- * (the long-read threads run at nice 10), and met the bound. */
-static const char slow_odds_body[] =
-    "{\"sides\": [{\"name\": \"red\", \"units\": [{\"name\": \"R1\"}, "
-    "{\"name\": \"R2\"}, {\"name\": \"R3\"}]}, {\"name\": \"blue\", "
-    "\"units\": [{\"name\": \"B1\", \"quality\": 1}, {\"name\": \"B2\"}]}], "
-    "\"odds\": {\"method\": \"sample\", \"samples\": 500000}}";
-
 static const char get_health[] = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
 
-/* A connection that has sent one slow odds request; -1 if it could not. */
-static int send_slow_odds(test_server *ts)
-{
-    char req[1024];
-    int fd = edges_connect(ts, "127.0.0.1");
-
-    snprintf(req, sizeof req,
-             "POST /v1/odds/scrud HTTP/1.1\r\nHost: x\r\n"
-             "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-             strlen(slow_odds_body), slow_odds_body);
-    if (fd >= 0 && !edges_send_str(fd, req)) {
-        close(fd);
-        fd = -1;
-    }
-    return fd;
-}
+/* Slow odds (edges_send_slow_odds): a fraction of a second of work. */
+enum { SLOW_SAMPLES = 500000 };
 
 /* How long one odds request takes alone, in seconds. */
 static double time_one(test_server *ts)
 {
     http_resp r;
     double t0 = edges_now();
-    int fd = send_slow_odds(ts);
+    int fd = edges_send_slow_odds(ts, SLOW_SAMPLES);
 
     ck_assert_int_ge(fd, 0);
     memset(&r, 0, sizeof r);
@@ -100,7 +75,7 @@ START_TEST(test_health_answers_while_long_reads_run)
     alone = time_one(ts);
     t0 = edges_now();
     for (i = 0; i < 2; i++)
-        ck_assert_int_ge(fds[i] = send_slow_odds(ts), 0);
+        ck_assert_int_ge(fds[i] = edges_send_slow_odds(ts, SLOW_SAMPLES), 0);
     usleep(50 * 1000); /* both read and queued */
     health = answered_after(ts, get_health, 200, t0);
     /* /health came back well before the first long read could end. */
@@ -131,7 +106,7 @@ START_TEST(test_long_read_refused_busy_when_queue_full)
     cfg.odds_queue = 1; /* one running, one waiting: the third is refused */
     ts = edges_start(&cfg);
     for (i = 0; i < 3; i++) {
-        ck_assert_int_ge(fds[i] = send_slow_odds(ts), 0);
+        ck_assert_int_ge(fds[i] = edges_send_slow_odds(ts, SLOW_SAMPLES), 0);
         usleep(20 * 1000);
     }
     for (i = 0; i < 3; i++) {
@@ -155,7 +130,7 @@ START_TEST(test_long_read_refused_busy_when_queue_full)
     ck_assert_int_eq(n_ok, 2);
     ck_assert_int_eq(n_busy, 1);
     /* Nothing is left waiting: the next long read is served. */
-    ck_assert_int_ge(fds[0] = send_slow_odds(ts), 0);
+    ck_assert_int_ge(fds[0] = edges_send_slow_odds(ts, SLOW_SAMPLES), 0);
     memset(&r, 0, sizeof r);
     ck_assert_int_eq(edges_read_one(fds[0], 20, &r), 0);
     ck_assert_int_eq(r.status, 200);
@@ -188,7 +163,7 @@ START_TEST(test_long_read_served_while_odds_full)
     ts = edges_start(&cfg);
     alone = time_one(ts);
     for (i = 0; i < 3; i++) {
-        ck_assert_int_ge(fds[i] = send_slow_odds(ts), 0);
+        ck_assert_int_ge(fds[i] = edges_send_slow_odds(ts, SLOW_SAMPLES), 0);
         usleep(20 * 1000);
     }
     shared = answered_after(ts, get_shared, 404, edges_now());
@@ -239,7 +214,7 @@ static bool trickle_until_cut(test_server *ts, int fd, unsigned long n,
     double t0 = edges_now();
     char buf[256];
 
-    while (http_streams_cut(http_export_streams(ts->srv)) < n) {
+    while (http_streams_cut(http_export_streams(ts->srv)).stalled < n) {
         if (edges_now() - t0 > timeout)
             return false;
         (void)recv(fd, buf, sizeof buf, MSG_DONTWAIT);
@@ -353,19 +328,19 @@ START_TEST(test_long_export_cut)
     snprintf(path, sizeof path, "/v1/campaigns/%s/ledger", c.id);
     t0 = edges_now();
     fd = stalled_get(ts, path, c.umpire);
-    while (http_streams_cut_long(exports) == 0 && edges_now() - t0 < 10) {
+    while (http_streams_cut(exports).too_long == 0 && edges_now() - t0 < 10) {
         if ((k = recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0)
             n_bytes += (size_t)k;
         usleep(50 * 1000);
     }
     cut_after = edges_now() - t0;
-    ck_assert_msg(http_streams_cut_long(exports) == 1,
+    ck_assert_msg(http_streams_cut(exports).too_long == 1,
                   "the export was not cut (%zu bytes read in %.1f s)", n_bytes,
                   cut_after);
     ck_assert_msg(cut_after >= 1.9, "cut after %.2f s, before its limit",
                   cut_after);
     ck_assert_uint_gt(n_bytes, 64 * 1024); /* its client did read */
-    ck_assert_uint_eq(http_streams_cut(exports), 0);
+    ck_assert_uint_eq(http_streams_cut(exports).stalled, 0);
     /* What the kernel held, then the end, short of the whole document
      * (some 6.6 MB). */
     edges_read_to_close(fd, 10, &end);
