@@ -25,9 +25,11 @@
 # that share link (its high-water mark reset first through
 # /proc/PID/clear_refs).  A share link of the campaign's oldest and of its
 # newest combat (GET /v1/shared/SECRET, made at each size) is timed with
-# the heavy routes: its answer carries the ledger from position 1; so is
-# the export's part after the campaign's last combat (?after=, the last 8
-# entries: what a copy kept up to date asks for).  Exits
+# the heavy routes: its answer carries the ledger from position 1; so are
+# the newest combat's link with ?ledger=own (its own 8 entries: what the
+# share page reads first) and the export's part after the campaign's last
+# combat (?after=, the last 8 entries: what a copy kept up to date asks
+# for).  Exits
 # 1 when a target is not met: a page route over 5 ms at the last size,
 # /health's p99 at 10 ms or more, or a peak memory of 50 MB or more.
 #
@@ -171,8 +173,8 @@ fill() {
     done
 }
 
-ROUTES="history-newest history-single units combats battles feed card verify export export-newest report share-first share-newest"
-HEAVY_ROUTES="verify export export-newest report share-first share-newest"
+ROUTES="history-newest history-single units combats battles feed card verify export export-newest report share-first share-newest share-newest-own"
+HEAVY_ROUTES="verify export export-newest report share-first share-newest share-newest-own"
 # share KIND_ORDER: the secret of a new share link to the campaign's oldest
 # or newest combat (order: oldest, newest).
 share() {
@@ -194,6 +196,7 @@ url() {
     case $1 in
     share-first) echo "http://127.0.0.1:$PORT/v1/shared/$SHARE_FIRST" ;;
     share-newest) echo "http://127.0.0.1:$PORT/v1/shared/$SHARE_NEWEST" ;;
+    share-newest-own) echo "http://127.0.0.1:$PORT/v1/shared/$SHARE_NEWEST?ledger=own" ;;
     *) echo "$BASE$(path "$1")" ;;
     esac
 }
@@ -216,6 +219,7 @@ path() {
     report) echo "/report" ;;
     share-first) echo "(/v1/shared/SECRET)" ;;
     share-newest) echo "(/v1/shared/SECRET)" ;;
+    share-newest-own) echo "(/v1/shared/SECRET?ledger=own)" ;;
     esac
 }
 label() {
@@ -233,6 +237,7 @@ label() {
     report) echo "campaign report (heavy)" ;;
     share-first) echo "share, oldest combat (heavy)" ;;
     share-newest) echo "share, newest combat (heavy)" ;;
+    share-newest-own) echo "share, newest combat, its own entries (heavy)" ;;
     esac
 }
 

@@ -1080,11 +1080,13 @@ int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,
                           err_info *e);
 void db_ledger_cursor_close(db_ledger_cursor *cur);
 
-/* The position and hash of battle_id's last entry in campaign_id's
- * ledger; *pos 0 (hash "") when it has none yet. */
-err_code db_battle_ledger_last(db_conn *c, const char *campaign_id,
-                               const char *battle_id, long long *pos,
-                               char hash[LEDGER_HASH_HEX], err_info *e);
+/* The positions of battle_id's first and last entries in campaign_id's
+ * ledger, and the hash of its last; *first and *last 0 (hash "") when it
+ * has none yet. */
+err_code db_battle_ledger_reach(db_conn *c, const char *campaign_id,
+                                const char *battle_id, long long *first,
+                                long long *last, char hash[LEDGER_HASH_HEX],
+                                err_info *e);
 
 /* A view of row as an entry of campaign_id (borrows row). */
 void db_ledger_row_entry(const db_ledger_row *row, const char *campaign_id,

@@ -552,18 +552,21 @@ void db_ledger_cursor_close(db_ledger_cursor *cur)
     free(cur);
 }
 
-err_code db_battle_ledger_last(db_conn *c, const char *campaign_id,
-                               const char *battle_id, long long *pos,
-                               char hash[LEDGER_HASH_HEX], err_info *e)
+err_code db_battle_ledger_reach(db_conn *c, const char *campaign_id,
+                                const char *battle_id, long long *first,
+                                long long *last, char hash[LEDGER_HASH_HEX],
+                                err_info *e)
 {
     db_stmt *st = NULL;
     err_code rc;
     int step;
 
-    *pos = 0;
+    *first = *last = 0;
     hash[0] = '\0';
     if ((rc = db_prepare(c,
-                         "SELECT a.ledger_pos, a.hash FROM battle_actions a "
+                         "SELECT a.ledger_pos, a.hash, (SELECT "
+                         "min(f.ledger_pos) FROM battle_actions f WHERE "
+                         "f.battle_id = a.battle_id) FROM battle_actions a "
                          "JOIN battles b ON b.id = a.battle_id WHERE "
                          "b.campaign_id = ?1 AND a.battle_id = ?2 AND "
                          "a.ledger_pos IS NOT NULL ORDER BY a.ledger_pos "
@@ -574,10 +577,11 @@ err_code db_battle_ledger_last(db_conn *c, const char *campaign_id,
     db_bind_text(st, 2, battle_id);
     step = db_step(st);
     if (step == DB_ROW) {
-        *pos = db_column_int64(st, 0);
+        *last = db_column_int64(st, 0);
         db_column_copy(st, 1, hash, LEDGER_HASH_HEX);
+        *first = db_column_int64(st, 2);
     } else if (step != DB_DONE) {
-        rc = db_fail(c, e, "read the battle's last ledger entry");
+        rc = db_fail(c, e, "read the battle's ledger entries");
     }
     db_done(st);
     return rc;

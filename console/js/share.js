@@ -4,12 +4,18 @@
 //   1. The page's own crypto first reproduces the worked vector of
 //      verifier/README.md (verify.js selfTest): if it cannot, it says so
 //      and vouches for nothing.
-//   2. GET /v1/shared/{secret} (public): {kind, campaign, created_at,
-//      report, ledger: {entries, head}}, streamed. 404: unknown or
+//   2. GET /v1/shared/{secret}?ledger=own (public): {kind, campaign,
+//      created_at, report, ledger: {entries, head, after}}, the ledger
+//      from the record's own first entry, small however long the
+//      campaign. When the chain up to the report is short enough
+//      (WALK_MAX entries), the whole answer (from entry 1) is read
+//      straight after and checked instead; a longer one is read when the
+//      reader asks ("Walk the ledger from entry 1"). 404: unknown or
 //      revoked; 429 or 503: busy (share-answer.js says what to do).
 //   3. verify.js verifyShared: the seed against its commitment, every die
-//      re-derived (rng v1), the ledger's chain from entry 1 up to the
-//      report, the combat's seal and its dice in the ledger.
+//      re-derived (rng v1), the ledger's chain from entry 1 (or from the
+//      part's first entry) up to the report, the combat's seal and its
+//      dice in the ledger.
 //   4. The report as the service renders it (?format=md), to read; as an
 //      HTML page and as the JSON checked, to keep.
 //
@@ -25,6 +31,12 @@ const SYSTEMS = { scrud: 'SCRUD', edna: 'EDNA', scs: 'SCS', matrix: 'Matrix', ci
 const systemTitle = (s) => SYSTEMS[s] || s || '';
 
 const main = document.getElementById('main');
+
+// The longest chain (entries up to the report) read whole without asking:
+// about 11 MB of JSON. globalThis.umpireShareWalkMax overrides it (the
+// browser tests read a part with 0).
+const WALK_MAX = 20000;
+const walkMax = () => (Number.isInteger(globalThis.umpireShareWalkMax) ? globalThis.umpireShareWalkMax : WALK_MAX);
 
 /** The secret: the last part of /share/{secret}. */
 function secretFromPath() {
@@ -133,7 +145,7 @@ function verdictBox(result, doc, selfOk) {
     const parts = [];
     if (result.dice && result.dice.status === 'verified' && nDice) parts.push(`the seed matches its commitment and all ${nDice} dice follow from it`);
     else if (result.dice && result.dice.status === 'verified') parts.push(doc.kind === 'battle' ? 'the revealed seed matches its commitment (for its dice, see below)' : 'the revealed seed matches its commitment');
-    if (L) parts.push(`the ledger's chain holds from entry 1 to entry ${L.chain.walked}`);
+    if (L) parts.push(`the ledger's chain holds from entry ${L.after + 1} to entry ${L.chain.walked}`);
     const text = parts.join('; ');
     body = `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
   } else if (verdict === 'failed') {
@@ -207,19 +219,38 @@ function diceChecks(v, doc) {
   return items;
 }
 
-function ledgerChecks(L, doc) {
+function ledgerChecks(L, doc, walkAll) {
   if (!L) return [];
   const items = [];
-  const n = doc.ledger.entries.length;
   items.push(
     checkItem(
       'ledger-chain',
       L.chain.ok,
-      L.chain.ok ? `The ledger's chain holds: entries 1 to ${L.chain.walked}` : `The ledger's chain breaks at entry ${L.chain.walked + 1} of ${n}`,
-      'Each entry rebuilt from its fields and hashed onto the one before, from 64 zeros (docs/ledger.md). Last hash: ',
+      L.chain.ok ? `The ledger's chain holds: entries ${L.after + 1} to ${L.chain.walked}` : `The ledger's chain breaks at entry ${L.chain.walked + 1} of ${L.upTo}`,
+      L.after > 0
+        ? `Each entry rebuilt from its fields and hashed onto the one before, from entry ${L.after}'s hash as entry ${L.after + 1} names it (docs/ledger.md). Last hash: `
+        : 'Each entry rebuilt from its fields and hashed onto the one before, from 64 zeros (docs/ledger.md). Last hash: ',
       hashCode(L.chain.lastHash),
     ),
   );
+  if (L.after > 0) {
+    const first = doc.kind === 'battle' ? 'battle’s first action' : doc.kind === 'combat' ? 'combat’s first die' : 'first entry';
+    const button = h('button', { type: 'button', testid: 'share-walk-all' }, `Walk the ledger from entry 1 (${L.upTo} entries)`);
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      button.textContent = 'Reading the ledger from entry 1…';
+      walkAll();
+    });
+    items.push(
+      checkItem(
+        'ledger-start',
+        null,
+        `Entries 1 to ${L.after}, before the ${first}, are not walked here`,
+        h('div', null, `This page read the ledger from the ${first} (entry ${L.after + 1}), which names entry ${L.after}'s hash as `, hashCode(L.chain.startHash), '. Whether that entry hangs on the chain from its start is checked by walking it from entry 1; or compare it with the hash of an export you keep.'),
+        h('p', { class: 'actions' }, button),
+      ),
+    );
+  }
   if (L.seal) {
     items.push(
       checkItem(
@@ -252,6 +283,7 @@ function ledgerChecks(L, doc) {
     if (c.pending) parts.push(`${c.pending} of battles still open (their seeds are revealed when they end)`);
     if (c.entered) parts.push(`${c.entered} entered by hand (a record, not a proof)`);
     if (c.unknown) parts.push(`${c.unknown} whose seeds this link does not carry (chained, not re-derived)`);
+    if (c.earlier) parts.push(`${c.earlier} of records begun before the entries read here (chained, not re-derived)`);
     items.push(
       checkItem(
         'ledger-dice',
@@ -293,11 +325,11 @@ function battleDiceItem(doc, result) {
   );
 }
 
-function checksSection(selfChecks, result, doc) {
+function checksSection(selfChecks, result, doc, walkAll) {
   const items = [selfTestItem(selfChecks)];
   if (result.dice && doc.kind === 'combat') items.push(...diceChecks(result.dice, doc));
   if (doc.kind === 'battle' && result.dice && result.dice.commitment) items.push(...diceChecks({ ...result.dice, dice: [] }, doc));
-  items.push(...ledgerChecks(result.ledger, doc));
+  items.push(...ledgerChecks(result.ledger, doc, walkAll));
   if (doc.kind === 'battle') items.push(battleDiceItem(doc, result));
   return h('section', { class: 'card share-checks', 'aria-labelledby': 'checks-h' }, h('h2', { id: 'checks-h' }, 'What this page checked'), h('ul', { class: 'vchecks' }, items));
 }
@@ -403,10 +435,15 @@ function showError(title, detail) {
   main.append(h('p', { class: 'form-error', role: 'alert', testid: 'share-error' }, detail));
 }
 
-function draw(secret, doc, selfChecks) {
+/**
+ * The page for doc (drawn again in place when the whole ledger is read);
+ * note: a line on why only a part of the ledger was checked, or null.
+ */
+function draw(secret, doc, selfChecks, note) {
   const selfOk = selfChecks.every((c) => c.ok);
   const result = verifyShared(doc);
   const r = doc.report;
+  const walkAll = () => walkWhole(secret, selfChecks);
   document.getElementById('share-loading')?.remove();
   document.getElementById('share-title').textContent = titleOf(doc);
   document.title = `${titleOf(doc)} – umpire`;
@@ -421,17 +458,21 @@ function draw(secret, doc, selfChecks) {
   const parts = [facts];
   if (r.note) parts.push(h('p', { class: 'share-note' }, 'Note: ', r.note));
   parts.push(verdictBox(result, doc, selfOk));
+  if (note) parts.push(h('p', { class: 'notice', role: 'status', testid: 'share-part-note' }, note));
   if (doc.kind === 'combat' && r.summary_markdown) {
     parts.push(h('section', { class: 'card share-summary', testid: 'share-summary' }, h('h2', null, 'Outcome'), miniMarkdown(r.summary_markdown)));
   }
-  parts.push(checksSection(selfChecks, result, doc));
+  parts.push(checksSection(selfChecks, result, doc, walkAll));
   if (doc.kind === 'combat' && result.dice && result.dice.dice.length) {
     parts.push(h('section', { class: 'share-dice', 'aria-labelledby': 'dice-h' }, h('h2', { id: 'dice-h' }, `The dice (${result.dice.dice.length})`), diceTable(result.dice)));
   }
   if (doc.kind === 'campaign') parts.push(campaignRecords(r));
   parts.push(h('section', { class: 'share-full' }, h('h2', null, 'The report'), renderedReport(secret)));
   parts.push(keepSection(secret, doc));
-  main.append(...parts);
+  const body = h('div', { id: 'share-body', testid: 'share-body', 'data-after': String(result.ledger ? result.ledger.after : 0) }, parts);
+  const old = document.getElementById('share-body');
+  if (old) old.replaceWith(body);
+  else main.append(body);
 
   // A link from a campaign report ("Link: /share/…#combat-…") lands on its entry.
   if (location.hash.length > 1) {
@@ -443,6 +484,40 @@ function draw(secret, doc, selfChecks) {
   }
 }
 
+/** GET /v1/shared/{secret}{query}: {doc}, or {fail: {title, detail}}. */
+async function readShared(secret, query) {
+  let res;
+  try {
+    res = await fetch(`/v1/shared/${secret}${query}`, { headers: { Accept: 'application/json' }, credentials: 'omit', cache: 'no-store' });
+  } catch {
+    return { fail: { title: 'No answer', detail: 'The service did not answer. Try again in a moment.' } };
+  }
+  if (!res.ok) return { fail: shareFailure(res.status, res.headers.get('Retry-After')) };
+  try {
+    return { doc: await res.json() };
+  } catch (e) {
+    return { fail: cutShort(e.message) };
+  }
+}
+
+/** The whole answer (the ledger from entry 1), checked and drawn in place of the part. */
+async function walkWhole(secret, selfChecks, part) {
+  const whole = await readShared(secret, '');
+  if (whole.doc) {
+    draw(secret, whole.doc, selfChecks, null);
+    return true;
+  }
+  if (part) draw(secret, part, selfChecks, `The ledger from entry 1 could not be read (${whole.fail.title.toLowerCase()}: ${whole.fail.detail}) This page checked it from the report’s own first entry.`);
+  else {
+    const button = document.querySelector('[data-testid="share-walk-all"]');
+    if (button) {
+      button.disabled = false;
+      button.textContent = `Walk the ledger from entry 1: ${whole.fail.detail}`;
+    }
+  }
+  return false;
+}
+
 async function start() {
   const secret = secretFromPath();
   // The self-test first: a page whose crypto is wrong vouches for nothing.
@@ -451,27 +526,19 @@ async function start() {
     showError('No such link', 'This address holds no share link: it should end in /share/ followed by the link’s secret.');
     return;
   }
-  let res;
-  try {
-    res = await fetch(`/v1/shared/${secret}`, { headers: { Accept: 'application/json' }, credentials: 'omit', cache: 'no-store' });
-  } catch {
-    showError('No answer', 'The service did not answer. Try again in a moment.');
+  // The ledger from the record's own first entry first: small whatever
+  // the campaign's length; the whole of a short one straight after.
+  const part = await readShared(secret, '?ledger=own');
+  if (part.fail) {
+    showError(part.fail.title, part.fail.detail);
     return;
   }
-  if (!res.ok) {
-    const f = shareFailure(res.status, res.headers.get('Retry-After'));
-    showError(f.title, f.detail);
+  const L = part.doc.ledger || {};
+  if (Number.isInteger(L.after) && L.after > 0 && Number.isInteger(L.length) && L.length <= walkMax()) {
+    await walkWhole(secret, selfChecks, part.doc);
     return;
   }
-  let doc;
-  try {
-    doc = await res.json();
-  } catch (e) {
-    const f = cutShort(e.message);
-    showError(f.title, f.detail);
-    return;
-  }
-  draw(secret, doc, selfChecks);
+  draw(secret, part.doc, selfChecks, null);
 }
 
 start();

@@ -317,13 +317,17 @@ export function entryHash(prevHashHex, contentBytes) {
 
 /**
  * Walk the chain from entry 1 (docs/ledger.md, "The chain"; verifier's
- * "What a ledger check does", step 1). entries: the export's, from pos 1.
+ * "What a ledger check does", step 1). entries: the export's, from pos 1;
+ * or, with after above 0, a part of it (a share link's ?ledger=own): the
+ * entries from pos after + 1, the first hashed onto the prev_hash it
+ * names, which only the entries before could vouch for (startHash).
  * Stops at the first broken link: later entries hang on it and cannot be
- * trusted. Answers {ok, walked, lastHash, problems, rows}: rows one per
- * entry walked, {pos, ok, problem}.
+ * trusted. Answers {ok, after, startHash, walked, lastHash, problems,
+ * rows}: walked the last pos that holds (after when none does), rows one
+ * per entry walked, {pos, ok, problem}.
  */
-export function verifyChain(entries, campaignId) {
-  const out = { ok: true, walked: 0, lastHash: ZERO_HASH, problems: [], rows: [] };
+export function verifyChain(entries, campaignId, after = 0) {
+  const out = { ok: true, after, startHash: ZERO_HASH, walked: after, lastHash: ZERO_HASH, problems: [], rows: [] };
   if (!Array.isArray(entries)) {
     out.ok = false;
     out.problems.push('the ledger has no list of entries');
@@ -334,10 +338,19 @@ export function verifyChain(entries, campaignId) {
     out.problems.push('the ledger names no campaign: its entries cannot be rebuilt');
     return out;
   }
-  let prev = ZERO_HASH;
+  if (after > 0) {
+    const first = entries[0];
+    if (!first || !isHex64(first.prev_hash)) {
+      out.ok = false;
+      out.problems.push(`entry ${after + 1}, the part's first, names no previous hash to start from`);
+      return out;
+    }
+    out.startHash = first.prev_hash;
+  }
+  let prev = out.startHash;
   for (let i = 0; i < entries.length; i += 1) {
     const e = entries[i];
-    const pos = i + 1;
+    const pos = after + i + 1;
     let problem = null;
     if (!e || e.pos !== pos) {
       problem = e && Number.isInteger(e.pos) && e.pos > pos
@@ -373,17 +386,21 @@ export function verifyChain(entries, campaignId) {
  * combat's roll entries in seq order, a battle's action entries in seq
  * order, each action's dice in order), from each record's revealed seed.
  * seeds: {record id: {source, commitment, server_seed, client_seed}}.
+ * isPart: the entries are a part of the chain (verifyChain's after above
+ * 0), where a record may have begun before the first: one whose first
+ * entry here is not its seq 1 is "earlier", its dice not re-derived (its
+ * stream starts at entries this part does not hold).
  * Answers {records: [{id, kind, status, n_dice, problems}], problems,
- * counts: {rederived, pending, entered, unknown}}.
+ * counts: {rederived, pending, entered, unknown, earlier}}.
  */
-export function verifyLedgerDice(entries, seeds) {
+export function verifyLedgerDice(entries, seeds, isPart = false) {
   const groups = new Map();
   for (const e of entries) {
     const id = e.kind === 'action' ? e.battle_id : e.combat_id;
     if (!groups.has(id)) groups.set(id, []);
     groups.get(id).push(e);
   }
-  const out = { records: [], problems: [], counts: { rederived: 0, pending: 0, entered: 0, unknown: 0 } };
+  const out = { records: [], problems: [], counts: { rederived: 0, pending: 0, entered: 0, unknown: 0, earlier: 0 } };
   for (const [id, list] of groups) {
     const kind = list[0].kind === 'action' ? 'battle' : 'combat';
     const es = [...list].sort((a, b) => a.seq - b.seq);
@@ -391,6 +408,11 @@ export function verifyLedgerDice(entries, seeds) {
     out.records.push(rec);
     const nDice = (e) => (e.kind === 'action' ? (Array.isArray(e.faces) ? e.faces.length : 0) : 1);
     rec.n_dice = es.reduce((n, e) => n + nDice(e), 0);
+    if (isPart && es[0].seq > 1) {
+      rec.status = 'earlier';
+      out.counts.earlier += rec.n_dice;
+      continue;
+    }
     const s = seeds[id];
     es.forEach((e, i) => {
       if (e.seq !== i + 1) rec.problems.push(`entry ${e.pos}: ${id}'s entries do not run 1, 2, 3… (seq ${e.seq} where ${i + 1} was due)`);
@@ -492,7 +514,8 @@ function seedsOf(doc) {
 
 /**
  * Check a document of GET /v1/shared/{secret}: {kind: 'combat' | 'battle'
- * | 'campaign', campaign: {id, name}, report, ledger: {entries, head}}.
+ * | 'campaign', campaign: {id, name}, report, ledger: {entries, head,
+ * after}} (after only in a part, ?ledger=own).
  *
  * Answers {verdict, dice, ledger, problems}:
  *   verdict  'verified' when everything that can be checked holds,
@@ -502,7 +525,8 @@ function seedsOf(doc) {
  *   dice     verifyCombat's answer for a combat (null otherwise); for a
  *            battle, {status, commitment} of its seed
  *   ledger   null when the document holds no entries, else {chain:
- *            verifyChain's answer, upTo, seal: {pos, expected, computed,
+ *            verifyChain's answer, after (0, or the position a part of
+ *            ?ledger=own starts after), upTo, seal: {pos, expected, computed,
  *            ok} | null, head: {expected, computed, ok} | null, cross:
  *            [problems], dice: verifyLedgerDice's answer}
  *   problems every problem found, the first the most telling
@@ -538,13 +562,16 @@ export function verifyShared(doc) {
   const entries = doc.ledger && Array.isArray(doc.ledger.entries) ? doc.ledger.entries : null;
   if (entries && entries.length) {
     const campaignId = (doc.campaign && doc.campaign.id) || report.campaign_id || (report.campaign && report.campaign.id);
-    const L = { chain: verifyChain(entries, campaignId), upTo: entries.length, seal: null, head: null, cross: [], dice: null };
+    // A part (?ledger=own) starts after entry `after`, from the hash it names.
+    const after = Number.isInteger(doc.ledger.after) && doc.ledger.after > 0 ? doc.ledger.after : 0;
+    const L = { chain: verifyChain(entries, campaignId, after), after, upTo: after + entries.length, seal: null, head: null, cross: [], dice: null };
+    const walked = entries.slice(0, L.chain.walked - after);
     out.ledger = L;
     checked += 1;
     out.problems.push(...L.chain.problems);
     if (kind === 'combat' && report.ledger && Number.isInteger(report.ledger.last_pos)) {
       const pos = report.ledger.last_pos;
-      const e = entries[pos - 1];
+      const e = pos > after ? entries[pos - 1 - after] : null;
       const computed = L.chain.walked >= pos && e ? e.hash : null;
       L.seal = { pos, expected: report.ledger.hash, computed, ok: computed !== null && computed === report.ledger.hash };
       if (!L.seal.ok) {
@@ -552,7 +579,7 @@ export function verifyShared(doc) {
           ? `the combat's seal, entry ${pos}, could not be reached along the chain`
           : `the combat's seal does not hold: entry ${pos} hashes to ${computed}, the report says ${report.ledger.hash}`);
       }
-      L.cross = crossCheck(report, entries.slice(0, L.chain.walked));
+      L.cross = crossCheck(report, walked);
       out.problems.push(...L.cross);
     }
     const head = doc.ledger.head;
@@ -563,7 +590,7 @@ export function verifyShared(doc) {
       L.head = { expected: wantHead, computed: L.chain.lastHash, ok };
       if (!ok) out.problems.push(`the chain ends at ${L.chain.lastHash}, but the ledger's head is ${wantHead} (entries are missing at the end, or the head was changed)`);
     }
-    L.dice = verifyLedgerDice(entries.slice(0, L.chain.walked), seedsOf(doc));
+    L.dice = verifyLedgerDice(walked, seedsOf(doc), after > 0);
     out.problems.push(...L.dice.problems);
   }
 

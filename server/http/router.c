@@ -68,7 +68,7 @@ const router_route router_routes[] = {
      ROUTER_UMPIRE, ROUTER_WRITES, Q_NONE, NULL},
     /* A share link's secret instead of a token (shares.h). */
     {"GET", "/v1/shared/{secret}", shares_shared, ROUTER_PUBLIC,
-     ROUTER_RENDERS | ROUTER_HEAVY, Q_READ, NULL},
+     ROUTER_RENDERS | ROUTER_HEAVY, Q_READ " ledger", NULL},
     {"GET", "/v1/campaigns/{campaign_id}/sides", campaigns_sides_list,
      ROUTER_READ, 0, Q_PAGED, NULL},
     {"POST", "/v1/campaigns/{campaign_id}/sides", campaigns_side_create,

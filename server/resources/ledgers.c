@@ -519,14 +519,15 @@ bool ledgers_part_may(http_request *r)
     return why == HTTP_STREAM_OPENED;
 }
 
-void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
-                       const char *first)
+void ledgers_send_part(http_request *r, const char *campaign_id,
+                       long long after, long long upto, const char *first)
 {
     export_job *x;
 
     /* Its room was checked before the report was read (ledgers_part_may);
      * http_stream_open checks it again as it opens. */
-    if ((x = export_new(r, campaign_id, 0, upto, false, "]}}", NULL)) != NULL)
+    if ((x = export_new(r, campaign_id, after, upto, false, "]}}", NULL)) !=
+        NULL)
         export_send(r, x, first, shares_key, SHARES_MAX, &shares_kind);
 }
 

@@ -14,7 +14,8 @@ void ledgers_export(http_request *r);
 /*
  * A shared link's answer (shares.c), streamed as the export is: first
  * (the caller's text, up to the '[' of the ledger part's entries), then
- * campaign_id's entries from position 1 to upto (1 or more), then
+ * campaign_id's entries after after (0: from position 1) up to upto (1 or
+ * more), then
  * "],\"seeds\":[", the seeds of the records with entries among them (as
  * the export gives them), and "]}}", closing the ledger part and the
  * document.  All links together stream 8 at once at most, among the
@@ -22,8 +23,8 @@ void ledgers_export(http_request *r);
  * too_many_streams, or 503 busy when the exports are full).  The caller
  * checks first, before its own reads (ledgers_part_may).
  */
-void ledgers_send_part(http_request *r, const char *campaign_id, long long upto,
-                       const char *first);
+void ledgers_send_part(http_request *r, const char *campaign_id,
+                       long long after, long long upto, const char *first);
 /* Whether a shared link's part may stream now (checked before its report
  * is read): false with r answered as ledgers_send_part refuses. */
 bool ledgers_part_may(http_request *r);

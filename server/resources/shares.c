@@ -312,18 +312,20 @@ static json_t *ask(http_request *r, void (*handler)(http_request *),
 }
 
 /* How far the shared report's dice reach in the campaign's ledger, into
- * *last, and the hash of the entry there into head: a combat's last entry
- * (its report's "ledger"), the whole chain the campaign's report read,
- * a battle's last action's entry (read from the store); *last 0 (head 64
- * zeros) for none.  false with r answered. */
+ * *first and *last, and the hash of the entry at *last into head: a
+ * combat's first and last entries (its report's "ledger"), the whole chain
+ * the campaign's report read (from 1), a battle's first and last actions'
+ * entries (read from the store); *first and *last 0 (head 64 zeros) for
+ * none.  false with r answered. */
 static bool ledger_reach(http_request *r, http_render kind,
                          const json_t *report, const db_share *s,
-                         long long *last, char head[LEDGER_HASH_HEX])
+                         long long *first, long long *last,
+                         char head[LEDGER_HASH_HEX])
 {
-    const json_t *l = NULL;
+    const json_t *l = NULL, *f = NULL;
     const char *h = NULL;
 
-    *last = 0;
+    *first = *last = 0;
     snprintf(head, LEDGER_HASH_HEX, "%s", ledger_genesis);
     if (kind == HTTP_RENDER_BATTLE) {
         db *d = http_db(r->srv);
@@ -332,20 +334,23 @@ static bool ledger_reach(http_request *r, http_render kind,
         err_code rc;
 
         err_clear(&e);
-        rc = db_battle_ledger_last(c, s->campaign_id, s->target_id, last, head,
-                                   &e);
+        rc = db_battle_ledger_reach(c, s->campaign_id, s->target_id, first,
+                                    last, head, &e);
         db_read_release(d, c);
         if (rc != ERR_OK) {
             http_reply_err(r, rc, &e);
             return false;
         }
-        if (*last <= 0)
+        if (*last <= 0 || *first <= 0 || *first > *last) {
+            *first = *last = 0;
             snprintf(head, LEDGER_HASH_HEX, "%s", ledger_genesis);
+        }
         return true;
     }
     if (kind == HTTP_RENDER_COMBAT) {
         l = json_object_get(report, "ledger");
         h = json_string_value(json_object_get(l, "hash"));
+        f = json_object_get(l, "first_pos");
         l = json_object_get(l, "last_pos");
     } else if (kind == HTTP_RENDER_CAMPAIGN) {
         l = json_object_get(json_object_get(report, "campaign"), "ledger");
@@ -354,12 +359,15 @@ static bool ledger_reach(http_request *r, http_render kind,
     }
     if (!json_is_integer(l) || json_integer_value(l) <= 0)
         return true;
-    if (h == NULL || strlen(h) != LEDGER_HASH_HEX - 1) {
+    if (h == NULL || strlen(h) != LEDGER_HASH_HEX - 1 ||
+        (f != NULL && (!json_is_integer(f) || json_integer_value(f) <= 0 ||
+                       json_integer_value(f) > json_integer_value(l)))) {
         http_reply_problem_raw(r, 500, "internal_error", "Internal error",
                                "the shared report's ledger is malformed");
         return false;
     }
     *last = (long long)json_integer_value(l);
+    *first = f != NULL ? (long long)json_integer_value(f) : 1;
     memcpy(head, h, LEDGER_HASH_HEX);
     return true;
 }
@@ -367,9 +375,12 @@ static bool ledger_reach(http_request *r, http_render kind,
 /* The answer (shares_shared's table in docs/sharing.md), report the
  * text its route answered: up to the '[' that opens its ledger part's
  * entries, which the export's stream goes on from; or, for a part of no
- * entry (last 0), whole.  New; NULL when out of memory. */
+ * entry (last 0), whole.  after: the position its entries come after,
+ * written as "after" (below 0: the part is from entry 1, and has none).
+ * New; NULL when out of memory. */
 static char *answer_text(const db_share *s, const db_campaign *cmp,
-                         const char *report, long long last, const char *head)
+                         const char *report, long long after, long long last,
+                         const char *head)
 {
     jw w;
 
@@ -388,6 +399,8 @@ static char *answer_text(const db_share *s, const db_campaign *cmp,
     jw_object(&w);
     jw_kint(&w, "length", last);
     jw_kstring(&w, "head", head);
+    if (after >= 0)
+        jw_kint(&w, "after", after);
     jw_key(&w, "entries");
     if (last > 0) {
         jw_raw(&w, "[", 1);
@@ -429,6 +442,27 @@ static bool find_link(http_request *r, db_share *s, db_campaign *cmp)
     return rc == ERR_OK;
 }
 
+/* ?ledger: "all" (the default: the entries from position 1) or "own"
+ * (*is_own: from the shared record's first entry); false with r
+ * answered. */
+static bool parse_ledger(http_request *r, bool *is_own)
+{
+    const char *v = http_query(r, "ledger");
+    err_info e;
+
+    *is_own = v != NULL && strcmp(v, "own") == 0;
+    if (v == NULL || *is_own || strcmp(v, "all") == 0)
+        return true;
+    err_clear(&e);
+    err_set(&e, ERR_INVALID, "ledger",
+            "ledger is \"all\" (the entries from position 1, the default) "
+            "or \"own\" (from the shared record's first entry), not "
+            "\"%.40s\"",
+            v);
+    http_reply_problem(r, &e);
+    return false;
+}
+
 void shares_shared(http_request *r)
 {
     static void (*const handlers[])(http_request *) = {
@@ -437,11 +471,12 @@ void shares_shared(http_request *r)
     db_campaign cmp;
     http_render kind = HTTP_RENDER_NONE;
     char head[LEDGER_HASH_HEX], *text;
-    long long last;
+    long long first, last, after;
+    bool is_own;
     json_t *report;
     int k;
 
-    if (!find_link(r, &s, &cmp))
+    if (!parse_ledger(r, &is_own) || !find_link(r, &s, &cmp))
         return;
     for (k = 0; kinds[k] && strcmp(kinds[k], s.kind) != 0; k++)
         ;
@@ -471,25 +506,29 @@ void shares_shared(http_request *r)
         r->render = kind;
         return;
     }
-    if (!ledger_reach(r, kind, report, &s, &last, head)) {
+    if (!ledger_reach(r, kind, report, &s, &first, &last, head)) {
         json_decref(report);
         return;
     }
+    /* From position 1, or (?ledger=own) from the record's first entry:
+     * the entries after the one before it. */
+    after = !is_own ? -1 : last > 0 ? first - 1 : 0;
     /* The report as its route wrote it (still r's answer), not written
      * again from its parse. */
     json_decref(report);
-    if ((text = answer_text(&s, &cmp, r->resp_body ? r->resp_body : "{}", last,
-                            head)) == NULL) {
+    if ((text = answer_text(&s, &cmp, r->resp_body ? r->resp_body : "{}", after,
+                            last, head)) == NULL) {
         reply_oom(r);
         return;
     }
     if (last <= 0) {
         http_reply_json_text(r, 200, text);
     } else {
-        /* The entries from position 1 and their records' seeds, streamed
-         * as the ledger's export is (ledgers.h): neither this thread nor
-         * memory holds the campaign's whole ledger. */
-        ledgers_send_part(r, cmp.id, last, text);
+        /* The entries from position 1 (or after after) and their
+         * records' seeds, streamed as the ledger's export is (ledgers.h):
+         * neither this thread nor memory holds the campaign's whole
+         * ledger. */
+        ledgers_send_part(r, cmp.id, after > 0 ? after : 0, last, text);
         free(text);
     }
     /* Vary: Accept, as every answer that renders (no-op in JSON); not on

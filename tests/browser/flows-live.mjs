@@ -206,13 +206,18 @@ export async function liveFlow(browser) {
 // ---- share -----------------------------------------------------------------
 
 /** The share page in a fresh browser with no token; `tamper(doc)` changes the JSON served. */
-async function openShared(browser, url, tamper, viewport) {
+async function openShared(browser, url, tamper, viewport, walkMax) {
   const opened = await openPage(browser, viewport ? { viewport } : {});
   const { page } = opened;
   const withAuth = [];
+  const shared = [];
   page.on('request', (r) => {
     if (r.headers().authorization) withAuth.push(r.url());
+    // The JSON answers read (not the report's Markdown, ?format=md).
+    if (r.url().includes('/v1/shared/') && !r.url().includes('format=')) shared.push(new URL(r.url()).search);
   });
+  // The longest chain the page reads whole without asking (share.js WALK_MAX).
+  if (walkMax !== undefined) await page.addInitScript((n) => { globalThis.umpireShareWalkMax = n; }, walkMax);
   if (tamper) {
     await page.route(/\/v1\/shared\/[A-Za-z0-9_-]+$/, async (route) => {
       const res = await route.fetch();
@@ -225,6 +230,7 @@ async function openShared(browser, url, tamper, viewport) {
   check(res && res.status() === 200, `${url} answered ${res && res.status()}`);
   check(res.headers()['content-security-policy'], `${url} has no Content-Security-Policy`);
   opened.withAuth = withAuth;
+  opened.shared = shared;
   return opened;
 }
 
@@ -297,6 +303,37 @@ export async function shareFlow(browser) {
       await shot(r.page, '63-share-page-390.png');
     });
 
+    await step(F, 'a long ledger: the combat\'s own entries first, the whole chain on request', null, async () => {
+      // As if the chain up to the combat were longer than the page reads
+      // at once: it checks the combat from its first die, then walks the
+      // ledger from entry 1 when asked.
+      const r = await openShared(browser, combatUrl, null, null, 0);
+      readers.push(r);
+      const p = r.page;
+      const first = combat.ledger.first_pos;
+      check(first > 1, `the shared combat starts at entry ${first}: an earlier combat should come first`);
+      await p.locator(tidOf('share-verdict', 'data-verdict', 'verified')).waitFor();
+      check((await p.locator(tid('share-body')).getAttribute('data-after')) === String(first - 1), 'the page did not check a part');
+      check(r.shared.join(' ') === '?ledger=own', `the page read ${JSON.stringify(r.shared)}, not the part alone`);
+      const dice = await dieStates(p);
+      check(dice.length === combat.rolls.length && dice.every((d) => d.ok === 'true'), `not every die is green: ${JSON.stringify(dice)}`);
+      for (const name of ['commitment', 'dice', 'ledger-chain', 'ledger-seal', 'ledger-cross']) {
+        const ok = await p.locator(tidOf('verify-check', 'data-check', name)).getAttribute('data-ok');
+        check(ok === 'true', `the check ${name} says ${ok}`);
+      }
+      const chainText = await p.locator(tidOf('verify-check', 'data-check', 'ledger-chain')).innerText();
+      check(chainText.includes(`entries ${first} to ${combat.ledger.last_pos}`), `the chain check says: ${chainText}`);
+      const start = p.locator(tidOf('verify-check', 'data-check', 'ledger-start'));
+      check((await start.getAttribute('data-ok')) === 'null', 'the entries before the part are not marked unchecked');
+      await shot(p, '68-share-part.png');
+      await p.locator(tid('share-walk-all')).click();
+      await p.locator(`${tid('share-body')}[data-after="0"]`).waitFor();
+      await p.locator(tidOf('share-verdict', 'data-verdict', 'verified')).waitFor();
+      check(r.shared.join(' ') === '?ledger=own ', `the page read ${JSON.stringify(r.shared)}`);
+      const whole = await p.locator(tidOf('verify-check', 'data-check', 'ledger-chain')).innerText();
+      check(whole.includes(`entries 1 to ${combat.ledger.last_pos}`), `after the walk, the chain check says: ${whole}`);
+      check((await p.locator(tidOf('verify-check', 'data-check', 'ledger-start')).count()) === 0, 'the part is still said to be unwalked');
+    });
     await step(F, 'a tampered die is shown failing, named', null, async () => {
       let changed;
       const r = await openShared(browser, combatUrl, (doc) => {

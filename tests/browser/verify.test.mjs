@@ -246,10 +246,10 @@ test('verifyLedgerDice re-derives each record, or says it is pending', () => {
   };
   let v = verifyLedgerDice(entries, seeds);
   assert.deepEqual(v.problems, []);
-  assert.deepEqual(v.counts, { rederived: 2, pending: 2, entered: 0, unknown: 0 });
+  assert.deepEqual(v.counts, { rederived: 2, pending: 2, entered: 0, unknown: 0, earlier: 0 });
   seeds.bat_1.server_seed = battleSeed;
   v = verifyLedgerDice(entries, seeds);
-  assert.deepEqual(v.counts, { rederived: 4, pending: 0, entered: 0, unknown: 0 });
+  assert.deepEqual(v.counts, { rederived: 4, pending: 0, entered: 0, unknown: 0, earlier: 0 });
   const changed = structuredClone(entries);
   changed[2].naturals[1] = changed[2].naturals[1] === 6 ? 5 : 6;
   v = verifyLedgerDice(changed, seeds);
@@ -298,6 +298,62 @@ test('verifyShared: a campaign share checks the chain up to its head', () => {
   assert.match(verifyShared(short).problems.join('\n'), /the chain ends at .*, but the ledger's head is/);
   assert.equal(verifyShared({ kind: 'campaign', report: {} }).verdict, 'unverifiable');
   assert.equal(verifyShared({}).verdict, 'failed');
+});
+
+test('verifyChain walks a part from the hash its first entry names, and finds each break', () => {
+  const combat = report('9a'.repeat(32), 'part', [6, 6, 20]);
+  const { entries } = chain('cmp_test', combat);
+  const part = entries.slice(2);
+  const ok = verifyChain(part, 'cmp_test', 2);
+  assert.equal(ok.ok, true, ok.problems.join('\n'));
+  assert.equal(ok.walked, 4);
+  assert.equal(ok.startHash, entries[1].hash);
+  assert.equal(ok.lastHash, entries[3].hash);
+  // Read as from entry 1, the part does not hold.
+  assert.match(verifyChain(part, 'cmp_test').problems[0], /entry 1 is out of order|entry 1 is missing/);
+  // Its positions must follow after.
+  assert.match(verifyChain(part, 'cmp_test', 1).problems[0], /entry 2 is missing: entry 3 comes next/);
+  const altered = structuredClone(part);
+  altered[0].natural = altered[0].natural === 1 ? 2 : 1;
+  const v = verifyChain(altered, 'cmp_test', 2);
+  assert.equal(v.ok, false);
+  assert.equal(v.walked, 2, 'nothing of the part holds');
+  assert.match(v.problems[0], /entry 3: its hash does not match its content/);
+  const unnamed = structuredClone(part);
+  unnamed[0].prev_hash = 'zz';
+  assert.match(verifyChain(unnamed, 'cmp_test', 2).problems[0], /entry 3, the part's first, names no previous hash/);
+});
+
+test('verifyShared: a part of ?ledger=own, its records begun earlier left alone', () => {
+  const combat = report('bc'.repeat(32), 'own', [6, 6, 6]);
+  const { entries, battleSeed } = chain('cmp_test', combat);
+  // The part after entry 1: the combat's dice 2 and 3 (begun before it) and the battle's action.
+  const battle = { id: 'bat_1', dice: { source: 'seeded', commitment: commitmentOf(battleSeed), server_seed: battleSeed, client_seed: null } };
+  const doc = { kind: 'battle', campaign: { id: 'cmp_test' }, report: battle, ledger: { length: 4, after: 3, head: entries[3].hash, entries: entries.slice(3), seeds: [] } };
+  let v = verifyShared(doc);
+  assert.equal(v.verdict, 'verified', v.problems.join('\n'));
+  assert.equal(v.ledger.after, 3);
+  assert.equal(v.ledger.chain.walked, 4);
+  assert.equal(v.ledger.dice.counts.rederived, 2, 'the battle\'s two dice');
+  const begun = structuredClone(doc);
+  begun.ledger.after = 1;
+  begun.ledger.entries = entries.slice(1);
+  v = verifyShared(begun);
+  assert.equal(v.verdict, 'verified', v.problems.join('\n'));
+  assert.deepEqual(v.ledger.dice.counts, { rederived: 2, pending: 0, entered: 0, unknown: 0, earlier: 2 });
+  // Read as from entry 1 (no after), the same entries fail.
+  const whole = structuredClone(begun);
+  delete whole.ledger.after;
+  assert.equal(verifyShared(whole).verdict, 'failed');
+  // A combat's part: its seal and its dice found at their positions.
+  const cdoc = { kind: 'combat', campaign: { id: 'cmp_test' }, report: { ...combat, ledger: { first_pos: 1, last_pos: 3, hash: entries[2].hash } }, ledger: { length: 3, after: 0, head: entries[2].hash, entries: entries.slice(0, 3), seeds: [] } };
+  assert.equal(verifyShared(cdoc).verdict, 'verified');
+  const later = structuredClone(combat);
+  later.ledger = { first_pos: 1, last_pos: 3, hash: entries[2].hash };
+  const tampered = { ...cdoc, report: later, ledger: { ...cdoc.ledger, after: 1, entries: entries.slice(1, 3) } };
+  v = verifyShared(tampered);
+  assert.equal(v.ledger.seal.ok, true, 'the seal is entry 3 of the part');
+  assert.match(v.problems.join('\n'), /die 1 .*of the report is not in the ledger/, 'a part that leaves out a die of its own combat fails');
 });
 
 // --- the vendored files are the published ones.

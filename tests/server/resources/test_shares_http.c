@@ -100,19 +100,28 @@ static json_t *share(const test_campaign *c, const char *body, char *secret)
     return api_fixture_keep(json_incref(r->json));
 }
 
-/* GET /v1/shared/{secret}, with no token: status; its JSON (kept). */
-static json_t *shared(const char *secret, int status)
+/* GET /v1/shared/{secret}{query} (query "" or "?..."), with no token:
+ * status; its JSON (kept).  A refusal must be not_found, or (422)
+ * invalid_value of the field ledger. */
+static json_t *shared_q(const char *secret, const char *query, int status)
 {
-    char path[128];
+    char path[192];
     http_resp *r;
 
-    snprintf(path, sizeof path, "/v1/shared/%s", secret);
+    snprintf(path, sizeof path, "/v1/shared/%s%s", secret, query);
     r = api_fixture_req("GET", path, NULL, NULL);
     ck_assert_msg(r->status == status, "%s: %d, expected %d: %.600s", path,
                   r->status, status, r->body);
-    if (status != 200)
+    if (status == 422)
+        api_fixture_check_problem(r, status, "invalid_value", "ledger", path);
+    else if (status != 200)
         api_fixture_check_problem(r, status, "not_found", NULL, path);
     return api_fixture_keep(json_incref(r->json));
+}
+
+static json_t *shared(const char *secret, int status)
+{
+    return shared_q(secret, "", status);
 }
 
 /* ---- the ledger, recomputed (docs/ledger.md) ---- */
@@ -462,6 +471,117 @@ START_TEST(test_share_campaign)
         jstr(json_object_get(json_object_get(own, "campaign"), "ledger"),
              "head"));
     ck_assert_str_eq(seed_records(ledger, got), ids(want, cb[0], cb[1], bat));
+}
+END_TEST
+
+/* The link's ?ledger=own answer against its whole one: the same report,
+ * length and head, "after" after, and exactly the whole one's entries
+ * after it (so the first's prev_hash is the hash of entry after, 64
+ * zeros for 0), with the seeds of their own records, each the export's;
+ * their records into got (seed_records). */
+static const char *own_part_check(const test_campaign *c, const json_t *whole,
+                                  const json_t *own, long long after, char *got)
+{
+    const json_t *wl = json_object_get(whole, "ledger");
+    const json_t *ol = json_object_get(own, "ledger");
+    const json_t *we = json_object_get(wl, "entries");
+    const json_t *oe = json_object_get(ol, "entries");
+    size_t i;
+
+    ck_assert_msg(json_equal(json_object_get(whole, "report"),
+                             json_object_get(own, "report")),
+                  "the part's report is not the whole answer's");
+    ck_assert_msg(json_equal(json_object_get(wl, "length"),
+                             json_object_get(ol, "length")),
+                  "the part's length is not the whole answer's");
+    ck_assert_str_eq(jstr(ol, "head"), jstr(wl, "head"));
+    ck_assert(json_is_integer(json_object_get(ol, "after")));
+    ck_assert_int_eq(json_integer_value(json_object_get(ol, "after")), after);
+    ck_assert_ptr_null(json_object_get(wl, "after"));
+    ck_assert_uint_eq(json_array_size(oe), json_array_size(we) - (size_t)after);
+    for (i = 0; i < json_array_size(oe); i++)
+        ck_assert_msg(json_equal(json_array_get(oe, i),
+                                 json_array_get(we, (size_t)after + i)),
+                      "the part's entry %zu is not entry %lld", i + 1,
+                      after + (long long)i + 1);
+    ck_assert_str_eq(jstr(json_array_get(oe, 0), "prev_hash"),
+                     after > 0
+                         ? jstr(json_array_get(we, (size_t)after - 1), "hash")
+                         : ZEROS);
+    seeds_as_exported(c, ol);
+    return seed_records(ol, got);
+}
+
+/* ?ledger=own: the entries from the shared record's own first entry (a
+ * combat's first die, a battle's first action, the campaign's from 1) to
+ * the same last one, however many other records' entries lie before;
+ * ledger=all is the default; any other value is 422. */
+START_TEST(test_share_own)
+{
+    test_campaign c;
+    char cb[2][64], bat[64], cb3[64], secret[64], body[160], got[256],
+        want[256];
+    json_t *whole, *own;
+    const json_t *oe;
+
+    world(&c, cb, bat);
+    /* The second combat: its 2 dice after the first combat's 3. */
+    snprintf(body, sizeof body, "{\"kind\":\"combat\",\"id\":\"%s\"}", cb[1]);
+    share(&c, body, secret);
+    whole = shared(secret, 200);
+    own = shared_q(secret, "?ledger=own", 200);
+    ck_assert_str_eq(own_part_check(&c, whole, own, 3, got),
+                     ids(want, cb[1], NULL, NULL));
+    ck_assert_uint_eq(json_array_size(json_object_get(
+                          json_object_get(own, "ledger"), "entries")),
+                      2);
+    ck_assert_msg(json_equal(shared_q(secret, "?ledger=all", 200), whole),
+                  "ledger=all is not the default");
+    /* The first combat's: from entry 1, as the whole answer, after 0. */
+    snprintf(body, sizeof body, "{\"kind\":\"combat\",\"id\":\"%s\"}", cb[0]);
+    share(&c, body, secret);
+    ck_assert_str_eq(own_part_check(&c, shared(secret, 200),
+                                    shared_q(secret, "?ledger=own", 200), 0,
+                                    got),
+                     ids(want, cb[0], NULL, NULL));
+
+    /* A combat's 2 dice after the battle's roll (entry 6), then the
+     * battle abandoned (entry 9): the battle's part is entries 6 to 9,
+     * the combat's among them, with both seeds (the battle's revealed). */
+    own = API_FIXTURE_CALL(201, "POST", api_fixture_cp(&c, "/combats/scrud"),
+                           c.umpire,
+                           "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":"
+                           "\"R2\"}]},{\"side\":\"Blue\",\"units\":[{\"unit\":"
+                           "\"B1\"}]}]}");
+    snprintf(cb3, sizeof cb3, "%s", jstr(own, "id"));
+    API_FIXTURE_OK(200, "POST", api_fixture_cp(&c, "/battles/%s/actions", bat),
+                   c.umpire, "{\"action\":\"abandon\"}");
+    snprintf(body, sizeof body, "{\"kind\":\"battle\",\"id\":\"%s\"}", bat);
+    share(&c, body, secret);
+    whole = shared(secret, 200);
+    own = shared_q(secret, "?ledger=own", 200);
+    ck_assert_str_eq(own_part_check(&c, whole, own, 5, got),
+                     ids(want, cb3, bat, NULL));
+    oe = json_object_get(json_object_get(own, "ledger"), "entries");
+    ck_assert_uint_eq(json_array_size(oe), 4);
+    ck_assert_str_eq(jstr(json_array_get(oe, 0), "battle_id"), bat);
+    ck_assert_str_eq(jstr(json_array_get(oe, 1), "combat_id"), cb3);
+    ck_assert_str_eq(jstr(json_array_get(oe, 3), "battle_id"), bat);
+    ck_assert_str_eq(jstr(json_array_get(oe, 3), "action"), "abandon");
+
+    /* The campaign's: its whole chain (9 entries), after 0. */
+    share(&c, "{\"kind\":\"campaign\"}", secret);
+    whole = shared(secret, 200);
+    own = shared_q(secret, "?ledger=own", 200);
+    own_part_check(&c, whole, own, 0, got);
+    ck_assert_uint_eq(json_array_size(json_object_get(
+                          json_object_get(own, "ledger"), "entries")),
+                      9);
+
+    /* Any other value, an empty one included, is 422 and names ledger. */
+    shared_q(secret, "?ledger=mine", 422);
+    shared_q(secret, "?ledger=", 422);
+    shared_q(secret, "?ledger=OWN", 422);
 }
 END_TEST
 
@@ -850,6 +970,7 @@ Suite *suite_shares_http(void)
     tcase_add_test(tc, test_share_combat);
     tcase_add_test(tc, test_share_battle);
     tcase_add_test(tc, test_share_campaign);
+    tcase_add_test(tc, test_share_own);
     tcase_add_test(tc, test_share_formats);
     tcase_add_test(tc, test_share_fog);
     tcase_add_test(tc, test_list_revoke_unknown);
