@@ -564,11 +564,11 @@ err_code db_battle_ledger_reach(db_conn *c, const char *campaign_id,
     *first = *last = 0;
     hash[0] = '\0';
     if ((rc = db_prepare(c,
-                         "SELECT a.ledger_pos, a.hash, (SELECT "
-                         "min(f.ledger_pos) FROM battle_actions f WHERE "
-                         "f.battle_id = a.battle_id) FROM battle_actions a "
-                         "JOIN battles b ON b.id = a.battle_id WHERE "
-                         "b.campaign_id = ?1 AND a.battle_id = ?2 AND "
+                         "SELECT a.ledger_pos, a.hash, m.first FROM "
+                         "battle_actions a JOIN battles b ON b.id = "
+                         "a.battle_id, (SELECT min(ledger_pos) AS first "
+                         "FROM battle_actions WHERE battle_id = ?2) AS m "
+                         "WHERE b.campaign_id = ?1 AND a.battle_id = ?2 AND "
                          "a.ledger_pos IS NOT NULL ORDER BY a.ledger_pos "
                          "DESC LIMIT 1",
                          &st, e)))

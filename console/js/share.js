@@ -145,7 +145,7 @@ function verdictBox(result, doc, selfOk) {
     const parts = [];
     if (result.dice && result.dice.status === 'verified' && nDice) parts.push(`the seed matches its commitment and all ${nDice} dice follow from it`);
     else if (result.dice && result.dice.status === 'verified') parts.push(doc.kind === 'battle' ? 'the revealed seed matches its commitment (for its dice, see below)' : 'the revealed seed matches its commitment');
-    if (L) parts.push(`the ledger's chain holds from entry ${L.after + 1} to entry ${L.chain.walked}`);
+    if (L) parts.push(L.after > 0 ? `the ledger's chain holds from entry ${L.after + 1} to entry ${L.chain.walked} (entries 1 to ${L.after} were not walked: see below)` : `the ledger's chain holds from entry 1 to entry ${L.chain.walked}`);
     const text = parts.join('; ');
     body = `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
   } else if (verdict === 'failed') {
@@ -500,7 +500,12 @@ async function readShared(secret, query) {
   }
 }
 
-/** The whole answer (the ledger from entry 1), checked and drawn in place of the part. */
+/**
+ * The whole answer (the ledger from entry 1), checked and drawn in place of
+ * the part: read straight after the part for a short chain (a second
+ * stream among the links' 8, for a second or so of the service's time on
+ * a chain of WALK_MAX entries), or when the reader asks.
+ */
 async function walkWhole(secret, selfChecks, part) {
   const whole = await readShared(secret, '');
   if (whole.doc) {

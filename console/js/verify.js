@@ -389,7 +389,8 @@ export function verifyChain(entries, campaignId, after = 0) {
  * isPart: the entries are a part of the chain (verifyChain's after above
  * 0), where a record may have begun before the first: one whose first
  * entry here is not its seq 1 is "earlier", its dice not re-derived (its
- * stream starts at entries this part does not hold).
+ * stream starts at entries this part does not hold), its entries still
+ * held to running on by seq and to its seed's source and commitment.
  * Answers {records: [{id, kind, status, n_dice, problems}], problems,
  * counts: {rederived, pending, entered, unknown, earlier}}.
  */
@@ -408,18 +409,21 @@ export function verifyLedgerDice(entries, seeds, isPart = false) {
     out.records.push(rec);
     const nDice = (e) => (e.kind === 'action' ? (Array.isArray(e.faces) ? e.faces.length : 0) : 1);
     rec.n_dice = es.reduce((n, e) => n + nDice(e), 0);
-    if (isPart && es[0].seq > 1) {
-      rec.status = 'earlier';
-      out.counts.earlier += rec.n_dice;
-      continue;
-    }
+    const isEarlier = isPart && Number.isInteger(es[0].seq) && es[0].seq > 1;
+    const from = isEarlier ? es[0].seq : 1;
     const s = seeds[id];
     es.forEach((e, i) => {
-      if (e.seq !== i + 1) rec.problems.push(`entry ${e.pos}: ${id}'s entries do not run 1, 2, 3… (seq ${e.seq} where ${i + 1} was due)`);
+      if (e.seq !== from + i) rec.problems.push(`entry ${e.pos}: ${id}'s entries do not run ${from}, ${from + 1}, ${from + 2}… (seq ${e.seq} where ${from + i} was due)`);
       if (s && (e.source !== s.source || (e.commitment ?? null) !== (s.commitment ?? null) || (e.client_seed ?? null) !== (s.client_seed ?? null))) {
         rec.problems.push(`entry ${e.pos}: its source, commitment or client seed is not ${id}'s`);
       }
     });
+    if (isEarlier) {
+      rec.status = rec.problems.length ? 'failed' : 'earlier';
+      out.counts.earlier += rec.n_dice;
+      out.problems.push(...rec.problems);
+      continue;
+    }
     if (!s) {
       rec.status = 'unknown';
       out.counts.unknown += rec.n_dice;
@@ -566,6 +570,16 @@ export function verifyShared(doc) {
     const after = Number.isInteger(doc.ledger.after) && doc.ledger.after > 0 ? doc.ledger.after : 0;
     const L = { chain: verifyChain(entries, campaignId, after), after, upTo: after + entries.length, seal: null, head: null, cross: [], dice: null };
     const walked = entries.slice(0, L.chain.walked - after);
+    // A part of a combat or a battle must start at the record's own
+    // first entry: one that starts later leaves some of its dice out.
+    if (after > 0 && (kind === 'combat' || kind === 'battle')) {
+      const e = entries[0];
+      const own = e && (kind === 'combat' ? e.kind === 'roll' && e.combat_id === report.id : e.kind === 'action' && e.battle_id === report.id) && e.seq === 1;
+      if (!own) {
+        const what = kind === 'combat' ? 'die' : 'action';
+        out.problems.push(`the part of the ledger does not start at the ${kind}'s first ${what}: entry ${after + 1} is ${e ? `${e.kind === 'action' ? e.battle_id : e.combat_id}'s ${e.kind} ${e.seq}` : 'missing'}`);
+      }
+    }
     out.ledger = L;
     checked += 1;
     out.problems.push(...L.chain.problems);

@@ -375,8 +375,9 @@ static bool ledger_reach(http_request *r, http_render kind,
 /* The answer (shares_shared's table in docs/sharing.md), report the
  * text its route answered: up to the '[' that opens its ledger part's
  * entries, which the export's stream goes on from; or, for a part of no
- * entry (last 0), whole.  after: the position its entries come after,
- * written as "after" (below 0: the part is from entry 1, and has none).
+ * entry (last 0), whole.  after: the position its entries come after
+ * (?ledger=own), written as "after"; below 0, none is written (the whole
+ * answer, from entry 1).
  * New; NULL when out of memory. */
 static char *answer_text(const db_share *s, const db_campaign *cmp,
                          const char *report, long long after, long long last,

@@ -206,7 +206,10 @@ export async function liveFlow(browser) {
 // ---- share -----------------------------------------------------------------
 
 /** The share page in a fresh browser with no token; `tamper(doc)` changes the JSON served. */
-async function openShared(browser, url, tamper, viewport, walkMax) {
+// tamper(doc) changes each JSON answer of /v1/shared/ (the part and the
+// whole); walkMax sets the page's share.js WALK_MAX; failWhole answers the
+// whole (from entry 1) with a 503.
+async function openShared(browser, url, tamper, viewport, walkMax, failWhole) {
   const opened = await openPage(browser, viewport ? { viewport } : {});
   const { page } = opened;
   const withAuth = [];
@@ -218,8 +221,12 @@ async function openShared(browser, url, tamper, viewport, walkMax) {
   });
   // The longest chain the page reads whole without asking (share.js WALK_MAX).
   if (walkMax !== undefined) await page.addInitScript((n) => { globalThis.umpireShareWalkMax = n; }, walkMax);
+  if (failWhole) {
+    await page.route(/\/v1\/shared\/[A-Za-z0-9_-]+$/, (route) =>
+      route.fulfill({ status: 503, headers: { 'Retry-After': '7' }, contentType: 'application/problem+json', body: '{"type":"about:blank","title":"busy","status":503}' }));
+  }
   if (tamper) {
-    await page.route(/\/v1\/shared\/[A-Za-z0-9_-]+$/, async (route) => {
+    await page.route(/\/v1\/shared\/[A-Za-z0-9_-]+(\?ledger=own)?$/, async (route) => {
       const res = await route.fetch();
       const doc = await res.json();
       tamper(doc);
@@ -353,6 +360,35 @@ export async function shareFlow(browser) {
       check((await p.locator(tidOf('verify-check', 'data-check', 'ledger-cross')).getAttribute('data-ok')) === 'false',
         'the ledger does not disagree with the tampered report');
       await shot(p, '64-share-tampered.png');
+    });
+    await step(F, 'a tampered die fails in the part too', null, async () => {
+      const r = await openShared(browser, combatUrl, (doc) => {
+        const roll = doc.report.rolls.find((x) => x.seq === 1);
+        roll.natural = (roll.natural % 6) + 1;
+      }, null, 0);
+      readers.push(r);
+      const p = r.page;
+      await p.locator(tidOf('share-verdict', 'data-verdict', 'failed')).waitFor();
+      check((await p.locator(tid('share-body')).getAttribute('data-after')) !== '0', 'the page did not check a part');
+      const dice = await dieStates(p);
+      check(dice.find((d) => d.seq === 1)?.ok === 'false', `die 1 is not marked failing: ${JSON.stringify(dice)}`);
+      check((await p.locator(tidOf('verify-check', 'data-check', 'ledger-cross')).getAttribute('data-ok')) === 'false',
+        'the part does not disagree with the tampered report');
+    });
+    await step(F, 'the whole ledger cannot be read: the part is checked, and the page says so', null, async () => {
+      const r = await openShared(browser, combatUrl, null, null, undefined, true);
+      readers.push(r);
+      const p = r.page;
+      await p.locator(tidOf('share-verdict', 'data-verdict', 'verified')).waitFor();
+      check(r.shared.join(' ') === '?ledger=own ', `the page read ${JSON.stringify(r.shared)}`);
+      check((await p.locator(tid('share-body')).getAttribute('data-after')) === String(combat.ledger.first_pos - 1), 'the page did not keep the part');
+      const note = await p.locator(tid('share-part-note')).innerText();
+      check(/could not be read/.test(note) && /7 seconds/.test(note), `the note says: ${note}`);
+      check((await p.locator(tidOf('verify-check', 'data-check', 'ledger-start')).count()) === 1, 'the part is not said to be a part');
+      // The browser logs the 503 this step served; nothing else may be.
+      const served = r.problems.filter((m) => /status of 503/.test(m));
+      check(served.length === 1, `the page logged ${JSON.stringify(r.problems)}`);
+      r.problems.splice(0, r.problems.length, ...r.problems.filter((m) => !/status of 503/.test(m)));
     });
     await step(F, 'a tampered seed fails its commitment', null, async () => {
       const r = await openShared(browser, combatUrl, (doc) => {

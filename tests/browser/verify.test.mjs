@@ -335,16 +335,29 @@ test('verifyShared: a part of ?ledger=own, its records begun earlier left alone'
   assert.equal(v.ledger.after, 3);
   assert.equal(v.ledger.chain.walked, 4);
   assert.equal(v.ledger.dice.counts.rederived, 2, 'the battle\'s two dice');
-  const begun = structuredClone(doc);
-  begun.ledger.after = 1;
-  begun.ledger.entries = entries.slice(1);
-  v = verifyShared(begun);
-  assert.equal(v.verdict, 'verified', v.problems.join('\n'));
-  assert.deepEqual(v.ledger.dice.counts, { rederived: 2, pending: 0, entered: 0, unknown: 0, earlier: 2 });
+  // In a part after entry 1, the combat has begun before it: its dice
+  // are left alone, the battle's re-derived.
+  v = verifyLedgerDice(entries.slice(1), { bat_1: battle.dice }, true);
+  assert.deepEqual(v.problems, []);
+  assert.deepEqual(v.counts, { rederived: 2, pending: 0, entered: 0, unknown: 0, earlier: 2 });
   // Read as from entry 1 (no after), the same entries fail.
-  const whole = structuredClone(begun);
-  delete whole.ledger.after;
+  const whole = structuredClone(doc);
+  whole.ledger.entries = entries.slice(1);
   assert.equal(verifyShared(whole).verdict, 'failed');
+  // A battle's part must start at its first action: one that starts at
+  // the combat's dice before it, leaving the battle's action out, fails.
+  const late = structuredClone(doc);
+  late.ledger.after = 2;
+  late.ledger.entries = entries.slice(2, 3);
+  late.ledger.length = 3;
+  assert.match(verifyShared(late).problems.join('\n'), /does not start at the battle's first action: entry 3 is .*roll 3/);
+  // A record begun before the part is still held to running on by seq.
+  const gap = entries.slice(1, 3).map((e) => structuredClone(e));
+  gap[1].seq = 4;
+  assert.match(verifyLedgerDice(gap, {}, true).problems.join('\n'), /do not run 2, 3, 4… \(seq 4 where 3 was due\)/);
+  assert.equal(verifyLedgerDice(entries.slice(1, 3), {}, true).counts.earlier, 2);
+  // Read as a whole answer (not a part), a record starting at seq 2 fails.
+  assert.match(verifyLedgerDice(entries.slice(1, 3), {}).problems.join('\n'), /do not run 1, 2, 3… \(seq 2 where 1 was due\)/);
   // A combat's part: its seal and its dice found at their positions.
   const cdoc = { kind: 'combat', campaign: { id: 'cmp_test' }, report: { ...combat, ledger: { first_pos: 1, last_pos: 3, hash: entries[2].hash } }, ledger: { length: 3, after: 0, head: entries[2].hash, entries: entries.slice(0, 3), seeds: [] } };
   assert.equal(verifyShared(cdoc).verdict, 'verified');
@@ -354,6 +367,7 @@ test('verifyShared: a part of ?ledger=own, its records begun earlier left alone'
   v = verifyShared(tampered);
   assert.equal(v.ledger.seal.ok, true, 'the seal is entry 3 of the part');
   assert.match(v.problems.join('\n'), /die 1 .*of the report is not in the ledger/, 'a part that leaves out a die of its own combat fails');
+  assert.match(v.problems.join('\n'), /does not start at the combat's first die: entry 2 is .*roll 2/);
 });
 
 // --- the vendored files are the published ones.

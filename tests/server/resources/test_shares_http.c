@@ -519,7 +519,7 @@ static const char *own_part_check(const test_campaign *c, const json_t *whole,
 START_TEST(test_share_own)
 {
     test_campaign c;
-    char cb[2][64], bat[64], cb3[64], secret[64], body[160], got[256],
+    char cb[2][64], bat[64], bat2[64], cb3[64], secret[64], body[160], got[256],
         want[256];
     json_t *whole, *own;
     const json_t *oe;
@@ -545,9 +545,24 @@ START_TEST(test_share_own)
                                     got),
                      ids(want, cb[0], NULL, NULL));
 
-    /* A combat's 2 dice after the battle's roll (entry 6), then the
-     * battle abandoned (entry 9): the battle's part is entries 6 to 9,
-     * the combat's among them, with both seeds (the battle's revealed). */
+    /* After the battle's roll (entry 6): a second battle rolled (7), a
+     * combat's 2 dice (8, 9), the first battle abandoned (10), then the
+     * second (11).  Each battle's part runs from its own first action to
+     * its last, the other records' entries between among them, with
+     * their seeds (the battles' revealed). */
+    API_FIXTURE_OK(201, "POST", api_fixture_cp(&c, "/units"), c.umpire,
+                   "{\"name\":\"M3\",\"side\":\"Red\"}");
+    API_FIXTURE_OK(201, "POST", api_fixture_cp(&c, "/units"), c.umpire,
+                   "{\"name\":\"M4\",\"side\":\"Blue\"}");
+    own = API_FIXTURE_CALL(
+        201, "POST", api_fixture_cp(&c, "/battles"), c.umpire,
+        "{\"turn\":1,\"attacker\":{\"side\":\"Red\",\"units\":[\"M3\"]},"
+        "\"defender\":{\"side\":\"Blue\",\"units\":[\"M4\"]},"
+        "\"line\":[{\"attacker\":[\"M3\"],\"defender\":[\"M4\"]}]}");
+    snprintf(bat2, sizeof bat2, "%s", jstr(own, "id"));
+    API_FIXTURE_OK(200, "POST", api_fixture_cp(&c, "/battles/%s/actions", bat2),
+                   c.umpire,
+                   "{\"action\":\"roll\",\"combat\":0,\"expect_actions\":0}");
     own = API_FIXTURE_CALL(201, "POST", api_fixture_cp(&c, "/combats/scrud"),
                            c.umpire,
                            "{\"sides\":[{\"side\":\"Red\",\"units\":[{\"unit\":"
@@ -556,27 +571,48 @@ START_TEST(test_share_own)
     snprintf(cb3, sizeof cb3, "%s", jstr(own, "id"));
     API_FIXTURE_OK(200, "POST", api_fixture_cp(&c, "/battles/%s/actions", bat),
                    c.umpire, "{\"action\":\"abandon\"}");
+    API_FIXTURE_OK(200, "POST", api_fixture_cp(&c, "/battles/%s/actions", bat2),
+                   c.umpire, "{\"action\":\"abandon\"}");
+    /* The first battle: entries 6 to 10. */
     snprintf(body, sizeof body, "{\"kind\":\"battle\",\"id\":\"%s\"}", bat);
     share(&c, body, secret);
     whole = shared(secret, 200);
     own = shared_q(secret, "?ledger=own", 200);
-    ck_assert_str_eq(own_part_check(&c, whole, own, 5, got),
-                     ids(want, cb3, bat, NULL));
+    own_part_check(&c, whole, own, 5, got);
+    ck_assert_msg(strstr(got, cb3) && strstr(got, bat) && strstr(got, bat2) &&
+                      !strstr(got, cb[1]),
+                  "the first battle's part has the seeds of %s", got);
     oe = json_object_get(json_object_get(own, "ledger"), "entries");
-    ck_assert_uint_eq(json_array_size(oe), 4);
+    ck_assert_uint_eq(json_array_size(oe), 5);
     ck_assert_str_eq(jstr(json_array_get(oe, 0), "battle_id"), bat);
-    ck_assert_str_eq(jstr(json_array_get(oe, 1), "combat_id"), cb3);
-    ck_assert_str_eq(jstr(json_array_get(oe, 3), "battle_id"), bat);
-    ck_assert_str_eq(jstr(json_array_get(oe, 3), "action"), "abandon");
+    ck_assert_str_eq(jstr(json_array_get(oe, 1), "battle_id"), bat2);
+    ck_assert_str_eq(jstr(json_array_get(oe, 2), "combat_id"), cb3);
+    ck_assert_str_eq(jstr(json_array_get(oe, 4), "battle_id"), bat);
+    ck_assert_str_eq(jstr(json_array_get(oe, 4), "action"), "abandon");
+    /* The second battle: entries 7 to 11, from its own first action (not
+     * the campaign's first battle action, nor the first battle's). */
+    snprintf(body, sizeof body, "{\"kind\":\"battle\",\"id\":\"%s\"}", bat2);
+    share(&c, body, secret);
+    whole = shared(secret, 200);
+    own = shared_q(secret, "?ledger=own", 200);
+    own_part_check(&c, whole, own, 6, got);
+    ck_assert_msg(strstr(got, cb3) && strstr(got, bat) && strstr(got, bat2),
+                  "the second battle's part has the seeds of %s", got);
+    oe = json_object_get(json_object_get(own, "ledger"), "entries");
+    ck_assert_uint_eq(json_array_size(oe), 5);
+    ck_assert_str_eq(jstr(json_array_get(oe, 0), "battle_id"), bat2);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_array_get(oe, 0), "seq")), 1);
+    ck_assert_str_eq(jstr(json_array_get(oe, 4), "battle_id"), bat2);
 
-    /* The campaign's: its whole chain (9 entries), after 0. */
+    /* The campaign's: its whole chain (11 entries), after 0. */
     share(&c, "{\"kind\":\"campaign\"}", secret);
     whole = shared(secret, 200);
     own = shared_q(secret, "?ledger=own", 200);
     own_part_check(&c, whole, own, 0, got);
     ck_assert_uint_eq(json_array_size(json_object_get(
                           json_object_get(own, "ledger"), "entries")),
-                      9);
+                      11);
 
     /* Any other value, an empty one included, is 422 and names ledger. */
     shared_q(secret, "?ledger=mine", 422);
