@@ -25,15 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "migrations.h"
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The first column of the first row of sql on c as an integer, or -1. */
 static long long query_int(sqlite3 *c, const char *sql)
@@ -206,7 +199,7 @@ err_code db_backup(const char *path, const char *dest, db_backup_info *info,
     db_backup_info got;
     sqlite3 *src = NULL;
     struct stat sb;
-    double t0 = seconds_now();
+    double t0 = monotonic_s();
     err_code rc;
 
     memset(&got, 0, sizeof got);
@@ -230,7 +223,7 @@ err_code db_backup(const char *path, const char *dest, db_backup_info *info,
     if ((rc = sync_path(dir, true, e)))
         goto out;
     got.size = stat(dest, &sb) == 0 ? (long long)sb.st_size : -1;
-    got.seconds = seconds_now() - t0;
+    got.seconds = monotonic_s() - t0;
     if (info)
         *info = got;
 out:

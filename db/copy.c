@@ -30,6 +30,7 @@
  */
 #include "db_int.h"
 #include "db_sql.h"
+#include "deadline.h"
 #include "migrations.h"
 
 #include <errno.h>
@@ -69,14 +70,6 @@ typedef struct copy_run {
     copy_table tables[DB_COPY_TABLES_MAX]; /* in foreign-key order */
     int n_tables;
 } copy_run;
-
-static double seconds_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Whether s is a plain lower-case name: the schema's names are. */
 static bool is_name(const char *s)
@@ -708,7 +701,7 @@ err_code db_copy(const char *src_path, const char *dest_url, db_copy_info *info,
                  err_info *e)
 {
     copy_run *r;
-    double t0 = seconds_now();
+    double t0 = monotonic_s();
     err_code rc;
     int i;
 
@@ -737,7 +730,7 @@ err_code db_copy(const char *src_path, const char *dest_url, db_copy_info *info,
     }
     info->n_tables = rc == ERR_OK ? r->n_tables : 0;
     info->schema_version = migrations_count;
-    info->seconds = seconds_now() - t0;
+    info->seconds = monotonic_s() - t0;
     db_conn_close(r->src);
     db_conn_close(r->dest);
     free(r);

@@ -49,14 +49,6 @@
 #define DB_LOW_SPACE_BYTES   (64 * 1024)
 #define DB_LOW_SPACE_SECONDS 600
 
-static double now_monotonic(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Finalizes the statements kept on conn, then closes it. */
 void db_conn_close(db_conn *conn)
 {
@@ -168,7 +160,7 @@ err_code db_control(db_conn *conn, const char *sql, err_info *e)
  * in its own space instead of growing into what is left. */
 static void note_low_space(db *d)
 {
-    d->low_space_until = now_monotonic() + d->low_space_seconds;
+    d->low_space_until = monotonic_s() + d->low_space_seconds;
     if (!d->is_low_space) {
         if (!d->is_pg) {
             if (d->ckpt)
@@ -195,7 +187,7 @@ static void note_written(db *d)
     if (d->is_pg) /* several writers; no log of its own to keep */
         return;
     d->is_wal_dirty = true;
-    if (d->is_low_space && now_monotonic() > d->low_space_until) {
+    if (d->is_low_space && monotonic_s() > d->low_space_until) {
         if (d->ckpt)
             db_ckpt_attach(d->ckpt, d->writer);
         else

@@ -20,6 +20,7 @@
 #include "db_conn.h"
 #include "db_int.h"
 #include "db_sql.h"
+#include "deadline.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -35,14 +36,6 @@
 #define NEWS_RETRY_S     1
 #define POSTER_RECHECK_S 1.0
 #define POSTER_LOCK_KEY  "7236976"
-
-static double now_monotonic(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 err_code db_news_send(db_conn *w, err_info *e)
 {
@@ -172,7 +165,7 @@ bool db_is_poster(db *d)
     if (!d->is_pg)
         return true;
     pthread_mutex_lock(&d->poster_lock);
-    now = now_monotonic();
+    now = monotonic_s();
     if (now >= d->poster_checked + POSTER_RECHECK_S) {
         d->poster_checked = now;
         if (d->poster_conn != NULL &&

@@ -16,6 +16,7 @@
  */
 #include "discord_odds.h"
 
+#include "deadline.h"
 #include "discord_combat.h"
 #include "discord_reply.h"
 #include "pipeline.h"
@@ -35,14 +36,6 @@ static int wait_max_ms = DISCORD_ODDS_WAIT_MAX_MS;
 void discord_odds_set_wait_max(int ms)
 {
     wait_max_ms = ms;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
 static const json_t *get(const json_t *o, const char *k)
@@ -309,7 +302,7 @@ typedef struct odds_job {
     json_t *body;
     int combat;
     bool is_public;
-    double queued_ms; /* now_ms when it was handed to the odds' threads */
+    double queued_ms; /* when it was handed to the odds' threads (ms) */
 } odds_job;
 
 static void odds_job_free(void *p)
@@ -353,7 +346,7 @@ static void answer_deferred(http_request *r)
     discord_interaction *in = r->state;
     const odds_job *j = in->job;
 
-    if (now_ms() - j->queued_ms > wait_max_ms) {
+    if (monotonic_ms() - j->queued_ms > wait_max_ms) {
         discord_reply_send(r, discord_reply_notice(
                                   "The odds are busy: this request waited too "
                                   "long to be answered in time. Try again "
@@ -376,7 +369,7 @@ static void answer(http_request *r, discord_interaction *in,
                                                    "memory; try again."));
         return;
     }
-    *j = (odds_job){s, body, combat, is_public, now_ms()};
+    *j = (odds_job){s, body, combat, is_public, monotonic_ms()};
     if (r->state != in || in->job != NULL) {
         /* Not the request's own interaction (kept for a write): here. */
         answer_now(r, in, j);

@@ -17,6 +17,7 @@
  * once).
  */
 #include "http_int.h"
+#include "deadline.h"
 #include "events_hub.h"
 #include "http_conn.h"
 #include "http_reply.h"
@@ -68,14 +69,6 @@ void http_config_default(http_config *cfg)
     cfg->odds_queue = 64;
     cfg->stream_stall_timeout = 60;
     cfg->export_time_limit = 3600;
-}
-
-static double now_monotonic(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 db *http_db(http_server *s)
@@ -170,7 +163,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
      * whole in time (cut by http_conn.c), 499 when the client left. */
     if (!r->is_queued)
         r->status = http_conn_is_cut(s->conns, conn) ? 408 : 499;
-    http_log_request(s->log, r, (now_monotonic() - r->started) * 1000.0);
+    http_log_request(s->log, r, (monotonic_s() - r->started) * 1000.0);
     if (r->is_pending && atomic_compare_exchange_strong(&r->job_state, &running,
                                                         HTTP_JOB_ORPHANED)) {
         atomic_fetch_sub(&s->n_in_flight, 1);
@@ -192,7 +185,7 @@ static http_request *request_new(http_server *s, struct MHD_Connection *conn,
     r->conn = conn;
     r->method = method;
     r->path = strdup(url);
-    r->started = now_monotonic();
+    r->started = monotonic_s();
     r->status = 500;
     if (r->path == NULL) {
         free(r);
@@ -512,7 +505,7 @@ err_code http_start(const http_config *cfg, http_server **out, err_info *e)
 static bool wait_zero(atomic_int *n, double deadline)
 {
     while (atomic_load(n) > 0) {
-        if (now_monotonic() >= deadline)
+        if (monotonic_s() >= deadline)
             return false;
         usleep(5 * 1000);
     }
@@ -524,7 +517,7 @@ bool http_stop(http_server *s)
     if (s == NULL)
         return true;
     if (s->daemon) {
-        double deadline = now_monotonic() + s->cfg.stop_timeout;
+        double deadline = monotonic_s() + s->cfg.stop_timeout;
 
         /* Stop taking requests (new ones get 503 and Connection: close),
          * then let every suspended write reach its commit and be answered:
@@ -548,8 +541,8 @@ bool http_stop(http_server *s)
          * connection is left suspended. */
         http_streams_close_all(events_hub_streams(s->events));
         http_streams_close_all(s->exports);
-        if (!wait_zero(&s->n_in_flight, now_monotonic() + 2.0 < deadline
-                                            ? now_monotonic() + 2.0
+        if (!wait_zero(&s->n_in_flight, monotonic_s() + 2.0 < deadline
+                                            ? monotonic_s() + 2.0
                                             : deadline))
             fprintf(stderr, "umpire: stopping with %d requests in flight\n",
                     atomic_load(&s->n_in_flight));

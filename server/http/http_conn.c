@@ -57,14 +57,6 @@ struct http_conn_table {
     unsigned long n_cut, n_idle_closed, n_given_up;
 };
 
-static double now_monotonic(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void list_append(conn_list *l, conn *k)
 {
     k->prev = l->tail;
@@ -159,7 +151,7 @@ static void *reaper_main(void *arg)
     (void)prctl(PR_SET_NAME, "umpire-reaper");
     pthread_mutex_lock(&t->lock);
     while (!t->is_stopping) {
-        tick(t, now_monotonic());
+        tick(t, monotonic_s());
         at = deadline_in_ms(REAPER_TICK_MS);
         pthread_cond_timedwait(&t->wake, &t->lock, &at);
     }
@@ -260,7 +252,7 @@ static void on_started(http_conn_table *t, struct MHD_Connection *c,
     k->fd = ci->connect_fd;
     k->state = CONN_BUSY; /* in no list yet */
     pthread_mutex_lock(&t->lock);
-    move(t, k, CONN_ARRIVING, now_monotonic());
+    move(t, k, CONN_ARRIVING, monotonic_s());
     t->n_open++;
     give_up_idle(t);
     pthread_mutex_unlock(&t->lock);
@@ -303,7 +295,7 @@ void *http_conn_on_uri(void *cls, const char *uri, struct MHD_Connection *c)
      * request started when it was accepted. */
     pthread_mutex_lock(&t->lock);
     if (k->state == CONN_IDLE)
-        move(t, k, CONN_ARRIVING, now_monotonic());
+        move(t, k, CONN_ARRIVING, monotonic_s());
     pthread_mutex_unlock(&t->lock);
     return NULL;
 }
@@ -316,7 +308,7 @@ void http_conn_busy(http_conn_table *t, struct MHD_Connection *c)
         return;
     pthread_mutex_lock(&t->lock);
     if (k->state == CONN_ARRIVING)
-        move(t, k, CONN_BUSY, now_monotonic());
+        move(t, k, CONN_BUSY, monotonic_s());
     pthread_mutex_unlock(&t->lock);
 }
 
@@ -328,7 +320,7 @@ void http_conn_stream(http_conn_table *t, struct MHD_Connection *c)
         return;
     pthread_mutex_lock(&t->lock);
     if (k->state == CONN_BUSY || k->state == CONN_ARRIVING)
-        move(t, k, CONN_STREAMING, now_monotonic());
+        move(t, k, CONN_STREAMING, monotonic_s());
     pthread_mutex_unlock(&t->lock);
 }
 
@@ -341,7 +333,7 @@ void http_conn_idle(http_conn_table *t, struct MHD_Connection *c)
     pthread_mutex_lock(&t->lock);
     if (k->state == CONN_BUSY || k->state == CONN_ARRIVING ||
         k->state == CONN_STREAMING)
-        move(t, k, CONN_IDLE, now_monotonic());
+        move(t, k, CONN_IDLE, monotonic_s());
     pthread_mutex_unlock(&t->lock);
 }
 

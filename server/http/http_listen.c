@@ -5,6 +5,8 @@
 #define _GNU_SOURCE /* accept4 */
 #include "http_listen.h"
 
+#include "deadline.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <netinet/in.h>
@@ -118,14 +120,6 @@ fail:
     return false;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Takes entry i off the connections in transit (transit_lock held). */
 static void transit_drop(http_listener *l, size_t i)
 {
@@ -151,7 +145,7 @@ static void note_lost(http_listener *l, unsigned long n)
         return;
     l->n_lost += n;
     l->n_untold += n;
-    now = now_s();
+    now = monotonic_s();
     if (now - l->told_at < 1.0)
         return;
     fprintf(stderr,
@@ -274,7 +268,7 @@ static bool is_full(http_listener *l)
 
     if (n_open(l) < l->limit)
         return false;
-    now = now_s();
+    now = monotonic_s();
     if (now - l->swept_at >= SWEEP_MS / 1000.0) {
         l->swept_at = now;
         sweep(l);

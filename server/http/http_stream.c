@@ -16,6 +16,8 @@
 #define _GNU_SOURCE /* POLLRDHUP */
 #include "http_stream.h"
 
+#include "deadline.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -78,14 +80,6 @@ struct http_streams {
     http_stream **polled; /* the stream of each fds[i], i >= 1 */
     size_t cap;
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Wakes the pump's poll; p->lock need not be held. */
 static void wake(http_streams *p)
@@ -151,11 +145,11 @@ static bool append(http_stream *s, const char *data, size_t len)
     memcpy(s->buf + s->len, data, len);
     if (s->len == s->off) {
         /* Something to take from now on: a window of its own. */
-        s->window_start = now_s();
+        s->window_start = monotonic_s();
         s->window_taken = 0;
     }
     s->len += len;
-    s->last_write = now_s();
+    s->last_write = monotonic_s();
     return true;
 }
 
@@ -220,7 +214,7 @@ http_stream *http_stream_open(http_streams *p, http_request *r, const char *key,
     s->pump = p;
     s->conn = r->conn;
     s->fd = ci ? ci->connect_fd : -1;
-    s->opened = s->window_start = now_s();
+    s->opened = s->window_start = monotonic_s();
     snprintf(s->key, sizeof s->key, "%s", key);
     s->user = user;
     if (!append(s, first, strlen(first))) {
@@ -581,7 +575,7 @@ static void *pump_main(void *arg)
         produce(p);
         /* Out of memory, it polls the sockets it has room for. */
         (void)reserve(p, (size_t)p->n_open);
-        n = flush(p, now_s(), &timeout);
+        n = flush(p, monotonic_s(), &timeout);
         n_log = p->n_cut_log;
         p->n_cut_log = 0;
         pthread_mutex_unlock(&p->lock);

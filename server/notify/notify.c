@@ -15,6 +15,7 @@
  */
 #include "notify.h"
 
+#include "deadline.h"
 #include "notify_discord.h"
 #include "combat.h"
 #include "notify_http.h"
@@ -60,14 +61,6 @@ struct notify {
 
 /* What became of one try. */
 typedef enum outcome { DELIVERED, RETRY, FAILED } outcome;
-
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void notify_config_default(notify_config *cfg)
 {
@@ -122,10 +115,10 @@ static bool wait_for_work(notify *n, double until)
     bool is_stopping;
 
     if (until <= 0)
-        until = now_s() + IDLE_SCAN;
+        until = monotonic_s() + IDLE_SCAN;
     pthread_mutex_lock(&n->lock);
     for (;;) {
-        double now = now_s(), deadline = until;
+        double now = monotonic_s(), deadline = until;
         struct timespec ts;
         if (n->is_stopping || now >= until)
             break;
@@ -463,7 +456,7 @@ static void deliver(notify *n, const db_webhook_post *p, hold *h)
     o = judge(&n->cfg, &a, h->n_tries, &wait, &is_global, error, sizeof error);
     scrub(error, token);
     if (o == RETRY) {
-        h->not_before = now_s() + wait;
+        h->not_before = monotonic_s() + wait;
         if (is_global)
             n->global_until = h->not_before;
         return;
@@ -474,7 +467,7 @@ static void deliver(notify *n, const db_webhook_post *p, hold *h)
     /* The webhook's bucket is empty: the campaign's next post waits for
      * it to refill instead of meeting a 429. */
     h->not_before = o == DELIVERED && a.remaining == 0 && a.reset_after > 0
-                        ? now_s() + a.reset_after
+                        ? monotonic_s() + a.reset_after
                         : 0;
 }
 
@@ -486,7 +479,7 @@ static void deliver(notify *n, const db_webhook_post *p, hold *h)
 static double work_once(notify *n)
 {
     db_webhook_post *heads = NULL;
-    double now = now_s(), next = 0;
+    double now = monotonic_s(), next = 0;
     size_t n_heads = 0, i;
     db_conn *c = db_read_acquire(n->d);
     err_info e;
@@ -529,7 +522,7 @@ static double work_once(notify *n)
 static void *poster_main(void *arg)
 {
     notify *n = arg;
-    double next = now_s();
+    double next = monotonic_s();
 
     /* The name ps, top -H and perf show. */
     (void)prctl(PR_SET_NAME, "umpire-notify");

@@ -4,6 +4,7 @@
  */
 #include "odds_json.h"
 
+#include "deadline.h"
 #include "jsonv.h"
 #include "odds_edna.h"
 #include "text.h"
@@ -12,20 +13,12 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The time bound (odds_limits.is_late). */
 static bool is_late(void *arg)
 {
     const odds_json_ask *ask = arg;
 
-    return now() > ask->deadline;
+    return monotonic_s() > ask->deadline;
 }
 
 /* The fields of "odds" that system takes, besides the common ones. */
@@ -120,7 +113,7 @@ err_code odds_json_read(const json_t *obj, const char *system,
     ask->limits.is_late = is_late;
     ask->limits.late_arg = ask;
     ask->limits.time_limit_ms = ODDS_JSON_TIME_LIMIT_MS;
-    ask->deadline = now() + ODDS_JSON_TIME_LIMIT_MS / 1000.0;
+    ask->deadline = monotonic_s() + ODDS_JSON_TIME_LIMIT_MS / 1000.0;
     return ERR_OK;
 }
 
