@@ -25,8 +25,9 @@ void vf_problem(vf_checker *c, const char *fmt, ...)
 /* The summary line of a check that found problems; returns VF_MISMATCH. */
 vf_result vf_not_verified(const vf_checker *c)
 {
-    fprintf(c->out, "RESULT: NOT VERIFIED: %d problem%s; the first: %s\n",
-            c->n_problems, c->n_problems == 1 ? "" : "s", c->first);
+    fprintf(c->out, "%s: NOT VERIFIED: %d problem%s; the first: %s\n",
+            c->label ? c->label : "RESULT", c->n_problems,
+            c->n_problems == 1 ? "" : "s", c->first);
     return VF_MISMATCH;
 }
 

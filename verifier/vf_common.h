@@ -29,6 +29,9 @@
 /* What a check has found so far; {.out = out} starts one. */
 typedef struct vf_checker {
     FILE *out;
+    const char *label; /* its summary line's first word: NULL for "RESULT",
+                          the program's; a part of a bigger check names
+                          itself */
     int n_problems;
     char first[512]; /* the first problem, repeated in the summary */
     char msg[512];   /* the latest one */
@@ -40,6 +43,13 @@ void vf_problem(vf_checker *c, const char *fmt, ...)
 
 /* The summary line of a check that found problems; returns VF_MISMATCH. */
 vf_result vf_not_verified(const vf_checker *c);
+
+/*
+ * A combat report's check (vf_verify_combat), its summary line starting
+ * with label ("RESULT" for the program's, else the name of this part of a
+ * bigger check, as a shared link's).
+ */
+vf_result vf_combat_check(const json_t *report, FILE *out, const char *label);
 
 /* Says on out why the input cannot be used; returns VF_BAD_INPUT. */
 vf_result vf_bad_input(FILE *out, const char *fmt, ...)

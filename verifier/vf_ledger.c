@@ -73,6 +73,10 @@ typedef struct record {
 typedef struct ledger {
     const char *campaign_id;
     json_int_t length;
+    json_int_t after; /* a part's entries come after this position (0: the
+                         whole, from entry 1) */
+    uint8_t start[VF_SHA256_LEN]; /* the hash the first entry follows: 64
+                                     zeros, or a part's first prev_hash */
     uint8_t head[VF_SHA256_LEN];
     entry *entries;
     size_t n_entries;
@@ -276,13 +280,12 @@ static vf_result read_record(const json_t *obj, size_t i, record *r, FILE *out)
     return VF_OK;
 }
 
+static vf_result read_items(const json_t *doc, ledger *L, FILE *out);
+
 /* The export's top level, then every entry and record. */
 static vf_result read_ledger(const json_t *doc, ledger *L, FILE *out)
 {
-    const json_t *entries = json_object_get(doc, "entries");
-    const json_t *seeds = json_object_get(doc, "seeds");
     const char *version = NULL, *head = NULL;
-    size_t i, j;
 
     if (!json_is_object(doc))
         return vf_bad_input(out, "a ledger must be a JSON object");
@@ -304,6 +307,17 @@ static vf_result read_ledger(const json_t *doc, ledger *L, FILE *out)
             "whole (docs/ledger.md, \"Keeping an export up to date, or "
             "finishing one\")",
             (long long)json_integer_value(json_object_get(doc, "after")));
+    return read_items(doc, L, out);
+}
+
+/* doc's entries and seeds (its campaign_id read first); a part's first
+ * entry gives the hash the chain starts from. */
+static vf_result read_items(const json_t *doc, ledger *L, FILE *out)
+{
+    const json_t *entries = json_object_get(doc, "entries");
+    const json_t *seeds = json_object_get(doc, "seeds");
+    size_t i, j;
+
     if (!json_is_array(entries) || !json_is_array(seeds))
         return vf_bad_input(out, "missing array \"entries\" or \"seeds\"");
     L->n_entries = json_array_size(entries);
@@ -324,22 +338,27 @@ static vf_result read_ledger(const json_t *doc, ledger *L, FILE *out)
                 strcmp(L->records[j].id, r->id) == 0)
                 return vf_bad_input(out, "seeds lists %s twice", r->id);
     }
+    if (L->after > 0 && L->n_entries > 0)
+        memcpy(L->start, L->entries[0].prev_hash, sizeof L->start);
     return VF_OK;
 }
 
 /* ---- ledgers: the chain -------------------------------------------------- */
 
-/* Entries 1..N in order, each linked to the one before and matching its
- * content; stops at the first broken link.  Then the length and head. */
+/* Entries 1..N in order (a part's after + 1..N, from the hash its first
+ * names), each linked to the one before and matching its content; stops
+ * at the first broken link.  Then the length and head. */
 static void check_chain(const ledger *L, vf_checker *c)
 {
-    uint8_t prev[VF_SHA256_LEN] = {0};
+    uint8_t prev[VF_SHA256_LEN];
     char hex[VF_HEX_LEN];
     size_t i;
 
+    memcpy(prev, L->start, sizeof prev);
     for (i = 0; i < L->n_entries; i++) {
         const entry *e = &L->entries[i];
-        long long want = (long long)i + 1, pos = (long long)e->pos;
+        long long want = (long long)L->after + (long long)i + 1,
+                  pos = (long long)e->pos;
 
         if (pos != want) {
             vf_problem(c,
@@ -370,14 +389,22 @@ static void check_chain(const ledger *L, vf_checker *c)
         }
         memcpy(prev, e->hash, sizeof prev);
     }
-    if (i == L->n_entries)
+    if (i == L->n_entries && L->after > 0)
+        fprintf(c->out,
+                "chain: entries %lld to %lld, each linked to the one before "
+                "and matching its content, from the hash entry %lld names "
+                "as entry %lld's\n",
+                (long long)L->after + 1, (long long)L->after + (long long)i,
+                (long long)L->after + 1, (long long)L->after);
+    else if (i == L->n_entries)
         fprintf(c->out,
                 "chain: %zu entries, each linked to the one before "
                 "and matching its content\n",
                 L->n_entries);
-    if (L->length != (json_int_t)L->n_entries)
-        vf_problem(c, "length says %lld, but the ledger has %zu entries",
-                   (long long)L->length, L->n_entries);
+    if (L->length != L->after + (json_int_t)L->n_entries)
+        vf_problem(c, "length says %lld, but the ledger has %lld entries",
+                   (long long)L->length,
+                   (long long)L->after + (long long)L->n_entries);
     vf_hex(prev, sizeof prev, hex);
     if (i == L->n_entries && memcmp(L->head, prev, sizeof prev) != 0)
         vf_problem(c, "head is not the hash of the last entry (%s)", hex);
@@ -391,6 +418,7 @@ typedef struct dice_stats {
     long n_dice;      /* dice re-derived */
     int n_unrevealed; /* seeded records whose seed is not revealed yet */
     int n_entered;    /* records of entered dice */
+    int n_earlier;    /* records begun before a part (not re-derived) */
 } dice_stats;
 
 static const char *record_kind(bool is_battle)
@@ -425,10 +453,14 @@ static const record *find_record(const ledger *L, const entry *e)
     return NULL;
 }
 
-/* The entries say what their record says, and their seqs run 1, 2, 3... */
-static int check_group(const record *r, entry *const *g, size_t n,
+/* The entries say what their record says, and their seqs run 1, 2,
+ * 3... (in a part, from the first's on, when the record began before it:
+ * is_part) */
+static int check_group(const record *r, entry *const *g, size_t n, bool is_part,
                        vf_checker *c)
 {
+    json_int_t from = is_part && n > 0 ? g[0]->seq : 1;
+
     static const char *const same[] = {"source", "commitment", "client_seed"};
     size_t j, k;
 
@@ -444,13 +476,13 @@ static int check_group(const record *r, entry *const *g, size_t n,
                        r->id);
             return -1;
         }
-        if (g[j]->seq != (json_int_t)j + 1) {
+        if (g[j]->seq != from + (json_int_t)j) {
             vf_problem(c,
-                       "entry %lld: %s %s has %s %lld where %zu should be "
+                       "entry %lld: %s %s has %s %lld where %lld should be "
                        "(one is missing or repeated)",
                        (long long)g[j]->pos, record_kind(r->is_battle), r->id,
                        r->is_battle ? "action" : "die", (long long)g[j]->seq,
-                       j + 1);
+                       (long long)(from + (json_int_t)j));
             return -1;
         }
     }
@@ -514,19 +546,27 @@ static long derive_group(const record *r, entry *const *g, size_t n,
     return count;
 }
 
-/* One record of seeds against its entries. */
+/* One record of seeds against its entries (is_part: of a part, where a
+ * record may have begun before its first entry). */
 static void check_record(const record *r, entry *const *g, size_t n,
-                         vf_checker *c, dice_stats *st)
+                         bool is_part, vf_checker *c, dice_stats *st)
 {
     const char *kind = record_kind(r->is_battle);
     long count = 0;
     size_t j;
 
-    if (check_group(r, g, n, c) != 0)
+    if (check_group(r, g, n, is_part, c) != 0)
         return;
     for (j = 0; j < n; j++)
         count += (long)n_dice(g[j]);
-    if (strcmp(r->source, "seeded") != 0) {
+    if (is_part && n > 0 && g[0]->seq > 1) {
+        st->n_earlier++;
+        fprintf(c->out,
+                "%s %s: began before this part; %ld dice here, chained, not "
+                "re-derived (its stream starts at entries the part does not "
+                "hold)\n",
+                kind, r->id, count);
+    } else if (strcmp(r->source, "seeded") != 0) {
         st->n_entered++;
         fprintf(c->out,
                 "%s %s: %ld %s dice, an honest record that cannot be "
@@ -571,7 +611,7 @@ static void check_ledger_dice(const ledger *L, vf_checker *c, dice_stats *st)
              j++)
             ;
         if (r != NULL)
-            check_record(r, sorted + i, j - i, c, st);
+            check_record(r, sorted + i, j - i, L->after > 0, c, st);
         else
             vf_problem(c, "entry %lld: %s %s is not listed in seeds",
                        (long long)sorted[i]->pos,
@@ -605,6 +645,182 @@ vf_result vf_verify_ledger(const json_t *doc, FILE *out)
                 "yet revealed; %d of entered dice (not checkable)\n",
                 L.n_entries, st.n_dice, st.n_verified,
                 st.n_verified == 1 ? "" : "s", st.n_unrevealed, st.n_entered);
+    }
+done:
+    free(L.entries);
+    free(L.records);
+    return res;
+}
+
+/* ---- a share link's answer ----------------------------------------------- */
+
+/* The entry at pos among L's, or NULL. */
+static const entry *entry_at(const ledger *L, json_int_t pos)
+{
+    json_int_t i = pos - L->after - 1;
+
+    return i >= 0 && i < (json_int_t)L->n_entries ? &L->entries[i] : NULL;
+}
+
+/* A shared combat's seal (the entry at its ledger.last_pos holds its
+ * ledger.hash) and its dice as the ledger holds them, one for one. */
+static void check_combat_in_ledger(const ledger *L, const json_t *report,
+                                   vf_checker *c)
+{
+    const json_t *l = json_object_get(report, "ledger");
+    const json_t *rolls = json_object_get(report, "rolls"), *r;
+    const char *id = vf_text_of(report, "id"), *hash = NULL;
+    uint8_t want[VF_SHA256_LEN];
+    json_int_t last = 0;
+    const entry *e;
+    size_t i, k, n_mine = 0;
+
+    if (!json_is_object(l))
+        return; /* no dice in the ledger: a battle's record */
+    if (vf_get_int(l, "last_pos", 1, INT64_MAX, &last) ||
+        vf_get_str(l, "hash", true, &hash) || vf_get_hash(hash, want)) {
+        vf_problem(c, "the report's ledger needs last_pos and hash (64 hex "
+                      "digits)");
+        return;
+    }
+    if ((e = entry_at(L, last)) == NULL)
+        vf_problem(c,
+                   "the combat's seal, entry %lld, is not among the "
+                   "entries",
+                   (long long)last);
+    else if (memcmp(e->hash, want, sizeof want) != 0 ||
+             memcmp(e->computed, want, sizeof want) != 0)
+        vf_problem(c,
+                   "the combat's seal does not hold: entry %lld is not the "
+                   "hash the report gives",
+                   (long long)last);
+    else
+        fprintf(c->out, "seal: entry %lld holds the report's ledger hash\n",
+                (long long)last);
+    for (i = 0; i < L->n_entries; i++)
+        n_mine +=
+            !L->entries[i].is_action && strcmp(L->entries[i].record, id) == 0;
+    if (n_mine != json_array_size(rolls)) {
+        vf_problem(c,
+                   "the ledger holds %zu dice of this combat, the report %zu",
+                   n_mine, json_array_size(rolls));
+        return;
+    }
+    json_array_foreach(rolls, k, r)
+    {
+        json_int_t seq = json_integer_value(json_object_get(r, "seq"));
+        for (i = 0; i < L->n_entries; i++) {
+            e = &L->entries[i];
+            if (!e->is_action && e->seq == seq && strcmp(e->record, id) == 0)
+                break;
+        }
+        if (i == L->n_entries) {
+            vf_problem(c, "die %lld of the report is not in the ledger",
+                       (long long)seq);
+            return;
+        }
+        if (!json_equal(json_object_get(r, "natural"), e->naturals) ||
+            !json_equal(json_object_get(r, "faces"), e->faces)) {
+            vf_problem(c,
+                       "die %lld: the report and ledger entry %lld differ "
+                       "(its faces or natural)",
+                       (long long)seq, (long long)e->pos);
+            return;
+        }
+    }
+    fprintf(c->out, "the ledger holds the report's %zu dice, one for one\n",
+            n_mine);
+}
+
+vf_result vf_verify_shared(const json_t *doc, FILE *out)
+{
+    const json_t *report = json_object_get(doc, "report");
+    const json_t *ldoc = json_object_get(doc, "ledger");
+    const char *kind = NULL, *head = NULL;
+    ledger L = {0};
+    vf_checker c = {.out = out};
+    dice_stats st = {0};
+    vf_result dice = VF_UNVERIFIABLE, res;
+    bool is_combat, is_battle;
+
+    if (vf_get_str(doc, "kind", true, &kind) || kind == NULL ||
+        (strcmp(kind, "combat") && strcmp(kind, "battle") &&
+         strcmp(kind, "campaign")))
+        return vf_bad_input(out, "a shared link's kind is combat, battle or "
+                                 "campaign");
+    is_combat = strcmp(kind, "combat") == 0;
+    is_battle = strcmp(kind, "battle") == 0;
+    if (vf_get_str(json_object_get(doc, "campaign"), "id", true,
+                   &L.campaign_id) ||
+        L.campaign_id == NULL ||
+        vf_get_int(ldoc, "length", 0, INT64_MAX, &L.length) ||
+        vf_get_str(ldoc, "head", true, &head) || vf_get_hash(head, L.head) ||
+        (json_object_get(ldoc, "after") != NULL &&
+         vf_get_int(ldoc, "after", 0, INT64_MAX, &L.after)))
+        return vf_bad_input(out,
+                            "a shared link needs campaign.id, and its "
+                            "ledger's length, head (64 hex digits) and, for "
+                            "a part, after (0 or more)");
+    fprintf(out, "shared %s of campaign %s\n", kind, L.campaign_id);
+    if (is_combat) {
+        fprintf(out, "the report's dice:\n");
+        if ((dice = vf_combat_check(report, out, "report")) == VF_BAD_INPUT)
+            return VF_BAD_INPUT;
+    }
+    if ((res = read_items(ldoc, &L, out)) != VF_OK)
+        goto done;
+    fprintf(out, "the ledger: %s\n",
+            L.after > 0 ? "a part, from the shared record's first entry"
+                        : "from entry 1");
+    if (L.after > 0 && (is_combat || is_battle)) {
+        const entry *first = L.n_entries ? &L.entries[0] : NULL;
+        if (first == NULL || first->is_action != is_battle || first->seq != 1 ||
+            strcmp(first->record, vf_text_of(report, "id")) != 0)
+            vf_problem(&c,
+                       "the part does not start at the %s's first %s: "
+                       "entry %lld is not its",
+                       kind, is_battle ? "action" : "die",
+                       (long long)L.after + 1);
+    }
+    check_chain(&L, &c);
+    check_ledger_dice(&L, &c, &st);
+    if (is_combat)
+        check_combat_in_ledger(&L, report, &c);
+    if (c.n_problems > 0) {
+        res = vf_not_verified(&c);
+    } else if (dice == VF_MISMATCH) {
+        fprintf(out, "RESULT: NOT VERIFIED: the report's dice do not follow "
+                     "from its seed (above)\n");
+        res = VF_MISMATCH;
+    } else if (L.n_entries == 0 && dice != VF_OK) {
+        fprintf(out, "RESULT: nothing to verify: %s\n",
+                dice == VF_UNVERIFIABLE && is_combat
+                    ? "the report's dice cannot be re-derived, and the link "
+                      "holds no ledger entries"
+                    : "the link holds no ledger entries");
+        res = VF_UNVERIFIABLE;
+    } else {
+        char hex[VF_HEX_LEN];
+        vf_hex(L.start, sizeof L.start, hex);
+        fprintf(out,
+                "RESULT: verified: %s%lld entries chained (%lld to %lld); "
+                "%ld dice of %d record%s re-derived from the seeds; %d not "
+                "yet revealed; %d of entered dice (not checkable)",
+                dice == VF_OK ? "the report's dice follow from its seed; " : "",
+                (long long)L.n_entries, (long long)L.after + 1,
+                (long long)L.after + (long long)L.n_entries, st.n_dice,
+                st.n_verified, st.n_verified == 1 ? "" : "s", st.n_unrevealed,
+                st.n_entered);
+        if (L.after > 0)
+            fprintf(out, "; %d begun before the part", st.n_earlier);
+        fputc('\n', out);
+        if (L.after > 0)
+            fprintf(out,
+                    "NOTE: a part: entries 1 to %lld were not walked; entry "
+                    "%lld follows the hash %s, which an export you keep (or "
+                    "the link read whole) can confirm\n",
+                    (long long)L.after, (long long)L.after + 1, hex);
+        res = VF_OK;
     }
 done:
     free(L.entries);

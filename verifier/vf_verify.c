@@ -213,10 +213,10 @@ static void check_combat_dice(const combat_dice *d,
 
 /* The seeded case, once the dice block and rolls are read. */
 static vf_result verify_seeded(const combat_dice *d, const roll *rolls,
-                               size_t n, FILE *out)
+                               size_t n, FILE *out, const char *label)
 {
     uint8_t seed[VF_SEED_LEN];
-    vf_checker c = {.out = out};
+    vf_checker c = {.out = out, .label = label};
 
     vf_get_hash(d->server_seed, seed);
     if (d->client_seed != NULL)
@@ -229,13 +229,18 @@ static vf_result verify_seeded(const combat_dice *d, const roll *rolls,
     if (c.n_problems > 0)
         return vf_not_verified(&c);
     fprintf(out,
-            "RESULT: verified: the seed matches%s and all %zu dice "
+            "%s: verified: the seed matches%s and all %zu dice "
             "follow from the seeds\n",
-            d->commitment ? " its commitment" : "", n);
+            label, d->commitment ? " its commitment" : "", n);
     return VF_OK;
 }
 
 vf_result vf_verify_combat(const json_t *report, FILE *out)
+{
+    return vf_combat_check(report, out, "RESULT");
+}
+
+vf_result vf_combat_check(const json_t *report, FILE *out, const char *label)
 {
     combat_dice d = {0};
     roll *rolls = NULL;
@@ -253,18 +258,20 @@ vf_result vf_verify_combat(const json_t *report, FILE *out)
         fprintf(out, "combat %s\n", vf_text_of(report, "id"));
     fprintf(out, "dice: %s, %zu logged\n", d.source, n);
     if (strcmp(d.source, "entered") == 0) {
-        fprintf(out, "RESULT: nothing to verify: entered dice are an honest "
-                     "record of what the umpire says was rolled, not "
-                     "something anyone can re-derive\n");
+        fprintf(out,
+                "%s: nothing to verify: entered dice are an honest "
+                "record of what the umpire says was rolled, not "
+                "something anyone can re-derive\n",
+                label);
         res = VF_UNVERIFIABLE;
     } else if (d.server_seed == NULL) {
         fprintf(out,
-                "RESULT: nothing to verify yet: the server seed is not "
+                "%s: nothing to verify yet: the server seed is not "
                 "revealed (commitment %s); check again once it is\n",
-                d.commitment ? d.commitment : "none");
+                label, d.commitment ? d.commitment : "none");
         res = VF_UNVERIFIABLE;
     } else {
-        res = verify_seeded(&d, rolls, n, out);
+        res = verify_seeded(&d, rolls, n, out, label);
     }
 done:
     free(rolls);
@@ -288,8 +295,15 @@ vf_result vf_verify_path(const char *path, vf_mode mode, FILE *out)
         return vf_bad_input(out, "%s: %s (line %d, column %d)",
                             is_stdin ? "standard input" : path, err.text,
                             err.line, err.column);
-    res = mode == VF_MODE_LEDGER ? vf_verify_ledger(doc, out)
-                                 : vf_verify_combat(doc, out);
+    /* A shared link's answer (GET /v1/shared/{secret}) is known by its
+     * members, whatever the mode. */
+    if (json_is_string(json_object_get(doc, "kind")) &&
+        json_is_object(json_object_get(doc, "report")) &&
+        json_is_object(json_object_get(doc, "ledger")))
+        res = vf_verify_shared(doc, out);
+    else
+        res = mode == VF_MODE_LEDGER ? vf_verify_ledger(doc, out)
+                                     : vf_verify_combat(doc, out);
     json_decref(doc);
     return res;
 }

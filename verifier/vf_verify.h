@@ -47,7 +47,19 @@ vf_result vf_verify_combat(const json_t *report, FILE *out);
  */
 vf_result vf_verify_ledger(const json_t *ledger, FILE *out);
 
-/* Reads path ("-" for stdin) as JSON and checks it as mode says. */
+/*
+ * Checks a share link's answer (GET /v1/shared/{secret}: kind, campaign,
+ * report, ledger): a combat's dice as vf_verify_combat does, then its
+ * ledger as vf_verify_ledger does, from entry 1 or (a part, ?ledger=own,
+ * "after" above 0) from the hash its first entry names, which must be the
+ * shared record's own first; a combat's seal (the entry at its
+ * ledger.last_pos holds its ledger.hash) and its dice in the ledger, one
+ * for one.  Records begun before a part are chained, not re-derived.
+ */
+vf_result vf_verify_shared(const json_t *doc, FILE *out);
+
+/* Reads path ("-" for stdin) as JSON and checks it as mode says; a share
+ * link's answer is checked as one (vf_verify_shared) in either mode. */
 vf_result vf_verify_path(const char *path, vf_mode mode, FILE *out);
 
 #endif

@@ -391,9 +391,9 @@ function keepSection(secret, doc) {
   copyBtn.addEventListener('click', async () => {
     status.textContent = (await copyText(location.href)) ? 'Link copied.' : 'The browser refused to copy: copy the address by hand.';
   });
+  const name = (doc.report && doc.report.id) || (doc.campaign && doc.campaign.id) || 'shared';
   const jsonBtn = h('button', { type: 'button', testid: 'share-download-json' }, 'Download the JSON checked');
   jsonBtn.addEventListener('click', () => {
-    const name = (doc.report && doc.report.id) || (doc.campaign && doc.campaign.id) || 'shared';
     downloadBlob(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }), `${name}.json`);
   });
   return h(
@@ -411,8 +411,8 @@ function keepSection(secret, doc) {
     h(
       'p',
       { class: 'hint' },
-      'This page checked the report with code the service sent along with it. To check without trusting that code either, save the JSON and run ',
-      h('code', null, 'umpire-verify report.json'),
+      'This page checked the report with code the service sent along with it. To check without trusting that code either, download the JSON it checked and run ',
+      h('code', null, `umpire-verify ${name}.json`),
       ' (the service’s verifier/README.md), or the short node or Python script of its docs/dice.md, on your own machine.',
     ),
   );

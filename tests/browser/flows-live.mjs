@@ -22,13 +22,19 @@
 //        everything.
 //
 // Each flow makes its own campaign through the API, so none depends on
-// another's success.  Screenshots at 1280 and 390 wide: 60-67.
+// another's success.  Screenshots at 1280 and 390 wide: 60-68; downloads 69.
 
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { api } from './fixtures.mjs';
 import {
-  BASE, PHONE, DESKTOP, tid, tidOf, check, shot, step, openPage, openConsole, signIn,
+  BASE, PHONE, DESKTOP, SHOTS, saved, tid, tidOf, check, shot, step, openPage, openConsole, signIn,
   noProblems, expectRefusals, checkNoSidewaysScroll, STEP_MS,
 } from './harness.mjs';
+
+// umpire-verify, beside the server in the build directory (run.sh's
+// BROWSER_DIR is BUILD_DIR/browser; make test builds both).
+const VERIFY_BIN = path.resolve(process.env.BROWSER_DIR, '..', 'umpire-verify');
 
 const SIDES = ['north', 'south'];
 const UNITS = [
@@ -340,6 +346,26 @@ export async function shareFlow(browser) {
       const whole = await p.locator(tidOf('verify-check', 'data-check', 'ledger-chain')).innerText();
       check(whole.includes(`entries 1 to ${combat.ledger.last_pos}`), `after the walk, the chain check says: ${whole}`);
       check((await p.locator(tidOf('verify-check', 'data-check', 'ledger-start')).count()) === 0, 'the part is still said to be unwalked');
+    });
+    await step(F, 'the JSON the page checked, downloaded, verifies with umpire-verify', null, async () => {
+      // The part (as for a long ledger), then the whole: each file as the
+      // page's hint says, checked by the standalone verifier.
+      for (const [walkMax, name, chained] of [[0, '69-share-part.json', `entries chained (${combat.ledger.first_pos} to`], [undefined, '69-share-whole.json', 'entries chained (1 to']]) {
+        const r = await openShared(browser, combatUrl, null, null, walkMax);
+        readers.push(r);
+        const p = r.page;
+        await p.locator(tidOf('share-verdict', 'data-verdict', 'verified')).waitFor();
+        const hint = await p.locator('.share-keep .hint').innerText();
+        check(hint.includes(`umpire-verify ${combat.id}.json`), `the hint says: ${hint}`);
+        const [download] = await Promise.all([p.waitForEvent('download'), p.locator(tid('share-download-json')).click()]);
+        check(download.suggestedFilename() === `${combat.id}.json`, `the file is named ${download.suggestedFilename()}`);
+        const file = path.join(SHOTS, name);
+        await download.saveAs(file);
+        saved.push(file);
+        const run = spawnSync(VERIFY_BIN, [file], { encoding: 'utf8' });
+        check(run.status === 0, `${VERIFY_BIN} ${file} exited ${run.status}: ${run.stdout}${run.stderr}${run.error || ''}`);
+        check(run.stdout.includes('RESULT: verified') && run.stdout.includes(chained), `umpire-verify says:\n${run.stdout}`);
+      }
     });
     await step(F, 'a tampered die is shown failing, named', null, async () => {
       let changed;

@@ -7,7 +7,11 @@
  * caught and named, unrevealed seeds and empty ledgers, and malformed
  * ledgers refused as unusable input.
  */
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -254,6 +258,207 @@ START_TEST(test_ledger_malformed)
 }
 END_TEST
 
+/* ---- a share link's answer (vf_verify_shared) ---- */
+
+/* Checks doc as umpire-verify does a file (vf_verify_path, mode): the
+ * result and, when not NULL, a text its report holds and one it lacks. */
+static void expect_file(const json_t *doc, vf_mode mode, vf_result want,
+                        const char *has, const char *lacks)
+{
+    char path[] = "/tmp/umpire-vf-shared.XXXXXX", *text = NULL;
+    size_t len;
+    int fd = mkstemp(path);
+    FILE *out;
+    vf_result got;
+
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(json_dumpfd(doc, fd, 0), 0);
+    close(fd);
+    out = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(out);
+    got = vf_verify_path(path, mode, out);
+    fclose(out);
+    unlink(path);
+    ck_assert_msg(got == want, "result %d, want %d; report:\n%s", (int)got,
+                  (int)want, text);
+    ck_assert_msg(has == NULL || strstr(text, has) != NULL,
+                  "report lacks \"%s\":\n%s", has, text);
+    ck_assert_msg(lacks == NULL || strstr(text, lacks) == NULL,
+                  "report says \"%s\":\n%s", lacks, text);
+    free(text);
+}
+
+/* The record of seeds whose id is id, borrowed. */
+static json_t *seeds_of(json_t *L, const char *id)
+{
+    json_t *sd;
+    size_t i;
+
+    json_array_foreach(json_object_get(L, "seeds"), i, sd)
+    {
+        if (strcmp(json_string_value(json_object_get(sd, "record")), id) == 0)
+            return sd;
+    }
+    ck_abort_msg("no seeds of %s", id);
+    return NULL;
+}
+
+/*
+ * A share link's answer over the fixture's ledger L: kind ("combat" for
+ * cbt_c, dice 5 and 6; "battle" for bat_b, actions 4, 7 and 8;
+ * "campaign"), its ledger the entries after after up to upto with the
+ * seeds of the records they name.  New reference.
+ */
+static json_t *shared_doc(json_t *L, const char *kind, long long after,
+                          long long upto)
+{
+    json_t *entries = json_array(), *seeds = json_array(), *report, *e;
+    const char *names[3] = {"cbt_a", "bat_b", "cbt_c"};
+    long long pos;
+    size_t k;
+
+    for (pos = after + 1; pos <= upto; pos++)
+        json_array_append(entries, verifier_fixture_entry_at(L, (size_t)pos));
+    for (k = 0; k < 3; k++) {
+        bool is_named = false;
+        size_t i;
+        json_array_foreach(entries, i, e)
+        {
+            const char *rec = json_string_value(json_object_get(
+                e, strcmp(names[k], "bat_b") ? "combat_id" : "battle_id"));
+            is_named = is_named || (rec && strcmp(rec, names[k]) == 0);
+        }
+        if (is_named)
+            json_array_append(seeds, seeds_of(L, names[k]));
+    }
+    if (strcmp(kind, "combat") == 0) {
+        json_t *sd = seeds_of(L, "cbt_c"), *rolls = json_array();
+        for (pos = 5; pos <= 6; pos++) {
+            e = verifier_fixture_entry_at(L, (size_t)pos);
+            json_array_append_new(
+                rolls, json_pack("{s:O,s:O,s:O,s:O,s:O}", "seq",
+                                 json_object_get(e, "seq"), "unit",
+                                 json_object_get(e, "unit"), "side",
+                                 json_object_get(e, "side"), "faces",
+                                 json_object_get(e, "faces"), "natural",
+                                 json_object_get(e, "natural")));
+        }
+        report =
+            json_pack("{s:s,s:{s:O,s:O,s:O,s:O,s:O},s:o,s:{s:i,s:i,s:O}}", "id",
+                      "cbt_c", "dice", "source", json_object_get(sd, "source"),
+                      "rng", json_object_get(sd, "rng"), "commitment",
+                      json_object_get(sd, "commitment"), "server_seed",
+                      json_object_get(sd, "server_seed"), "client_seed",
+                      json_object_get(sd, "client_seed"), "rolls", rolls,
+                      "ledger", "first_pos", 5, "last_pos", 6, "hash",
+                      json_object_get(verifier_fixture_entry_at(L, 6), "hash"));
+    } else {
+        report = json_pack("{s:s}", "id",
+                           strcmp(kind, "battle") == 0 ? "bat_b" : "report");
+    }
+    ck_assert_ptr_nonnull(report);
+    e = json_pack(
+        "{s:s,s:{s:O,s:s},s:s,s:o,s:{s:I,s:O,s:o,s:o}}", "kind", kind,
+        "campaign", "id", json_object_get(L, "campaign_id"), "name", "T",
+        "created_at", "2026-01-01T00:00:00.000Z", "report", report, "ledger",
+        "length", (json_int_t)upto, "head",
+        json_object_get(verifier_fixture_entry_at(L, (size_t)upto), "hash"),
+        "entries", entries, "seeds", seeds);
+    ck_assert_ptr_nonnull(e);
+    if (after > 0)
+        json_object_set_new(json_object_get(e, "ledger"), "after",
+                            json_integer(after));
+    /* Its own values: the tests change them, not L's. */
+    report = json_deep_copy(e);
+    json_decref(e);
+    return report;
+}
+
+/* A combat's link, whole and as its own part; a battle's part, another
+ * combat's dice among its actions; a part that began inside a record. */
+START_TEST(test_shared_good)
+{
+    json_t *L = verifier_fixture_ledger(), *d;
+
+    d = shared_doc(L, "combat", 0, 6);
+    /* Found by its members whichever the mode. */
+    expect_file(d, VF_MODE_COMBAT, VF_OK,
+                "RESULT: verified: the report's dice follow from its seed; 6 "
+                "entries chained (1 to 6)",
+                "NOTE: a part");
+    expect_file(d, VF_MODE_LEDGER, VF_OK, "seal: entry 6 holds", NULL);
+    json_decref(d);
+    d = shared_doc(L, "combat", 4, 6);
+    expect_file(d, VF_MODE_COMBAT, VF_OK, "2 entries chained (5 to 6)", NULL);
+    expect_file(d, VF_MODE_COMBAT, VF_OK,
+                "NOTE: a part: entries 1 to 4 were not walked", NULL);
+    expect_file(d, VF_MODE_COMBAT, VF_OK,
+                "the ledger holds the report's 2 dice, one for one", NULL);
+    json_decref(d);
+    d = shared_doc(L, "battle", 3, 8);
+    expect_file(d, VF_MODE_COMBAT, VF_OK, "5 entries chained (4 to 8)",
+                "began before");
+    json_decref(d);
+    /* From entry 2: combat cbt_a began before it. */
+    d = shared_doc(L, "campaign", 1, 8);
+    expect_file(d, VF_MODE_COMBAT, VF_OK,
+                "combat cbt_a: began before this part; 2 dice here", NULL);
+    json_decref(d);
+    json_decref(L);
+}
+END_TEST
+
+/* What a link's check catches: a part that starts after the record's
+ * first die, a seal that is not the entry's, a die of the report that the
+ * ledger does not hold, a part's entry altered, its length wrong. */
+START_TEST(test_shared_tampered)
+{
+    json_t *L = verifier_fixture_ledger(), *d;
+
+    d = shared_doc(L, "combat", 5, 6);
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "the part does not start at the combat's first die", NULL);
+    json_decref(d);
+    d = shared_doc(L, "battle", 4, 8);
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "the part does not start at the battle's first action", NULL);
+    json_decref(d);
+    d = shared_doc(L, "combat", 4, 6);
+    json_object_set(json_object_get(json_object_get(d, "report"), "ledger"),
+                    "hash",
+                    json_object_get(verifier_fixture_entry_at(L, 5), "hash"));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "the combat's seal does not hold", NULL);
+    json_decref(d);
+    /* A die of the report rewritten: the seed and the ledger disagree. */
+    d = shared_doc(L, "combat", 4, 6);
+    verifier_fixture_change_die(json_array_get(
+        json_object_get(json_object_get(d, "report"), "rolls"), 1));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "die 2: the report and ledger entry 6 differ", NULL);
+    json_decref(d);
+    /* An entry of the part altered (its chain broken). */
+    d = shared_doc(L, "combat", 4, 6);
+    verifier_fixture_change_die(json_array_get(
+        json_object_get(json_object_get(d, "ledger"), "entries"), 0));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "entry 5: hash does not match its content", NULL);
+    json_decref(d);
+    d = shared_doc(L, "combat", 4, 6);
+    json_object_set_new(json_object_get(d, "ledger"), "length",
+                        json_integer(2));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH, "length says 2", NULL);
+    json_decref(d);
+    /* An unusable one. */
+    d = shared_doc(L, "combat", 4, 6);
+    json_object_set_new(json_object_get(d, "ledger"), "after",
+                        json_string("4"));
+    expect_file(d, VF_MODE_COMBAT, VF_BAD_INPUT, "UNUSABLE INPUT", NULL);
+    json_decref(d);
+    json_decref(L);
+}
+END_TEST
+
 Suite *suite_verifier_ledger(void)
 {
     Suite *s = suite_create("verifier_ledger");
@@ -271,6 +476,8 @@ Suite *suite_verifier_ledger(void)
     tcase_add_test(ledger, test_ledger_unrevealed);
     tcase_add_test(ledger, test_ledger_empty);
     tcase_add_test(ledger, test_ledger_part_refused);
+    tcase_add_test(ledger, test_shared_good);
+    tcase_add_test(ledger, test_shared_tampered);
     tcase_add_loop_test(ledger, test_ledger_malformed, 0,
                         (int)(sizeof bad_ledgers / sizeof *bad_ledgers));
     suite_add_tcase(s, ledger);
