@@ -657,37 +657,122 @@ done:
 /* The entry at pos among L's, or NULL. */
 static const entry *entry_at(const ledger *L, json_int_t pos)
 {
-    json_int_t i = pos - L->after - 1;
+    json_int_t i;
 
-    return i >= 0 && i < (json_int_t)L->n_entries ? &L->entries[i] : NULL;
+    if (pos <= L->after)
+        return NULL;
+    i = pos - L->after - 1;
+    return i < (json_int_t)L->n_entries ? &L->entries[i] : NULL;
 }
 
-/* A shared combat's seal (the entry at its ledger.last_pos holds its
- * ledger.hash) and its dice as the ledger holds them, one for one. */
-static void check_combat_in_ledger(const ledger *L, const json_t *report,
+/* "1 entry", "2 entries" */
+static const char *entries_word(long long n)
+{
+    return n == 1 ? "entry" : "entries";
+}
+
+/* Whether the report's value of key (when it gives one: a fogged name is
+ * null) differs from the entry's. */
+static bool differs(const json_t *roll, const json_t *e, const char *key)
+{
+    const json_t *v = json_object_get(roll, key);
+
+    return v != NULL && !json_is_null(v) &&
+           !json_equal(v, json_object_get(e, key));
+}
+
+/* The report's dice block (its "dice"), the ledger's entries of its
+ * record are to name: the same source, commitment and client seed. */
+static void check_entries_name_dice(const json_t *dice, const entry *e,
+                                    vf_checker *c)
+{
+    static const char *const same[] = {"source", "commitment", "client_seed"};
+    size_t k;
+
+    for (k = 0; k < sizeof same / sizeof *same; k++)
+        if (strcmp(vf_text_of(dice, same[k]), vf_text_of(e->obj, same[k]))) {
+            vf_problem(c, "ledger entry %lld: its %s is not the report's (%s)",
+                       (long long)e->pos, same[k], vf_text_of(e->obj, same[k]));
+            return;
+        }
+}
+
+/*
+ * A shared combat in its ledger: its seal (the entry at its
+ * ledger.last_pos, its last die, holds its ledger.hash; a part starts at
+ * its first_pos), and its dice as the ledger holds them, one for one: seq,
+ * faces, natural, and where the report gives them, side, unit, unit_id,
+ * reason and modified; each entry naming the report's source, commitment
+ * and client seed.  false when the input cannot be used (said on out).
+ */
+static bool check_combat_in_ledger(const ledger *L, const json_t *report,
                                    vf_checker *c)
 {
+    static const char *const labels[] = {"side", "unit", "unit_id", "reason",
+                                         "modified"};
     const json_t *l = json_object_get(report, "ledger");
     const json_t *rolls = json_object_get(report, "rolls"), *r;
+    const json_t *dice = json_object_get(report, "dice");
     const char *id = vf_text_of(report, "id"), *hash = NULL;
     uint8_t want[VF_SHA256_LEN];
-    json_int_t last = 0;
+    json_int_t first = 0, last = 0, last_seq = 0;
     const entry *e;
     size_t i, k, n_mine = 0;
 
-    if (!json_is_object(l))
-        return; /* no dice in the ledger: a battle's record */
-    if (vf_get_int(l, "last_pos", 1, INT64_MAX, &last) ||
+    if (l != NULL && !json_is_null(l) && !json_is_object(l)) {
+        vf_bad_input(c->out, "the report's ledger is not an object");
+        return false;
+    }
+    for (i = 0; i < L->n_entries; i++)
+        n_mine +=
+            !L->entries[i].is_action && strcmp(L->entries[i].record, id) == 0;
+    if (!json_is_object(l)) {
+        /* No place in the ledger: a battle's record, whose dice are its
+         * battle's actions' entries; any other combat's are missing. */
+        if (json_is_string(json_object_get(report, "battle_id")) && n_mine == 0)
+            fprintf(c->out,
+                    "the record of battle %s: its dice are entries of the "
+                    "battle's actions (its own link checks them)\n",
+                    vf_text_of(report, "battle_id"));
+        else
+            vf_problem(c,
+                       "the report names no place in the ledger for its %zu "
+                       "dice (no ledger member)",
+                       json_array_size(rolls));
+        return true;
+    }
+    if (vf_get_int(l, "first_pos", 1, INT64_MAX, &first) ||
+        vf_get_int(l, "last_pos", first, INT64_MAX, &last) ||
         vf_get_str(l, "hash", true, &hash) || vf_get_hash(hash, want)) {
-        vf_problem(c, "the report's ledger needs last_pos and hash (64 hex "
-                      "digits)");
-        return;
+        vf_bad_input(c->out, "the report's ledger needs first_pos, last_pos "
+                             "(from first_pos) and hash (64 hex digits)");
+        return false;
+    }
+    if (L->length != last)
+        vf_problem(c,
+                   "the link's ledger ends at entry %lld, the combat's last "
+                   "die is entry %lld",
+                   (long long)L->length, (long long)last);
+    if (L->after > 0 && L->after + 1 != first)
+        vf_problem(c, "the part starts at entry %lld, the combat at %lld",
+                   (long long)L->after + 1, (long long)first);
+    json_array_foreach(rolls, k, r)
+    {
+        json_int_t seq = json_is_integer(json_object_get(r, "seq"))
+                             ? json_integer_value(json_object_get(r, "seq"))
+                             : (json_int_t)k + 1;
+        if (seq > last_seq)
+            last_seq = seq;
     }
     if ((e = entry_at(L, last)) == NULL)
-        vf_problem(c,
-                   "the combat's seal, entry %lld, is not among the "
-                   "entries",
+        vf_problem(c, "the combat's seal, entry %lld, is not among the entries",
                    (long long)last);
+    else if (e->is_action || strcmp(e->record, id) != 0 || e->seq != last_seq)
+        vf_problem(c,
+                   "the combat's seal, entry %lld, is not its last die (it is "
+                   "%s's %s %lld)",
+                   (long long)last, e->record, e->is_action ? "action" : "die",
+                   (long long)e->seq);
     else if (memcmp(e->hash, want, sizeof want) != 0 ||
              memcmp(e->computed, want, sizeof want) != 0)
         vf_problem(c,
@@ -695,20 +780,22 @@ static void check_combat_in_ledger(const ledger *L, const json_t *report,
                    "hash the report gives",
                    (long long)last);
     else
-        fprintf(c->out, "seal: entry %lld holds the report's ledger hash\n",
+        fprintf(c->out,
+                "seal: entry %lld, its last die, holds the report's "
+                "ledger hash\n",
                 (long long)last);
-    for (i = 0; i < L->n_entries; i++)
-        n_mine +=
-            !L->entries[i].is_action && strcmp(L->entries[i].record, id) == 0;
     if (n_mine != json_array_size(rolls)) {
         vf_problem(c,
                    "the ledger holds %zu dice of this combat, the report %zu",
                    n_mine, json_array_size(rolls));
-        return;
+        return true;
     }
     json_array_foreach(rolls, k, r)
     {
-        json_int_t seq = json_integer_value(json_object_get(r, "seq"));
+        json_int_t seq = json_is_integer(json_object_get(r, "seq"))
+                             ? json_integer_value(json_object_get(r, "seq"))
+                             : (json_int_t)k + 1;
+        size_t m;
         for (i = 0; i < L->n_entries; i++) {
             e = &L->entries[i];
             if (!e->is_action && e->seq == seq && strcmp(e->record, id) == 0)
@@ -717,7 +804,7 @@ static void check_combat_in_ledger(const ledger *L, const json_t *report,
         if (i == L->n_entries) {
             vf_problem(c, "die %lld of the report is not in the ledger",
                        (long long)seq);
-            return;
+            return true;
         }
         if (!json_equal(json_object_get(r, "natural"), e->naturals) ||
             !json_equal(json_object_get(r, "faces"), e->faces)) {
@@ -725,11 +812,82 @@ static void check_combat_in_ledger(const ledger *L, const json_t *report,
                        "die %lld: the report and ledger entry %lld differ "
                        "(its faces or natural)",
                        (long long)seq, (long long)e->pos);
-            return;
+            return true;
         }
+        for (m = 0; m < sizeof labels / sizeof *labels; m++)
+            if (differs(r, e->obj, labels[m])) {
+                vf_problem(c,
+                           "die %lld: the report and ledger entry %lld differ "
+                           "(its %s)",
+                           (long long)seq, (long long)e->pos, labels[m]);
+                return true;
+            }
+        if (json_is_object(dice))
+            check_entries_name_dice(dice, e, c);
     }
     fprintf(c->out, "the ledger holds the report's %zu dice, one for one\n",
             n_mine);
+    return true;
+}
+
+/*
+ * A shared battle's report against the ledger: its seed against its
+ * commitment, and both the ledger's record of it in seeds; its actions
+ * (n_actions) all among the entries, each naming its dice.
+ */
+static void check_battle_in_ledger(const ledger *L, const json_t *report,
+                                   vf_checker *c)
+{
+    const json_t *dice = json_object_get(report, "dice");
+    const char *id = vf_text_of(report, "id");
+    const char *seed = vf_text_of(dice, "server_seed");
+    const char *commitment = vf_text_of(dice, "commitment");
+    size_t i, n_mine = 0;
+
+    if (json_is_object(dice) && seed[0] != '\0') {
+        uint8_t bytes[VF_SHA256_LEN], got[VF_SHA256_LEN], want[VF_SHA256_LEN];
+        if (vf_get_hash(seed, bytes) ||
+            (commitment[0] != '\0' && vf_get_hash(commitment, want)))
+            vf_problem(c, "the battle's seed or commitment is not 64 hex "
+                          "digits");
+        else {
+            vf_sha256(bytes, sizeof bytes, got);
+            if (commitment[0] != '\0' && memcmp(got, want, sizeof got) != 0)
+                vf_problem(c, "the battle's server seed does not match its "
+                              "commitment");
+            else
+                fprintf(c->out, "the battle's seed matches its commitment\n");
+        }
+    }
+    for (i = 0; i < L->n_records; i++) {
+        const record *r = &L->records[i];
+        if (!r->is_battle || strcmp(r->id, id) != 0 || !json_is_object(dice))
+            continue;
+        if (strcmp(vf_text_of(r->obj, "commitment"), commitment) ||
+            strcmp(vf_text_of(r->obj, "server_seed"), seed))
+            vf_problem(c, "the battle's seed or commitment is not the "
+                          "ledger's record of it in seeds");
+    }
+    for (i = 0; i < L->n_entries; i++) {
+        const entry *e = &L->entries[i];
+        if (!e->is_action || strcmp(e->record, id) != 0)
+            continue;
+        n_mine++;
+        if (json_is_object(dice))
+            check_entries_name_dice(dice, e, c);
+    }
+    if (json_is_integer(json_object_get(report, "n_actions")) &&
+        (json_int_t)n_mine !=
+            json_integer_value(json_object_get(report, "n_actions")))
+        vf_problem(c,
+                   "the ledger holds %zu of the battle's actions, the "
+                   "report %lld",
+                   n_mine,
+                   (long long)json_integer_value(
+                       json_object_get(report, "n_actions")));
+    else
+        fprintf(c->out, "the ledger holds the battle's %zu action%s\n", n_mine,
+                n_mine == 1 ? "" : "s");
 }
 
 vf_result vf_verify_shared(const json_t *doc, FILE *out)
@@ -756,22 +914,30 @@ vf_result vf_verify_shared(const json_t *doc, FILE *out)
         vf_get_int(ldoc, "length", 0, INT64_MAX, &L.length) ||
         vf_get_str(ldoc, "head", true, &head) || vf_get_hash(head, L.head) ||
         (json_object_get(ldoc, "after") != NULL &&
-         vf_get_int(ldoc, "after", 0, INT64_MAX, &L.after)))
+         vf_get_int(ldoc, "after", 0, L.length, &L.after)))
         return vf_bad_input(out,
                             "a shared link needs campaign.id, and its "
                             "ledger's length, head (64 hex digits) and, for "
-                            "a part, after (0 or more)");
+                            "a part, after (0 to length)");
     fprintf(out, "shared %s of campaign %s\n", kind, L.campaign_id);
     if (is_combat) {
         fprintf(out, "the report's dice:\n");
         if ((dice = vf_combat_check(report, out, "report")) == VF_BAD_INPUT)
             return VF_BAD_INPUT;
+        if (dice == VF_MISMATCH)
+            vf_problem(&c, "the report's dice do not follow from its seed "
+                           "(above)");
     }
     if ((res = read_items(ldoc, &L, out)) != VF_OK)
         goto done;
     fprintf(out, "the ledger: %s\n",
             L.after > 0 ? "a part, from the shared record's first entry"
                         : "from entry 1");
+    if (L.after > 0 && !is_combat && !is_battle)
+        vf_problem(&c,
+                   "a campaign's link holds its chain from entry 1, not "
+                   "a part after entry %lld",
+                   (long long)L.after);
     if (L.after > 0 && (is_combat || is_battle)) {
         const entry *first = L.n_entries ? &L.entries[0] : NULL;
         if (first == NULL || first->is_action != is_battle || first->seq != 1 ||
@@ -782,33 +948,58 @@ vf_result vf_verify_shared(const json_t *doc, FILE *out)
                        kind, is_battle ? "action" : "die",
                        (long long)L.after + 1);
     }
+    if ((json_int_t)L.n_entries != L.length - L.after) {
+        /* after <= length: no sum below overflows once they agree. */
+        vf_problem(&c,
+                   "length says %lld, after %lld, but the ledger holds %zu "
+                   "%s",
+                   (long long)L.length, (long long)L.after, L.n_entries,
+                   entries_word((long long)L.n_entries));
+        res = vf_not_verified(&c);
+        goto done;
+    }
     check_chain(&L, &c);
     check_ledger_dice(&L, &c, &st);
-    if (is_combat)
-        check_combat_in_ledger(&L, report, &c);
+    if (is_combat && !check_combat_in_ledger(&L, report, &c)) {
+        res = VF_BAD_INPUT;
+        goto done;
+    }
+    if (is_battle)
+        check_battle_in_ledger(&L, report, &c);
+    if (!is_combat && !is_battle && L.after == 0) {
+        const json_t *cl =
+            json_object_get(json_object_get(report, "campaign"), "ledger");
+        if (json_is_object(cl) &&
+            (!json_equal(json_object_get(cl, "length"),
+                         json_object_get(ldoc, "length")) ||
+             !json_equal(json_object_get(cl, "head"),
+                         json_object_get(ldoc, "head"))))
+            vf_problem(&c, "the campaign report's ledger length and head are "
+                           "not the link's");
+    }
     if (c.n_problems > 0) {
         res = vf_not_verified(&c);
-    } else if (dice == VF_MISMATCH) {
-        fprintf(out, "RESULT: NOT VERIFIED: the report's dice do not follow "
-                     "from its seed (above)\n");
-        res = VF_MISMATCH;
-    } else if (L.n_entries == 0 && dice != VF_OK) {
-        fprintf(out, "RESULT: nothing to verify: %s\n",
-                dice == VF_UNVERIFIABLE && is_combat
-                    ? "the report's dice cannot be re-derived, and the link "
-                      "holds no ledger entries"
-                    : "the link holds no ledger entries");
+    } else if (L.n_entries == 0 || (is_combat && dice != VF_OK)) {
+        /* Nothing re-derived of the shared combat (entered dice, a seed
+         * not yet revealed), or no entry at all: as umpire-verify says of
+         * such a report alone (exit 3), the chain's check said above. */
+        fprintf(out, "RESULT: nothing to verify: %s%s\n",
+                is_combat && dice != VF_OK
+                    ? "the report's dice cannot be re-derived (above)"
+                    : "the link holds no ledger entries",
+                L.n_entries > 0 ? "; its ledger's entries chain as they should"
+                                : "");
         res = VF_UNVERIFIABLE;
     } else {
         char hex[VF_HEX_LEN];
         vf_hex(L.start, sizeof L.start, hex);
         fprintf(out,
-                "RESULT: verified: %s%lld entries chained (%lld to %lld); "
+                "RESULT: verified: %s%lld %s chained (%lld to %lld); "
                 "%ld dice of %d record%s re-derived from the seeds; %d not "
                 "yet revealed; %d of entered dice (not checkable)",
                 dice == VF_OK ? "the report's dice follow from its seed; " : "",
-                (long long)L.n_entries, (long long)L.after + 1,
-                (long long)L.after + (long long)L.n_entries, st.n_dice,
+                (long long)L.n_entries, entries_word((long long)L.n_entries),
+                (long long)L.after + 1, (long long)L.length, st.n_dice,
                 st.n_verified, st.n_verified == 1 ? "" : "s", st.n_unrevealed,
                 st.n_entered);
         if (L.after > 0)

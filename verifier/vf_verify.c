@@ -297,8 +297,7 @@ vf_result vf_verify_path(const char *path, vf_mode mode, FILE *out)
                             err.line, err.column);
     /* A shared link's answer (GET /v1/shared/{secret}) is known by its
      * members, whatever the mode. */
-    if (json_is_string(json_object_get(doc, "kind")) &&
-        json_is_object(json_object_get(doc, "report")) &&
+    if (json_is_object(json_object_get(doc, "report")) &&
         json_is_object(json_object_get(doc, "ledger")))
         res = vf_verify_shared(doc, out);
     else

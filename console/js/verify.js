@@ -586,15 +586,24 @@ export function verifyShared(doc) {
     if (kind === 'combat' && report.ledger && Number.isInteger(report.ledger.last_pos)) {
       const pos = report.ledger.last_pos;
       const e = pos > after ? entries[pos - 1 - after] : null;
+      const rolls = Array.isArray(report.rolls) ? report.rolls : [];
+      const lastSeq = rolls.reduce((m, r, i) => Math.max(m, Number.isInteger(r.seq) ? r.seq : i + 1), 0);
+      // The seal is the combat's own last die, not any entry holding that hash.
+      const mine = e && e.kind === 'roll' && e.combat_id === report.id && e.seq === lastSeq;
       const computed = L.chain.walked >= pos && e ? e.hash : null;
-      L.seal = { pos, expected: report.ledger.hash, computed, ok: computed !== null && computed === report.ledger.hash };
+      L.seal = { pos, expected: report.ledger.hash, computed, ok: Boolean(mine) && computed !== null && computed === report.ledger.hash };
       if (!L.seal.ok) {
         out.problems.push(computed === null
           ? `the combat's seal, entry ${pos}, could not be reached along the chain`
-          : `the combat's seal does not hold: entry ${pos} hashes to ${computed}, the report says ${report.ledger.hash}`);
+          : !mine
+            ? `the combat's seal, entry ${pos}, is not its last die`
+            : `the combat's seal does not hold: entry ${pos} hashes to ${computed}, the report says ${report.ledger.hash}`);
       }
       L.cross = crossCheck(report, walked);
       out.problems.push(...L.cross);
+    } else if (kind === 'combat' && Array.isArray(report.rolls) && report.rolls.length && !report.battle_id) {
+      // Dice with no place in the ledger: nothing ties them to the chain.
+      out.problems.push(`the report names no place in the ledger for its ${report.rolls.length} dice`);
     }
     const head = doc.ledger.head;
     const wantHead = kind === 'campaign' ? head ?? (report.campaign && report.campaign.ledger && report.campaign.ledger.head) : null;

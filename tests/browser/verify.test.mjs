@@ -280,6 +280,14 @@ test('verifyShared: a combat share, as served and tampered', () => {
   const seal = structuredClone(doc);
   seal.report.ledger.hash = ZERO_HASH;
   assert.match(verifyShared(seal).problems.join('\n'), /the combat's seal does not hold/);
+  // A seal on an entry that is not the combat's last die, though it holds the hash.
+  const other = structuredClone(doc);
+  other.report.ledger = { first_pos: 1, last_pos: 2, hash: entries[1].hash };
+  assert.match(verifyShared(other).problems.join('\n'), /the combat's seal, entry 2, is not its last die/);
+  // Dice with no place in the ledger are no verified combat.
+  const unplaced = structuredClone(doc);
+  delete unplaced.report.ledger;
+  assert.match(verifyShared(unplaced).problems.join('\n'), /names no place in the ledger for its 3 dice/);
 
   const ledger = structuredClone(doc);
   ledger.ledger.entries[0].unit = 'Someone else';

@@ -9,6 +9,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -386,7 +387,8 @@ START_TEST(test_shared_good)
                 "RESULT: verified: the report's dice follow from its seed; 6 "
                 "entries chained (1 to 6)",
                 "NOTE: a part");
-    expect_file(d, VF_MODE_LEDGER, VF_OK, "seal: entry 6 holds", NULL);
+    expect_file(d, VF_MODE_LEDGER, VF_OK, "seal: entry 6, its last die, holds",
+                NULL);
     json_decref(d);
     d = shared_doc(L, "combat", 4, 6);
     expect_file(d, VF_MODE_COMBAT, VF_OK, "2 entries chained (5 to 6)", NULL);
@@ -399,10 +401,12 @@ START_TEST(test_shared_good)
     expect_file(d, VF_MODE_COMBAT, VF_OK, "5 entries chained (4 to 8)",
                 "began before");
     json_decref(d);
-    /* From entry 2: combat cbt_a began before it. */
-    d = shared_doc(L, "campaign", 1, 8);
-    expect_file(d, VF_MODE_COMBAT, VF_OK,
-                "combat cbt_a: began before this part; 2 dice here", NULL);
+    /* The campaign's: from entry 1, with "after": 0 as the server writes
+     * it for ?ledger=own. */
+    d = shared_doc(L, "campaign", 0, 8);
+    json_object_set_new(json_object_get(d, "ledger"), "after", json_integer(0));
+    expect_file(d, VF_MODE_COMBAT, VF_OK, "8 entries chained (1 to 8)",
+                "NOTE: a part");
     json_decref(d);
     json_decref(L);
 }
@@ -422,6 +426,87 @@ START_TEST(test_shared_tampered)
     d = shared_doc(L, "battle", 4, 8);
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "the part does not start at the battle's first action", NULL);
+    json_decref(d);
+    /* A campaign's link holds no part. */
+    d = shared_doc(L, "campaign", 1, 8);
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "a campaign's link holds its chain from entry 1", NULL);
+    json_decref(d);
+    /* The report names no place in the ledger: its dice are unchecked. */
+    d = shared_doc(L, "combat", 0, 6);
+    json_object_del(json_object_get(d, "report"), "ledger");
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "the report names no place in the ledger for its 2 dice", NULL);
+    json_object_set_new(json_object_get(d, "report"), "ledger",
+                        json_string("x"));
+    expect_file(d, VF_MODE_COMBAT, VF_BAD_INPUT, "UNUSABLE INPUT", NULL);
+    json_decref(d);
+    /* The seal on another record's entry, which holds its hash. */
+    d = shared_doc(L, "combat", 0, 6);
+    json_object_set_new(json_object_get(json_object_get(d, "report"), "ledger"),
+                        "first_pos", json_integer(3));
+    json_object_set_new(json_object_get(json_object_get(d, "report"), "ledger"),
+                        "last_pos", json_integer(4));
+    json_object_set(json_object_get(json_object_get(d, "report"), "ledger"),
+                    "hash",
+                    json_object_get(verifier_fixture_entry_at(L, 4), "hash"));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "the combat's seal, entry 4, is not its last die", NULL);
+    json_decref(d);
+    /* A die dropped from the report; a unit's name changed in it. */
+    d = shared_doc(L, "combat", 4, 6);
+    json_array_remove(json_object_get(json_object_get(d, "report"), "rolls"),
+                      1);
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "the ledger holds 2 dice of this combat, the report 1", NULL);
+    json_decref(d);
+    d = shared_doc(L, "combat", 4, 6);
+    json_object_set_new(
+        json_array_get(json_object_get(json_object_get(d, "report"), "rolls"),
+                       0),
+        "unit", json_string("Someone else"));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "die 1: the report and ledger entry 5 differ (its unit)", NULL);
+    json_decref(d);
+    /* The report's seed another record's (its commitment with it): its
+     * dice do not follow, whatever the ledger. */
+    d = shared_doc(L, "combat", 4, 6);
+    json_object_set(json_object_get(json_object_get(d, "report"), "dice"),
+                    "server_seed",
+                    json_object_get(seeds_of(L, "cbt_a"), "server_seed"));
+    json_object_set(json_object_get(json_object_get(d, "report"), "dice"),
+                    "commitment",
+                    json_object_get(seeds_of(L, "cbt_a"), "commitment"));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "the report's dice do not follow from its seed", NULL);
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "its commitment is not the "
+                "report's",
+                NULL);
+    json_decref(d);
+    /* A battle's seed changed in its report; an action fewer than it
+     * says. */
+    d = shared_doc(L, "battle", 3, 8);
+    json_object_set_new(json_object_get(d, "report"), "dice",
+                        json_deep_copy(seeds_of(L, "bat_b")));
+    json_object_set_new(json_object_get(d, "report"), "n_actions",
+                        json_integer(3));
+    expect_file(d, VF_MODE_COMBAT, VF_OK,
+                "the battle's seed matches its commitment", NULL);
+    expect_file(d, VF_MODE_COMBAT, VF_OK,
+                "the ledger holds the battle's 3 actions", NULL);
+    json_object_set(json_object_get(json_object_get(d, "report"), "dice"),
+                    "server_seed",
+                    json_object_get(seeds_of(L, "cbt_a"), "server_seed"));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "the battle's server seed does not match its commitment", NULL);
+    json_decref(d);
+    d = shared_doc(L, "battle", 3, 8);
+    json_object_set_new(json_object_get(d, "report"), "n_actions",
+                        json_integer(4));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
+                "the ledger holds 3 of the battle's actions, the report 4",
+                NULL);
     json_decref(d);
     d = shared_doc(L, "combat", 4, 6);
     json_object_set(json_object_get(json_object_get(d, "report"), "ledger"),
@@ -446,8 +531,19 @@ START_TEST(test_shared_tampered)
     json_decref(d);
     d = shared_doc(L, "combat", 4, 6);
     json_object_set_new(json_object_get(d, "ledger"), "length",
-                        json_integer(2));
-    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH, "length says 2", NULL);
+                        json_integer(5));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH, "length says 5", NULL);
+    json_decref(d);
+    /* An after past length, or near the largest integer: unusable, not
+     * an overflow. */
+    d = shared_doc(L, "combat", 4, 6);
+    json_object_set_new(json_object_get(d, "ledger"), "after", json_integer(7));
+    expect_file(d, VF_MODE_COMBAT, VF_BAD_INPUT, "UNUSABLE INPUT", NULL);
+    json_object_set_new(json_object_get(d, "ledger"), "length",
+                        json_integer(INT64_MAX));
+    json_object_set_new(json_object_get(d, "ledger"), "after",
+                        json_integer(INT64_MAX - 1));
+    expect_file(d, VF_MODE_COMBAT, VF_MISMATCH, "length says", NULL);
     json_decref(d);
     /* An unusable one. */
     d = shared_doc(L, "combat", 4, 6);

@@ -24,6 +24,7 @@
 #include "edges_rig.h"
 #include "harness.h"
 #include "suites.h"
+#include "vf_verify.h"
 
 #define ZEROS "0000000000000000000000000000000000000000000000000000000000000000"
 
@@ -512,6 +513,24 @@ static const char *own_part_check(const test_campaign *c, const json_t *whole,
     return seed_records(ol, got);
 }
 
+/* umpire-verify's check of a link's answer (vf_verify_shared) on doc:
+ * verified, and its report holds says (when not NULL). */
+static void verifies(const json_t *doc, const char *says)
+{
+    char *out = NULL;
+    size_t len;
+    FILE *f = open_memstream(&out, &len);
+    vf_result got;
+
+    ck_assert_ptr_nonnull(f);
+    got = vf_verify_shared(doc, f);
+    fclose(f);
+    ck_assert_msg(got == VF_OK, "umpire-verify: %d:\n%s", (int)got, out);
+    ck_assert_msg(says == NULL || strstr(out, says) != NULL,
+                  "umpire-verify lacks \"%s\":\n%s", says, out);
+    free(out);
+}
+
 /* ?ledger=own: the entries from the shared record's own first entry (a
  * combat's first die, a battle's first action, the campaign's from 1) to
  * the same last one, however many other records' entries lie before;
@@ -532,6 +551,8 @@ START_TEST(test_share_own)
     own = shared_q(secret, "?ledger=own", 200);
     ck_assert_str_eq(own_part_check(&c, whole, own, 3, got),
                      ids(want, cb[1], NULL, NULL));
+    verifies(whole, "5 entries chained (1 to 5)");
+    verifies(own, "2 entries chained (4 to 5)");
     ck_assert_uint_eq(json_array_size(json_object_get(
                           json_object_get(own, "ledger"), "entries")),
                       2);
@@ -579,6 +600,8 @@ START_TEST(test_share_own)
     whole = shared(secret, 200);
     own = shared_q(secret, "?ledger=own", 200);
     own_part_check(&c, whole, own, 5, got);
+    verifies(whole, "the ledger holds the battle's 2 actions");
+    verifies(own, "5 entries chained (6 to 10)");
     ck_assert_msg(strstr(got, cb3) && strstr(got, bat) && strstr(got, bat2) &&
                       !strstr(got, cb[1]),
                   "the first battle's part has the seeds of %s", got);
@@ -596,6 +619,10 @@ START_TEST(test_share_own)
     whole = shared(secret, 200);
     own = shared_q(secret, "?ledger=own", 200);
     own_part_check(&c, whole, own, 6, got);
+    /* The first battle's abandon (its action 2) is in this part; its
+     * roll is not: chained, not re-derived. */
+    verifies(own, "began before this part");
+    verifies(whole, "11 entries chained (1 to 11)");
     ck_assert_msg(strstr(got, cb3) && strstr(got, bat) && strstr(got, bat2),
                   "the second battle's part has the seeds of %s", got);
     oe = json_object_get(json_object_get(own, "ledger"), "entries");
@@ -610,6 +637,7 @@ START_TEST(test_share_own)
     whole = shared(secret, 200);
     own = shared_q(secret, "?ledger=own", 200);
     own_part_check(&c, whole, own, 0, got);
+    verifies(own, "11 entries chained (1 to 11)");
     ck_assert_uint_eq(json_array_size(json_object_get(
                           json_object_get(own, "ledger"), "entries")),
                       11);
