@@ -476,13 +476,24 @@ static int check_group(const record *r, entry *const *g, size_t n, bool is_part,
                        r->id);
             return -1;
         }
-        if (g[j]->seq != from + (json_int_t)j) {
-            vf_problem(c,
-                       "entry %lld: %s %s has %s %lld where %lld should be "
-                       "(one is missing or repeated)",
-                       (long long)g[j]->pos, record_kind(r->is_battle), r->id,
-                       r->is_battle ? "action" : "die", (long long)g[j]->seq,
-                       (long long)(from + (json_int_t)j));
+        /* Sorted by seq, from its first: seq - from never overflows. */
+        if (g[j]->seq - from != (json_int_t)j) {
+            if (from <= INT64_MAX - (json_int_t)j)
+                vf_problem(c,
+                           "entry %lld: %s %s has %s %lld where %lld should "
+                           "be (one is missing or repeated)",
+                           (long long)g[j]->pos, record_kind(r->is_battle),
+                           r->id, r->is_battle ? "action" : "die",
+                           (long long)g[j]->seq,
+                           (long long)(from + (json_int_t)j));
+            else /* j > 0 */
+                vf_problem(c,
+                           "entry %lld: %s %s has %s %lld where the one "
+                           "after %lld should be (one is missing or "
+                           "repeated)",
+                           (long long)g[j]->pos, record_kind(r->is_battle),
+                           r->id, r->is_battle ? "action" : "die",
+                           (long long)g[j]->seq, (long long)g[j - 1]->seq);
             return -1;
         }
     }
