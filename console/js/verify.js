@@ -601,6 +601,10 @@ export function verifyShared(doc) {
       }
       L.cross = crossCheck(report, walked);
       out.problems.push(...L.cross);
+    } else if (kind === 'battle' && Number.isInteger(report.n_actions)) {
+      // Every action of the battle is an entry of the chain up to its last.
+      const n = walked.filter((e) => e.kind === 'action' && e.battle_id === report.id).length;
+      if (L.chain.ok && n !== report.n_actions) out.problems.push(`the ledger holds ${n} of the battle's actions, the report ${report.n_actions}`);
     } else if (kind === 'combat' && Array.isArray(report.rolls) && report.rolls.length && !report.battle_id) {
       // Dice with no place in the ledger: nothing ties them to the chain.
       out.problems.push(`the report names no place in the ledger for its ${report.rolls.length} dice`);

@@ -341,6 +341,9 @@ test('verifyShared: a part of ?ledger=own, its records begun earlier left alone'
   let v = verifyShared(doc);
   assert.equal(v.verdict, 'verified', v.problems.join('\n'));
   assert.equal(v.ledger.after, 3);
+  // Its actions, all in the ledger: one here; a report of two fails.
+  assert.equal(verifyShared({ ...doc, report: { ...battle, n_actions: 1 } }).verdict, 'verified');
+  assert.match(verifyShared({ ...doc, report: { ...battle, n_actions: 2 } }).problems.join('\n'), /the ledger holds 1 of the battle's actions, the report 2/);
   assert.equal(v.ledger.chain.walked, 4);
   assert.equal(v.ledger.dice.counts.rederived, 2, 'the battle\'s two dice');
   // In a part after entry 1, the combat has begun before it: its dice
