@@ -367,6 +367,34 @@ export async function shareFlow(browser) {
         check(run.stdout.includes('RESULT: verified') && run.stdout.includes(chained), `umpire-verify says:\n${run.stdout}`);
       }
     });
+    await step(F, "a battle's link: its actions, another combat's dice between them", null, async () => {
+      // Rolled, a combat fought, then abandoned (its seed revealed): its
+      // part runs from its roll to its abandon, the combat's dice among
+      // them; read alone (limit 0) and whole.
+      const battle = await api(BASE, 'POST', `/v1/campaigns/${c.id}/battles`, c.umpire, {
+        turn: 2,
+        attacker: { side: 'north', units: ['Rangers'] },
+        defender: { side: 'south', units: ['Fusiliers'] },
+        line: [{ attacker: ['Rangers'], defender: ['Fusiliers'] }],
+      });
+      const path2 = `/v1/campaigns/${c.id}/battles/${battle.id}/actions`;
+      await api(BASE, 'POST', path2, c.umpire, { action: 'roll', combat: 0, expect_actions: 0 });
+      await scrud(c, ['Militia'], ['Lancers'], 'between the battle\'s actions', 'between');
+      await api(BASE, 'POST', path2, c.umpire, { action: 'abandon' });
+      const link = await api(BASE, 'POST', `/v1/campaigns/${c.id}/shares`, c.umpire, { kind: 'battle', id: battle.id });
+      for (const walkMax of [0, undefined]) {
+        const r = await openShared(browser, link.url, null, null, walkMax);
+        readers.push(r);
+        const p = r.page;
+        await p.locator(tidOf('share-verdict', 'data-verdict', 'verified')).waitFor();
+        const after = Number(await p.locator(tid('share-body')).getAttribute('data-after'));
+        check(walkMax === 0 ? after > 0 : after === 0, `the page checked the ledger after entry ${after}`);
+        for (const name of ['ledger-chain', 'ledger-dice', 'battle-dice']) {
+          const ok = await p.locator(tidOf('verify-check', 'data-check', name)).getAttribute('data-ok');
+          check(ok === 'true', `the check ${name} says ${ok}`);
+        }
+      }
+    });
     await step(F, 'a tampered die is shown failing, named', null, async () => {
       let changed;
       const r = await openShared(browser, combatUrl, (doc) => {
