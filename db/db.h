@@ -1074,6 +1074,17 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
                                long long after, long long upto,
                                bool is_all_seeds, db_ledger_cursor **out,
                                err_info *e);
+/* The same cursor over one combat's entries, its first to its last
+ * position (as db_ledger_cursor_open(c, campaign_id, first - 1, last, ...)
+ * reads them, with that combat's seed), found by its id: a few rows
+ * however long the campaign, where a part by position reads every combat
+ * of it.  The caller names a combat of campaign_id and its own positions
+ * (its report's ledger.first_pos and last_pos); other positions give the
+ * entries of the combat among them, and none of any other record. */
+err_code db_ledger_cursor_open_combat(db_conn *c, const char *campaign_id,
+                                      const char *combat_id, long long first,
+                                      long long last, db_ledger_cursor **out,
+                                      err_info *e);
 int db_ledger_cursor_entry(db_ledger_cursor *cur, db_ledger_row *row,
                            err_info *e);
 int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,

@@ -23,18 +23,21 @@
  * last column: read_entries makes an entry of each.  That part comes first:
  * PostgreSQL types each column of a UNION from its parts in order, and a NULL
  * before the bytes would make it text. */
-#define LEDGER_ROWS_SQL                                                        \
+#define LEDGER_PACKED_SELECT                                                   \
     "SELECT 2, c.ledger_first, c.created_at, c.id, 0, NULL, NULL, NULL, "      \
     "NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, c.commitment, "              \
-    "c.client_seed, NULL, NULL, c.rolls FROM combats c "                       \
-    "WHERE c.campaign_id = ?1 AND c.ledger_first <= ?2 "                       \
-    "AND c.ledger_first >= ?3 "                                                \
-    "UNION ALL "                                                               \
+    "c.client_seed, NULL, NULL, c.rolls FROM combats c "
+#define LEDGER_ROLLS_SELECT                                                    \
     "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
     "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
     "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "         \
     "r.prev_hash, r.hash, NULL FROM rolls r JOIN combats c "                   \
-    "ON c.id = r.combat_id "                                                   \
+    "ON c.id = r.combat_id "
+#define LEDGER_ROWS_SQL                                                        \
+    LEDGER_PACKED_SELECT                                                       \
+    "WHERE c.campaign_id = ?1 AND c.ledger_first <= ?2 "                       \
+    "AND c.ledger_first >= ?3 "                                                \
+    "UNION ALL " LEDGER_ROLLS_SELECT                                           \
     "WHERE c.campaign_id = ?1 AND r.ledger_pos <= ?2 AND r.ledger_pos >= ?3 "  \
     "UNION ALL "                                                               \
     "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "   \
@@ -346,6 +349,25 @@ static const char *const ledger_seeds_sql[3] = {
                         "a.battle_id = b.id AND a.ledger_pos <= ?2 AND "
                         "a.ledger_pos >= ?3) ORDER BY b.created_at, b.rowid"};
 
+/* One combat's entries and seeds (db_ledger_cursor_open_combat), found
+ * by its id (?4) rather than by the campaign's range of positions, which
+ * reads every combat of the campaign: its packed rolls or its rolls kept
+ * as rows, from ?3 up to ?2.  No battle action lies among a combat's
+ * consecutive positions, so no battle's seed either. */
+static const char combat_rows_sql[] =
+    LEDGER_PACKED_SELECT "WHERE c.id = ?4 AND c.campaign_id = ?1 AND "
+                         "c.ledger_first <= ?2 AND c.ledger_first >= ?3 "
+                         "UNION ALL " LEDGER_ROLLS_SELECT
+                         "WHERE r.combat_id = ?4 AND c.campaign_id = ?1 AND "
+                         "r.ledger_pos <= ?2 AND r.ledger_pos >= ?3 ORDER BY 2";
+static const char *const combat_seeds_sql[2] = {
+    "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
+    "FROM combats c WHERE c.id = ?4 AND c.campaign_id = ?1 AND "
+    "((c.ledger_first <= ?2 AND c.ledger_first >= ?3) OR EXISTS (SELECT 1 "
+    "FROM rolls r WHERE r.combat_id = c.id AND r.ledger_pos <= ?2 AND "
+    "r.ledger_pos >= ?3))",
+    LEDGER_BATTLE_SEEDS "AND 1 = 0"};
+
 struct db_ledger_cursor {
     db_conn *c;
     /* The cursor's own statements, finalized at close; seed_part the one
@@ -536,6 +558,42 @@ int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,
         return 1;
     }
     return 0;
+}
+
+err_code db_ledger_cursor_open_combat(db_conn *c, const char *campaign_id,
+                                      const char *combat_id, long long first,
+                                      long long last, db_ledger_cursor **out,
+                                      err_info *e)
+{
+    db_ledger_cursor *cur = calloc(1, sizeof *cur);
+    err_code rc;
+
+    *out = NULL;
+    if (cur == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    cur->c = c;
+    cur->last.kind = LEDGER_ACTION; /* none read yet */
+    cur->after = first - 1;
+    cur->upto = last;
+    if ((rc = db_prepare_own(c, combat_rows_sql, &cur->entries, e)) ||
+        (rc = db_prepare_own(c, combat_seeds_sql[0], &cur->seeds[0], e)) ||
+        (rc = db_prepare_own(c, combat_seeds_sql[1], &cur->seeds[1], e))) {
+        db_ledger_cursor_close(cur);
+        return rc;
+    }
+    /* From its first position: the first roll of a combat holds its
+     * previous hash, packed or kept as a row. */
+    db_bind_text(cur->entries, 1, campaign_id);
+    db_bind_int64(cur->entries, 2, last);
+    db_bind_int64(cur->entries, 3, first);
+    db_bind_text(cur->entries, 4, combat_id);
+    db_bind_text(cur->seeds[0], 1, campaign_id);
+    db_bind_int64(cur->seeds[0], 2, last);
+    db_bind_int64(cur->seeds[0], 3, first);
+    db_bind_text(cur->seeds[0], 4, combat_id);
+    db_bind_text(cur->seeds[1], 1, campaign_id);
+    *out = cur;
+    return ERR_OK;
 }
 
 void db_ledger_cursor_close(db_ledger_cursor *cur)

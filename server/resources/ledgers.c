@@ -361,13 +361,15 @@ static void export_refuse(http_request *r, http_stream_refusal why)
 
 /* A new export of campaign_id's ledger after after (0: from the first) up
  * to upto (below 0: whole), with every record's seeds or those its entries
- * name (db_ledger_cursor_open), its snapshot and cursor open, ending with
- * end; NULL with r answered.  When chain is not NULL, the chain's recorded
- * head into it, from the same snapshot. */
+ * name (db_ledger_cursor_open), or (combat_id not NULL) of that combat's
+ * own entries, after + 1 to upto (db_ledger_cursor_open_combat); its
+ * snapshot and cursor open, ending with end; NULL with r answered.  When
+ * chain is not NULL, the chain's recorded head into it, from the same
+ * snapshot. */
 static export_job *export_new(http_request *r, const char *campaign_id,
-                              long long after, long long upto,
-                              bool is_all_seeds, const char *end,
-                              db_chain *chain)
+                              const char *combat_id, long long after,
+                              long long upto, bool is_all_seeds,
+                              const char *end, db_chain *chain)
 {
     export_job *x = calloc(1, sizeof *x);
     err_info e;
@@ -384,8 +386,12 @@ static export_job *export_new(http_request *r, const char *campaign_id,
     if ((rc = db_snapshot_open(http_db(r->srv), &x->c, &e)) ||
         (chain != NULL &&
          (rc = db_chain_open(x->c, x->campaign_id, chain, &e))) ||
-        (rc = db_ledger_cursor_open(x->c, x->campaign_id, after, upto,
-                                    is_all_seeds, &x->cur, &e))) {
+        (rc =
+             combat_id != NULL
+                 ? db_ledger_cursor_open_combat(x->c, x->campaign_id, combat_id,
+                                                after + 1, upto, &x->cur, &e)
+                 : db_ledger_cursor_open(x->c, x->campaign_id, after, upto,
+                                         is_all_seeds, &x->cur, &e))) {
         export_gone(NULL, x);
         http_reply_err(r, rc, &e);
         return NULL;
@@ -485,8 +491,8 @@ void ledgers_export(http_request *r)
         export_refuse(r, why);
         return;
     }
-    if ((x = export_new(r, r->params[0], after, -1, is_all_seeds, "]}", &ch)) ==
-        NULL)
+    if ((x = export_new(r, r->params[0], NULL, after, -1, is_all_seeds, "]}",
+                        &ch)) == NULL)
         return;
     /* The head, up to the entries' array (ids and hex digits: nothing to
      * escape). */
@@ -520,14 +526,15 @@ bool ledgers_part_may(http_request *r)
 }
 
 void ledgers_send_part(http_request *r, const char *campaign_id,
-                       long long after, long long upto, const char *first)
+                       const char *combat_id, long long after, long long upto,
+                       const char *first)
 {
     export_job *x;
 
     /* Its room was checked before the report was read (ledgers_part_may);
      * http_stream_open checks it again as it opens. */
-    if ((x = export_new(r, campaign_id, after, upto, false, "]}}", NULL)) !=
-        NULL)
+    if ((x = export_new(r, campaign_id, combat_id, after, upto, false, "]}}",
+                        NULL)) != NULL)
         export_send(r, x, first, shares_key, SHARES_MAX, &shares_kind);
 }
 

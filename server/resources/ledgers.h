@@ -15,7 +15,8 @@ void ledgers_export(http_request *r);
  * A shared link's answer (shares.c), streamed as the export is: first
  * (the caller's text, up to the '[' of the ledger part's entries), then
  * campaign_id's entries after after (0: from position 1) up to upto (1 or
- * more), then
+ * more) (combat_id not NULL: that combat's own, after + 1 its first
+ * position and upto its last, read by its id), then
  * "],\"seeds\":[", the seeds of the records with entries among them (as
  * the export gives them), and "]}}", closing the ledger part and the
  * document.  All links together stream 8 at once at most, among the
@@ -24,7 +25,8 @@ void ledgers_export(http_request *r);
  * checks first, before its own reads (ledgers_part_may).
  */
 void ledgers_send_part(http_request *r, const char *campaign_id,
-                       long long after, long long upto, const char *first);
+                       const char *combat_id, long long after, long long upto,
+                       const char *first);
 /* Whether a shared link's part may stream now (checked before its report
  * is read): false with r answered as ledgers_send_part refuses. */
 bool ledgers_part_may(http_request *r);

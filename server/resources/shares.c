@@ -528,8 +528,12 @@ void shares_shared(http_request *r)
         /* The entries from position 1 (or after after) and their
          * records' seeds, streamed as the ledger's export is (ledgers.h):
          * neither this thread nor memory holds the campaign's whole
-         * ledger. */
-        ledgers_send_part(r, cmp.id, after > 0 ? after : 0, last, text);
+         * ledger.  A combat's own part is read by its id: a few rows,
+         * however long the campaign. */
+        ledgers_send_part(r, cmp.id,
+                          is_own && kind == HTTP_RENDER_COMBAT ? s.target_id
+                                                               : NULL,
+                          after > 0 ? after : 0, last, text);
         free(text);
     }
     /* Vary: Accept, as every answer that renders (no-op in JSON); not on

@@ -1822,6 +1822,47 @@ START_TEST(test_db_ledger_parts)
                          after < (long long)n ? (long long)n + 1 : after + 1);
         db_ledger_cursor_close(cur);
     }
+    /* Each combat's own entries by its id (rolls kept as rows, packed, and
+     * packed when staged), with its seed alone, as the part after its
+     * first position - 1 up to its last gives them. */
+    {
+        const char *ids[] = {a.cb.id, p.cb.id, q.cb.id};
+        size_t k, i;
+        for (k = 0; k < 3; k++) {
+            long long first = 0, last = 0;
+            db_ledger_seed sd;
+            for (i = 0; i < n; i++)
+                if (rows[i].kind == LEDGER_ROLL &&
+                    strcmp(rows[i].record_id, ids[k]) == 0) {
+                    if (first == 0)
+                        first = rows[i].pos;
+                    last = rows[i].pos;
+                }
+            ck_assert_int_gt(first, 0);
+            ck_assert_int_eq(db_ledger_cursor_open_combat(
+                                 c, cmp.id, ids[k], first, last, &cur, &e),
+                             ERR_OK);
+            for (pos = first; db_ledger_cursor_entry(cur, &row, &e) == 1;
+                 pos++) {
+                ck_assert_int_eq(row.pos, pos);
+                ck_assert_str_eq(row.record_id, ids[k]);
+                ck_assert_msg(strcmp(row.prev_hash, rows[pos - 1].prev_hash) ==
+                                      0 &&
+                                  strcmp(row.hash, rows[pos - 1].hash) == 0,
+                              "combat %zu: entry %lld's hashes are not the "
+                              "ledger's",
+                              k, pos);
+                db_ledger_row_clear(&row);
+            }
+            ck_assert_int_eq(pos, last + 1);
+            ck_assert_int_eq(db_ledger_cursor_seed(cur, &sd, &e), 1);
+            ck_assert_str_eq(sd.id, ids[k]);
+            ck_assert(!sd.is_battle);
+            free(sd.client_seed);
+            ck_assert_int_eq(db_ledger_cursor_seed(cur, &sd, &e), 0);
+            db_ledger_cursor_close(cur);
+        }
+    }
     db_read_release(db_fixture_db, c);
     db_ledger_rows_free(rows, n);
 }
