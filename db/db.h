@@ -1078,9 +1078,10 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
  * position (as db_ledger_cursor_open(c, campaign_id, first - 1, last, ...)
  * reads them, with that combat's seed), found by its id: a few rows
  * however long the campaign, where a part by position reads every combat
- * of it.  The caller names a combat of campaign_id and its own positions
- * (its report's ledger.first_pos and last_pos); other positions give the
- * entries of the combat among them, and none of any other record. */
+ * of it.  first and last must be the combat's own first and last
+ * positions (its report's ledger.first_pos and last_pos): the read starts
+ * at its first roll, which holds its previous hash.  A combat of another
+ * campaign gives nothing, and no other record's entries ever come. */
 err_code db_ledger_cursor_open_combat(db_conn *c, const char *campaign_id,
                                       const char *combat_id, long long first,
                                       long long last, db_ledger_cursor **out,

@@ -371,15 +371,20 @@ export async function shareFlow(browser) {
       // Rolled, a combat fought, then abandoned (its seed revealed): its
       // part runs from its roll to its abandon, the combat's dice among
       // them; read alone (limit 0) and whole.
+      // Units of their own: the seeded combats before may have eliminated
+      // any of the flow's.
+      for (const [name, side] of [['Hussars', 'north'], ['Grenadiers', 'south'], ['Scouts', 'north'], ['Dragoons', 'south']]) {
+        await api(BASE, 'POST', `/v1/campaigns/${c.id}/units`, c.umpire, { name, side, scrud: { quality: 1 }, matrix: { quality: 0 } });
+      }
       const battle = await api(BASE, 'POST', `/v1/campaigns/${c.id}/battles`, c.umpire, {
         turn: 2,
-        attacker: { side: 'north', units: ['Rangers'] },
-        defender: { side: 'south', units: ['Fusiliers'] },
-        line: [{ attacker: ['Rangers'], defender: ['Fusiliers'] }],
+        attacker: { side: 'north', units: ['Hussars'] },
+        defender: { side: 'south', units: ['Grenadiers'] },
+        line: [{ attacker: ['Hussars'], defender: ['Grenadiers'] }],
       });
       const path2 = `/v1/campaigns/${c.id}/battles/${battle.id}/actions`;
       await api(BASE, 'POST', path2, c.umpire, { action: 'roll', combat: 0, expect_actions: 0 });
-      await scrud(c, ['Militia'], ['Lancers'], 'between the battle\'s actions', 'between');
+      await scrud(c, ['Scouts'], ['Dragoons'], 'between the battle\'s actions', 'between');
       await api(BASE, 'POST', path2, c.umpire, { action: 'abandon' });
       const link = await api(BASE, 'POST', `/v1/campaigns/${c.id}/shares`, c.umpire, { kind: 'battle', id: battle.id });
       for (const walkMax of [0, undefined]) {

@@ -1782,7 +1782,7 @@ START_TEST(test_db_ledger_parts)
     db_ledger_row *rows = NULL, row;
     db_ledger_cursor *cur;
     db_battle bt;
-    db_campaign cmp;
+    db_campaign cmp, other;
     db_chain ch;
     db_conn *c;
     err_info e;
@@ -1791,6 +1791,7 @@ START_TEST(test_db_ledger_parts)
 
     db_fixture_open();
     db_fixture_add_campaign(&cmp, "Wavre");
+    db_fixture_add_campaign(&other, "Ligny");
     add_combat(&a, cmp.id, 3, false);
     add_combat(&p, cmp.id, 3, false);
     db_new_id("cmb", p.cb.id);
@@ -1839,13 +1840,37 @@ START_TEST(test_db_ledger_parts)
                     last = rows[i].pos;
                 }
             ck_assert_int_gt(first, 0);
+            db_ledger_cursor *gen;
+            db_ledger_row want;
             ck_assert_int_eq(db_ledger_cursor_open_combat(
                                  c, cmp.id, ids[k], first, last, &cur, &e),
                              ERR_OK);
+            /* Entry for entry, what the part by position gives. */
+            ck_assert_int_eq(db_ledger_cursor_open(c, cmp.id, first - 1, last,
+                                                   false, &gen, &e),
+                             ERR_OK);
             for (pos = first; db_ledger_cursor_entry(cur, &row, &e) == 1;
                  pos++) {
+                ck_assert_int_eq(db_ledger_cursor_entry(gen, &want, &e), 1);
                 ck_assert_int_eq(row.pos, pos);
+                ck_assert_int_eq(row.pos, want.pos);
+                ck_assert_int_eq(row.kind, want.kind);
+                ck_assert_int_eq(row.seq, want.seq);
                 ck_assert_str_eq(row.record_id, ids[k]);
+                ck_assert_str_eq(row.record_id, want.record_id);
+                ck_assert_str_eq(row.at, want.at);
+                ck_assert_str_eq(row.side, want.side);
+                ck_assert_str_eq(row.unit_id, want.unit_id);
+                ck_assert_str_eq(row.unit, want.unit);
+                ck_assert_str_eq(row.reason, want.reason);
+                ck_assert_int_eq(row.faces, want.faces);
+                ck_assert_int_eq(row.natural, want.natural);
+                ck_assert_int_eq(row.modified, want.modified);
+                ck_assert_str_eq(row.source, want.source);
+                ck_assert_str_eq(row.rng, want.rng);
+                ck_assert_str_eq(row.commitment, want.commitment);
+                ck_assert_str_eq(row.client_seed ? row.client_seed : "",
+                                 want.client_seed ? want.client_seed : "");
                 ck_assert_msg(strcmp(row.prev_hash, rows[pos - 1].prev_hash) ==
                                       0 &&
                                   strcmp(row.hash, rows[pos - 1].hash) == 0,
@@ -1853,12 +1878,22 @@ START_TEST(test_db_ledger_parts)
                               "ledger's",
                               k, pos);
                 db_ledger_row_clear(&row);
+                db_ledger_row_clear(&want);
             }
             ck_assert_int_eq(pos, last + 1);
+            ck_assert_int_eq(db_ledger_cursor_entry(gen, &want, &e), 0);
+            db_ledger_cursor_close(gen);
             ck_assert_int_eq(db_ledger_cursor_seed(cur, &sd, &e), 1);
             ck_assert_str_eq(sd.id, ids[k]);
             ck_assert(!sd.is_battle);
             free(sd.client_seed);
+            ck_assert_int_eq(db_ledger_cursor_seed(cur, &sd, &e), 0);
+            db_ledger_cursor_close(cur);
+            /* Named with another campaign: nothing. */
+            ck_assert_int_eq(db_ledger_cursor_open_combat(
+                                 c, other.id, ids[k], first, last, &cur, &e),
+                             ERR_OK);
+            ck_assert_int_eq(db_ledger_cursor_entry(cur, &row, &e), 0);
             ck_assert_int_eq(db_ledger_cursor_seed(cur, &sd, &e), 0);
             db_ledger_cursor_close(cur);
         }

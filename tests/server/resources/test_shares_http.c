@@ -594,6 +594,15 @@ START_TEST(test_share_own)
                    c.umpire, "{\"action\":\"abandon\"}");
     API_FIXTURE_OK(200, "POST", api_fixture_cp(&c, "/battles/%s/actions", bat2),
                    c.umpire, "{\"action\":\"abandon\"}");
+    /* The combat after the battle's roll (entries 8 and 9, read by its
+     * id): its first die's previous entry is an action. */
+    snprintf(body, sizeof body, "{\"kind\":\"combat\",\"id\":\"%s\"}", cb3);
+    share(&c, body, secret);
+    whole = shared(secret, 200);
+    own = shared_q(secret, "?ledger=own", 200);
+    ck_assert_str_eq(own_part_check(&c, whole, own, 7, got),
+                     ids(want, cb3, NULL, NULL));
+    verifies(own, "2 entries chained (8 to 9)");
     /* The first battle: entries 6 to 10. */
     snprintf(body, sizeof body, "{\"kind\":\"battle\",\"id\":\"%s\"}", bat);
     share(&c, body, secret);
