@@ -360,18 +360,18 @@ static const char combat_rows_sql[] =
                          "UNION ALL " LEDGER_ROLLS_SELECT
                          "WHERE r.combat_id = ?4 AND c.campaign_id = ?1 AND "
                          "r.ledger_pos <= ?2 AND r.ledger_pos >= ?3 ORDER BY 2";
-static const char *const combat_seeds_sql[2] = {
+static const char combat_seeds_sql[] =
     "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
     "FROM combats c WHERE c.id = ?4 AND c.campaign_id = ?1 AND "
     "((c.ledger_first <= ?2 AND c.ledger_first >= ?3) OR EXISTS (SELECT 1 "
     "FROM rolls r WHERE r.combat_id = c.id AND r.ledger_pos <= ?2 AND "
-    "r.ledger_pos >= ?3))",
-    LEDGER_BATTLE_SEEDS "AND 1 = 0"};
+    "r.ledger_pos >= ?3))";
 
 struct db_ledger_cursor {
     db_conn *c;
-    /* The cursor's own statements, finalized at close; seed_part the one
-     * of seeds being read. */
+    /* The cursor's own statements, finalized at close (seeds[1], the
+     * battles', NULL when it reads none); seed_part the one of seeds being
+     * read. */
     db_stmt *entries, *seeds[2];
     int seed_part;
     long long after; /* the entries up to it are read, not given */
@@ -433,12 +433,43 @@ static err_code read_from(db_conn *c, const char *campaign_id, long long after,
     return rc;
 }
 
+/* A new cursor on c giving the entries after after up to upto, read by
+ * the statements of entries_sql, and of the combats' and the battles'
+ * seeds (battles_sql NULL: none), prepared as its own (not the
+ * connection's shared ones: they stay open between the turns of a
+ * stream), their parameters for the caller to bind. */
+static err_code cursor_new(db_conn *c, long long after, long long upto,
+                           const char *entries_sql, const char *combats_sql,
+                           const char *battles_sql, db_ledger_cursor **out,
+                           err_info *e)
+{
+    db_ledger_cursor *cur = calloc(1, sizeof *cur);
+    err_code rc;
+
+    *out = NULL;
+    if (cur == NULL)
+        return err_set(e, ERR_NOMEM, NULL, "out of memory");
+    cur->c = c;
+    cur->last.kind = LEDGER_ACTION; /* none read yet */
+    cur->after = after;
+    cur->upto = upto;
+    if ((rc = db_prepare_own(c, entries_sql, &cur->entries, e)) ||
+        (rc = db_prepare_own(c, combats_sql, &cur->seeds[0], e)) ||
+        (battles_sql != NULL &&
+         (rc = db_prepare_own(c, battles_sql, &cur->seeds[1], e)))) {
+        db_ledger_cursor_close(cur);
+        return rc;
+    }
+    *out = cur;
+    return ERR_OK;
+}
+
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
                                long long after, long long upto,
                                bool is_all_seeds, db_ledger_cursor **out,
                                err_info *e)
 {
-    db_ledger_cursor *cur = calloc(1, sizeof *cur);
+    db_ledger_cursor *cur;
     bool is_part = upto >= 0;
     /* The seeds of the records of the entries given only, or every one's
      * (the whole ledger's: from position 1, every battle). */
@@ -448,25 +479,11 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
     int i;
 
     *out = NULL;
-    if (cur == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    if ((rc = read_from(c, campaign_id, after, &from, e))) {
-        free(cur);
+    if ((rc = read_from(c, campaign_id, after, &from, e)) ||
+        (rc = cursor_new(c, after > 0 ? after : 0, is_part ? upto : LLONG_MAX,
+                         LEDGER_ROWS_SQL, ledger_seeds_sql[0],
+                         ledger_seeds_sql[is_named ? 2 : 1], &cur, e)))
         return rc;
-    }
-    cur->c = c;
-    cur->last.kind = LEDGER_ACTION; /* none read yet */
-    cur->after = after > 0 ? after : 0;
-    cur->upto = is_part ? upto : LLONG_MAX;
-    /* Statements of its own (not the connection's shared ones): they stay
-     * open between the turns of a stream. */
-    if ((rc = db_prepare_own(c, LEDGER_ROWS_SQL, &cur->entries, e)) ||
-        (rc = db_prepare_own(c, ledger_seeds_sql[0], &cur->seeds[0], e)) ||
-        (rc = db_prepare_own(c, ledger_seeds_sql[is_named ? 2 : 1],
-                             &cur->seeds[1], e))) {
-        db_ledger_cursor_close(cur);
-        return rc;
-    }
     db_bind_text(cur->entries, 1, campaign_id);
     db_bind_int64(cur->entries, 2, cur->upto);
     /* Entry after itself read too (not given), when it comes first: a
@@ -538,7 +555,7 @@ int db_ledger_cursor_seed(db_ledger_cursor *cur, db_ledger_seed *seed,
 {
     while (cur->seed_part < 2) {
         db_stmt *st = cur->seeds[cur->seed_part];
-        int step = db_step(st);
+        int step = st != NULL ? db_step(st) : DB_DONE;
 
         if (step == DB_DONE) {
             cur->seed_part++;
@@ -565,22 +582,15 @@ err_code db_ledger_cursor_open_combat(db_conn *c, const char *campaign_id,
                                       long long last, db_ledger_cursor **out,
                                       err_info *e)
 {
-    db_ledger_cursor *cur = calloc(1, sizeof *cur);
+    db_ledger_cursor *cur;
     err_code rc;
 
-    *out = NULL;
-    if (cur == NULL)
-        return err_set(e, ERR_NOMEM, NULL, "out of memory");
-    cur->c = c;
-    cur->last.kind = LEDGER_ACTION; /* none read yet */
-    cur->after = first - 1;
-    cur->upto = last;
-    if ((rc = db_prepare_own(c, combat_rows_sql, &cur->entries, e)) ||
-        (rc = db_prepare_own(c, combat_seeds_sql[0], &cur->seeds[0], e)) ||
-        (rc = db_prepare_own(c, combat_seeds_sql[1], &cur->seeds[1], e))) {
-        db_ledger_cursor_close(cur);
+    /* No battle's seed: no battle action lies among a combat's
+     * positions. */
+    if ((rc = cursor_new(c, first - 1, last, combat_rows_sql, combat_seeds_sql,
+                         NULL, out, e)))
         return rc;
-    }
+    cur = *out;
     /* From its first position: the first roll of a combat holds its
      * previous hash, packed or kept as a row. */
     db_bind_text(cur->entries, 1, campaign_id);
@@ -591,8 +601,6 @@ err_code db_ledger_cursor_open_combat(db_conn *c, const char *campaign_id,
     db_bind_int64(cur->seeds[0], 2, last);
     db_bind_int64(cur->seeds[0], 3, first);
     db_bind_text(cur->seeds[0], 4, combat_id);
-    db_bind_text(cur->seeds[1], 1, campaign_id);
-    *out = cur;
     return ERR_OK;
 }
 

@@ -453,6 +453,33 @@ static const record *find_record(const ledger *L, const entry *e)
     return NULL;
 }
 
+/* The first of the members that name a die's record (its source,
+ * commitment and client seed) in which a and b differ, or NULL. */
+static const char *record_differs(const json_t *a, const json_t *b)
+{
+    static const char *const same[] = {"source", "commitment", "client_seed"};
+    size_t k;
+
+    for (k = 0; k < sizeof same / sizeof *same; k++)
+        if (strcmp(vf_text_of(a, same[k]), vf_text_of(b, same[k])))
+            return same[k];
+    return NULL;
+}
+
+/* Whether seed is the one commitment (64 hex digits, or "" for none)
+ * holds: SHA-256 of its bytes. */
+static bool seed_commits(const uint8_t seed[VF_SEED_LEN],
+                         const char *commitment)
+{
+    uint8_t want[VF_SHA256_LEN], got[VF_SHA256_LEN];
+
+    if (commitment[0] == '\0')
+        return true;
+    vf_sha256(seed, VF_SEED_LEN, got);
+    return vf_get_hash(commitment, want) == 0 &&
+           memcmp(want, got, sizeof got) == 0;
+}
+
 /* The entries say what their record says, and their seqs run 1, 2,
  * 3... (in a part, from the first's on, when the record began before it:
  * is_part) */
@@ -460,19 +487,13 @@ static int check_group(const record *r, entry *const *g, size_t n, bool is_part,
                        vf_checker *c)
 {
     json_int_t from = is_part && n > 0 ? g[0]->seq : 1;
-
-    static const char *const same[] = {"source", "commitment", "client_seed"};
-    size_t j, k;
+    const char *member;
+    size_t j;
 
     for (j = 0; j < n; j++) {
-        for (k = 0; k < sizeof same / sizeof *same; k++) {
-            if (strcmp(vf_text_of(g[j]->obj, same[k]),
-                       vf_text_of(r->obj, same[k])))
-                break;
-        }
-        if (k < sizeof same / sizeof *same) {
+        if ((member = record_differs(g[j]->obj, r->obj)) != NULL) {
             vf_problem(c, "entry %lld: its %s differs from %s %s's in seeds",
-                       (long long)g[j]->pos, same[k], record_kind(r->is_battle),
+                       (long long)g[j]->pos, member, record_kind(r->is_battle),
                        r->id);
             return -1;
         }
@@ -534,16 +555,13 @@ static bool derive_entry(vf_rng *rng, const record *r, const entry *e,
 static long derive_group(const record *r, entry *const *g, size_t n,
                          vf_checker *c)
 {
-    uint8_t seed[VF_SEED_LEN], want[VF_SHA256_LEN], got[VF_SHA256_LEN];
-    const char *commitment = vf_text_of(r->obj, "commitment");
+    uint8_t seed[VF_SEED_LEN];
     long count = 0;
     size_t j;
     vf_rng rng;
 
     vf_get_hash(r->server_seed, seed);
-    vf_sha256(seed, sizeof seed, got);
-    if (commitment[0] != '\0' &&
-        (vf_get_hash(commitment, want) || memcmp(want, got, sizeof got))) {
+    if (!seed_commits(seed, vf_text_of(r->obj, "commitment"))) {
         vf_problem(c, "%s %s: the server seed does not match its commitment",
                    record_kind(r->is_battle), r->id);
         return -1;
@@ -697,15 +715,20 @@ static bool differs(const json_t *roll, const json_t *e, const char *key)
 static void check_entries_name_dice(const json_t *dice, const entry *e,
                                     vf_checker *c)
 {
-    static const char *const same[] = {"source", "commitment", "client_seed"};
-    size_t k;
+    const char *member = record_differs(dice, e->obj);
 
-    for (k = 0; k < sizeof same / sizeof *same; k++)
-        if (strcmp(vf_text_of(dice, same[k]), vf_text_of(e->obj, same[k]))) {
-            vf_problem(c, "ledger entry %lld: its %s is not the report's (%s)",
-                       (long long)e->pos, same[k], vf_text_of(e->obj, same[k]));
-            return;
-        }
+    if (member != NULL)
+        vf_problem(c, "ledger entry %lld: its %s is not the report's (%s)",
+                   (long long)e->pos, member, vf_text_of(e->obj, member));
+}
+
+/* A report's roll's seq: its own, or its place in the list (from 1), as
+ * the combat check reads it. */
+static json_int_t roll_seq(const json_t *roll, size_t k)
+{
+    const json_t *seq = json_object_get(roll, "seq");
+
+    return json_is_integer(seq) ? json_integer_value(seq) : (json_int_t)k + 1;
 }
 
 /*
@@ -769,9 +792,7 @@ static bool check_combat_in_ledger(const ledger *L, const json_t *report,
                    (long long)L->after + 1, (long long)first);
     json_array_foreach(rolls, k, r)
     {
-        json_int_t seq = json_is_integer(json_object_get(r, "seq"))
-                             ? json_integer_value(json_object_get(r, "seq"))
-                             : (json_int_t)k + 1;
+        json_int_t seq = roll_seq(r, k);
         if (seq > last_seq)
             last_seq = seq;
     }
@@ -803,9 +824,7 @@ static bool check_combat_in_ledger(const ledger *L, const json_t *report,
     }
     json_array_foreach(rolls, k, r)
     {
-        json_int_t seq = json_is_integer(json_object_get(r, "seq"))
-                             ? json_integer_value(json_object_get(r, "seq"))
-                             : (json_int_t)k + 1;
+        json_int_t seq = roll_seq(r, k);
         size_t m;
         for (i = 0; i < L->n_entries; i++) {
             e = &L->entries[i];
@@ -856,19 +875,16 @@ static void check_battle_in_ledger(const ledger *L, const json_t *report,
     size_t i, n_mine = 0;
 
     if (json_is_object(dice) && seed[0] != '\0') {
-        uint8_t bytes[VF_SHA256_LEN], got[VF_SHA256_LEN], want[VF_SHA256_LEN];
+        uint8_t bytes[VF_SEED_LEN], want[VF_SHA256_LEN];
         if (vf_get_hash(seed, bytes) ||
             (commitment[0] != '\0' && vf_get_hash(commitment, want)))
             vf_problem(c, "the battle's seed or commitment is not 64 hex "
                           "digits");
-        else {
-            vf_sha256(bytes, sizeof bytes, got);
-            if (commitment[0] != '\0' && memcmp(got, want, sizeof got) != 0)
-                vf_problem(c, "the battle's server seed does not match its "
-                              "commitment");
-            else
-                fprintf(c->out, "the battle's seed matches its commitment\n");
-        }
+        else if (!seed_commits(bytes, commitment))
+            vf_problem(c, "the battle's server seed does not match its "
+                          "commitment");
+        else
+            fprintf(c->out, "the battle's seed matches its commitment\n");
     }
     for (i = 0; i < L->n_records; i++) {
         const record *r = &L->records[i];

@@ -373,9 +373,13 @@ function campaignRecords(report) {
   );
 }
 
-/** The report as the service renders it, fetched as Markdown. */
+/** The report as the service renders it, fetched as Markdown once: a page
+ * drawn again (the whole ledger read) keeps it. */
+let reportView = null;
 function renderedReport(secret) {
+  if (reportView) return reportView;
   const pre = h('pre', { class: 'report', testid: 'share-report', tabindex: '0', 'aria-label': 'The report as Markdown' }, 'Loading…');
+  reportView = pre;
   fetch(`/v1/shared/${secret}?format=md`, { headers: { Accept: 'text/markdown' }, credentials: 'omit', cache: 'no-store' })
     .then(async (res) => {
       if (!res.ok) throw new Error(`the service answered ${res.status}`);

@@ -381,6 +381,9 @@ export function verifyChain(entries, campaignId, after = 0) {
   return out;
 }
 
+/** The record an entry is of: a battle's id for an action, a combat's for a roll. */
+const recordOf = (e) => (e.kind === 'action' ? e.battle_id : e.combat_id);
+
 /**
  * Re-derive the dice the ledger's entries hold, record by record (a
  * combat's roll entries in seq order, a battle's action entries in seq
@@ -397,7 +400,7 @@ export function verifyChain(entries, campaignId, after = 0) {
 export function verifyLedgerDice(entries, seeds, isPart = false) {
   const groups = new Map();
   for (const e of entries) {
-    const id = e.kind === 'action' ? e.battle_id : e.combat_id;
+    const id = recordOf(e);
     if (!groups.has(id)) groups.set(id, []);
     groups.get(id).push(e);
   }
@@ -574,10 +577,10 @@ export function verifyShared(doc) {
     // first entry: one that starts later leaves some of its dice out.
     if (after > 0 && (kind === 'combat' || kind === 'battle')) {
       const e = entries[0];
-      const own = e && (kind === 'combat' ? e.kind === 'roll' && e.combat_id === report.id : e.kind === 'action' && e.battle_id === report.id) && e.seq === 1;
+      const own = e && e.kind === (kind === 'combat' ? 'roll' : 'action') && recordOf(e) === report.id && e.seq === 1;
       if (!own) {
         const what = kind === 'combat' ? 'die' : 'action';
-        out.problems.push(`the part of the ledger does not start at the ${kind}'s first ${what}: entry ${after + 1} is ${e ? `${e.kind === 'action' ? e.battle_id : e.combat_id}'s ${e.kind} ${e.seq}` : 'missing'}`);
+        out.problems.push(`the part of the ledger does not start at the ${kind}'s first ${what}: entry ${after + 1} is ${e ? `${recordOf(e)}'s ${e.kind} ${e.seq}` : 'missing'}`);
       }
     }
     out.ledger = L;

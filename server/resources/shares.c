@@ -444,23 +444,20 @@ static bool find_link(http_request *r, db_share *s, db_campaign *cmp)
 }
 
 /* ?ledger: "all" (the default: the entries from position 1) or "own"
- * (*is_own: from the shared record's first entry); false with r
- * answered. */
-static bool parse_ledger(http_request *r, bool *is_own)
+ * (*is_own: from the shared record's first entry); false with e set, as
+ * the export's ?seeds (ledgers.c) and the lists' filters read theirs. */
+static bool parse_ledger(http_request *r, bool *is_own, err_info *e)
 {
     const char *v = http_query(r, "ledger");
-    err_info e;
 
     *is_own = v != NULL && strcmp(v, "own") == 0;
     if (v == NULL || *is_own || strcmp(v, "all") == 0)
         return true;
-    err_clear(&e);
-    err_set(&e, ERR_INVALID, "ledger",
+    err_set(e, ERR_INVALID, "ledger",
             "ledger is \"all\" (the entries from position 1, the default) "
             "or \"own\" (from the shared record's first entry), not "
             "\"%.40s\"",
             v);
-    http_reply_problem(r, &e);
     return false;
 }
 
@@ -474,10 +471,16 @@ void shares_shared(http_request *r)
     char head[LEDGER_HASH_HEX], *text;
     long long first, last, after;
     bool is_own;
+    err_info e;
     json_t *report;
     int k;
 
-    if (!parse_ledger(r, &is_own) || !find_link(r, &s, &cmp))
+    err_clear(&e);
+    if (!parse_ledger(r, &is_own, &e)) {
+        http_reply_problem(r, &e);
+        return;
+    }
+    if (!find_link(r, &s, &cmp))
         return;
     for (k = 0; kinds[k] && strcmp(kinds[k], s.kind) != 0; k++)
         ;

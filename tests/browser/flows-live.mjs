@@ -220,10 +220,12 @@ async function openShared(browser, url, tamper, viewport, walkMax, failWhole) {
   const { page } = opened;
   const withAuth = [];
   const shared = [];
+  const markdown = [];
   page.on('request', (r) => {
     if (r.headers().authorization) withAuth.push(r.url());
     // The JSON answers read (not the report's Markdown, ?format=md).
     if (r.url().includes('/v1/shared/') && !r.url().includes('format=')) shared.push(new URL(r.url()).search);
+    if (r.url().includes('/v1/shared/') && r.url().includes('format=md')) markdown.push(r.url());
   });
   // The longest chain the page reads whole without asking (share.js WALK_MAX).
   if (walkMax !== undefined) await page.addInitScript((n) => { globalThis.umpireShareWalkMax = n; }, walkMax);
@@ -244,6 +246,7 @@ async function openShared(browser, url, tamper, viewport, walkMax, failWhole) {
   check(res.headers()['content-security-policy'], `${url} has no Content-Security-Policy`);
   opened.withAuth = withAuth;
   opened.shared = shared;
+  opened.markdown = markdown;
   return opened;
 }
 
@@ -346,6 +349,8 @@ export async function shareFlow(browser) {
       const whole = await p.locator(tidOf('verify-check', 'data-check', 'ledger-chain')).innerText();
       check(whole.includes(`entries 1 to ${combat.ledger.last_pos}`), `after the walk, the chain check says: ${whole}`);
       check((await p.locator(tidOf('verify-check', 'data-check', 'ledger-start')).count()) === 0, 'the part is still said to be unwalked');
+      await p.locator(tid('share-report')).filter({ hasText: 'Fusiliers' }).waitFor();
+      check(r.markdown.length === 1, `the report's Markdown was read ${r.markdown.length} times`);
     });
     await step(F, 'the JSON the page checked, downloaded, verifies with umpire-verify', null, async () => {
       // The part (as for a long ledger), then the whole: each file as the

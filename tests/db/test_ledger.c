@@ -316,6 +316,17 @@ static err_code job_staged(db_conn *c, void *arg, err_info *e)
     return rc;
 }
 
+/* The combat of sp, written as rows by add_combat, written again as a
+ * fresh combat of the same rolls, staged and packed (what): its packed
+ * forms freed, its ledger_first and id kept in sp's job. */
+static void stage_again_packed(staged_job *sp, const char *what)
+{
+    db_new_id("cmb", sp->j->cb.id);
+    db_fixture_write_ok(job_staged, sp, what);
+    free(sp->j->cb.rolls_z);
+    free(sp->j->cb.report_z);
+}
+
 /* A unit that rolled twice, with another's roll between them, and two
  * that rolled once: a history page's read of each unit's rolls gives its
  * own, in order, byte for byte as the whole log's, their hashes too. */
@@ -523,10 +534,7 @@ START_TEST(test_db_packed_rolls_unreadable)
     db_fixture_add_campaign(&cmp, "Wavre");
     add_combat(&a, cmp.id, 2, false);
     add_combat(&p, cmp.id, 3, false);
-    db_new_id("cmb", p.cb.id);
-    db_fixture_write_ok(job_staged, &sp, "a combat staged and packed");
-    free(p.cb.rolls_z);
-    free(p.cb.report_z);
+    stage_again_packed(&sp, "a combat staged and packed");
     snprintf(sql, sizeof sql,
              "UPDATE combats SET rolls = x'28b52ffd0058ffff' WHERE "
              "id = '%s'",
@@ -1647,10 +1655,7 @@ START_TEST(test_migration_rolls_in_row)
     add_combat(&p, cmp.id, 4, false);
     /* p written as rows: a fresh combat of the same rolls, packed */
     snprintf(rows_id, sizeof rows_id, "%s", p.cb.id);
-    db_new_id("cmb", p.cb.id);
-    db_fixture_write_ok(job_staged, &sp, "a combat staged and packed");
-    free(p.cb.rolls_z);
-    free(p.cb.report_z);
+    stage_again_packed(&sp, "a combat staged and packed");
     ck_assert_int_eq(p.cb.ledger_first, 8);
     add_combat(&one, "", 2, false); /* a one-off's, rows */
     n = stored(cmp.id, &ch, &rows);
@@ -1794,10 +1799,7 @@ START_TEST(test_db_ledger_parts)
     db_fixture_add_campaign(&other, "Ligny");
     add_combat(&a, cmp.id, 3, false);
     add_combat(&p, cmp.id, 3, false);
-    db_new_id("cmb", p.cb.id);
-    db_fixture_write_ok(job_staged, &sp, "staged");
-    free(p.cb.rolls_z);
-    free(p.cb.report_z);
+    stage_again_packed(&sp, "staged");
     add_combat(&q, cmp.id, 3, false);
     add_battle(&bt, cmp.id, true);
     ck_assert_int_eq(add_action(&bt, 1, "roll", "[3,4]", NULL), ERR_OK);

@@ -375,6 +375,13 @@ static json_t *shared_doc(json_t *L, const char *kind, long long after,
     return report;
 }
 
+/* The member key of a link's answer d's report, borrowed: what the
+ * tests below change. */
+static json_t *in_report(json_t *d, const char *key)
+{
+    return json_object_get(json_object_get(d, "report"), key);
+}
+
 /* A combat's link, whole and as its own part; a battle's part, another
  * combat's dice among its actions; a part that began inside a record. */
 START_TEST(test_shared_good)
@@ -443,46 +450,36 @@ START_TEST(test_shared_tampered)
     json_decref(d);
     /* The seal on another record's entry, which holds its hash. */
     d = shared_doc(L, "combat", 0, 6);
-    json_object_set_new(json_object_get(json_object_get(d, "report"), "ledger"),
-                        "first_pos", json_integer(3));
-    json_object_set_new(json_object_get(json_object_get(d, "report"), "ledger"),
-                        "last_pos", json_integer(4));
-    json_object_set(json_object_get(json_object_get(d, "report"), "ledger"),
-                    "hash",
+    json_object_set_new(in_report(d, "ledger"), "first_pos", json_integer(3));
+    json_object_set_new(in_report(d, "ledger"), "last_pos", json_integer(4));
+    json_object_set(in_report(d, "ledger"), "hash",
                     json_object_get(verifier_fixture_entry_at(L, 4), "hash"));
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "the combat's seal, entry 4, is not its last die", NULL);
     json_decref(d);
     /* A die dropped from the report; a unit's name changed in it. */
     d = shared_doc(L, "combat", 4, 6);
-    json_array_remove(json_object_get(json_object_get(d, "report"), "rolls"),
-                      1);
+    json_array_remove(in_report(d, "rolls"), 1);
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "the ledger holds 2 dice of this combat, the report 1", NULL);
     json_decref(d);
     d = shared_doc(L, "combat", 4, 6);
-    json_object_set_new(
-        json_array_get(json_object_get(json_object_get(d, "report"), "rolls"),
-                       0),
-        "unit", json_string("Someone else"));
+    json_object_set_new(json_array_get(in_report(d, "rolls"), 0), "unit",
+                        json_string("Someone else"));
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "die 1: the report and ledger entry 5 differ (its unit)", NULL);
     json_decref(d);
     /* The report's seed another record's (its commitment with it): its
      * dice do not follow, whatever the ledger. */
     d = shared_doc(L, "combat", 4, 6);
-    json_object_set(json_object_get(json_object_get(d, "report"), "dice"),
-                    "server_seed",
+    json_object_set(in_report(d, "dice"), "server_seed",
                     json_object_get(seeds_of(L, "cbt_a"), "server_seed"));
-    json_object_set(json_object_get(json_object_get(d, "report"), "dice"),
-                    "commitment",
+    json_object_set(in_report(d, "dice"), "commitment",
                     json_object_get(seeds_of(L, "cbt_a"), "commitment"));
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "the report's dice do not follow from its seed", NULL);
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
-                "its commitment is not the "
-                "report's",
-                NULL);
+                "its commitment is not the report's", NULL);
     json_decref(d);
     /* A battle's seed changed in its report; an action fewer than it
      * says. */
@@ -495,8 +492,7 @@ START_TEST(test_shared_tampered)
                 "the battle's seed matches its commitment", NULL);
     expect_file(d, VF_MODE_COMBAT, VF_OK,
                 "the ledger holds the battle's 3 actions", NULL);
-    json_object_set(json_object_get(json_object_get(d, "report"), "dice"),
-                    "server_seed",
+    json_object_set(in_report(d, "dice"), "server_seed",
                     json_object_get(seeds_of(L, "cbt_a"), "server_seed"));
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "the battle's server seed does not match its commitment", NULL);
@@ -509,16 +505,14 @@ START_TEST(test_shared_tampered)
                 NULL);
     json_decref(d);
     d = shared_doc(L, "combat", 4, 6);
-    json_object_set(json_object_get(json_object_get(d, "report"), "ledger"),
-                    "hash",
+    json_object_set(in_report(d, "ledger"), "hash",
                     json_object_get(verifier_fixture_entry_at(L, 5), "hash"));
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "the combat's seal does not hold", NULL);
     json_decref(d);
     /* A die of the report rewritten: the seed and the ledger disagree. */
     d = shared_doc(L, "combat", 4, 6);
-    verifier_fixture_change_die(json_array_get(
-        json_object_get(json_object_get(d, "report"), "rolls"), 1));
+    verifier_fixture_change_die(json_array_get(in_report(d, "rolls"), 1));
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "die 2: the report and ledger entry 6 differ", NULL);
     json_decref(d);

@@ -76,6 +76,25 @@ static void world(test_campaign *c, char cb[2][64], char bat[64])
                    "{\"action\":\"roll\",\"combat\":0,\"expect_actions\":0}");
 }
 
+/* A Matrix battle of two units made for it, M3 (Red) against M4 (Blue),
+ * not rolled yet: its id into id (64 bytes), returned. */
+static const char *second_battle(test_campaign *c, char *id)
+{
+    API_FIXTURE_OK(201, "POST", api_fixture_cp(c, "/units"), c->umpire,
+                   "{\"name\":\"M3\",\"side\":\"Red\"}");
+    API_FIXTURE_OK(201, "POST", api_fixture_cp(c, "/units"), c->umpire,
+                   "{\"name\":\"M4\",\"side\":\"Blue\"}");
+    snprintf(id, 64, "%s",
+             jstr(API_FIXTURE_CALL(
+                      201, "POST", api_fixture_cp(c, "/battles"), c->umpire,
+                      "{\"turn\":1,\"attacker\":{\"side\":\"Red\",\"units\":"
+                      "[\"M3\"]},\"defender\":{\"side\":\"Blue\",\"units\":"
+                      "[\"M4\"]},\"line\":[{\"attacker\":[\"M3\"],"
+                      "\"defender\":[\"M4\"]}]}"),
+                  "id"));
+    return id;
+}
+
 /* POST .../shares with body (201); the link's secret into secret (64
  * bytes), checked to be 32 bytes of unpadded base64url; the answer
  * (kept). */
@@ -376,7 +395,8 @@ END_TEST
 START_TEST(test_share_battle)
 {
     test_campaign c;
-    char cb[2][64], bat[64], secret[64], body[160], got[256], want[256];
+    char cb[2][64], bat[64], fresh[64], secret[64], body[160], got[256],
+        want[256];
     json_t *doc, *own;
 
     world(&c, cb, bat);
@@ -422,17 +442,8 @@ START_TEST(test_share_battle)
                          ids(want, cb[0], cb[1], bat));
     }
     /* A battle not rolled yet: no entries, no seeds, the head 64 zeros. */
-    API_FIXTURE_OK(201, "POST", api_fixture_cp(&c, "/units"), c.umpire,
-                   "{\"name\":\"M3\",\"side\":\"Red\"}");
-    API_FIXTURE_OK(201, "POST", api_fixture_cp(&c, "/units"), c.umpire,
-                   "{\"name\":\"M4\",\"side\":\"Blue\"}");
-    own = API_FIXTURE_CALL(
-        201, "POST", api_fixture_cp(&c, "/battles"), c.umpire,
-        "{\"turn\":1,\"attacker\":{\"side\":\"Red\",\"units\":[\"M3\"]},"
-        "\"defender\":{\"side\":\"Blue\",\"units\":[\"M4\"]},"
-        "\"line\":[{\"attacker\":[\"M3\"],\"defender\":[\"M4\"]}]}");
     snprintf(body, sizeof body, "{\"kind\":\"battle\",\"id\":\"%s\"}",
-             jstr(own, "id"));
+             second_battle(&c, fresh));
     share(&c, body, secret);
     doc = shared(secret, 200);
     api_fixture_assert_has(doc,
@@ -474,6 +485,24 @@ START_TEST(test_share_campaign)
     ck_assert_str_eq(seed_records(ledger, got), ids(want, cb[0], cb[1], bat));
 }
 END_TEST
+
+/* A new link to the campaign's record of kind and id (NULL: the
+ * campaign), its secret into secret; its whole answer into *whole and its
+ * ?ledger=own one into *own (kept). */
+static void share_read(const test_campaign *c, const char *kind, const char *id,
+                       char *secret, json_t **whole, json_t **own)
+{
+    char body[160];
+
+    if (id != NULL)
+        snprintf(body, sizeof body, "{\"kind\":\"%s\",\"id\":\"%s\"}", kind,
+                 id);
+    else
+        snprintf(body, sizeof body, "{\"kind\":\"%s\"}", kind);
+    share(c, body, secret);
+    *whole = shared(secret, 200);
+    *own = shared_q(secret, "?ledger=own", 200);
+}
 
 /* The link's ?ledger=own answer against its whole one: the same report,
  * length and head, "after" after, and exactly the whole one's entries
@@ -538,17 +567,13 @@ static void verifies(const json_t *doc, const char *says)
 START_TEST(test_share_own)
 {
     test_campaign c;
-    char cb[2][64], bat[64], bat2[64], cb3[64], secret[64], body[160], got[256],
-        want[256];
+    char cb[2][64], bat[64], bat2[64], cb3[64], secret[64], got[256], want[256];
     json_t *whole, *own;
     const json_t *oe;
 
     world(&c, cb, bat);
     /* The second combat: its 2 dice after the first combat's 3. */
-    snprintf(body, sizeof body, "{\"kind\":\"combat\",\"id\":\"%s\"}", cb[1]);
-    share(&c, body, secret);
-    whole = shared(secret, 200);
-    own = shared_q(secret, "?ledger=own", 200);
+    share_read(&c, "combat", cb[1], secret, &whole, &own);
     ck_assert_str_eq(own_part_check(&c, whole, own, 3, got),
                      ids(want, cb[1], NULL, NULL));
     verifies(whole, "5 entries chained (1 to 5)");
@@ -559,11 +584,8 @@ START_TEST(test_share_own)
     ck_assert_msg(json_equal(shared_q(secret, "?ledger=all", 200), whole),
                   "ledger=all is not the default");
     /* The first combat's: from entry 1, as the whole answer, after 0. */
-    snprintf(body, sizeof body, "{\"kind\":\"combat\",\"id\":\"%s\"}", cb[0]);
-    share(&c, body, secret);
-    ck_assert_str_eq(own_part_check(&c, shared(secret, 200),
-                                    shared_q(secret, "?ledger=own", 200), 0,
-                                    got),
+    share_read(&c, "combat", cb[0], secret, &whole, &own);
+    ck_assert_str_eq(own_part_check(&c, whole, own, 0, got),
                      ids(want, cb[0], NULL, NULL));
 
     /* After the battle's roll (entry 6): a second battle rolled (7), a
@@ -571,16 +593,7 @@ START_TEST(test_share_own)
      * second (11).  Each battle's part runs from its own first action to
      * its last, the other records' entries between among them, with
      * their seeds (the battles' revealed). */
-    API_FIXTURE_OK(201, "POST", api_fixture_cp(&c, "/units"), c.umpire,
-                   "{\"name\":\"M3\",\"side\":\"Red\"}");
-    API_FIXTURE_OK(201, "POST", api_fixture_cp(&c, "/units"), c.umpire,
-                   "{\"name\":\"M4\",\"side\":\"Blue\"}");
-    own = API_FIXTURE_CALL(
-        201, "POST", api_fixture_cp(&c, "/battles"), c.umpire,
-        "{\"turn\":1,\"attacker\":{\"side\":\"Red\",\"units\":[\"M3\"]},"
-        "\"defender\":{\"side\":\"Blue\",\"units\":[\"M4\"]},"
-        "\"line\":[{\"attacker\":[\"M3\"],\"defender\":[\"M4\"]}]}");
-    snprintf(bat2, sizeof bat2, "%s", jstr(own, "id"));
+    second_battle(&c, bat2);
     API_FIXTURE_OK(200, "POST", api_fixture_cp(&c, "/battles/%s/actions", bat2),
                    c.umpire,
                    "{\"action\":\"roll\",\"combat\":0,\"expect_actions\":0}");
@@ -596,18 +609,12 @@ START_TEST(test_share_own)
                    c.umpire, "{\"action\":\"abandon\"}");
     /* The combat after the battle's roll (entries 8 and 9, read by its
      * id): its first die's previous entry is an action. */
-    snprintf(body, sizeof body, "{\"kind\":\"combat\",\"id\":\"%s\"}", cb3);
-    share(&c, body, secret);
-    whole = shared(secret, 200);
-    own = shared_q(secret, "?ledger=own", 200);
+    share_read(&c, "combat", cb3, secret, &whole, &own);
     ck_assert_str_eq(own_part_check(&c, whole, own, 7, got),
                      ids(want, cb3, NULL, NULL));
     verifies(own, "2 entries chained (8 to 9)");
     /* The first battle: entries 6 to 10. */
-    snprintf(body, sizeof body, "{\"kind\":\"battle\",\"id\":\"%s\"}", bat);
-    share(&c, body, secret);
-    whole = shared(secret, 200);
-    own = shared_q(secret, "?ledger=own", 200);
+    share_read(&c, "battle", bat, secret, &whole, &own);
     own_part_check(&c, whole, own, 5, got);
     verifies(whole, "the ledger holds the battle's 2 actions");
     verifies(own, "5 entries chained (6 to 10)");
@@ -623,10 +630,7 @@ START_TEST(test_share_own)
     ck_assert_str_eq(jstr(json_array_get(oe, 4), "action"), "abandon");
     /* The second battle: entries 7 to 11, from its own first action (not
      * the campaign's first battle action, nor the first battle's). */
-    snprintf(body, sizeof body, "{\"kind\":\"battle\",\"id\":\"%s\"}", bat2);
-    share(&c, body, secret);
-    whole = shared(secret, 200);
-    own = shared_q(secret, "?ledger=own", 200);
+    share_read(&c, "battle", bat2, secret, &whole, &own);
     own_part_check(&c, whole, own, 6, got);
     /* The first battle's abandon (its action 2) is in this part; its
      * roll is not: chained, not re-derived. */
@@ -642,9 +646,7 @@ START_TEST(test_share_own)
     ck_assert_str_eq(jstr(json_array_get(oe, 4), "battle_id"), bat2);
 
     /* The campaign's: its whole chain (11 entries), after 0. */
-    share(&c, "{\"kind\":\"campaign\"}", secret);
-    whole = shared(secret, 200);
-    own = shared_q(secret, "?ledger=own", 200);
+    share_read(&c, "campaign", NULL, secret, &whole, &own);
     own_part_check(&c, whole, own, 0, got);
     verifies(own, "11 entries chained (1 to 11)");
     ck_assert_uint_eq(json_array_size(json_object_get(
