@@ -1069,16 +1069,17 @@ typedef struct db_ledger_cursor db_ledger_cursor;
  * whole ledger every battle, entries or not); upto: the last position
  * given, and only the records with entries up to it (a shared link's part
  * of the ledger); below 0, the whole ledger.  is_all_seeds: the seeds of
- * the whole ledger's records, whatever after (not with upto). */
+ * the whole ledger's records, whatever after (not with upto).  A part
+ * reads only its own records (found in the campaign's event log), so its
+ * time follows its length, not the campaign's. */
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
                                long long after, long long upto,
                                bool is_all_seeds, db_ledger_cursor **out,
                                err_info *e);
 /* The same cursor over one combat's entries, its first to its last
  * position (as db_ledger_cursor_open(c, campaign_id, first - 1, last, ...)
- * reads them, with that combat's seed), found by its id: a few rows
- * however long the campaign, where a part by position reads every combat
- * of it.  first and last must be the combat's own first and last
+ * reads them, with that combat's seed), found by its id, without the
+ * event log's search.  first and last must be the combat's own first and last
  * positions (its report's ledger.first_pos and last_pos): the read starts
  * at its first roll, which holds its previous hash.  A combat of another
  * campaign gives nothing, and no other record's entries ever come. */

@@ -23,30 +23,61 @@
  * last column: read_entries makes an entry of each.  That part comes first:
  * PostgreSQL types each column of a UNION from its parts in order, and a NULL
  * before the bytes would make it text. */
-#define LEDGER_PACKED_SELECT                                                   \
+#define LEDGER_PACKED_COLUMNS                                                  \
     "SELECT 2, c.ledger_first, c.created_at, c.id, 0, NULL, NULL, NULL, "      \
     "NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, c.commitment, "              \
-    "c.client_seed, NULL, NULL, c.rolls FROM combats c "
-#define LEDGER_ROLLS_SELECT                                                    \
+    "c.client_seed, NULL, NULL, c.rolls "
+#define LEDGER_PACKED_SELECT LEDGER_PACKED_COLUMNS "FROM combats c "
+#define LEDGER_ROLLS_COLUMNS                                                   \
     "SELECT 0, r.ledger_pos, c.created_at, c.id, r.seq, r.side_name, "         \
     "r.unit_id, r.unit_name, r.reason, r.faces, r.natural, r.modified, "       \
     "NULL, NULL, NULL, r.source, r.rng, c.commitment, c.client_seed, "         \
-    "r.prev_hash, r.hash, NULL FROM rolls r JOIN combats c "                   \
-    "ON c.id = r.combat_id "
-#define LEDGER_ROWS_SQL                                                        \
-    LEDGER_PACKED_SELECT                                                       \
-    "WHERE c.campaign_id = ?1 AND c.ledger_first <= ?2 "                       \
-    "AND c.ledger_first >= ?3 "                                                \
-    "UNION ALL " LEDGER_ROLLS_SELECT                                           \
-    "WHERE c.campaign_id = ?1 AND r.ledger_pos <= ?2 AND r.ledger_pos >= ?3 "  \
-    "UNION ALL "                                                               \
+    "r.prev_hash, r.hash, NULL "
+#define LEDGER_ROLLS_SELECT                                                    \
+    LEDGER_ROLLS_COLUMNS "FROM rolls r JOIN combats c ON c.id = r.combat_id "
+#define LEDGER_ACTIONS_COLUMNS                                                 \
     "SELECT 1, a.ledger_pos, a.at, b.id, a.seq, NULL, NULL, NULL, NULL, 0, "   \
     "0, 0, a.kind, a.naturals, a.detail, b.dice_source, "                      \
     "CASE b.dice_source WHEN 'seeded' THEN 'v1' END, b.commitment, "           \
-    "b.client_seed, a.prev_hash, a.hash, NULL FROM battle_actions a "          \
-    "JOIN battles b ON b.id = a.battle_id "                                    \
-    "WHERE b.campaign_id = ?1 AND a.ledger_pos <= ?2 AND a.ledger_pos >= ?3 "  \
+    "b.client_seed, a.prev_hash, a.hash, NULL "
+/* Each kind's rows of the campaign from position ?3 up to ?2. */
+#define LEDGER_PACKED_RANGE                                                    \
+    "c.campaign_id = ?1 AND c.ledger_first <= ?2 AND c.ledger_first >= ?3 "
+#define LEDGER_ROLLS_RANGE                                                     \
+    "c.campaign_id = ?1 AND r.ledger_pos <= ?2 AND r.ledger_pos >= ?3 "
+#define LEDGER_ACTIONS_RANGE                                                   \
+    "b.campaign_id = ?1 AND a.ledger_pos <= ?2 AND a.ledger_pos >= ?3 "
+#define LEDGER_ROWS_SQL                                                        \
+    LEDGER_PACKED_SELECT                                                       \
+    "WHERE " LEDGER_PACKED_RANGE "UNION ALL " LEDGER_ROLLS_SELECT              \
+    "WHERE " LEDGER_ROLLS_RANGE "UNION ALL " LEDGER_ACTIONS_COLUMNS            \
+    "FROM battle_actions a "                                                   \
+    "JOIN battles b ON b.id = a.battle_id WHERE " LEDGER_ACTIONS_RANGE         \
     "ORDER BY 2"
+
+/* The records of kind KIND ('combat' or 'battle') that the campaign's
+ * event log names between its seqs LO and HI (parameters), as the table
+ * l, the first of a join (CROSS JOIN: SQLite reads it first, rather than
+ * every record of the campaign).  A part of the ledger reads its records
+ * from there (ledger_log_reach says which seqs), where the ranges above
+ * read every combat of the campaign to find those with entries in it. */
+#define LOGGED(KIND, LO, HI)                                                   \
+    "(SELECT DISTINCT record_id FROM event_log WHERE campaign_id = ?1 AND "    \
+    "kind = '" KIND "' AND seq >= " LO " AND seq <= " HI ") l CROSS JOIN "
+/* The records of each kind that the log names between seqs ?4 and ?5. */
+#define LOGGED_COMBATS LOGGED("combat", "?4", "?5")
+#define LOGGED_BATTLES LOGGED("battle", "?4", "?5")
+/* LEDGER_ROWS_SQL for the records the log names between seqs ?4 and ?5. */
+#define LEDGER_LOGGED_ROWS_SQL                                                 \
+    LEDGER_PACKED_COLUMNS                                                      \
+    "FROM " LOGGED_COMBATS "combats c "                                        \
+    "WHERE c.id = l.record_id AND " LEDGER_PACKED_RANGE                        \
+    "UNION ALL " LEDGER_ROLLS_COLUMNS "FROM " LOGGED_COMBATS                   \
+    "rolls r JOIN combats c ON c.id = r.combat_id "                            \
+    "WHERE r.combat_id = l.record_id AND " LEDGER_ROLLS_RANGE                  \
+    "UNION ALL " LEDGER_ACTIONS_COLUMNS "FROM " LOGGED_BATTLES                 \
+    "battle_actions a JOIN battles b ON b.id = a.battle_id "                   \
+    "WHERE a.battle_id = l.record_id AND " LEDGER_ACTIONS_RANGE "ORDER BY 2"
 
 /* A stored dice list into a new array *out (NULL for none): the count,
  * or -1 when it cannot be read (or memory is short: the entry then fails
@@ -334,38 +365,48 @@ err_code db_ledger_unchained(db_conn *c, const char *campaign_id,
  * closes it, an entry of its own: a part after a position holds every
  * seed revealed since.)  The columns: id, source, commitment, seed,
  * client seed. */
-#define LEDGER_BATTLE_SEEDS                                                    \
+#define LEDGER_BATTLE_SEED_COLUMNS                                             \
     "SELECT b.id, b.dice_source, b.commitment, CASE b.status WHEN 'open' "     \
-    "THEN NULL ELSE b.server_seed END, b.client_seed FROM battles b "          \
-    "WHERE b.campaign_id = ?1 "
-static const char *const ledger_seeds_sql[3] = {
+    "THEN NULL ELSE b.server_seed END, b.client_seed "
+#define LEDGER_BATTLE_SEEDS                                                    \
+    LEDGER_BATTLE_SEED_COLUMNS "FROM battles b WHERE b.campaign_id = ?1 "
+#define LEDGER_COMBAT_SEEDS                                                    \
     "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
-    "FROM combats c WHERE c.campaign_id = ?1 AND ((c.ledger_first <= ?2 AND "
-    "c.ledger_first >= ?3) OR EXISTS (SELECT 1 FROM rolls r WHERE "
-    "r.combat_id = c.id AND r.ledger_pos <= ?2 AND r.ledger_pos >= ?3)) "
-    "ORDER BY c.rowid",
+/* A combat's entries from position ?3 up to ?2, packed or kept as rows. */
+#define LEDGER_COMBAT_IN_RANGE                                                 \
+    "((c.ledger_first <= ?2 AND c.ledger_first >= ?3) OR EXISTS (SELECT 1 "    \
+    "FROM rolls r WHERE r.combat_id = c.id AND r.ledger_pos <= ?2 AND "        \
+    "r.ledger_pos >= ?3)) "
+#define LEDGER_BATTLE_IN_RANGE                                                 \
+    "EXISTS (SELECT 1 FROM battle_actions a WHERE a.battle_id = b.id AND "     \
+    "a.ledger_pos <= ?2 AND a.ledger_pos >= ?3) "
+/* [0] combats with entries from ?3 up to ?2, [1] every battle, [2]
+ * battles with entries there; [3] and [4], [0] and [2] for the records
+ * the log names between seqs ?4 and ?5. */
+static const char *const ledger_seeds_sql[5] = {
+    LEDGER_COMBAT_SEEDS "FROM combats c WHERE c.campaign_id = ?1 "
+                        "AND " LEDGER_COMBAT_IN_RANGE "ORDER BY c.rowid",
     LEDGER_BATTLE_SEEDS "ORDER BY b.created_at, b.rowid",
-    LEDGER_BATTLE_SEEDS "AND EXISTS (SELECT 1 FROM battle_actions a WHERE "
-                        "a.battle_id = b.id AND a.ledger_pos <= ?2 AND "
-                        "a.ledger_pos >= ?3) ORDER BY b.created_at, b.rowid"};
+    LEDGER_BATTLE_SEEDS "AND " LEDGER_BATTLE_IN_RANGE
+                        "ORDER BY b.created_at, b.rowid",
+    LEDGER_COMBAT_SEEDS "FROM " LOGGED_COMBATS "combats c "
+                        "WHERE c.id = l.record_id AND c.campaign_id = ?1 "
+                        "AND " LEDGER_COMBAT_IN_RANGE "ORDER BY c.rowid",
+    LEDGER_BATTLE_SEED_COLUMNS
+    "FROM " LOGGED_BATTLES "battles b "
+    "WHERE b.id = l.record_id AND b.campaign_id = ?1 "
+    "AND " LEDGER_BATTLE_IN_RANGE "ORDER BY b.created_at, b.rowid"};
 
 /* One combat's entries and seeds (db_ledger_cursor_open_combat), found
- * by its id (?4) rather than by the campaign's range of positions, which
- * reads every combat of the campaign: its packed rolls or its rolls kept
- * as rows, from ?3 up to ?2.  No battle action lies among a combat's
- * consecutive positions, so no battle's seed either. */
-static const char combat_rows_sql[] =
-    LEDGER_PACKED_SELECT "WHERE c.id = ?4 AND c.campaign_id = ?1 AND "
-                         "c.ledger_first <= ?2 AND c.ledger_first >= ?3 "
-                         "UNION ALL " LEDGER_ROLLS_SELECT
-                         "WHERE r.combat_id = ?4 AND c.campaign_id = ?1 AND "
-                         "r.ledger_pos <= ?2 AND r.ledger_pos >= ?3 ORDER BY 2";
+ * by its id (?4) rather than by the campaign's range of positions: its
+ * packed rolls or its rolls kept as rows, from ?3 up to ?2.  No battle action
+ * lies among a combat's consecutive positions, so no battle's seed either. */
+static const char combat_rows_sql[] = LEDGER_PACKED_SELECT
+    "WHERE c.id = ?4 AND " LEDGER_PACKED_RANGE "UNION ALL " LEDGER_ROLLS_SELECT
+    "WHERE r.combat_id = ?4 AND " LEDGER_ROLLS_RANGE "ORDER BY 2";
 static const char combat_seeds_sql[] =
-    "SELECT c.id, c.dice_source, c.commitment, c.server_seed, c.client_seed "
-    "FROM combats c WHERE c.id = ?4 AND c.campaign_id = ?1 AND "
-    "((c.ledger_first <= ?2 AND c.ledger_first >= ?3) OR EXISTS (SELECT 1 "
-    "FROM rolls r WHERE r.combat_id = c.id AND r.ledger_pos <= ?2 AND "
-    "r.ledger_pos >= ?3))";
+    LEDGER_COMBAT_SEEDS "FROM combats c WHERE c.id = ?4 AND c.campaign_id = ?1 "
+                        "AND " LEDGER_COMBAT_IN_RANGE;
 
 struct db_ledger_cursor {
     db_conn *c;
@@ -386,6 +427,115 @@ struct db_ledger_cursor {
     size_t n_pending, next, cap;
 };
 
+/* The first move of the campaign's ledger logged at seq s or after (a
+ * row of its event log with a head: a 'ledger' row, or SQLite's combat
+ * logged with its move), its seq and the ledger's length after it, on
+ * st (bound to the campaign); 0 when none, -1 on error. */
+static int move_from(db_conn *c, db_stmt *st, long long s, long long *seq,
+                     long long *n, err_info *e)
+{
+    int step;
+
+    db_reset(st);
+    db_bind_int64(st, 2, s);
+    if ((step = db_step(st)) == DB_ROW) {
+        *seq = db_column_int64(st, 0);
+        *n = db_column_int64(st, 1);
+        return 1;
+    }
+    if (step == DB_DONE)
+        return 0;
+    db_fail(c, e, "read the ledger's moves in the event log");
+    return -1;
+}
+
+/*
+ * Where in the campaign's event log the records with entries after
+ * position after, up to upto (below 0: to the end), are logged: between
+ * its seqs reach[0] and reach[1].  Each move of the ledger is logged in
+ * the transaction that makes it, its record's rows (a combat's, a
+ * battle's action's) beside it, between the moves before and after it:
+ * every row between those two moves, kinds other than the records'
+ * (unit history events) among them.  The lengths the moves log grow with
+ * their seqs (one writer at a time moves a campaign's ledger), so the
+ * first move past a length is found by halving the seqs, each probe a
+ * few rows of event_log_by_campaign: the records from the move that
+ * holds after + 1 are logged after the move before it, and those up to
+ * upto before the first move past it.  Where the log holds no move past
+ * a length (or none before the first that is: a ledger made before the
+ * log, migration 10, is logged as one move), the bound is the log's
+ * first or last seq.  The answer only narrows which records are read:
+ * their entries are still chosen by position.
+ */
+static err_code ledger_log_reach(db_conn *c, const char *campaign_id,
+                                 long long after, long long upto,
+                                 long long reach[2], err_info *e)
+{
+    long long bound[2] = {after, upto}, ends[2] = {0, 0};
+    db_stmt *st = NULL;
+    err_code rc = ERR_OK;
+    int i, got;
+
+    reach[0] = 0;
+    reach[1] = LLONG_MAX;
+    if ((rc = db_prepare(c,
+                         "SELECT (SELECT min(seq) FROM event_log WHERE "
+                         "campaign_id = ?1), (SELECT max(seq) FROM event_log "
+                         "WHERE campaign_id = ?1)",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    if (db_step(st) == DB_ROW) {
+        ends[0] = db_column_int64(st, 0);
+        ends[1] = db_column_int64(st, 1);
+    } else {
+        rc = db_fail(c, e, "read the event log's ends");
+    }
+    db_done(st);
+    if (rc != ERR_OK || ends[1] <= 0)
+        return rc;
+    if ((rc = db_prepare(c,
+                         "SELECT seq, n FROM event_log WHERE campaign_id = ?1 "
+                         "AND seq >= ?2 AND head IS NOT NULL ORDER BY seq "
+                         "LIMIT 1",
+                         &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    for (i = 0; i < 2 && rc == ERR_OK; i++) {
+        /* The least seq from which the first move is past bound[i]. */
+        long long lo = ends[0], hi = ends[1] + 1, seq = 0, n = 0;
+        if (bound[i] < 0)
+            continue;
+        while (lo < hi && rc == ERR_OK) {
+            long long mid = lo + (hi - lo) / 2;
+            if ((got = move_from(c, st, mid, &seq, &n, e)) < 0)
+                rc = ERR_DB;
+            else if (got == 0 || n > bound[i])
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (rc != ERR_OK)
+            break;
+        if (i == 0) {
+            reach[0] = lo;
+        } else if ((got = move_from(c, st, lo, &seq, &n, e)) < 0) {
+            rc = ERR_DB;
+        } else if (got == 1) {
+            reach[1] = seq;
+        }
+    }
+    db_done(st);
+    return rc;
+}
+
+/* read_from's statement: the log's seqs ?3 and ?4. */
+#define FROM_COMBATS LOGGED("combat", "?3", "?4")
+#define FROM_SQL                                                               \
+    "SELECT c.ledger_first, c.rolls FROM " FROM_COMBATS "combats c "           \
+    "WHERE c.id = l.record_id AND c.campaign_id = ?1 "                         \
+    "AND c.ledger_first <= ?2 ORDER BY c.ledger_first DESC LIMIT 1"
+
 /* Where the entries after position after begin to be read: the first
  * position of the combat whose packed rolls hold after + 1 (the rolls
  * before it in that combat are read to chain it, not given), else
@@ -393,7 +543,8 @@ struct db_ledger_cursor {
  * its own lie between: the records with entries from there are exactly
  * those the entries given name. */
 static err_code read_from(db_conn *c, const char *campaign_id, long long after,
-                          long long *from, err_info *e)
+                          const long long logged[2], long long *from,
+                          err_info *e)
 {
     db_roll *rolls = NULL;
     db_stmt *st = NULL;
@@ -404,15 +555,14 @@ static err_code read_from(db_conn *c, const char *campaign_id, long long after,
     *from = after + 1;
     if (after <= 0)
         return ERR_OK;
-    /* The last combat with packed rolls from after + 1 or before. */
-    if ((rc = db_prepare(c,
-                         "SELECT ledger_first, rolls FROM combats WHERE "
-                         "campaign_id = ?1 AND ledger_first <= ?2 "
-                         "ORDER BY ledger_first DESC LIMIT 1",
-                         &st, e)))
+    /* The last combat with packed rolls from after + 1 or before (among
+     * those the log names between its seqs logged[0] and [1]). */
+    if ((rc = db_prepare(c, FROM_SQL, &st, e)))
         return rc;
     db_bind_text(st, 1, campaign_id);
     db_bind_int64(st, 2, after + 1);
+    db_bind_int64(st, 3, logged[0]);
+    db_bind_int64(st, 4, logged[1]);
     if ((step = db_step(st)) == DB_ROW) {
         long long first = db_column_int64(st, 0);
         rc = db_column_rolls_read(st, 1, first, NULL, &rolls, &n, e);
@@ -478,11 +628,24 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
     err_code rc;
     int i;
 
+    /* A part (after a position, or up to one) reads the records the
+     * event log names around it; the whole ledger every record of the
+     * campaign. */
+    bool is_logged = after > 0 || is_part;
+    long long logged[2] = {0, LLONG_MAX};
+
     *out = NULL;
-    if ((rc = read_from(c, campaign_id, after, &from, e)) ||
+    if ((is_logged &&
+         (rc = ledger_log_reach(c, campaign_id, after, is_part ? upto : -1,
+                                logged, e))) ||
+        (rc = read_from(c, campaign_id, after, logged, &from, e)) ||
         (rc = cursor_new(c, after > 0 ? after : 0, is_part ? upto : LLONG_MAX,
-                         LEDGER_ROWS_SQL, ledger_seeds_sql[0],
-                         ledger_seeds_sql[is_named ? 2 : 1], &cur, e)))
+                         is_logged ? LEDGER_LOGGED_ROWS_SQL : LEDGER_ROWS_SQL,
+                         ledger_seeds_sql[is_logged && is_named ? 3 : 0],
+                         ledger_seeds_sql[!is_named   ? 1
+                                          : is_logged ? 4
+                                                      : 2],
+                         &cur, e)))
         return rc;
     db_bind_text(cur->entries, 1, campaign_id);
     db_bind_int64(cur->entries, 2, cur->upto);
@@ -490,11 +653,19 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
      * roll kept as a row (before migration 15) takes its previous hash
      * from it, as packed rolls take theirs from the roll before. */
     db_bind_int64(cur->entries, 3, after > 0 && after < from ? after : from);
+    if (is_logged) {
+        db_bind_int64(cur->entries, 4, logged[0]);
+        db_bind_int64(cur->entries, 5, logged[1]);
+    }
     for (i = 0; i < 2; i++) {
         db_bind_text(cur->seeds[i], 1, campaign_id);
         if (i == 0 || is_named) {
             db_bind_int64(cur->seeds[i], 2, cur->upto);
             db_bind_int64(cur->seeds[i], 3, is_named ? from : 1);
+        }
+        if (is_logged && is_named) {
+            db_bind_int64(cur->seeds[i], 4, logged[0]);
+            db_bind_int64(cur->seeds[i], 5, logged[1]);
         }
     }
     *out = cur;

@@ -1719,6 +1719,89 @@ START_TEST(test_migration_rolls_in_row)
 }
 END_TEST
 
+/* The records of entry after + 1 up to upto (below 0: the last, n): the
+ * part's records, each once. */
+static size_t part_records(const db_ledger_row *rows, size_t n, long long after,
+                           long long upto, const char *ids[], size_t max)
+{
+    size_t i, k, got = 0;
+    long long last = upto < 0 || upto > (long long)n ? (long long)n : upto;
+
+    for (i = (size_t)after; (long long)i < last; i++) {
+        for (k = 0; k < got && strcmp(ids[k], rows[i].record_id) != 0; k++)
+            ;
+        if (k == got && got < max)
+            ids[got++] = rows[i].record_id;
+    }
+    return got;
+}
+
+/* Every part of campaign_id's ledger (rows, n entries, as stored()
+ * reads it), from each position up to each later one and to its end: its
+ * entries exactly, with the whole ledger's hashes, and the seeds of
+ * exactly its records. */
+static void check_parts(const char *campaign_id, const db_ledger_row *rows,
+                        size_t n)
+{
+    db_ledger_row row;
+    db_ledger_cursor *cur;
+    db_ledger_seed sd;
+    db_conn *c;
+    err_info e;
+    size_t k, n_ids, n_seeds;
+    long long after, upto, pos;
+    const char *ids[16];
+
+    c = db_read_acquire(db_fixture_db);
+    for (after = 0; after <= (long long)n + 1; after++)
+        for (upto = after + 1; upto <= (long long)n + 2; upto++) {
+            /* upto n + 2 stands for the whole rest (-1) */
+            long long to = upto == (long long)n + 2 ? -1 : upto;
+            ck_assert_int_eq(db_ledger_cursor_open(c, campaign_id, after, to,
+                                                   false, &cur, &e),
+                             ERR_OK);
+            for (pos = after + 1; db_ledger_cursor_entry(cur, &row, &e) == 1;
+                 pos++) {
+                ck_assert_msg(row.pos == pos,
+                              "after %lld up to %lld: entry %lld, not %lld",
+                              after, to, row.pos, pos);
+                ck_assert_str_eq(row.record_id, rows[pos - 1].record_id);
+                ck_assert_msg(
+                    strcmp(row.prev_hash, rows[pos - 1].prev_hash) == 0 &&
+                        strcmp(row.hash, rows[pos - 1].hash) == 0,
+                    "after %lld up to %lld: entry %lld's hashes are not the "
+                    "ledger's",
+                    after, to, pos);
+                db_ledger_row_clear(&row);
+            }
+            ck_assert_int_eq(pos, after >= (long long)n ? after + 1
+                                  : to < 0 || to > (long long)n
+                                      ? (long long)n + 1
+                                      : to + 1);
+            /* Its records' seeds, each once, none other (none for an
+             * empty part from position 1: the whole ledger's battles). */
+            n_ids = part_records(rows, n, after, to, ids, 16);
+            n_seeds = 0;
+            while (db_ledger_cursor_seed(cur, &sd, &e) == 1) {
+                for (k = 0; k < n_ids && strcmp(ids[k], sd.id) != 0; k++)
+                    ;
+                ck_assert_msg(k < n_ids || (after == 0 && to < 0),
+                              "after %lld up to %lld: the seed of %s, "
+                              "which has no entry there",
+                              after, to, sd.id);
+                free(sd.client_seed);
+                n_seeds++;
+            }
+            if (after > 0 || to >= 0)
+                ck_assert_msg(n_seeds == n_ids,
+                              "after %lld up to %lld: %zu seeds for %zu "
+                              "records",
+                              after, to, n_seeds, n_ids);
+            db_ledger_cursor_close(cur);
+        }
+    db_read_release(db_fixture_db, c);
+}
+
 /* A clock stepped back between a battle's two actions: the later action
  * was logged with the earlier time.  The backfill keeps each record's
  * entries in seq order within the places the record holds, so its dice
@@ -1736,6 +1819,7 @@ START_TEST(test_migration_clock_step)
     ledger_seed seeds[2];
     ledger_entry en[8];
     ledger_walk w;
+    combat_job later;
     ledger_dice count;
     db_chain ch;
     err_info e;
@@ -1770,6 +1854,14 @@ START_TEST(test_migration_clock_step)
                      ERR_OK);
     ck_assert_msg(w.broken_pos == 0, "%s", w.why);
     ck_assert_int_eq(count.rederived, 5);
+    db_ledger_rows_free(rows, n);
+    /* Its parts, read where the event log names their records: the
+     * ledger made before the log is logged as one move, after its
+     * records, and a combat chained since as its own. */
+    add_combat(&later, OLD_CMP, 2, false);
+    n = stored(OLD_CMP, &ch, &rows);
+    ck_assert_int_eq(n, 9);
+    check_parts(OLD_CMP, rows, n);
     db_ledger_rows_free(rows, n);
 }
 END_TEST
@@ -1905,6 +1997,44 @@ START_TEST(test_db_ledger_parts)
 }
 END_TEST
 
+/* A part read from where the event log names its records
+ * (db_ledger_cursor_open after a position): every part of a ledger whose
+ * records interleave (a battle's actions between combats of rows, packed
+ * and staged, another campaign's combat and battle between them, a
+ * battle's row that moves nothing), from each position up to each
+ * later one, gives exactly its entries, with the whole ledger's hashes,
+ * and the seeds of exactly its records. */
+START_TEST(test_db_ledger_parts_logged)
+{
+    combat_job a, p, q, x;
+    staged_job sp = {.j = &p, .pack = true};
+    db_ledger_row *rows = NULL;
+    db_battle bt, bo;
+    db_campaign cmp, other;
+    db_chain ch;
+    size_t n;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Wavre");
+    db_fixture_add_campaign(&other, "Ligny");
+    add_battle(&bt, cmp.id, true);
+    add_combat(&a, cmp.id, 3, false);
+    ck_assert_int_eq(add_action(&bt, 1, "roll", "[3,4]", NULL), ERR_OK);
+    add_combat(&x, other.id, 2, false);
+    add_combat(&p, cmp.id, 2, false);
+    stage_again_packed(&sp, "staged");
+    add_battle(&bo, other.id, true);
+    ck_assert_int_eq(add_action(&bo, 1, "roll", "[6]", NULL), ERR_OK);
+    ck_assert_int_eq(add_action(&bt, 2, "roll", "[1,2]", NULL), ERR_OK);
+    add_combat(&q, cmp.id, 4, false);
+    ck_assert_int_eq(add_action(&bt, 3, "roll", "[5]", NULL), ERR_OK);
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_uint_eq(n, 3 + 1 + 2 + 2 + 1 + 4 + 1);
+    check_parts(cmp.id, rows, n);
+    db_ledger_rows_free(rows, n);
+}
+END_TEST
+
 Suite *suite_ledger(void)
 {
     Suite *s = suite_create("ledger");
@@ -1918,6 +2048,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_combat_chains);
     tcase_add_test(tc, test_db_packed_rolls_chain);
     tcase_add_test(tc, test_db_ledger_parts);
+    tcase_add_test(tc, test_db_ledger_parts_logged);
     tcase_add_test(tc, test_db_staged_not_current);
     tcase_add_test(tc, test_db_packed_rolls_unreadable);
     tcase_add_test(tc, test_db_packed_rolls_hashes_beside);
