@@ -453,19 +453,23 @@ static int move_from(db_conn *c, db_stmt *st, long long s, long long *seq,
  * Where in the campaign's event log the records with entries after
  * position after, up to upto (below 0: to the end), are logged: between
  * its seqs reach[0] and reach[1].  Each move of the ledger is logged in
- * the transaction that makes it, its record's rows (a combat's, a
- * battle's action's) beside it, between the moves before and after it:
- * every row between those two moves, kinds other than the records'
- * (unit history events) among them.  The lengths the moves log grow with
- * their seqs (one writer at a time moves a campaign's ledger), so the
- * first move past a length is found by halving the seqs, each probe a
- * few rows of event_log_by_campaign: the records from the move that
- * holds after + 1 are logged after the move before it, and those up to
- * upto before the first move past it.  Where the log holds no move past
- * a length (or none before the first that is: a ledger made before the
- * log, migration 10, is logged as one move), the bound is the log's
- * first or last seq.  The answer only narrows which records are read:
- * their entries are still chosen by position.
+ * the transaction that makes it, and its record's row (a combat's, a
+ * battle's action's) beside it: the same row (SQLite's combat since
+ * migration 25), the row before (SQLite's before that, a battle's
+ * action, PostgreSQL's) or, as builds of PostgreSQL's store once wrote a
+ * combat, the row after; always between the moves before and after its
+ * own.  The lengths the moves log grow with their seqs (one writer at a
+ * time moves a campaign's ledger), so the first move past a length is
+ * found by halving the seqs, each probe the rows of event_log_by_campaign
+ * from its seq to the next move (the events between that move nothing,
+ * unit edits and battles' changes of status, are walked: a long run of
+ * them makes each probe longer).  The records from the move that holds
+ * after + 1 are logged after the move before it, and those up to upto
+ * before the move after the first move past upto.  Where the log holds
+ * no such move (or none before the first that is: a ledger made before
+ * the log, migration 10, is logged as one move after its records), the
+ * bound is the log's own end.  The answer only narrows which records are
+ * read: their entries are still chosen by position.
  */
 static err_code ledger_log_reach(db_conn *c, const char *campaign_id,
                                  long long after, long long upto,
@@ -504,8 +508,8 @@ static err_code ledger_log_reach(db_conn *c, const char *campaign_id,
     for (i = 0; i < 2 && rc == ERR_OK; i++) {
         /* The least seq from which the first move is past bound[i]. */
         long long lo = ends[0], hi = ends[1] + 1, seq = 0, n = 0;
-        if (bound[i] < 0)
-            continue;
+        if (bound[i] < 0 || (i == 0 && bound[i] == 0))
+            continue; /* from the log's start, or to its end */
         while (lo < hi && rc == ERR_OK) {
             long long mid = lo + (hi - lo) / 2;
             if ((got = move_from(c, st, mid, &seq, &n, e)) < 0)
@@ -519,10 +523,12 @@ static err_code ledger_log_reach(db_conn *c, const char *campaign_id,
             break;
         if (i == 0) {
             reach[0] = lo;
-        } else if ((got = move_from(c, st, lo, &seq, &n, e)) < 0) {
+        } else if ((got = move_from(c, st, lo, &seq, &n, e)) < 0 ||
+                   (got == 1 &&
+                    (got = move_from(c, st, seq + 1, &seq, &n, e)) < 0)) {
             rc = ERR_DB;
         } else if (got == 1) {
-            reach[1] = seq;
+            reach[1] = seq; /* the move after the first past upto */
         }
     }
     db_done(st);

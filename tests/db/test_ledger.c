@@ -1997,13 +1997,34 @@ START_TEST(test_db_ledger_parts)
 }
 END_TEST
 
+/* How a combat's move of the ledger sits beside its row in the event log
+ * (test_db_ledger_parts_logged's loop): as written now, one row (SQLite
+ * since migration 25); the combat's row, then the move's (before that,
+ * and PostgreSQL's); the move's, then the combat's (PostgreSQL's store as
+ * some builds wrote it).  Each combat's row with its move is made into
+ * two, the other at seq - 1 (a combat logged with its move takes the seq
+ * after a free one). */
+static const char *const log_shapes[] = {
+    NULL,
+    "INSERT INTO event_log (seq, campaign_id, kind, record_id) "
+    "SELECT seq - 1, campaign_id, 'combat', record_id FROM event_log "
+    "WHERE kind = 'combat' AND head IS NOT NULL;"
+    "UPDATE event_log SET kind = 'ledger', record_id = NULL "
+    "WHERE kind = 'combat' AND head IS NOT NULL",
+    "INSERT INTO event_log (seq, campaign_id, kind, n, head) "
+    "SELECT seq - 1, campaign_id, 'ledger', n, head FROM event_log "
+    "WHERE kind = 'combat' AND head IS NOT NULL;"
+    "UPDATE event_log SET n = NULL, head = NULL "
+    "WHERE kind = 'combat' AND head IS NOT NULL"};
+
 /* A part read from where the event log names its records
- * (db_ledger_cursor_open after a position): every part of a ledger whose
- * records interleave (a battle's actions between combats of rows, packed
- * and staged, another campaign's combat and battle between them, a
- * battle's row that moves nothing), from each position up to each
- * later one, gives exactly its entries, with the whole ledger's hashes,
- * and the seeds of exactly its records. */
+ * (db_ledger_cursor_open after a position, or up to one): every part of
+ * a ledger whose records interleave (a battle's actions between combats
+ * of rows, packed and staged, another campaign's combat and battle
+ * between them, a battle's row that moves nothing), from each position
+ * up to each later one and to the end, gives exactly its entries, with
+ * the whole ledger's hashes, and the seeds of exactly its records, in
+ * each shape of the log (log_shapes[_i]). */
 START_TEST(test_db_ledger_parts_logged)
 {
     combat_job a, p, q, x;
@@ -2028,6 +2049,12 @@ START_TEST(test_db_ledger_parts_logged)
     ck_assert_int_eq(add_action(&bt, 2, "roll", "[1,2]", NULL), ERR_OK);
     add_combat(&q, cmp.id, 4, false);
     ck_assert_int_eq(add_action(&bt, 3, "roll", "[5]", NULL), ERR_OK);
+    if (log_shapes[_i] != NULL) {
+        sqlite3 *c = NULL;
+        ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
+        exec_ok(c, log_shapes[_i]);
+        ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
+    }
     n = stored(cmp.id, &ch, &rows);
     ck_assert_uint_eq(n, 3 + 1 + 2 + 2 + 1 + 4 + 1);
     check_parts(cmp.id, rows, n);
@@ -2048,7 +2075,8 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_combat_chains);
     tcase_add_test(tc, test_db_packed_rolls_chain);
     tcase_add_test(tc, test_db_ledger_parts);
-    tcase_add_test(tc, test_db_ledger_parts_logged);
+    tcase_add_loop_test(tc, test_db_ledger_parts_logged, 0,
+                        (int)(sizeof log_shapes / sizeof *log_shapes));
     tcase_add_test(tc, test_db_staged_not_current);
     tcase_add_test(tc, test_db_packed_rolls_unreadable);
     tcase_add_test(tc, test_db_packed_rolls_hashes_beside);
