@@ -27,9 +27,11 @@
 # newest combat (GET /v1/shared/SECRET, made at each size) is timed with
 # the heavy routes: its answer carries the ledger from position 1; so are
 # the newest combat's link with ?ledger=own (its own 8 entries: what the
-# share page reads first) and the export's part after the campaign's last
+# share page reads first), the export's part after the campaign's last
 # combat (?after=, the last 8 entries: what a copy kept up to date asks
-# for).  Exits
+# for), and a battle's link with ?ledger=own (a battle fought before each
+# size's combats, its roll, then BATTLE_BETWEEN combats, then its accept:
+# its part holds their entries between its two).  Exits
 # 1 when a target is not met: a page route over 5 ms at the last size,
 # /health's p99 at 10 ms or more, or a peak memory of 50 MB or more.
 #
@@ -44,6 +46,7 @@
 #                 is read a page of 50 among many (1000)
 #   SCALE_BATTLES open Matrix battles, each with two units of its own, for
 #                 the battles' list (200)
+#   SCALE_BETWEEN combats fought between a timed battle's two actions (3)
 #   SCALE_PARALLEL  combats in flight while filling (32: none is staged,
 #                 each finding another of its campaign in flight, so the
 #                 writer works them out; 1: each is staged, as a lone
@@ -57,6 +60,7 @@ REPS=${SCALE_REPS:-20}
 HEALTH_N=${SCALE_HEALTH:-500}
 HEAVY_N=${SCALE_HEAVY:-4}
 PARALLEL=${SCALE_PARALLEL:-32}
+BATTLE_BETWEEN=${SCALE_BETWEEN:-3}
 UNITS_N=${SCALE_UNITS:-1000}
 BATTLES_N=${SCALE_BATTLES:-200}
 HEAVY_REPS=3
@@ -173,8 +177,8 @@ fill() {
     done
 }
 
-ROUTES="history-newest history-single units combats battles feed card verify export export-newest report share-first share-newest share-newest-own"
-HEAVY_ROUTES="verify export export-newest report share-first share-newest share-newest-own"
+ROUTES="history-newest history-single units combats battles feed card verify export export-newest report share-first share-newest share-newest-own share-battle-own"
+HEAVY_ROUTES="verify export export-newest report share-first share-newest share-newest-own share-battle-own"
 # share KIND_ORDER: the secret of a new share link to the campaign's oldest
 # or newest combat (order: oldest, newest).
 share() {
@@ -188,8 +192,30 @@ share() {
     [ -n "$secret" ] || die "cannot share the $1 combat"
     echo "$secret"
 }
+# battle_act ID BODY: an action of battle ID, which must be answered.
+battle_act() {
+    curl -sf -o /dev/null -X POST "$BASE/battles/$1/actions" -H "$AUTH" \
+        -H 'Content-Type: application/json' -d "$2"
+}
+# battle_share N: the secret of a new share link to the campaign's N-th
+# battle (in the battles' list), fought now: its roll, BATTLE_BETWEEN
+# combats, its accept; nothing printed on a failure.
+battle_share() {
+    local id
+    id=$(curl -sf -H "$AUTH" "$BASE/battles?limit=$1" | grep -o '"id":"bat_[^"]*"' |
+        sed -n "$1p" | cut -d'"' -f4)
+    [ -n "$id" ] || return
+    battle_act "$id" '{"action":"roll","combat":0,"expect_actions":0}' || return
+    [ "$BATTLE_BETWEEN" = 0 ] || fill "$BATTLE_BETWEEN" || return
+    battle_act "$id" '{"action":"accept","combat":0,"expect_actions":1}' || return
+    curl -sf -X POST "$BASE/shares" -H "$AUTH" -H 'Content-Type: application/json' \
+        -d "{\"kind\":\"battle\",\"id\":\"$id\"}" |
+        sed -n 's|.*"url":"/share/\([A-Za-z0-9_-]*\)".*|\1|p'
+}
 SHARE_FIRST=""
 SHARE_NEWEST=""
+SHARE_BATTLE=""
+N_BATTLE=0 # battles fought so far
 AFTER=0 # the export's newest part: the entries after this (the last combat's)
 # url ROUTE: the whole url of its request.
 url() {
@@ -197,6 +223,7 @@ url() {
     share-first) echo "http://127.0.0.1:$PORT/v1/shared/$SHARE_FIRST" ;;
     share-newest) echo "http://127.0.0.1:$PORT/v1/shared/$SHARE_NEWEST" ;;
     share-newest-own) echo "http://127.0.0.1:$PORT/v1/shared/$SHARE_NEWEST?ledger=own" ;;
+    share-battle-own) echo "http://127.0.0.1:$PORT/v1/shared/$SHARE_BATTLE?ledger=own" ;;
     *) echo "$BASE$(path "$1")" ;;
     esac
 }
@@ -220,6 +247,7 @@ path() {
     share-first) echo "(/v1/shared/SECRET)" ;;
     share-newest) echo "(/v1/shared/SECRET)" ;;
     share-newest-own) echo "(/v1/shared/SECRET?ledger=own)" ;;
+    share-battle-own) echo "(/v1/shared/SECRET?ledger=own)" ;;
     esac
 }
 label() {
@@ -238,6 +266,7 @@ label() {
     share-first) echo "share, oldest combat (heavy)" ;;
     share-newest) echo "share, newest combat (heavy)" ;;
     share-newest-own) echo "share, newest combat, its own entries (heavy)" ;;
+    share-battle-own) echo "share, a battle's own entries (heavy)" ;;
     esac
 }
 
@@ -270,6 +299,12 @@ last=""
 for size in $SIZES; do
     [ "$size" -gt "$have" ] || die "SCALE_SIZES must be ascending"
     start=$(date +%s)
+    # A battle fought first, its actions a few combats apart, among the
+    # combats of this size.
+    N_BATTLE=$((N_BATTLE + 1))
+    SHARE_BATTLE=$(battle_share "$N_BATTLE")
+    [ -n "$SHARE_BATTLE" ] || die "cannot fight and share battle $N_BATTLE"
+    have=$((have + BATTLE_BETWEEN))
     fill $((size - have))
     have=$size
     echo "  filled to $size combats in $(($(date +%s) - start)) s" \
