@@ -1071,7 +1071,8 @@ typedef struct db_ledger_cursor db_ledger_cursor;
  * of the ledger); below 0, the whole ledger.  is_all_seeds: the seeds of
  * the whole ledger's records, whatever after (not with upto).  A part
  * reads the records logged around its entries in the campaign's event
- * log (found by halving its seqs), not every record of the campaign. */
+ * log (found by halving its seqs), not every record of the campaign,
+ * unless they are most of a long log. */
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
                                long long after, long long upto,
                                bool is_all_seeds, db_ledger_cursor **out,

@@ -1736,69 +1736,77 @@ static size_t part_records(const db_ledger_row *rows, size_t n, long long after,
     return got;
 }
 
-/* Every part of campaign_id's ledger (rows, n entries, as stored()
- * reads it), from each position up to each later one and to its end: its
- * entries exactly, with the whole ledger's hashes, and the seeds of
+/* The part of campaign_id's ledger (rows, n entries, as stored() reads
+ * it) after position after, up to to (below 0: to its end), read on c:
+ * its entries exactly, with the whole ledger's hashes, and the seeds of
  * exactly its records. */
-static void check_parts(const char *campaign_id, const db_ledger_row *rows,
-                        size_t n)
+static void check_part(db_conn *c, const char *campaign_id,
+                       const db_ledger_row *rows, size_t n, long long after,
+                       long long to)
 {
     db_ledger_row row;
     db_ledger_cursor *cur;
     db_ledger_seed sd;
-    db_conn *c;
     err_info e;
     size_t k, n_ids, n_seeds;
-    long long after, upto, pos;
-    const char *ids[16];
+    long long pos;
+    const char **ids = calloc(n + 1, sizeof *ids);
 
-    c = db_read_acquire(db_fixture_db);
+    ck_assert_ptr_nonnull(ids);
+    ck_assert_int_eq(
+        db_ledger_cursor_open(c, campaign_id, after, to, false, &cur, &e),
+        ERR_OK);
+    for (pos = after + 1; db_ledger_cursor_entry(cur, &row, &e) == 1; pos++) {
+        ck_assert_msg(row.pos == pos,
+                      "after %lld up to %lld: entry %lld, not %lld", after, to,
+                      row.pos, pos);
+        ck_assert_str_eq(row.record_id, rows[pos - 1].record_id);
+        ck_assert_msg(strcmp(row.prev_hash, rows[pos - 1].prev_hash) == 0 &&
+                          strcmp(row.hash, rows[pos - 1].hash) == 0,
+                      "after %lld up to %lld: entry %lld's hashes are not the "
+                      "ledger's",
+                      after, to, pos);
+        db_ledger_row_clear(&row);
+    }
+    ck_assert_int_eq(pos, after >= (long long)n         ? after + 1
+                          : to < 0 || to > (long long)n ? (long long)n + 1
+                                                        : to + 1);
+    /* Its records' seeds, each once, none other (none for an empty part
+     * from position 1: the whole ledger's battles). */
+    n_ids = part_records(rows, n, after, to, ids, n + 1);
+    n_seeds = 0;
+    while (db_ledger_cursor_seed(cur, &sd, &e) == 1) {
+        for (k = 0; k < n_ids && strcmp(ids[k], sd.id) != 0; k++)
+            ;
+        ck_assert_msg(k < n_ids || (after == 0 && to < 0),
+                      "after %lld up to %lld: the seed of %s, which has no "
+                      "entry there",
+                      after, to, sd.id);
+        free(sd.client_seed);
+        n_seeds++;
+    }
+    if (after > 0 || to >= 0)
+        ck_assert_msg(n_seeds == n_ids,
+                      "after %lld up to %lld: %zu seeds for %zu records", after,
+                      to, n_seeds, n_ids);
+    db_ledger_cursor_close(cur);
+    free(ids);
+}
+
+/* Every part of campaign_id's ledger (rows, n entries, as stored()
+ * reads it), from each position up to each later one and to its end
+ * (check_part). */
+static void check_parts(const char *campaign_id, const db_ledger_row *rows,
+                        size_t n)
+{
+    db_conn *c = db_read_acquire(db_fixture_db);
+    long long after, upto;
+
     for (after = 0; after <= (long long)n + 1; after++)
-        for (upto = after + 1; upto <= (long long)n + 2; upto++) {
+        for (upto = after + 1; upto <= (long long)n + 2; upto++)
             /* upto n + 2 stands for the whole rest (-1) */
-            long long to = upto == (long long)n + 2 ? -1 : upto;
-            ck_assert_int_eq(db_ledger_cursor_open(c, campaign_id, after, to,
-                                                   false, &cur, &e),
-                             ERR_OK);
-            for (pos = after + 1; db_ledger_cursor_entry(cur, &row, &e) == 1;
-                 pos++) {
-                ck_assert_msg(row.pos == pos,
-                              "after %lld up to %lld: entry %lld, not %lld",
-                              after, to, row.pos, pos);
-                ck_assert_str_eq(row.record_id, rows[pos - 1].record_id);
-                ck_assert_msg(
-                    strcmp(row.prev_hash, rows[pos - 1].prev_hash) == 0 &&
-                        strcmp(row.hash, rows[pos - 1].hash) == 0,
-                    "after %lld up to %lld: entry %lld's hashes are not the "
-                    "ledger's",
-                    after, to, pos);
-                db_ledger_row_clear(&row);
-            }
-            ck_assert_int_eq(pos, after >= (long long)n ? after + 1
-                                  : to < 0 || to > (long long)n
-                                      ? (long long)n + 1
-                                      : to + 1);
-            /* Its records' seeds, each once, none other (none for an
-             * empty part from position 1: the whole ledger's battles). */
-            n_ids = part_records(rows, n, after, to, ids, 16);
-            n_seeds = 0;
-            while (db_ledger_cursor_seed(cur, &sd, &e) == 1) {
-                for (k = 0; k < n_ids && strcmp(ids[k], sd.id) != 0; k++)
-                    ;
-                ck_assert_msg(k < n_ids || (after == 0 && to < 0),
-                              "after %lld up to %lld: the seed of %s, "
-                              "which has no entry there",
-                              after, to, sd.id);
-                free(sd.client_seed);
-                n_seeds++;
-            }
-            if (after > 0 || to >= 0)
-                ck_assert_msg(n_seeds == n_ids,
-                              "after %lld up to %lld: %zu seeds for %zu "
-                              "records",
-                              after, to, n_seeds, n_ids);
-            db_ledger_cursor_close(cur);
-        }
+            check_part(c, campaign_id, rows, n, after,
+                       upto == (long long)n + 2 ? -1 : upto);
     db_read_release(db_fixture_db, c);
 }
 
@@ -2062,6 +2070,43 @@ START_TEST(test_db_ledger_parts_logged)
 }
 END_TEST
 
+/* Parts of a ledger whose campaign's log is long (LOG_WINDOW_ANY seqs or
+ * more: 5,000 events that move nothing between two runs of combats): a
+ * part whose window of the log is narrow (within either run) reads its
+ * records through the log, a wide one (across the events) every combat of
+ * the campaign, and each gives exactly its entries and its records'
+ * seeds. */
+START_TEST(test_db_ledger_parts_wide)
+{
+    combat_job j;
+    db_campaign cmp;
+    db_ledger_row *rows = NULL;
+    db_chain ch;
+    sqlite3 *s = NULL;
+    char sql[400];
+    size_t n, i;
+
+    db_fixture_open();
+    db_fixture_add_campaign(&cmp, "Quatre Bras");
+    for (i = 0; i < 6; i++)
+        add_combat(&j, cmp.id, 2, false);
+    snprintf(sql, sizeof sql,
+             "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k "
+             "WHERE i < 5000) INSERT INTO event_log (campaign_id, kind, "
+             "record_id) SELECT '%s', 'revoked', 'tok_none' FROM k",
+             cmp.id);
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &s), SQLITE_OK);
+    exec_ok(s, sql);
+    ck_assert_int_eq(sqlite3_close(s), SQLITE_OK);
+    for (i = 0; i < 6; i++)
+        add_combat(&j, cmp.id, 2, false);
+    n = stored(cmp.id, &ch, &rows);
+    ck_assert_uint_eq(n, 24);
+    check_parts(cmp.id, rows, n);
+    db_ledger_rows_free(rows, n);
+}
+END_TEST
+
 Suite *suite_ledger(void)
 {
     Suite *s = suite_create("ledger");
@@ -2075,6 +2120,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_combat_chains);
     tcase_add_test(tc, test_db_packed_rolls_chain);
     tcase_add_test(tc, test_db_ledger_parts);
+    tcase_add_test(tc, test_db_ledger_parts_wide);
     tcase_add_loop_test(tc, test_db_ledger_parts_logged, 0,
                         (int)(sizeof log_shapes / sizeof *log_shapes));
     tcase_add_test(tc, test_db_staged_not_current);
