@@ -1072,11 +1072,16 @@ typedef struct db_ledger_cursor db_ledger_cursor;
  * the whole ledger's records, whatever after (not with upto).  A part
  * reads the records logged around its entries in the campaign's event
  * log (found by halving its seqs), not every record of the campaign,
- * unless they are most of a long log. */
+ * unless it holds more than half of a long ledger. */
 err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
                                long long after, long long upto,
                                bool is_all_seeds, db_ledger_cursor **out,
                                err_info *e);
+/* For tests: the ledger's length from which a part of more than half of
+ * it is read whole (4096 unless set; 0: always so), and the parts opened
+ * so far read through the log and whole. */
+void db_ledger_parts_whole_from(long long entries);
+void db_ledger_parts_stats(long long *logged, long long *whole);
 /* The same cursor over one combat's entries, its first to its last
  * position (as db_ledger_cursor_open(c, campaign_id, first - 1, last, ...)
  * reads them, with that combat's seed), found by its id, without the

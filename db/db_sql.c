@@ -604,6 +604,25 @@ static err_code cursor_key(db_conn *c, const char *sql, const char *campaign_id,
     return rc;
 }
 
+err_code db_int64_of(db_conn *c, const char *sql, const char *key,
+                     long long *out, const char *what, err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+    int step;
+
+    *out = 0;
+    if ((rc = db_prepare(c, sql, &st, e)))
+        return rc;
+    db_bind_text(st, 1, key);
+    if ((step = db_step(st)) == DB_ROW)
+        *out = db_column_int64(st, 0);
+    else if (step != DB_DONE)
+        rc = db_fail(c, e, what);
+    db_done(st);
+    return rc;
+}
+
 err_code db_cursor_rowid(db_conn *c, const char *sql, const char *campaign_id,
                          const char *id, long long *out, err_info *e)
 {

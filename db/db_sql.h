@@ -151,6 +151,11 @@ err_code db_read_rows(db_conn *c, db_stmt *st, size_t size, db_row_reader read,
 err_code db_cursor_rowid(db_conn *c, const char *sql, const char *campaign_id,
                          const char *id, long long *out, err_info *e);
 
+/* The integer in the first column of the row sql finds for ?1 = key into
+ * *out (0 when it finds none); what names the read in a failure. */
+err_code db_int64_of(db_conn *c, const char *sql, const char *key,
+                     long long *out, const char *what, err_info *e);
+
 /* The one row sql finds (?1 a campaign, ?2 an id or a name; its first
  * column the row's id) read into out by read, which says whether what it
  * read is possible (ERR_DB naming the row when not); ERR_NOT_FOUND when

@@ -9,6 +9,7 @@
 #include "ledger_rows.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -449,13 +450,42 @@ static int move_from(db_conn *c, db_stmt *st, long long s, long long *seq,
     return -1;
 }
 
-/* A window of the event log narrow enough to read a part's records
- * through (ledger_log_reach's is_narrow): any in a campaign's log of
- * fewer seqs than this, else half its seqs or fewer.  A wider one (a part
- * from near the start of a long campaign) is read as the whole ledger is,
- * every record of the campaign, which is then the faster (for all but the
- * first of 800,000 entries, about 6 s against 8 s through the log). */
-enum { LOG_WINDOW_ANY = 4096 };
+/* A part read through the event log rather than as the whole ledger is
+ * (every record of the campaign): any part of a ledger shorter than
+ * part_whole_from entries, else one of half its entries or fewer.  A
+ * longer part of a long ledger (one from near its start) reads faster
+ * whole: for all but the first of 800,000 entries, about 6 s against 8 s
+ * through the log.  Counted for tests (db_ledger_parts_stats). */
+static _Atomic long long part_whole_from = 4096;
+static _Atomic long long n_parts_logged, n_parts_whole;
+
+void db_ledger_parts_whole_from(long long entries)
+{
+    part_whole_from = entries;
+}
+
+void db_ledger_parts_stats(long long *logged, long long *whole)
+{
+    *logged = n_parts_logged;
+    *whole = n_parts_whole;
+}
+
+/* The campaign's ledger's length, as its row records it (0: none). */
+static err_code ledger_length(db_conn *c, const char *campaign_id,
+                              long long *length, err_info *e)
+{
+    return db_int64_of(c, "SELECT ledger_length FROM campaigns WHERE id = ?1",
+                       campaign_id, length, "read the ledger's length", e);
+}
+
+/* Whether the part after position after, up to upto (below 0: the end),
+ * of a ledger of length entries, is read through the log. */
+static bool part_is_narrow(long long after, long long upto, long long length)
+{
+    long long last = upto < 0 || upto > length ? length : upto;
+
+    return length < part_whole_from || last - after <= length / 2;
+}
 
 /*
  * Where in the campaign's event log the records with entries after
@@ -476,13 +506,13 @@ enum { LOG_WINDOW_ANY = 4096 };
  * before the move after the first move past upto.  Where the log holds
  * no such move (or none before the first that is: a ledger made before
  * the log, migration 10, is logged as one move after its records), the
- * bound is the log's own end.  The answer only narrows which records are
- * read: their entries are still chosen by position.
+ * bound is the log's own end; where the campaign has no row in the log,
+ * *has_log is false.  The answer only narrows which records are read:
+ * their entries are still chosen by position.
  */
 static err_code ledger_log_reach(db_conn *c, const char *campaign_id,
                                  long long after, long long upto,
-                                 long long reach[2], bool *is_narrow,
-                                 err_info *e)
+                                 long long reach[2], bool *has_log, err_info *e)
 {
     long long bound[2] = {after, upto}, ends[2] = {0, 0};
     db_stmt *st = NULL;
@@ -491,7 +521,7 @@ static err_code ledger_log_reach(db_conn *c, const char *campaign_id,
 
     reach[0] = 0;
     reach[1] = LLONG_MAX;
-    *is_narrow = true;
+    *has_log = false;
     if ((rc = db_prepare(c,
                          "SELECT (SELECT min(seq) FROM event_log WHERE "
                          "campaign_id = ?1), (SELECT max(seq) FROM event_log "
@@ -508,6 +538,7 @@ static err_code ledger_log_reach(db_conn *c, const char *campaign_id,
     db_done(st);
     if (rc != ERR_OK || ends[1] <= 0)
         return rc;
+    *has_log = true;
     if ((rc = db_prepare(c,
                          "SELECT seq, n FROM event_log WHERE campaign_id = ?1 "
                          "AND seq >= ?2 AND head IS NOT NULL ORDER BY seq "
@@ -542,12 +573,6 @@ static err_code ledger_log_reach(db_conn *c, const char *campaign_id,
         }
     }
     db_done(st);
-    if (rc == ERR_OK) {
-        long long span = ends[1] - ends[0] + 1,
-                  top = reach[1] < ends[1] ? reach[1] : ends[1],
-                  from = reach[0] > ends[0] ? reach[0] : ends[0];
-        *is_narrow = span < LOG_WINDOW_ANY || top - from + 1 <= span / 2;
-    }
     return rc;
 }
 
@@ -656,17 +681,27 @@ err_code db_ledger_cursor_open(db_conn *c, const char *campaign_id,
     int i;
 
     /* A part (after a position, or up to one) reads the records the
-     * event log names around it, where that window is narrow enough; the
-     * whole ledger, or a wider part, every record of the campaign. */
-    bool is_logged = after > 0 || is_part, is_narrow = true;
-    long long logged[2] = {0, LLONG_MAX};
+     * event log names around it, where it is short enough
+     * (part_is_narrow) and the log holds the ledger's moves; the whole
+     * ledger, or a longer part, every record of the campaign. */
+    bool is_logged = after > 0 || is_part, has_log = false;
+    long long logged[2] = {0, LLONG_MAX}, length = 0;
 
     *out = NULL;
+    if (is_logged) {
+        if ((rc = ledger_length(c, campaign_id, &length, e)))
+            return rc;
+        is_logged = part_is_narrow(after, is_part ? upto : -1, length);
+    }
     if (is_logged &&
         (rc = ledger_log_reach(c, campaign_id, after, is_part ? upto : -1,
-                               logged, &is_narrow, e)))
+                               logged, &has_log, e)))
         return rc;
-    is_logged = is_logged && is_narrow;
+    is_logged = is_logged && has_log;
+    if (is_logged)
+        n_parts_logged++;
+    else if (after > 0 || is_part)
+        n_parts_whole++;
     if ((rc = read_from(c, campaign_id, after, is_logged ? logged : NULL, &from,
                         e)) ||
         (rc = cursor_new(c, after > 0 ? after : 0, is_part ? upto : LLONG_MAX,

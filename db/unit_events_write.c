@@ -166,20 +166,8 @@ static void keep_last_event(db_conn *c, long long seq)
 static err_code unit_row_of(db_conn *c, const char *unit_id, long long *out,
                             err_info *e)
 {
-    db_stmt *st = NULL;
-    err_code rc;
-    int step;
-
-    *out = 0;
-    if ((rc = db_prepare(c, "SELECT rowid FROM units WHERE id = ?1", &st, e)))
-        return rc;
-    db_bind_text(st, 1, unit_id);
-    if ((step = db_step(st)) == DB_ROW)
-        *out = db_column_int64(st, 0);
-    else if (step != DB_DONE)
-        rc = db_fail(c, e, "find a history event's unit");
-    db_done(st);
-    return rc;
+    return db_int64_of(c, "SELECT rowid FROM units WHERE id = ?1", unit_id, out,
+                       "find a history event's unit", e);
 }
 
 static err_code read_head(db_conn *c, long long unit_row, unit_head *h,

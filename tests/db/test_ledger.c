@@ -1751,8 +1751,10 @@ static void check_part(db_conn *c, const char *campaign_id,
     size_t k, n_ids, n_seeds;
     long long pos;
     const char **ids = calloc(n + 1, sizeof *ids);
+    char *seen = calloc(n + 1, 1);
 
     ck_assert_ptr_nonnull(ids);
+    ck_assert_ptr_nonnull(seen);
     ck_assert_int_eq(
         db_ledger_cursor_open(c, campaign_id, after, to, false, &cur, &e),
         ERR_OK);
@@ -1782,6 +1784,12 @@ static void check_part(db_conn *c, const char *campaign_id,
                       "after %lld up to %lld: the seed of %s, which has no "
                       "entry there",
                       after, to, sd.id);
+        if (k < n_ids) {
+            ck_assert_msg(seen[k] == 0,
+                          "after %lld up to %lld: the seed of %s twice", after,
+                          to, sd.id);
+            seen[k] = 1;
+        }
         free(sd.client_seed);
         n_seeds++;
     }
@@ -1791,6 +1799,7 @@ static void check_part(db_conn *c, const char *campaign_id,
                       to, n_seeds, n_ids);
     db_ledger_cursor_close(cur);
     free(ids);
+    free(seen);
 }
 
 /* Every part of campaign_id's ledger (rows, n entries, as stored()
@@ -2024,6 +2033,7 @@ static const char *const log_shapes[] = {
     "WHERE kind = 'combat' AND head IS NOT NULL;"
     "UPDATE event_log SET n = NULL, head = NULL "
     "WHERE kind = 'combat' AND head IS NOT NULL"};
+enum { N_SHAPES = sizeof log_shapes / sizeof *log_shapes };
 
 /* A part read from where the event log names its records
  * (db_ledger_cursor_open after a position, or up to one): every part of
@@ -2032,7 +2042,9 @@ static const char *const log_shapes[] = {
  * between them, a battle's row that moves nothing), from each position
  * up to each later one and to the end, gives exactly its entries, with
  * the whole ledger's hashes, and the seeds of exactly its records, in
- * each shape of the log (log_shapes[_i]). */
+ * each shape of the log (log_shapes[_i % N_SHAPES]); then with the parts
+ * of more than half of it read whole (db_ledger_parts_whole_from 0), as
+ * a long ledger's are: each way taken, and giving the same. */
 START_TEST(test_db_ledger_parts_logged)
 {
     combat_job a, p, q, x;
@@ -2042,6 +2054,7 @@ START_TEST(test_db_ledger_parts_logged)
     db_campaign cmp, other;
     db_chain ch;
     size_t n;
+    long long logged0, whole0, logged, whole;
 
     db_fixture_open();
     db_fixture_add_campaign(&cmp, "Wavre");
@@ -2057,52 +2070,85 @@ START_TEST(test_db_ledger_parts_logged)
     ck_assert_int_eq(add_action(&bt, 2, "roll", "[1,2]", NULL), ERR_OK);
     add_combat(&q, cmp.id, 4, false);
     ck_assert_int_eq(add_action(&bt, 3, "roll", "[5]", NULL), ERR_OK);
-    if (log_shapes[_i] != NULL) {
+    if (log_shapes[_i % N_SHAPES] != NULL) {
         sqlite3 *c = NULL;
         ck_assert_int_eq(sqlite3_open(db_fixture_path, &c), SQLITE_OK);
-        exec_ok(c, log_shapes[_i]);
+        exec_ok(c, log_shapes[_i % N_SHAPES]);
         ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
     }
     n = stored(cmp.id, &ch, &rows);
     ck_assert_uint_eq(n, 3 + 1 + 2 + 2 + 1 + 4 + 1);
+    /* A ledger this short: every part through the log; or, from a length
+     * of 0, those of more than half of it whole. */
+    db_ledger_parts_whole_from(_i < N_SHAPES ? 4096 : 0);
+    db_ledger_parts_stats(&logged0, &whole0);
     check_parts(cmp.id, rows, n);
+    db_ledger_parts_stats(&logged, &whole);
+    db_ledger_parts_whole_from(4096);
+    ck_assert_int_gt(logged, logged0);
+    if (_i < N_SHAPES)
+        ck_assert_int_eq(whole, whole0);
+    else
+        ck_assert_int_gt(whole, whole0);
     db_ledger_rows_free(rows, n);
 }
 END_TEST
 
-/* Parts of a ledger whose campaign's log is long (LOG_WINDOW_ANY seqs or
- * more: 5,000 events that move nothing between two runs of combats): a
- * part whose window of the log is narrow (within either run) reads its
- * records through the log, a wide one (across the events) every combat of
- * the campaign, and each gives exactly its entries and its records'
- * seeds. */
+/* n rows of campaign_id's event log that move nothing (a token revoked,
+ * as the log holds them), written behind the writer's back. */
+static void log_filler(const char *campaign_id, int n)
+{
+    char sql[400];
+    sqlite3 *s = NULL;
+
+    snprintf(sql, sizeof sql,
+             "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k "
+             "WHERE i < %d) INSERT INTO event_log (campaign_id, kind, "
+             "record_id) SELECT '%s', 'revoked', 'tok_none' FROM k",
+             n, campaign_id);
+    ck_assert_int_eq(sqlite3_open(db_fixture_path, &s), SQLITE_OK);
+    exec_ok(s, sql);
+    ck_assert_int_eq(sqlite3_close(s), SQLITE_OK);
+}
+
+/* Parts of a ledger whose campaign's log holds a long run of events that
+ * move nothing between two runs of combats (5,000), and another
+ * campaign's 5,000 after them, before its newest combat: every part still
+ * gives exactly its entries and its records' seeds, and the part after
+ * the newest combat is read through the log (it is short, whatever the
+ * seqs between). */
 START_TEST(test_db_ledger_parts_wide)
 {
     combat_job j;
-    db_campaign cmp;
+    db_campaign cmp, other;
+    db_conn *c;
+    long long logged0, whole0, logged, whole;
     db_ledger_row *rows = NULL;
     db_chain ch;
-    sqlite3 *s = NULL;
-    char sql[400];
     size_t n, i;
 
     db_fixture_open();
     db_fixture_add_campaign(&cmp, "Quatre Bras");
     for (i = 0; i < 6; i++)
         add_combat(&j, cmp.id, 2, false);
-    snprintf(sql, sizeof sql,
-             "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k "
-             "WHERE i < 5000) INSERT INTO event_log (campaign_id, kind, "
-             "record_id) SELECT '%s', 'revoked', 'tok_none' FROM k",
-             cmp.id);
-    ck_assert_int_eq(sqlite3_open(db_fixture_path, &s), SQLITE_OK);
-    exec_ok(s, sql);
-    ck_assert_int_eq(sqlite3_close(s), SQLITE_OK);
-    for (i = 0; i < 6; i++)
+    log_filler(cmp.id, 5000);
+    for (i = 0; i < 5; i++)
         add_combat(&j, cmp.id, 2, false);
+    db_fixture_add_campaign(&other, "Ligny");
+    log_filler(other.id, 5000);
+    add_combat(&j, cmp.id, 2, false);
     n = stored(cmp.id, &ch, &rows);
     ck_assert_uint_eq(n, 24);
     check_parts(cmp.id, rows, n);
+    db_ledger_parts_whole_from(0);
+    db_ledger_parts_stats(&logged0, &whole0);
+    c = db_read_acquire(db_fixture_db);
+    check_part(c, cmp.id, rows, n, 22, -1);
+    db_read_release(db_fixture_db, c);
+    db_ledger_parts_stats(&logged, &whole);
+    db_ledger_parts_whole_from(4096);
+    ck_assert_int_eq(logged, logged0 + 1);
+    ck_assert_int_eq(whole, whole0);
     db_ledger_rows_free(rows, n);
 }
 END_TEST
@@ -2121,8 +2167,7 @@ Suite *suite_ledger(void)
     tcase_add_test(tc, test_db_packed_rolls_chain);
     tcase_add_test(tc, test_db_ledger_parts);
     tcase_add_test(tc, test_db_ledger_parts_wide);
-    tcase_add_loop_test(tc, test_db_ledger_parts_logged, 0,
-                        (int)(sizeof log_shapes / sizeof *log_shapes));
+    tcase_add_loop_test(tc, test_db_ledger_parts_logged, 0, 2 * N_SHAPES);
     tcase_add_test(tc, test_db_staged_not_current);
     tcase_add_test(tc, test_db_packed_rolls_unreadable);
     tcase_add_test(tc, test_db_packed_rolls_hashes_beside);
