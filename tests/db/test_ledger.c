@@ -2037,9 +2037,10 @@ enum { N_SHAPES = sizeof log_shapes / sizeof *log_shapes };
 
 /* A part read from where the event log names its records
  * (db_ledger_cursor_open after a position, or up to one): every part of
- * a ledger whose records interleave (a battle's actions between combats
- * of rows, packed and staged, another campaign's combat and battle
- * between them, a battle's row that moves nothing), from each position
+ * a ledger whose records interleave (a battle's action first, another
+ * battle's actions between combats of rows, packed and staged, another
+ * campaign's combat and battle between them, a battle's row that moves
+ * nothing), from each position
  * up to each later one and to the end, gives exactly its entries, with
  * the whole ledger's hashes, and the seeds of exactly its records, in
  * each shape of the log (log_shapes[_i % N_SHAPES]); then with the parts
@@ -2050,7 +2051,7 @@ START_TEST(test_db_ledger_parts_logged)
     combat_job a, p, q, x;
     staged_job sp = {.j = &p, .pack = true};
     db_ledger_row *rows = NULL;
-    db_battle bt, bo;
+    db_battle b0, bt, bo;
     db_campaign cmp, other;
     db_chain ch;
     size_t n;
@@ -2059,6 +2060,8 @@ START_TEST(test_db_ledger_parts_logged)
     db_fixture_open();
     db_fixture_add_campaign(&cmp, "Wavre");
     db_fixture_add_campaign(&other, "Ligny");
+    add_battle(&b0, cmp.id, true);
+    ck_assert_int_eq(add_action(&b0, 1, "roll", "[2]", NULL), ERR_OK);
     add_battle(&bt, cmp.id, true);
     add_combat(&a, cmp.id, 3, false);
     ck_assert_int_eq(add_action(&bt, 1, "roll", "[3,4]", NULL), ERR_OK);
@@ -2077,7 +2080,7 @@ START_TEST(test_db_ledger_parts_logged)
         ck_assert_int_eq(sqlite3_close(c), SQLITE_OK);
     }
     n = stored(cmp.id, &ch, &rows);
-    ck_assert_uint_eq(n, 3 + 1 + 2 + 2 + 1 + 4 + 1);
+    ck_assert_uint_eq(n, 1 + 3 + 1 + 2 + 2 + 1 + 4 + 1);
     /* A ledger this short: every part through the log; or, from a length
      * of 0, those of more than half of it whole. */
     db_ledger_parts_whole_from(_i < N_SHAPES ? 4096 : 0);
