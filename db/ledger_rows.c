@@ -450,6 +450,28 @@ static int move_from(db_conn *c, db_stmt *st, long long s, long long *seq,
     return -1;
 }
 
+/* The halving of move_from as one statement (one round trip on
+ * PostgreSQL, where each probe was one): the least seq in [?2, ?3] from
+ * which the first move is past the length ?4 (?3 when none is), each step
+ * of the recursion a probe (PROBE) at the middle of the range it halves
+ * (MID), keeping the half that holds the answer. */
+#define MID(LO, HI) "(" LO " + (" HI " - " LO ") / 2)"
+#define PROBE(AT)                                                              \
+    "(SELECT n FROM event_log WHERE campaign_id = ?1 AND seq >= " AT           \
+    " AND head IS NOT NULL ORDER BY seq LIMIT 1)"
+#define PAST    "(m IS NULL OR m > ?4)"
+#define NEXT_LO "CASE WHEN " PAST " THEN lo ELSE " MID("lo", "hi") " + 1 END"
+#define NEXT_HI "CASE WHEN " PAST " THEN " MID("lo", "hi") " ELSE hi END"
+static const char search_sql[] =
+    "WITH RECURSIVE b(lo, hi, m) AS (SELECT CAST(?2 AS BIGINT), CAST(?3 AS "
+    "BIGINT), " PROBE(MID(
+        "CAST(?2 AS BIGINT)",
+        "CAST(?3 AS BIGINT)")) " UNION ALL SELECT " NEXT_LO ", " NEXT_HI
+                               ", " PROBE(MID(
+                                   NEXT_LO,
+                                   NEXT_HI)) " FROM b WHERE lo < hi) "
+                                             "SELECT lo FROM b WHERE lo >= hi";
+
 /* A part read through the event log rather than as the whole ledger is
  * (every record of the campaign): any part of a ledger shorter than
  * part_whole_from entries, else one of half its entries or fewer.  A
@@ -487,6 +509,29 @@ static bool part_is_narrow(long long after, long long upto, long long length)
     return length < part_whole_from || last - after <= length / 2;
 }
 
+/* search_sql's answer for campaign_id's moves, seqs lo to hi, past the
+ * length bound, into *out. */
+static err_code search_from(db_conn *c, const char *campaign_id, long long lo,
+                            long long hi, long long bound, long long *out,
+                            err_info *e)
+{
+    db_stmt *st = NULL;
+    err_code rc;
+
+    if ((rc = db_prepare(c, search_sql, &st, e)))
+        return rc;
+    db_bind_text(st, 1, campaign_id);
+    db_bind_int64(st, 2, lo);
+    db_bind_int64(st, 3, hi);
+    db_bind_int64(st, 4, bound);
+    if (db_step(st) == DB_ROW)
+        *out = db_column_int64(st, 0);
+    else
+        rc = db_fail(c, e, "search the ledger's moves in the event log");
+    db_done(st);
+    return rc;
+}
+
 /*
  * Where in the campaign's event log the records with entries after
  * position after, up to upto (below 0: to the end), are logged: between
@@ -498,13 +543,13 @@ static bool part_is_narrow(long long after, long long upto, long long length)
  * combat, the row after; always between the moves before and after its
  * own.  The lengths the moves log grow with their seqs (one writer at a
  * time moves a campaign's ledger), so the first move past a length is
- * found by halving the seqs, each probe the rows of event_log_by_campaign
- * from its seq to the next move (the events between that move nothing,
- * unit edits and battles' changes of status, are walked: a long run of
- * them makes each probe longer).  The records from the move that holds
- * after + 1 are logged after the move before it, and those up to upto
- * before the move after the first move past upto.  Where the log holds
- * no such move (or none before the first that is: a ledger made before
+ * found by halving the seqs (search_sql, one statement), each probe the
+ * rows of event_log_by_campaign from its seq to the next move (the events
+ * between that move nothing, unit edits and battles' changes of status,
+ * are walked: a long run of them makes each probe longer).  The records from
+ * the move that holds after + 1 are logged after the move before it, and those
+ * up to upto before the move after the first move past upto.  Where the log
+ * holds no such move (or none before the first that is: a ledger made before
  * the log, migration 10, is logged as one move after its records), the
  * bound is the log's own end; where the campaign has no row in the log,
  * *has_log is false.  The answer only narrows which records are read:
@@ -551,16 +596,7 @@ static err_code ledger_log_reach(db_conn *c, const char *campaign_id,
         long long lo = ends[0], hi = ends[1] + 1, seq = 0, n = 0;
         if (bound[i] < 0 || (i == 0 && bound[i] == 0))
             continue; /* from the log's start, or to its end */
-        while (lo < hi && rc == ERR_OK) {
-            long long mid = lo + (hi - lo) / 2;
-            if ((got = move_from(c, st, mid, &seq, &n, e)) < 0)
-                rc = ERR_DB;
-            else if (got == 0 || n > bound[i])
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        if (rc != ERR_OK)
+        if ((rc = search_from(c, campaign_id, lo, hi, bound[i], &lo, e)))
             break;
         if (i == 0) {
             reach[0] = lo;
