@@ -459,18 +459,16 @@ static int move_from(db_conn *c, db_stmt *st, long long s, long long *seq,
 #define PROBE(AT)                                                              \
     "(SELECT n FROM event_log WHERE campaign_id = ?1 AND seq >= " AT           \
     " AND head IS NOT NULL ORDER BY seq LIMIT 1)"
-#define PAST    "(m IS NULL OR m > ?4)"
-#define NEXT_LO "CASE WHEN " PAST " THEN lo ELSE " MID("lo", "hi") " + 1 END"
-#define NEXT_HI "CASE WHEN " PAST " THEN " MID("lo", "hi") " ELSE hi END"
+#define PAST        "(m IS NULL OR m > ?4)"
+#define NEXT_LO     "CASE WHEN " PAST " THEN lo ELSE " MID("lo", "hi") " + 1 END"
+#define NEXT_HI     "CASE WHEN " PAST " THEN " MID("lo", "hi") " ELSE hi END"
+#define PROBE_FIRST PROBE(MID("CAST(?2 AS BIGINT)", "CAST(?3 AS BIGINT)"))
+#define PROBE_NEXT  PROBE(MID(NEXT_LO, NEXT_HI))
 static const char search_sql[] =
-    "WITH RECURSIVE b(lo, hi, m) AS (SELECT CAST(?2 AS BIGINT), CAST(?3 AS "
-    "BIGINT), " PROBE(MID(
-        "CAST(?2 AS BIGINT)",
-        "CAST(?3 AS BIGINT)")) " UNION ALL SELECT " NEXT_LO ", " NEXT_HI
-                               ", " PROBE(MID(
-                                   NEXT_LO,
-                                   NEXT_HI)) " FROM b WHERE lo < hi) "
-                                             "SELECT lo FROM b WHERE lo >= hi";
+    "WITH RECURSIVE b(lo, hi, m) AS ("
+    "SELECT CAST(?2 AS BIGINT), CAST(?3 AS BIGINT), " PROBE_FIRST " "
+    "UNION ALL SELECT " NEXT_LO ", " NEXT_HI ", " PROBE_NEXT " "
+    "FROM b WHERE lo < hi) SELECT lo FROM b WHERE lo >= hi";
 
 /* A part read through the event log rather than as the whole ledger is
  * (every record of the campaign): any part of a ledger shorter than
