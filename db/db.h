@@ -866,8 +866,8 @@ void db_facts_get_str(db_facts_reader *r, char *out, size_t size);
 /* Whether every fact read well and none is left. */
 bool db_facts_end(const db_facts_reader *r);
 
-/* ---- dice anyone can check (ledger.c, ledger_rows.c, commitments.c,
- * idempotency.c) ---- */
+/* ---- dice anyone can check (ledger.c, ledger_rows.c, ledger_cursor.c,
+ * commitments.c, idempotency.c) ---- */
 
 /*
  * Commitments: a seed drawn ahead, its commitment (SHA-256) published, and

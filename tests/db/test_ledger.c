@@ -1915,25 +1915,8 @@ START_TEST(test_db_ledger_parts)
     n = stored(cmp.id, &ch, &rows);
     ck_assert_uint_gt(n, 9);
     c = db_read_acquire(db_fixture_db);
-    for (after = 0; after <= (long long)n + 1; after++) {
-        ck_assert_int_eq(
-            db_ledger_cursor_open(c, cmp.id, after, -1, false, &cur, &e),
-            ERR_OK);
-        for (pos = after + 1; db_ledger_cursor_entry(cur, &row, &e) == 1;
-             pos++) {
-            ck_assert_msg(row.pos == pos, "after %lld: entry %lld, not %lld",
-                          after, row.pos, pos);
-            ck_assert_msg(strcmp(row.prev_hash, rows[pos - 1].prev_hash) == 0 &&
-                              strcmp(row.hash, rows[pos - 1].hash) == 0,
-                          "after %lld: entry %lld's hashes are not the "
-                          "ledger's (previous \"%s\")",
-                          after, pos, row.prev_hash);
-            db_ledger_row_clear(&row);
-        }
-        ck_assert_int_eq(pos,
-                         after < (long long)n ? (long long)n + 1 : after + 1);
-        db_ledger_cursor_close(cur);
-    }
+    for (after = 0; after <= (long long)n + 1; after++)
+        check_part(c, cmp.id, rows, n, after, -1);
     /* Each combat's own entries by its id (rolls kept as rows, packed, and
      * packed when staged), with its seed alone, as the part after its
      * first position - 1 up to its last gives them. */

@@ -382,6 +382,13 @@ static json_t *in_report(json_t *d, const char *key)
     return json_object_get(json_object_get(d, "report"), key);
 }
 
+/* The shared report's seal (its ledger's hash) made entry pos's hash. */
+static void seal_on(json_t *d, json_t *L, size_t pos)
+{
+    json_object_set(in_report(d, "ledger"), "hash",
+                    json_object_get(verifier_fixture_entry_at(L, pos), "hash"));
+}
+
 /* A combat's link, whole and as its own part; a battle's part, another
  * combat's dice among its actions; a part that began inside a record. */
 START_TEST(test_shared_good)
@@ -452,8 +459,7 @@ START_TEST(test_shared_tampered)
     d = shared_doc(L, "combat", 0, 6);
     json_object_set_new(in_report(d, "ledger"), "first_pos", json_integer(3));
     json_object_set_new(in_report(d, "ledger"), "last_pos", json_integer(4));
-    json_object_set(in_report(d, "ledger"), "hash",
-                    json_object_get(verifier_fixture_entry_at(L, 4), "hash"));
+    seal_on(d, L, 4);
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "the combat's seal, entry 4, is not its last die", NULL);
     json_decref(d);
@@ -505,8 +511,7 @@ START_TEST(test_shared_tampered)
                 NULL);
     json_decref(d);
     d = shared_doc(L, "combat", 4, 6);
-    json_object_set(in_report(d, "ledger"), "hash",
-                    json_object_get(verifier_fixture_entry_at(L, 5), "hash"));
+    seal_on(d, L, 5);
     expect_file(d, VF_MODE_COMBAT, VF_MISMATCH,
                 "the combat's seal does not hold", NULL);
     json_decref(d);
